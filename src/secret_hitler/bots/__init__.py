@@ -1,0 +1,5 @@
+"""Bots: agents that act on a seat's view, and the registry of named bot levels."""
+
+from .base import Agent, available_bots, make_agent, register
+
+__all__ = ["Agent", "available_bots", "make_agent", "register"]

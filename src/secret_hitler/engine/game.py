@@ -1,0 +1,886 @@
+"""The game: pure state transitions over a mutable, slotted state.
+
+``Game.apply`` validates an action completely before it changes anything, so an illegal action
+raises ``IllegalAction`` and leaves the game exactly as it was. Every chance event (the role
+deal, the first president, the initial deck, each reshuffle) comes from one ``random.Random``
+seeded once, unless a record fixes it; all of them are kept so that ``to_record`` can replay the
+game without the seed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from . import actions as A
+from .actions import Action
+from .errors import IllegalAction, InvalidRecord, InvalidSettings
+from .events import Event
+from .settings import Rules
+from .types import Party, Phase, Policy, Power, Reason, Role, Winner
+
+L = Policy.LIBERAL
+F = Policy.FASCIST
+_MAX_SEATS = 10
+
+# Interned actions: legal-move generation allocates nothing.
+_VOTES = [(Action(s, A.VOTE, ja=True), Action(s, A.VOTE, ja=False)) for s in range(_MAX_SEATS)]
+_TARGET_ACTIONS = {
+    kind: [[Action(s, kind, target=t) for t in range(_MAX_SEATS)] for s in range(_MAX_SEATS)]
+    for kind in A.TARGETED
+}
+_POLICY_ACTIONS = {
+    kind: [{p: Action(s, kind, policy=p) for p in (L, F)} for s in range(_MAX_SEATS)]
+    for kind in (A.DISCARD, A.ENACT, A.VETO)
+}
+_PLAIN_VETO = [Action(s, A.VETO) for s in range(_MAX_SEATS)]
+_VETO_RESPONSES = [
+    (Action(s, A.VETO_RESPONSE, accept=True), Action(s, A.VETO_RESPONSE, accept=False))
+    for s in range(_MAX_SEATS)
+]
+_HAND_CLAIMS = {
+    3: [tuple([F] * (3 - k) + [L] * k) for k in range(4)],
+    2: [tuple([F] * (2 - k) + [L] * k) for k in range(3)],
+}
+_PEEK_CLAIMS = [(a, b, c) for a in (F, L) for b in (F, L) for c in (F, L)]
+
+_POWER_PHASE = {
+    Power.INVESTIGATE: Phase.INVESTIGATE,
+    Power.SPECIAL_ELECTION: Phase.SPECIAL_ELECTION,
+    Power.EXECUTE: Phase.EXECUTE,
+}
+_PHASE_ACTION = {
+    Phase.NOMINATE: A.NOMINATE,
+    Phase.DISCARD: A.DISCARD,
+    Phase.ENACT: A.ENACT,
+    Phase.VETO_RESPONSE: A.VETO_RESPONSE,
+    Phase.INVESTIGATE: A.INVESTIGATE,
+    Phase.SPECIAL_ELECTION: A.SPECIAL_ELECTION,
+    Phase.EXECUTE: A.EXECUTE,
+}
+
+
+def _illegal(code: str, message: str) -> IllegalAction:
+    return IllegalAction(message, code)
+
+
+class Game:
+    """A game of Secret Hitler from the deal to the end.
+
+    ``players`` is a seat count or a list of display names. Optional fixings (``roles``,
+    ``first_president``, ``deck`` top first, ``reshuffles``) override what the seed would draw;
+    the seed is still consumed in the same order so that the rest stays the same.
+    """
+
+    __slots__ = (
+        "rules", "n", "names", "seed", "board", "hitler_knows", "roles",
+        "_rng", "_fixed_reshuffles", "initial_deck", "reshuffles", "first_president",
+        "phase", "round", "candidate", "nominee", "president", "chancellor",
+        "liberal", "fascist", "tracker", "alive", "living", "investigated", "not_hitler",
+        "votes", "votes_cast", "last_votes", "hand", "veto_enabled", "veto_refused",
+        "veto_choice", "vetoes_used", "power_president", "power_targets",
+        "_draw", "discard_liberal", "discard_fascist",
+        "_limit_pres", "_limit_chan", "_limit_round", "_rotation", "_special_next",
+        "_after_power", "_pending_power", "_post_session_power", "_eligible", "_claims",
+        "winner", "reason", "events", "actions",
+    )
+
+    def __init__(
+        self,
+        players: int | Sequence[str] = 7,
+        rules: Rules | str | dict[str, Any] | None = None,
+        seed: int | None = None,
+        *,
+        roles: Sequence[Role | str] | None = None,
+        first_president: int | None = None,
+        deck: Sequence[Policy | str] | None = None,
+        reshuffles: Sequence[Sequence[Policy | str]] | None = None,
+    ) -> None:
+        if isinstance(players, int) and not isinstance(players, bool):
+            n = players
+            self.names: tuple[str, ...] | None = None
+        else:
+            self.names = tuple(str(x) for x in players)
+            n = len(self.names)
+        self.rules = rules if isinstance(rules, Rules) else Rules.from_json(rules)
+        self.rules.validate(n)
+        self.n = n
+        self.seed = seed
+        self.board = self.rules.board(n)
+        self.hitler_knows = self.rules.hitler_knows(n)
+        rng = random.Random(seed)
+        self._rng = rng
+
+        # Chance, always drawn in the same order: roles, first president, deck.
+        fascists = self.rules.fascist_count(n)
+        dealt = [Role.HITLER] + [Role.FASCIST] * fascists + [Role.LIBERAL] * (n - fascists - 1)
+        rng.shuffle(dealt)
+        first = rng.randrange(n)
+        lib, fas = self.rules.deck
+        pile = [L] * lib + [F] * fas
+        rng.shuffle(pile)
+        if roles is not None:
+            dealt = _parse_roles(roles, n, fascists)
+        if first_president is not None:
+            if not isinstance(first_president, int) or not 0 <= first_president < n:
+                raise InvalidRecord(f"first_president: must be a seat from 0 to {n - 1}")
+            first = first_president
+        if self.rules.first_president == "first_seat":
+            first = 0
+        if deck is not None:
+            pile = _parse_pile(deck, "deck")
+            if pile.count(L) != lib or pile.count(F) != fas:
+                raise InvalidRecord(
+                    f"deck: must hold {lib} liberal and {fas} fascist policies for these rules"
+                )
+        self.roles: tuple[Role, ...] = tuple(dealt)
+        self.first_president = first
+        self.initial_deck: tuple[Policy, ...] = tuple(pile)
+        self._fixed_reshuffles = [
+            _parse_pile(r, f"reshuffles[{i}]") for i, r in enumerate(reshuffles or ())
+        ]
+        self._fixed_reshuffles.reverse()  # pop() takes the next one
+        self.reshuffles: list[tuple[Policy, ...]] = []
+
+        self._draw = pile[::-1]  # top of the pile is the end of the list
+        self.discard_liberal = 0
+        self.discard_fascist = 0
+        self.liberal, self.fascist = self.rules.start_track
+        self.tracker = 0
+        self.alive = [True] * n
+        self.living = n
+        self.investigated = [False] * n
+        self.not_hitler: set[int] = set()
+        self.votes: list[bool | None] = [None] * n
+        self.votes_cast = 0
+        self.last_votes: tuple[bool | None, ...] | None = None
+        self.hand: list[Policy] = []
+        self.veto_enabled = False
+        self.veto_refused = False
+        self.veto_choice: Policy | None = None
+        self.vetoes_used = 0
+        self.power_president: int | None = None
+        self.power_targets: tuple[int, ...] = ()
+        self.round = 0
+        self.candidate = first
+        self.nominee: int | None = None
+        self.president: int | None = None
+        self.chancellor: int | None = None
+        self._limit_pres: int | None = None
+        self._limit_chan: int | None = None
+        self._limit_round = -1
+        self._rotation = first
+        self._special_next: int | None = None
+        self._after_power = "round"
+        self._pending_power: Power | None = None
+        self._post_session_power: Power | None = None
+        self._eligible: tuple[int, ...] | None = None
+        self._claims: dict[int, dict[str, int | None]] = {}
+        self.winner: Winner | None = None
+        self.reason: Reason | None = None
+        self.events: list[Event] = []
+        self.actions: list[Action] = []
+        self.phase = Phase.NOMINATE
+        self._start()
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def finished(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def draw_pile(self) -> int:
+        return len(self._draw)
+
+    @property
+    def discard_pile(self) -> int:
+        return self.discard_liberal + self.discard_fascist
+
+    def party(self, seat: int) -> Party:
+        return self.roles[seat].party
+
+    def to_act(self) -> list[int]:
+        """The seats whose decision the game waits for (several during a vote)."""
+        ph = self.phase
+        if ph is Phase.VOTE:
+            votes, alive = self.votes, self.alive
+            return [s for s in range(self.n) if alive[s] and votes[s] is None]
+        if ph is Phase.NOMINATE:
+            return [self.candidate]
+        if ph is Phase.DISCARD or ph is Phase.VETO_RESPONSE:
+            return [self.president]  # type: ignore[list-item]
+        if ph is Phase.ENACT:
+            return [self.chancellor]  # type: ignore[list-item]
+        if ph is Phase.GAME_OVER:
+            return []
+        return [self.power_president]  # type: ignore[list-item]
+
+    def eligible_chancellors(self) -> tuple[int, ...]:
+        """Who the candidate may nominate now (E2, E3, A11)."""
+        if self._eligible is None:
+            c, alive = self.candidate, self.alive
+            barred = self.term_limited()
+            elig = tuple(s for s in range(self.n) if alive[s] and s != c and s not in barred)
+            if not elig:
+                elig = tuple(s for s in range(self.n) if alive[s] and s != c)
+            self._eligible = elig
+        return self._eligible
+
+    def term_limited(self) -> tuple[int, ...]:
+        """Seats barred from the chancellorship at this election by term limits."""
+        rules = self.rules
+        if rules.term_limits == "previous_round" and self._limit_round != self.round - 1:
+            return ()
+        chan = self._limit_chan
+        if chan is None:
+            return ()
+        exception = rules.small_table_exception
+        if (exception == "living" and self.living <= 5) or (exception == "started" and self.n == 5):
+            return (chan,)
+        pres = self._limit_pres
+        return (chan,) if pres is None or pres == chan else (pres, chan)
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now, optional claims included."""
+        ph = self.phase
+        out: list[Action]
+        if ph is Phase.VOTE:
+            out = list(_VOTES[seat]) if self.alive[seat] and self.votes[seat] is None else []
+        elif ph is Phase.NOMINATE:
+            if seat == self.candidate:
+                row = _TARGET_ACTIONS[A.NOMINATE][seat]
+                out = [row[t] for t in self.eligible_chancellors()]
+            else:
+                out = []
+        elif ph is Phase.DISCARD:
+            table = _POLICY_ACTIONS[A.DISCARD][seat]
+            out = [table[p] for p in set(self.hand)] if seat == self.president else []
+        elif ph is Phase.ENACT:
+            if seat == self.chancellor:
+                table = _POLICY_ACTIONS[A.ENACT][seat]
+                out = [table[p] for p in set(self.hand)]
+                if self.veto_enabled and not self.veto_refused:
+                    if self.rules.veto_after_choice:
+                        vt = _POLICY_ACTIONS[A.VETO][seat]
+                        out.extend(vt[p] for p in set(self.hand))
+                    else:
+                        out.append(_PLAIN_VETO[seat])
+            else:
+                out = []
+        elif ph is Phase.VETO_RESPONSE:
+            out = list(_VETO_RESPONSES[seat]) if seat == self.president else []
+        elif ph is Phase.GAME_OVER:
+            out = []
+        else:
+            if seat == self.power_president:
+                row = _TARGET_ACTIONS[_PHASE_ACTION[ph]][seat]
+                out = [row[t] for t in self.power_targets]
+            else:
+                out = []
+        if self._claims and seat in self._claims:
+            out.extend(self._claim_options(seat))
+        return out
+
+    def _claim_options(self, seat: int) -> list[Action]:
+        out = []
+        for subject, target in self._claims[seat].items():
+            if subject == A.CLAIM_INVESTIGATION:
+                assert target is not None
+                out += [Action(seat, A.CLAIM, subject=subject, target=target, party=p) for p in Party]
+            elif subject == A.CLAIM_PEEK:
+                out += [Action(seat, A.CLAIM, subject=subject, policies=c) for c in _PEEK_CLAIMS]
+            else:
+                size = A.CLAIM_SIZES[subject]
+                out += [Action(seat, A.CLAIM, subject=subject, policies=c) for c in _HAND_CLAIMS[size]]
+        return out
+
+    def is_legal(self, action: Action) -> bool:
+        try:
+            self._check(action)
+        except IllegalAction:
+            return False
+        return True
+
+    # ------------------------------------------------------------------ applying
+    def apply(self, action: Action) -> None:
+        """Apply one action, or raise ``IllegalAction`` and change nothing."""
+        self._check(action)
+        if self._fixed_reshuffles:
+            snapshot = self.clone()
+            try:
+                self._do(action)
+            except InvalidRecord:
+                self._restore(snapshot)
+                raise
+        else:
+            self._do(action)
+
+    def _check(self, action: Action) -> None:
+        seat = action.seat
+        if not isinstance(seat, int) or not 0 <= seat < self.n:
+            raise _illegal("bad_seat", f"seat {seat!r} is not at this table (0-{self.n - 1})")
+        kind = action.type
+        ph = self.phase
+        if ph is Phase.GAME_OVER:
+            raise _illegal("game_over", "the game is over")
+        if kind == A.CLAIM:
+            self._check_claim(action)
+            return
+        if kind == A.VOTE:
+            if ph is not Phase.VOTE:
+                raise _illegal("wrong_phase", f"no vote is open (phase: {ph.value})")
+            if not self.alive[seat]:
+                raise _illegal("dead_player", f"seat {seat} is dead and cannot vote")
+            if self.votes[seat] is not None:
+                raise _illegal("already_voted", f"seat {seat} has already voted")
+            if not isinstance(action.ja, bool):
+                raise _illegal("invalid_action", "a vote needs ja: true or false")
+            return
+        expected = _PHASE_ACTION.get(ph)
+        if kind == A.VETO and ph is Phase.ENACT:
+            expected = A.VETO
+        if kind != expected:
+            raise _illegal(
+                "wrong_phase",
+                f"{kind!r} is not possible now: the game waits for {_PHASE_ACTION.get(ph, ph.value)!r}",
+            )
+        actor = self.to_act()[0]
+        if seat != actor:
+            raise _illegal("not_your_turn", f"seat {seat} cannot {kind} now: it is seat {actor}'s decision")
+        if kind == A.NOMINATE:
+            t = action.target
+            if t not in self.eligible_chancellors():
+                raise _illegal("invalid_target", self._why_not_nominee(t))
+        elif kind == A.DISCARD or kind == A.ENACT:
+            if action.policy not in self.hand:
+                raise _illegal("not_in_hand", f"there is no {_name(action.policy)} policy in your hand")
+        elif kind == A.VETO:
+            if not self.veto_enabled:
+                raise _illegal("veto_unavailable", "the veto is not available in this session")
+            if self.veto_refused:
+                raise _illegal("veto_unavailable", "the president has refused the veto in this session")
+            if self.rules.veto_after_choice:
+                if action.policy not in self.hand:
+                    raise _illegal("not_in_hand", "under these rules a veto names the policy you would enact")
+            elif action.policy is not None:
+                raise _illegal("invalid_action", "a veto names no policy under these rules")
+        elif kind == A.VETO_RESPONSE:
+            if not isinstance(action.accept, bool):
+                raise _illegal("invalid_action", "a veto response needs accept: true or false")
+        elif action.target not in self.power_targets:
+            raise _illegal("invalid_target", self._why_not_target(action))
+
+    def _why_not_nominee(self, t: int | None) -> str:
+        if not isinstance(t, int) or not 0 <= t < self.n:
+            return f"seat {t!r} is not at this table"
+        if t == self.candidate:
+            return "the candidate cannot nominate himself"
+        if not self.alive[t]:
+            return f"seat {t} is dead"
+        return f"seat {t} is term limited"
+
+    def _why_not_target(self, action: Action) -> str:
+        t = action.target
+        if not isinstance(t, int) or not 0 <= t < self.n:
+            return f"seat {t!r} is not at this table"
+        if t == action.seat:
+            return "a power cannot target the president himself"
+        if not self.alive[t]:
+            return f"seat {t} is dead"
+        if action.type == A.INVESTIGATE and self.investigated[t]:
+            return f"seat {t} has already been investigated"
+        return f"seat {t} cannot be targeted"
+
+    def _check_claim(self, action: Action) -> None:
+        window = self._claims.get(action.seat)
+        subject = action.subject
+        if window is None or subject not in window:
+            raise _illegal(
+                "claim_unavailable",
+                f"seat {action.seat} has nothing to claim about {subject!r} now (or already claimed it)",
+            )
+        if subject == A.CLAIM_INVESTIGATION:
+            if action.target != window[subject] or not isinstance(action.party, Party):
+                raise _illegal("invalid_action", "an investigation claim names the investigated seat and a party")
+            return
+        size = A.CLAIM_SIZES.get(subject or "")
+        pols = action.policies
+        if size is None or pols is None or len(pols) != size or not all(isinstance(p, Policy) for p in pols):
+            raise _illegal("invalid_action", f"this claim needs {size} policies")
+
+    def _do(self, action: Action) -> None:
+        kind = action.type
+        seat = action.seat
+        self.actions.append(action)
+        if kind == A.VOTE:
+            self._vote(seat, action.ja)  # type: ignore[arg-type]
+        elif kind == A.NOMINATE:
+            self._nominate(seat, action.target)  # type: ignore[arg-type]
+        elif kind == A.DISCARD:
+            self._discard(seat, action.policy)  # type: ignore[arg-type]
+        elif kind == A.ENACT:
+            self._chancellor_enacts(action.policy)  # type: ignore[arg-type]
+        elif kind == A.VETO:
+            self.veto_choice = action.policy
+            self.phase = Phase.VETO_RESPONSE
+            self._log("veto_proposed", {"chancellor": seat})
+        elif kind == A.VETO_RESPONSE:
+            self._veto_response(action.accept)  # type: ignore[arg-type]
+        elif kind == A.CLAIM:
+            self._claim(action)
+        elif kind == A.INVESTIGATE:
+            self._investigate(seat, action.target)  # type: ignore[arg-type]
+        elif kind == A.SPECIAL_ELECTION:
+            self._special_election(seat, action.target)  # type: ignore[arg-type]
+        else:
+            self._execute(seat, action.target)  # type: ignore[arg-type]
+
+    # ------------------------------------------------------------------ transitions
+    def _log(self, kind: str, data: dict[str, Any], audience: tuple[int, ...] | None = None) -> None:
+        self.events.append(Event(kind, data, audience))
+
+    def _start(self) -> None:
+        n = self.n
+        self._log(
+            "game_started",
+            {
+                "players": n,
+                "names": None if self.names is None else list(self.names),
+                "rules": self.rules.to_json(),
+                "board": [None if p is None else p.value for p in self.board],
+                "hitler_zone": self.rules.hitler_zone,
+                "veto_zone": self.rules.veto_zone,
+                "liberal_policies": self.liberal,
+                "fascist_policies": self.fascist,
+                "draw_pile": len(self._draw),
+            },
+        )
+        roles = self.roles
+        for s in range(n):
+            self._log("role", {"seat": s, "role": roles[s].value, "party": roles[s].party.value}, (s,))
+        fascist_team = {s: roles[s].value for s in range(n) if roles[s] is not Role.LIBERAL}
+        for s in range(n):
+            if roles[s] is Role.FASCIST or (roles[s] is Role.HITLER and self.hitler_knows):
+                known = {str(k): v for k, v in fascist_team.items() if k != s}
+                self._log("night", {"known": known}, (s,))
+        self._begin_round(self.first_president)
+
+    def _begin_round(self, candidate: int) -> None:
+        self.round += 1
+        self.candidate = candidate
+        self.nominee = None
+        self._eligible = None
+        self.phase = Phase.NOMINATE
+        self._log("candidate", {"seat": candidate, "round": self.round})
+
+    def _nominate(self, seat: int, target: int) -> None:
+        if self._claims:
+            self._claims = {}
+        self.nominee = target
+        self.votes = [None] * self.n
+        self.votes_cast = 0
+        self.phase = Phase.VOTE
+        self._log("nominated", {"president": seat, "chancellor": target})
+
+    def _vote(self, seat: int, ja: bool) -> None:
+        self.votes[seat] = ja
+        self.votes_cast += 1
+        if self.rules.voting == "public_sequential":
+            self._log("voted", {"seat": seat, "ja": ja})
+        else:
+            self._log("voted", {"seat": seat})
+            self._log("own_vote", {"seat": seat, "ja": ja}, (seat,))
+        if self.votes_cast == self.living:
+            self._tally()
+
+    def _tally(self) -> None:
+        votes = tuple(self.votes)
+        self.last_votes = votes
+        ja = sum(1 for v in votes if v)
+        passed = 2 * ja > self.living
+        self._log(
+            "votes",
+            {"votes": list(votes), "ja": ja, "nein": self.living - ja, "passed": passed},
+        )
+        if passed:
+            self._elected()
+        else:
+            self._advance_tracker()
+            if self.phase is Phase.VOTE:
+                self._end_round()
+
+    def _advance_tracker(self) -> None:
+        self.tracker += 1
+        self._log("tracker", {"value": self.tracker})
+        if self.tracker >= 3:
+            self._chaos()
+
+    def _elected(self) -> None:
+        pres, chan = self.candidate, self.nominee
+        assert chan is not None
+        self.president, self.chancellor = pres, chan
+        rules = self.rules
+        if rules.term_limits != "last_enacted":
+            self._limit_pres, self._limit_chan, self._limit_round = pres, chan, self.round
+        self._log("elected", {"president": pres, "chancellor": chan})
+        if rules.tracker_resets_on_election and self.tracker:
+            self.tracker = 0
+            self._log("tracker", {"value": 0})
+        if self.fascist >= rules.hitler_zone:
+            if self.roles[chan] is Role.HITLER:
+                self._win(Winner.FASCIST, Reason.HITLER_ELECTED)
+                return
+            self.not_hitler.add(chan)
+            self._log("not_hitler", {"seat": chan})
+        if rules.power_timing == "next_president" and self._pending_power is not None:
+            power, self._pending_power = self._pending_power, None
+            if power is Power.SPECIAL_ELECTION:
+                self._post_session_power = power
+            else:
+                self._begin_power(power, pres, after="session")
+                return
+        self._begin_session()
+
+    def _begin_session(self) -> None:
+        rules = self.rules
+        self.veto_enabled = self.fascist >= rules.veto_zone and (
+            rules.veto_limit is None or self.vetoes_used < rules.veto_limit
+        )
+        self.veto_refused = False
+        self.veto_choice = None
+        draw = self._draw
+        self.hand = [draw.pop(), draw.pop(), draw.pop()]
+        pres, chan = self.president, self.chancellor
+        self.phase = Phase.DISCARD
+        self._log(
+            "legislative_session",
+            {"president": pres, "chancellor": chan, "veto": self.veto_enabled, "draw_pile": len(draw)},
+        )
+        self._log("drew", {"policies": [p.value for p in self.hand]}, (pres,))  # type: ignore[arg-type]
+
+    def _discard(self, seat: int, policy: Policy) -> None:
+        hand = self.hand
+        hand.remove(policy)
+        self._add_discard(policy)
+        self.phase = Phase.ENACT
+        self._log("president_discarded", {"president": seat})
+        self._log(
+            "passed",
+            {"discarded": policy.value, "policies": [p.value for p in hand]},
+            (seat,),
+        )
+        self._log("received", {"policies": [p.value for p in hand]}, (self.chancellor,))  # type: ignore[arg-type]
+
+    def _add_discard(self, policy: Policy) -> None:
+        if policy is L:
+            self.discard_liberal += 1
+        else:
+            self.discard_fascist += 1
+
+    def _chancellor_enacts(self, policy: Policy) -> None:
+        hand = self.hand
+        hand.remove(policy)
+        other = hand.pop()
+        self._add_discard(other)
+        self._log("chancellor_discarded", {"policy": other.value}, (self.chancellor,))  # type: ignore[arg-type]
+        self._government_enacts(policy)
+
+    def _government_enacts(self, policy: Policy) -> None:
+        if self.rules.term_limits == "last_enacted":
+            self._limit_pres, self._limit_chan = self.president, self.chancellor
+        self._open_hand_claims()
+        if self._enact(policy, chaos=False):
+            return
+        self._deck_check()
+        power = self._slot_power(policy)
+        self._after_session(power)
+
+    def _after_session(self, power: Power | None) -> None:
+        """After a session (enacted or vetoed) and its deck check: powers, then next round."""
+        pres = self.president
+        assert pres is not None
+        post = self._post_session_power
+        self._post_session_power = None
+        if power is not None and self.rules.power_timing == "next_president":
+            self._pending_power = power
+            power = None
+        if power is not None:
+            self._begin_power(power, pres, after="round")
+        elif post is not None:
+            self._begin_power(post, pres, after="round")
+        else:
+            self._end_round()
+
+    def _slot_power(self, policy: Policy) -> Power | None:
+        if policy is not F or not 1 <= self.fascist <= len(self.board):
+            return None
+        return self.board[self.fascist - 1]
+
+    def _enact(self, policy: Policy, chaos: bool) -> bool:
+        """Put a policy on its track; True when that ends the game."""
+        if policy is L:
+            self.liberal += 1
+        else:
+            self.fascist += 1
+        self.tracker = 0
+        self.hand = []
+        self._log(
+            "enacted",
+            {
+                "policy": policy.value,
+                "chaos": chaos,
+                "liberal_policies": self.liberal,
+                "fascist_policies": self.fascist,
+            },
+        )
+        if self.liberal >= 5:
+            self._win(Winner.LIBERAL, Reason.FIVE_LIBERAL_POLICIES)
+            return True
+        if self.fascist >= 6:
+            self._win(Winner.FASCIST, Reason.SIX_FASCIST_POLICIES)
+            return True
+        return False
+
+    def _veto_response(self, accept: bool) -> None:
+        self._log("veto", {"accepted": accept, "president": self.president})
+        if not accept:
+            if self.rules.veto_after_choice and self.veto_choice is not None:
+                self._chancellor_enacts(self.veto_choice)
+            else:
+                self.veto_refused = True
+                self.phase = Phase.ENACT
+            return
+        for p in self.hand:
+            self._add_discard(p)
+        self.hand = []
+        self.vetoes_used += 1
+        self._open_hand_claims()
+        self._deck_check()  # A7: before a chaos policy is drawn
+        self._advance_tracker()
+        if self.phase is Phase.VETO_RESPONSE:  # no chaos power, no end of game
+            self._after_session(None)
+
+    def _chaos(self) -> None:
+        policy = self._draw.pop()
+        self._log("chaos", {"policy": policy.value})
+        rules = self.rules
+        if rules.chaos_clears_term_limits:
+            self._limit_pres = self._limit_chan = None
+        self.tracker = 0
+        if self._enact(policy, chaos=True):
+            return
+        self._deck_check()
+        if rules.chaos_power:
+            power = self._slot_power(policy)
+            if power is not None:
+                self._begin_power(power, self.candidate, after="round")
+
+    def _deck_check(self) -> None:
+        if len(self._draw) >= 3:
+            return
+        lib = self.discard_liberal + self._draw.count(L)
+        fas = self.discard_fascist + self._draw.count(F)
+        if self._fixed_reshuffles:
+            pile = self._fixed_reshuffles.pop()
+            if pile.count(L) != lib or pile.count(F) != fas:
+                raise InvalidRecord(
+                    f"reshuffles[{len(self.reshuffles)}]: must hold the {lib} liberal and {fas} "
+                    "fascist policies of the draw and discard piles"
+                )
+            # A fixed reshuffle is consumed; keep the RNG stream in step with an unfixed game.
+            self._rng.random()
+        else:
+            pile = [L] * lib + [F] * fas
+            self._rng.shuffle(pile)
+        self.reshuffles.append(tuple(pile))
+        self._draw = pile[::-1]
+        self.discard_liberal = self.discard_fascist = 0
+        self._log("reshuffled", {"draw_pile": len(pile)})
+
+    def _begin_power(self, power: Power, president: int, after: str) -> None:
+        self._after_power = after
+        self.power_president = president
+        if power is Power.PEEK:
+            top = [p.value for p in self._draw[-1:-4:-1]]
+            self._log("power", {"power": power.value, "president": president})
+            self._log("peek", {"policies": top}, (president,))
+            self._claims.setdefault(president, {})[A.CLAIM_PEEK] = None
+            self._continue()
+            return
+        alive = self.alive
+        targets = [s for s in range(self.n) if alive[s] and s != president]
+        if power is Power.INVESTIGATE:
+            targets = [s for s in targets if not self.investigated[s]]
+        elif power is Power.EXECUTE and not self.rules.fascist_may_execute_hitler:
+            if self.roles[president] is Role.FASCIST:
+                targets = [s for s in targets if self.roles[s] is not Role.HITLER]
+        if not targets:
+            self._log("power_skipped", {"power": power.value, "president": president})
+            self._continue()
+            return
+        self.power_targets = tuple(targets)
+        self.phase = _POWER_PHASE[power]
+        self._log("power", {"power": power.value, "president": president})
+
+    def _continue(self) -> None:
+        self.power_targets = ()
+        if self._after_power == "session":
+            self._begin_session()
+        else:
+            self._end_round()
+
+    def _investigate(self, seat: int, target: int) -> None:
+        self.investigated[target] = True
+        self._log("investigated", {"president": seat, "target": target})
+        self._log(
+            "investigation",
+            {"target": target, "party": self.roles[target].party.value},
+            (seat,),
+        )
+        self._claims.setdefault(seat, {})[A.CLAIM_INVESTIGATION] = target
+        self._continue()
+
+    def _special_election(self, seat: int, target: int) -> None:
+        self._special_next = target
+        self._rotation = seat  # A10: rotation resumes left of the latest caller
+        self._log("special_election", {"president": seat, "target": target})
+        self._continue()
+
+    def _execute(self, seat: int, target: int) -> None:
+        data: dict[str, Any] = {"president": seat, "target": target}
+        if self.rules.reveal_executed_role:
+            data["role"] = self.roles[target].value
+        self._log("executed", data)
+        if self.roles[target] is Role.HITLER:
+            self.alive[target] = False
+            self.living -= 1
+            self._win(Winner.LIBERAL, Reason.HITLER_EXECUTED)
+            return
+        self.alive[target] = False
+        self.living -= 1
+        self._continue()
+
+    def _end_round(self) -> None:
+        if self._special_next is not None:
+            nxt, self._special_next = self._special_next, None
+        else:
+            nxt = self._rotation
+            alive, n = self.alive, self.n
+            while True:
+                nxt = (nxt + 1) % n
+                if alive[nxt]:
+                    break
+            self._rotation = nxt
+        self._begin_round(nxt)
+
+    def _open_hand_claims(self) -> None:
+        pres, chan = self.president, self.chancellor
+        assert pres is not None and chan is not None
+        self._claims = {
+            pres: {A.CLAIM_PRESIDENT_HAND: None},
+            chan: {A.CLAIM_CHANCELLOR_HAND: None},
+        }
+
+    def _claim(self, action: Action) -> None:
+        window = self._claims[action.seat]
+        del window[action.subject]  # type: ignore[arg-type]
+        if not window:
+            del self._claims[action.seat]
+        data: dict[str, Any] = {"seat": action.seat, "subject": action.subject}
+        if action.policies is not None:
+            data["policies"] = [p.value for p in action.policies]
+        if action.party is not None:
+            data["target"] = action.target
+            data["party"] = action.party.value
+        self._log("claim", data)
+
+    def _win(self, winner: Winner, reason: Reason) -> None:
+        self.winner, self.reason = winner, reason
+        self.phase = Phase.GAME_OVER
+        self._claims = {}
+        self.hand = []
+        self._log(
+            "game_over",
+            {"winner": winner.value, "reason": reason.value, "roles": [r.value for r in self.roles]},
+        )
+
+    # ------------------------------------------------------------------ copies
+    def clone(self) -> Game:
+        """An independent copy (lists copied, immutable values shared)."""
+        other = Game.__new__(Game)
+        for name in Game.__slots__:
+            value = getattr(self, name)
+            if type(value) is list:
+                value = list(value)
+            elif type(value) is set:
+                value = set(value)
+            elif type(value) is dict:
+                value = {k: dict(v) for k, v in value.items()}
+            setattr(other, name, value)
+        other._rng = random.Random()
+        other._rng.setstate(self._rng.getstate())
+        return other
+
+    def _restore(self, snapshot: Game) -> None:
+        for name in Game.__slots__:
+            setattr(self, name, getattr(snapshot, name))
+
+    # ------------------------------------------------------------------ records & views
+    def to_record(self) -> dict[str, Any]:
+        """A record (RECORD-FORMAT.md) that replays to this exact state, with no seed needed."""
+        from .record import game_to_record
+
+        return game_to_record(self)
+
+    @staticmethod
+    def from_record(record: Any, apply_actions: bool = True) -> Game:
+        from .record import game_from_record
+
+        return game_from_record(record, apply_actions=apply_actions)
+
+    def view(self, seat: int | None) -> Any:
+        """What ``seat`` may know now (``None``: a spectator). See ``secret_hitler.engine.view``."""
+        from .view import make_view
+
+        return make_view(self, seat)
+
+    def visible_events(self, seat: int | None) -> list[Event]:
+        return [e for e in self.events if e.audience is None or (seat is not None and seat in e.audience)]
+
+    def __repr__(self) -> str:
+        return (
+            f"<Game {self.n}p {self.rules.preset} round={self.round} phase={self.phase.value} "
+            f"L{self.liberal} F{self.fascist} tracker={self.tracker}>"
+        )
+
+
+def _name(policy: Policy | None) -> str:
+    return "unknown" if policy is None else policy.value
+
+
+def _parse_pile(pile: Any, field: str) -> list[Policy]:
+    if not isinstance(pile, (list, tuple)):
+        raise InvalidRecord(f"{field}: must be a list of 'liberal'/'fascist'")
+    out = []
+    for i, p in enumerate(pile):
+        if p not in ("liberal", "fascist"):
+            raise InvalidRecord(f"{field}[{i}]: must be 'liberal' or 'fascist', got {p!r}")
+        out.append(Policy(p))
+    return out
+
+
+def _parse_roles(roles: Any, n: int, fascists: int) -> list[Role]:
+    if not isinstance(roles, (list, tuple)) or len(roles) != n:
+        raise InvalidRecord(f"roles: must be a list of {n} roles")
+    out = []
+    for i, r in enumerate(roles):
+        if r not in ("liberal", "fascist", "hitler"):
+            raise InvalidRecord(f"roles[{i}]: must be liberal, fascist or hitler, got {r!r}")
+        out.append(Role(r))
+    if out.count(Role.HITLER) != 1 or out.count(Role.FASCIST) != fascists:
+        raise InvalidRecord(f"roles: these rules need 1 hitler and {fascists} fascists")
+    return out
+
+
+__all__ = ["Game", "InvalidSettings"]

@@ -1,0 +1,209 @@
+"""Game records (RECORD-FORMAT.md): read, write and replay them.
+
+Reading checks every field and names the first bad one in an ``InvalidRecord``; replaying stops at
+the first illegal action and reports it, like ``secret-hitler replay``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .actions import Action
+from .errors import GameError, IllegalAction, InvalidAction, InvalidRecord, InvalidSettings
+from .settings import Rules
+
+if TYPE_CHECKING:
+    from .game import Game
+
+FORMAT = "secret-hitler-record"
+VERSION = 1
+
+
+@dataclass(slots=True)
+class ParsedRecord:
+    rules: Rules
+    players: int | list[str]
+    roles: list[str] | None
+    first_president: int | None
+    deck: list[str] | None
+    reshuffles: list[list[str]] | None
+    seed: int | None
+    actions: list[Action]
+    result: dict[str, Any] | None
+
+
+def parse_record(record: Any) -> ParsedRecord:
+    """Check a record's shape and turn it into typed values (actions are not yet applied)."""
+    if not isinstance(record, dict):
+        raise InvalidRecord("record: must be a JSON object")
+    if record.get("format", FORMAT) != FORMAT:
+        raise InvalidRecord(f"format: must be {FORMAT!r}")
+    if record.get("version", VERSION) != VERSION:
+        raise InvalidRecord(f"version: only version {VERSION} is supported")
+    try:
+        rules = Rules.from_json(record.get("rules", "official"))
+    except InvalidSettings as exc:
+        raise InvalidRecord(f"rules: {exc.message}") from None
+    players = record.get("players")
+    if isinstance(players, list):
+        if not all(isinstance(p, str) for p in players):
+            raise InvalidRecord("players: a list of players must hold display names (strings)")
+        count = len(players)
+    elif isinstance(players, int) and not isinstance(players, bool):
+        count = players
+    else:
+        raise InvalidRecord("players: must be a count (5-10) or a list of names")
+    if not 5 <= count <= 10:
+        raise InvalidRecord(f"players: must be 5 to 10, got {count}")
+    seed = record.get("seed")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise InvalidRecord("seed: must be an integer")
+    first = record.get("first_president")
+    if first is not None and (not isinstance(first, int) or isinstance(first, bool)):
+        raise InvalidRecord("first_president: must be a seat number")
+    reshuffles = record.get("reshuffles")
+    if reshuffles is not None and not isinstance(reshuffles, list):
+        raise InvalidRecord("reshuffles: must be a list of piles")
+    raw_actions = record.get("actions", [])
+    if not isinstance(raw_actions, list):
+        raise InvalidRecord("actions: must be a list")
+    parsed_actions = []
+    for i, a in enumerate(raw_actions):
+        try:
+            parsed_actions.append(Action.from_json(a))
+        except InvalidAction as exc:
+            raise InvalidRecord(f"actions[{i}]: {exc.message}") from None
+    result = record.get("result")
+    if result is not None:
+        if not isinstance(result, dict) or result.get("winner") not in ("liberal", "fascist", None):
+            raise InvalidRecord("result: must be {\"winner\": \"liberal\"|\"fascist\", \"reason\": ...}")
+    return ParsedRecord(
+        rules=rules,
+        players=players,
+        roles=record.get("roles"),
+        first_president=first,
+        deck=record.get("deck"),
+        reshuffles=reshuffles,
+        seed=seed,
+        actions=parsed_actions,
+        result=result,
+    )
+
+
+def new_game(parsed: ParsedRecord) -> Game:
+    from .game import Game
+
+    try:
+        return Game(
+            parsed.players,
+            parsed.rules,
+            parsed.seed,
+            roles=parsed.roles,
+            first_president=parsed.first_president,
+            deck=parsed.deck,
+            reshuffles=parsed.reshuffles,
+        )
+    except InvalidSettings as exc:
+        raise InvalidRecord(f"rules: {exc.message}") from None
+
+
+def game_from_record(record: Any, apply_actions: bool = True) -> Game:
+    """Build the game a record describes; with ``apply_actions`` replay all its actions too."""
+    parsed = parse_record(record)
+    game = new_game(parsed)
+    if apply_actions:
+        for i, action in enumerate(parsed.actions):
+            try:
+                game.apply(action)
+            except IllegalAction as exc:
+                raise IllegalAction(f"actions[{i}]: {exc.message}", exc.code) from None
+    return game
+
+
+def game_to_record(game: Game) -> dict[str, Any]:
+    record: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "rules": game.rules.record_form(),
+        "players": list(game.names) if game.names is not None else game.n,
+        "roles": [r.value for r in game.roles],
+        "first_president": game.first_president,
+        "deck": [p.value for p in game.initial_deck],
+        "reshuffles": [[p.value for p in pile] for pile in game.reshuffles],
+    }
+    if game.seed is not None:
+        record["seed"] = game.seed
+    record["actions"] = [a.to_json() for a in game.actions]
+    if game.winner is not None:
+        record["result"] = {"winner": game.winner.value, "reason": game.reason.value if game.reason else None}
+    return record
+
+
+@dataclass(slots=True)
+class ReplayResult:
+    """The outcome of replaying one record, as ``secret-hitler replay --json`` prints it."""
+
+    game: Game | None
+    applied: int
+    error: dict[str, Any] | None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+def replay(record: Any) -> ReplayResult:
+    """Replay a record up to its first illegal action; check its expected result.
+
+    Raises ``InvalidRecord`` when the record itself is malformed.
+    """
+    parsed = parse_record(record)
+    game = new_game(parsed)
+    applied = 0
+    for i, action in enumerate(parsed.actions):
+        try:
+            game.apply(action)
+        except InvalidRecord as exc:
+            return ReplayResult(game, applied, {"index": i, "code": exc.code, "message": exc.message})
+        except GameError as exc:
+            return ReplayResult(game, applied, {"index": i, "code": exc.code, "message": exc.message})
+        applied += 1
+    expected = parsed.result
+    if expected is not None:
+        winner = game.winner.value if game.winner else None
+        reason = game.reason.value if game.reason else None
+        want_reason = expected.get("reason")
+        if winner != expected.get("winner") or (want_reason is not None and reason != want_reason):
+            return ReplayResult(
+                game,
+                applied,
+                {
+                    "index": len(parsed.actions),
+                    "code": "result_mismatch",
+                    "message": f"the record expects {expected.get('winner')} ({want_reason}), "
+                    f"the replay ends with {winner} ({reason})",
+                },
+            )
+    return ReplayResult(game, applied, None)
+
+
+def replay_summary(game: Game) -> dict[str, Any]:
+    """The state fields of the replay command's JSON line."""
+    nxt = None
+    if not game.finished:
+        nxt = {"phase": game.phase.value, "seats": game.to_act()}
+    return {
+        "finished": game.finished,
+        "winner": game.winner.value if game.winner else None,
+        "reason": game.reason.value if game.reason else None,
+        "liberal_policies": game.liberal,
+        "fascist_policies": game.fascist,
+        "election_tracker": game.tracker,
+        "draw_pile": game.draw_pile,
+        "discard_pile": game.discard_pile,
+        "alive": list(game.alive),
+        "president": game.president,
+        "chancellor": game.chancellor,
+        "next": nxt,
+    }

@@ -1,0 +1,264 @@
+"""Rule settings (RULES.md section 3) and the presets that reproduce each seed's rules.
+
+A ``Rules`` value is the complete, resolved description of a game's rules. ``Rules.from_json``
+accepts a preset name or ``{"preset": NAME, ...overrides}`` exactly as records store them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from .errors import InvalidSettings
+from .types import Power
+
+MIN_PLAYERS = 5
+MAX_PLAYERS = 10
+
+#: S2: Fascists besides Hitler, by player count.
+FASCISTS_BY_COUNT = {5: 1, 6: 1, 7: 2, 8: 2, 9: 3, 10: 3}
+
+_I, _S, _P, _E = Power.INVESTIGATE, Power.SPECIAL_ELECTION, Power.PEEK, Power.EXECUTE
+#: The official boards, slot 1 to 5 (slot 6 wins).
+OFFICIAL_BOARDS: dict[str, tuple[Power | None, ...]] = {
+    "5-6": (None, None, _P, _E, _E),
+    "7-8": (None, _I, _S, _E, _E),
+    "9-10": (_I, _I, _S, _E, _E),
+}
+
+# Values of the named switches.
+TERM_LIMITS = ("last_elected", "last_enacted", "previous_round")
+SMALL_TABLE = ("living", "started", "none")
+FIRST_PRESIDENT = ("random", "first_seat")
+VOTING = ("secret", "public_sequential")
+POWER_TIMING = ("immediate", "next_president")
+
+_POWER_NAMES = {p.value: p for p in Power}
+# Aliases used by secrethitler.io's custom game settings.
+_POWER_ALIASES = {"election": _S, "deckpeek": _P, "bullet": _E, "peek": _P}
+
+
+def official_board(players: int) -> tuple[Power | None, ...]:
+    if players <= 6:
+        return OFFICIAL_BOARDS["5-6"]
+    if players <= 8:
+        return OFFICIAL_BOARDS["7-8"]
+    return OFFICIAL_BOARDS["9-10"]
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Every rule switch. ``None`` for ``powers``/``fascists`` means "by player count"."""
+
+    preset: str = "official"
+    powers: tuple[Power | None, ...] | None = None
+    hitler_zone: int = 3
+    veto_zone: int = 5
+    fascists: int | None = None
+    hitler_knows_fascists: bool | None = None  # None = auto (true with 5-6 players)
+    deck: tuple[int, int] = (6, 11)  # (liberal, fascist)
+    start_track: tuple[int, int] = (0, 0)  # (liberal, fascist)
+    # Named switches (official values by default).
+    tracker_resets_on_election: bool = False
+    term_limits: str = "last_elected"
+    small_table_exception: str = "living"
+    first_president: str = "random"
+    voting: str = "secret"
+    power_timing: str = "immediate"
+    veto_limit: int | None = None  # how many vetoes per game; None = unlimited
+    chaos_power: bool = False  # the chaos policy's power is used by the failed candidate
+    chaos_clears_term_limits: bool = True
+    reveal_executed_role: bool = False
+    fascist_may_execute_hitler: bool = True
+    veto_after_choice: bool = False  # secrethitler.io: the chancellor picks, then asks for a veto
+
+    # -- resolution per player count -------------------------------------------------
+    def board(self, players: int) -> tuple[Power | None, ...]:
+        return self.powers if self.powers is not None else official_board(players)
+
+    def fascist_count(self, players: int) -> int:
+        return self.fascists if self.fascists is not None else FASCISTS_BY_COUNT[players]
+
+    def hitler_knows(self, players: int) -> bool:
+        if self.hitler_knows_fascists is None:
+            return players <= 6
+        return self.hitler_knows_fascists
+
+    def validate(self, players: int) -> None:
+        """Refuse settings that cannot make a game for ``players`` seats."""
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise InvalidSettings(f"players: must be 5 to 10, got {players}")
+        fascists = self.fascist_count(players)
+        if not 1 <= fascists <= players - 2 or fascists + 1 >= players - fascists:
+            raise InvalidSettings(
+                f"fascists: {fascists} fascists besides Hitler leave no liberal majority at {players} players"
+            )
+        board = self.board(players)
+        executions = sum(1 for p in board if p is Power.EXECUTE)
+        if executions > players - 3:
+            raise InvalidSettings(
+                f"powers: {executions} execute slots would leave fewer than 3 players alive (A12)"
+            )
+        lib, fas = self.deck
+        slib, sfas = self.start_track
+        if slib < 0 or sfas < 0 or slib > 4 or sfas > 5:
+            raise InvalidSettings("start_track: needs 0-4 liberal and 0-5 fascist policies")
+        if lib < 0 or fas < 0 or lib + fas < 3:
+            raise InvalidSettings("deck: needs at least 3 policies and no negative count")
+        if lib + fas > 60:
+            raise InvalidSettings("deck: at most 60 policies")
+        if not 1 <= self.hitler_zone <= 6:
+            raise InvalidSettings("hitler_zone: must be 1 to 6")
+        if not 1 <= self.veto_zone <= 6:
+            raise InvalidSettings("veto_zone: must be 1 to 6")
+
+    # -- JSON --------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        """The preset name with only the settings that differ from it."""
+        base = PRESETS[self.preset]
+        out: dict[str, Any] = {"preset": self.preset}
+        for f in fields(self):
+            if f.name == "preset":
+                continue
+            value = getattr(self, f.name)
+            if value != getattr(base, f.name):
+                out[f.name] = _setting_to_json(f.name, value)
+        return out
+
+    def describe(self) -> dict[str, Any]:
+        """Every setting, resolved or not (for documentation and views)."""
+        return {
+            f.name: _setting_to_json(f.name, getattr(self, f.name))
+            for f in fields(self)
+        }
+
+    def record_form(self) -> str | dict[str, Any]:
+        data = self.to_json()
+        return self.preset if len(data) == 1 else data
+
+    @staticmethod
+    def from_json(data: Any) -> Rules:
+        if data is None:
+            return PRESETS["official"]
+        if isinstance(data, str):
+            if data not in PRESETS:
+                raise InvalidSettings(
+                    f"rules: unknown preset {data!r}; expected one of {', '.join(PRESETS)}"
+                )
+            return PRESETS[data]
+        if not isinstance(data, dict):
+            raise InvalidSettings("rules: must be a preset name or an object")
+        preset = data.get("preset", "official")
+        base = Rules.from_json(preset)
+        changes: dict[str, Any] = {}
+        known = {f.name for f in fields(Rules)} - {"preset"}
+        for key, value in data.items():
+            if key == "preset":
+                continue
+            if key not in known:
+                raise InvalidSettings(f"{key}: unknown setting; known settings: {', '.join(sorted(known))}")
+            changes[key] = _setting_from_json(key, value)
+        return replace(base, **changes)
+
+
+def _setting_to_json(name: str, value: Any) -> Any:
+    if name == "powers":
+        return None if value is None else [None if p is None else p.value for p in value]
+    if name == "deck" or name == "start_track":
+        return {"liberal": value[0], "fascist": value[1]}
+    if name == "hitler_knows_fascists":
+        return "auto" if value is None else value
+    return value
+
+
+def _setting_from_json(name: str, value: Any) -> Any:
+    def need(cond: bool, what: str) -> None:
+        if not cond:
+            raise InvalidSettings(f"{name}: {what}, got {value!r}")
+
+    if name == "powers":
+        if value is None:
+            return None
+        need(isinstance(value, list) and len(value) == 5, "must be a list of 5 slots")
+        out: list[Power | None] = []
+        for slot in value:
+            if slot is None:
+                out.append(None)
+                continue
+            power = _POWER_NAMES.get(slot) or _POWER_ALIASES.get(slot)
+            need(power is not None, "each slot must be null, investigate, special_election, peek or execute")
+            out.append(power)
+        return tuple(out)
+    if name in ("deck", "start_track"):
+        need(
+            isinstance(value, dict)
+            and set(value) <= {"liberal", "fascist"}
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in value.values()),
+            "must be an object {\"liberal\": N, \"fascist\": N}",
+        )
+        default = (6, 11) if name == "deck" else (0, 0)
+        return (value.get("liberal", default[0]), value.get("fascist", default[1]))
+    if name == "hitler_knows_fascists":
+        need(value in ("auto", True, False, None), "must be true, false or \"auto\"")
+        return None if value in ("auto", None) else bool(value)
+    if name in ("hitler_zone", "veto_zone"):
+        need(isinstance(value, int) and not isinstance(value, bool), "must be an integer")
+        return value
+    if name == "fascists":
+        need(value is None or (isinstance(value, int) and not isinstance(value, bool)), "must be an integer")
+        return value
+    if name == "veto_limit":
+        need(value is None or (isinstance(value, int) and not isinstance(value, bool) and value >= 0), "must be null or a count")
+        return value
+    choices = {
+        "term_limits": TERM_LIMITS,
+        "small_table_exception": SMALL_TABLE,
+        "first_president": FIRST_PRESIDENT,
+        "voting": VOTING,
+        "power_timing": POWER_TIMING,
+    }
+    if name in choices:
+        need(value in choices[name], f"must be one of {', '.join(choices[name])}")
+        return value
+    need(isinstance(value, bool), "must be true or false")
+    return value
+
+
+_OFFICIAL = Rules()
+PRESETS: dict[str, Rules] = {
+    "official": _OFFICIAL,
+    "secrethitler-io": replace(
+        _OFFICIAL, preset="secrethitler-io", fascist_may_execute_hitler=False, veto_after_choice=True
+    ),
+    "kickstarter": replace(_OFFICIAL, preset="kickstarter", tracker_resets_on_election=True),
+    "tabletop-tw": replace(
+        _OFFICIAL,
+        preset="tabletop-tw",
+        term_limits="last_enacted",
+        small_table_exception="started",
+        tracker_resets_on_election=True,
+    ),
+    "forum": replace(
+        _OFFICIAL,
+        preset="forum",
+        first_president="first_seat",
+        term_limits="previous_round",
+        small_table_exception="none",
+        voting="public_sequential",
+        powers=(None, _I, _S, _E, _E),
+        power_timing="next_president",
+        veto_limit=1,
+    ),
+    "summary-zh": replace(
+        _OFFICIAL,
+        preset="summary-zh",
+        hitler_knows_fascists=False,
+        term_limits="previous_round",
+        small_table_exception="none",
+        tracker_resets_on_election=True,
+        chaos_power=True,
+        chaos_clears_term_limits=False,
+        powers=(_I, _S, _P, _E, None),
+        reveal_executed_role=True,
+    ),
+}
