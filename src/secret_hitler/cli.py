@@ -1,0 +1,130 @@
+"""The `secret-hitler` command. Each layer registers its own subcommands here."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from .engine import InvalidRecord, replay, replay_summary
+
+app = typer.Typer(
+    help="Secret Hitler: rules engine, bots, simulator, server and research tools.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+# Modules that add their commands with a ``register(app)`` function. A missing module (an
+# optional layer that is not installed) just leaves its commands out.
+_PLUGINS = (
+    "secret_hitler.importers.cli",
+    "secret_hitler.sim.cli",
+    "secret_hitler.server.cli",
+    "secret_hitler.play",
+)
+
+
+def _err(message: str) -> None:
+    typer.echo(f"secret-hitler: {message}", err=True)
+
+
+def _parse_view(value: str | None) -> int | None | str:
+    if value is None:
+        return "none"
+    if value == "spectator":
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise typer.BadParameter("--view takes a seat number or 'spectator'") from None
+
+
+@app.command("replay")
+def replay_command(
+    files: Annotated[list[Path], typer.Argument(help="Record files (JSON).", show_default=False)],
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per record.")] = False,
+    view: Annotated[
+        str | None, typer.Option("--view", help="Print the final view of SEAT or 'spectator'.")
+    ] = None,
+) -> None:
+    """Replay game records and check them (exit 0 ok, 1 illegal action or result mismatch, 2 invalid file)."""
+    seat = _parse_view(view)
+    status = 0
+    for path in files:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            _err(f"{path}: cannot read the file ({exc.strerror or exc})")
+            status = 2
+            continue
+        try:
+            record = json.loads(text)
+        except json.JSONDecodeError as exc:
+            _err(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})")
+            status = 2
+            continue
+        try:
+            result = replay(record)
+        except InvalidRecord as exc:
+            _err(f"{path}: invalid record: {exc.message}")
+            status = 2
+            continue
+        game = result.game
+        assert game is not None
+        if not result.ok:
+            status = max(status, 1)
+        if seat != "none":
+            if isinstance(seat, int) and not 0 <= seat < game.n:
+                _err(f"{path}: --view {seat}: the game has seats 0 to {game.n - 1}")
+                status = 2
+                continue
+            out: dict[str, Any] = game.view(seat).to_json()  # type: ignore[arg-type]
+            typer.echo(json.dumps(out, ensure_ascii=False) if as_json else json.dumps(out, indent=2, ensure_ascii=False))
+            continue
+        line = {"file": str(path), "ok": result.ok, "applied": result.applied, "error": result.error}
+        line.update(replay_summary(game))
+        if as_json:
+            typer.echo(json.dumps(line, ensure_ascii=False))
+        else:
+            verdict = "ok" if result.ok else f"error at action {result.error['index']}: {result.error['message']}"  # type: ignore[index]
+            ending = (
+                f"{line['winner']} win ({line['reason']})"
+                if line["finished"]
+                else f"in progress, next: {line['next']['phase']} by seats {line['next']['seats']}"
+            )
+            typer.echo(
+                f"{path}: {verdict}; {result.applied} actions; {ending}; "
+                f"liberal {line['liberal_policies']}, fascist {line['fascist_policies']}, "
+                f"tracker {line['election_tracker']}"
+            )
+    raise typer.Exit(status)
+
+
+def _register_plugins() -> None:
+    for name in _PLUGINS:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name and name.startswith(exc.name):
+                continue
+            raise
+        module.register(app)
+
+
+_register_plugins()
+
+
+def main() -> None:
+    try:
+        app()
+    except KeyboardInterrupt:
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()
