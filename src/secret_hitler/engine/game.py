@@ -60,6 +60,14 @@ _PHASE_ACTION = {
     Phase.EXECUTE: A.EXECUTE,
 }
 
+# Module-level aliases: enum member lookups through the class cost a descriptor call each.
+_NOMINATE = Phase.NOMINATE
+_VOTE = Phase.VOTE
+_DISCARD = Phase.DISCARD
+_ENACT = Phase.ENACT
+_VETO_RESPONSE = Phase.VETO_RESPONSE
+_GAME_OVER = Phase.GAME_OVER
+
 
 def _illegal(code: str, message: str) -> IllegalAction:
     return IllegalAction(message, code)
@@ -83,7 +91,7 @@ class Game:
         "_draw", "discard_liberal", "discard_fascist",
         "_limit_pres", "_limit_chan", "_limit_round", "_rotation", "_special_next",
         "_after_power", "_pending_power", "_post_session_power", "_eligible", "_claims",
-        "winner", "reason", "events", "actions",
+        "winner", "reason", "events", "actions", "_public_votes",
     )
 
     def __init__(
@@ -181,7 +189,8 @@ class Game:
         self.reason: Reason | None = None
         self.events: list[Event] = []
         self.actions: list[Action] = []
-        self.phase = Phase.NOMINATE
+        self._public_votes = self.rules.voting == "public_sequential"
+        self.phase = _NOMINATE
         self._start()
 
     # ------------------------------------------------------------------ queries
@@ -203,16 +212,16 @@ class Game:
     def to_act(self) -> list[int]:
         """The seats whose decision the game waits for (several during a vote)."""
         ph = self.phase
-        if ph is Phase.VOTE:
+        if ph is _VOTE:
             votes, alive = self.votes, self.alive
             return [s for s in range(self.n) if alive[s] and votes[s] is None]
-        if ph is Phase.NOMINATE:
+        if ph is _NOMINATE:
             return [self.candidate]
-        if ph is Phase.DISCARD or ph is Phase.VETO_RESPONSE:
+        if ph is _DISCARD or ph is _VETO_RESPONSE:
             return [self.president]  # type: ignore[list-item]
-        if ph is Phase.ENACT:
+        if ph is _ENACT:
             return [self.chancellor]  # type: ignore[list-item]
-        if ph is Phase.GAME_OVER:
+        if ph is _GAME_OVER:
             return []
         return [self.power_president]  # type: ignore[list-item]
 
@@ -245,18 +254,18 @@ class Game:
         """Every action ``seat`` may take now, optional claims included."""
         ph = self.phase
         out: list[Action]
-        if ph is Phase.VOTE:
+        if ph is _VOTE:
             out = list(_VOTES[seat]) if self.alive[seat] and self.votes[seat] is None else []
-        elif ph is Phase.NOMINATE:
+        elif ph is _NOMINATE:
             if seat == self.candidate:
                 row = _TARGET_ACTIONS[A.NOMINATE][seat]
                 out = [row[t] for t in self.eligible_chancellors()]
             else:
                 out = []
-        elif ph is Phase.DISCARD:
+        elif ph is _DISCARD:
             table = _POLICY_ACTIONS[A.DISCARD][seat]
             out = [table[p] for p in set(self.hand)] if seat == self.president else []
-        elif ph is Phase.ENACT:
+        elif ph is _ENACT:
             if seat == self.chancellor:
                 table = _POLICY_ACTIONS[A.ENACT][seat]
                 out = [table[p] for p in set(self.hand)]
@@ -268,9 +277,9 @@ class Game:
                         out.append(_PLAIN_VETO[seat])
             else:
                 out = []
-        elif ph is Phase.VETO_RESPONSE:
+        elif ph is _VETO_RESPONSE:
             out = list(_VETO_RESPONSES[seat]) if seat == self.president else []
-        elif ph is Phase.GAME_OVER:
+        elif ph is _GAME_OVER:
             out = []
         else:
             if seat == self.power_president:
@@ -305,6 +314,18 @@ class Game:
     # ------------------------------------------------------------------ applying
     def apply(self, action: Action) -> None:
         """Apply one action, or raise ``IllegalAction`` and change nothing."""
+        if action.type == "vote" and self.phase is _VOTE and not self._fixed_reshuffles:
+            seat = action.seat
+            if (
+                type(seat) is int
+                and 0 <= seat < self.n
+                and self.alive[seat]
+                and self.votes[seat] is None
+                and type(action.ja) is bool
+            ):
+                self.actions.append(action)
+                self._vote(seat, action.ja)
+                return
         self._check(action)
         if self._fixed_reshuffles:
             snapshot = self.clone()
@@ -322,13 +343,13 @@ class Game:
             raise _illegal("bad_seat", f"seat {seat!r} is not at this table (0-{self.n - 1})")
         kind = action.type
         ph = self.phase
-        if ph is Phase.GAME_OVER:
+        if ph is _GAME_OVER:
             raise _illegal("game_over", "the game is over")
         if kind == A.CLAIM:
             self._check_claim(action)
             return
         if kind == A.VOTE:
-            if ph is not Phase.VOTE:
+            if ph is not _VOTE:
                 raise _illegal("wrong_phase", f"no vote is open (phase: {ph.value})")
             if not self.alive[seat]:
                 raise _illegal("dead_player", f"seat {seat} is dead and cannot vote")
@@ -338,7 +359,7 @@ class Game:
                 raise _illegal("invalid_action", "a vote needs ja: true or false")
             return
         expected = _PHASE_ACTION.get(ph)
-        if kind == A.VETO and ph is Phase.ENACT:
+        if kind == A.VETO and ph is _ENACT:
             expected = A.VETO
         if kind != expected:
             raise _illegal(
@@ -423,7 +444,7 @@ class Game:
             self._chancellor_enacts(action.policy)  # type: ignore[arg-type]
         elif kind == A.VETO:
             self.veto_choice = action.policy
-            self.phase = Phase.VETO_RESPONSE
+            self.phase = _VETO_RESPONSE
             self._log("veto_proposed", {"chancellor": seat})
         elif kind == A.VETO_RESPONSE:
             self._veto_response(action.accept)  # type: ignore[arg-type]
@@ -471,7 +492,7 @@ class Game:
         self.candidate = candidate
         self.nominee = None
         self._eligible = None
-        self.phase = Phase.NOMINATE
+        self.phase = _NOMINATE
         self._log("candidate", {"seat": candidate, "round": self.round})
 
     def _nominate(self, seat: int, target: int) -> None:
@@ -480,17 +501,16 @@ class Game:
         self.nominee = target
         self.votes = [None] * self.n
         self.votes_cast = 0
-        self.phase = Phase.VOTE
+        self.phase = _VOTE
         self._log("nominated", {"president": seat, "chancellor": target})
 
     def _vote(self, seat: int, ja: bool) -> None:
         self.votes[seat] = ja
         self.votes_cast += 1
-        if self.rules.voting == "public_sequential":
+        if self._public_votes:
             self._log("voted", {"seat": seat, "ja": ja})
         else:
             self._log("voted", {"seat": seat})
-            self._log("own_vote", {"seat": seat, "ja": ja}, (seat,))
         if self.votes_cast == self.living:
             self._tally()
 
@@ -507,7 +527,7 @@ class Game:
             self._elected()
         else:
             self._advance_tracker()
-            if self.phase is Phase.VOTE:
+            if self.phase is _VOTE:
                 self._end_round()
 
     def _advance_tracker(self) -> None:
@@ -552,7 +572,7 @@ class Game:
         draw = self._draw
         self.hand = [draw.pop(), draw.pop(), draw.pop()]
         pres, chan = self.president, self.chancellor
-        self.phase = Phase.DISCARD
+        self.phase = _DISCARD
         self._log(
             "legislative_session",
             {"president": pres, "chancellor": chan, "veto": self.veto_enabled, "draw_pile": len(draw)},
@@ -563,7 +583,7 @@ class Game:
         hand = self.hand
         hand.remove(policy)
         self._add_discard(policy)
-        self.phase = Phase.ENACT
+        self.phase = _ENACT
         self._log("president_discarded", {"president": seat})
         self._log(
             "passed",
@@ -649,7 +669,7 @@ class Game:
                 self._chancellor_enacts(self.veto_choice)
             else:
                 self.veto_refused = True
-                self.phase = Phase.ENACT
+                self.phase = _ENACT
             return
         for p in self.hand:
             self._add_discard(p)
@@ -658,7 +678,7 @@ class Game:
         self._open_hand_claims()
         self._deck_check()  # A7: before a chaos policy is drawn
         self._advance_tracker()
-        if self.phase is Phase.VETO_RESPONSE:  # no chaos power, no end of game
+        if self.phase is _VETO_RESPONSE:  # no chaos power, no end of game
             self._after_session(None)
 
     def _chaos(self) -> None:
@@ -797,7 +817,7 @@ class Game:
 
     def _win(self, winner: Winner, reason: Reason) -> None:
         self.winner, self.reason = winner, reason
-        self.phase = Phase.GAME_OVER
+        self.phase = _GAME_OVER
         self._claims = {}
         self.hand = []
         self._log(

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Debian packages the test suite needs: Chromium (browser tests) and PostgreSQL (persistence
+# tests). Installed only when missing; needs root (CI runs as root).
+set -euo pipefail
+
+need=()
+[ -x /usr/bin/chromium ] || need+=(chromium)
+if ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; then
+  need+=(postgresql)
+fi
+if [ ${#need[@]} -eq 0 ]; then
+  exit 0
+fi
+if [ "$(id -u)" -ne 0 ]; then
+  echo "install-system-deps: missing ${need[*]}; run as root (or install them) to run every test" >&2
+  exit 0
+fi
+echo "install-system-deps: installing ${need[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
