@@ -507,10 +507,8 @@ class Game:
     def _vote(self, seat: int, ja: bool) -> None:
         self.votes[seat] = ja
         self.votes_cast += 1
-        if self._public_votes:
-            self._log("voted", {"seat": seat, "ja": ja})
-        else:
-            self._log("voted", {"seat": seat})
+        data = {"seat": seat, "ja": ja} if self._public_votes else {"seat": seat}
+        self.events.append(Event("voted", data))
         if self.votes_cast == self.living:
             self._tally()
 
