@@ -84,14 +84,27 @@ def replay_command(
                 status = 2
                 continue
             out: dict[str, Any] = game.view(seat).to_json()  # type: ignore[arg-type]
-            typer.echo(json.dumps(out, ensure_ascii=False) if as_json else json.dumps(out, indent=2, ensure_ascii=False))
+            typer.echo(
+                json.dumps(out, ensure_ascii=False)
+                if as_json
+                else json.dumps(out, indent=2, ensure_ascii=False)
+            )
             continue
-        line = {"file": str(path), "ok": result.ok, "applied": result.applied, "error": result.error}
+        line = {
+            "file": str(path),
+            "ok": result.ok,
+            "applied": result.applied,
+            "error": result.error,
+        }
         line.update(replay_summary(game))
         if as_json:
             typer.echo(json.dumps(line, ensure_ascii=False))
         else:
-            verdict = "ok" if result.ok else f"error at action {result.error['index']}: {result.error['message']}"  # type: ignore[index]
+            verdict = (
+                "ok"
+                if result.ok
+                else f"error at action {result.error['index']}: {result.error['message']}"
+            )  # type: ignore[index]
             ending = (
                 f"{line['winner']} win ({line['reason']})"
                 if line["finished"]

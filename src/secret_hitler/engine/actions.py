@@ -88,7 +88,9 @@ class Action:
         if not isinstance(seat, int) or isinstance(seat, bool):
             raise InvalidAction("action field 'seat' must be an integer")
         if kind not in ACTION_TYPES:
-            raise InvalidAction(f"unknown action type {kind!r}; expected one of {', '.join(ACTION_TYPES)}")
+            raise InvalidAction(
+                f"unknown action type {kind!r}; expected one of {', '.join(ACTION_TYPES)}"
+            )
         if kind in TARGETED:
             return Action(seat, kind, target=_int(data, "target"))
         if kind == VOTE:
@@ -108,12 +110,16 @@ class Action:
             party = data.get("party")
             if party not in ("liberal", "fascist"):
                 raise InvalidAction("claim field 'party' must be 'liberal' or 'fascist'")
-            return Action(seat, kind, subject=subject, target=_int(data, "target"), party=Party(party))
+            return Action(
+                seat, kind, subject=subject, target=_int(data, "target"), party=Party(party)
+            )
         raw = data.get("policies")
         size = CLAIM_SIZES[subject]
         if not isinstance(raw, list) or len(raw) != size:
             raise InvalidAction(f"claim field 'policies' must be a list of {size} policies")
-        return Action(seat, kind, subject=subject, policies=tuple(_policy(p, "policies") for p in raw))
+        return Action(
+            seat, kind, subject=subject, policies=tuple(_policy(p, "policies") for p in raw)
+        )
 
     @staticmethod
     def nominate(seat: int, target: int) -> Action:
@@ -152,7 +158,9 @@ class Action:
         return Action(seat, EXECUTE, target=target)
 
     @staticmethod
-    def claim_policies(seat: int, subject: str, policies: list[Policy] | tuple[Policy, ...]) -> Action:
+    def claim_policies(
+        seat: int, subject: str, policies: list[Policy] | tuple[Policy, ...]
+    ) -> Action:
         return Action(seat, CLAIM, subject=subject, policies=tuple(Policy(p) for p in policies))
 
     @staticmethod

@@ -14,7 +14,9 @@ class Event:
 
     __slots__ = ("type", "data", "audience")
 
-    def __init__(self, type: str, data: dict[str, Any], audience: tuple[int, ...] | None = None) -> None:
+    def __init__(
+        self, type: str, data: dict[str, Any], audience: tuple[int, ...] | None = None
+    ) -> None:
         self.type = type
         self.data = data
         self.audience = audience

@@ -82,16 +82,59 @@ class Game:
     """
 
     __slots__ = (
-        "rules", "n", "names", "seed", "board", "hitler_knows", "roles",
-        "_rng", "_fixed_reshuffles", "initial_deck", "reshuffles", "first_president",
-        "phase", "round", "candidate", "nominee", "president", "chancellor",
-        "liberal", "fascist", "tracker", "alive", "living", "investigated", "not_hitler",
-        "votes", "votes_cast", "last_votes", "hand", "veto_enabled", "veto_refused",
-        "veto_choice", "vetoes_used", "power_president", "power_targets",
-        "_draw", "discard_liberal", "discard_fascist",
-        "_limit_pres", "_limit_chan", "_limit_round", "_rotation", "_special_next",
-        "_after_power", "_pending_power", "_post_session_power", "_eligible", "_claims",
-        "winner", "reason", "events", "actions", "_public_votes",
+        "rules",
+        "n",
+        "names",
+        "seed",
+        "board",
+        "hitler_knows",
+        "roles",
+        "_rng",
+        "_fixed_reshuffles",
+        "initial_deck",
+        "reshuffles",
+        "first_president",
+        "phase",
+        "round",
+        "candidate",
+        "nominee",
+        "president",
+        "chancellor",
+        "liberal",
+        "fascist",
+        "tracker",
+        "alive",
+        "living",
+        "investigated",
+        "not_hitler",
+        "votes",
+        "votes_cast",
+        "last_votes",
+        "hand",
+        "veto_enabled",
+        "veto_refused",
+        "veto_choice",
+        "vetoes_used",
+        "power_president",
+        "power_targets",
+        "_draw",
+        "discard_liberal",
+        "discard_fascist",
+        "_limit_pres",
+        "_limit_chan",
+        "_limit_round",
+        "_rotation",
+        "_special_next",
+        "_after_power",
+        "_pending_power",
+        "_post_session_power",
+        "_eligible",
+        "_claims",
+        "winner",
+        "reason",
+        "events",
+        "actions",
+        "_public_votes",
     )
 
     def __init__(
@@ -105,7 +148,7 @@ class Game:
         deck: Sequence[Policy | str] | None = None,
         reshuffles: Sequence[Sequence[Policy | str]] | None = None,
     ) -> None:
-        if isinstance(players, int) and not isinstance(players, bool):
+        if isinstance(players, int):
             n = players
             self.names: tuple[str, ...] | None = None
         else:
@@ -264,15 +307,15 @@ class Game:
                 out = []
         elif ph is _DISCARD:
             table = _POLICY_ACTIONS[A.DISCARD][seat]
-            out = [table[p] for p in set(self.hand)] if seat == self.president else []
+            out = [table[p] for p in _distinct(self.hand)] if seat == self.president else []
         elif ph is _ENACT:
             if seat == self.chancellor:
                 table = _POLICY_ACTIONS[A.ENACT][seat]
-                out = [table[p] for p in set(self.hand)]
+                out = [table[p] for p in _distinct(self.hand)]
                 if self.veto_enabled and not self.veto_refused:
                     if self.rules.veto_after_choice:
                         vt = _POLICY_ACTIONS[A.VETO][seat]
-                        out.extend(vt[p] for p in set(self.hand))
+                        out.extend(vt[p] for p in _distinct(self.hand))
                     else:
                         out.append(_PLAIN_VETO[seat])
             else:
@@ -296,12 +339,16 @@ class Game:
         for subject, target in self._claims[seat].items():
             if subject == A.CLAIM_INVESTIGATION:
                 assert target is not None
-                out += [Action(seat, A.CLAIM, subject=subject, target=target, party=p) for p in Party]
+                out += [
+                    Action(seat, A.CLAIM, subject=subject, target=target, party=p) for p in Party
+                ]
             elif subject == A.CLAIM_PEEK:
                 out += [Action(seat, A.CLAIM, subject=subject, policies=c) for c in _PEEK_CLAIMS]
             else:
                 size = A.CLAIM_SIZES[subject]
-                out += [Action(seat, A.CLAIM, subject=subject, policies=c) for c in _HAND_CLAIMS[size]]
+                out += [
+                    Action(seat, A.CLAIM, subject=subject, policies=c) for c in _HAND_CLAIMS[size]
+                ]
         return out
 
     def is_legal(self, action: Action) -> bool:
@@ -368,22 +415,30 @@ class Game:
             )
         actor = self.to_act()[0]
         if seat != actor:
-            raise _illegal("not_your_turn", f"seat {seat} cannot {kind} now: it is seat {actor}'s decision")
+            raise _illegal(
+                "not_your_turn", f"seat {seat} cannot {kind} now: it is seat {actor}'s decision"
+            )
         if kind == A.NOMINATE:
             t = action.target
             if t not in self.eligible_chancellors():
                 raise _illegal("invalid_target", self._why_not_nominee(t))
         elif kind == A.DISCARD or kind == A.ENACT:
             if action.policy not in self.hand:
-                raise _illegal("not_in_hand", f"there is no {_name(action.policy)} policy in your hand")
+                raise _illegal(
+                    "not_in_hand", f"there is no {_name(action.policy)} policy in your hand"
+                )
         elif kind == A.VETO:
             if not self.veto_enabled:
                 raise _illegal("veto_unavailable", "the veto is not available in this session")
             if self.veto_refused:
-                raise _illegal("veto_unavailable", "the president has refused the veto in this session")
+                raise _illegal(
+                    "veto_unavailable", "the president has refused the veto in this session"
+                )
             if self.rules.veto_after_choice:
                 if action.policy not in self.hand:
-                    raise _illegal("not_in_hand", "under these rules a veto names the policy you would enact")
+                    raise _illegal(
+                        "not_in_hand", "under these rules a veto names the policy you would enact"
+                    )
             elif action.policy is not None:
                 raise _illegal("invalid_action", "a veto names no policy under these rules")
         elif kind == A.VETO_RESPONSE:
@@ -423,11 +478,19 @@ class Game:
             )
         if subject == A.CLAIM_INVESTIGATION:
             if action.target != window[subject] or not isinstance(action.party, Party):
-                raise _illegal("invalid_action", "an investigation claim names the investigated seat and a party")
+                raise _illegal(
+                    "invalid_action",
+                    "an investigation claim names the investigated seat and a party",
+                )
             return
         size = A.CLAIM_SIZES.get(subject or "")
         pols = action.policies
-        if size is None or pols is None or len(pols) != size or not all(isinstance(p, Policy) for p in pols):
+        if (
+            size is None
+            or pols is None
+            or len(pols) != size
+            or not all(isinstance(p, Policy) for p in pols)
+        ):
             raise _illegal("invalid_action", f"this claim needs {size} policies")
 
     def _do(self, action: Action) -> None:
@@ -458,7 +521,9 @@ class Game:
             self._execute(seat, action.target)  # type: ignore[arg-type]
 
     # ------------------------------------------------------------------ transitions
-    def _log(self, kind: str, data: dict[str, Any], audience: tuple[int, ...] | None = None) -> None:
+    def _log(
+        self, kind: str, data: dict[str, Any], audience: tuple[int, ...] | None = None
+    ) -> None:
         self.events.append(Event(kind, data, audience))
 
     def _start(self) -> None:
@@ -479,7 +544,9 @@ class Game:
         )
         roles = self.roles
         for s in range(n):
-            self._log("role", {"seat": s, "role": roles[s].value, "party": roles[s].party.value}, (s,))
+            self._log(
+                "role", {"seat": s, "role": roles[s].value, "party": roles[s].party.value}, (s,)
+            )
         fascist_team = {s: roles[s].value for s in range(n) if roles[s] is not Role.LIBERAL}
         for s in range(n):
             if roles[s] is Role.FASCIST or (roles[s] is Role.HITLER and self.hitler_knows):
@@ -573,7 +640,12 @@ class Game:
         self.phase = _DISCARD
         self._log(
             "legislative_session",
-            {"president": pres, "chancellor": chan, "veto": self.veto_enabled, "draw_pile": len(draw)},
+            {
+                "president": pres,
+                "chancellor": chan,
+                "veto": self.veto_enabled,
+                "draw_pile": len(draw),
+            },
         )
         self._log("drew", {"policies": [p.value for p in self.hand]}, (pres,))  # type: ignore[arg-type]
 
@@ -820,7 +892,11 @@ class Game:
         self.hand = []
         self._log(
             "game_over",
-            {"winner": winner.value, "reason": reason.value, "roles": [r.value for r in self.roles]},
+            {
+                "winner": winner.value,
+                "reason": reason.value,
+                "roles": [r.value for r in self.roles],
+            },
         )
 
     # ------------------------------------------------------------------ copies
@@ -864,13 +940,24 @@ class Game:
         return make_view(self, seat)
 
     def visible_events(self, seat: int | None) -> list[Event]:
-        return [e for e in self.events if e.audience is None or (seat is not None and seat in e.audience)]
+        return [
+            e
+            for e in self.events
+            if e.audience is None or (seat is not None and seat in e.audience)
+        ]
 
     def __repr__(self) -> str:
         return (
             f"<Game {self.n}p {self.rules.preset} round={self.round} phase={self.phase.value} "
             f"L{self.liberal} F{self.fascist} tracker={self.tracker}>"
         )
+
+
+def _distinct(hand: list[Policy]) -> tuple[Policy, ...]:
+    """The kinds of policy in a hand, always in the same order (sets would vary per process)."""
+    if L in hand:
+        return (L, F) if F in hand else (L,)
+    return (F,)
 
 
 def _name(policy: Policy | None) -> str:

@@ -77,7 +77,7 @@ def parse_record(record: Any) -> ParsedRecord:
     result = record.get("result")
     if result is not None:
         if not isinstance(result, dict) or result.get("winner") not in ("liberal", "fascist", None):
-            raise InvalidRecord("result: must be {\"winner\": \"liberal\"|\"fascist\", \"reason\": ...}")
+            raise InvalidRecord('result: must be {"winner": "liberal"|"fascist", "reason": ...}')
     return ParsedRecord(
         rules=rules,
         players=players,
@@ -136,7 +136,10 @@ def game_to_record(game: Game) -> dict[str, Any]:
         record["seed"] = game.seed
     record["actions"] = [a.to_json() for a in game.actions]
     if game.winner is not None:
-        record["result"] = {"winner": game.winner.value, "reason": game.reason.value if game.reason else None}
+        record["result"] = {
+            "winner": game.winner.value,
+            "reason": game.reason.value if game.reason else None,
+        }
     return record
 
 
@@ -165,9 +168,13 @@ def replay(record: Any) -> ReplayResult:
         try:
             game.apply(action)
         except InvalidRecord as exc:
-            return ReplayResult(game, applied, {"index": i, "code": exc.code, "message": exc.message})
+            return ReplayResult(
+                game, applied, {"index": i, "code": exc.code, "message": exc.message}
+            )
         except GameError as exc:
-            return ReplayResult(game, applied, {"index": i, "code": exc.code, "message": exc.message})
+            return ReplayResult(
+                game, applied, {"index": i, "code": exc.code, "message": exc.message}
+            )
         applied += 1
     expected = parsed.result
     if expected is not None:

@@ -127,10 +127,7 @@ class Rules:
 
     def describe(self) -> dict[str, Any]:
         """Every setting, resolved or not (for documentation and views)."""
-        return {
-            f.name: _setting_to_json(f.name, getattr(self, f.name))
-            for f in fields(self)
-        }
+        return {f.name: _setting_to_json(f.name, getattr(self, f.name)) for f in fields(self)}
 
     def record_form(self) -> str | dict[str, Any]:
         data = self.to_json()
@@ -156,7 +153,9 @@ class Rules:
             if key == "preset":
                 continue
             if key not in known:
-                raise InvalidSettings(f"{key}: unknown setting; known settings: {', '.join(sorted(known))}")
+                raise InvalidSettings(
+                    f"{key}: unknown setting; known settings: {', '.join(sorted(known))}"
+                )
             changes[key] = _setting_from_json(key, value)
         return replace(base, **changes)
 
@@ -186,7 +185,10 @@ def _setting_from_json(name: str, value: Any) -> Any:
                 out.append(None)
                 continue
             power = _POWER_NAMES.get(slot) or _POWER_ALIASES.get(slot)
-            need(power is not None, "each slot must be null, investigate, special_election, peek or execute")
+            need(
+                power is not None,
+                "each slot must be null, investigate, special_election, peek or execute",
+            )
             out.append(power)
         return tuple(out)
     if name in ("deck", "start_track"):
@@ -194,21 +196,28 @@ def _setting_from_json(name: str, value: Any) -> Any:
             isinstance(value, dict)
             and set(value) <= {"liberal", "fascist"}
             and all(isinstance(v, int) and not isinstance(v, bool) for v in value.values()),
-            "must be an object {\"liberal\": N, \"fascist\": N}",
+            'must be an object {"liberal": N, "fascist": N}',
         )
         default = (6, 11) if name == "deck" else (0, 0)
         return (value.get("liberal", default[0]), value.get("fascist", default[1]))
     if name == "hitler_knows_fascists":
-        need(value in ("auto", True, False, None), "must be true, false or \"auto\"")
+        need(value in ("auto", True, False, None), 'must be true, false or "auto"')
         return None if value in ("auto", None) else bool(value)
     if name in ("hitler_zone", "veto_zone"):
         need(isinstance(value, int) and not isinstance(value, bool), "must be an integer")
         return value
     if name == "fascists":
-        need(value is None or (isinstance(value, int) and not isinstance(value, bool)), "must be an integer")
+        need(
+            value is None or (isinstance(value, int) and not isinstance(value, bool)),
+            "must be an integer",
+        )
         return value
     if name == "veto_limit":
-        need(value is None or (isinstance(value, int) and not isinstance(value, bool) and value >= 0), "must be null or a count")
+        need(
+            value is None
+            or (isinstance(value, int) and not isinstance(value, bool) and value >= 0),
+            "must be null or a count",
+        )
         return value
     choices = {
         "term_limits": TERM_LIMITS,
@@ -228,7 +237,10 @@ _OFFICIAL = Rules()
 PRESETS: dict[str, Rules] = {
     "official": _OFFICIAL,
     "secrethitler-io": replace(
-        _OFFICIAL, preset="secrethitler-io", fascist_may_execute_hitler=False, veto_after_choice=True
+        _OFFICIAL,
+        preset="secrethitler-io",
+        fascist_may_execute_hitler=False,
+        veto_after_choice=True,
     ),
     "kickstarter": replace(_OFFICIAL, preset="kickstarter", tracker_resets_on_election=True),
     "tabletop-tw": replace(

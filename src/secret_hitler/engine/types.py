@@ -6,10 +6,10 @@ serialize without a conversion step.
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 
 
-class Role(str, Enum):
+class Role(StrEnum):
     LIBERAL = "liberal"
     FASCIST = "fascist"
     HITLER = "hitler"
@@ -19,24 +19,24 @@ class Role(str, Enum):
         return Party.LIBERAL if self is Role.LIBERAL else Party.FASCIST
 
 
-class Party(str, Enum):
+class Party(StrEnum):
     LIBERAL = "liberal"
     FASCIST = "fascist"
 
 
-class Policy(str, Enum):
+class Policy(StrEnum):
     LIBERAL = "liberal"
     FASCIST = "fascist"
 
 
-class Power(str, Enum):
+class Power(StrEnum):
     INVESTIGATE = "investigate"
     SPECIAL_ELECTION = "special_election"
     PEEK = "peek"
     EXECUTE = "execute"
 
 
-class Phase(str, Enum):
+class Phase(StrEnum):
     NOMINATE = "nominate"
     VOTE = "vote"
     DISCARD = "discard"  # president discards 1 of 3
@@ -48,12 +48,12 @@ class Phase(str, Enum):
     GAME_OVER = "game_over"
 
 
-class Winner(str, Enum):
+class Winner(StrEnum):
     LIBERAL = "liberal"
     FASCIST = "fascist"
 
 
-class Reason(str, Enum):
+class Reason(StrEnum):
     FIVE_LIBERAL_POLICIES = "five_liberal_policies"
     SIX_FASCIST_POLICIES = "six_fascist_policies"
     HITLER_ELECTED = "hitler_elected"

@@ -57,7 +57,7 @@ class View:
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        for name in View.__slots__:  # type: ignore[attr-defined]
+        for name in View.__slots__:
             value = getattr(self, name)
             if isinstance(value, tuple):
                 value = [list(v) if isinstance(v, tuple) else v for v in value]
@@ -109,7 +109,8 @@ def make_view(game: Game, seat: int | None) -> View:
     hand: tuple[str, ...] = ()
     if seat is not None and game.hand:
         if (phase is Phase.DISCARD and seat == game.president) or (
-            phase in (Phase.ENACT, Phase.VETO_RESPONSE) and seat in (game.president, game.chancellor)
+            phase in (Phase.ENACT, Phase.VETO_RESPONSE)
+            and seat in (game.president, game.chancellor)
         ):
             hand = tuple(p.value for p in game.hand)
     in_session = phase in (Phase.DISCARD, Phase.ENACT, Phase.VETO_RESPONSE)

@@ -1,0 +1,397 @@
+"""The web client's message catalogs (src/secret_hitler/web/static/i18n/*.json).
+
+Every visible string of the client comes from these catalogs, so they must agree with each other
+key for key and placeholder for placeholder, and use the terms of /work/shared/UI-NOTES.md (the
+terms table is binding: each community meets the words it already uses).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from importlib import resources
+from typing import Any
+
+import pytest
+
+from secret_hitler.engine.actions import CLAIM_SUBJECTS
+from secret_hitler.engine.types import Party, Phase, Policy, Power, Reason, Role
+
+LANGS = ("en", "zh-Hans", "zh-Hant", "ru", "vi")
+REFERENCE = "en"
+PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+def _i18n_dir() -> Any:
+    return resources.files("secret_hitler.web").joinpath("static", "i18n")
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"duplicate key {key!r}")
+        out[key] = value
+    return out
+
+
+def _load(lang: str) -> dict[str, Any]:
+    text = _i18n_dir().joinpath(f"{lang}.json").read_text(encoding="utf-8")
+    data = json.loads(text, object_pairs_hook=_no_duplicates)
+    assert isinstance(data, dict), f"{lang}.json must be a JSON object"
+    return data
+
+
+@pytest.fixture(scope="module")
+def catalogs() -> dict[str, dict[str, Any]]:
+    return {lang: _load(lang) for lang in LANGS}
+
+
+def _placeholders(text: str) -> set[str]:
+    return set(PLACEHOLDER.findall(text))
+
+
+# -- structure -----------------------------------------------------------------------------------
+
+
+def test_every_catalog_is_shipped_and_valid_json() -> None:
+    names = {entry.name for entry in _i18n_dir().iterdir() if entry.name.endswith(".json")}
+    assert names == {f"{lang}.json" for lang in LANGS}
+    for lang in LANGS:
+        _load(lang)  # raises on invalid JSON or duplicate keys
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_flat_object_of_non_empty_strings(catalogs: dict[str, dict[str, Any]], lang: str) -> None:
+    for key, value in catalogs[lang].items():
+        assert isinstance(key, str) and key and key == key.strip(), f"{lang}: bad key {key!r}"
+        assert isinstance(value, str), f"{lang}: {key} is not a string"
+        assert value.strip(), f"{lang}: {key} is empty"
+        assert value == value.strip() or key == "list.separator", f"{lang}: {key} has stray spaces"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_same_key_set_as_english(catalogs: dict[str, dict[str, Any]], lang: str) -> None:
+    ref, cat = set(catalogs[REFERENCE]), set(catalogs[lang])
+    assert not ref - cat, f"{lang} lacks {sorted(ref - cat)}"
+    assert not cat - ref, f"{lang} has extra {sorted(cat - ref)}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_braces_are_only_placeholders(catalogs: dict[str, dict[str, Any]], lang: str) -> None:
+    for key, value in catalogs[lang].items():
+        rest = PLACEHOLDER.sub("", value)
+        assert "{" not in rest and "}" not in rest, f"{lang}: {key} has a malformed placeholder"
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGS if lang != REFERENCE])
+def test_same_placeholders_per_key(catalogs: dict[str, dict[str, Any]], lang: str) -> None:
+    for key, ref in catalogs[REFERENCE].items():
+        assert _placeholders(catalogs[lang][key]) == _placeholders(ref), (
+            f"{lang}: {key} has {sorted(_placeholders(catalogs[lang][key]))}, "
+            f"en has {sorted(_placeholders(ref))}"
+        )
+
+
+def test_keys_the_client_builds_from_engine_values(catalogs: dict[str, dict[str, Any]]) -> None:
+    """The client looks up keys by the engine's and server's codes: all of them must exist."""
+    en = catalogs[REFERENCE]
+    needed = [f"role.{r.value}" for r in Role]
+    needed += [f"party.{p.value}" for p in Party] + [f"party.inline.{p.value}" for p in Party]
+    needed += [f"policy.{p.value}" for p in Policy] + [f"policy.short.{p.value}" for p in Policy]
+    needed += [f"power.{p.value}" for p in Power] + [f"power.{p.value}.hint" for p in Power]
+    needed += [f"phase.{p.value}" for p in Phase]
+    needed += [f"gameover.reason.{r.value}" for r in Reason]
+    needed += [f"claim.{s}" for s in CLAIM_SUBJECTS] + [f"log.claim.{s}" for s in CLAIM_SUBJECTS]
+    needed += [
+        f"error.code.{code}"
+        for code in (
+            "illegal_action",
+            "invalid_action",
+            "not_your_turn",
+            "not_your_seat",
+            "game_over",
+            "table_full",
+            "bad_request",
+            "rate_limited",
+            "too_large",
+            "unauthorized",
+            "not_found",
+            "invalid_settings",
+        )
+    ]
+    for preset in (
+        "official",
+        "secrethitler-io",
+        "kickstarter",
+        "tabletop-tw",
+        "forum",
+        "summary-zh",
+    ):
+        needed += [f"preset.{preset}.name", f"preset.{preset}.description"]
+    needed += [f"bot.level.{level}" for level in ("random", "rule", "bayes")]
+    needed += [f"lobby.status.{s}" for s in ("waiting", "playing", "finished")]
+    needed += [f"lang.{lang}" for lang in LANGS]
+    missing = [key for key in needed if key not in en]
+    assert not missing, f"missing keys: {missing}"
+
+
+def test_rules_page_sections(catalogs: dict[str, dict[str, Any]]) -> None:
+    en = catalogs[REFERENCE]
+    for section in (
+        "intro",
+        "setup",
+        "night",
+        "election",
+        "legislative",
+        "powers",
+        "veto",
+        "chaos",
+        "deck",
+        "winning",
+        "presets",
+    ):
+        assert f"rules.{section}.p1" in en, section
+        if section != "intro":
+            assert f"rules.{section}.title" in en, section
+
+
+def test_language_names_in_their_own_script(catalogs: dict[str, dict[str, Any]]) -> None:
+    own = {
+        "en": "English",
+        "zh-Hans": "简体中文",
+        "zh-Hant": "繁體中文",
+        "ru": "Русский",
+        "vi": "Tiếng Việt",
+    }
+    for lang in LANGS:
+        for code, name in own.items():
+            assert catalogs[lang][f"lang.{code}"] == name, (lang, code)
+
+
+def test_english_prompts_of_the_brief(catalogs: dict[str, dict[str, Any]]) -> None:
+    en = catalogs[REFERENCE]
+    assert en["prompt.nominate"] == "You are President: choose a Chancellor"
+    assert (
+        en["prompt.vote"]
+        == "Vote on the government of President {president} and Chancellor {chancellor}"
+    )
+    assert en["know.fellow_fascists"] == "Your fellow fascists: {names}"
+    assert en["investigation.result"] == "{name} is a member of the {party} party"
+    assert en["chaos.message"] == "The people enacted the top policy"
+
+
+# -- terminology (UI-NOTES.md terms table) ---------------------------------------------------------
+
+# Keys whose whole text is the term (compared case-insensitively: a label may capitalise it).
+EXACT_TERMS: dict[str, dict[str, str]] = {
+    "office.president": {
+        "en": "President",
+        "zh-Hans": "总统",
+        "zh-Hant": "總統",
+        "ru": "Президент",
+        "vi": "Tổng thống",
+    },
+    "office.chancellor": {
+        "en": "Chancellor",
+        "zh-Hans": "总理",
+        "zh-Hant": "總理",
+        "ru": "Канцлер",
+        "vi": "Thủ tướng",
+    },
+    "role.liberal": {
+        "en": "Liberal",
+        "zh-Hans": "自由派",
+        "zh-Hant": "自由黨",
+        "ru": "Либерал",
+        "vi": "Tự do",
+    },
+    "role.fascist": {
+        "en": "Fascist",
+        "zh-Hans": "法西斯",
+        "zh-Hant": "法西斯",
+        "ru": "Фашист",
+        "vi": "Phát xít",
+    },
+    "role.hitler": {
+        "en": "Hitler",
+        "zh-Hans": "希特勒",
+        "zh-Hant": "希特勒",
+        "ru": "Гитлер",
+        "vi": "Hitler",
+    },
+    "term.election_tracker": {
+        "en": "Election Tracker",
+        "zh-Hans": "选举追踪标记",
+        "zh-Hant": "選舉標記",
+        "ru": "счётчик выборов",
+        "vi": "bộ đếm bầu cử",
+    },
+    "term.legislative_session": {
+        "en": "Legislative Session",
+        "zh-Hans": "立法阶段",
+        "zh-Hant": "國會階段",
+        "ru": "фаза принятия закона",
+        "vi": "phiên lập pháp",
+    },
+    "power.investigate": {
+        "en": "Investigate Loyalty",
+        "zh-Hans": "调查忠诚",
+        "zh-Hant": "調查忠誠",
+        "ru": "Проверить лояльность",
+        "vi": "Điều tra lòng trung thành",
+    },
+    "power.special_election": {
+        "en": "Call Special Election",
+        "zh-Hans": "特别选举",
+        "zh-Hant": "特別選舉",
+        "ru": "Специальные выборы",
+        "vi": "Bầu cử đặc biệt",
+    },
+    "power.peek": {
+        "en": "Policy Peek",
+        "zh-Hans": "政策预览",
+        "zh-Hant": "法案預覽",
+        "ru": "Просмотр законов",
+        "vi": "Xem trước chính sách",
+    },
+    "power.execute": {
+        "en": "Execution",
+        "zh-Hans": "处决",
+        "zh-Hant": "處決",
+        "ru": "Казнь",
+        "vi": "Hành quyết",
+    },
+    "term.veto": {
+        "en": "Veto",
+        "zh-Hans": "否决权",
+        "zh-Hant": "否決權",
+        "ru": "Право вето",
+        "vi": "Quyền phủ quyết",
+    },
+    "term.chaos": {
+        "en": "chaos",
+        "zh-Hans": "混乱（自动颁布）",
+        "zh-Hant": "人民自行推進議事",
+        "ru": "возмущённый народ (случайный закон)",
+        "vi": "hỗn loạn",
+    },
+}
+
+# Keys whose text must contain every listed word (case-insensitively).
+CONTAINS_TERMS: dict[str, dict[str, tuple[str, ...]]] = {
+    "policy.liberal": {
+        "en": ("Liberal", "policy"),
+        "zh-Hans": ("自由派", "政策"),
+        "zh-Hant": ("自由黨", "法案"),
+        "ru": ("Либерал", "закон"),
+        "vi": ("Tự do", "chính sách"),
+    },
+    "policy.fascist": {
+        "en": ("Fascist", "policy"),
+        "zh-Hans": ("法西斯", "政策"),
+        "zh-Hant": ("法西斯", "法案"),
+        "ru": ("Фашист", "закон"),
+        "vi": ("Phát xít", "chính sách"),
+    },
+    "vote.ja": {
+        "en": ("Ja!",),
+        "zh-Hans": ("赞成", "Ja"),
+        "zh-Hant": ("Ja!",),
+        "ru": ("Ja", "Согласен"),
+        "vi": ("Ja!",),
+    },
+    "vote.nein": {
+        "en": ("Nein!",),
+        "zh-Hans": ("反对", "Nein"),
+        "zh-Hant": ("Nein!",),
+        "ru": ("Nein", "Не согласен"),
+        "vi": ("Nein!",),
+    },
+    "prompt.nominate": {
+        "en": ("President", "Chancellor"),
+        "zh-Hans": ("总统", "总理"),
+        "zh-Hant": ("總統", "總理"),
+        "ru": ("Президент", "Канцлер"),
+        "vi": ("Tổng thống", "Thủ tướng"),
+    },
+    "gameover.liberals_win": {
+        "en": ("Liberal",),
+        "zh-Hans": ("自由派",),
+        "zh-Hant": ("自由黨",),
+        "ru": ("либерал",),
+        "vi": ("Tự do",),
+    },
+    "gameover.fascists_win": {
+        "en": ("Fascist",),
+        "zh-Hans": ("法西斯",),
+        "zh-Hant": ("法西斯",),
+        "ru": ("фашист",),
+        "vi": ("Phát xít",),
+    },
+    "chaos.title": {
+        "en": ("chaos",),
+        "zh-Hans": ("混乱",),
+        "zh-Hant": ("人民自行推進議事",),
+        "ru": ("возмущённый народ",),
+        "vi": ("hỗn loạn",),
+    },
+}
+
+
+@pytest.mark.parametrize("key", sorted(EXACT_TERMS))
+def test_exact_terms(catalogs: dict[str, dict[str, Any]], key: str) -> None:
+    for lang, term in EXACT_TERMS[key].items():
+        assert catalogs[lang][key].casefold() == term.casefold(), (lang, key, catalogs[lang][key])
+
+
+@pytest.mark.parametrize("key", sorted(CONTAINS_TERMS))
+def test_terms_used_in_phrases(catalogs: dict[str, dict[str, Any]], key: str) -> None:
+    for lang, words in CONTAINS_TERMS[key].items():
+        text = catalogs[lang][key].casefold()
+        for word in words:
+            assert word.casefold() in text, (lang, key, word, catalogs[lang][key])
+
+
+# Words of the other community or of the machine translation that must not leak in.
+FORBIDDEN: dict[str, tuple[str, ...]] = {
+    "zh-Hans": ("法案", "自由党", "国会", "选举标记"),
+    "zh-Hant": ("政策", "自由派", "立法階段", "選舉追蹤"),
+    "ru": ("Фашистский Канцлер", "политик"),
+    "vi": ("Chủ tịch", "cầu thủ", "cà vạt", "Chancellor", "President", "boong", "máy nghe nhạc"),
+}
+
+# Characters that exist only in the simplified or only in the traditional script.
+SIMPLIFIED_ONLY = (
+    "总统选举党国会议个这们为说时将对决处调预览颁认发开关连线机设规则输赢轮轨弃择录视观战于湾"
+)
+TRADITIONAL_ONLY = (
+    "總統選舉黨國會議個這們為說時將對決處調預覽頒認發開關連線機設規則輸贏輪軌棄擇錄視觀戰於灣"
+)
+
+
+@pytest.mark.parametrize("lang", sorted(FORBIDDEN))
+def test_no_foreign_or_mistranslated_terms(catalogs: dict[str, dict[str, Any]], lang: str) -> None:
+    for key, value in catalogs[lang].items():
+        text = PLACEHOLDER.sub("", value).casefold()
+        for word in FORBIDDEN[lang]:
+            assert word.casefold() not in text, (lang, key, word)
+
+
+def test_chinese_scripts_are_not_mixed(catalogs: dict[str, dict[str, Any]]) -> None:
+    for lang, wrong in (("zh-Hans", TRADITIONAL_ONLY), ("zh-Hant", SIMPLIFIED_ONLY)):
+        for key, value in catalogs[lang].items():
+            if key.startswith("lang."):
+                continue  # language names are written in their own script
+            bad = sorted({ch for ch in value if ch in wrong})
+            assert not bad, (lang, key, bad)
+
+
+def test_translations_are_translated(catalogs: dict[str, dict[str, Any]]) -> None:
+    """Long English sentences must not be left untranslated."""
+    en = catalogs[REFERENCE]
+    for lang in LANGS:
+        if lang == REFERENCE:
+            continue
+        same = [k for k, v in en.items() if len(v) > 24 and catalogs[lang][k] == v]
+        assert not same, (lang, same)
