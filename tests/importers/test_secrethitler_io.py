@@ -1,0 +1,687 @@
+"""The secrethitler.io importer: hand-made summaries, the CLI, and every real game in the data set.
+
+The conformance test is the point of the importer: each finished game of the site replays under
+the ``official`` rules (custom settings carried over) with no illegal step and the recorded winner.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from secret_hitler.engine import Game, GameError
+from secret_hitler.importers.cli import app, dump_record, import_secrethitler_io, register
+from secret_hitler.importers.secrethitler_io import (
+    BadSummary,
+    Unsupported,
+    convert_game,
+    convert_game_with_notes,
+    iter_records,
+)
+
+DATA = Path(__file__).parents[3] / "shared" / "data" / "secrethitler-io-games.jsonl"
+
+L, F = "liberal", "fascist"
+ROLES5 = [L, L, L, "fascist", "hitler"]
+YES5 = [True] * 5
+NO5 = [False] * 5
+# 6 liberal and 11 fascist policies, top first.
+DECK = [F, F, L, F, L, L, F, F, F, L, F, L, F, F, L, F, F]
+NO_POWERS: list[str | None] = [None] * 5
+
+
+def entry(
+    president: int,
+    chancellor: int | None,
+    votes: list[bool],
+    deck: list[str],
+    hand: list[str] | None = None,
+    passed: list[str] | None = None,
+    enacted: str | None = None,
+    **extra: Any,
+) -> dict[str, Any]:
+    """One site log entry, with the empty claim lists the site writes when nobody claimed."""
+    log: dict[str, Any] = {
+        "votes": votes,
+        "presidentHand": hand or [],
+        "chancellorHand": passed or [],
+        "presidentClaim": [],
+        "chancellorClaim": [],
+        "policyPeek": [],
+        "policyPeekClaim": [],
+        "deckState": deck,
+        "presidentId": president,
+    }
+    if chancellor is not None:
+        log["chancellorId"] = chancellor
+    if enacted is not None:
+        log["enactedPolicy"] = enacted
+    log.update(extra)
+    return log
+
+
+def summary(
+    logs: list[dict[str, Any]],
+    *,
+    roles: list[str] = ROLES5,
+    winner: str | None = None,
+    custom: dict[str, Any] | None = None,
+    **setting: Any,
+) -> dict[str, Any]:
+    """A site game summary; ``custom`` enables custom-game settings over the site's defaults."""
+    game_setting = {
+        "avalonSH": None,
+        "rebalance6p": False,
+        "rebalance7p": False,
+        "rebalance9p": False,
+        "casualGame": False,
+        "practiceGame": False,
+        "unlistedGame": False,
+        "noTopdecking": 0,
+        **setting,
+    }
+    custom_settings = {
+        "deckState": {"lib": 6, "fas": 11},
+        "trackState": {"lib": 0, "fas": 0},
+        "powers": [None, None, "deckpeek", "bullet", "bullet"],
+        "enabled": False,
+        "hitlerZone": 3,
+        "vetoZone": 5,
+        "fascistCount": roles.count("fascist"),
+        "hitKnowsFas": len(roles) < 7,
+    }
+    if custom is not None:
+        custom_settings.update(custom, enabled=True)
+    return {
+        "id": "HandMadeGame",
+        "date": "2025-01-01T00:00:00.000Z",
+        "gameSetting": game_setting,
+        "customGameSettings": custom_settings,
+        "players": [{"seat": i, "role": r} for i, r in enumerate(roles)],
+        "logs": logs,
+        "winningTeam": winner,
+        "hasReplay": True,
+    }
+
+
+def replay(record: dict[str, Any]) -> Game:
+    """Replay a record through the engine; any illegal action fails the test."""
+    return Game.from_record(record)
+
+
+def types(record: dict[str, Any]) -> list[str]:
+    return [a["type"] for a in record["actions"]]
+
+
+# ------------------------------------------------------------------------ basic conversion
+
+
+def test_basic_record_fields_and_actions() -> None:
+    logs = [
+        entry(0, 1, NO5, DECK),
+        entry(1, 2, YES5, DECK, hand=DECK[:3], passed=[F, L], enacted=L),
+        entry(2, 3, NO5, DECK[3:]),
+    ]
+    record = convert_game(summary(logs))
+    assert record["format"] == "secret-hitler-record"
+    assert record["version"] == 1
+    assert record["rules"] == "official"
+    assert record["players"] == 5
+    assert record["roles"] == ROLES5
+    assert record["first_president"] == 0
+    assert record["deck"] == DECK
+    assert record["reshuffles"] == []
+    assert record["source"]["site"] == "secrethitler.io"
+    assert record["source"]["id"] == "HandMadeGame"
+    assert "result" not in record  # no winningTeam: an unfinished game
+    assert record["actions"][:6] == [{"seat": 0, "type": "nominate", "target": 1}] + [
+        {"seat": s, "type": "vote", "ja": False} for s in range(5)
+    ]
+    assert record["actions"][12:14] == [
+        {"seat": 1, "type": "discard", "policy": F},
+        {"seat": 2, "type": "enact", "policy": L},
+    ]
+    game = replay(record)
+    assert (game.liberal, game.fascist, game.tracker) == (1, 0, 1)
+    assert game.draw_pile == 14 and game.discard_pile == 2
+
+
+def test_an_abandoned_game_stops_where_its_log_stops() -> None:
+    logs = [
+        entry(0, 1, YES5, DECK, hand=DECK[:3], passed=[F, L], enacted=F),
+        entry(1, None, [], DECK[3:]),
+    ]
+    record = convert_game(summary(logs))
+    assert types(record)[-1] == "enact"
+    game = replay(record)
+    assert not game.finished and game.candidate == 1
+
+
+def test_missing_data_in_the_middle_of_a_game_is_an_inconsistency() -> None:
+    logs = [entry(0, 1, YES5, DECK, hand=DECK[:3], passed=[F, L]), entry(1, 2, NO5, DECK[3:])]
+    with pytest.raises(BadSummary, match="enacted policy"):
+        convert_game(summary(logs))
+
+
+# ------------------------------------------------------------------------ votes of dead seats
+
+
+def test_votes_of_dead_seats_are_ignored() -> None:
+    custom = {"powers": ["bullet", None, None, None, None]}
+    logs = [
+        entry(0, 1, YES5, DECK, hand=[F, F, L], passed=[F, F], enacted=F, execution=2),
+        # Seat 2 is dead; the site still shows its old "ja". Counted, it would pass the vote (3/5);
+        # among the living it is 2 of 4: the vote fails.
+        entry(1, 3, [True, True, True, False, False], DECK[3:]),
+        entry(3, 0, [True, True, False, True, True], DECK[3:]),
+    ]
+    record = convert_game(summary(logs, custom=custom))
+    after_shot = record["actions"][
+        record["actions"].index({"seat": 0, "type": "execute", "target": 2}) + 1 :
+    ]
+    votes = [a for a in after_shot if a["type"] == "vote"]
+    assert len(votes) == 8 and all(a["seat"] != 2 for a in votes)
+    assert types(record)[-1] == "vote"  # the log stops before the president's discard
+    game = replay(record)
+    assert game.alive[2] is False
+    # The second nomination failed, the third passed: president 3 is now drawing.
+    assert game.tracker == 1 and game.president == 3 and game.chancellor == 0
+
+
+# ------------------------------------------------------------------------ reshuffles
+
+
+def small_deck_custom(**more: Any) -> dict[str, Any]:
+    """Custom game with a 5-policy deck (3 liberal, 2 fascist), so it runs out quickly."""
+    return {"deckState": {"lib": 3, "fas": 2}, "powers": NO_POWERS, **more}
+
+
+def test_reshuffle_is_read_off_the_next_pile() -> None:
+    first = [F, L, L, L, F]
+    new = [F, L, L, F]  # what is left (L, F) and the two discards (F, L), in the site's new order
+    logs = [
+        entry(0, 1, YES5, first, hand=[F, L, L], passed=[L, L], enacted=L),
+        entry(1, 2, NO5, new),
+        entry(2, 3, NO5, new),
+    ]
+    record = convert_game(summary(logs, custom=small_deck_custom()))
+    assert record["rules"]["deck"] == {"liberal": 3, "fascist": 2}
+    assert record["reshuffles"] == [new]
+    game = replay(record)
+    assert game.draw_pile == 4 and game.discard_pile == 0
+    assert [list(p) for p in game.reshuffles] == [new]
+
+
+def test_a_reshuffled_pile_must_hold_the_draw_and_discard_piles() -> None:
+    logs = [
+        entry(0, 1, YES5, [F, L, L, L, F], hand=[F, L, L], passed=[L, L], enacted=L),
+        entry(1, 2, NO5, [F, F, F, L]),  # 3 fascist policies: one more than exist off the track
+    ]
+    with pytest.raises(BadSummary, match="reshuffled pile"):
+        convert_game(summary(logs, custom=small_deck_custom()))
+
+
+def test_a_pile_that_changes_without_a_reshuffle_is_refused() -> None:
+    logs = [entry(0, 1, NO5, DECK), entry(1, 2, NO5, list(reversed(DECK)))]
+    with pytest.raises(BadSummary, match="without a reshuffle"):
+        convert_game(summary(logs))
+
+
+def test_top_deck_after_a_vetoed_session_comes_first_in_the_reshuffle() -> None:
+    """A7: our engine reshuffles after the veto and then top-decks; the site top-decked from the
+    two policies left and reshuffled after. The record's new pile puts the site's chaos policy
+    on top, followed by the pile the site shows next."""
+    custom = small_deck_custom(
+        deckState={"lib": 3, "fas": 3}, trackState={"lib": 0, "fas": 1}, vetoZone=1
+    )
+    first = [F, F, L, L, L]
+    after = [F, L, F, L]
+    logs = [
+        entry(0, 1, NO5, first),
+        entry(1, 2, NO5, first),
+        entry(
+            2,
+            3,
+            YES5,
+            first,
+            hand=[F, F, L],
+            passed=[F, F],
+            enacted=L,
+            chancellorVeto=True,
+            presidentVeto=True,
+        ),
+        entry(3, 4, NO5, after),
+    ]
+    record = convert_game(summary(logs, custom=custom))
+    assert record["reshuffles"] == [[L, *after]]
+    game = replay(record)
+    assert (game.liberal, game.fascist, game.tracker) == (1, 1, 1)
+    assert game.draw_pile == 4
+
+
+def test_top_deck_that_ends_the_game_right_after_a_reshuffle() -> None:
+    custom = small_deck_custom(
+        deckState={"lib": 7, "fas": 3}, trackState={"lib": 4, "fas": 1}, vetoZone=1
+    )
+    first = [F, F, L, L, L]
+    logs = [
+        entry(0, 1, NO5, first),
+        entry(1, 2, NO5, first),
+        entry(
+            2,
+            3,
+            YES5,
+            first,
+            hand=[F, F, L],
+            passed=[F, F],
+            enacted=L,
+            chancellorVeto=True,
+            presidentVeto=True,
+        ),
+    ]
+    record, notes = convert_game_with_notes(summary(logs, custom=custom, winner=L))
+    assert record["reshuffles"] == [[L, L, L, F, F]]
+    assert record["result"] == {"winner": L, "reason": "five_liberal_policies"}
+    assert any("reshuffle" in n for n in notes)
+    game = replay(record)
+    assert game.winner == L and game.reason == "five_liberal_policies"
+
+
+# ------------------------------------------------------------------------ vetoes
+
+
+def veto_custom() -> dict[str, Any]:
+    """The veto is on from the first session (one fascist policy on the track, veto zone 1)."""
+    return {"trackState": {"lib": 0, "fas": 1}, "vetoZone": 1, "powers": NO_POWERS}
+
+
+def test_veto_refused_enacts_the_policy_the_chancellor_chose() -> None:
+    pile = [F, F, L, *DECK[4:]]  # 16 policies: one fascist policy is on the track
+    logs = [
+        entry(
+            0,
+            1,
+            YES5,
+            pile,
+            hand=[F, F, L],
+            passed=[F, L],
+            enacted=L,
+            chancellorVeto=True,
+            presidentVeto=False,
+        ),
+        entry(1, 2, NO5, pile[3:]),
+    ]
+    record = convert_game(summary(logs, custom=veto_custom()))
+    assert record["rules"]["start_track"] == {"liberal": 0, "fascist": 1}
+    assert record["actions"][6:10] == [
+        {"seat": 0, "type": "discard", "policy": F},
+        {"seat": 1, "type": "veto"},
+        {"seat": 0, "type": "veto_response", "accept": False},
+        {"seat": 1, "type": "enact", "policy": L},
+    ]
+    game = replay(record)
+    assert (game.liberal, game.fascist, game.tracker) == (1, 1, 1)
+
+
+def test_veto_accepted_discards_both_and_advances_the_tracker() -> None:
+    pile = [F, F, L, *DECK[4:]]
+    logs = [
+        entry(
+            0, 1, YES5, pile, hand=[F, F, L], passed=[F, L], chancellorVeto=True, presidentVeto=True
+        ),
+        entry(1, 2, NO5, pile[3:]),
+    ]
+    record = convert_game(summary(logs, custom=veto_custom()))
+    assert types(record)[6:9] == ["discard", "veto", "veto_response"]
+    assert record["actions"][8]["accept"] is True
+    assert types(record)[9] == "nominate"
+    game = replay(record)
+    assert (game.liberal, game.fascist, game.tracker) == (0, 1, 2)
+    assert game.discard_pile == 3
+
+
+def test_veto_offered_but_not_used_is_a_plain_enactment() -> None:
+    pile = [F, F, L, *DECK[4:]]
+    logs = [entry(0, 1, YES5, pile, hand=[F, F, L], passed=[F, L], enacted=F, chancellorVeto=False)]
+    record = convert_game(summary(logs, custom=veto_custom()))
+    assert types(record)[6:] == ["discard", "enact"]
+    assert replay(record).fascist == 2
+
+
+# ------------------------------------------------------------------------ claims
+
+
+def test_claims_are_carried_over_after_the_event_they_are_about() -> None:
+    custom = {"powers": ["investigate", "deckpeek", "bullet", None, None]}
+    logs = [
+        entry(
+            0,
+            1,
+            YES5,
+            DECK,
+            hand=DECK[0:3],
+            passed=[F, L],
+            enacted=F,
+            investigatorId=0,
+            investigationId=3,
+            investigationClaim="liberal",
+            presidentClaim=[F, F, F],
+            chancellorClaim=[F, F],
+        ),
+        entry(
+            1,
+            2,
+            YES5,
+            DECK[3:],
+            hand=DECK[3:6],
+            passed=[F, L],
+            enacted=F,
+            policyPeek=DECK[6:9],
+            policyPeekClaim=[F, L, F],
+            chancellorClaim=[L, L],
+        ),
+        # The president shoots his own chancellor, who had claimed first.
+        entry(
+            2,
+            0,
+            YES5,
+            DECK[6:],
+            hand=DECK[6:9],
+            passed=[F, F],
+            enacted=F,
+            execution=0,
+            presidentClaim=[F, F, F],
+            chancellorClaim=[F, F],
+        ),
+        # A late claim filed under a nomination that failed: it has no place and is dropped.
+        entry(3, 4, [True, False, False, False, True], DECK[9:], presidentClaim=[F, F, L]),
+    ]
+    record, notes = convert_game_with_notes(summary(logs, custom=custom))
+    claims = [a for a in record["actions"] if a["type"] == "claim"]
+    assert claims == [
+        {"seat": 0, "type": "claim", "subject": "president_hand", "policies": [F, F, F]},
+        {"seat": 1, "type": "claim", "subject": "chancellor_hand", "policies": [F, F]},
+        {"seat": 0, "type": "claim", "subject": "investigation", "target": 3, "party": L},
+        {"seat": 2, "type": "claim", "subject": "chancellor_hand", "policies": [L, L]},
+        {"seat": 1, "type": "claim", "subject": "peek", "policies": [F, L, F]},
+        {"seat": 0, "type": "claim", "subject": "chancellor_hand", "policies": [F, F]},
+        {"seat": 2, "type": "claim", "subject": "president_hand", "policies": [F, F, F]},
+    ]
+    kinds = types(record)
+    # Each claim comes after what it is about, before the next nomination.
+    assert kinds[kinds.index("investigate") + 1 : kinds.index("investigate") + 4] == ["claim"] * 3
+    shot = record["actions"].index({"seat": 2, "type": "execute", "target": 0})
+    assert record["actions"][shot - 1]["seat"] == 0  # the chancellor's claim, while alive
+    assert record["actions"][shot + 1]["subject"] == "president_hand"
+    assert any("no legislative session" in n for n in notes)
+    game = replay(record)
+    assert game.fascist == 3 and game.alive[0] is False
+
+
+def test_claims_in_other_encodings_and_unreadable_ones() -> None:
+    logs = [
+        entry(
+            0,
+            1,
+            YES5,
+            DECK,
+            hand=DECK[:3],
+            passed=[F, L],
+            enacted=L,
+            presidentClaim="rrb",
+            chancellorClaim={"reds": 1, "blues": 1},
+        ),
+        entry(
+            1,
+            2,
+            YES5,
+            DECK[3:],
+            hand=DECK[3:6],
+            passed=[F, L],
+            enacted=L,
+            presidentClaim=["purple", F, F],
+            chancellorClaim=[],
+        ),
+    ]
+    record, notes = convert_game_with_notes(summary(logs))
+    claims = [a for a in record["actions"] if a["type"] == "claim"]
+    assert claims == [
+        {"seat": 0, "type": "claim", "subject": "president_hand", "policies": [F, F, L]},
+        {"seat": 1, "type": "claim", "subject": "chancellor_hand", "policies": [F, L]},
+    ]
+    assert any("unreadable presidentClaim" in n for n in notes)
+    replay(record)
+
+
+# ------------------------------------------------------------------------ results
+
+
+def one_session(enacted: str, **extra: Any) -> list[dict[str, Any]]:
+    hand = [F, F, L]
+    return [
+        entry(0, 1, YES5, [*hand, *DECK[3:]], hand=hand, passed=[F, L], enacted=enacted, **extra)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("custom", "logs", "winner", "reason"),
+    [
+        (
+            {"trackState": {"lib": 4, "fas": 0}, "deckState": {"lib": 10, "fas": 11}},
+            one_session(L),
+            L,
+            "five_liberal_policies",
+        ),
+        (
+            {"trackState": {"lib": 0, "fas": 5}, "deckState": {"lib": 6, "fas": 16}},
+            one_session(F),
+            F,
+            "six_fascist_policies",
+        ),
+        (
+            {"powers": ["bullet", None, None, None, None]},
+            one_session(F, execution=4, presidentClaim=[F, F, L]),
+            L,
+            "hitler_executed",
+        ),
+        (
+            {"trackState": {"lib": 0, "fas": 3}, "deckState": {"lib": 6, "fas": 14}},
+            [entry(0, 4, YES5, DECK)],
+            F,
+            "hitler_elected",
+        ),
+    ],
+)
+def test_the_reason_of_the_win_is_derived_from_the_game(
+    custom: dict[str, Any], logs: list[dict[str, Any]], winner: str, reason: str
+) -> None:
+    record = convert_game(summary(logs, custom=custom, winner=winner))
+    assert record["result"] == {"winner": winner, "reason": reason}
+    game = replay(record)
+    assert game.winner == winner and game.reason == reason
+
+
+def test_hand_claims_before_a_shot_that_ends_the_game() -> None:
+    custom = {"powers": ["bullet", None, None, None, None]}
+    record = convert_game(
+        summary(one_session(F, execution=4, presidentClaim=[F, F, L]), custom=custom, winner=L)
+    )
+    assert types(record)[-2:] == ["claim", "execute"]
+
+
+def test_a_winner_the_logs_do_not_reach_is_refused() -> None:
+    with pytest.raises(BadSummary, match="winningTeam"):
+        convert_game(summary(one_session(L), winner=F))
+
+
+# ------------------------------------------------------------------------ rules and skips
+
+
+def test_custom_settings_are_translated() -> None:
+    roles7 = [L, L, L, L, "fascist", "fascist", "hitler"]
+    deck25 = [F] * 19 + [L] * 6
+    custom = {
+        "deckState": {"lib": 6, "fas": 19},
+        "powers": ["election", "bullet", "election", "deckpeek", "investigate"],
+        "hitlerZone": 4,
+        "vetoZone": 5,
+        "fascistCount": 2,
+        "hitKnowsFas": True,
+    }
+    record = convert_game(summary([entry(0, 1, [False] * 7, deck25)], roles=roles7, custom=custom))
+    assert record["rules"] == {
+        "preset": "official",
+        "powers": ["special_election", "execute", "special_election", "peek", "investigate"],
+        "hitler_zone": 4,
+        "veto_zone": 5,
+        "fascists": 2,
+        "hitler_knows_fascists": True,
+        "deck": {"liberal": 6, "fascist": 19},
+        "start_track": {"liberal": 0, "fascist": 0},
+    }
+    replay(record)
+
+
+def test_custom_settings_are_ignored_unless_enabled() -> None:
+    assert convert_game(summary([entry(0, 1, NO5, DECK)]))["rules"] == "official"
+
+
+def test_six_player_rebalance_starts_with_a_fascist_policy() -> None:
+    roles6 = [L, L, L, L, "fascist", "hitler"]
+    pile = DECK[1:]  # one fascist policy went to the track
+    record = convert_game(summary([entry(0, 1, [False] * 6, pile)], roles=roles6, rebalance6p=True))
+    assert record["rules"] == {
+        "preset": "official",
+        "start_track": {"liberal": 0, "fascist": 1},
+        "deck": {"liberal": 6, "fascist": 10},
+    }
+    assert replay(record).fascist == 1
+
+
+@pytest.mark.parametrize(
+    ("setting", "reason"),
+    [
+        ({"avalonSH": {"withPercival": True}}, "avalon"),
+        ({"noTopdecking": 1}, "no_top_deck"),
+        ({"noTopdecking": 2}, "no_top_deck"),
+    ],
+)
+def test_games_the_rules_cannot_express_are_refused(setting: dict[str, Any], reason: str) -> None:
+    with pytest.raises(Unsupported) as info:
+        convert_game(summary([entry(0, 1, NO5, DECK)], **setting))
+    assert info.value.reason == reason
+
+
+def test_iter_records_yields_records_and_reasons() -> None:
+    good = summary([entry(0, 1, NO5, DECK)])
+    avalon = summary([entry(0, 1, NO5, DECK)], avalonSH={"withPercival": False})
+    broken = summary([entry(0, 1, NO5, DECK), entry(1, 2, NO5, DECK[::-1])])
+    lines = [json.dumps(good), "", json.dumps(avalon), json.dumps(broken)]
+    out = list(iter_records(lines))
+    assert [o.skipped for o in out] == [None, "avalon", "inconsistent"]
+    assert out[0].record is not None and out[1].record is None
+    with pytest.raises(BadSummary, match="line 2"):
+        list(iter_records([json.dumps(good), "{not json"]))
+
+
+# ------------------------------------------------------------------------ the command
+
+
+def test_import_writes_one_record_per_convertible_game(tmp_path: Path) -> None:
+    src = tmp_path / "games.jsonl"
+    games = [
+        summary([entry(0, 1, NO5, DECK)]) | {"id": "GameOne"},
+        summary([entry(0, 1, NO5, DECK)], noTopdecking=1) | {"id": "GameTwo"},
+    ]
+    src.write_text("\n".join(json.dumps(g) for g in games) + "\n", encoding="utf-8")
+    written, skipped = import_secrethitler_io(src, tmp_path / "out")
+    assert (written, skipped) == (1, {"no_top_deck": 1})
+    record = json.loads((tmp_path / "out" / "GameOne.json").read_text(encoding="utf-8"))
+    assert record == convert_game(games[0])
+    assert json.loads(dump_record(record)) == record
+
+    result = CliRunner().invoke(app, ["secrethitler-io", str(src), str(tmp_path / "out2")])
+    assert result.exit_code == 0, result.output
+    assert "no_top_deck" in result.output
+    assert (tmp_path / "out2" / "GameOne.json").exists()
+
+
+@pytest.mark.parametrize("content", [None, "{oops\n", "[1, 2]\n"])
+def test_import_refuses_a_missing_or_malformed_file(tmp_path: Path, content: str | None) -> None:
+    src = tmp_path / "games.jsonl"
+    if content is not None:
+        src.write_text(content, encoding="utf-8")
+    result = CliRunner().invoke(app, ["secrethitler-io", str(src), str(tmp_path / "out")])
+    assert result.exit_code == 2
+    assert "error" in result.output and "Traceback" not in result.output
+    assert str(src.name) in result.output
+    assert not (tmp_path / "out").exists()
+
+
+def test_register_mounts_the_import_group(tmp_path: Path) -> None:
+    parent = typer.Typer()
+
+    @parent.command()
+    def other() -> None:  # a second command keeps the parent a group
+        pass
+
+    register(parent)
+    result = CliRunner().invoke(
+        parent, ["import", "secrethitler-io", str(tmp_path / "x.jsonl"), str(tmp_path)]
+    )
+    assert result.exit_code == 2 and "no such file" in result.output
+
+
+# ------------------------------------------------------------------------ every real game
+
+
+@pytest.mark.skipif(not DATA.exists(), reason=f"the secrethitler.io data set is not at {DATA}")
+def test_every_finished_site_game_replays_with_its_recorded_winner() -> None:
+    with DATA.open(encoding="utf-8") as fh:
+        lines = fh.readlines()
+    finished = replayed = 0
+    skipped: Counter[str] = Counter()
+    reasons: Counter[str] = Counter()
+    failures: list[str] = []
+    unfinished_ok = 0
+    for line in lines:
+        site = json.loads(line)
+        try:
+            record = convert_game(site)
+        except Unsupported as exc:
+            if site["winningTeam"] is not None:
+                finished += 1
+                skipped[exc.reason] += 1
+            continue
+        try:
+            game = Game.from_record(record)
+        except GameError as exc:
+            failures.append(f"{site['id']}: {type(exc).__name__}: {exc}")
+            continue
+        if site["winningTeam"] is None:
+            unfinished_ok += 1
+            continue
+        finished += 1
+        replayed += 1
+        if game.winner != site["winningTeam"] or game.reason != record["result"]["reason"]:
+            failures.append(
+                f"{site['id']}: site says {site['winningTeam']}, replay ends {game.winner} ({game.reason})"
+            )
+        reasons[str(game.reason.value if game.reason else None)] += 1
+    assert failures == []
+    assert finished == 929
+    assert replayed == 926
+    assert skipped == {"no_top_deck": 3}  # the one Avalon game was never finished
+    assert unfinished_ok == 92  # and every unfinished game replays as far as its log goes
+    assert reasons == {
+        "five_liberal_policies": 384,
+        "hitler_elected": 322,
+        "six_fascist_policies": 150,
+        "hitler_executed": 70,
+    }
