@@ -1,0 +1,62 @@
+"""Random-policy rollouts of the PettingZoo environment: environment steps per second, one core.
+
+Also a minimal example of driving the AEC loop: read ``last()``, sample a legal action from the
+mask, ``step``. Run: ``.venv/bin/python benchmarks/env_speed.py [--players 7] [--rules official]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+import numpy as np
+
+from secret_hitler.env import env as make_env
+from secret_hitler.env import raw_env
+
+
+def rollout(environment, episodes: int, seed: int) -> tuple[int, int, float]:
+    """Play ``episodes`` games with uniformly random legal actions; return steps, games, seconds."""
+    rng = random.Random(seed)
+    steps = 0
+    start = time.perf_counter()
+    for episode in range(episodes):
+        environment.reset(seed=seed + episode)
+        for _agent in environment.agent_iter():
+            obs, reward, terminated, truncated, info = environment.last()
+            if terminated or truncated:
+                action = None
+            else:
+                legal = np.flatnonzero(obs["action_mask"])
+                action = int(legal[rng.randrange(len(legal))])
+                steps += 1
+            environment.step(action)
+    return steps, episodes, time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=7)
+    parser.add_argument("--rules", default="official")
+    parser.add_argument("--episodes", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--wrapped",
+        action="store_true",
+        help="use env() (PettingZoo wrappers) instead of raw_env()",
+    )
+    args = parser.parse_args()
+    factory = make_env if args.wrapped else raw_env
+    environment = factory(args.players, args.rules)
+    rollout(environment, 20, args.seed)  # warm-up
+    steps, games, seconds = rollout(environment, args.episodes, args.seed)
+    kind = "env()" if args.wrapped else "raw_env()"
+    print(
+        f"{kind} {args.players} players, {args.rules}: {steps} steps in {games} games, "
+        f"{seconds:.2f} s -> {steps / seconds:,.0f} steps/s ({steps / games:.1f} steps/game)"
+    )
+
+
+if __name__ == "__main__":
+    main()

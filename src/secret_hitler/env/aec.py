@@ -1,0 +1,235 @@
+"""PettingZoo AEC environment over the rules engine.
+
+One engine decision is one AEC step. Votes are cast one agent after another (agent_selection
+walks the living voters, starting left of the candidate) and the engine reveals them together
+when the last is in. Executed players stay in ``agents`` with an all-zero action mask and are
+never selected, so that they still receive their team's reward when the game ends; then every
+agent is terminated and must be stepped with ``None``, as PettingZoo expects.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ..engine import Game, Rules
+from ..engine.types import Phase, Role, Winner
+from .encoding import (
+    ACTIONS,
+    DEFAULT_HISTORY,
+    NUM_ACTIONS,
+    FastEncoder,
+    Layout,
+    action_index,
+    encode_view,
+)
+
+_GAME_OPTIONS = ("roles", "first_president", "deck", "reshuffles")
+
+
+class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
+    """Secret Hitler for 5-10 agents under any rules preset (or a rules dict).
+
+    ``history`` is how many past nominations the observation carries. ``from_view=True``
+    builds every observation from ``game.view(seat)`` (slow; the fast encoder is checked
+    against it in the tests). ``reset(options=...)`` accepts the engine's fixings
+    ``roles``, ``first_president``, ``deck`` and ``reshuffles`` for controlled experiments.
+    """
+
+    metadata: dict[str, Any] = {
+        "render_modes": ["human", "ansi"],
+        "name": "secret_hitler_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        players: int = 7,
+        rules: str | dict[str, Any] | Rules = "official",
+        render_mode: str | None = None,
+        history: int = DEFAULT_HISTORY,
+        from_view: bool = False,
+    ) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}")
+        self.rules = rules if isinstance(rules, Rules) else Rules.from_json(rules)
+        self.rules.validate(players)
+        self.players = players
+        self.render_mode = render_mode
+        self.from_view = from_view
+        self.layout = Layout(history)
+        self.possible_agents = [f"player_{i}" for i in range(players)]
+        self._seat_of = {a: i for i, a in enumerate(self.possible_agents)}
+        # one space object per agent, so that seeding one agent's space leaves the others alone
+        self.observation_spaces = {a: self._make_space() for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
+        self._np_random: np.random.Generator | None = None
+        self.game: Game | None = None
+        self._encoder: FastEncoder | None = None
+        self._cache: dict[int, dict[str, np.ndarray]] = {}
+
+    # ------------------------------------------------------------------ spaces
+    def _make_space(self) -> spaces.Dict:
+        return spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, (self.layout.size,), dtype=np.float32),
+                "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8),
+            }
+        )
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------------ lifecycle
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """New game; the same ``seed`` gives the same deal, deck and first president."""
+        if seed is not None or self._np_random is None:
+            self._np_random, _ = seeding.np_random(seed)
+        game_seed = int(self._np_random.integers(0, 2**62))
+        fixings = {k: v for k, v in (options or {}).items() if k in _GAME_OPTIONS}
+        self.game = Game(self.players, self.rules, seed=game_seed, **fixings)
+        self._encoder = FastEncoder(self.game, self.layout)
+        self._cache = {}
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[self._next_seat()]
+
+    def _next_seat(self) -> int:
+        game = self.game
+        assert game is not None
+        to_act = game.to_act()
+        if len(to_act) == 1:
+            return to_act[0]
+        # a vote: walk the living voters from the candidate's left
+        c, n = game.candidate, game.n
+        return min(to_act, key=lambda s: (s - c - 1) % n)
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        game = self.game
+        assert game is not None
+        seat = self._seat_of[agent]
+        if action is None:
+            raise ValueError(f"{agent} is alive and must act: None is only for terminated agents")
+        index = int(action)
+        cached = self._cache.get(seat)
+        mask = cached["action_mask"] if cached is not None else self._mask(seat)
+        if not (0 <= index < NUM_ACTIONS) or not mask[index]:
+            legal = np.flatnonzero(mask).tolist()
+            raise ValueError(f"action {action!r} is not legal for {agent} now; legal: {legal}")
+        self._cumulative_rewards[agent] = 0.0
+        game.apply(ACTIONS[seat][index])
+        self._encoder.sync()  # type: ignore[union-attr]
+        self._cache = {}
+        if game.winner is not None:
+            self._finish(game.winner)
+        else:
+            self.agent_selection = self.possible_agents[self._next_seat()]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _finish(self, winner: Winner) -> None:
+        game = self.game
+        assert game is not None
+        info = {"winner": winner.value, "reason": game.reason.value if game.reason else None}
+        for a, seat in self._seat_of.items():
+            liberal = game.roles[seat] is Role.LIBERAL
+            won = liberal == (winner is Winner.LIBERAL)
+            self.rewards[a] = 1.0 if won else -1.0
+            self.terminations[a] = True
+            self.infos[a] = dict(info, role=game.roles[seat].value)
+
+    # ------------------------------------------------------------------ observations
+    def _mask(self, seat: int) -> np.ndarray:
+        game = self.game
+        assert game is not None
+        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        if game.phase is Phase.GAME_OVER:
+            return mask
+        idx = [i for i in map(action_index, game.legal_actions(seat)) if i >= 0]
+        if idx:
+            mask[idx] = 1
+        return mask
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """Observation of ``agent``, encoded only when asked for (and cached until the next step)."""
+        seat = self._seat_of[agent]
+        cached = self._cache.get(seat)
+        if cached is not None:
+            return cached
+        game = self.game
+        assert game is not None and self._encoder is not None
+        if self.from_view:
+            vector = encode_view(game.view(seat), layout=self.layout)
+        else:
+            vector = self._encoder.encode(seat)
+        # Only the selected agent may act now (PettingZoo classic convention): during a vote the
+        # voters waiting their turn get an all-zero mask too.
+        if agent == self.agent_selection:
+            mask = self._mask(seat)
+        else:
+            mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        obs = {"observation": vector, "action_mask": mask}
+        self._cache[seat] = obs
+        return obs
+
+    # ------------------------------------------------------------------ rendering
+    def render(self) -> str | None:
+        if self.render_mode is None or self.game is None:
+            return None
+        g = self.game
+        alive = "".join("x" if not a else str(i) for i, a in enumerate(g.alive))
+        text = (
+            f"round {g.round} {g.phase.value}: liberal {g.liberal}/5 fascist {g.fascist}/6 "
+            f"tracker {g.tracker} candidate {g.candidate} nominee {g.nominee} seats [{alive}] "
+            f"to act {self.agent_selection}"
+        )
+        if g.winner is not None:
+            text += f" -> {g.winner.value} win ({g.reason.value if g.reason else ''})"
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release; defined because PettingZoo expects ``close`` next to ``render``."""
+
+
+def raw_env(
+    players: int = 7,
+    rules: str | dict[str, Any] | Rules = "official",
+    render_mode: str | None = None,
+    **kwargs: Any,
+) -> SecretHitlerEnv:
+    """The unwrapped environment (fastest; raises ``ValueError`` on an illegal action)."""
+    return SecretHitlerEnv(players, rules, render_mode, **kwargs)
+
+
+def env(
+    players: int = 7,
+    rules: str | dict[str, Any] | Rules = "official",
+    render_mode: str | None = None,
+    **kwargs: Any,
+) -> AECEnv[str, dict[str, np.ndarray], int]:
+    """The environment inside PettingZoo's call-order check (``OrderEnforcingWrapper``).
+
+    No ``AssertOutOfBoundsWrapper``: ``step`` already refuses any index outside the mask.
+    """
+    return wrappers.OrderEnforcingWrapper(raw_env(players, rules, render_mode, **kwargs))

@@ -1,0 +1,744 @@
+"""Fixed-size encodings of a seat's knowledge and of the action space.
+
+Two encoders write the same vector:
+
+* ``encode_view(view)`` is the reference. It reads nothing but a ``View`` (engine/view.py), so
+  an observation built with it cannot depend on what the seat has not observed.
+* ``FastEncoder`` is what the environment uses. Calling ``game.view`` costs more than a whole
+  engine step (it re-serialises the seat's entire event log), so the fast encoder keeps the same
+  blocks up to date incrementally: it reads each new event once and routes it by the event's
+  audience exactly as ``Game.visible_events`` does, and reads public state the way ``make_view``
+  does. ``tests/env/test_env.py`` checks, for every seat at every step of many games and every
+  preset, that both encoders give identical vectors.
+
+Seats are absolute (seat ``s`` is slot ``s``) and every seat block has ``MAX_SEATS`` slots, so
+the vector has the same size and meaning for 5 to 10 players.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..engine import actions as A
+from ..engine.actions import Action
+from ..engine.types import Phase, Policy
+
+if TYPE_CHECKING:
+    from ..engine.game import Game
+    from ..engine.view import View
+
+MAX_SEATS = 10
+DEFAULT_HISTORY = 8
+
+ROLES = ("liberal", "fascist", "hitler")
+PHASES = tuple(p.value for p in Phase)
+POWERS = ("investigate", "special_election", "peek", "execute")
+_ROLE_INDEX = {r: i for i, r in enumerate(ROLES)}
+_PHASE_INDEX: dict[Any, int] = {}
+for _i, _p in enumerate(Phase):
+    _PHASE_INDEX[_p] = _i  # enum members hash by name, so index both spellings
+    _PHASE_INDEX[_p.value] = _i
+_POWER_INDEX = {p: i for i, p in enumerate(POWERS)}
+_PRIVATE_EVENTS = frozenset(
+    {
+        "role",
+        "night",
+        "own_vote",
+        "drew",
+        "passed",
+        "received",
+        "chancellor_discarded",
+        "peek",
+        "investigation",
+    }
+)
+
+# ----------------------------------------------------------------------------- action space
+NOMINATE = 0  # + target seat
+JA = 10
+NEIN = 11
+DISCARD_LIBERAL = 12
+DISCARD_FASCIST = 13
+ENACT_LIBERAL = 14
+ENACT_FASCIST = 15
+VETO = 16  # propose a veto (presets where the veto names no policy)
+VETO_KEEP_LIBERAL = 17  # propose a veto, enact liberal if refused (veto_after_choice presets)
+VETO_KEEP_FASCIST = 18  # propose a veto, enact fascist if refused (veto_after_choice presets)
+VETO_ACCEPT = 19
+VETO_REFUSE = 20
+INVESTIGATE = 21  # + target seat
+SPECIAL_ELECTION = 31  # + target seat
+EXECUTE = 41  # + target seat
+NUM_ACTIONS = 51
+
+ACTION_TABLE: tuple[tuple[str, int, int, str], ...] = (
+    ("nominate", NOMINATE, MAX_SEATS, "candidate nominates seat i as chancellor"),
+    ("ja", JA, 1, "vote Ja"),
+    ("nein", NEIN, 1, "vote Nein"),
+    ("discard_liberal", DISCARD_LIBERAL, 1, "president discards a liberal policy"),
+    ("discard_fascist", DISCARD_FASCIST, 1, "president discards a fascist policy"),
+    ("enact_liberal", ENACT_LIBERAL, 1, "chancellor enacts a liberal policy"),
+    ("enact_fascist", ENACT_FASCIST, 1, "chancellor enacts a fascist policy"),
+    ("veto", VETO, 1, "chancellor proposes a veto"),
+    (
+        "veto_keep_liberal",
+        VETO_KEEP_LIBERAL,
+        1,
+        "veto; liberal enacted if refused (veto_after_choice)",
+    ),
+    (
+        "veto_keep_fascist",
+        VETO_KEEP_FASCIST,
+        1,
+        "veto; fascist enacted if refused (veto_after_choice)",
+    ),
+    ("veto_accept", VETO_ACCEPT, 1, "president consents to the veto"),
+    ("veto_refuse", VETO_REFUSE, 1, "president refuses the veto"),
+    ("investigate", INVESTIGATE, MAX_SEATS, "president investigates seat i"),
+    ("special_election", SPECIAL_ELECTION, MAX_SEATS, "president makes seat i the next candidate"),
+    ("execute", EXECUTE, MAX_SEATS, "president executes seat i"),
+)
+
+_L, _F = Policy.LIBERAL, Policy.FASCIST
+_TARGET_BASE = {
+    A.NOMINATE: NOMINATE,
+    A.INVESTIGATE: INVESTIGATE,
+    A.SPECIAL_ELECTION: SPECIAL_ELECTION,
+    A.EXECUTE: EXECUTE,
+}
+
+
+def action_index(action: Action) -> int:
+    """The Discrete index of an engine action; -1 for a claim (not in the action space)."""
+    kind = action.type
+    base = _TARGET_BASE.get(kind)
+    if base is not None:
+        return base + action.target  # type: ignore[operator]
+    if kind == A.VOTE:
+        return JA if action.ja else NEIN
+    if kind == A.DISCARD:
+        return DISCARD_LIBERAL if action.policy is _L else DISCARD_FASCIST
+    if kind == A.ENACT:
+        return ENACT_LIBERAL if action.policy is _L else ENACT_FASCIST
+    if kind == A.VETO:
+        if action.policy is None:
+            return VETO
+        return VETO_KEEP_LIBERAL if action.policy is _L else VETO_KEEP_FASCIST
+    if kind == A.VETO_RESPONSE:
+        return VETO_ACCEPT if action.accept else VETO_REFUSE
+    return -1
+
+
+def _actions_for(seat: int) -> tuple[Action, ...]:
+    out: list[Action] = [Action.nominate(seat, t) for t in range(MAX_SEATS)]
+    out += [Action.vote(seat, True), Action.vote(seat, False)]
+    out += [Action.discard(seat, _L), Action.discard(seat, _F)]
+    out += [Action.enact(seat, _L), Action.enact(seat, _F)]
+    out += [Action.veto(seat), Action.veto(seat, _L), Action.veto(seat, _F)]
+    out += [Action.veto_response(seat, True), Action.veto_response(seat, False)]
+    out += [Action.investigate(seat, t) for t in range(MAX_SEATS)]
+    out += [Action.special_election(seat, t) for t in range(MAX_SEATS)]
+    out += [Action.execute(seat, t) for t in range(MAX_SEATS)]
+    return tuple(out)
+
+
+#: ``ACTIONS[seat][index]``: the engine action a Discrete index stands for.
+ACTIONS: tuple[tuple[Action, ...], ...] = tuple(_actions_for(s) for s in range(MAX_SEATS))
+
+
+def action_mask(legal: Sequence[Action]) -> np.ndarray:
+    """int8 mask over the action space; claims are left out."""
+    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    idx = [i for i in map(action_index, legal) if i >= 0]
+    if idx:
+        mask[idx] = 1
+    return mask
+
+
+# ----------------------------------------------------------------------------- layout
+@dataclass(frozen=True, slots=True)
+class Field:
+    name: str
+    offset: int
+    size: int
+    doc: str
+
+
+#: History record (one per nomination, newest first): field name, size, doc.
+RECORD_FIELDS: tuple[tuple[str, int, str], ...] = (
+    ("valid", 1, "1 if this row holds a nomination"),
+    ("president", MAX_SEATS, "presidential candidate one-hot"),
+    ("chancellor", MAX_SEATS, "nominee one-hot"),
+    ("ja", MAX_SEATS, "seats that voted Ja (revealed votes)"),
+    ("nein", MAX_SEATS, "seats that voted Nein"),
+    ("elected", 1, "the vote passed"),
+    ("enacted", 2, "policy the government enacted: liberal, fascist"),
+    ("veto_refused", 1, "a veto was proposed and refused"),
+    ("vetoed", 1, "a veto was proposed and accepted"),
+    ("chaos", 2, "policy enacted by chaos after this round: liberal, fascist"),
+    ("power", 4, "power used this round: investigate, special_election, peek, execute"),
+    ("target", MAX_SEATS, "target of that power"),
+)
+#: Private part of a history record: only what this seat saw of that session.
+PRIVATE_RECORD_FIELDS: tuple[tuple[str, int, str], ...] = (
+    ("drew_liberals", 4, "as president: liberal policies among the 3 drawn, one-hot 0-3"),
+    ("passed_liberals", 3, "as president or chancellor: liberals among the 2 passed, one-hot 0-2"),
+)
+
+
+def _offsets(fields: tuple[tuple[str, int, str], ...]) -> tuple[dict[str, int], int]:
+    out, off = {}, 0
+    for name, size, _ in fields:
+        out[name] = off
+        off += size
+    return out, off
+
+
+_R, RECORD_SIZE = _offsets(RECORD_FIELDS)
+_PR, PRIVATE_RECORD_SIZE = _offsets(PRIVATE_RECORD_FIELDS)
+
+_STATIC = (
+    ("players", MAX_SEATS, "1 for each seat at the table (seat < players)"),
+    (
+        "board",
+        5 * 4,
+        "power of fascist slots 1-5, each one-hot investigate/special_election/peek/execute",
+    ),
+    ("hitler_zone", 6, "fascist policies from which electing Hitler wins, one-hot 1-6"),
+    ("veto_zone", 6, "fascist policies from which the veto is unlocked, one-hot 1-6"),
+)
+_PRIVATE = (
+    ("seat", MAX_SEATS, "own seat one-hot"),
+    ("role", 3, "own role one-hot: liberal, fascist, hitler"),
+    (
+        "known_roles",
+        MAX_SEATS * 3,
+        "per seat, role this seat knows (own, night, reveals, game end); zeros if unknown",
+    ),
+    (
+        "investigations",
+        MAX_SEATS * 2,
+        "per seat, party this seat learned by investigating it: liberal, fascist",
+    ),
+    ("peek", 3 * 2, "last Policy Peek this seat made, top first, each one-hot liberal/fascist"),
+)
+_DYNAMIC = (
+    ("phase", len(PHASES), "phase one-hot: " + ", ".join(PHASES)),
+    ("my_turn", 1, "1 if the engine waits for this seat (in a vote: every seat yet to vote)"),
+    ("to_act", MAX_SEATS, "seats the game waits for"),
+    ("alive", MAX_SEATS, "living seats"),
+    ("candidate", MAX_SEATS, "presidential candidate (president in office during a session)"),
+    ("nominee", MAX_SEATS, "nominated chancellor"),
+    ("president", MAX_SEATS, "last elected president"),
+    ("chancellor", MAX_SEATS, "last elected chancellor"),
+    ("term_limited", MAX_SEATS, "barred from the chancellorship at this nomination"),
+    ("investigated", MAX_SEATS, "seats investigated so far (public)"),
+    ("not_hitler", MAX_SEATS, "seats confirmed not Hitler (elected chancellor in the Hitler zone)"),
+    ("voted", MAX_SEATS, "seats that have voted in the open election"),
+    (
+        "votes_ja",
+        MAX_SEATS,
+        "Ja votes: the last revealed vote, or during a vote what this seat saw (own vote; all cast votes under public voting)",
+    ),
+    ("votes_nein", MAX_SEATS, "Nein votes, same rule"),
+    ("liberal_policies", 6, "liberal track one-hot 0-5"),
+    ("fascist_policies", 7, "fascist track one-hot 0-6"),
+    ("election_tracker", 3, "election tracker one-hot 0-2"),
+    ("hand_liberal", 4, "liberal policies in this seat's hand, one-hot 0-3"),
+    ("hand_fascist", 4, "fascist policies in this seat's hand, one-hot 0-3"),
+    ("veto_available", 1, "the veto may be proposed in this session"),
+    ("veto_proposed", 1, "a veto awaits the president's answer"),
+    ("hitler_zone_active", 1, "fascist policies >= hitler_zone"),
+    ("winner", 2, "winning team at the end: liberal, fascist"),
+    ("draw_pile", 1, "policies in the draw pile / deck size"),
+    ("discard_pile", 1, "policies in the discard pile / deck size"),
+    ("round", 1, "round number / 32, capped at 1"),
+)
+
+
+class Layout:
+    """Offsets of every field for a given history length (the only size parameter)."""
+
+    def __init__(self, history: int = DEFAULT_HISTORY) -> None:
+        if history < 0:
+            raise ValueError("history must be >= 0")
+        self.history = history
+        blocks = [
+            ("static", _STATIC),
+            (
+                "private",
+                _PRIVATE
+                + (
+                    (
+                        "own_history",
+                        history * PRIVATE_RECORD_SIZE,
+                        f"{history} rows of {PRIVATE_RECORD_SIZE}, aligned with history: what this seat saw of each session",
+                    ),
+                ),
+            ),
+            (
+                "history",
+                (
+                    (
+                        "history",
+                        history * RECORD_SIZE,
+                        f"last {history} nominations newest first, rows of {RECORD_SIZE}",
+                    ),
+                ),
+            ),
+            ("dynamic", _DYNAMIC),
+        ]
+        self.fields: dict[str, Field] = {}
+        self.blocks: dict[str, tuple[int, int]] = {}
+        off = 0
+        for block, fields in blocks:
+            start = off
+            for name, size, doc in fields:
+                self.fields[name] = Field(name, off, size, doc)
+                off += size
+            self.blocks[block] = (start, off)
+        self.size = off
+
+    def __getitem__(self, name: str) -> Field:
+        return self.fields[name]
+
+    def block_size(self, block: str) -> int:
+        start, end = self.blocks[block]
+        return end - start
+
+    def rel(self, name: str, block: str) -> int:
+        """Offset of a field inside its block."""
+        return self.fields[name].offset - self.blocks[block][0]
+
+
+# ----------------------------------------------------------------------------- event blocks
+class EventBlocks:
+    """Per-seat private blocks and the public history block, fed one event at a time.
+
+    ``feed(type, data, audience)``: ``audience`` is ``None`` for a public event or the seats that
+    observe it. With ``knowledge=False`` only history and peeks are tracked (the reference
+    encoder takes roles and investigations straight from the view).
+    """
+
+    def __init__(self, n: int, layout: Layout, knowledge: bool = True) -> None:
+        self.n = n
+        self.layout = layout
+        self.k = layout.history
+        self.private = np.zeros((n, layout.block_size("private")), dtype=np.float32)
+        self.hist = np.zeros(layout.block_size("history"), dtype=np.float32)
+        self.records = 0
+        p = {name: layout.rel(name, "private") for name, _, _ in _PRIVATE}
+        self._seat, self._role, self._known = p["seat"], p["role"], p["known_roles"]
+        self._inv, self._peek = p["investigations"], p["peek"]
+        self._own = layout.rel("own_history", "private")
+        for s in range(n):
+            self.private[s, self._seat + s] = 1.0
+        handlers = {
+            "nominated": self._nominated,
+            "votes": self._votes,
+            "enacted": self._enacted,
+            "veto": self._veto,
+            "power": self._power,
+            "investigated": self._target,
+            "special_election": self._target,
+            "executed": self._executed,
+            "drew": self._drew,
+            "passed": self._passed,
+            "received": self._received,
+            "peek": self._peek_event,
+        }
+        if knowledge:
+            handlers.update(
+                role=self._role_event,
+                night=self._night,
+                investigation=self._investigation,
+                game_over=self._game_over,
+            )
+        self.knowledge = knowledge
+        self.handlers = handlers
+
+    def feed(self, kind: str, data: dict[str, Any], audience: Sequence[int] | None) -> None:
+        handler = self.handlers.get(kind)
+        if handler is not None:
+            handler(data, audience)
+
+    # -- history
+    def _nominated(self, data: dict[str, Any], _aud: Any) -> None:
+        self.records += 1
+        if not self.k:
+            return
+        h, r, pr = self.hist, RECORD_SIZE, PRIVATE_RECORD_SIZE
+        h[r:] = h[:-r].copy()
+        h[:r] = 0.0
+        own = self.private[:, self._own : self._own + self.k * pr]
+        own[:, pr:] = own[:, :-pr].copy()
+        own[:, :pr] = 0.0
+        h[_R["valid"]] = 1.0
+        h[_R["president"] + data["president"]] = 1.0
+        h[_R["chancellor"] + data["chancellor"]] = 1.0
+
+    def _row(self) -> bool:
+        return self.k > 0 and self.records > 0
+
+    def _votes(self, data: dict[str, Any], _aud: Any) -> None:
+        if not self._row():
+            return
+        h = self.hist
+        ja, nein = _R["ja"], _R["nein"]
+        for s, v in enumerate(data["votes"]):
+            if v is True:
+                h[ja + s] = 1.0
+            elif v is False:
+                h[nein + s] = 1.0
+        if data["passed"]:
+            h[_R["elected"]] = 1.0
+
+    def _enacted(self, data: dict[str, Any], _aud: Any) -> None:
+        if not self._row():
+            return
+        i = 0 if data["policy"] == "liberal" else 1
+        self.hist[(_R["chaos"] if data["chaos"] else _R["enacted"]) + i] = 1.0
+
+    def _veto(self, data: dict[str, Any], _aud: Any) -> None:
+        if self._row():
+            self.hist[_R["vetoed"] if data["accepted"] else _R["veto_refused"]] = 1.0
+
+    def _power(self, data: dict[str, Any], _aud: Any) -> None:
+        if self._row():
+            self.hist[_R["power"] + _POWER_INDEX[data["power"]]] = 1.0
+
+    def _target(self, data: dict[str, Any], _aud: Any) -> None:
+        if self._row():
+            self.hist[_R["target"] + data["target"]] = 1.0
+
+    def _executed(self, data: dict[str, Any], _aud: Any) -> None:
+        self._target(data, _aud)
+        role = data.get("role")
+        if role is not None and self.knowledge:
+            self._set_known_all(data["target"], role)
+
+    def _drew(self, data: dict[str, Any], aud: Sequence[int] | None) -> None:
+        if self._row() and aud:
+            libs = sum(1 for p in data["policies"] if p == "liberal")
+            for s in aud:
+                self.private[s, self._own + _PR["drew_liberals"] + libs] = 1.0
+
+    def _passed(self, data: dict[str, Any], aud: Sequence[int] | None) -> None:
+        if self._row() and aud:
+            libs = sum(1 for p in data["policies"] if p == "liberal")
+            for s in aud:
+                self.private[s, self._own + _PR["passed_liberals"] + libs] = 1.0
+
+    _received = _passed
+
+    def _peek_event(self, data: dict[str, Any], aud: Sequence[int] | None) -> None:
+        for s in aud or ():
+            row = self.private[s]
+            row[self._peek : self._peek + 6] = 0.0
+            for i, p in enumerate(data["policies"][:3]):
+                row[self._peek + 2 * i + (0 if p == "liberal" else 1)] = 1.0
+
+    # -- knowledge (fast encoder only)
+    def _set_known(self, seat: int, target: int, role: str) -> None:
+        row = self.private[seat]
+        base = self._known + 3 * target
+        row[base : base + 3] = 0.0
+        row[base + _ROLE_INDEX[role]] = 1.0
+
+    def _set_known_all(self, target: int, role: str) -> None:
+        for s in range(self.n):
+            self._set_known(s, target, role)
+
+    def _role_event(self, data: dict[str, Any], aud: Sequence[int] | None) -> None:
+        seat, role = data["seat"], data["role"]
+        self.private[seat, self._role + _ROLE_INDEX[role]] = 1.0
+        self._set_known(seat, seat, role)
+
+    def _night(self, data: dict[str, Any], aud: Sequence[int] | None) -> None:
+        for s in aud or ():
+            for target, role in data["known"].items():
+                self._set_known(s, int(target), role)
+
+    def _investigation(self, data: dict[str, Any], aud: Sequence[int] | None) -> None:
+        i = 0 if data["party"] == "liberal" else 1
+        for s in aud or ():
+            self.private[s, self._inv + 2 * data["target"] + i] = 1.0
+
+    def _game_over(self, data: dict[str, Any], _aud: Any) -> None:
+        for target, role in enumerate(data["roles"]):
+            self._set_known_all(target, role)
+
+
+# ----------------------------------------------------------------------------- static & dynamic
+def _static_block(
+    layout: Layout, n: int, board: Sequence[str | None], hz: int, vz: int
+) -> np.ndarray:
+    out = np.zeros(layout.block_size("static"), dtype=np.float32)
+    rel = layout.rel
+    out[rel("players", "static") : rel("players", "static") + n] = 1.0
+    b = rel("board", "static")
+    for slot, power in enumerate(board[:5]):
+        if power is not None:
+            out[b + 4 * slot + _POWER_INDEX[power]] = 1.0
+    if 1 <= hz <= 6:
+        out[rel("hitler_zone", "static") + hz - 1] = 1.0
+    if 1 <= vz <= 6:
+        out[rel("veto_zone", "static") + vz - 1] = 1.0
+    return out
+
+
+class _Dyn:
+    """Offsets of the dynamic fields inside the dynamic block (plain ints for speed)."""
+
+    def __init__(self, layout: Layout) -> None:
+        for name, _, _ in _DYNAMIC:
+            setattr(self, name, layout.rel(name, "dynamic"))
+        self.size = layout.block_size("dynamic")
+
+
+def _dynamic_block(
+    d: Any,
+    seat: int,
+    phase: int,
+    to_act: Sequence[int],
+    alive: Sequence[bool],
+    candidate: int | None,
+    nominee: int | None,
+    president: int | None,
+    chancellor: int | None,
+    term_limited: Sequence[int],
+    investigated: Sequence[bool],
+    not_hitler: Any,
+    voted: Sequence[bool] | None,
+    votes: Sequence[bool | None] | None,
+    liberal: int,
+    fascist: int,
+    tracker: int,
+    hand_liberal: int,
+    hand_fascist: int,
+    veto_available: bool,
+    veto_proposed: bool,
+    hitler_zone_active: bool,
+    winner: str | None,
+    draw_pile: float,
+    discard_pile: float,
+    round_: float,
+) -> np.ndarray:
+    """One-hot writes collected in a list and applied with a single fancy-index assignment."""
+    hot = [d.phase + phase]
+    if seat in to_act:
+        hot.append(d.my_turn)
+    o = d.to_act
+    hot += [o + s for s in to_act]
+    o = d.alive
+    hot += [o + s for s, a in enumerate(alive) if a]
+    if candidate is not None:
+        hot.append(d.candidate + candidate)
+    if nominee is not None:
+        hot.append(d.nominee + nominee)
+    if president is not None:
+        hot.append(d.president + president)
+    if chancellor is not None:
+        hot.append(d.chancellor + chancellor)
+    o = d.term_limited
+    hot += [o + s for s in term_limited]
+    o = d.investigated
+    hot += [o + s for s, a in enumerate(investigated) if a]
+    o = d.not_hitler
+    hot += [o + s for s in not_hitler]
+    if voted is not None:
+        o = d.voted
+        hot += [o + s for s, a in enumerate(voted) if a]
+    if votes is not None:
+        ja, nein = d.votes_ja, d.votes_nein
+        for s, v in enumerate(votes):
+            if v is True:
+                hot.append(ja + s)
+            elif v is False:
+                hot.append(nein + s)
+    hot.append(d.liberal_policies + min(liberal, 5))
+    hot.append(d.fascist_policies + min(fascist, 6))
+    hot.append(d.election_tracker + min(tracker, 2))
+    hot.append(d.hand_liberal + hand_liberal)
+    hot.append(d.hand_fascist + hand_fascist)
+    if veto_available:
+        hot.append(d.veto_available)
+    if veto_proposed:
+        hot.append(d.veto_proposed)
+    if hitler_zone_active:
+        hot.append(d.hitler_zone_active)
+    if winner is not None:
+        hot.append(d.winner + (0 if winner == "liberal" else 1))
+    out = np.zeros(d.size, dtype=np.float32)
+    out[hot] = 1.0
+    out[d.draw_pile] = draw_pile
+    out[d.discard_pile] = discard_pile
+    out[d.round] = round_
+    return out
+
+
+# ----------------------------------------------------------------------------- reference encoder
+def encode_view(
+    view: View, history: int = DEFAULT_HISTORY, layout: Layout | None = None
+) -> np.ndarray:
+    """The observation vector of ``view.seat``, computed from the view alone (the reference)."""
+    if view.seat is None:
+        raise ValueError("a spectator view has no seat to encode")
+    layout = layout or Layout(history)
+    seat, n = view.seat, view.players
+    blocks = EventBlocks(n, layout, knowledge=False)
+    for e in view.events:
+        kind = e["type"]
+        blocks.feed(kind, e, (seat,) if kind in _PRIVATE_EVENTS else None)
+    private = blocks.private[seat]
+    rel = layout.rel
+    if view.role is not None:
+        private[rel("role", "private") + _ROLE_INDEX[view.role]] = 1.0
+    known = rel("known_roles", "private")
+    for s, r in enumerate(view.known_roles):
+        if r is not None:
+            private[known + 3 * s + _ROLE_INDEX[r]] = 1.0
+    inv = rel("investigations", "private")
+    for target, party in view.investigations:
+        private[inv + 2 * target + (0 if party == "liberal" else 1)] = 1.0
+    static = _static_block(layout, n, view.board, view.hitler_zone, view.veto_zone)
+    deck = _deck_size(view.rules)
+    voting = view.phase == "vote"
+    dyn = _dynamic_block(
+        _Dyn(layout),
+        seat,
+        _PHASE_INDEX[view.phase],
+        view.to_act,
+        view.alive,
+        view.candidate,
+        view.nominee,
+        view.president,
+        view.chancellor,
+        view.term_limited,
+        view.investigated,
+        view.not_hitler,
+        view.voted if voting else None,
+        view.votes,
+        view.liberal_policies,
+        view.fascist_policies,
+        view.election_tracker,
+        view.hand.count("liberal"),
+        view.hand.count("fascist"),
+        view.veto_available,
+        view.veto_proposed,
+        view.fascist_policies >= view.hitler_zone,
+        view.winner,
+        view.draw_pile / deck,
+        view.discard_pile / deck,
+        min(view.round / 32.0, 1.0),
+    )
+    return np.concatenate((static, private, blocks.hist, dyn))
+
+
+def _deck_size(rules: Any) -> int:
+    deck = rules["deck"] if isinstance(rules, dict) else rules.deck
+    if isinstance(deck, dict):
+        return max(1, int(deck["liberal"]) + int(deck["fascist"]))
+    return max(1, int(deck[0]) + int(deck[1]))
+
+
+# ----------------------------------------------------------------------------- fast encoder
+class FastEncoder:
+    """Incremental encoder for one game: ``sync()`` after each step, ``encode(seat)`` on demand."""
+
+    def __init__(self, game: Game, layout: Layout) -> None:
+        self.game = game
+        self.layout = layout
+        n = game.n
+        self.blocks = EventBlocks(n, layout, knowledge=True)
+        self._cursor = 0
+        rules = game.rules
+        self.static = _static_block(
+            layout,
+            n,
+            [None if p is None else p.value for p in game.board],
+            rules.hitler_zone,
+            rules.veto_zone,
+        )
+        self._deck = float(_deck_size(rules))
+        self._hz = rules.hitler_zone
+        self._public_votes = rules.voting == "public_sequential"
+        self._dyn = _Dyn(layout)
+        self.sync()
+
+    def sync(self) -> None:
+        """Feed the events logged since the last call (each event is read once)."""
+        events = self.game.events
+        feed = self.blocks.feed
+        for i in range(self._cursor, len(events)):
+            e = events[i]
+            feed(e.type, e.data, e.audience)
+        self._cursor = len(events)
+
+    def encode(self, seat: int) -> np.ndarray:
+        """The observation of ``seat``; mirrors ``make_view`` field by field."""
+        g = self.game
+        ph = g.phase
+        voting = ph is Phase.VOTE
+        if voting:
+            votes: Sequence[bool | None]
+            if self._public_votes:
+                votes = g.votes
+            else:
+                v = g.votes[seat]
+                votes = () if v is None else [None] * seat + [v]
+            voted: Sequence[bool] | None = [v is not None for v in g.votes]
+        else:
+            votes = g.last_votes or ()
+            voted = None
+        hl = hf = 0
+        hand = g.hand
+        if hand and (
+            (ph is Phase.DISCARD and seat == g.president)
+            or (
+                (ph is Phase.ENACT or ph is Phase.VETO_RESPONSE)
+                and (seat == g.president or seat == g.chancellor)
+            )
+        ):
+            hl = hand.count(_L)
+            hf = len(hand) - hl
+        in_session = ph is Phase.DISCARD or ph is Phase.ENACT or ph is Phase.VETO_RESPONSE
+        winner = g.winner
+        dyn = _dynamic_block(
+            self._dyn,
+            seat,
+            _PHASE_INDEX[ph],
+            g.to_act(),
+            g.alive,
+            g.candidate,
+            g.nominee,
+            g.president,
+            g.chancellor,
+            g.term_limited() if ph is Phase.NOMINATE else (),
+            g.investigated,
+            g.not_hitler,
+            voted,
+            votes,
+            g.liberal,
+            g.fascist,
+            g.tracker,
+            hl,
+            hf,
+            in_session and g.veto_enabled and not g.veto_refused,
+            ph is Phase.VETO_RESPONSE,
+            g.fascist >= self._hz,
+            None if winner is None else winner.value,
+            g.draw_pile / self._deck,
+            g.discard_pile / self._deck,
+            min(g.round / 32.0, 1.0),
+        )
+        return np.concatenate((self.static, self.blocks.private[seat], self.blocks.hist, dyn))
+
+
+def describe_layout(history: int = DEFAULT_HISTORY) -> list[Field]:
+    """Every field with its offset and size, in vector order (used by docs/env.md)."""
+    return sorted(Layout(history).fields.values(), key=lambda f: f.offset)
