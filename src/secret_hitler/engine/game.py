@@ -778,8 +778,8 @@ class Game:
                     f"reshuffles[{len(self.reshuffles)}]: must hold the {lib} liberal and {fas} "
                     "fascist policies of the draw and discard piles"
                 )
-            # A fixed reshuffle is consumed; keep the RNG stream in step with an unfixed game.
-            self._rng.random()
+            # Shuffle anyway, so that later unfixed chance events are the same as without fixings.
+            self._rng.shuffle([L] * lib + [F] * fas)
         else:
             pile = [L] * lib + [F] * fas
             self._rng.shuffle(pile)
