@@ -1,0 +1,469 @@
+"""The `bayes` level: decisions by expected value under the exact role posterior (``beliefs``).
+
+A liberal acts on its own posterior: it backs governments that are likely liberal-liberal, keeps
+Hitler out of the chancellorship in the Hitler zone, shoots the likeliest Hitler and tells the
+truth. A fascist knows the truth, so what matters is what the liberals can infer: it keeps a
+second posterior built from public events only (the "liberal eye") and prices every risky move
+(a bad discard, a fascist enactment, a lie) by how much it raises the public suspicion of its
+team, choosing among lies the one that looks most liberal under deck counting and the partner's
+claims. Hitler at 7+ players knows nobody and plays liberal to get elected later.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ..engine import Action, View
+from .base import Agent, register
+from .beliefs import FAS, HIT, HUMAN_MODEL, LIB, Beliefs, Model
+
+LIBERAL = "liberal"
+FASCIST = "fascist"
+
+
+class Tuning:
+    """Decision thresholds of the bot (the beliefs model is in ``beliefs.Model``)."""
+
+    # A liberal votes ja when P(government liberal-liberal) reaches this share of the average
+    # government's, less so as the tracker nears chaos (a top-deck is a coin flip at best).
+    vote_share = (1.05, 0.85, 0.55)
+    # In the Hitler zone a liberal refuses a chancellor who is Hitler with more than this.
+    hitler_risk = 0.12
+    # Extra public suspicion a fascist accepts for one more fascist policy, by policies on track.
+    suspicion_budget = (0.08, 0.15, 0.25, 0.35, 0.45, 1.0)
+    # A fascist lets a liberal-liberal government through when the public sees it as this clean
+    # (voting nein on a clean government is what gives fascists away).
+    fascist_blend = 0.35
+    # What a fascist protects: his own cover a little, Hitler's a lot (Hitler elected in the
+    # zone is the fascists' likeliest win; a burnt fascist can still vote and pass policies).
+    # Before the zone a fascist president grooms Hitler: nominates him and passes him liberals.
+    groom_hitler = True
+    nominate_hitler_early = 0.5
+    hitler_public_vote = True
+    self_weight = 0.35
+    hitler_weight = 1.0
+
+
+def _find(legal: Sequence[Action], kind: str, **fields: Any) -> Action | None:
+    for a in legal:
+        if a.type == kind and all(getattr(a, k) == v for k, v in fields.items()):
+            return a
+    return None
+
+
+class BayesAgent(Agent):
+    name = "bayes"
+
+    def __init__(self, seat: int, rng: Any = None, model: Model | None = None) -> None:
+        super().__init__(seat, rng)
+        self.model = model or Model()
+        self.beliefs: Beliefs | None = None
+        self.public: Beliefs | None = None
+        self.deferred: set[int] = set()
+        self._initial: int | None = None  # sessions (round) where the chancellor waited to claim
+
+    # ------------------------------------------------------------------ plumbing
+    def _sync(self, view: View) -> Beliefs:
+        if self.beliefs is None:
+            self.beliefs = Beliefs.for_view(view, model=self.model)
+            if view.role != LIBERAL:
+                self.public = Beliefs.for_view(view, public=True, model=self.model)
+        self.beliefs.update(view)
+        if self._initial is None:
+            R = self.beliefs.R
+            keep = np.ones(len(R), dtype=bool)
+            for s, role in enumerate(view.known_roles):
+                if role is not None and (s == self.seat or view.winner is None):
+                    keep &= R[:, s] == {LIBERAL: LIB, FASCIST: FAS}.get(role, HIT)
+            self._initial = int(keep.sum())
+        if self.public is not None:
+            self.public.update(view)
+        return self.beliefs
+
+    def posterior(self, view: View) -> tuple[np.ndarray, np.ndarray]:
+        """(worlds matrix, probabilities): this seat's belief now (for evaluation)."""
+        b = self._sync(view)
+        return b.R, b.probs()
+
+    @property
+    def initial_possible(self) -> int | None:
+        """Worlds consistent with the night knowledge alone: the uniform prior's support."""
+        return self._initial
+
+    def _team(self, view: View) -> list[int]:
+        return [
+            s for s, r in enumerate(view.known_roles) if r in (FASCIST, "hitler") and s != self.seat
+        ]
+
+    def _informed_fascist(self, view: View) -> bool:
+        """A fascist, or Hitler who knows his team (5-6 players)."""
+        return view.role == FASCIST or (view.role == "hitler" and bool(self._team(view)))
+
+    def act(self, view: View, legal: Sequence[Action]) -> Action:
+        turn = [a for a in legal if a.type != "claim"]
+        if not turn:
+            made = self.claims(view, legal)
+            return made[0] if made else legal[0]
+        self._sync(view)
+        phase = view.phase
+        handler = getattr(self, "_" + phase, None)
+        choice: Action | None = handler(view, turn) if handler is not None else None
+        if choice is None or choice not in turn:
+            choice = turn[self.rng.randrange(len(turn))]
+        return choice
+
+    # ------------------------------------------------------------------ helpers
+    def _suspicion(self, view: View, probs: np.ndarray | None = None) -> float:
+        """How fascist the public thinks this seat and Hitler are (what a fascist protects)."""
+        assert self.public is not None
+        m = self.public.marginals(probs)
+        if view.role == "hitler":
+            return Tuning.hitler_weight * float(m[self.seat, HIT] + m[self.seat, FAS])
+        out = Tuning.self_weight * float(m[self.seat, FAS] + m[self.seat, HIT])
+        for s in self._team(view):
+            if view.known_roles[s] == "hitler":
+                out += Tuning.hitler_weight * float(m[s, HIT])
+        return out
+
+    def _budget(self, view: View) -> float:
+        if view.liberal_policies >= 4 or view.fascist_policies >= 5:
+            return 1.0
+        return Tuning.suspicion_budget[min(view.fascist_policies, 5)]
+
+    def _clean_baseline(self, b: Beliefs, view: View) -> float:
+        """The average P(liberal-liberal) over governments of living players."""
+        p = b.probs()
+        alive = np.array(view.alive)
+        lib = (b.R == LIB) & alive
+        k = lib.sum(axis=1).astype(float)
+        living = float(alive.sum())
+        pairs = k * (k - 1) / (living * (living - 1))
+        return float(p @ pairs)
+
+    # ------------------------------------------------------------------ decisions
+    def _nominate(self, view: View, legal: Sequence[Action]) -> Action | None:
+        b = self.beliefs
+        assert b is not None
+        zone = view.fascist_policies >= view.hitler_zone
+        team = self._team(view)
+        if self._informed_fascist(view):
+            assert self.public is not None
+            pub = self.public.marginals(self.public.conditioned_liberal(self.seat))
+            best, score = None, -1e9
+            for a in legal:
+                c = a.target
+                assert c is not None
+                trust = float(pub[c, LIB])
+                s = trust
+                if c in team:
+                    hitler = view.known_roles[c] == "hitler"
+                    bonus = Tuning.nominate_hitler_early if hitler else 0.3
+                    s = trust + (2.0 if zone and hitler else bonus)
+                if s > score:
+                    best, score = a, s
+            return best
+        m = b.marginals()
+        best, score = None, -1e9
+        for a in legal:
+            c = a.target
+            assert c is not None
+            s = float(m[c, LIB])
+            if zone:
+                s -= 2.0 * float(m[c, HIT])
+            s += 1e-6 * self.rng.random()
+            if s > score:
+                best, score = a, s
+        return best
+
+    def _vote(self, view: View, legal: Sequence[Action]) -> Action | None:
+        b = self.beliefs
+        assert b is not None
+        p, c = view.candidate, view.nominee
+        assert p is not None and c is not None
+        zone = view.fascist_policies >= view.hitler_zone
+        ja = True
+        if self.seat in (p, c):
+            ja = True
+        elif self._informed_fascist(view):
+            team = self._team(view)
+            if p in team or c in team:
+                ja = True
+            elif view.liberal_policies >= 4:
+                ja = False
+            else:
+                assert self.public is not None
+                probs = self.public.conditioned_liberal(self.seat)
+                clean = self.public.p_both_liberal(p, c, probs)
+                base = self._clean_baseline(self.public, view)
+                ja = clean >= base * (1 + Tuning.fascist_blend) and view.election_tracker < 2
+        else:
+            probs = None
+            if view.role == "hitler" and self.public is not None and Tuning.hitler_public_vote:
+                # Blind Hitler votes as a liberal would from the public record alone: his own
+                # certainty of not being Hitler must not show in his votes.
+                probs = self.public.conditioned_liberal(self.seat)
+                b = self.public
+            m = b.marginals(probs)
+            clean = b.p_both_liberal(p, c, probs)
+            base = self._clean_baseline(b, view)
+            share = Tuning.vote_share[min(view.election_tracker, 2)]
+            ja = clean >= base * share
+            if zone and float(m[c, HIT]) > Tuning.hitler_risk:
+                ja = False
+            if view.role == "hitler" and zone and c == self.seat:
+                ja = True
+        return _find(legal, "vote", ja=ja)
+
+    def _discard(self, view: View, legal: Sequence[Action]) -> Action | None:
+        hand = list(view.hand)
+        libs = hand.count(LIBERAL)
+        if libs in (0, 3):
+            return legal[0]
+        c = view.nominee if view.nominee is not None else view.chancellor
+        if not self._informed_fascist(view):
+            if view.role == "hitler" and view.liberal_policies >= 4 and libs == 1:
+                # Hitler cannot let the liberals win just to look good.
+                return _find(legal, "discard", policy=LIBERAL)
+            return _find(legal, "discard", policy=FASCIST)
+        team = self._team(view)
+        chan = view.chancellor
+        if chan in team:
+            blind_hitler = view.known_roles[chan] == "hitler" and view.fascist_policies < 2
+            if blind_hitler and Tuning.groom_hitler and view.liberal_policies < 4:
+                # Early on, hand Hitler a liberal to enact: his clean record wins the zone later.
+                return _find(legal, "discard", policy=FASCIST)
+            return _find(legal, "discard", policy=LIBERAL)
+        if libs == 2:
+            # A liberal chancellor enacts a liberal either way: look clean.
+            return _find(legal, "discard", policy=FASCIST)
+        # FFL to a liberal chancellor: passing FF forces a fascist policy, at the price of
+        # claiming FFF, which deck counting may make implausible.
+        assert self.public is not None
+        honest = self.public.probs_with(c3=1, c2=1, enacted=LIBERAL)
+        lie = self.public.probs_with(c3=0, c2=0, enacted=FASCIST)
+        cost = self._suspicion(view, lie) - self._suspicion(view, honest)
+        del c
+        if cost <= self._budget(view):
+            return _find(legal, "discard", policy=LIBERAL)
+        return _find(legal, "discard", policy=FASCIST)
+
+    def _enact(self, view: View, legal: Sequence[Action]) -> Action | None:
+        hand = list(view.hand)
+        libs = hand.count(LIBERAL)
+        veto_ok = any(a.type == "veto" for a in legal)
+
+        def enact(policy: str) -> Action | None:
+            return _find(legal, "enact", policy=policy)
+
+        if not self._informed_fascist(view):
+            if libs == 0:
+                if veto_ok and view.role == LIBERAL:
+                    return _find(legal, "veto", policy=None) or _find(legal, "veto", policy=FASCIST)
+                return enact(FASCIST)
+            if view.role == "hitler" and libs == 1:
+                if view.fascist_policies >= 5 or view.liberal_policies >= 4:
+                    return enact(FASCIST)
+            return enact(LIBERAL)
+        if libs == 0:
+            return enact(FASCIST)
+        if libs == 2:
+            return enact(LIBERAL)
+        team = self._team(view)
+        if view.president in team or view.fascist_policies >= 5:
+            return enact(FASCIST)
+        assert self.public is not None
+        honest = self.public.probs_with(c2=1, enacted=LIBERAL)
+        lie = self.public.probs_with(c2=0, enacted=FASCIST)
+        cost = self._suspicion(view, lie) - self._suspicion(view, honest)
+        if cost <= self._budget(view):
+            return enact(FASCIST)
+        return enact(LIBERAL)
+
+    def _veto_response(self, view: View, legal: Sequence[Action]) -> Action | None:
+        libs = list(view.hand).count(LIBERAL)
+        if self._informed_fascist(view):
+            return _find(legal, "veto_response", accept=False)
+        return _find(legal, "veto_response", accept=libs == 0)
+
+    def _investigate(self, view: View, legal: Sequence[Action]) -> Action | None:
+        b = self.beliefs
+        assert b is not None
+        if self._informed_fascist(view):
+            team = set(self._team(view))
+            assert self.public is not None
+            pub = self.public.p_fascist_party(self.public.conditioned_liberal(self.seat))
+            # A liberal the table already doubts: a fascist claim about him will be believed.
+            libs = [a for a in legal if a.target not in team]
+            if libs:
+                return max(libs, key=lambda a: float(pub[a.target]))
+            return None
+        bad = b.p_fascist_party()
+        return max(
+            legal,
+            key=lambda a: float(bad[a.target] * (1 - bad[a.target])) + 1e-6 * self.rng.random(),
+        )
+
+    def _special_election(self, view: View, legal: Sequence[Action]) -> Action | None:
+        b = self.beliefs
+        assert b is not None
+        if self._informed_fascist(view):
+            team = self._team(view)
+            mates = [
+                a for a in legal if a.target in team and view.known_roles[a.target] != "hitler"
+            ]
+            if mates:
+                return mates[0]
+            assert self.public is not None
+            pub = self.public.marginals(self.public.conditioned_liberal(self.seat))
+            return max(legal, key=lambda a: float(pub[a.target, LIB]))
+        m = b.marginals()
+        return max(legal, key=lambda a: float(m[a.target, LIB]) + 1e-6 * self.rng.random())
+
+    def _execute(self, view: View, legal: Sequence[Action]) -> Action | None:
+        b = self.beliefs
+        assert b is not None
+        if self._informed_fascist(view):
+            team = set(self._team(view))
+            assert self.public is not None
+            pub = self.public.marginals(self.public.conditioned_liberal(self.seat))
+            libs = [a for a in legal if a.target not in team]
+            if libs:
+                # The most trusted liberal: the one the table would follow.
+                return max(libs, key=lambda a: float(pub[a.target, LIB]))
+            return None
+        m = b.marginals()
+        return max(
+            legal,
+            key=lambda a: (
+                float(m[a.target, HIT] + 0.3 * m[a.target, FAS]) + 1e-6 * self.rng.random()
+            ),
+        )
+
+    # ------------------------------------------------------------------ claims
+    def claims(self, view: View, options: Sequence[Action]) -> list[Action]:
+        b = self._sync(view)
+        subjects = {a.subject for a in options if a.type == "claim"}
+        out: list[Action] = []
+        for subject in subjects:
+            opts = [a for a in options if a.type == "claim" and a.subject == subject]
+            truth = self._truth(view, subject)
+            if truth is None:
+                continue
+            if not self._informed_fascist(view):
+                pick = self._matching(opts, subject, truth)
+            else:
+                if subject == "chancellor_hand" and b.session is not None:
+                    s = b.session
+                    if s.c3 is None and view.round not in self.deferred:
+                        self.deferred.add(view.round)  # let the president speak first
+                        continue
+                pick = self._lie(view, opts, subject, truth)
+            if pick is not None:
+                out.append(pick)
+        return out
+
+    def _truth(self, view: View, subject: str | None) -> Any:
+        """What this seat actually saw for ``subject`` (from its private events)."""
+        kinds = {
+            "president_hand": "drew",
+            "chancellor_hand": "received",
+            "peek": "peek",
+            "investigation": "investigation",
+        }
+        kind = kinds.get(subject or "")
+        for e in reversed(view.events):
+            if e["type"] == kind:
+                return e
+        return None
+
+    @staticmethod
+    def _matching(
+        opts: Sequence[Action], subject: str | None, truth: dict[str, Any]
+    ) -> Action | None:
+        if subject == "investigation":
+            return next(
+                (a for a in opts if a.party is not None and a.party.value == truth["party"]), None
+            )
+        want = [str(p) for p in truth["policies"]]
+        if subject == "peek":
+            return next((a for a in opts if [p.value for p in a.policies or ()] == want), None)
+        libs = want.count(LIBERAL)
+        return next(
+            (a for a in opts if [p.value for p in a.policies or ()].count(LIBERAL) == libs), None
+        )
+
+    def _lie(
+        self, view: View, opts: Sequence[Action], subject: str | None, truth: dict[str, Any]
+    ) -> Action | None:
+        """The claim that leaves the team least suspect under the public posterior."""
+        assert self.public is not None
+        if subject == "investigation":
+            target = truth["target"]
+            team = self._team(view)
+            party = truth["party"]
+            if target in team:
+                party = LIBERAL
+            elif self._suspicion(view) < 0.5 * (1 + len(team)):
+                pub = self.public.p_fascist_party(self.public.conditioned_liberal(self.seat))
+                if float(pub[target]) >= 0.3:
+                    party = FASCIST
+            return next((a for a in opts if a.party is not None and a.party.value == party), None)
+        if subject == "peek":
+            return self._matching(opts, subject, truth)
+        session = self.public.session
+        best, score = None, 1e9
+        for a in opts:
+            libs = [p.value for p in a.policies or ()].count(LIBERAL)
+            if session is not None and not _plausible(subject, libs, session):
+                continue
+            probs = self.public.probs_with(
+                **({"c3": libs} if subject == "president_hand" else {"c2": libs})
+            )
+            s = self._suspicion(view, probs)
+            if s < score - 1e-9:
+                best, score = a, s
+        return best
+
+
+def _plausible(subject: str | None, libs: int, session: Any) -> bool:
+    """A claim that the public record does not refute outright (enactment, partner's claim)."""
+    enacted = session.enacted
+    if subject == "chancellor_hand":
+        if enacted == FASCIST and libs == 2 or enacted == LIBERAL and libs == 0:
+            return False
+        return (
+            session.c3 is None
+            or libs in (session.c3, session.c3 - 1)
+            or session.c3 == 3
+            and libs == 2
+        )
+    if enacted == LIBERAL and libs == 0 or enacted == FASCIST and libs == 3:
+        return False
+    if session.c2 is not None:
+        return (
+            libs == session.c2
+            or libs == session.c2 + 1
+            and libs < 3
+            or libs == 3
+            and session.c2 == 2
+        )
+    return True
+
+
+def _factory(seat: int, rng: Any) -> Agent:
+    return BayesAgent(seat, rng)
+
+
+def _human_factory(seat: int, rng: Any) -> Agent:
+    agent = BayesAgent(seat, rng, HUMAN_MODEL)
+    agent.name = "bayes-human"
+    return agent
+
+
+register("bayes", _factory)
+# The same decisions over a posterior whose behaviour model is fitted to people (for tables
+# with humans, and for ``evaluate`` on secrethitler.io games).
+register("bayes-human", _human_factory)

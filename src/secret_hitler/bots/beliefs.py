@@ -1,0 +1,718 @@
+"""Exact beliefs over hidden roles: a posterior over every role assignment a seat cannot rule out.
+
+A world is one assignment of the hidden roles, ``(hitler seat, fascist set)``: at most
+10 * C(9, 3) = 840 of them, so the posterior is an exact vector over all worlds rather than a
+per-seat approximation, and every question ("is this government liberal-liberal?", "how likely is
+this seat Hitler?") is a sum over it. Evidence comes only from the events of one seat's ``View``
+(or from public events only, for the "liberal eye" a fascist bot must deceive): hard evidence
+(own role, night knowledge, own investigations, Hitler-zone confirmations, executions that did not
+end the game) zeroes worlds; behaviour (votes, nominations, legislative sessions with deck
+counting, claims, vetoes, executions, investigation claims) multiplies likelihoods from the
+behaviour model in ``Model``. The update is incremental: only events after the last call are read.
+
+Every behaviour likelihood depends on a few seats' roles only, so it is a small table over
+roles (liberal 0, fascist 1, Hitler 2) indexed by the world matrix ``R`` — one numpy gather per
+event.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+
+LIB, FAS, HIT = 0, 1, 2
+ROLE_INDEX = {"liberal": LIB, "fascist": FAS, "hitler": HIT}
+ROLE_NAMES = ("liberal", "fascist", "hitler")
+PRIVATE_EVENTS = frozenset(
+    {
+        "role",
+        "night",
+        "drew",
+        "passed",
+        "received",
+        "chancellor_discarded",
+        "investigation",
+        "peek",
+        "own_vote",
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Model:
+    """Behaviour model: how likely each role is to act in each way. All numbers live here.
+
+    Index order for 3-tuples is (liberal, fascist, Hitler). The values are rough priors fitted by
+    eye to secrethitler.io games and to our own bots; none is ever 0 or 1 so that a surprising
+    action lowers a world's weight instead of deleting it (only hard evidence deletes worlds).
+    """
+
+    eps: float = 0.03  # a liberal's mistake (bad discard, wrong claim): rare but not impossible
+    # P(vote ja) for a voter outside the government. Liberals (and Hitler at 7+, who knows nobody)
+    # vote from public information, which does not depend on the hidden roles: a constant.
+    ja_uninformed: float = 0.6
+    ja_fascist_team_gov: float = 0.88  # a fascist backs a government holding a teammate
+    ja_fascist_clean_gov: float = 0.45  # ...and is lukewarm on a liberal-liberal one
+    ja_fascist_hitler_zone: float = 0.97  # ...and all-in on Hitler as chancellor in the zone
+    # Nomination weights of a fascist president, by the nominee's role: teammates are favoured,
+    # Hitler much more in the Hitler zone (that is how the fascists win).
+    nominate_fascist: tuple[float, float, float] = (1.0, 1.6, 1.6)
+    nominate_fascist_zone: tuple[float, float, float] = (1.0, 1.5, 4.0)
+    # P(a president discards a liberal from a mixed hand), by (president, chancellor) role. A
+    # fascist president usually does it, more surely with a teammate as chancellor.
+    bad_pass: tuple[tuple[float, float, float], ...] = (
+        (0.03, 0.03, 0.03),
+        (0.55, 0.85, 0.85),
+        (0.30, 0.50, 0.50),  # Hitler plays liberal to earn trust
+    )
+    # P(a chancellor enacts fascist from a mixed pair), by (chancellor, president) role.
+    bad_enact: tuple[tuple[float, float, float], ...] = (
+        (0.03, 0.03, 0.03),
+        (0.60, 0.85, 0.85),
+        (0.35, 0.50, 0.50),
+    )
+    # Claims: liberals tell the truth; a fascist gives the "cover" story that makes his own
+    # play look liberal with cover_lie, the truth with cover_truth, anything else otherwise.
+    cover_lie: float = 0.7
+    cover_truth: float = 0.25
+    # The same for a chancellor's claim (None: as the president's).
+    cover_lie_chancellor: float | None = None
+    cover_truth_chancellor: float | None = None
+    hitler_lies: float = 0.4  # Hitler's claims: this mix of the fascist model, rest liberal
+    # Veto: a liberal chancellor proposes on two fascists; fascists rarely veto.
+    veto_liberal_ff: float = 0.9
+    veto_other: float = 0.05
+    veto_accept_liberal_ff: float = 0.9  # a liberal president accepts when he passed FF
+    veto_accept_other: float = 0.15
+    # Execution weights of a fascist president by target role: teammates almost never.
+    execute_fascist: tuple[float, float, float] = (1.0, 0.08, 0.03)
+    # Investigation claims by a fascist investigator: frame a liberal sometimes, always clear
+    # a teammate.
+    frame_liberal: float = 0.35
+    clear_teammate: float = 0.9
+    hitler_truthful_investigation: float = 0.9
+    # Special election: a fascist president favours a teammate.
+    special_fascist: tuple[float, float, float] = (1.0, 2.0, 2.0)
+    # Weight of a public peek claim as the next draw (the peeker may lie).
+    peek_claim_trust: float = 0.6
+    deck_floor: float = 0.02  # deck estimates can be off (lies): never rule a draw out entirely
+    # A full vote table P(ja)[zone][voter role][president party][chancellor role] replaces the
+    # simple vote numbers above when given (fitted to people, whose liberals vote on hunches
+    # and chat the log does not show, so their votes carry some signal about the government).
+    vote_table: tuple[Any, ...] | None = None
+
+
+# Fitted to the 7-player secrethitler.io games (../shared/data, 911 games): frequencies of each
+# behaviour by true role. People lie in other ways more often (a quarter of fascist claims
+# are neither the truth nor the cover story), Hitler lies like a fascist, fascists do not
+# favour teammates outside the Hitler zone, and votes are nearly uninformative.
+_HV = {  # [voter][pres party] -> P(ja) by chancellor role (L, F, H); outside / inside the zone
+    False: (
+        (((0.52, 0.49, 0.50), (0.45, 0.44, 0.47))),
+        (((0.48, 0.51, 0.51), (0.49, 0.49, 0.52))),
+        (((0.515, 0.51, 0.51), (0.45, 0.485, 0.485))),
+    ),
+    True: (
+        (((0.465, 0.39, 0.45), (0.23, 0.16, 0.25))),
+        (((0.31, 0.40, 0.63), (0.35, 0.42, 0.625))),
+        (((0.34, 0.41, 0.41), (0.27, 0.31, 0.31))),
+    ),
+}
+HUMAN_MODEL = Model(
+    eps=0.1,
+    nominate_fascist=(1.0, 0.8, 0.8),
+    nominate_fascist_zone=(1.0, 0.7, 1.3),
+    bad_pass=((0.08, 0.09, 0.09), (0.715, 0.44, 0.44), (0.59, 0.55, 0.55)),
+    bad_enact=((0.01, 0.01, 0.01), (0.485, 0.34, 0.34), (0.40, 0.34, 0.34)),
+    cover_lie=0.46,
+    cover_truth=0.23,
+    cover_lie_chancellor=0.73,
+    cover_truth_chancellor=0.05,
+    hitler_lies=1.0,
+    vote_table=(_HV[False], _HV[True]),
+)
+
+
+DEFAULT_MODEL = Model()
+
+
+@lru_cache(maxsize=64)
+def worlds_matrix(n: int, fascists: int) -> np.ndarray:
+    """All role assignments as an int8 matrix (worlds, seats) of 0 liberal, 1 fascist, 2 Hitler."""
+    rows = []
+    for h in range(n):
+        others = [s for s in range(n) if s != h]
+        for fs in combinations(others, fascists):
+            row = [LIB] * n
+            row[h] = HIT
+            for s in fs:
+                row[s] = FAS
+            rows.append(row)
+    out = np.array(rows, dtype=np.int8)
+    out.setflags(write=False)
+    return out
+
+
+def hand_prior(lib: float, fas: float) -> list[float]:
+    """P(k liberals among 3 draws) from a pile of ``lib``/``fas`` (floats: estimated counts)."""
+    lib, fas = max(lib, 0.0), max(fas, 0.0)
+    total = lib + fas
+    if total < 3:
+        lib, fas = lib + 0.5, fas + 0.5
+        total = lib + fas
+    out = []
+    for k in range(4):
+        # one order with k liberals first, times the C(3, k) orders
+        p = 1.0
+        lo, fa, t = lib, fas, total
+        for _ in range(k):
+            p *= max(lo, 0.0) / t
+            lo -= 1
+            t -= 1
+        for _ in range(3 - k):
+            p *= max(fa, 0.0) / t
+            fa -= 1
+            t -= 1
+        out.append(math.comb(3, k) * max(p, 0.0))
+    s = sum(out) or 1.0
+    return [x / s for x in out]
+
+
+@dataclass(slots=True)
+class Session:
+    """One legislative session, kept open until the claim window closes (next nomination)."""
+
+    president: int
+    chancellor: int
+    prior: tuple[float, ...]  # P(k3 liberals drawn), from deck counting
+    veto_available: bool
+    k3: int | None = None  # known to this seat (it drew them)
+    k2: int | None = None  # known to this seat (it passed or received them)
+    veto_proposed: bool = False
+    veto_accepted: bool | None = None
+    enacted: str | None = None
+    c3: int | None = None  # president's claim: liberals among 3
+    c2: int | None = None  # chancellor's claim: liberals among 2
+    reshuffled: bool = False
+    taken: float = 0.0  # liberals the pile estimate removed for this draw
+
+
+def _mix_claim(model: Model, claim: int, truth: int, cover: int, size: int, role: int) -> float:
+    liberal = (1 - model.eps) * (claim == truth) + model.eps / (size + 1)
+    cl, ct = model.cover_lie, model.cover_truth
+    if size == 2 and model.cover_lie_chancellor is not None:
+        cl = model.cover_lie_chancellor
+        ct = model.cover_truth_chancellor if model.cover_truth_chancellor is not None else ct
+    lie = cl * (claim == cover) + ct * (claim == truth) + (1 - cl - ct) / (size + 1)
+    if role == LIB:
+        return liberal
+    if role == FAS:
+        return lie
+    return (1 - model.hitler_lies) * liberal + model.hitler_lies * lie
+
+
+def session_table(model: Model, s: Session) -> np.ndarray:
+    """Likelihood of what is public (and known to this seat) about a session, by (pres, chanc) role."""
+    key = (
+        s.prior,
+        s.veto_available,
+        s.k3,
+        s.k2,
+        s.veto_proposed,
+        s.veto_accepted,
+        s.enacted,
+        s.c3,
+        s.c2,
+    )
+    return _session_table(model, key)
+
+
+@lru_cache(maxsize=4096)
+def _session_table(model: Model, key: tuple[Any, ...]) -> np.ndarray:
+    prior, veto_available, k3_known, k2_known, veto_proposed, veto_accepted, enacted, c3, c2 = key
+    table = np.zeros((3, 3))
+    for rp in range(3):
+        for rc in range(3):
+            total = 0.0
+            for k3 in range(4):
+                if k3_known is not None and k3 != k3_known:
+                    continue
+                p3 = 1.0 if k3_known is not None else prior[k3]
+                if p3 <= 0:
+                    continue
+                for k2 in {max(k3 - 1, 0), min(k3, 2)}:
+                    if k2_known is not None and k2 != k2_known:
+                        continue
+                    if k3 in (0, 3):
+                        p = p3
+                    else:
+                        bad = model.bad_pass[rp][rc]
+                        p = p3 * (bad if k2 == k3 - 1 else 1 - bad)
+                    # veto
+                    if veto_available:
+                        if rc == LIB:
+                            pv = model.veto_liberal_ff if k2 == 0 else model.veto_other
+                        else:
+                            pv = model.veto_other
+                        if veto_proposed:
+                            p *= pv
+                            if veto_accepted is not None:
+                                if rp == LIB:
+                                    pa = (
+                                        model.veto_accept_liberal_ff
+                                        if k2 == 0
+                                        else model.veto_other
+                                    )
+                                else:
+                                    pa = model.veto_accept_other
+                                p *= pa if veto_accepted else 1 - pa
+                        elif enacted is not None:
+                            p *= 1 - pv
+                    # enactment
+                    if enacted is not None:
+                        if enacted == "liberal" and k2 == 0 or enacted == "fascist" and k2 == 2:
+                            continue
+                        if k2 == 1:
+                            bad = model.bad_enact[rc][rp]
+                            p *= bad if enacted == "fascist" else 1 - bad
+                    # claims
+                    if c3 is not None:
+                        cover = k2 if k2 < 2 else k3
+                        p *= _mix_claim(model, c3, k3, cover, 3, rp)
+                    if c2 is not None:
+                        cover = 0 if enacted == "fascist" else k2
+                        p *= _mix_claim(model, c2, k2, cover, 2, rc)
+                    total += p
+            table[rp, rc] = total
+    table += 1e-12
+    table.setflags(write=False)
+    return table
+
+
+class Beliefs:
+    """The posterior of one seat (or of the public, ``seat=None``) over role assignments.
+
+    Feed it views of that seat with ``update``; it reads only the events it has not seen yet.
+    ``public=True`` ignores the seat's private events: the belief of an outside observer, which
+    is what a fascist bot uses to model what liberals can infer.
+    """
+
+    def __init__(
+        self,
+        players: int,
+        fascists: int,
+        seat: int | None = None,
+        *,
+        deck: tuple[int, int] = (6, 11),
+        hitler_zone: int = 3,
+        hitler_knows: bool | None = None,
+        public: bool = False,
+        model: Model = DEFAULT_MODEL,
+    ) -> None:
+        self.n = players
+        self.fascists = fascists
+        self.seat = None if public else seat
+        self.model = model
+        self.R = worlds_matrix(players, fascists)
+        self.W = len(self.R)
+        self.logw = np.zeros(self.W)
+        self.deck = deck
+        self.hitler_zone = hitler_zone
+        self.hitler_knows = players <= 6 if hitler_knows is None else hitler_knows
+        self.seen = 0
+        self.alive = [True] * players
+        self.liberal = 0
+        self.fascist = 0
+        self.start = (0, 0)
+        self.pile = [float(deck[0]), float(deck[1])]
+        self.last_gov: tuple[int, int] | None = None
+        self.session: Session | None = None
+        self.nominee: tuple[int, int] | None = None
+        self.peek_k3: int | None = None
+        self.peek_claim: int | None = None
+        self.power_president: int | None = None
+        self.over = False
+        self._probs: np.ndarray | None = None
+        self._onehot = np.zeros((self.W, players * 3))
+        for s in range(players):
+            for r in range(3):
+                self._onehot[:, s * 3 + r] = self.R[:, s] == r
+        lm = model
+        # vote likelihood tables [ja][voter, pres, chanc] (zone and no zone)
+        self._vote_logs = {}
+        for zone in (False, True):
+            t = np.zeros((3, 3, 3))
+            for rv in range(3):
+                for rp in range(3):
+                    for rc in range(3):
+                        if rv == LIB:
+                            p = lm.ja_uninformed
+                        elif rv == HIT and not self._hitler_knows():
+                            p = lm.ja_uninformed
+                            if zone and rc == HIT:
+                                p = lm.ja_fascist_hitler_zone
+                        elif zone and rc == HIT:
+                            p = lm.ja_fascist_hitler_zone
+                        elif rp != LIB or rc != LIB:
+                            p = lm.ja_fascist_team_gov
+                        else:
+                            p = lm.ja_fascist_clean_gov
+                        if lm.vote_table is not None:
+                            p = lm.vote_table[zone][rv][min(rp, 1)][rc]
+                        t[rv, rp, rc] = p
+            self._vote_logs[zone] = (np.log(1 - t), np.log(t))
+
+    def _hitler_knows(self) -> bool:
+        return self.hitler_knows
+
+    @classmethod
+    def for_view(cls, view: Any, *, public: bool = False, model: Model = DEFAULT_MODEL) -> Beliefs:
+        """Beliefs sized for the game of ``view`` (player count, fascists, deck) from its rules."""
+        from ..engine.settings import Rules
+
+        rules = Rules.from_json({k: v for k, v in view.rules.items() if v is not None})
+        return cls(
+            view.players,
+            rules.fascist_count(view.players),
+            view.seat,
+            deck=rules.deck,
+            hitler_zone=rules.hitler_zone,
+            hitler_knows=rules.hitler_knows(view.players),
+            public=public,
+            model=model,
+        )
+
+    # ------------------------------------------------------------------ updating
+    def update(self, view: Any) -> None:
+        events = view.events
+        if len(events) == self.seen:
+            return
+        for e in events[self.seen :]:
+            self._event(e)
+        self.seen = len(events)
+        self._probs = None
+
+    def _mask(self, keep: np.ndarray) -> None:
+        self.logw = np.where(keep, self.logw, -np.inf)
+
+    def _add(self, loglik: np.ndarray) -> None:
+        self.logw = self.logw + loglik
+
+    def _event(self, e: dict[str, Any]) -> None:
+        kind = e["type"]
+        if self.seat is None and kind in PRIVATE_EVENTS:
+            return
+        handler = getattr(self, "_on_" + kind, None)
+        if handler is not None:
+            handler(e)
+
+    def _on_game_started(self, e: dict[str, Any]) -> None:
+        self.liberal = e.get("liberal_policies", 0)
+        self.fascist = e.get("fascist_policies", 0)
+        self.start = (self.liberal, self.fascist)
+
+    def _on_role(self, e: dict[str, Any]) -> None:
+        if e["seat"] == self.seat:
+            self._mask(self.R[:, e["seat"]] == ROLE_INDEX[e["role"]])
+
+    def _on_night(self, e: dict[str, Any]) -> None:
+        for s, role in e["known"].items():
+            self._mask(self.R[:, int(s)] == ROLE_INDEX[role])
+        if self.seat is not None and self.R.shape[0] and e["known"]:
+            # Everyone not named is liberal (N1: fascists see the whole team).
+            named = {int(s) for s in e["known"]} | {self.seat}
+            for s in range(self.n):
+                if s not in named:
+                    self._mask(self.R[:, s] == LIB)
+
+    def _on_nominated(self, e: dict[str, Any]) -> None:
+        self._close_session()
+        p, c = e["president"], e["chancellor"]
+        self.nominee = (p, c)
+        elig = self._eligible(p)
+        if c not in elig or len(elig) < 2:
+            return
+        m = self.model
+        zone = self.fascist >= self.hitler_zone
+        weights = np.array(m.nominate_fascist_zone if zone else m.nominate_fascist)
+        R = self.R
+        rp = R[:, p]
+        num = weights[R[:, c]]
+        counts = np.stack([(R[:, elig] == r).sum(axis=1) for r in range(3)], axis=1)
+        den = counts @ weights
+        ratio = num * len(elig) / den  # relative to a uniform choice
+        active = (rp == FAS) | ((rp == HIT) & self._hitler_knows())
+        self._add(np.where(active, np.log(ratio), 0.0))
+
+    def _eligible(self, p: int) -> list[int]:
+        living = sum(self.alive)
+        barred: set[int] = set()
+        if self.last_gov is not None:
+            lp, lc = self.last_gov
+            barred = {lc} if living <= 5 else {lp, lc}
+        out = [s for s in range(self.n) if self.alive[s] and s != p and s not in barred]
+        return out or [s for s in range(self.n) if self.alive[s] and s != p]
+
+    def _on_votes(self, e: dict[str, Any]) -> None:
+        if self.nominee is None:
+            return
+        p, c = self.nominee
+        votes = e["votes"]
+        zone = self.fascist >= self.hitler_zone
+        no, yes = self._vote_logs[zone]
+        R = self.R
+        rp, rc = R[:, p].astype(np.intp), R[:, c].astype(np.intp)
+        total = np.zeros(self.W)
+        for v, ja in enumerate(votes):
+            if ja is None or v in (p, c) or v == self.seat or not self.alive[v]:
+                continue
+            tab = yes if ja else no
+            total += tab[R[:, v], rp, rc]
+        self._add(total)
+
+    def _on_elected(self, e: dict[str, Any]) -> None:
+        self.last_gov = (e["president"], e["chancellor"])
+
+    def _on_not_hitler(self, e: dict[str, Any]) -> None:
+        self._mask(self.R[:, e["seat"]] != HIT)
+
+    def _on_legislative_session(self, e: dict[str, Any]) -> None:
+        self._close_session()
+        if self.peek_k3 is not None:
+            prior = tuple(1.0 if k == self.peek_k3 else 0.0 for k in range(4))
+        else:
+            prior = tuple(hand_prior(*self.pile))
+            if self.peek_claim is not None:
+                t = self.model.peek_claim_trust
+                prior = tuple((1 - t) * q + t * (k == self.peek_claim) for k, q in enumerate(prior))
+        f = self.model.deck_floor
+        prior = tuple((1 - f) * q + f / 4 for q in prior)
+        self.peek_k3 = self.peek_claim = None
+        self.session = Session(e["president"], e["chancellor"], prior, bool(e.get("veto")))
+        lib, fas = self.pile
+        self.session.taken = 3 * lib / (lib + fas) if lib + fas > 0 else 0.0
+        self._take(3, self.session.taken)
+
+    def _take(self, count: int, liberals: float | None) -> None:
+        """Remove ``count`` drawn policies from the pile estimate (expected mix when unknown)."""
+        lib, fas = self.pile
+        total = lib + fas
+        if liberals is None:
+            liberals = count * lib / total if total > 0 else 0.0
+        self.pile = [max(lib - liberals, 0.0), max(fas - (count - liberals), 0.0)]
+
+    def _on_drew(self, e: dict[str, Any]) -> None:
+        if self.session is not None:
+            self.session.k3 = e["policies"].count("liberal")
+
+    def _on_passed(self, e: dict[str, Any]) -> None:
+        if self.session is not None:
+            self.session.k2 = e["policies"].count("liberal")
+
+    def _on_received(self, e: dict[str, Any]) -> None:
+        if self.session is not None:
+            self.session.k2 = e["policies"].count("liberal")
+
+    def _on_veto_proposed(self, e: dict[str, Any]) -> None:
+        if self.session is not None:
+            self.session.veto_proposed = True
+
+    def _on_veto(self, e: dict[str, Any]) -> None:
+        if self.session is not None:
+            self.session.veto_accepted = bool(e["accepted"])
+
+    def _on_enacted(self, e: dict[str, Any]) -> None:
+        self.liberal = e["liberal_policies"]
+        self.fascist = e["fascist_policies"]
+        if not e.get("chaos") and self.session is not None:
+            self.session.enacted = e["policy"]
+
+    def _on_chaos(self, e: dict[str, Any]) -> None:
+        self._close_session()
+        self.last_gov = None  # C2: term limits cleared
+        self.peek_k3 = self.peek_claim = None
+        self._take(1, 1.0 if e["policy"] == "liberal" else 0.0)
+
+    def _on_reshuffled(self, e: dict[str, Any]) -> None:
+        lib = self.deck[0] - (self.liberal - self.start[0])
+        fas = self.deck[1] - (self.fascist - self.start[1])
+        if self.session is not None:
+            self.session.reshuffled = True
+        self.pile = [float(lib), float(fas)]
+
+    def _on_peek(self, e: dict[str, Any]) -> None:
+        self.peek_k3 = e["policies"].count("liberal")
+
+    def _on_power(self, e: dict[str, Any]) -> None:
+        self.power_president = e.get("president")
+
+    def _on_claim(self, e: dict[str, Any]) -> None:
+        subject = e["subject"]
+        seat = e["seat"]
+        s = self.session
+        if subject == "president_hand" and s is not None and seat == s.president:
+            s.c3 = e["policies"].count("liberal")
+        elif subject == "chancellor_hand" and s is not None and seat == s.chancellor:
+            s.c2 = e["policies"].count("liberal")
+        elif subject == "peek":
+            if seat != self.seat:
+                self.peek_claim = e["policies"].count("liberal")
+        elif subject == "investigation":
+            self._investigation_claim(seat, e["target"], e["party"])
+
+    def _investigation_claim(self, seat: int, target: int, party: str) -> None:
+        if seat == self.seat:
+            return
+        m = self.model
+        t = np.zeros((3, 3))  # [investigator role, target role]
+        for ri in range(3):
+            for rt in range(3):
+                truth = "liberal" if rt == LIB else "fascist"
+                honest = 1 - m.eps if party == truth else m.eps
+                if ri == LIB:
+                    p = honest
+                elif ri == HIT and not self._hitler_knows():
+                    h = m.hitler_truthful_investigation
+                    p = h * honest + (1 - h) * 0.5
+                elif rt == LIB:
+                    p = m.frame_liberal if party == "fascist" else 1 - m.frame_liberal
+                else:
+                    p = m.clear_teammate if party == "liberal" else 1 - m.clear_teammate
+                t[ri, rt] = p
+        self._add(np.log(t[self.R[:, seat], self.R[:, target]]))
+
+    def _on_investigation(self, e: dict[str, Any]) -> None:
+        target = e["target"]
+        if e["party"] == "liberal":
+            self._mask(self.R[:, target] == LIB)
+        else:
+            self._mask(self.R[:, target] != LIB)
+
+    def _on_special_election(self, e: dict[str, Any]) -> None:
+        self._target_choice(e["president"], e["target"], self.model.special_fascist, exclude=())
+
+    def _on_executed(self, e: dict[str, Any]) -> None:
+        p, t = e["president"], e["target"]
+        self._target_choice(p, t, self.model.execute_fascist, exclude=())
+        self.alive[t] = False
+        if "role" in e:
+            self._mask(self.R[:, t] == ROLE_INDEX[e["role"]])
+
+    def _target_choice(
+        self, p: int, t: int, weights_t: tuple[float, float, float], exclude: tuple[int, ...]
+    ) -> None:
+        """A fascist president's choice among the living, favouring or sparing teammates."""
+        cands = [s for s in range(self.n) if self.alive[s] and s != p and s not in exclude]
+        if t not in cands or len(cands) < 2:
+            return
+        weights = np.array(weights_t)
+        R = self.R
+        counts = np.stack([(R[:, cands] == r).sum(axis=1) for r in range(3)], axis=1)
+        ratio = weights[R[:, t]] * len(cands) / (counts @ weights)
+        rp = R[:, p]
+        active = (rp == FAS) | ((rp == HIT) & self._hitler_knows())
+        self._add(np.where(active, np.log(ratio), 0.0))
+
+    def _on_game_over(self, e: dict[str, Any]) -> None:
+        self._close_session()
+        self.over = True
+        roles = e.get("roles")
+        if roles:
+            for s, r in enumerate(roles):
+                self._mask(self.R[:, s] == ROLE_INDEX[r])
+
+    def _close_session(self) -> None:
+        s = self.session
+        if s is None:
+            return
+        self.session = None
+        self._add(self._session_loglik(s))
+        if not s.reshuffled:
+            # Correct the pile estimate with the best guess of what was drawn.
+            lib, fas = self.pile
+            guess = s.k3 if s.k3 is not None else s.c3
+            if guess is not None:
+                self.pile = [max(lib + s.taken - guess, 0.0), max(fas - s.taken + guess, 0.0)]
+
+    def _session_loglik(self, s: Session) -> np.ndarray:
+        table = session_table(self.model, s)
+        out: np.ndarray = np.log(table[self.R[:, s.president], self.R[:, s.chancellor]])
+        return out
+
+    # ------------------------------------------------------------------ queries
+    def probs(self) -> np.ndarray:
+        """The posterior over worlds (sums to 1), including the session still open."""
+        if self._probs is None:
+            logw = self.logw
+            if self.session is not None:
+                logw = logw + self._session_loglik(self.session)
+            self._probs = _normalize(logw)
+        return self._probs
+
+    def probs_with(self, **changes: Any) -> np.ndarray:
+        """The posterior if the open session also showed ``changes`` (claims, enactment).
+
+        What a fascist uses to price a move: the public posterior after it and its cover story.
+        """
+        s = self.session
+        if s is None:
+            return self.probs()
+        return _normalize(self.logw + self._session_loglik(replace(s, **changes)))
+
+    def marginals(self, probs: np.ndarray | None = None) -> np.ndarray:
+        """(seats, 3): P(seat has role r), r = liberal, fascist, Hitler."""
+        p = self.probs() if probs is None else probs
+        return (p @ self._onehot).reshape(self.n, 3)
+
+    def p_fascist_party(self, probs: np.ndarray | None = None) -> np.ndarray:
+        m = self.marginals(probs)
+        out: np.ndarray = m[:, FAS] + m[:, HIT]
+        return out
+
+    def p_both_liberal(self, a: int, b: int, probs: np.ndarray | None = None) -> float:
+        p = self.probs() if probs is None else probs
+        return float(p[(self.R[:, a] == LIB) & (self.R[:, b] == LIB)].sum())
+
+    def conditioned_liberal(self, seat: int) -> np.ndarray:
+        """The posterior given that ``seat`` is liberal: what that liberal would believe."""
+        p = self.probs() * (self.R[:, seat] == LIB)
+        total = p.sum()
+        return p / total if total > 0 else self.probs()
+
+    def world_index(self, roles: list[str] | tuple[str, ...]) -> int:
+        """The index of the world matching ``roles`` (names), or -1."""
+        row = np.array([ROLE_INDEX[r] for r in roles], dtype=np.int8)
+        hits = np.nonzero((row == self.R).all(axis=1))[0]
+        return int(hits[0]) if len(hits) else -1
+
+    def possible(self) -> int:
+        """How many worlds hard evidence has not ruled out."""
+        return int(np.isfinite(self.logw).sum())
+
+
+def _normalize(logw: np.ndarray) -> np.ndarray:
+    top = logw.max()
+    if not np.isfinite(top):
+        return np.full(len(logw), 1.0 / len(logw))
+    w = np.exp(logw - top)
+    out: np.ndarray = w / w.sum()
+    return out
+
+
+__all__ = [
+    "DEFAULT_MODEL",
+    "FAS",
+    "HIT",
+    "LIB",
+    "Beliefs",
+    "Model",
+    "Session",
+    "hand_prior",
+    "session_table",
+    "worlds_matrix",
+]

@@ -1,0 +1,92 @@
+"""``evaluate votes`` / ``evaluate roles`` on a handful of games, and their CLI errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from secret_hitler.sim.evaluate import (
+    evaluate_roles,
+    evaluate_votes,
+    load_records,
+    register_evaluate,
+)
+from secret_hitler.sim.simulator import Lineup, play_game
+
+DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "secrethitler-io-games.jsonl"
+needs_data = pytest.mark.skipif(not DATA.exists(), reason="secrethitler.io data not present")
+
+
+def _app() -> typer.Typer:
+    app = typer.Typer()
+
+    @app.callback()
+    def main() -> None:
+        """Test root."""
+
+    register_evaluate(app)
+    return app
+
+
+def _bot_records(n: int) -> list[dict]:
+    return [play_game(7, Lineup("bayes", "bayes"), seed=s)[1].to_record() for s in range(n)]
+
+
+def test_a_bot_agrees_with_itself() -> None:
+    """Votes depend on the view only, so replaying bayes games asks bayes the same questions."""
+    report = evaluate_votes(_bot_records(3), "bayes")
+    assert report.games == 3 and report.overall.total > 0
+    assert report.overall.rate == 1.0
+    assert set(report.by_role) <= {"liberal", "fascist", "hitler"}
+
+
+def test_roles_on_bot_games_beat_the_uniform_prior() -> None:
+    data = evaluate_roles(_bot_records(4), "bayes").to_json()["overall"]
+    assert data["points"] > 0
+    assert data["log_loss"] < data["uniform_log_loss"]
+    assert data["top1"] > data["uniform_top1"]
+
+
+@needs_data
+def test_votes_on_real_games() -> None:
+    records = load_records(DATA, limit=5)
+    assert len(records) == 5
+    report = evaluate_votes(records, "bayes")
+    assert report.games == 5 and report.errors == 0
+    assert 0.3 < report.overall.rate <= 1.0
+    assert sum(t.total for t in report.by_role.values()) == report.overall.total
+
+
+@needs_data
+def test_cli_votes_and_roles_json() -> None:
+    runner = CliRunner()
+    out = runner.invoke(
+        _app(), ["evaluate", "votes", str(DATA), "--bot", "bayes", "--limit", "3", "--json"]
+    )
+    assert out.exit_code == 0, out.output
+    assert '"agreement"' in out.output
+    out = runner.invoke(
+        _app(), ["evaluate", "roles", str(DATA), "--bot", "bayes-human", "--limit", "2"]
+    )
+    assert out.exit_code == 0, out.output
+    assert "log-loss" in out.output
+
+
+def test_cli_errors_exit_2_without_traceback(tmp_path: Path) -> None:
+    runner = CliRunner()
+    out = runner.invoke(_app(), ["evaluate", "votes", str(tmp_path / "missing.jsonl")])
+    assert out.exit_code == 2
+    assert "no such file" in out.output and "Traceback" not in out.output
+    out = runner.invoke(_app(), ["evaluate", "votes", str(tmp_path)])
+    assert out.exit_code == 2 and "directory" in out.output
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("not json\n")
+    out = runner.invoke(_app(), ["evaluate", "roles", str(bad)])
+    assert out.exit_code == 2 and "Traceback" not in out.output
+    out = runner.invoke(_app(), ["evaluate", "votes", str(bad), "--bot", "nobody"])
+    assert out.exit_code == 2 and "unknown bot" in out.output
+    out = runner.invoke(_app(), ["evaluate", "roles", str(bad), "--bot", "random"])
+    assert out.exit_code == 2
