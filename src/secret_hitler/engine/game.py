@@ -178,6 +178,8 @@ class Game:
                 raise InvalidRecord(f"first_president: must be a seat from 0 to {n - 1}")
             first = first_president
         if self.rules.first_president == "first_seat":
+            if first_president not in (None, 0):
+                raise InvalidRecord("first_president: these rules start with the first seat (0)")
             first = 0
         if deck is not None:
             pile = _parse_pile(deck, "deck")
@@ -800,6 +802,9 @@ class Game:
             return
         alive = self.alive
         targets = [s for s in range(self.n) if alive[s] and s != president]
+        if after == "session" and power is Power.EXECUTE:
+            # A power used before the session (forum timing) cannot dissolve the government.
+            targets = [s for s in targets if s != self.chancellor]
         if power is Power.INVESTIGATE:
             targets = [s for s in targets if not self.investigated[s]]
         elif power is Power.EXECUTE and not self.rules.fascist_may_execute_hitler:

@@ -44,7 +44,7 @@ def parse_record(record: Any) -> ParsedRecord:
     try:
         rules = Rules.from_json(record.get("rules", "official"))
     except InvalidSettings as exc:
-        raise InvalidRecord(f"rules: {exc.message}") from None
+        raise InvalidRecord(_settings_message(exc)) from None
     players = record.get("players")
     if isinstance(players, list):
         if not all(isinstance(p, str) for p in players):
@@ -105,7 +105,13 @@ def new_game(parsed: ParsedRecord) -> Game:
             reshuffles=parsed.reshuffles,
         )
     except InvalidSettings as exc:
-        raise InvalidRecord(f"rules: {exc.message}") from None
+        raise InvalidRecord(_settings_message(exc)) from None
+
+
+def _settings_message(exc: InvalidSettings) -> str:
+    """Name the record field: ``rules`` (or ``players``) and then the setting."""
+    msg = exc.message
+    return msg if msg.startswith(("rules:", "players:")) else f"rules: {msg}"
 
 
 def game_from_record(record: Any, apply_actions: bool = True) -> Game:
@@ -167,10 +173,8 @@ def replay(record: Any) -> ReplayResult:
     for i, action in enumerate(parsed.actions):
         try:
             game.apply(action)
-        except InvalidRecord as exc:
-            return ReplayResult(
-                game, applied, {"index": i, "code": exc.code, "message": exc.message}
-            )
+        except InvalidRecord:
+            raise  # e.g. a reshuffle that does not hold the right policies: a bad file
         except GameError as exc:
             return ReplayResult(
                 game, applied, {"index": i, "code": exc.code, "message": exc.message}

@@ -107,6 +107,14 @@ class Rules:
             raise InvalidSettings("deck: needs at least 3 policies and no negative count")
         if lib + fas > 60:
             raise InvalidSettings("deck: at most 60 policies")
+        # D1 must always find 3 policies: what can leave circulation is at most the policies
+        # enacted before a win (4 liberal and 5 fascist, less the start track).
+        enactable = min(lib, 4 - slib) + min(fas, 5 - sfas)
+        if lib + fas - enactable < 3:
+            raise InvalidSettings(
+                f"deck: {lib} liberal and {fas} fascist policies can run out before the game ends; "
+                "at least 3 must always remain to draw"
+            )
         if not 1 <= self.hitler_zone <= 6:
             raise InvalidSettings("hitler_zone: must be 1 to 6")
         if not 1 <= self.veto_zone <= 6:

@@ -1,0 +1,201 @@
+"""`secret-hitler replay` as a subprocess: JSON lines, exit codes, --view, malformed files."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from engine_helpers import F, L, elect, fail, govern, make_roles, new_game, random_action
+
+from secret_hitler.engine import Action, Game
+
+SUMMARY_FIELDS = [
+    "file", "ok", "applied", "error", "finished", "winner", "reason", "liberal_policies",
+    "fascist_policies", "election_tracker", "draw_pile", "discard_pile", "alive", "president",
+    "chancellor", "next",
+]
+
+
+def run(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "secret_hitler.cli", "replay", *map(str, args)],
+        capture_output=True, text=True, timeout=120,
+    )
+
+
+def write(tmp_path: Path, name: str, data: object) -> Path:
+    path = tmp_path / name
+    path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
+    return path
+
+
+def finished_game(seed: int = 7) -> Game:
+    game = Game(7, "official", seed)
+    rng = random.Random(seed)
+    while not game.finished:
+        game.apply(random_action(game, rng, claim_prob=0.2))
+    return game
+
+
+def in_progress_game() -> Game:
+    game = new_game(7, {"preset": "official", "start_track": {"liberal": 0, "fascist": 3}}, top="FFF")
+    govern(game, 2, F)
+    game.apply(Action.execute(0, 5))
+    fail(game)
+    game.apply(Action.nominate(2, 3))
+    game.apply(Action.vote(4, True))
+    return game
+
+
+def test_replay_json_for_ok_records(tmp_path):
+    done, going = finished_game(), in_progress_game()
+    a = write(tmp_path, "done.json", done.to_record())
+    b = write(tmp_path, "going.json", going.to_record())
+    proc = run(a, b, "--json")
+    assert proc.returncode == 0, proc.stderr
+    lines = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert len(lines) == 2
+    for line in lines:
+        assert list(line) == SUMMARY_FIELDS
+        assert line["ok"] is True and line["error"] is None
+    first, second = lines
+    assert first["file"] == str(a)
+    assert first["applied"] == len(done.actions)
+    assert first["finished"] is True and first["next"] is None
+    assert (first["winner"], first["reason"]) == (done.winner.value, done.reason.value)
+    assert first["alive"] == done.alive
+    assert second == {
+        "file": str(b), "ok": True, "applied": len(going.actions), "error": None,
+        "finished": False, "winner": None, "reason": None,
+        "liberal_policies": 0, "fascist_policies": 4, "election_tracker": 1,
+        "draw_pile": 14, "discard_pile": 2,
+        "alive": [True, True, True, True, True, False, True],
+        "president": 0, "chancellor": 2,
+        "next": {"phase": "vote", "seats": [0, 1, 2, 3, 6]},
+    }
+
+
+def test_replay_text_output(tmp_path):
+    path = write(tmp_path, "done.json", finished_game().to_record())
+    proc = run(path)
+    assert proc.returncode == 0
+    assert str(path) in proc.stdout and "ok" in proc.stdout
+
+
+def test_replay_illegal_action_and_result_mismatch_exit_1(tmp_path):
+    game = finished_game()
+    good = write(tmp_path, "good.json", game.to_record())
+    record = game.to_record()
+    record["actions"].insert(3, {"seat": 0, "type": "execute", "target": 1})
+    illegal = write(tmp_path, "illegal.json", record)
+    record = game.to_record()
+    record["result"] = {"winner": "liberal" if game.winner.value == "fascist" else "fascist"}
+    mismatch = write(tmp_path, "mismatch.json", record)
+    proc = run(good, illegal, mismatch, "--json")
+    assert proc.returncode == 1, proc.stderr
+    ok, bad, wrong = (json.loads(line) for line in proc.stdout.splitlines())
+    assert ok["ok"] is True
+    assert bad["ok"] is False and bad["applied"] == 3
+    assert set(bad["error"]) == {"index", "code", "message"}
+    assert bad["error"]["index"] == 3 and bad["error"]["code"] == "wrong_phase"
+    assert bad["finished"] is False and bad["next"] is not None
+    assert wrong["ok"] is False and wrong["error"]["code"] == "result_mismatch"
+    assert wrong["error"]["index"] == len(game.actions) == wrong["applied"]
+
+
+@pytest.mark.parametrize(
+    ("content", "field"),
+    [
+        ("{not json", "JSON"),
+        ({"players": "seven", "seed": 1}, "players"),
+        ({"players": 7, "seed": 1, "rules": "chess"}, "rules"),
+        ({"players": 7, "seed": 1, "roles": ["liberal"] * 7}, "roles"),
+        ({"players": 7, "seed": 1, "roles": "hitler"}, "roles"),
+        ({"players": 7, "seed": "x"}, "seed"),
+        ({"players": 7, "seed": 1, "actions": [{"seat": 0, "type": "fly"}]}, "actions[0]"),
+        ([1, 2, 3], "record"),
+    ],
+)
+def test_replay_malformed_file_exit_2_with_a_clear_message(tmp_path, content, field):
+    good = write(tmp_path, "good.json", finished_game().to_record())
+    bad = write(tmp_path, "bad.json", content)
+    proc = run(good, bad, "--json")
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr + proc.stdout
+    assert str(bad) in proc.stderr and field in proc.stderr
+    assert len(proc.stdout.splitlines()) == 1  # the good file is still reported
+
+
+def test_replay_missing_file_exit_2(tmp_path):
+    proc = run(tmp_path / "nope.json")
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr and "nope.json" in proc.stderr
+
+
+def test_replay_record_with_a_wrong_reshuffle_is_an_invalid_file(tmp_path):
+    game = finished_game(seed=2)
+    while not game.reshuffles:
+        game = finished_game(seed=game.seed + 1)
+    record = game.to_record()
+    pile = record["reshuffles"][0]
+    record["reshuffles"][0] = pile[:-1] + [L if pile[-1] == F else F]
+    path = write(tmp_path, "reshuffle.json", record)
+    proc = run(path, "--json")
+    assert proc.returncode == 2, proc.stdout
+    assert "reshuffles[0]" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_replay_view_of_a_seat_and_of_a_spectator(tmp_path):
+    going = in_progress_game()
+    done = finished_game()
+    a = write(tmp_path, "going.json", going.to_record())
+    b = write(tmp_path, "done.json", done.to_record())
+    for seat, arg in ((4, "4"), (None, "spectator")):
+        proc = run(a, b, "--json", "--view", arg)
+        assert proc.returncode == 0, proc.stderr
+        first, second = (json.loads(line) for line in proc.stdout.splitlines())
+        assert first == going.view(seat).to_json()
+        assert second == done.view(seat).to_json()
+        assert second["known_roles"] == [r.value for r in done.roles]  # W2
+    proc = run(a, "--view", "4")  # pretty printed without --json
+    assert proc.returncode == 0 and json.loads(proc.stdout) == going.view(4).to_json()
+
+
+@pytest.mark.parametrize("arg", ["7", "someone"])
+def test_replay_view_of_a_seat_not_at_the_table(tmp_path, arg):
+    path = write(tmp_path, "going.json", in_progress_game().to_record())
+    proc = run(path, "--view", arg)
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+
+
+def _story(roles: list[str], top: str) -> Game:
+    game = new_game(7, roles=roles, top=top)
+    govern(game, 2, L)
+    fail(game, 3)
+    elect(game, 3)
+    game.apply(Action.discard(game.president, F))
+    game.apply(Action.enact(3, L))
+    game.apply(Action.claim_policies(2, "president_hand", [L, F, F]))
+    return game
+
+
+def test_replay_view_depends_only_on_what_the_seat_has_seen(tmp_path):
+    # Seat 0 (Liberal) saw its own hand in round 1 but neither the other roles nor the
+    # order of the hand drawn in round 3 nor the undrawn policies.
+    a = _story(make_roles(7, hitler=6, fascists=(4, 5)), "LLF LLF FFLL")
+    b = _story(make_roles(7, hitler=3, fascists=(1, 5)), "LLF FLL LFLF")
+    pa = write(tmp_path, "a.json", a.to_record())
+    pb = write(tmp_path, "b.json", b.to_record())
+    assert pa.read_text() != pb.read_text()
+    for arg in ("0", "spectator"):
+        out_a, out_b = run(pa, "--json", "--view", arg), run(pb, "--json", "--view", arg)
+        assert out_a.returncode == out_b.returncode == 0
+        assert out_a.stdout == out_b.stdout
+    # Seat 2 drew the reordered hand and seat 4 changed role: both can tell.
+    for arg in ("2", "4"):
+        assert run(pa, "--json", "--view", arg).stdout != run(pb, "--json", "--view", arg).stdout
