@@ -80,3 +80,108 @@ def test_registered() -> None:
     agent = make_agent("bayes", 3, 1)
     assert agent.name == "bayes"
     assert make_agent("bayes-human", 0, 1).name == "bayes-human"
+
+
+def _sessions_with_claims(game: Game) -> list[dict[str, object]]:
+    """Per legislative session: president, chancellor, enacted policy, both hand claims."""
+    out: list[dict[str, object]] = []
+    cur: dict[str, object] | None = None
+    for e in game.events:
+        if e.type == "legislative_session":
+            cur = {"p": e.data["president"], "c": e.data["chancellor"], "order": []}
+            out.append(cur)
+        elif cur is not None and e.type == "enacted" and not e.data.get("chaos"):
+            cur["enacted"] = e.data["policy"]
+        elif cur is not None and e.type == "claim" and e.data["subject"] in (
+            "president_hand",
+            "chancellor_hand",
+        ):
+            libs = list(e.data["policies"]).count("liberal")
+            key = "c3" if e.data["subject"] == "president_hand" else "c2"
+            cur[key] = libs
+            cur["order"].append(key)  # type: ignore[attr-defined]
+        elif e.type == "nominated":
+            cur = None
+    return out
+
+
+def _consistent(c3: int, c2: int) -> bool:
+    return c2 in (c3, c3 - 1) or (c3 == 3 and c2 == 2)
+
+
+def test_fascist_claims_agree_with_the_partner_when_they_can() -> None:
+    """A fascist who claims second never contradicts the partner's claim or the enactment if a
+    story exists that fits both."""
+    checked = 0
+    for seed in range(40):
+        _, game = play_game(7, Lineup("bayes", "bayes"), seed=seed)
+        roles = [r.value for r in game.roles]
+        for s in _sessions_with_claims(game):
+            if "c3" not in s or "c2" not in s or "enacted" not in s:
+                continue
+            second = s["order"][1]  # type: ignore[index]
+            seat = s["c"] if second == "c2" else s["p"]
+            if roles[seat] != "fascist":  # type: ignore[index]
+                continue
+            c3, c2, enacted = s["c3"], s["c2"], s["enacted"]
+            if second == "c2":
+                options = [
+                    k for k in range(3)
+                    if _consistent(c3, k)  # type: ignore[arg-type]
+                    and not (enacted == "fascist" and k == 2 or enacted == "liberal" and k == 0)
+                ]
+            else:
+                options = [
+                    k for k in range(4)
+                    if _consistent(k, c2)  # type: ignore[arg-type]
+                    and not (enacted == "liberal" and k == 0 or enacted == "fascist" and k == 3)
+                ]
+            if options:
+                checked += 1
+                assert _consistent(c3, c2), (seed, s)  # type: ignore[arg-type]
+    assert checked >= 20
+
+
+def _hitler_suspicion_at_zone(seeds: range) -> float:
+    """Mean public-eye P(Hitler) of the true Hitler when the third fascist policy lands."""
+    from secret_hitler.bots.beliefs import HIT, Beliefs
+
+    total, count = 0.0, 0
+    for seed in seeds:
+        game = Game(7, seed=seed)
+        agents = [
+            make_agent("bayes", s, 100 * seed + s) for s in range(7)
+        ]
+        observer = Beliefs.for_view(game.view(0), public=True)
+        hitler = [r.value for r in game.roles].index("hitler")
+        while not game.finished:
+            seat = game.to_act()[0]
+            legal = [a for a in game.legal_actions(seat) if a.type != "claim"]
+            game.apply(agents[seat].act(game.view(seat), legal))
+            for s in range(7):
+                opts = [a for a in game.legal_actions(s) if a.type == "claim"]
+                if opts and not game.finished:
+                    for a in agents[s].claims(game.view(s), opts):
+                        game.apply(a)
+            if game.fascist >= 3 and not game.finished:
+                observer.update(game.view(0))
+                total += float(observer.marginals()[hitler, HIT])
+                count += 1
+                break
+    return total / max(count, 1)
+
+
+def test_mimicking_votes_hide_hitler_better_than_team_votes() -> None:
+    """Fascists who vote like a liberal reading the public record leave Hitler less suspect in
+    the liberal eye than fascists who back every team government (the naive policy)."""
+    from secret_hitler.bots import bayes
+
+    seeds = range(60)
+    mimic = _hitler_suspicion_at_zone(seeds)
+    saved = bayes.Tuning.pivot_margin
+    try:
+        bayes.Tuning.pivot_margin = 99  # always vote for the team's interest
+        naive = _hitler_suspicion_at_zone(seeds)
+    finally:
+        bayes.Tuning.pivot_margin = saved
+    assert mimic < naive, (mimic, naive)

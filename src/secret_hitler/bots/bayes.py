@@ -7,6 +7,10 @@ second posterior built from public events only (the "liberal eye") and prices ev
 (a bad discard, a fascist enactment, a lie) by how much it raises the public suspicion of its
 team, choosing among lies the one that looks most liberal under deck counting and the partner's
 claims. Hitler at 7+ players knows nobody and plays liberal to get elected later.
+
+Fascists vote exactly as a liberal reading the public record would (except to elect Hitler in
+the zone), nominate by predicting every seat's vote with the liberal rule on the liberal eye,
+and choose investigation targets and claims by a one-step lookahead on that posterior.
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ class Tuning:
     # In the Hitler zone a liberal refuses a chancellor who is Hitler with more than this.
     hitler_risk = 0.12
     # Extra public suspicion a fascist accepts for one more fascist policy, by policies on track.
-    suspicion_budget = (0.08, 0.15, 0.25, 0.35, 0.45, 1.0)
+    suspicion_budget = (0.3, 0.3, 0.4, 0.5, 0.6, 1.0)
     # A fascist lets a liberal-liberal government through when the public sees it as this clean
     # (voting nein on a clean government is what gives fascists away).
     fascist_blend = 0.35
@@ -45,6 +49,17 @@ class Tuning:
     hitler_public_vote = True
     self_weight = 0.35
     hitler_weight = 1.0
+    # Fascist votes copy the vote a liberal would cast from the public record, and break from
+    # it only when the vote count (predicted by running the liberal rule for every liberal on
+    # the public posterior) is within this many votes of the majority.
+    mimic_votes = True
+    pivot_margin = -1
+    # Fascist nominations: the most trusted seat in the liberal eye, unless a teammate's
+    # government is predicted to pass (then these bonuses, on the trust scale).
+    nominate_mate = 0.3
+    predict_nominations = True
+    threat_weight = 0.5  # execution: preference for a liberal who has evidence against the team
+    zone_hitler_fallback = 0.3  # Hitler's bonus in the zone when his vote is not predicted to pass
 
 
 def _find(legal: Sequence[Action], kind: str, **fields: Any) -> Action | None:
@@ -144,6 +159,63 @@ class BayesAgent(Agent):
         return float(p @ pairs)
 
     # ------------------------------------------------------------------ decisions
+    def _liberal_rule(
+        self, b: Beliefs, probs: np.ndarray | None, view: View, p: int, c: int
+    ) -> bool:
+        """The vote a liberal casts from posterior ``probs`` of ``b`` (seat not in government)."""
+        zone = view.fascist_policies >= view.hitler_zone
+        m = b.marginals(probs)
+        clean = b.p_both_liberal(p, c, probs)
+        base = self._clean_baseline(b, view)
+        share = Tuning.vote_share[min(view.election_tracker, 2)]
+        ja = clean >= base * share
+        if zone and float(m[c, HIT]) > Tuning.hitler_risk:
+            ja = False
+        return ja
+
+    def _predicted_ja(self, view: View, p: int, cands: Sequence[int]) -> np.ndarray:
+        """Ja votes expected from the other living seats for each chancellor in ``cands``.
+
+        Liberals (and blind Hitler) are modelled by the liberal rule on the public posterior
+        conditioned on themselves being liberal; informed teammates back any team government;
+        the two candidates vote ja.
+        """
+        pub = self.public
+        assert pub is not None
+        R = pub.R
+        probs = pub.probs()
+        voters = [v for v in range(view.players) if view.alive[v] and v != self.seat]
+        K = len(cands)
+        if not voters or not K:
+            return np.zeros(K)
+        lib = (R[:, voters] == LIB).T.astype(float)
+        pv = probs[None, :] * lib
+        tot = pv.sum(axis=1, keepdims=True)
+        pv = np.where(tot > 0, pv / np.maximum(tot, 1e-300), probs[None, :])
+        cidx = np.asarray(cands)
+        plib = R[:, p] == LIB
+        clean = pv @ (plib[:, None] & (R[:, cidx] == LIB)).astype(float)
+        base = self._clean_baseline(pub, view)
+        share = Tuning.vote_share[min(view.election_tracker, 2)]
+        ja = clean >= base * share
+        if view.fascist_policies >= view.hitler_zone:
+            ja &= (pv @ (R[:, cidx] == HIT).astype(float)) <= Tuning.hitler_risk
+        team = set(self._team(view)) | {self.seat}
+        informed = {
+            s
+            for s in team
+            if view.known_roles[s] == FASCIST or (view.known_roles[s] == "hitler" and self._informed_fascist(view))
+        }
+        out: np.ndarray = ja.sum(axis=0).astype(float)
+        for i, v in enumerate(voters):
+            for k, c in enumerate(cands):
+                if v in (p, c) or (v in informed and (p in team or c in team)):
+                    out[k] += 1 - ja[i, k]
+        return out
+
+    def _need(self, view: View) -> int:
+        return sum(view.alive) // 2 + 1
+
     def _nominate(self, view: View, legal: Sequence[Action]) -> Action | None:
         b = self.beliefs
         assert b is not None
@@ -152,6 +224,12 @@ class BayesAgent(Agent):
         if self._informed_fascist(view):
             assert self.public is not None
             pub = self.public.marginals(self.public.conditioned_liberal(self.seat))
+            cands = [a.target for a in legal if a.target is not None]
+            passes = {c: True for c in cands}
+            if Tuning.predict_nominations:
+                counts = self._predicted_ja(view, self.seat, cands)
+                need = self._need(view)
+                passes = {c: counts[k] + 1 >= need for k, c in enumerate(cands)}
             best, score = None, -1e9
             for a in legal:
                 c = a.target
@@ -160,8 +238,11 @@ class BayesAgent(Agent):
                 s = trust
                 if c in team:
                     hitler = view.known_roles[c] == "hitler"
-                    bonus = Tuning.nominate_hitler_early if hitler else 0.3
-                    s = trust + (2.0 if zone and hitler else bonus)
+                    if zone and hitler:
+                        s = trust + (10.0 if passes[c] else Tuning.zone_hitler_fallback)
+                    elif passes[c]:
+                        s = trust + (Tuning.nominate_hitler_early if hitler else Tuning.nominate_mate)
+                s += 1e-6 * self.rng.random()
                 if s > score:
                     best, score = a, s
             return best
@@ -189,13 +270,24 @@ class BayesAgent(Agent):
             ja = True
         elif self._informed_fascist(view):
             team = self._team(view)
-            if p in team or c in team:
+            assert self.public is not None
+            probs = self.public.conditioned_liberal(self.seat)
+            if zone and c in team and view.known_roles[c] == "hitler":
                 ja = True
-            elif view.liberal_policies >= 4:
+            elif p not in team and c not in team and view.liberal_policies >= 4:
                 ja = False
+            elif Tuning.mimic_votes:
+                want = p in team or c in team
+                mimic = self._liberal_rule(self.public, probs, view, p, c)
+                if mimic == want or Tuning.pivot_margin < 0:
+                    ja = mimic
+                else:
+                    others = float(self._predicted_ja(view, p, [c])[0])
+                    pivot = self._need(view) - 1
+                    ja = want if abs(others - pivot) <= Tuning.pivot_margin else mimic
+            elif p in team or c in team:
+                ja = True
             else:
-                assert self.public is not None
-                probs = self.public.conditioned_liberal(self.seat)
                 clean = self.public.p_both_liberal(p, c, probs)
                 base = self._clean_baseline(self.public, view)
                 ja = clean >= base * (1 + Tuning.fascist_blend) and view.election_tracker < 2
@@ -206,13 +298,7 @@ class BayesAgent(Agent):
                 # certainty of not being Hitler must not show in his votes.
                 probs = self.public.conditioned_liberal(self.seat)
                 b = self.public
-            m = b.marginals(probs)
-            clean = b.p_both_liberal(p, c, probs)
-            base = self._clean_baseline(b, view)
-            share = Tuning.vote_share[min(view.election_tracker, 2)]
-            ja = clean >= base * share
-            if zone and float(m[c, HIT]) > Tuning.hitler_risk:
-                ja = False
+            ja = self._liberal_rule(b, probs, view, p, c)
             if view.role == "hitler" and zone and c == self.seat:
                 ja = True
         return _find(legal, "vote", ja=ja)
@@ -292,14 +378,22 @@ class BayesAgent(Agent):
         b = self.beliefs
         assert b is not None
         if self._informed_fascist(view):
+            # One step ahead: the target whose claimed result (a teammate cleared, a liberal
+            # framed) leaves the team least suspect in the liberal eye.
             team = set(self._team(view))
             assert self.public is not None
-            pub = self.public.p_fascist_party(self.public.conditioned_liberal(self.seat))
-            # A liberal the table already doubts: a fascist claim about him will be believed.
-            libs = [a for a in legal if a.target not in team]
-            if libs:
-                return max(libs, key=lambda a: float(pub[a.target]))
-            return None
+            pub = self.public
+            base = np.log(np.maximum(pub.probs(), 1e-300))
+            best, score = None, 1e9
+            for a in legal:
+                t = a.target
+                assert t is not None
+                party = LIBERAL if t in team else FASCIST
+                probs = _normalize_log(base + pub.investigation_claim_loglik(self.seat, t, party))
+                s = self._suspicion(view, probs) + 1e-6 * self.rng.random()
+                if s < score:
+                    best, score = a, s
+            return best
         bad = b.p_fascist_party()
         return max(
             legal,
@@ -331,8 +425,14 @@ class BayesAgent(Agent):
             pub = self.public.marginals(self.public.conditioned_liberal(self.seat))
             libs = [a for a in legal if a.target not in team]
             if libs:
-                # The most trusted liberal: the one the table would follow.
-                return max(libs, key=lambda a: float(pub[a.target, LIB]))
+                # The most trusted liberal (the one the table would follow), or one who holds
+                # private evidence against the team.
+                threat = self._threats(view)
+                return max(
+                    libs,
+                    key=lambda a: float(pub[a.target, LIB])
+                    + Tuning.threat_weight * threat.get(a.target or 0, 0.0),
+                )
             return None
         m = b.marginals()
         return max(
@@ -341,6 +441,34 @@ class BayesAgent(Agent):
                 float(m[a.target, HIT] + 0.3 * m[a.target, FAS]) + 1e-6 * self.rng.random()
             ),
         )
+
+    def _threats(self, view: View) -> dict[int, float]:
+        """Liberals who saw something private against the team: a liberal who investigated a
+        teammate, or a liberal president whose teammate chancellor enacted a fascist policy
+        although the president claims to have passed a liberal."""
+        team = set(self._team(view)) | {self.seat}
+        out: dict[int, float] = {}
+        pres = chan = None
+        enacted = None
+        for e in view.events:
+            kind = e["type"]
+            if kind == "investigated" and e.get("target") in team and e.get("president") not in team:
+                out[e["president"]] = out.get(e["president"], 0.0) + 1.0
+            elif kind == "legislative_session":
+                pres, chan, enacted = e["president"], e["chancellor"], None
+            elif kind == "enacted" and not e.get("chaos"):
+                enacted = e["policy"]
+            elif (
+                kind == "claim"
+                and e["subject"] == "president_hand"
+                and e["seat"] == pres
+                and pres not in team
+                and chan in team
+                and enacted == FASCIST
+                and list(e["policies"]).count(LIBERAL) >= 2
+            ):
+                out[pres] = out.get(pres, 0.0) + 1.0
+        return out
 
     # ------------------------------------------------------------------ claims
     def claims(self, view: View, options: Sequence[Action]) -> list[Action]:
@@ -406,10 +534,18 @@ class BayesAgent(Agent):
             party = truth["party"]
             if target in team:
                 party = LIBERAL
-            elif self._suspicion(view) < 0.5 * (1 + len(team)):
-                pub = self.public.p_fascist_party(self.public.conditioned_liberal(self.seat))
-                if float(pub[target]) >= 0.3:
-                    party = FASCIST
+            elif self._informed_fascist(view):
+                # Frame the liberal when the lie leaves the team less suspect than the truth.
+                pub = self.public
+                base = np.log(np.maximum(pub.probs(), 1e-300))
+                cost = {
+                    q: self._suspicion(
+                        view,
+                        _normalize_log(base + pub.investigation_claim_loglik(self.seat, target, q)),
+                    )
+                    for q in (LIBERAL, FASCIST)
+                }
+                party = FASCIST if cost[FASCIST] < cost[LIBERAL] else LIBERAL
             return next((a for a in opts if a.party is not None and a.party.value == party), None)
         if subject == "peek":
             return self._matching(opts, subject, truth)
@@ -426,6 +562,12 @@ class BayesAgent(Agent):
             if s < score - 1e-9:
                 best, score = a, s
         return best
+
+
+def _normalize_log(logw: np.ndarray) -> np.ndarray:
+    w = np.exp(logw - logw.max())
+    out: np.ndarray = w / w.sum()
+    return out
 
 
 def _plausible(subject: str | None, libs: int, session: Any) -> bool:

@@ -568,6 +568,10 @@ class Beliefs:
     def _investigation_claim(self, seat: int, target: int, party: str) -> None:
         if seat == self.seat:
             return
+        self._add(self.investigation_claim_loglik(seat, target, party))
+
+    def investigation_claim_loglik(self, seat: int, target: int, party: str) -> np.ndarray:
+        """Log-likelihood per world of ``seat`` claiming that ``target`` is of ``party``."""
         m = self.model
         t = np.zeros((3, 3))  # [investigator role, target role]
         for ri in range(3):
@@ -584,7 +588,8 @@ class Beliefs:
                 else:
                     p = m.clear_teammate if party == "liberal" else 1 - m.clear_teammate
                 t[ri, rt] = p
-        self._add(np.log(t[self.R[:, seat], self.R[:, target]]))
+        out: np.ndarray = np.log(t[self.R[:, seat], self.R[:, target]])
+        return out
 
     def _on_investigation(self, e: dict[str, Any]) -> None:
         target = e["target"]

@@ -1,0 +1,579 @@
+"""The `rule` level: hand-written heuristics per role, acting only on the seat's View.
+
+Liberals keep a suspicion score per seat from public events (fascist policies from a government,
+claims that contradict each other, yes votes on governments that went bad, investigation claims)
+and from what only they saw (their own hands and investigations, which turn some suspicions
+into certainties). They enact liberal policies, claim the truth, trust the least suspicious
+and refuse unconfirmed chancellors in the Hitler zone.
+
+Fascists know their team (Hitler does only at 5-6 players) and play for a fascist win without
+exposing Hitler: they pass fascist policies when the deck can take the blame, lie in claims so
+that their story stays consistent with what a liberal partner saw, frame liberals they
+investigate, clear Hitler, and push him into the chancellorship in the Hitler zone. Hitler
+plays like a careful liberal to earn trust and only breaks cover to block or win.
+
+The bot reads each new event once (views only grow), so a decision is a few microseconds of
+arithmetic over the seats.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..engine import Action, View
+from ..engine import actions as A
+from ..engine.types import Policy
+from .base import Agent, register
+
+LIB = "liberal"
+FAS = "fascist"
+KNOWN = 10.0  # the score of a seat known to be fascist
+
+
+def _nlib(policies: Sequence[str]) -> int:
+    return sum(1 for p in policies if p == LIB)
+
+
+def _hand(liberals: int, size: int) -> tuple[Policy, ...]:
+    """A claimed hand in the engine's canonical order (fascist first)."""
+    return tuple([Policy.FASCIST] * (size - liberals) + [Policy.LIBERAL] * liberals)
+
+
+class _Session:
+    """One legislative session as this seat saw it."""
+
+    __slots__ = (
+        "pres", "chan", "ja", "enacted", "pres_claim", "chan_claim", "scored", "peek",
+        "drew", "passed", "received",
+    )
+
+    def __init__(self, pres: int, chan: int, ja: tuple[int, ...]) -> None:
+        self.pres = pres
+        self.chan = chan
+        self.ja = ja
+        self.enacted: str | None = None  # None while open or after a veto
+        self.pres_claim: int | None = None  # liberal policies claimed
+        self.chan_claim: int | None = None
+        self.scored = False
+        self.peek: tuple[int, int] | None = None  # (peeker, claimed liberals) of the next draw
+        self.drew: tuple[str, ...] = ()
+        self.passed: tuple[str, ...] = ()
+        self.received: tuple[str, ...] = ()
+
+
+class RuleAgent(Agent):
+    name = "rule"
+    # Hitler zone: extra distrust of a nominee not known to be not-Hitler, and the suspicion
+    # above which a liberal refuses him (tuned by simulation at 7 players).
+    zone_penalty = 3.0
+    zone_refuse = 0.0
+
+    def __init__(self, seat: int, rng: random.Random | None = None) -> None:
+        super().__init__(seat, rng)
+        self._seen = 0
+        self.n = 0
+        self.role = LIB
+        self.team: frozenset[int] = frozenset()  # fascist team members this seat knows
+        self.hitler: int | None = None
+        self.pub: list[float] = []  # suspicion any observer could compute
+        self.priv: list[float] = []  # adjustments from what only this seat saw
+        self.threat: list[float] = []  # (fascists) how much a liberal seems to know about us
+        self.known_fas: set[int] = set()
+        self.known_lib: set[int] = set()
+        self.sess: _Session | None = None
+        self.votes: tuple[bool | None, ...] = ()
+        self.peek_claim: tuple[int, int] | None = None
+        self.my_peek: tuple[str, ...] = ()
+        self.deck = (6, 11)
+        self.enacted_lib = 0
+        self.enacted_fas = 0
+
+    # ------------------------------------------------------------------ knowledge
+    def _start(self, view: View) -> None:
+        n = view.players
+        self.n = n
+        self.role = view.role or LIB
+        self.pub = [0.0] * n
+        self.priv = [0.0] * n
+        self.threat = [0.0] * n
+        deck = view.rules.get("deck") or {}
+        self.deck = (int(deck.get("liberal", 6)), int(deck.get("fascist", 11)))
+        if self.role != LIB:
+            team = {s for s, r in enumerate(view.known_roles) if r in (FAS, "hitler")}
+            team.add(self.seat)
+            self.team = frozenset(team)
+            for s, r in enumerate(view.known_roles):
+                if r == "hitler":
+                    self.hitler = s
+        if self.role == LIB:
+            self.known_lib.add(self.seat)
+
+    @property
+    def knows_team(self) -> bool:
+        return self.role == FAS or (self.role == "hitler" and len(self.team) > 1)
+
+    def _update(self, view: View) -> None:
+        if not self.n:
+            self._start(view)
+        events = view.events
+        for i in range(self._seen, len(events)):
+            self._observe(events[i])
+        self._seen = len(events)
+
+    def _observe(self, e: dict[str, Any]) -> None:
+        t = e["type"]
+        if t == "votes":
+            self.votes = tuple(e["votes"])
+        elif t == "elected":
+            ja = tuple(s for s, v in enumerate(self.votes) if v)
+            self._close_session()
+            self.sess = _Session(e["president"], e["chancellor"], ja)
+        elif t == "legislative_session":
+            if self.sess is not None:
+                self.sess.peek = self.peek_claim
+            self.peek_claim = None
+        elif t == "drew" and self.sess is not None:
+            self.sess.drew = tuple(e["policies"])
+            self._check_peek_draw(self.sess)
+        elif t == "passed" and self.sess is not None:
+            self.sess.passed = tuple(e["policies"])
+        elif t == "received" and self.sess is not None:
+            self.sess.received = tuple(e["policies"])
+        elif t == "enacted":
+            self._on_enacted(e)
+        elif t == "chaos":
+            self.peek_claim = None
+        elif t == "claim":
+            self._on_claim(e)
+        elif t == "investigation":
+            target = e["target"]
+            (self.known_fas if e["party"] == FAS else self.known_lib).add(target)
+        elif t == "investigated":
+            if e["target"] in self.team and e["president"] not in self.team:
+                self.threat[e["president"]] += 3.0
+        elif t == "peek":
+            self.my_peek = tuple(e["policies"])
+        elif t == "nominated":
+            self._close_session()
+
+    def _on_enacted(self, e: dict[str, Any]) -> None:
+        policy = e["policy"]
+        if e.get("chaos"):
+            self.peek_claim = None
+        # Start-track policies never appear as events, so this counts deck policies only.
+        if policy == LIB:
+            self.enacted_lib += 1
+        else:
+            self.enacted_fas += 1
+        s = self.sess
+        if e.get("chaos") or s is None or s.enacted is not None:
+            return
+        s.enacted = policy
+        pub = self.pub
+        if policy == FAS:
+            pub[s.pres] += 1.0
+            pub[s.chan] += 1.0
+            for v in s.ja:
+                if v not in (s.pres, s.chan):
+                    pub[v] += 0.3
+            if s.passed and LIB in s.passed:
+                self._caught(s.chan)  # I passed a liberal and the chancellor chose fascist
+            if s.received == (FAS, FAS):
+                self.priv[s.pres] += 0.8  # drew three fascists, or threw a liberal away
+        else:
+            pub[s.pres] -= 0.5
+            pub[s.chan] -= 0.5
+            for v in s.ja:
+                if v not in (s.pres, s.chan):
+                    pub[v] -= 0.1
+        for v in s.ja:
+            if v in self.known_fas or s.pres in self.known_fas or s.chan in self.known_fas:
+                self.priv[v] += 0.4
+
+    def _caught(self, seat: int) -> None:
+        """This seat saw ``seat`` lie or betray: a certainty for a liberal."""
+        if seat == self.seat:
+            return
+        self.known_fas.add(seat)
+        self.known_lib.discard(seat)
+
+    def _on_claim(self, e: dict[str, Any]) -> None:
+        seat, subject = e["seat"], e["subject"]
+        s = self.sess
+        if subject == A.CLAIM_INVESTIGATION:
+            self._on_investigation_claim(seat, e["target"], e["party"])
+        elif subject == A.CLAIM_PEEK:
+            claimed = _nlib(e["policies"])
+            self.peek_claim = (seat, claimed)
+            if seat != self.seat and self.my_peek and _nlib(self.my_peek) != claimed:
+                self._caught(seat)
+        elif s is not None and subject == A.CLAIM_PRESIDENT_HAND and seat == s.pres:
+            s.pres_claim = _nlib(e["policies"])
+            if s.received and not s.pres_claim - 1 <= _nlib(s.received) <= s.pres_claim:
+                self._caught(seat)
+            if s.peek is not None and s.peek[1] != s.pres_claim:
+                self._conflict(s.peek[0], seat)
+                if s.peek[0] == self.seat and self.role == LIB:
+                    self._caught(seat)
+            self._score_claims(s)
+        elif s is not None and subject == A.CLAIM_CHANCELLOR_HAND and seat == s.chan:
+            s.chan_claim = _nlib(e["policies"])
+            if s.passed and _nlib(s.passed) != s.chan_claim:
+                self._caught(seat)
+            self._score_claims(s)
+
+    def _check_peek_draw(self, s: _Session) -> None:
+        if s.peek is not None and s.pres == self.seat and s.peek[1] != _nlib(s.drew):
+            self._caught(s.peek[0])
+
+    def _conflict(self, a: int, b: int) -> None:
+        self.pub[a] += 1.5
+        self.pub[b] += 1.5
+        for x, y in ((a, b), (b, a)):
+            if x in self.team and y not in self.team:
+                self.threat[y] += 2.0
+
+    def _score_claims(self, s: _Session) -> None:
+        """Once both members have claimed: do the stories fit each other and the policy?"""
+        if s.scored or s.pres_claim is None or s.chan_claim is None:
+            return
+        s.scored = True
+        pl, cl, pub = s.pres_claim, s.chan_claim, self.pub
+        if not pl - 1 <= cl <= pl:
+            self._conflict(s.pres, s.chan)
+            return
+        if s.enacted == FAS:
+            if cl >= 1:
+                pub[s.chan] += 3.0  # had a liberal and enacted a fascist
+            elif pl >= 1:
+                pub[s.pres] += 2.0  # threw a liberal away
+            else:
+                blame = min(1.0, self._p_fff() / 0.25)
+                pub[s.pres] -= 0.7 * blame
+                pub[s.chan] -= 0.7 * blame
+        elif s.enacted == LIB and cl == 0:
+            pub[s.chan] += 3.0  # claims fascists only but enacted a liberal: a lie
+        elif s.enacted == LIB and pl >= 2 and cl == 1:
+            pub[s.pres] += 0.4
+
+    def _p_fff(self) -> float:
+        lib, fas = self.deck
+        lib_left = max(0, lib - self.enacted_lib)
+        total = max(1, lib + fas - self.enacted_lib - self.enacted_fas)
+        q = 1.0 - lib_left / total
+        return q * q * q
+
+    def _close_session(self) -> None:
+        """The claim window closed: a government member with nothing to say hides something."""
+        s = self.sess
+        if s is None or s.scored:
+            return
+        s.scored = True
+        silence = 0.6 if s.enacted == FAS else 0.3
+        if s.pres_claim is None:
+            self.pub[s.pres] += silence
+        if s.chan_claim is None:
+            self.pub[s.chan] += silence
+
+    def _on_investigation_claim(self, pres: int, target: int, party: str) -> None:
+        if pres == self.seat:
+            return
+        if target in self.known_lib and party == FAS:
+            self._caught(pres)
+            return
+        if target in self.known_fas and party == LIB and target not in self.team:
+            self._caught(pres)
+            return
+        if target in self.team and party == FAS and pres not in self.team:
+            self.threat[pres] += 3.0
+        credibility = 1.0 / (1.0 + max(0.0, self.score(pres)))
+        if party == FAS:
+            self.pub[target] += 2.5 * credibility
+        else:
+            self.pub[target] -= 1.0 * credibility
+
+    def score(self, seat: int) -> float:
+        """Suspicion from this seat's point of view (liberal reasoning)."""
+        if seat in self.known_fas:
+            return KNOWN + self.pub[seat] * 0.01
+        if seat in self.known_lib:
+            return -KNOWN
+        return self.pub[seat] + self.priv[seat]
+
+    def public(self, seat: int) -> float:
+        return self.pub[seat]
+
+    # ------------------------------------------------------------------ decisions
+    def act(self, view: View, legal: Sequence[Action]) -> Action:
+        self._update(view)
+        turn = [a for a in legal if a.type != A.CLAIM]
+        if not turn:
+            made = self.claims(view, legal)
+            return made[0] if made else legal[0]
+        kind = turn[0].type
+        if kind == A.VOTE:
+            ja = self._vote(view)
+            return next((a for a in turn if a.ja is ja), turn[0])
+        if kind == A.NOMINATE:
+            return self._pick_target(turn, self._nominee(view, [a.target for a in turn]))  # type: ignore[misc]
+        if kind == A.DISCARD:
+            want = self._discard(view)
+            return next((a for a in turn if a.policy == want), turn[0])
+        if kind in (A.ENACT, A.VETO):
+            return self._enact(view, turn)
+        if kind == A.VETO_RESPONSE:
+            accept = self._accept_veto(view)
+            return next((a for a in turn if a.accept is accept), turn[0])
+        targets = [a.target for a in turn if a.target is not None]
+        if kind == A.INVESTIGATE:
+            return self._pick_target(turn, self._investigate(view, targets))
+        if kind == A.SPECIAL_ELECTION:
+            return self._pick_target(turn, self._special(view, targets))
+        if kind == A.EXECUTE:
+            return self._pick_target(turn, self._execute(view, targets))
+        return turn[self.rng.randrange(len(turn))]
+
+    @staticmethod
+    def _pick_target(turn: Sequence[Action], target: int) -> Action:
+        return next((a for a in turn if a.target == target), turn[0])
+
+    def _best(self, seats: Sequence[int], key: Callable[[int], float]) -> int:
+        """The seat with the smallest key, ties broken at random."""
+        rnd = self.rng.random
+        return min(seats, key=lambda s: key(s) + rnd() * 0.05)
+
+    def _fascist_play(self) -> bool:
+        return self.role == FAS or (self.role == "hitler" and self.knows_team)
+
+    def _zone(self, view: View) -> bool:
+        return view.fascist_policies >= view.hitler_zone
+
+    # -- nomination and votes
+    def _nominee(self, view: View, targets: list[int]) -> int:
+        if not self._fascist_play():
+            return self._trusted(view, targets)
+        team = self.team
+        hitler = self.hitler
+        if self._zone(view) and hitler in targets and hitler != self.seat:
+            return hitler
+        mates = [t for t in targets if t in team and t != hitler]
+        if not mates and not self._zone(view):
+            mates = [t for t in targets if t == hitler]
+        careful = self.role == "hitler"
+        if mates and self.rng.random() < (0.35 if careful else 0.55):
+            return self._best(mates, self.public)
+        others = [t for t in targets if t not in team] or targets
+        return self._best(others, self.public)
+
+    def _trusted(self, view: View, targets: list[int]) -> int:
+        zone = self._zone(view)
+        safe = set(view.not_hitler)
+
+        def key(s: int) -> float:
+            k = self.score(s)
+            if zone and s not in safe and s not in self.known_lib:
+                k += self.zone_penalty
+            return k
+
+        return self._best(targets, key)
+
+    def _vote(self, view: View) -> bool:
+        c, m = view.candidate, view.nominee
+        if c is None or m is None:
+            return True
+        if self._fascist_play():
+            team = self.team
+            if self._zone(view) and m == self.hitler:
+                return True
+            if c in team or m in team:
+                return True
+            if view.election_tracker == 2 and self.rng.random() < 0.5:
+                return False
+            return self._liberal_vote(view, c, m, self.public)
+        return self._liberal_vote(view, c, m, self.score)
+
+    def _liberal_vote(self, view: View, c: int, m: int, score: Callable[[int], float]) -> bool:
+        if self.seat in (c, m):
+            return True
+        if c in self.known_fas or m in self.known_fas:
+            return False
+        desperate = view.election_tracker == 2
+        if (
+            self._zone(view)
+            and m not in view.not_hitler
+            and m not in self.known_lib
+            and score(m) > (1.0 if desperate else self.zone_refuse)
+        ):
+            return False
+        limit = 2.2 if desperate else 1.2
+        living = [s for s in range(self.n) if view.alive[s] and s != self.seat]
+        mean = sum(score(s) for s in living) / max(1, len(living))
+        risk = max(score(c), score(m))
+        return risk < limit and risk <= mean + 1.5
+
+    # -- legislation
+    def _discard(self, view: View) -> Policy:
+        hand = view.hand
+        fas = hand.count(FAS)
+        if fas == 0:
+            return Policy.LIBERAL
+        if fas == 3 or LIB not in hand:
+            return Policy.FASCIST
+        chan = view.chancellor
+        if self.role == LIB:
+            return Policy.FASCIST
+        must_block = view.liberal_policies >= 4
+        if self.role == "hitler" and not self.knows_team:
+            # Careful liberal, except that a fifth liberal policy would lose the game.
+            return Policy.LIBERAL if must_block and fas >= 2 else Policy.FASCIST
+        if fas < 2 and not must_block:
+            return Policy.FASCIST  # a lone fascist would not get past a liberal chancellor
+        if chan in self.team:
+            p = 0.6 if chan == self.hitler and not self._zone(view) else 1.0
+        elif must_block:
+            p = 1.0
+        else:
+            slot = view.fascist_policies  # the next fascist policy covers board[slot]
+            power = view.board[slot] if slot < len(view.board) else None
+            p = 0.75 if power in ("execute", "investigate", "special_election") else 0.55
+            if self.public(self.seat) > 1.5:
+                p -= 0.3
+            if self.role == "hitler":
+                p -= 0.3
+        return Policy.LIBERAL if self.rng.random() < p else Policy.FASCIST
+
+    def _enact(self, view: View, turn: list[Action]) -> Action:
+        hand = view.hand
+        enacts = {a.policy: a for a in turn if a.type == A.ENACT}
+        vetoes = [a for a in turn if a.type == A.VETO]
+        choice = self._enact_choice(view, hand)
+        veto = self._want_veto(view, hand)
+        if veto and vetoes:
+            return next((a for a in vetoes if a.policy in (None, choice)), vetoes[0])
+        return enacts.get(choice) or next(iter(enacts.values()), turn[0])
+
+    def _enact_choice(self, view: View, hand: Sequence[str]) -> Policy:
+        if LIB not in hand:
+            return Policy.FASCIST
+        if FAS not in hand:
+            return Policy.LIBERAL
+        if self.role == LIB:
+            return Policy.LIBERAL
+        pres = view.president
+        if view.liberal_policies >= 4 or view.fascist_policies >= 5:
+            return Policy.FASCIST  # block the liberal win, or take the fascist one
+        if self.role == "hitler" and not self.knows_team:
+            return Policy.LIBERAL
+        if pres in self.team:
+            return Policy.FASCIST if self.role == FAS or self.rng.random() < 0.6 else Policy.LIBERAL
+        slot = view.fascist_policies
+        power = view.board[slot] if slot < len(view.board) else None
+        p = 0.45 if power in ("execute", "special_election") else 0.25
+        if self.role == "hitler":
+            p *= 0.4
+        return Policy.FASCIST if self.rng.random() < p else Policy.LIBERAL
+
+    def _want_veto(self, view: View, hand: Sequence[str]) -> bool:
+        if not view.veto_available:
+            return False
+        if self.role == LIB or (self.role == "hitler" and not self.knows_team):
+            block = self.role == "hitler" and view.liberal_policies >= 4
+            return FAS not in hand if block else LIB not in hand
+        return FAS not in hand and (view.president in self.team or view.liberal_policies >= 4)
+
+    def _accept_veto(self, view: View) -> bool:
+        s = self.sess
+        passed = s.passed if s is not None else ()
+        if not passed:
+            return view.election_tracker < 2
+        fascist_side = self._fascist_play() or (self.role == "hitler" and view.liberal_policies >= 4)
+        if fascist_side:
+            return FAS not in passed
+        return LIB not in passed
+
+    # -- powers
+    def _investigate(self, view: View, targets: list[int]) -> int:
+        if self._fascist_play():
+            hitler = self.hitler
+            if hitler in targets and self.rng.random() < 0.5:
+                return hitler  # then claim him liberal
+            libs = [t for t in targets if t not in self.team] or targets
+            return self._best(libs, self.public)  # frame the most trusted
+        known = self.known_fas | self.known_lib
+        unknown = [t for t in targets if t not in known] or targets
+        return self._best(unknown, lambda s: -self.score(s))
+
+    def _special(self, view: View, targets: list[int]) -> int:
+        if self._fascist_play():
+            mates = [t for t in targets if t in self.team and t != self.hitler]
+            mates = mates or [t for t in targets if t in self.team]
+            if mates:
+                return self._best(mates, self.public)
+            return self._best(targets, self.public)
+        return self._trusted(view, targets)
+
+    def _execute(self, view: View, targets: list[int]) -> int:
+        if self._fascist_play():
+            libs = [t for t in targets if t not in self.team] or targets
+            return self._best(libs, lambda s: -self.threat[s] + 0.5 * self.public(s))
+        safe = set(view.not_hitler)
+        return self._best(
+            targets, lambda s: -self.score(s) - (0.5 if s not in safe else 0.0)
+        )
+
+    # ------------------------------------------------------------------ claims
+    def claims(self, view: View, options: Sequence[Action]) -> list[Action]:
+        self._update(view)
+        made: list[Action] = []
+        subjects = {a.subject for a in options}
+        for subject in subjects:
+            claim = self._claim(view, subject, [a for a in options if a.subject == subject])
+            if claim is not None:
+                made.append(claim)
+        return made
+
+    def _claim(self, view: View, subject: str | None, options: list[Action]) -> Action | None:
+        s = self.sess
+        liar = self.role != LIB
+        if subject == A.CLAIM_INVESTIGATION:
+            target = options[0].target
+            truth = next((p for t, p in view.investigations if t == target), None)
+            if truth is None:
+                return None
+            party = truth
+            if liar and target is not None:
+                if target in self.team or truth == FAS:
+                    party = LIB  # protect a teammate (Hitler learns one this way)
+                elif self.knows_team and self.rng.random() < 0.5:
+                    party = FAS  # frame a liberal
+            return next((a for a in options if a.party == party), None)
+        if subject == A.CLAIM_PEEK:
+            want = tuple(Policy(p) for p in self.my_peek)
+            return next((a for a in options if a.policies == want), None)
+        if s is None:
+            return None
+        if subject == A.CLAIM_PRESIDENT_HAND:
+            if not s.drew:
+                return None
+            lib = _nlib(s.drew)
+            if liar and s.passed:
+                if s.enacted == FAS and s.chan in self.team and self.knows_team:
+                    lib = 0
+                else:
+                    lib = _nlib(s.passed)  # "the one I threw away was fascist"
+            want = _hand(lib, 3)
+        elif subject == A.CLAIM_CHANCELLOR_HAND:
+            if not s.received:
+                return None
+            lib = _nlib(s.received)
+            if liar and s.enacted == FAS:
+                lib = 0
+            want = _hand(lib, 2)
+        else:
+            return None
+        return next((a for a in options if a.policies == want), None)
+
+
+register("rule", RuleAgent)

@@ -1,0 +1,31 @@
+"""Bot-vs-bot simulation: single games, parallel runs, tournaments and their reports."""
+
+from .simulator import (
+    GameResult,
+    Lineup,
+    Runner,
+    SimConfig,
+    SimulationError,
+    Summary,
+    game_seed,
+    play_game,
+    simulate,
+    summarize,
+    tournament,
+    wilson,
+)
+
+__all__ = [
+    "GameResult",
+    "Lineup",
+    "Runner",
+    "SimConfig",
+    "SimulationError",
+    "Summary",
+    "game_seed",
+    "play_game",
+    "simulate",
+    "summarize",
+    "tournament",
+    "wilson",
+]

@@ -1,0 +1,265 @@
+"""The `simulate` and `tournament` commands (added to the main CLI by ``register``)."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from ..bots import available_bots
+from ..engine import InvalidSettings
+from .simulator import (
+    REASONS,
+    Lineup,
+    Runner,
+    SimConfig,
+    Summary,
+    check_rules,
+    plot_summary,
+    summarize,
+    tournament,
+    write_jsonl,
+    write_tournament,
+)
+
+
+class UsageError(Exception):
+    """A bad flag value: reported in one line with exit status 2, never as a traceback."""
+
+
+def _fail(command: str, message: str) -> typer.Exit:
+    typer.echo(f"secret-hitler {command}: {message}", err=True)
+    return typer.Exit(2)
+
+
+def _check_bot(name: str, flag: str) -> str:
+    bots = available_bots()
+    if name not in bots:
+        raise UsageError(f"{flag}: unknown bot {name!r}; available: {', '.join(bots)}")
+    return name
+
+
+def _parse_rules(value: str) -> Any:
+    """A preset name, or a JSON settings object such as '{"preset": "official", "veto_zone": 4}'."""
+    text = value.strip()
+    if text.startswith("{"):
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise UsageError(f"--rules: not valid JSON ({exc.msg})") from None
+    return text
+
+
+def _validate_rules(rules: Any, players: list[int]) -> None:
+    try:
+        check_rules(rules, players)
+    except InvalidSettings as exc:
+        message = exc.message.removeprefix("rules: ")
+        raise UsageError(f"--rules: {message}") from None
+
+
+def _check_counts(games: int, jobs: int) -> None:
+    if games < 1:
+        raise UsageError(f"--games: must be at least 1, got {games}")
+    if jobs < 0:
+        raise UsageError(f"--jobs: must be 0 (every core) or more, got {jobs}")
+
+
+def _check_output(path: Path | None, flag: str, folder: bool = False) -> None:
+    """Refuse an output path before hours of simulation, not after."""
+    if path is None:
+        return
+    if folder:
+        if path.exists() and not path.is_dir():
+            raise UsageError(f"{flag}: {path} exists and is not a folder")
+        return
+    if path.is_dir():
+        raise UsageError(f"{flag}: {path} is a folder, give a file name")
+    if not path.parent.is_dir():
+        raise UsageError(f"{flag}: the folder {path.parent} does not exist")
+
+
+def _check_players(n: int) -> int:
+    if not 5 <= n <= 10:
+        raise UsageError(f"--players: must be 5 to 10, got {n}")
+    return n
+
+
+@contextmanager
+def _progress(total: int, label: str, quiet: bool) -> Iterator[Callable[[int], None]]:
+    if quiet:
+        yield lambda k: None
+        return
+    bar = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
+    with bar:
+        task = bar.add_task(label, total=total)
+        yield lambda k: bar.advance(task, k)
+
+
+def _results_table(summary: Summary, title: str, elapsed: float) -> Table:
+    table = Table(title=title)
+    table.add_column("")
+    table.add_column("games", justify="right")
+    table.add_column("share", justify="right")
+    table.add_column("95% interval", justify="right")
+    for side, wins, ci in (
+        ("liberal wins", summary.liberal_wins, summary.liberal_ci),
+        ("fascist wins", summary.fascist_wins, summary.fascist_ci),
+    ):
+        table.add_row(side, str(wins), f"{wins / summary.games:.1%}", f"{ci[0]:.1%} – {ci[1]:.1%}")
+    table.add_section()
+    for reason in REASONS:
+        count = summary.reasons[reason]
+        table.add_row(f"  {reason.replace('_', ' ')}", str(count), f"{count / summary.games:.1%}", "")
+    table.add_section()
+    table.add_row("average rounds", f"{summary.avg_rounds:.2f}", "", "")
+    table.add_row("average actions", f"{summary.avg_actions:.1f}", "", "")
+    table.add_row("average claims", f"{summary.avg_claims:.1f}", "", "")
+    table.add_row("games per second", f"{summary.games / max(elapsed, 1e-9):.0f}", "", "")
+    return table
+
+
+def simulate_command(
+    players: Annotated[int, typer.Option("--players", help="Seats, 5 to 10.")] = 7,
+    games: Annotated[int, typer.Option("--games", help="Games to play.")] = 1000,
+    liberals: Annotated[str, typer.Option("--liberals", help="Bot for the liberal seats.")] = "rule",
+    fascists: Annotated[str, typer.Option("--fascists", help="Bot for the fascist seats.")] = "rule",
+    hitler: Annotated[
+        str | None, typer.Option("--hitler", help="Bot for Hitler (default: the fascist bot).")
+    ] = None,
+    rules: Annotated[
+        str, typer.Option("--rules", help="Preset name or JSON settings object.")
+    ] = "official",
+    jobs: Annotated[int, typer.Option("--jobs", help="Processes (0: every core).")] = 0,
+    seed: Annotated[int, typer.Option("--seed", help="Run seed; game i uses a seed derived from it and i.")] = 0,
+    out: Annotated[Path | None, typer.Option("--out", help="Write one JSON line per game here.")] = None,
+    records: Annotated[
+        Path | None, typer.Option("--records", help="Write each game's record into this folder.")
+    ] = None,
+    plot: Annotated[Path | None, typer.Option("--plot", help="Save a chart (PNG) of the results.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON, no table.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
+) -> None:
+    """Play bot-vs-bot games and report win rates with 95% intervals (exit 2 on bad flags)."""
+    try:
+        _check_players(players)
+        _check_counts(games, jobs)
+        lineup = Lineup(
+            _check_bot(liberals, "--liberals"),
+            _check_bot(fascists, "--fascists"),
+            None if hitler is None else _check_bot(hitler, "--hitler"),
+        )
+        parsed_rules = _parse_rules(rules)
+        _validate_rules(parsed_rules, [players])
+        _check_output(out, "--out")
+        _check_output(plot, "--plot")
+        _check_output(records, "--records", folder=True)
+    except UsageError as exc:
+        raise _fail("simulate", str(exc)) from None
+    config = SimConfig(players, lineup, parsed_rules, seed, str(records) if records else None)
+    start = time.perf_counter()
+    with Runner(jobs) as runner, _progress(games, f"{players}p {lineup.label()}", quiet or as_json) as tick:
+        results = runner.run(config, games, tick)
+    elapsed = time.perf_counter() - start
+    summary = summarize(results)
+    if out is not None:
+        write_jsonl(results, out)
+    if plot is not None:
+        plot_summary(summary, plot, f"{players} players, {lineup.label()}")
+    if as_json:
+        data = {"players": players, "lineup": lineup.label(), "seed": seed, **summary.to_json()}
+        typer.echo(json.dumps(data))
+        return
+    title = f"{players} players, {lineup.label()}, rules {rules}, seed {seed}"
+    Console().print(_results_table(summary, title, elapsed))
+
+
+def tournament_command(
+    out: Annotated[Path, typer.Option("--out", help="Folder for results.md, results.csv and heatmaps.")],
+    players: Annotated[str, typer.Option("--players", help="Player counts, comma separated.")] = "7",
+    games: Annotated[int, typer.Option("--games", help="Games per cell.")] = 500,
+    bots: Annotated[str, typer.Option("--bots", help="Bots, comma separated.")] = "random,rule",
+    hitler: Annotated[
+        str | None, typer.Option("--hitler", help="Bot for Hitler in every cell (default: the fascist bot).")
+    ] = None,
+    rules: Annotated[str, typer.Option("--rules", help="Preset name or JSON settings object.")] = "official",
+    jobs: Annotated[int, typer.Option("--jobs", help="Processes (0: every core).")] = 0,
+    seed: Annotated[int, typer.Option("--seed", help="Run seed (the same game seeds in every cell).")] = 0,
+    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
+) -> None:
+    """Play every liberal bot against every fascist bot at each player count (exit 2 on bad flags)."""
+    try:
+        counts: list[int] = []
+        for part in players.split(","):
+            try:
+                counts.append(_check_players(int(part)))
+            except ValueError:
+                raise UsageError(f"--players: {part.strip()!r} is not a number (e.g. --players 5,7,10)") from None
+        names = [b.strip() for b in bots.split(",") if b.strip()]
+        if not names:
+            raise UsageError("--bots: name at least one bot")
+        if len(set(names)) != len(names):
+            raise UsageError("--bots: a bot is named twice")
+        for name in names:
+            _check_bot(name, "--bots")
+        if hitler is not None:
+            _check_bot(hitler, "--hitler")
+        _check_counts(games, jobs)
+        parsed_rules = _parse_rules(rules)
+        _validate_rules(parsed_rules, counts)
+        _check_output(out, "--out", folder=True)
+    except UsageError as exc:
+        raise _fail("tournament", str(exc)) from None
+    total = len(counts) * len(names) ** 2 * games
+    start = time.perf_counter()
+    with _progress(total, "tournament", quiet) as tick:
+        cells = tournament(counts, names, games, seed, jobs, parsed_rules, hitler, tick)
+    command = (
+        f"secret-hitler tournament --players {','.join(map(str, counts))} --games {games} "
+        f"--bots {','.join(names)} --rules {rules} --seed {seed} --out {out}"
+        + (f" --hitler {hitler}" if hitler else "")
+    )
+    written = write_tournament(cells, names, out, command)
+    console = Console()
+    for n in counts:
+        table = Table(title=f"{n} players: liberal win rate (rows: liberal bot, columns: fascist bot)")
+        table.add_column("liberals \\ fascists")
+        for name in names:
+            table.add_column(name, justify="right")
+        grid = {(c.liberal, c.fascist): c.summary for c in cells if c.players == n}
+        for lib in names:
+            row = []
+            for fas in names:
+                s = grid[(lib, fas)]
+                row.append(f"{s.liberal_rate:.1%} [{s.liberal_ci[0]:.1%}, {s.liberal_ci[1]:.1%}]")
+            table.add_row(lib, *row)
+        console.print(table)
+    console.print(f"{total} games in {time.perf_counter() - start:.1f} s; wrote " + ", ".join(str(p) for p in written))
+
+
+def register(app: typer.Typer) -> None:
+    """Add `simulate` and `tournament`, and `evaluate` when its module is present."""
+    app.command("simulate")(simulate_command)
+    app.command("tournament")(tournament_command)
+    try:
+        from .evaluate import register_evaluate
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{__package__}.evaluate":
+            raise
+        return
+    register_evaluate(app)

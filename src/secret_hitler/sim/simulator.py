@@ -1,0 +1,512 @@
+"""Play bot-vs-bot games: one game, many games over processes, tournaments, summaries, charts.
+
+Every game's seed is derived from the run's seed and the game's index alone, and every agent's
+seed from the game's seed and its seat, so a run gives the same games whatever the number of
+processes or the order in which they finish. Agents only ever receive ``game.view(seat)`` and
+actions from ``game.legal_actions(seat)``; the claim protocol is the one documented in
+``secret_hitler.bots.base``.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import math
+import multiprocessing
+import os
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..bots.base import Agent, make_agent
+from ..engine import Action, Game, Rules
+from ..engine import actions as A
+from ..engine.types import Phase, Role
+
+Z95 = 1.959963984540054
+
+
+class SimulationError(RuntimeError):
+    """An agent broke the protocol (e.g. returned an action that was not offered)."""
+
+
+def derive_seed(*parts: object) -> int:
+    """A 63-bit seed from any parts, identical on every platform and Python run."""
+    text = ":".join(str(p) for p in parts).encode()
+    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of game ``index`` of a run seeded with ``seed``."""
+    return derive_seed("game", seed, index)
+
+
+def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval for a proportion (95% by default); (0, 1) with no trials."""
+    if trials <= 0:
+        return 0.0, 1.0
+    p = successes / trials
+    z2 = z * z
+    denom = 1.0 + z2 / trials
+    centre = (p + z2 / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass(frozen=True, slots=True)
+class Lineup:
+    """Which bot plays each role; Hitler is played by the fascist bot unless named."""
+
+    liberal: str
+    fascist: str
+    hitler: str | None = None
+
+    def bot_for(self, role: Role) -> str:
+        if role is Role.LIBERAL:
+            return self.liberal
+        if role is Role.HITLER and self.hitler is not None:
+            return self.hitler
+        return self.fascist
+
+    def label(self) -> str:
+        hitler = f", hitler {self.hitler}" if self.hitler and self.hitler != self.fascist else ""
+        return f"liberals {self.liberal} vs fascists {self.fascist}{hitler}"
+
+
+@dataclass(frozen=True, slots=True)
+class SimConfig:
+    """Everything a worker process needs to play its share of a run (picklable)."""
+
+    players: int
+    lineup: Lineup
+    rules: Any = "official"  # a preset name or a settings object, as records store them
+    seed: int = 0
+    record_dir: str | None = None
+
+
+@dataclass(slots=True)
+class GameResult:
+    index: int
+    seed: int
+    players: int
+    winner: str
+    reason: str
+    rounds: int
+    actions: int  # turn actions (votes included), claims not counted
+    claims: int
+    liberal_policies: int
+    fascist_policies: int
+    roles: list[str]
+    bots: list[str]
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def play_game(
+    players: int,
+    lineup: Lineup,
+    rules: Any = "official",
+    seed: int = 0,
+    index: int = 0,
+    agents: Sequence[Agent] | None = None,
+) -> tuple[GameResult, Game]:
+    """Play one game to its end; ``agents`` (one per seat) replaces the lineup's bots."""
+    game = Game(players, rules, seed)
+    names = [lineup.bot_for(r) for r in game.roles]
+    if agents is None:
+        agents = [make_agent(names[s], s, derive_seed("agent", seed, s)) for s in range(players)]
+    turns, claims = run_game(game, agents, names)
+    assert game.winner is not None and game.reason is not None
+    result = GameResult(
+        index=index,
+        seed=seed,
+        players=players,
+        winner=game.winner.value,
+        reason=game.reason.value,
+        rounds=game.round,
+        actions=turns,
+        claims=claims,
+        liberal_policies=game.liberal,
+        fascist_policies=game.fascist,
+        roles=[r.value for r in game.roles],
+        bots=names,
+    )
+    return result, game
+
+
+def run_game(game: Game, agents: Sequence[Agent], names: Sequence[str] | None = None) -> tuple[int, int]:
+    """Drive ``game`` to its end with one agent per seat; returns (turn actions, claims).
+
+    An agent sees only ``game.view(seat)`` and the actions it may take: its turn actions in
+    ``act`` (claims left out), its open claims in ``claims`` (see ``bots.base``).
+    """
+    if len(agents) != game.n:
+        raise ValueError(f"need {game.n} agents, got {len(agents)}")
+    labels = list(names) if names is not None else [a.name for a in agents]
+    turns = 0
+    claims = 0
+    while not game.finished:
+        # In a vote, everyone who has not voted yet, asked in seat order.
+        seats = game.to_act() if game.phase is Phase.VOTE else game.to_act()[:1]
+        for seat in seats:
+            if game.finished or seat not in game.to_act():
+                break
+            legal = [a for a in game.legal_actions(seat) if a.type != A.CLAIM]
+            action = agents[seat].act(game.view(seat), legal)
+            if action not in legal:
+                raise SimulationError(
+                    f"bot {labels[seat]!r} at seat {seat} (game seed {game.seed}) chose "
+                    f"{action!r}, which is not among its legal actions"
+                )
+            game.apply(action)
+            turns += 1
+            if game.phase is not Phase.VOTE:  # a nomination closes every claim window
+                claims += _offer_claims(game, agents, labels)
+    return turns, claims
+
+
+def _offer_claims(game: Game, agents: Sequence[Agent], names: Sequence[str]) -> int:
+    """Ask every seat with an open claim window for its claims until nobody claims more.
+
+    The last elected president is asked first, so a chancellor can hear his story before
+    telling hers; a seat that declined is asked again after any other claim.
+    """
+    made = 0
+    n = game.n
+    first = game.president if game.president is not None else 0
+    order = [(first + i) % n for i in range(n)]
+    while not game.finished:
+        progress = False
+        for seat in order:
+            options = [a for a in game.legal_actions(seat) if a.type == A.CLAIM]
+            if not options:
+                continue
+            chosen = agents[seat].claims(game.view(seat), options)
+            for claim in chosen:
+                if not isinstance(claim, Action) or claim not in options:
+                    raise SimulationError(
+                        f"bot {names[seat]!r} at seat {seat} (game seed {game.seed}) made the claim "
+                        f"{claim!r}, which was not offered"
+                    )
+                if not game.is_legal(claim):
+                    continue  # a second claim on the same subject: ignore it
+                game.apply(claim)
+                made += 1
+                progress = True
+        if not progress:
+            break
+    return made
+
+
+def _play_chunk(config: SimConfig, indices: Sequence[int]) -> list[GameResult]:
+    out = []
+    for index in indices:
+        seed = game_seed(config.seed, index)
+        result, game = play_game(config.players, config.lineup, config.rules, seed, index)
+        if config.record_dir is not None:
+            path = Path(config.record_dir) / f"game-{index:06d}.json"
+            path.write_text(json.dumps(game.to_record(), ensure_ascii=False), encoding="utf-8")
+        out.append(result)
+    return out
+
+
+def _pool_context() -> Any:
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+
+
+class Runner:
+    """Plays runs of games on ``jobs`` processes (1: in this process); reusable across runs."""
+
+    def __init__(self, jobs: int = 0) -> None:
+        self.jobs = jobs if jobs > 0 else (os.cpu_count() or 1)
+        self._pool: Any = None
+
+    def __enter__(self) -> Runner:
+        if self.jobs > 1:
+            # Start the workers before any progress display thread exists (fork safety).
+            self._pool = _pool_context().Pool(self.jobs)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.terminate()
+            self._pool.join()
+            self._pool = None
+
+    def run(
+        self,
+        config: SimConfig,
+        games: int,
+        progress: Callable[[int], None] | None = None,
+    ) -> list[GameResult]:
+        """Play games 0..games-1 of ``config``; results in index order."""
+        if config.record_dir is not None:
+            Path(config.record_dir).mkdir(parents=True, exist_ok=True)
+        size = max(1, min(50, games // (self.jobs * 8) or 1))
+        chunks = [range(i, min(i + size, games)) for i in range(0, games, size)]
+        results: list[GameResult] = []
+        if self._pool is None:
+            batches: Iterable[list[GameResult]] = (_play_chunk(config, c) for c in chunks)
+        else:
+            batches = self._pool.imap_unordered(_ChunkTask(config), chunks)
+        for batch in batches:
+            results.extend(batch)
+            if progress is not None:
+                progress(len(batch))
+        results.sort(key=lambda r: r.index)
+        return results
+
+
+class _ChunkTask:
+    """A picklable callable (a closure is not) for the worker pool."""
+
+    def __init__(self, config: SimConfig) -> None:
+        self.config = config
+
+    def __call__(self, indices: Sequence[int]) -> list[GameResult]:
+        return _play_chunk(self.config, indices)
+
+
+def simulate(
+    config: SimConfig,
+    games: int,
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> list[GameResult]:
+    """Play ``games`` games of ``config`` on ``jobs`` processes (0: every core)."""
+    with Runner(jobs) as runner:
+        return runner.run(config, games, progress)
+
+
+# ---------------------------------------------------------------------------------- summaries
+@dataclass(slots=True)
+class Summary:
+    games: int
+    liberal_wins: int
+    fascist_wins: int
+    reasons: dict[str, int]
+    avg_rounds: float
+    avg_actions: float
+    avg_claims: float
+    liberal_ci: tuple[float, float]
+    fascist_ci: tuple[float, float]
+    rounds_by_winner: dict[str, list[int]] = field(default_factory=dict)
+
+    @property
+    def liberal_rate(self) -> float:
+        return self.liberal_wins / self.games if self.games else 0.0
+
+    @property
+    def fascist_rate(self) -> float:
+        return self.fascist_wins / self.games if self.games else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "games": self.games,
+            "liberal_wins": self.liberal_wins,
+            "fascist_wins": self.fascist_wins,
+            "liberal_rate": self.liberal_rate,
+            "liberal_ci95": list(self.liberal_ci),
+            "fascist_rate": self.fascist_rate,
+            "fascist_ci95": list(self.fascist_ci),
+            "reasons": self.reasons,
+            "avg_rounds": self.avg_rounds,
+            "avg_actions": self.avg_actions,
+            "avg_claims": self.avg_claims,
+        }
+
+
+REASONS = ("five_liberal_policies", "hitler_executed", "six_fascist_policies", "hitler_elected")
+
+
+def summarize(results: Sequence[GameResult]) -> Summary:
+    n = len(results)
+    lib = sum(1 for r in results if r.winner == "liberal")
+    reasons = Counter(r.reason for r in results)
+    by_winner: dict[str, list[int]] = {"liberal": [], "fascist": []}
+    for r in results:
+        by_winner[r.winner].append(r.rounds)
+    return Summary(
+        games=n,
+        liberal_wins=lib,
+        fascist_wins=n - lib,
+        reasons={k: reasons.get(k, 0) for k in REASONS},
+        avg_rounds=sum(r.rounds for r in results) / n if n else 0.0,
+        avg_actions=sum(r.actions for r in results) / n if n else 0.0,
+        avg_claims=sum(r.claims for r in results) / n if n else 0.0,
+        liberal_ci=wilson(lib, n),
+        fascist_ci=wilson(n - lib, n),
+        rounds_by_winner=by_winner,
+    )
+
+
+def write_jsonl(results: Iterable[GameResult], path: Path) -> None:
+    with path.open("w", encoding="utf-8") as f:
+        for r in results:
+            f.write(json.dumps(r.to_json(), ensure_ascii=False) + "\n")
+
+
+# ---------------------------------------------------------------------------------- charts
+def _pyplot() -> Any:
+    import matplotlib
+
+    matplotlib.use("Agg")  # files only: no display on servers and in CI
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def plot_summary(summary: Summary, path: Path, title: str) -> None:
+    """Win rates with 95% intervals, how games ended, and game lengths by winner."""
+    plt = _pyplot()
+    fig, (ax1, ax2, ax3) = plt.subplots(1, 3, figsize=(14, 4.2))
+    rates = [summary.liberal_rate, summary.fascist_rate]
+    cis = [summary.liberal_ci, summary.fascist_ci]
+    errs = [[r - lo for r, (lo, _) in zip(rates, cis, strict=True)],
+            [hi - r for r, (_, hi) in zip(rates, cis, strict=True)]]
+    ax1.bar(["liberal", "fascist"], rates, yerr=errs, capsize=6, color=["#3b7dd8", "#d8453b"])
+    ax1.set_ylim(0, 1)
+    ax1.set_ylabel("win rate (95% Wilson interval)")
+    for i, r in enumerate(rates):
+        ax1.text(i, r / 2, f"{r:.1%}", ha="center", color="white", fontweight="bold")
+    labels = [k.replace("_", " ") for k in summary.reasons]
+    colors = ["#3b7dd8", "#7fb0f0", "#d8453b", "#f08a7f"]
+    ax2.barh(labels, list(summary.reasons.values()), color=colors)
+    ax2.set_xlabel("games")
+    ax2.set_title("how games ended")
+    bins = range(1, max([1, *summary.rounds_by_winner["liberal"], *summary.rounds_by_winner["fascist"]]) + 2)
+    ax3.hist(
+        [summary.rounds_by_winner["liberal"], summary.rounds_by_winner["fascist"]],
+        bins=list(bins),
+        label=["liberal win", "fascist win"],
+        color=["#3b7dd8", "#d8453b"],
+        stacked=True,
+    )
+    ax3.set_xlabel("rounds")
+    ax3.set_title(f"game length (mean {summary.avg_rounds:.1f} rounds)")
+    ax3.legend()
+    fig.suptitle(f"{title} — {summary.games} games")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+# ---------------------------------------------------------------------------------- tournaments
+@dataclass(slots=True)
+class Cell:
+    players: int
+    liberal: str
+    fascist: str
+    hitler: str
+    summary: Summary
+
+
+def tournament(
+    players: Sequence[int],
+    bots: Sequence[str],
+    games: int,
+    seed: int = 0,
+    jobs: int = 1,
+    rules: Any = "official",
+    hitler: str | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> list[Cell]:
+    """Every liberal bot against every fascist bot at every player count.
+
+    All cells of one player count play the same game seeds (same deals and decks), so the
+    differences between cells come from the bots rather than from the luck of the draw.
+    """
+    cells = []
+    with Runner(jobs) as runner:
+        for n in players:
+            for lib in bots:
+                for fas in bots:
+                    lineup = Lineup(lib, fas, hitler)
+                    config = SimConfig(n, lineup, rules, seed)
+                    summary = summarize(runner.run(config, games, progress))
+                    cells.append(Cell(n, lib, fas, hitler or fas, summary))
+    return cells
+
+
+def _ci_text(s: Summary) -> str:
+    lo, hi = s.liberal_ci
+    return f"{s.liberal_rate:.1%} [{lo:.1%}, {hi:.1%}]"
+
+
+def write_tournament(cells: Sequence[Cell], bots: Sequence[str], out: Path, command: str) -> list[Path]:
+    """results.csv (one row per cell), results.md (a matrix per player count), heatmaps."""
+    out.mkdir(parents=True, exist_ok=True)
+    written = [out / "results.csv", out / "results.md"]
+    with (out / "results.csv").open("w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow([
+            "players", "liberals", "fascists", "hitler", "games", "liberal_wins", "fascist_wins",
+            "liberal_rate", "ci_low", "ci_high", "avg_rounds", "avg_actions", *REASONS,
+        ])
+        for c in cells:
+            s = c.summary
+            w.writerow([
+                c.players, c.liberal, c.fascist, c.hitler, s.games, s.liberal_wins, s.fascist_wins,
+                f"{s.liberal_rate:.4f}", f"{s.liberal_ci[0]:.4f}", f"{s.liberal_ci[1]:.4f}",
+                f"{s.avg_rounds:.2f}", f"{s.avg_actions:.2f}", *(s.reasons[k] for k in REASONS),
+            ])
+    lines = [
+        "# Tournament results",
+        "",
+        f"Command: `{command}`",
+        "",
+        "Cells: liberal win rate with its 95% Wilson interval; rows are the liberal bot, "
+        "columns the fascist bot (who also plays Hitler unless `--hitler` is given).",
+    ]
+    for n in sorted({c.players for c in cells}):
+        grid = {(c.liberal, c.fascist): c for c in cells if c.players == n}
+        games = next(iter(grid.values())).summary.games
+        lines += ["", f"## {n} players ({games} games per cell)", ""]
+        lines.append("| liberals \\ fascists | " + " | ".join(bots) + " |")
+        lines.append("|---" * (len(bots) + 1) + "|")
+        for lib in bots:
+            row = [_ci_text(grid[(lib, fas)].summary) for fas in bots]
+            lines.append(f"| {lib} | " + " | ".join(row) + " |")
+        path = out / f"heatmap-{n}p.png"
+        plot_heatmap(grid, bots, n, path)
+        written.append(path)
+    (out / "results.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return written
+
+
+def plot_heatmap(grid: dict[tuple[str, str], Cell], bots: Sequence[str], players: int, path: Path) -> None:
+    plt = _pyplot()
+    values = [[grid[(lib, fas)].summary.liberal_rate for fas in bots] for lib in bots]
+    size = 1.4 + 1.3 * len(bots)
+    fig, ax = plt.subplots(figsize=(size + 1.2, size))
+    im = ax.imshow(values, cmap="coolwarm_r", vmin=0.0, vmax=1.0)
+    ax.set_xticks(range(len(bots)), labels=list(bots))
+    ax.set_yticks(range(len(bots)), labels=list(bots))
+    ax.set_xlabel("fascist bot")
+    ax.set_ylabel("liberal bot")
+    for i, lib in enumerate(bots):
+        for j, fas in enumerate(bots):
+            s = grid[(lib, fas)].summary
+            lo, hi = s.liberal_ci
+            ax.text(j, i, f"{s.liberal_rate:.0%}\n[{lo:.0%}-{hi:.0%}]", ha="center", va="center", fontsize=9)
+    fig.colorbar(im, ax=ax, label="liberal win rate")
+    ax.set_title(f"{players} players: liberal win rate")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def check_rules(rules: Any, players: Iterable[int]) -> Rules:
+    """Resolve and validate rules for every player count (raises ``InvalidSettings``)."""
+    resolved = Rules.from_json(rules)
+    for n in players:
+        resolved.validate(n)
+    return resolved

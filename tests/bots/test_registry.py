@@ -1,0 +1,78 @@
+"""The bot registry: names, and import errors that must not be hidden."""
+
+from __future__ import annotations
+
+import importlib.abc
+import importlib.machinery
+import sys
+from types import ModuleType
+
+import pytest
+
+from secret_hitler.bots import Agent, available_bots, base, make_agent
+
+
+def test_builtin_bots_are_registered() -> None:
+    names = available_bots()
+    assert {"random", "rule"} <= set(names)
+    agent = make_agent("rule", 3, seed=1)
+    assert isinstance(agent, Agent) and agent.seat == 3
+
+
+def test_unknown_bot_is_a_value_error() -> None:
+    with pytest.raises(ValueError, match="unknown bot 'nope'"):
+        make_agent("nope", 0)
+
+
+def test_default_claims_hook_claims_nothing() -> None:
+    assert Agent(0).claims(None, []) == []  # type: ignore[arg-type]
+
+
+class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Serves fake bot modules: one that needs a missing dependency, one that is broken."""
+
+    NAMES = {"secret_hitler.bots.needs_dep", "secret_hitler.bots.broken"}
+
+    def find_spec(self, fullname, path, target=None):  # type: ignore[no-untyped-def]
+        if fullname in self.NAMES:
+            return importlib.machinery.ModuleSpec(fullname, self)
+        return None
+
+    def create_module(self, spec):  # type: ignore[no-untyped-def]
+        return None
+
+    def exec_module(self, module: ModuleType) -> None:
+        if module.__name__.endswith("needs_dep"):
+            import a_dependency_that_is_not_installed  # type: ignore[import-not-found]  # noqa: F401
+        raise ImportError("cannot import name 'thing' from 'somewhere'")
+
+
+@pytest.fixture
+def finder():  # type: ignore[no-untyped-def]
+    f = _Finder()
+    sys.meta_path.insert(0, f)
+    yield f
+    sys.meta_path.remove(f)
+    for name in _Finder.NAMES:
+        sys.modules.pop(name, None)
+
+
+def test_a_missing_bot_module_is_tolerated(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(base, "_BUILTIN", (*base._BUILTIN, "not_written_yet"))
+    assert "random" in available_bots()
+
+
+def test_a_missing_dependency_inside_a_bot_module_is_reported(
+    monkeypatch: pytest.MonkeyPatch, finder: _Finder
+) -> None:
+    monkeypatch.setattr(base, "_BUILTIN", (*base._BUILTIN, "needs_dep"))
+    with pytest.raises(ModuleNotFoundError, match="a_dependency_that_is_not_installed"):
+        available_bots()
+
+
+def test_an_import_error_inside_a_bot_module_is_reported(
+    monkeypatch: pytest.MonkeyPatch, finder: _Finder
+) -> None:
+    monkeypatch.setattr(base, "_BUILTIN", (*base._BUILTIN, "broken"))
+    with pytest.raises(ImportError, match="cannot import name"):
+        make_agent("random", 0)

@@ -1,0 +1,96 @@
+"""`secret-hitler simulate` and `tournament`: smoke runs, outputs, and clean errors (exit 2)."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from secret_hitler.cli import app
+from secret_hitler.sim import Lineup, SimConfig, simulate, summarize
+
+runner = CliRunner()
+
+
+def test_simulate_smoke(tmp_path: Path) -> None:
+    out, records, plot = tmp_path / "g.jsonl", tmp_path / "records", tmp_path / "p.png"
+    result = runner.invoke(app, [
+        "simulate", "--players", "6", "--games", "8", "--liberals", "rule", "--fascists", "random",
+        "--jobs", "1", "--seed", "3", "--out", str(out), "--records", str(records),
+        "--plot", str(plot), "--quiet",
+    ])
+    assert result.exit_code == 0, result.output
+    assert "liberal wins" in result.output and "95% interval" in result.output
+    assert len(out.read_text().splitlines()) == 8
+    assert len(list(records.glob("*.json"))) == 8
+    assert plot.stat().st_size > 1000
+
+
+def test_simulate_json_matches_the_library() -> None:
+    result = runner.invoke(app, [
+        "simulate", "--games", "10", "--liberals", "random", "--fascists", "rule",
+        "--hitler", "random", "--jobs", "1", "--seed", "5", "--json",
+    ])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    expected = summarize(simulate(SimConfig(7, Lineup("random", "rule", "random"), "official", 5), 10))
+    assert data["games"] == 10 and data["liberal_wins"] == expected.liberal_wins
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["simulate", "--liberals", "nope"], "--liberals: unknown bot 'nope'"),
+        (["simulate", "--fascists", "nope"], "--fascists: unknown bot 'nope'"),
+        (["simulate", "--hitler", "nope"], "--hitler: unknown bot 'nope'"),
+        (["simulate", "--players", "4"], "--players: must be 5 to 10"),
+        (["simulate", "--games", "0"], "--games: must be at least 1"),
+        (["simulate", "--jobs", "-1"], "--jobs: must be 0"),
+        (["simulate", "--rules", "nope"], "--rules: unknown preset 'nope'"),
+        (["simulate", "--rules", "{bad"], "--rules: not valid JSON"),
+        (["simulate", "--rules", '{"fascists": 4}', "--players", "7"], "--rules: fascists"),
+        (["simulate", "--players", "seven"], "--players"),
+        (["tournament", "--out", "x", "--players", "5,x"], "--players: 'x' is not a number"),
+        (["tournament", "--out", "x", "--players", "5,11"], "--players: must be 5 to 10"),
+        (["tournament", "--out", "x", "--bots", "rule,nope"], "--bots: unknown bot 'nope'"),
+        (["tournament", "--out", "x", "--bots", "rule,rule"], "--bots: a bot is named twice"),
+        (["tournament", "--out", "x", "--games", "0"], "--games: must be at least 1"),
+        (["tournament", "--players", "5"], "--out"),
+        (["tournament", "--out", "pyproject.toml"], "--out: pyproject.toml exists and is not a folder"),
+        (["simulate", "--out", "no/such/folder/g.jsonl"], "--out: the folder no/such/folder does not exist"),
+        (["simulate", "--plot", "src"], "--plot: src is a folder"),
+        (["simulate", "--records", "pyproject.toml"], "--records: pyproject.toml exists and is not a folder"),
+    ],
+)
+def test_bad_flags_exit_2_with_a_clear_message(args: list[str], message: str) -> None:
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2, result.output
+    assert message in result.output
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def test_tournament_writes_every_cell(tmp_path: Path) -> None:
+    out = tmp_path / "t"
+    result = runner.invoke(app, [
+        "tournament", "--players", "5,7", "--games", "6", "--bots", "random,rule",
+        "--jobs", "1", "--seed", "9", "--out", str(out), "--quiet",
+    ])
+    assert result.exit_code == 0, result.output
+    for name in ("results.md", "results.csv", "heatmap-5p.png", "heatmap-7p.png"):
+        assert (out / name).stat().st_size > 0
+    rows = list(csv.DictReader((out / "results.csv").open()))
+    cells = {(int(r["players"]), r["liberals"], r["fascists"]): r for r in rows}
+    assert len(rows) == 8 and len(cells) == 8
+    for (players, lib, fas), row in cells.items():
+        assert row["hitler"] == fas and int(row["games"]) == 6
+        expected = summarize(simulate(SimConfig(players, Lineup(lib, fas), "official", 9), 6))
+        assert int(row["liberal_wins"]) == expected.liberal_wins
+        assert float(row["ci_low"]) == pytest.approx(expected.liberal_ci[0], abs=1e-4)
+    md = (out / "results.md").read_text()
+    assert "## 5 players" in md and "## 7 players" in md
+    assert "| liberals \\ fascists | random | rule |" in md
+    assert "--bots random,rule" in md
