@@ -198,8 +198,18 @@ def test_votes_of_dead_seats_are_ignored() -> None:
 
 
 def small_deck_custom(**more: Any) -> dict[str, Any]:
-    """Custom game with a 5-policy deck (3 liberal, 2 fascist), so it runs out quickly."""
-    return {"deckState": {"lib": 3, "fas": 2}, "powers": NO_POWERS, **more}
+    """Custom game with a 5-policy deck (3 liberal, 2 fascist), so it runs out quickly.
+
+    The start track (3 liberal, 4 fascist) keeps the deck legal: at most 2 of its policies can
+    be enacted before a win, so 3 always remain to draw. The Hitler zone is moved out of reach.
+    """
+    base = {
+        "deckState": {"lib": 6, "fas": 6},  # the site counts the start track in the deck
+        "trackState": {"lib": 3, "fas": 4},
+        "hitlerZone": 6,
+        "powers": NO_POWERS,
+    }
+    return {**base, **more}
 
 
 def test_reshuffle_is_read_off_the_next_pile() -> None:
@@ -238,7 +248,7 @@ def test_top_deck_after_a_vetoed_session_comes_first_in_the_reshuffle() -> None:
     two policies left and reshuffled after. The record's new pile puts the site's chaos policy
     on top, followed by the pile the site shows next."""
     custom = small_deck_custom(
-        deckState={"lib": 3, "fas": 3}, trackState={"lib": 0, "fas": 1}, vetoZone=1
+        deckState={"lib": 6, "fas": 6}, trackState={"lib": 3, "fas": 4}, vetoZone=1
     )
     first = [F, F, L, L, L]
     after = [F, L, F, L]
@@ -261,7 +271,7 @@ def test_top_deck_after_a_vetoed_session_comes_first_in_the_reshuffle() -> None:
     record = convert_game(summary(logs, custom=custom))
     assert record["reshuffles"] == [[L, *after]]
     game = replay(record)
-    assert (game.liberal, game.fascist, game.tracker) == (1, 1, 1)
+    assert (game.liberal, game.fascist, game.tracker) == (4, 4, 1)
     assert game.draw_pile == 4
 
 
