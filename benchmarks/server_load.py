@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import random
@@ -238,6 +239,8 @@ async def main_async(args: argparse.Namespace, base: str, pid: int | None) -> di
                     asyncio.create_task(client(tid, tok, stats, random.Random(rng.random())))
                 )
         await asyncio.wait_for(ready.wait(), 300)
+        gc.collect()
+        gc.freeze()  # the load generator's own GC pauses would count as server latency
         # start every game, spread over one thinking time so that they do not move in lockstep
         t0 = time.perf_counter()
         cpu0 = cpu_seconds(pid) if pid else float("nan")
@@ -314,6 +317,19 @@ def server_latency(metrics: str) -> dict[str, float]:
     }
 
 
+def histogram_max_bucket(metrics: str, name: str) -> dict[str, float]:
+    """Counts above 10/50/100 ms of a server histogram (all label sets summed)."""
+    le_counts: dict[str, float] = {}
+    for line in metrics.splitlines():
+        if line.startswith(name + "_bucket{"):
+            le = line.split('le="', 1)[1].split('"', 1)[0]
+            le_counts[le] = le_counts.get(le, 0.0) + float(line.rsplit(" ", 1)[1])
+    total = le_counts.get("+Inf", 0.0)
+    return {
+        f">{k}s": total - le_counts.get(k, 0.0) for k in ("0.01", "0.05", "0.1") if k in le_counts
+    }
+
+
 def server_actions(metrics: str) -> float:
     total = 0.0
     for line in metrics.splitlines():
@@ -335,6 +351,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
 
+    gc.set_threshold(50_000, 50, 100)
     proc = None
     tmp = None
     base = args.url
@@ -383,6 +400,8 @@ def main() -> int:
         "mean_ms": round(statistics.fmean(lat) * 1000, 1) if lat else None,
         "errors": totals.errors,
         "server_side": server_latency(out["metrics"]),
+        "loop_lag_over": histogram_max_bucket(out["metrics"], "sh_loop_lag_seconds"),
+        "gc_pauses_over": histogram_max_bucket(out["metrics"], "sh_gc_pause_seconds"),
         "server_cpu_s": round(server_cpu, 1),
         "server_cpu_ms_per_action": round(1000 * server_cpu / served, 2) if served else None,
         "client_cpu_s": round(client_cpu, 1),

@@ -1,0 +1,144 @@
+"""The application factory: ``create_app(settings)`` wires storage, the hub, HTTP and WebSocket."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from . import db, lobby, ws
+from .auth import Tokens
+from .config import Settings
+from .hub import Hub, LobbyError
+from .metrics import Metrics
+from .store import Store
+
+log = logging.getLogger("secret_hitler.server")
+
+_NO_CLIENT = """<!doctype html><meta charset="utf-8"><title>Secret Hitler server</title>
+<h1>Secret Hitler server</h1><p>The web client is not installed. The API is described in
+docs/protocol.md: <a href="/api/tables">/api/tables</a>, <a href="/healthz">/healthz</a>.</p>"""
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings.from_env()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        engine = db.make_engine(settings.sqlalchemy_url)
+        db.migrate(engine)
+        store = Store(engine)
+        hub = Hub(settings, store, app.state.metrics)
+        app.state.hub = hub
+        await hub.load()
+        # Long-lived objects (code, the restored games) never need scanning again: fewer and
+        # shorter garbage-collection pauses while games are played.
+        gc.collect()
+        gc.freeze()
+        metrics: Metrics = app.state.metrics
+        gc.callbacks.append(metrics.gc_callback)
+        watcher = asyncio.create_task(metrics.watch_loop())
+        log.info(
+            "server ready",
+            extra={"database": engine.url.get_backend_name(), "tables": len(hub.tables)},
+        )
+        try:
+            yield
+        finally:
+            watcher.cancel()
+            gc.callbacks.remove(metrics.gc_callback)
+            await hub.close()
+            store.close()
+
+    app = FastAPI(
+        title="Secret Hitler",
+        version="1",
+        lifespan=lifespan,
+        docs_url="/api/docs",
+        openapi_url="/api/openapi.json",
+        redoc_url=None,
+    )
+    app.state.settings = settings
+    app.state.metrics = Metrics()
+    app.state.tokens = Tokens(settings.signing_secret(), settings.token_max_age)
+    app.include_router(lobby.router)
+    app.include_router(ws.router)
+    _install_errors(app)
+    _install_ops(app)
+    _install_static(app, settings)
+    return app
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+def _install_errors(app: FastAPI) -> None:
+    @app.exception_handler(LobbyError)
+    async def lobby_error(_: Request, exc: LobbyError) -> JSONResponse:
+        return _error(exc.status, exc.code, exc.message)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = exc.errors()
+        if errors:
+            err = errors[0]
+            loc = [str(p) for p in err.get("loc", ()) if p != "body"]
+            message = f"{'.'.join(loc) or 'body'}: {err.get('msg', 'invalid')}"
+        else:
+            message = "invalid request"
+        return _error(400, "invalid_request", message)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "invalid_request", 401: "unauthorized"}.get(
+            exc.status_code, "invalid_request"
+        )
+        return _error(exc.status_code, code, str(exc.detail))
+
+    @app.exception_handler(Exception)
+    async def crash(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("request failed", extra={"path": request.url.path})
+        return _error(500, "internal_error", "the server failed on this request")
+
+
+def _install_ops(app: FastAPI) -> None:
+    @app.get("/healthz")
+    async def healthz(request: Request) -> dict[str, Any]:
+        hub: Hub = request.app.state.hub
+        active = sum(1 for t in hub.tables.values() if t.status == "playing")
+        return {
+            "ok": True,
+            "tables": len(hub.tables),
+            "games_active": active,
+            "version": 1,
+            "database": hub.store.engine.url.get_backend_name(),
+        }
+
+    @app.get("/metrics")
+    async def metrics(request: Request) -> Response:
+        body = request.app.state.metrics.render()
+        return Response(body, media_type="text/plain; version=0.0.4; charset=utf-8")
+
+
+def _install_static(app: FastAPI, settings: Settings) -> None:
+    static = settings.static_dir
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> Response:
+        page = static / "index.html"
+        if page.is_file():
+            return FileResponse(page, media_type="text/html")
+        return HTMLResponse(_NO_CLIENT)
+
+    if static.is_dir():
+        app.mount("/static", StaticFiles(directory=static), name="static")

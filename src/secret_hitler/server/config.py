@@ -1,0 +1,96 @@
+"""Server settings: command-line flags, then environment variables, then defaults."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
+STATIC_DIR = Path(__file__).resolve().parent.parent / "web" / "static"
+
+
+def _float(name: str, default: float) -> float:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return float(raw)
+    except ValueError:
+        raise ValueError(f"{name}: must be a number of seconds, got {raw!r}") from None
+
+
+def database_url_for(url: str | None, data: Path) -> str:
+    """The SQLAlchemy URL: ``postgresql://`` uses psycopg 3; default SQLite in the data folder."""
+    if not url:
+        return f"sqlite:///{(data / 'secret-hitler.db').resolve()}"
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+@dataclass(frozen=True)
+class Settings:
+    host: str = DEFAULT_HOST
+    port: int = DEFAULT_PORT
+    data: Path = Path("data")
+    database_url: str | None = None  # None: SQLite in ``data``
+    secret: str | None = None  # None: read (or create) ``data/secret.key``
+    bot_delay: float = 1.0  # seconds, a bot's human-like thinking time (randomized 0.5x-1.5x)
+    grace: float = 60.0  # seconds a disconnected player is waited for before a stand-in moves
+    static_dir: Path = STATIC_DIR
+    max_message: int = 65536  # bytes per client frame
+    chat_max: int = 300
+    chat_rate: tuple[int, float] = (5, 10.0)  # messages per seconds
+    token_max_age: int = 30 * 24 * 3600
+    log_json: bool = True
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_env(cls, **overrides: Any) -> Settings:
+        """Settings from SH_HOST, SH_PORT, SH_DATA, DATABASE_URL, SH_SECRET, SH_BOT_DELAY, SH_GRACE.
+
+        Keyword arguments that are not ``None`` (command-line flags) win over the environment.
+        """
+        env = os.environ
+        values: dict[str, Any] = {
+            "host": env.get("SH_HOST") or DEFAULT_HOST,
+            "port": int(env.get("SH_PORT") or DEFAULT_PORT),
+            "data": Path(env.get("SH_DATA") or "data"),
+            "database_url": env.get("DATABASE_URL") or None,
+            "secret": env.get("SH_SECRET") or None,
+            "bot_delay": _float("SH_BOT_DELAY", 1.0),
+            "grace": _float("SH_GRACE", 60.0),
+        }
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        values["data"] = Path(values["data"])
+        return cls(**values)
+
+    def with_(self, **changes: Any) -> Settings:
+        return replace(self, **changes)
+
+    @property
+    def sqlalchemy_url(self) -> str:
+        return database_url_for(self.database_url, self.data)
+
+    def signing_secret(self) -> str:
+        """SH_SECRET, else the key stored in the data folder (created on first use)."""
+        if self.secret:
+            return self.secret
+        self.data.mkdir(parents=True, exist_ok=True)
+        path = self.data / "secret.key"
+        if path.exists():
+            key = path.read_text(encoding="utf-8").strip()
+            if key:
+                return key
+        key = secrets.token_urlsafe(48)
+        tmp = path.with_suffix(".tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(key + "\n")
+        os.replace(tmp, path)
+        return key

@@ -1,0 +1,133 @@
+"""Database: the schema (SQLAlchemy 2 models), the engine, and Alembic migrations at startup.
+
+SQLite (default, a file in the data folder) or PostgreSQL (``postgresql+psycopg://``). The schema
+is created and upgraded only by the migration scripts in ``migrations/``; the models below must
+match them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class User(Base):
+    __tablename__ = "users"
+    id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(sa.String(64))
+    created_at: Mapped[float] = mapped_column(sa.Float)
+
+
+class TableRow(Base):
+    """A lobby table; its game (same id) starts when every seat is taken."""
+
+    __tablename__ = "tables"
+    id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    host: Mapped[str] = mapped_column(sa.String(32))
+    host_name: Mapped[str] = mapped_column(sa.String(64))
+    players: Mapped[int] = mapped_column(sa.Integer)
+    rules: Mapped[Any] = mapped_column(sa.JSON)
+    public: Mapped[bool] = mapped_column(sa.Boolean)
+    invite: Mapped[str] = mapped_column(sa.String(32), unique=True)
+    timer: Mapped[int | None] = mapped_column(sa.Integer, nullable=True)
+    bot_level: Mapped[str] = mapped_column(sa.String(32))
+    auto_start: Mapped[bool] = mapped_column(sa.Boolean)
+    status: Mapped[str] = mapped_column(sa.String(16), index=True)
+    seats: Mapped[Any] = mapped_column(sa.JSON)
+    created_at: Mapped[float] = mapped_column(sa.Float)
+
+
+class GameRow(Base):
+    """A game's fixings (everything chance decided) and its outcome; actions are separate."""
+
+    __tablename__ = "games"
+    id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    table_id: Mapped[str] = mapped_column(sa.String(32), index=True)
+    players: Mapped[int] = mapped_column(sa.Integer)
+    names: Mapped[Any] = mapped_column(sa.JSON)
+    rules: Mapped[Any] = mapped_column(sa.JSON)
+    seed: Mapped[int | None] = mapped_column(sa.BigInteger, nullable=True)
+    roles: Mapped[Any] = mapped_column(sa.JSON)
+    first_president: Mapped[int] = mapped_column(sa.Integer)
+    deck: Mapped[Any] = mapped_column(sa.JSON)
+    reshuffles: Mapped[Any] = mapped_column(sa.JSON)
+    status: Mapped[str] = mapped_column(sa.String(16), index=True)
+    winner: Mapped[str | None] = mapped_column(sa.String(16), nullable=True)
+    reason: Mapped[str | None] = mapped_column(sa.String(32), nullable=True)
+    action_count: Mapped[int] = mapped_column(sa.Integer)
+    created_at: Mapped[float] = mapped_column(sa.Float)
+    finished_at: Mapped[float | None] = mapped_column(sa.Float, nullable=True)
+
+
+class ActionRow(Base):
+    """One accepted action, in order (``idx`` from 0). ``by``: null, ``timer`` or ``absent``."""
+
+    __tablename__ = "actions"
+    game_id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    idx: Mapped[int] = mapped_column(sa.Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(sa.Integer)
+    action: Mapped[Any] = mapped_column(sa.JSON)
+    by: Mapped[str | None] = mapped_column(sa.String(16), nullable=True)
+    ts: Mapped[float] = mapped_column(sa.Float)
+
+
+class ChatRow(Base):
+    __tablename__ = "chat"
+    table_id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    id: Mapped[int] = mapped_column(sa.Integer, primary_key=True)
+    seat: Mapped[int | None] = mapped_column(sa.Integer, nullable=True)
+    user_id: Mapped[str | None] = mapped_column(sa.String(32), nullable=True)
+    name: Mapped[str] = mapped_column(sa.String(64))
+    text: Mapped[str] = mapped_column(sa.Text)
+    ts: Mapped[float] = mapped_column(sa.Float)
+
+
+users: sa.Table = User.__table__  # type: ignore[assignment]
+tables: sa.Table = TableRow.__table__  # type: ignore[assignment]
+games: sa.Table = GameRow.__table__  # type: ignore[assignment]
+actions: sa.Table = ActionRow.__table__  # type: ignore[assignment]
+chat: sa.Table = ChatRow.__table__  # type: ignore[assignment]
+
+
+def make_engine(url: str) -> Engine:
+    if url.startswith("sqlite"):
+        path = url.split("///", 1)[-1]
+        if path and path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=NORMAL")  # WAL: committed data survives a process kill
+            cur.execute("PRAGMA busy_timeout=30000")
+            # Checkpoints (which fsync) run in the store's background thread, never in a commit.
+            cur.execute("PRAGMA wal_autocheckpoint=0")
+            cur.close()
+
+        return engine
+    return sa.create_engine(url, pool_size=5, max_overflow=5, pool_pre_ping=True)
+
+
+def migrate(engine: Engine) -> None:
+    """Upgrade the schema to the newest migration (run at every startup)."""
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "head")

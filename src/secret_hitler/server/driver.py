@@ -1,0 +1,247 @@
+"""A table's driver: bot seats, decision timers and stand-ins for absent players.
+
+One task per running table sleeps until the next automatic move is due (a bot's thinking time,
+a claim, a decision deadline, the grace period of a disconnected player), makes it through the
+agent interface (``bots/base.py``) and submits it like any other action.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import time
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from ..bots import Agent, make_agent
+from ..engine import Action, Game
+from ..engine.actions import CLAIM
+from . import protocol as P
+
+if TYPE_CHECKING:
+    from .hub import Hub
+    from .tables import Seat
+
+
+class BotDriver:
+    """Mixin of ``Table``: everything that moves without a human."""
+
+    hub: Hub
+    game: Game | None
+    seats: list[Seat]
+    timer: int | None
+    bot_level: str
+    agents: dict[int, Agent]
+    standins: dict[int, Agent]
+    decision_key: tuple[int, str] | None
+    deadline: float | None
+    deadline_at: float | None
+    bot_due: dict[int, float]
+    claim_due: dict[int, float]
+    claims_asked: dict[int, int]
+    away_since: dict[int, float]
+    wake: asyncio.Event
+    log: logging.LoggerAdapter  # type: ignore[type-arg]
+
+    def connected(self, seat: int) -> bool:
+        raise NotImplementedError
+
+    async def submit(
+        self,
+        seat: int,
+        action: Action,
+        by: str | None = None,
+        expect: tuple[int, str, int] | None = None,
+    ) -> int:
+        raise NotImplementedError
+
+    def _make_agent(self, seat: int) -> None:
+        level = self.seats[seat].level or self.bot_level
+        base = self.game.seed if self.game is not None and self.game.seed is not None else 0
+        self.agents[seat] = make_agent(level, seat, (base + 7919 * (seat + 1)) % (1 << 63))
+
+    def seat_to_bot(self, seat: int) -> None:
+        s = self.seats[seat]
+        from .tables import Seat  # (a cycle at import time)
+
+        self.seats[seat] = Seat("bot", None, s.name, self.bot_level)
+        if self.game is not None and not self.game.finished:
+            self._make_agent(seat)
+            self.away_since.pop(seat, None)
+            if seat in self.game.to_act():
+                self.bot_due[seat] = self._now() + self._bot_delay()
+            self.wake.set()
+
+    def _now(self) -> float:
+        return asyncio.get_running_loop().time()
+
+    def _bot_delay(self) -> float:
+        d = self.hub.settings.bot_delay
+        return d * random.uniform(0.5, 1.5) if d > 0 else 0.0
+
+    def _schedule(self) -> None:
+        """After every change: new decision -> new deadline and bot thinking times; claims."""
+        g = self.game
+        assert g is not None
+        if g.finished:
+            self.bot_due.clear()
+            self.claim_due.clear()
+            self.deadline = self.deadline_at = None
+            return
+        now = self._now()
+        key = (g.round, g.phase.value)
+        if key != self.decision_key:
+            self.decision_key = key
+            self.bot_due.clear()
+            if self.timer:
+                self.deadline_at = now + self.timer
+                self.deadline = round(time.time() + self.timer, 3)
+            for s in g.to_act():
+                if self.seats[s].kind == "bot":
+                    self.bot_due[s] = now + self._bot_delay()
+        n_actions = len(g.actions)
+        for s, seat in enumerate(self.seats):
+            if seat.kind != "bot" or self.claims_asked.get(s) == n_actions:
+                continue
+            if not _makes_claims(self.agents.get(s)):
+                continue
+            if any(a.type == CLAIM for a in g.legal_actions(s)):
+                self.claim_due.setdefault(s, now + self._bot_delay() * 0.3)
+            else:
+                self.claim_due.pop(s, None)
+        self.wake.set()
+
+    def _next_task(self, now: float) -> tuple[float, int, int, str] | None:
+        """The next automatic move: (when, priority, seat, kind); claims go first."""
+        g = self.game
+        if g is None or g.finished:
+            return None
+        tasks: list[tuple[float, int, int, str]] = [
+            (when, 0, s, "claim") for s, when in self.claim_due.items()
+        ]
+        grace = self.hub.settings.grace
+        for s in g.to_act():
+            if self.seats[s].kind == "bot":
+                tasks.append((self.bot_due.get(s, now), 1, s, "bot"))
+                continue
+            if self.deadline_at is not None:
+                tasks.append((self.deadline_at, 1, s, "timer"))
+            if s in self.away_since and not self.connected(s):
+                tasks.append((self.away_since[s] + grace, 1, s, "absent"))
+        return min(tasks) if tasks else None
+
+    async def _drive(self) -> None:
+        try:
+            while self.game is not None and not self.game.finished:
+                self.wake.clear()
+                now = self._now()
+                task = self._next_task(now)
+                if task is None:
+                    await self.wake.wait()
+                    continue
+                when, _, seat, kind = task
+                if when > now:
+                    with contextlib.suppress(asyncio.TimeoutError):
+                        await asyncio.wait_for(self.wake.wait(), when - now)
+                    continue
+                if not await self._auto_move(seat, kind):
+                    # nothing could be played (a broken bot?): do not spin, retry a bit later
+                    with contextlib.suppress(asyncio.TimeoutError):
+                        await asyncio.wait_for(self.wake.wait(), 0.5)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            self.log.exception("table driver crashed")
+
+    async def _auto_move(self, seat: int, kind: str) -> bool:
+        """Make a bot's or a stand-in's move; False when nothing could be played."""
+        g = self.game
+        assert g is not None
+        if kind == "claim":
+            await self._bot_claims(seat)
+            return True
+        agent = self.agents.get(seat) if kind == "bot" else self._standin(seat)
+        if agent is None:
+            self._make_agent(seat)
+            agent = self.agents[seat]
+        expect = (g.round, g.phase.value, len(g.actions))
+        view = g.view(seat)
+        legal = [a for a in g.legal_actions(seat) if a.type != CLAIM]
+        if not legal:
+            self.bot_due.pop(seat, None)
+            return False
+        action = await self._ask(agent, view, legal)
+        by = None if kind == "bot" else kind
+        try:
+            await self.submit(seat, action, by=by, expect=expect)
+            return True
+        except P.ProtocolError as exc:
+            if exc.code == "stale":
+                return True
+            self.log.warning("bot move refused (%s): %s; playing at random", exc.code, exc.message)
+        try:
+            await self.submit(seat, random.choice(legal), by=by, expect=expect)
+        except P.ProtocolError as exc:
+            return exc.code == "stale"
+        return True
+
+    async def _ask(self, agent: Agent, view: Any, legal: list[Action]) -> Action:
+        try:
+            if agent.name == "random":
+                action = agent.act(view, legal)
+            else:
+                action = await asyncio.to_thread(agent.act, view, legal)
+        except Exception:
+            self.log.exception("bot %s failed; playing at random", agent.name)
+            return random.choice(legal)
+        if action not in legal:
+            self.log.warning("bot %s chose an illegal action %r", agent.name, action)
+            return random.choice(legal)
+        return action
+
+    def _standin(self, seat: int) -> Agent:
+        agent = self.standins.get(seat)
+        if agent is None:
+            agent = make_agent(self.hub.standin_level, seat, None)
+            self.standins[seat] = agent
+        return agent
+
+    async def _bot_claims(self, seat: int) -> None:
+        """Agent claim protocol (bots/base.py): ask after every applied action while a window is open."""
+        g = self.game
+        assert g is not None
+        self.claim_due.pop(seat, None)
+        self.claims_asked[seat] = len(g.actions)
+        agent = self.agents.get(seat)
+        hook = getattr(agent, "claims", None)
+        options = [a for a in g.legal_actions(seat) if a.type == CLAIM]
+        if not options or not callable(hook):
+            return
+        try:
+            result = await asyncio.to_thread(hook, g.view(seat), options)
+        except Exception:
+            self.log.exception("bot claims hook failed")
+            return
+        for action in _as_actions(result):
+            if action in options:
+                with contextlib.suppress(P.ProtocolError):
+                    await self.submit(seat, action)
+
+
+def _makes_claims(agent: Agent | None) -> bool:
+    """Whether an agent overrides the claim hook (the base class claims nothing)."""
+    hook = getattr(type(agent), "claims", None)
+    return agent is not None and callable(hook) and hook is not getattr(Agent, "claims", None)
+
+
+def _as_actions(result: Any) -> Iterable[Action]:
+    if result is None:
+        return ()
+    if isinstance(result, Action):
+        return (result,)
+    try:
+        return [a for a in result if isinstance(a, Action)]
+    except TypeError:
+        return ()

@@ -1,0 +1,206 @@
+"""The hub: every live table, their invites, and the rebuild of unfinished games at startup."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from typing import Any
+
+from ..bots import available_bots
+from ..engine import Game, Rules
+from . import store as S
+from .auth import User
+from .config import Settings
+from .metrics import Metrics
+from .store import Store
+from .tables import Seat, Table
+
+log = logging.getLogger("secret_hitler.server.hub")
+
+
+class LobbyError(Exception):
+    """A refused lobby request: HTTP status, stable code, message."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+def bot_levels() -> list[str]:
+    return available_bots()
+
+
+def default_level() -> str:
+    levels = bot_levels()
+    return "rule" if "rule" in levels else "random"
+
+
+class Hub:
+    def __init__(self, settings: Settings, store: Store, metrics: Metrics) -> None:
+        self.settings = settings
+        self.store = store
+        self.metrics = metrics
+        self.tables: dict[str, Table] = {}
+        self.invites: dict[str, str] = {}
+        self.standin_level = default_level()
+
+    # ------------------------------------------------------------------ lookup
+    def get(self, table_id: str) -> Table | None:
+        return self.tables.get(table_id)
+
+    def by_invite(self, code: str) -> Table | None:
+        table_id = self.invites.get(code)
+        return None if table_id is None else self.tables.get(table_id)
+
+    def public_tables(self) -> list[Table]:
+        out = [t for t in self.tables.values() if t.public and t.status in ("waiting", "playing")]
+        out.sort(key=lambda t: t.created_at, reverse=True)
+        return out
+
+    def _register(self, table: Table) -> None:
+        self.tables[table.id] = table
+        self.invites[table.invite] = table.id
+        self.metrics.tables_open.set(len(self.tables))
+
+    def evict(self, table: Table, delay: float = 300.0) -> None:
+        """Forget a finished table once it has had no connection for ``delay`` seconds (it stays
+        in the database: its detail and record are served from there)."""
+        asyncio.get_running_loop().call_later(delay, self._evict_now, table)
+
+    def _evict_now(self, table: Table) -> None:
+        if table.conns or table.status != "finished":
+            return
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+            self.invites.pop(table.invite, None)
+            self.metrics.tables_open.set(len(self.tables))
+
+    # ------------------------------------------------------------------ lobby
+    async def create_table(self, user: User, body: dict[str, Any]) -> Table:
+        players = body["players"]
+        rules = body.get("rules") or "official"
+        try:
+            Rules.from_json(rules).validate(players)
+        except Exception as exc:
+            message = getattr(exc, "message", str(exc))
+            raise LobbyError(400, "invalid_settings", message) from None
+        levels = bot_levels()
+        bot_level = body.get("bot_level") or default_level()
+        if bot_level not in levels:
+            raise LobbyError(
+                400,
+                "invalid_bot",
+                f"bot_level: unknown level {bot_level!r}; available: {', '.join(levels)}",
+            )
+        seats = [Seat() for _ in range(players)]
+        for key, level in (body.get("bots") or {}).items():
+            try:
+                seat = int(key)
+            except (TypeError, ValueError):
+                raise LobbyError(400, "bad_seat", f"bots: {key!r} is not a seat number") from None
+            if not 0 <= seat < players:
+                raise LobbyError(
+                    400, "bad_seat", f"bots: seat {seat} is not at this table (0-{players - 1})"
+                )
+            level = level or bot_level
+            if level not in levels:
+                raise LobbyError(
+                    400,
+                    "invalid_bot",
+                    f"bots: unknown level {level!r}; available: {', '.join(levels)}",
+                )
+            seats[seat] = Seat("bot", None, f"Bot {seat}", level)
+        host_seat = body.get("seat", 0)
+        if host_seat is not None:
+            if not 0 <= host_seat < players:
+                raise LobbyError(
+                    400, "bad_seat", f"seat: {host_seat} is not at this table (0-{players - 1})"
+                )
+            if seats[host_seat].kind != "empty":
+                raise LobbyError(409, "seat_taken", f"seat: seat {host_seat} is given to a bot")
+            seats[host_seat] = Seat("human", user.id, user.name, None)
+        table = Table(
+            self,
+            id=self._new_id(),
+            host=user.id,
+            host_name=user.name,
+            players=players,
+            rules=rules,
+            public=bool(body.get("public", True)),
+            invite=self._new_invite(),
+            timer=body.get("timer"),
+            bot_level=bot_level,
+            auto_start=bool(body.get("auto_start", True)),
+            seats=seats,
+        )
+        await self.store.write(S.save_table(table.row(), insert=True))
+        self._register(table)
+        table.log.info("table created", extra={"players": players, "host": user.id})
+        async with table.lock:
+            await table.maybe_autostart()
+        return table
+
+    def _new_id(self) -> str:
+        while True:
+            candidate = "t" + secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+            if candidate not in self.tables:
+                return candidate
+
+    def _new_invite(self) -> str:
+        return secrets.token_urlsafe(8)
+
+    # ------------------------------------------------------------------ startup / shutdown
+    async def load(self) -> None:
+        """Rebuild every waiting or playing table; unfinished games resume by replay."""
+        stored_tables = await self.store.read(S.load_active)
+        for st in stored_tables:
+            try:
+                self._restore(st)
+            except Exception:
+                log.exception("could not restore table", extra={"game_id": st.table["id"]})
+
+    def _restore(self, st: S.StoredTable) -> None:
+        row = st.table
+        table = Table(
+            self,
+            id=row["id"],
+            host=row["host"],
+            host_name=row["host_name"],
+            players=row["players"],
+            rules=row["rules"],
+            public=row["public"],
+            invite=row["invite"],
+            timer=row["timer"],
+            bot_level=row["bot_level"],
+            auto_start=row["auto_start"],
+            seats=[Seat.from_json(s) for s in row["seats"]],
+            status=row["status"],
+            created_at=row["created_at"],
+        )
+        for c in st.chat:
+            table.chat.append(c)
+        table.chat_next = (st.chat[-1]["id"] + 1) if st.chat else 1
+        self._register(table)
+        if st.game is not None:
+            game = Game.from_record(S.record_of(st))
+            table.action_by = [a["by"] for a in st.actions]
+            if game.finished:
+                table.status = "finished"
+                table.game = game
+            else:
+                table.status = "playing"
+                table.run_game(game)
+                table.log.info("game resumed", extra={"actions": len(game.actions)})
+
+    async def close(self) -> None:
+        await asyncio.gather(
+            *(t.close() for t in list(self.tables.values())), return_exceptions=True
+        )
+
+
+def now() -> float:
+    return time.time()

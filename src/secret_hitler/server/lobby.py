@@ -1,0 +1,341 @@
+"""HTTP API: guest sessions, the lobby (tables and seats), finished games (docs/protocol.md 1.)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request, Response
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+
+from ..engine import PRESETS
+from . import store as S
+from .auth import COOKIE, NameError_, User, clean_name, new_user_id
+from .hub import Hub, LobbyError, bot_levels, default_level
+from .tables import Seat, Table
+
+router = APIRouter()
+
+
+class SessionBody(BaseModel):
+    name: Any = None
+
+
+class CreateTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    players: StrictInt
+    rules: StrictStr | dict[str, Any] | None = None
+    public: StrictBool = True
+    seat: StrictInt | None = 0
+    bots: dict[str, StrictStr | None] | None = None
+    bot_level: StrictStr | None = None
+    timer: Annotated[StrictInt, Field(ge=1, le=3600)] | None = None
+    auto_start: StrictBool = True
+
+
+class JoinBody(BaseModel):
+    seat: StrictInt | None = None
+    invite: StrictStr | None = None
+
+
+class BotBody(BaseModel):
+    seat: StrictInt | None = None
+    level: StrictStr | None = None
+
+
+class StartBody(BaseModel):
+    fill_with_bots: StrictStr | None = None
+
+
+def hub_of(request: Request) -> Hub:
+    return request.app.state.hub  # type: ignore[no-any-return]
+
+
+def user_of(request: Request) -> User | None:
+    tokens = request.app.state.tokens
+    return tokens.from_headers(  # type: ignore[no-any-return]
+        request.headers.get("authorization"), request.cookies.get(COOKIE)
+    )
+
+
+def need_user(request: Request) -> User:
+    user = user_of(request)
+    if user is None:
+        raise LobbyError(401, "unauthorized", "sign in first (POST /api/session)")
+    return user
+
+
+def fail(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+def _table(hub: Hub, table_id: str, user: User | None, invite: str | None = None) -> Table:
+    table = hub.get(table_id)
+    if table is None:
+        raise LobbyError(404, "not_found", f"no table {table_id!r}")
+    if (
+        not table.public
+        and not table.is_member(user.id if user else None)
+        and invite != table.invite
+    ):
+        raise LobbyError(404, "not_found", f"no table {table_id!r}")
+    return table
+
+
+def _detail(table: Table, user: User | None) -> dict[str, Any]:
+    return table.detail(table.is_member(user.id if user else None))
+
+
+# ---------------------------------------------------------------------- identity
+@router.post("/api/session")
+async def create_session(body: SessionBody, request: Request, response: Response) -> dict[str, Any]:
+    try:
+        name = clean_name(body.name)
+    except NameError_ as exc:
+        raise LobbyError(400, "invalid_name", str(exc)) from None
+    hub = hub_of(request)
+    user = User(new_user_id(), name)
+    await hub.store.write(S.save_user(user.id, user.name))
+    token = request.app.state.tokens.issue(user)
+    response.set_cookie(
+        COOKIE, token, max_age=hub.settings.token_max_age, httponly=True, samesite="lax", path="/"
+    )
+    return {"token": token, "user_id": user.id, "name": user.name}
+
+
+@router.get("/api/me")
+async def me(request: Request) -> dict[str, Any]:
+    user = need_user(request)
+    return {"user_id": user.id, "name": user.name}
+
+
+@router.post("/api/logout")
+async def logout(response: Response) -> dict[str, Any]:
+    response.delete_cookie(COOKIE, path="/")
+    return {}
+
+
+@router.get("/api/rules")
+async def rules() -> dict[str, Any]:
+    return {"presets": {name: r.describe() for name, r in PRESETS.items()}, "default": "official"}
+
+
+@router.get("/api/bots")
+async def bots() -> dict[str, Any]:
+    return {"levels": bot_levels(), "default": default_level()}
+
+
+# ---------------------------------------------------------------------- lobby
+@router.get("/api/tables")
+async def list_tables(request: Request) -> dict[str, Any]:
+    user = user_of(request)
+    return {"tables": [_detail(t, user) for t in hub_of(request).public_tables()]}
+
+
+@router.post("/api/tables", status_code=201)
+async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
+    user = need_user(request)
+    table = await hub_of(request).create_table(user, body.model_dump())
+    return _detail(table, user)
+
+
+@router.get("/api/tables/{table_id}")
+async def get_table(
+    table_id: str, request: Request, invite: Annotated[str | None, Query()] = None
+) -> dict[str, Any]:
+    hub = hub_of(request)
+    user = user_of(request)
+    if hub.get(table_id) is None:
+        stored = await hub.store.read(lambda conn: S.load_table(conn, table_id, 0))
+        if stored is None or not (stored.table["public"] or invite == stored.table["invite"]):
+            raise LobbyError(404, "not_found", f"no table {table_id!r}")
+        return _stored_detail(stored, user)
+    return _detail(_table(hub, table_id, user, invite), user)
+
+
+@router.get("/api/invite/{code}")
+async def by_invite(code: str, request: Request) -> dict[str, Any]:
+    table = hub_of(request).by_invite(code)
+    if table is None:
+        raise LobbyError(404, "not_found", "no table has this invite code")
+    detail = _detail(table, user_of(request))
+    detail["invite"] = table.invite
+    return detail
+
+
+@router.post("/api/tables/{table_id}/join")
+async def join(table_id: str, body: JoinBody, request: Request) -> dict[str, Any]:
+    user = need_user(request)
+    hub = hub_of(request)
+    table = hub.get(table_id)
+    if table is None:
+        raise LobbyError(404, "not_found", f"no table {table_id!r}")
+    if not table.public and user.id != table.host and body.invite != table.invite:
+        raise LobbyError(403, "invite_required", "this table is private: the invite code is needed")
+    async with table.lock:
+        if table.status != "waiting":
+            raise LobbyError(409, "not_waiting", "the game has already started")
+        if table.seat_of(user.id) is not None:
+            raise LobbyError(409, "already_seated", "you already hold a seat at this table")
+        seat = body.seat
+        if seat is None:
+            seat = table.free_seat()
+            if seat is None:
+                raise LobbyError(409, "table_full", "every seat is taken")
+        elif not 0 <= seat < table.players:
+            raise LobbyError(
+                400, "bad_seat", f"seat: {seat} is not at this table (0-{table.players - 1})"
+            )
+        elif table.seats[seat].kind != "empty":
+            raise LobbyError(409, "seat_taken", f"seat {seat} is taken")
+        table.seats[seat] = Seat("human", user.id, user.name, None)
+        await table.persist()
+        table.reseat(user.id)
+        table.broadcast_table()
+        table.log.info("joined", extra={"seat": seat, "user_id": user.id})
+        await table.maybe_autostart()
+    return _detail(table, user)
+
+
+@router.post("/api/tables/{table_id}/leave")
+async def leave(table_id: str, request: Request) -> dict[str, Any]:
+    user = need_user(request)
+    table = _table(hub_of(request), table_id, user)
+    async with table.lock:
+        seat = table.seat_of(user.id)
+        if seat is None:
+            raise LobbyError(409, "not_seated", "you hold no seat at this table")
+        if table.status == "waiting":
+            table.seats[seat] = Seat()
+        elif table.status == "playing":
+            table.seat_to_bot(seat)
+        else:
+            return _detail(table, user)
+        await table.persist()
+        table.reseat(user.id)
+        table.broadcast_table()
+        table.log.info("left", extra={"seat": seat, "user_id": user.id})
+    return _detail(table, user)
+
+
+def _host_waiting(table: Table, user: User) -> None:
+    if user.id != table.host:
+        raise LobbyError(403, "not_host", "only the host may do this")
+    if table.status != "waiting":
+        raise LobbyError(409, "not_waiting", "the game has already started")
+
+
+@router.post("/api/tables/{table_id}/bots")
+async def add_bot(table_id: str, body: BotBody, request: Request) -> dict[str, Any]:
+    user = need_user(request)
+    table = _table(hub_of(request), table_id, user)
+    async with table.lock:
+        _host_waiting(table, user)
+        level = body.level or table.bot_level
+        if level not in bot_levels():
+            raise LobbyError(400, "invalid_bot", f"level: unknown bot level {level!r}")
+        seat = body.seat if body.seat is not None else table.free_seat()
+        if seat is None:
+            raise LobbyError(409, "table_full", "every seat is taken")
+        if not 0 <= seat < table.players:
+            raise LobbyError(400, "bad_seat", f"seat: {seat} is not at this table")
+        if table.seats[seat].kind != "empty":
+            raise LobbyError(409, "seat_taken", f"seat {seat} is taken")
+        table.seats[seat] = Seat("bot", None, f"Bot {seat}", level)
+        await table.persist()
+        table.broadcast_table()
+        await table.maybe_autostart()
+    return _detail(table, user)
+
+
+@router.delete("/api/tables/{table_id}/bots/{seat}")
+async def remove_bot(table_id: str, seat: int, request: Request) -> dict[str, Any]:
+    user = need_user(request)
+    table = _table(hub_of(request), table_id, user)
+    async with table.lock:
+        _host_waiting(table, user)
+        if not 0 <= seat < table.players or table.seats[seat].kind != "bot":
+            raise LobbyError(400, "bad_seat", f"seat {seat} holds no bot")
+        table.seats[seat] = Seat()
+        await table.persist()
+        table.broadcast_table()
+    return _detail(table, user)
+
+
+@router.post("/api/tables/{table_id}/start")
+async def start(table_id: str, request: Request, body: StartBody | None = None) -> dict[str, Any]:
+    user = need_user(request)
+    table = _table(hub_of(request), table_id, user)
+    fill = body.fill_with_bots if body is not None else None
+    async with table.lock:
+        _host_waiting(table, user)
+        if fill is not None and fill not in bot_levels():
+            raise LobbyError(400, "invalid_bot", f"fill_with_bots: unknown bot level {fill!r}")
+        if table.free_seat() is not None:
+            if fill is None:
+                raise LobbyError(
+                    409, "not_enough_players", "seats are empty: take them or fill them with bots"
+                )
+            for i, s in enumerate(table.seats):
+                if s.kind == "empty":
+                    table.seats[i] = Seat("bot", None, f"Bot {i}", fill)
+        await table.start_game()
+    return _detail(table, user)
+
+
+# ---------------------------------------------------------------------- games
+@router.get("/api/games")
+async def list_games(
+    request: Request, limit: Annotated[int, Query(ge=1, le=200)] = 50, finished: int = 1
+) -> dict[str, Any]:
+    games = await hub_of(request).store.read(S.list_finished(limit))
+    return {"games": games}
+
+
+@router.get("/api/games/{game_id}/record")
+async def game_record(game_id: str, request: Request) -> dict[str, Any]:
+    hub = hub_of(request)
+    table = hub.get(game_id)
+    if table is not None and table.game is not None:
+        if table.status != "finished":
+            raise LobbyError(409, "game_not_finished", "the game is still being played")
+        return table.record()
+    stored = await hub.store.read(lambda conn: S.load_table(conn, game_id, None))
+    if stored is None or stored.game is None:
+        raise LobbyError(404, "not_found", f"no game {game_id!r}")
+    if stored.game["status"] != "finished":
+        raise LobbyError(409, "game_not_finished", "the game is still being played")
+    record = S.record_of(stored)
+    record["id"] = game_id
+    record["chat"] = stored.chat
+    return record
+
+
+def _stored_detail(stored: S.StoredTable, user: User | None) -> dict[str, Any]:
+    row = stored.table
+    member = user is not None and (
+        user.id == row["host"] or any(s.get("user_id") == user.id for s in row["seats"])
+    )
+    g = stored.game
+    return {
+        "id": row["id"],
+        "status": row["status"],
+        "players": row["players"],
+        "rules": row["rules"],
+        "public": row["public"],
+        "invite": row["invite"] if member else None,
+        "host": row["host"],
+        "host_name": row["host_name"],
+        "timer": row["timer"],
+        "bot_level": row["bot_level"],
+        "auto_start": row["auto_start"],
+        "seats": [
+            {"seat": i, **Seat.from_json(s).to_json(), "connected": s.get("kind") == "bot"}
+            for i, s in enumerate(row["seats"])
+        ],
+        "spectators": 0,
+        "game_id": row["id"] if g is not None else None,
+        "created_at": row["created_at"],
+        "winner": g["winner"] if g else None,
+        "reason": g["reason"] if g else None,
+    }

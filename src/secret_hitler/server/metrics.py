@@ -1,0 +1,67 @@
+"""Prometheus metrics, one registry per app (so several apps can live in one process)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+
+LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+
+
+class Metrics:
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        r = self.registry
+        self.games_active = Gauge("sh_games_active", "Games being played now", registry=r)
+        self.tables_open = Gauge(
+            "sh_tables_open", "Tables in memory (waiting or playing)", registry=r
+        )
+        self.actions_total = Counter(
+            "sh_actions_total", "Accepted game actions", ["by"], registry=r
+        )
+        self.ws_connections = Gauge("sh_ws_connections", "Open WebSocket connections", registry=r)
+        self.action_latency = Histogram(
+            "sh_action_latency_seconds",
+            "From receiving an action to its updates being queued to every connection",
+            buckets=LATENCY_BUCKETS,
+            registry=r,
+        )
+        self.errors_total = Counter(
+            "sh_ws_errors_total", "Error messages sent to clients", ["code"], registry=r
+        )
+
+        self.loop_lag = Histogram(
+            "sh_loop_lag_seconds",
+            "How late a 50 ms event-loop timer fires (CPU starvation, long callbacks, GC)",
+            buckets=LATENCY_BUCKETS,
+            registry=r,
+        )
+        self.gc_pause = Histogram(
+            "sh_gc_pause_seconds",
+            "Garbage-collection pauses",
+            ["generation"],
+            buckets=LATENCY_BUCKETS,
+            registry=r,
+        )
+        self._gc_start = 0.0
+
+    def gc_callback(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._gc_start = time.perf_counter()
+        elif self._gc_start:
+            self.gc_pause.labels(generation=str(info.get("generation", "?"))).observe(
+                time.perf_counter() - self._gc_start
+            )
+
+    async def watch_loop(self, period: float = 0.05) -> None:
+        """Measure event-loop lag forever (cancel to stop)."""
+        loop = asyncio.get_running_loop()
+        while True:
+            start = loop.time()
+            await asyncio.sleep(period)
+            self.loop_lag.observe(max(0.0, loop.time() - start - period))
+
+    def render(self) -> bytes:
+        return generate_latest(self.registry)

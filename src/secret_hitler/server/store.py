@@ -1,0 +1,358 @@
+"""Storage: one writer thread that group-commits, and the queries the server needs.
+
+Writes are functions of a connection, queued to the writer thread; the thread runs every queued
+write in one transaction (group commit) and resolves each caller's future only after COMMIT, so
+an action is durable before anyone is told about it. A failing batch is retried write by write
+so that one bad write cannot sink the others.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+from . import db
+
+log = logging.getLogger("secret_hitler.server.store")
+
+Write = Callable[[Connection], Any]
+_STOP = object()
+_BATCH = 256
+
+
+class Store:
+    """Queued writes, group-committed; reads on worker threads.
+
+    With SQLite (``inline``) the writes queued during one event-loop step are committed together
+    at the next step, on the loop itself: a local commit takes well under a millisecond, and this
+    avoids handing the GIL back and forth with a writer thread. With a server database (network
+    round trips) a writer thread does the same.
+    """
+
+    def __init__(
+        self, engine: Engine, checkpoint_every: float = 1.0, inline: bool | None = None
+    ) -> None:
+        self.engine = engine
+        self.inline = engine.dialect.name == "sqlite" if inline is None else inline
+        self._pending: list[tuple[Write, asyncio.Future[Any]]] = []
+        self._conn: Connection | None = None
+        self._queue: queue.Queue[Any] = queue.Queue()
+        self._thread: threading.Thread | None = None
+        if not self.inline:
+            self._thread = threading.Thread(target=self._run, name="sh-db-writer", daemon=True)
+            self._thread.start()
+        self._stopping = threading.Event()
+        self._checkpointer: threading.Thread | None = None
+        if engine.dialect.name == "sqlite":
+            self._checkpointer = threading.Thread(
+                target=self._checkpoints,
+                args=(checkpoint_every,),
+                name="sh-db-checkpoint",
+                daemon=True,
+            )
+            self._checkpointer.start()
+
+    def _checkpoints(self, every: float) -> None:
+        """SQLite WAL checkpoints off the commit path (a PASSIVE checkpoint never blocks writers)."""
+        while not self._stopping.wait(every):
+            try:
+                with self.engine.connect() as conn:
+                    conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+            except Exception:  # noqa: BLE001 - retried at the next tick
+                log.warning("WAL checkpoint failed", exc_info=True)
+
+    # ------------------------------------------------------------------ writer
+    async def write(self, fn: Write) -> Any:
+        """Run ``fn(connection)`` in a transaction; returns once it is committed."""
+        if self.inline:
+            loop = asyncio.get_running_loop()
+            afut: asyncio.Future[Any] = loop.create_future()
+            self._pending.append((fn, afut))
+            if len(self._pending) == 1:
+                loop.call_soon(self._flush)
+            return await afut
+        fut: Future[Any] = Future()
+        self._queue.put((fn, fut))
+        return await asyncio.wrap_future(fut)
+
+    def _flush(self) -> None:
+        batch, self._pending = self._pending, []
+        for (_, fut), (ok, value) in zip(batch, self._commit([fn for fn, _ in batch]), strict=True):
+            if fut.done():
+                continue
+            if ok:
+                fut.set_result(value)
+            else:
+                fut.set_exception(value)
+
+    def close(self) -> None:
+        self._stopping.set()
+        if self._thread is not None:
+            self._queue.put(_STOP)
+            self._thread.join(timeout=10)
+        if self._checkpointer is not None:
+            self._checkpointer.join(timeout=10)
+        if self._conn is not None:
+            self._conn.close()
+        self.engine.dispose()
+
+    def _run(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is _STOP:
+                return
+            batch = [item]
+            stop = False
+            while len(batch) < _BATCH:
+                try:
+                    nxt = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if nxt is _STOP:
+                    stop = True
+                    break
+                batch.append(nxt)
+            for (_, fut), (ok, value) in zip(
+                batch, self._commit([fn for fn, _ in batch]), strict=True
+            ):
+                if ok:
+                    fut.set_result(value)
+                else:
+                    fut.set_exception(value)
+            if stop:
+                return
+
+    def _connection(self) -> Connection:
+        if self._conn is None or self._conn.closed or self._conn.invalidated:
+            self._conn = self.engine.connect()
+        return self._conn
+
+    def _commit(self, fns: list[Write]) -> list[tuple[bool, Any]]:
+        """Run the writes in one transaction; if it fails, run each alone (isolate the bad one)."""
+        conn = self._connection()
+        try:
+            with conn.begin():
+                return [(True, fn(conn)) for fn in fns]
+        except Exception as exc:
+            if len(fns) == 1:
+                log.exception("database write failed")
+                with contextlib.suppress(Exception):
+                    conn.close()
+                self._conn = None
+                return [(False, exc)]
+        out: list[tuple[bool, Any]] = []
+        for fn in fns:
+            out.extend(self._commit([fn]))
+        return out
+
+    # ------------------------------------------------------------------ reads
+    async def read(self, fn: Write) -> Any:
+        return await asyncio.to_thread(self.read_sync, fn)
+
+    def read_sync(self, fn: Write) -> Any:
+        with self.engine.connect() as conn:
+            return fn(conn)
+
+
+# ---------------------------------------------------------------------- write functions
+def save_user(user_id: str, name: str) -> Write:
+    def run(conn: Connection) -> None:
+        conn.execute(db.users.insert().values(id=user_id, name=name, created_at=time.time()))
+
+    return run
+
+
+def save_table(row: dict[str, Any], insert: bool) -> Write:
+    def run(conn: Connection) -> None:
+        if insert:
+            conn.execute(db.tables.insert().values(**row))
+        else:
+            values = {k: v for k, v in row.items() if k != "id"}
+            conn.execute(db.tables.update().where(db.tables.c.id == row["id"]).values(**values))
+
+    return run
+
+
+def start_game(table: dict[str, Any], game: dict[str, Any]) -> Write:
+    def run(conn: Connection) -> None:
+        values = {k: v for k, v in table.items() if k != "id"}
+        conn.execute(db.tables.update().where(db.tables.c.id == table["id"]).values(**values))
+        conn.execute(db.games.insert().values(**game))
+
+    return run
+
+
+@dataclass(slots=True)
+class ActionWrite:
+    game_id: str
+    idx: int
+    seat: int
+    action: dict[str, Any]
+    by: str | None
+    reshuffles: list[list[str]] | None = None  # the whole list, when it grew
+    finished: dict[str, Any] | None = None  # winner/reason when the game ended
+    table_update: dict[str, Any] | None = None
+    ts: float = field(default_factory=time.time)
+
+    def __call__(self, conn: Connection) -> None:
+        conn.execute(
+            db.actions.insert().values(
+                game_id=self.game_id,
+                idx=self.idx,
+                seat=self.seat,
+                action=self.action,
+                by=self.by,
+                ts=self.ts,
+            )
+        )
+        values: dict[str, Any] = {"action_count": self.idx + 1}
+        if self.reshuffles is not None:
+            values["reshuffles"] = self.reshuffles
+        if self.finished is not None:
+            values.update(self.finished, status="finished", finished_at=self.ts)
+        conn.execute(db.games.update().where(db.games.c.id == self.game_id).values(**values))
+        if self.table_update is not None:
+            conn.execute(
+                db.tables.update().where(db.tables.c.id == self.game_id).values(**self.table_update)
+            )
+
+
+def save_chat(table_id: str, message: dict[str, Any]) -> Write:
+    def run(conn: Connection) -> None:
+        conn.execute(
+            db.chat.insert().values(
+                table_id=table_id,
+                id=message["id"],
+                seat=message["seat"],
+                user_id=message["user_id"],
+                name=message["name"],
+                text=message["text"],
+                ts=message["ts"],
+            )
+        )
+
+    return run
+
+
+# ---------------------------------------------------------------------- read functions
+@dataclass(slots=True)
+class StoredTable:
+    table: dict[str, Any]
+    game: dict[str, Any] | None
+    actions: list[dict[str, Any]]
+    chat: list[dict[str, Any]]
+
+
+def _chat_rows(conn: Connection, table_id: str, limit: int | None = None) -> list[dict[str, Any]]:
+    c = db.chat.c
+    query = sa.select(db.chat).where(c.table_id == table_id).order_by(c.id.desc())
+    if limit is not None:
+        query = query.limit(limit)
+    rows = [dict(r._mapping) for r in conn.execute(query)]
+    rows.reverse()
+    for r in rows:
+        r.pop("table_id", None)
+    return rows
+
+
+def load_table(conn: Connection, table_id: str, chat_limit: int | None = 200) -> StoredTable | None:
+    row = conn.execute(sa.select(db.tables).where(db.tables.c.id == table_id)).first()
+    if row is None:
+        return None
+    game = conn.execute(sa.select(db.games).where(db.games.c.id == table_id)).first()
+    acts: list[dict[str, Any]] = []
+    if game is not None:
+        a = db.actions.c
+        acts = [
+            dict(r._mapping)
+            for r in conn.execute(
+                sa.select(a.idx, a.seat, a.action, a.by)
+                .where(a.game_id == table_id)
+                .order_by(a.idx)
+            )
+        ]
+    return StoredTable(
+        dict(row._mapping),
+        None if game is None else dict(game._mapping),
+        acts,
+        _chat_rows(conn, table_id, chat_limit),
+    )
+
+
+def load_active(conn: Connection) -> list[StoredTable]:
+    ids = [
+        r[0]
+        for r in conn.execute(
+            sa.select(db.tables.c.id)
+            .where(db.tables.c.status.in_(("waiting", "playing")))
+            .order_by(db.tables.c.created_at)
+        )
+    ]
+    out = []
+    for table_id in ids:
+        stored = load_table(conn, table_id)
+        if stored is not None:
+            out.append(stored)
+    return out
+
+
+def list_finished(limit: int) -> Write:
+    def run(conn: Connection) -> list[dict[str, Any]]:
+        g = db.games.c
+        query = (
+            sa.select(
+                g.id,
+                g.players,
+                g.names,
+                g.rules,
+                g.winner,
+                g.reason,
+                g.action_count,
+                g.created_at,
+                g.finished_at,
+            )
+            .where(g.status == "finished")
+            .order_by(g.finished_at.desc())
+            .limit(limit)
+        )
+        out = []
+        for r in conn.execute(query):
+            d = dict(r._mapping)
+            d["actions"] = d.pop("action_count")
+            out.append(d)
+        return out
+
+    return run
+
+
+def record_of(stored: StoredTable) -> dict[str, Any]:
+    """The game record (RECORD-FORMAT.md) of a stored game, from its fixings and actions."""
+    g = stored.game
+    assert g is not None
+    record: dict[str, Any] = {
+        "format": "secret-hitler-record",
+        "version": 1,
+        "rules": g["rules"],
+        "players": g["names"],
+        "roles": g["roles"],
+        "first_president": g["first_president"],
+        "deck": g["deck"],
+        "reshuffles": g["reshuffles"],
+    }
+    if g["seed"] is not None:
+        record["seed"] = g["seed"]
+    record["actions"] = [a["action"] for a in stored.actions]
+    if g["winner"] is not None:
+        record["result"] = {"winner": g["winner"], "reason": g["reason"]}
+    return record

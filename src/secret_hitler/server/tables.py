@@ -1,0 +1,560 @@
+"""A live table: lobby seats, the running game, its connections, timers and bots.
+
+Every change to a table happens on the event loop under the table's lock. An action is applied
+to the in-memory game, committed to the database, and only then announced: each connection gets
+the update for its own seat (its view, the events addressed to it, its legal actions).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from collections import deque
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..bots import Agent
+from ..engine import Action, Game, GameError, IllegalAction
+from ..engine.actions import CLAIM
+from . import protocol as P
+from . import store as S
+from .auth import User
+from .chat import ChatLimiter, clean_chat
+from .driver import BotDriver
+from .logs import GameLog
+from .updates import LeanGame, build_update, encode_update
+
+if TYPE_CHECKING:
+    from .hub import Hub
+
+log = logging.getLogger("secret_hitler.server.table")
+
+LEGISLATIVE = ("discard", "enact", "veto_response")
+RESUME_MAX = 1000  # updates a reconnecting client may catch up on; more: a fresh welcome
+CHAT_KEEP = 100
+SEND_QUEUE_MAX = 2000
+
+
+@dataclass(slots=True)
+class Seat:
+    kind: str = "empty"  # empty | human | bot
+    user_id: str | None = None
+    name: str | None = None
+    level: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "user_id": self.user_id, "name": self.name, "level": self.level}
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> Seat:
+        return Seat(
+            data.get("kind", "empty"), data.get("user_id"), data.get("name"), data.get("level")
+        )
+
+
+class Conn:
+    """One WebSocket connection; messages go through a queue so a slow client blocks nobody."""
+
+    __slots__ = ("ws", "user", "seat", "ready", "out", "closed", "invite_ok")
+
+    def __init__(self, ws: Any, user: User | None, invite_ok: bool = False) -> None:
+        self.ws = ws
+        self.user = user
+        self.seat: int | None = None
+        self.ready = False
+        self.out: asyncio.Queue[str | None] = asyncio.Queue()
+        self.closed = False
+        self.invite_ok = invite_ok
+
+    def send(self, text: str) -> None:
+        if self.closed:
+            return
+        if self.out.qsize() > SEND_QUEUE_MAX:  # a client that does not read: drop it
+            self.close()
+            return
+        self.out.put_nowait(text)
+
+    def send_msg(self, msg: dict[str, Any]) -> None:
+        self.send(P.dumps(msg))
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.out.put_nowait(None)
+
+
+class Table(BotDriver):
+    def __init__(
+        self,
+        hub: Hub,
+        *,
+        id: str,
+        host: str,
+        host_name: str,
+        players: int,
+        rules: Any,
+        public: bool,
+        invite: str,
+        timer: int | None,
+        bot_level: str,
+        auto_start: bool,
+        seats: list[Seat],
+        status: str = "waiting",
+        created_at: float | None = None,
+    ) -> None:
+        self.hub = hub
+        self.id = id
+        self.host = host
+        self.host_name = host_name
+        self.players = players
+        self.rules = rules
+        self.public = public
+        self.invite = invite
+        self.timer = timer
+        self.bot_level = bot_level
+        self.auto_start = auto_start
+        self.seats = seats
+        self.status = status
+        self.created_at = time.time() if created_at is None else created_at
+        self.game: Game | None = None
+        self.action_by: list[str | None] = []
+        self.conns: set[Conn] = set()
+        self.lock = asyncio.Lock()
+        self.chat: deque[dict[str, Any]] = deque(maxlen=CHAT_KEEP)
+        self.chat_next = 1
+        self.chat_limiter = ChatLimiter(*hub.settings.chat_rate)
+        self.agents: dict[int, Agent] = {}
+        self.standins: dict[int, Agent] = {}
+        self.last_seat: dict[str, int | None] = {}
+        # timers (loop time) and the pending decision
+        self.decision_key: tuple[int, str] | None = None
+        self.deadline: float | None = None  # epoch seconds, for clients
+        self.deadline_at: float | None = None  # loop time
+        self.bot_due: dict[int, float] = {}
+        self.claim_due: dict[int, float] = {}
+        self.claims_asked: dict[int, int] = {}  # seat -> action count when last asked
+        self.away_since: dict[int, float] = {}
+        self.wake = asyncio.Event()
+        self.driver: asyncio.Task[None] | None = None
+        self.log = GameLog(log, {"game_id": id})
+
+    # ------------------------------------------------------------------ description
+    def seat_of(self, user_id: str | None) -> int | None:
+        if user_id is None:
+            return None
+        for i, s in enumerate(self.seats):
+            if s.kind == "human" and s.user_id == user_id:
+                return i
+        return None
+
+    def is_member(self, user_id: str | None) -> bool:
+        return user_id is not None and (user_id == self.host or self.seat_of(user_id) is not None)
+
+    def connected(self, seat: int) -> bool:
+        return any(c.seat == seat and c.ready for c in self.conns)
+
+    @property
+    def seq(self) -> int:
+        return 0 if self.game is None else len(self.game.actions) + 1
+
+    def detail(self, member: bool) -> dict[str, Any]:
+        g = self.game
+        done = self.status == "finished"  # set only once the last action is committed
+        seats = []
+        for i, s in enumerate(self.seats):
+            d = {"seat": i, **s.to_json()}
+            d["connected"] = s.kind == "bot" or (s.kind == "human" and self.connected(i))
+            seats.append(d)
+        return {
+            "id": self.id,
+            "status": self.status,
+            "players": self.players,
+            "rules": self.rules,
+            "public": self.public,
+            "invite": self.invite if member else None,
+            "host": self.host,
+            "host_name": self.host_name,
+            "timer": self.timer,
+            "bot_level": self.bot_level,
+            "auto_start": self.auto_start,
+            "seats": seats,
+            "spectators": sum(1 for c in self.conns if c.ready and c.seat is None),
+            "game_id": self.id if g is not None else None,
+            "created_at": self.created_at,
+            "winner": g.winner.value if done and g is not None and g.winner else None,
+            "reason": g.reason.value if done and g is not None and g.reason else None,
+        }
+
+    def row(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "host": self.host,
+            "host_name": self.host_name,
+            "players": self.players,
+            "rules": self.rules,
+            "public": self.public,
+            "invite": self.invite,
+            "timer": self.timer,
+            "bot_level": self.bot_level,
+            "auto_start": self.auto_start,
+            "status": self.status,
+            "seats": [s.to_json() for s in self.seats],
+            "created_at": self.created_at,
+        }
+
+    def record(self) -> dict[str, Any]:
+        assert self.game is not None
+        rec = self.game.to_record()
+        rec["id"] = self.id
+        rec["chat"] = list(self.chat)
+        return rec
+
+    # ------------------------------------------------------------------ broadcasting
+    def broadcast_table(self) -> None:
+        if not self.conns:
+            return
+        texts: dict[bool, str] = {}
+        for c in self.conns:
+            if not c.ready:
+                continue
+            member = self.is_member(c.user.id if c.user else None)
+            if member not in texts:
+                texts[member] = P.dumps(P.table_msg(self.detail(member)))
+            c.send(texts[member])
+
+    def _broadcast_update(self, ev_from: int, action: Action | None, by: str | None) -> None:
+        g = self.game
+        assert g is not None
+        seq = self.seq
+        texts: dict[int | None, str] = {}
+        lean = LeanGame(g)
+        for c in self.conns:
+            if not c.ready:
+                continue
+            if c.seat not in texts:
+                texts[c.seat] = encode_update(
+                    build_update(g, c.seat, seq, ev_from, action, by, self.deadline, lean), g.rules
+                )
+            c.send(texts[c.seat])
+        if g.finished:
+            over = P.dumps(P.game_over(self.record()))
+            for c in self.conns:
+                if c.ready:
+                    c.send(over)
+
+    def welcome(self, conn: Conn) -> dict[str, Any]:
+        g = self.game
+        seat = conn.seat
+        member = self.is_member(conn.user.id if conn.user else None)
+        return {
+            "v": P.VERSION,
+            "type": "welcome",
+            "seat": seat,
+            "user_id": conn.user.id if conn.user else None,
+            "table": self.detail(member),
+            "seq": self.seq,
+            "view": None if g is None else g.view(seat).to_json(),
+            "legal": []
+            if g is None or seat is None
+            else [a.to_json() for a in g.legal_actions(seat)],
+            "deadline": self.deadline,
+            "chat": list(self.chat),
+        }
+
+    def send_welcome(self, conn: Conn) -> None:
+        conn.send_msg(self.welcome(conn))
+        if conn.user is not None:
+            self.last_seat[conn.user.id] = conn.seat
+        if self.game is not None and self.game.finished:
+            conn.send_msg(P.game_over(self.record()))
+
+    def missed_updates(self, seat: int | None, since: int) -> list[dict[str, Any]]:
+        """The updates after ``since`` for ``seat``, rebuilt by replaying the stored game."""
+        g = self.game
+        assert g is not None
+        current = self.seq
+        h = Game.from_record(g.to_record(), apply_actions=False)
+        acts = g.actions
+        start = max(since, 1)
+        for a in acts[: start - 1]:
+            h.apply(a)
+        out = []
+        if since == 0:
+            out.append(build_update(h, seat, 1, 0, None, None, None))
+        for k in range(start + 1, current + 1):
+            ev = len(h.events)
+            a = acts[k - 2]
+            h.apply(a)
+            out.append(build_update(h, seat, k, ev, a, self.action_by[k - 2], None))
+        if out:
+            out[-1]["deadline"] = self.deadline
+        return out
+
+    # ------------------------------------------------------------------ connections
+    def attach(self, conn: Conn) -> None:
+        conn.seat = self.seat_of(conn.user.id if conn.user else None)
+        self.conns.add(conn)
+
+    def detach(self, conn: Conn) -> None:
+        if conn not in self.conns:
+            return
+        self.conns.discard(conn)
+        was_ready = conn.ready
+        conn.ready = False
+        seat = conn.seat
+        if seat is not None and not self.connected(seat):
+            self.away_since[seat] = asyncio.get_running_loop().time()
+            self.wake.set()
+        if was_ready:
+            self.broadcast_table()
+        if not self.conns and self.status == "finished":
+            self.hub.evict(self)
+
+    def hello(self, conn: Conn, msg: P.Hello) -> None:
+        user_id = conn.user.id if conn.user else None
+        was_ready = conn.ready
+        conn.ready = True
+        since = msg.since
+        same_seat = user_id is None or self.last_seat.get(user_id, conn.seat) == conn.seat
+        if (
+            since is not None
+            and self.game is not None
+            and same_seat
+            and 0 <= since <= self.seq
+            and self.seq - since <= RESUME_MAX
+        ):
+            member = self.is_member(user_id)
+            conn.send_msg(P.resumed(since, self.seq, self.detail(member)))
+            for m in self.missed_updates(conn.seat, since):
+                conn.send_msg(m)
+            if msg.chat_since is not None:
+                for c in self.chat:
+                    if c["id"] > msg.chat_since:
+                        conn.send_msg(P.chat_msg(c))
+            if user_id is not None:
+                self.last_seat[user_id] = conn.seat
+            if self.game.finished:
+                conn.send_msg(P.game_over(self.record()))
+        else:
+            self.send_welcome(conn)
+        if conn.seat is not None:
+            self.away_since.pop(conn.seat, None)
+        if not was_ready:
+            self.broadcast_table()
+
+    def reseat(self, user_id: str) -> None:
+        """A user's seat changed (join/leave): refresh their connections."""
+        for c in self.conns:
+            if c.user is not None and c.user.id == user_id:
+                seat = self.seat_of(user_id)
+                if seat != c.seat:
+                    c.seat = seat
+                    if c.ready:
+                        self.send_welcome(c)
+
+    # ------------------------------------------------------------------ lobby
+    async def persist(self) -> None:
+        await self.hub.store.write(S.save_table(self.row(), insert=False))
+
+    def free_seat(self) -> int | None:
+        for i, s in enumerate(self.seats):
+            if s.kind == "empty":
+                return i
+        return None
+
+    async def maybe_autostart(self) -> None:
+        if self.status == "waiting" and self.auto_start and self.free_seat() is None:
+            await self.start_game()
+
+    async def start_game(self) -> None:
+        """Deal and start (under the lock, status waiting, every seat taken)."""
+        names = [s.name or f"Seat {i}" for i, s in enumerate(self.seats)]
+        seed = secrets.randbits(63)
+        game = Game(names, self.rules, seed)
+        rec = game.to_record()
+        now = time.time()
+        game_row = {
+            "id": self.id,
+            "table_id": self.id,
+            "players": self.players,
+            "names": names,
+            "rules": rec["rules"],
+            "seed": seed,
+            "roles": rec["roles"],
+            "first_president": rec["first_president"],
+            "deck": rec["deck"],
+            "reshuffles": [],
+            "status": "playing",
+            "winner": None,
+            "reason": None,
+            "action_count": 0,
+            "created_at": now,
+            "finished_at": None,
+        }
+        self.status = "playing"
+        try:
+            await self.hub.store.write(S.start_game(self.row(), game_row))
+        except Exception:
+            self.status = "waiting"
+            raise
+        self.log.info("game started", extra={"players": self.players})
+        self.run_game(game)
+        self.broadcast_table()
+        self._broadcast_update(0, None, None)
+
+    def run_game(self, game: Game) -> None:
+        """Take over a started game (new, or rebuilt after a restart) and drive it."""
+        self.game = game
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        for i, s in enumerate(self.seats):
+            if s.kind == "bot":
+                self._make_agent(i)
+            elif s.kind == "human" and not self.connected(i):
+                self.away_since[i] = now
+        self.hub.metrics.games_active.inc()
+        self._schedule()
+        if not game.finished:
+            self.driver = asyncio.create_task(self._drive(), name=f"table-{self.id}")
+
+    # ------------------------------------------------------------------ actions
+    async def submit(
+        self,
+        seat: int,
+        action: Action,
+        by: str | None = None,
+        expect: tuple[int, str, int] | None = None,
+    ) -> int:
+        """Apply, commit, announce. Returns the update's seq; raises ``ProtocolError``."""
+        t0 = time.perf_counter()
+        async with self.lock:
+            g = self.game
+            if g is None:
+                raise P.ProtocolError("game_not_started", "the game has not started")
+            if g.finished:
+                raise P.ProtocolError("game_over", "the game is over")
+            if expect is not None and expect != (g.round, g.phase.value, len(g.actions)):
+                raise P.ProtocolError("stale", "the game moved on")
+            if action.type != CLAIM and seat not in g.to_act():
+                raise P.ProtocolError(
+                    "not_your_turn",
+                    f"the game is not waiting for seat {seat} (phase {g.phase.value})",
+                )
+            # Until the action is committed nobody may learn its effects: welcomes wait for the
+            # lock, and the table detail shows only committed status and results.
+            n_ev, n_res = len(g.events), len(g.reshuffles)
+            try:
+                g.apply(action)
+            except IllegalAction as exc:
+                raise P.ProtocolError("illegal_action", exc.message, detail=exc.code) from None
+            except GameError as exc:
+                self.log.error("action failed: %s", exc.message)
+                raise P.ProtocolError("internal_error", exc.message) from None
+            write = S.ActionWrite(
+                game_id=self.id,
+                idx=len(g.actions) - 1,
+                seat=seat,
+                action=action.to_json(),
+                by=by,
+                reshuffles=[[p.value for p in r] for r in g.reshuffles]
+                if len(g.reshuffles) != n_res
+                else None,
+            )
+            if g.finished:
+                write.finished = {
+                    "winner": g.winner.value if g.winner else None,
+                    "reason": g.reason.value if g.reason else None,
+                }
+                write.table_update = {"status": "finished"}
+            try:
+                await self.hub.store.write(write)
+            except Exception:
+                self.log.exception("could not store an action; reloading the game")
+                await self._reload()
+                raise P.ProtocolError("internal_error", "the action could not be stored") from None
+            if g.finished:
+                self.status = "finished"
+            self.action_by.append(by)
+            self.hub.metrics.actions_total.labels(by=by or "player").inc()
+            self._schedule()
+            self._broadcast_update(n_ev, action, by)
+            if g.finished:
+                self._finished()
+            seq = self.seq
+        self.hub.metrics.action_latency.observe(time.perf_counter() - t0)
+        return seq
+
+    async def _reload(self) -> None:
+        stored = await self.hub.store.read(lambda conn: S.load_table(conn, self.id, 0))
+        if stored is None or stored.game is None:
+            return
+        self.game = Game.from_record(S.record_of(stored))
+        self.action_by = [a["by"] for a in stored.actions]
+        self.status = "finished" if self.game.finished else "playing"
+
+    def _finished(self) -> None:
+        g = self.game
+        assert g is not None
+        self.log.info(
+            "game over",
+            extra={"winner": g.winner.value if g.winner else None, "actions": len(g.actions)},
+        )
+        self.hub.metrics.games_active.dec()
+        self.deadline = self.deadline_at = None
+        self.wake.set()
+        self.broadcast_table()
+        if not self.conns:
+            self.hub.evict(self)
+
+    # ------------------------------------------------------------------ chat
+    async def chat_line(self, conn: Conn, text: str) -> dict[str, Any]:
+        user = conn.user
+        if user is None:
+            raise P.ProtocolError("unauthorized", "sign in to chat")
+        clean = clean_chat(text, self.hub.settings.chat_max)
+        g = self.game
+        seat = conn.seat
+        if g is not None and not g.finished:
+            if seat is None:
+                raise P.ProtocolError(
+                    "chat_forbidden", "spectators cannot chat during a game", detail="spectator"
+                )
+            if not g.alive[seat]:
+                raise P.ProtocolError("chat_forbidden", "dead players cannot chat", detail="dead")
+            if g.phase.value in LEGISLATIVE and seat in (g.president, g.chancellor):
+                raise P.ProtocolError(
+                    "chat_forbidden",
+                    "the president and chancellor cannot chat during the legislative session",
+                    detail="legislative_session",
+                )
+        if not self.chat_limiter.allow(user.id, self._now()):
+            raise P.ProtocolError("rate_limited", "too many chat messages; wait a few seconds")
+        async with self.lock:
+            name = self.seats[seat].name if seat is not None else user.name
+            message = {
+                "id": self.chat_next,
+                "seat": seat,
+                "user_id": user.id,
+                "name": name or user.name,
+                "text": clean,
+                "ts": round(time.time(), 3),
+            }
+            await self.hub.store.write(S.save_chat(self.id, message))
+            self.chat_next += 1
+            self.chat.append(message)
+            text_out = P.dumps(P.chat_msg(message))
+            for c in self.conns:
+                if c.ready:
+                    c.send(text_out)
+        return message
+
+    async def close(self) -> None:
+        if self.driver is not None:
+            self.driver.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.driver
+        for c in list(self.conns):
+            c.close()

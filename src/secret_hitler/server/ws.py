@@ -1,0 +1,167 @@
+"""The WebSocket endpoint ``/ws/tables/{id}`` (docs/protocol.md 2.)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+
+from fastapi import APIRouter, WebSocket
+from starlette.websockets import WebSocketDisconnect
+
+from ..engine import Action, InvalidAction
+from . import protocol as P
+from .auth import COOKIE
+from .hub import Hub
+from .tables import Conn, Table
+
+router = APIRouter()
+log = logging.getLogger("secret_hitler.server.ws")
+
+
+async def _refuse(ws: WebSocket, code: str, message: str, close_code: int) -> None:
+    await ws.accept()
+    await ws.send_text(P.dumps(P.error(code, message)))
+    await ws.close(close_code)
+
+
+@router.websocket("/ws/tables/{table_id}")
+async def table_socket(ws: WebSocket, table_id: str) -> None:
+    app = ws.app
+    hub: Hub = app.state.hub
+    user = app.state.tokens.from_headers(
+        ws.headers.get("authorization"), ws.cookies.get(COOKIE), ws.query_params.get("token")
+    )
+    table = hub.get(table_id)
+    if table is None:
+        await _refuse(ws, "not_found", f"no live table {table_id!r}", 4404)
+        return
+    invite_ok = ws.query_params.get("invite") == table.invite
+    if not table.public and not invite_ok and not table.is_member(user.id if user else None):
+        await _refuse(
+            ws, "invite_required", "this table is private: the invite code is needed", 4403
+        )
+        return
+    await ws.accept()
+    conn = Conn(ws, user, invite_ok)
+    table.attach(conn)
+    hub.metrics.ws_connections.inc()
+    sender = asyncio.create_task(_sender(conn))
+    try:
+        await _receive_loop(hub, table, conn)
+    finally:
+        table.detach(conn)
+        hub.metrics.ws_connections.dec()
+        conn.close()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(sender, 5)
+
+
+async def _sender(conn: Conn) -> None:
+    ws = conn.ws
+    try:
+        while True:
+            text = await conn.out.get()
+            if text is None:
+                break
+            await ws.send_text(text)
+    except Exception:  # the peer went away
+        conn.closed = True
+        return
+    with contextlib.suppress(Exception):
+        await ws.close()
+
+
+async def _receive_loop(hub: Hub, table: Table, conn: Conn) -> None:
+    ws = conn.ws
+    max_bytes = hub.settings.max_message
+    while not conn.closed:
+        try:
+            message = await ws.receive()
+        except (WebSocketDisconnect, RuntimeError):
+            return
+        if message["type"] == "websocket.disconnect":
+            return
+        text = message.get("text")
+        if text is None:
+            data = message.get("bytes") or b""
+            if len(data) > max_bytes:
+                _error(
+                    hub,
+                    conn,
+                    P.ProtocolError(
+                        "message_too_large", f"a message may have at most {max_bytes} bytes"
+                    ),
+                )
+                continue
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError:
+                _error(hub, conn, P.ProtocolError("bad_json", "the message is not UTF-8 JSON"))
+                continue
+        try:
+            msg = P.parse_client(text, max_bytes)
+            await _dispatch(hub, table, conn, msg)
+        except P.ProtocolError as exc:
+            _error(hub, conn, exc)
+        except Exception:
+            table.log.exception("error handling a message")
+            _error(
+                hub, conn, P.ProtocolError("internal_error", "the server failed on this message")
+            )
+
+
+def _error(hub: Hub, conn: Conn, exc: P.ProtocolError) -> None:
+    hub.metrics.errors_total.labels(code=exc.code).inc()
+    conn.send_msg(P.from_exc(exc))
+
+
+async def _dispatch(hub: Hub, table: Table, conn: Conn, msg: P.ClientMessage) -> None:
+    if isinstance(msg, P.Hello):
+        async with table.lock:  # never describe a state whose last action is not yet committed
+            table.hello(conn, msg)
+        return
+    if not conn.ready:
+        raise P.ProtocolError("hello_required", "send hello first", id=getattr(msg, "id", None))
+    if isinstance(msg, P.Ping):
+        conn.send_msg(P.pong())
+    elif isinstance(msg, P.ActionMsg):
+        await _action(table, conn, msg)
+    elif isinstance(msg, P.ChatMsg):
+        try:
+            await table.chat_line(conn, msg.text)
+        except P.ProtocolError as exc:
+            exc.id = msg.id
+            raise
+        if msg.id is not None:
+            conn.send_msg(P.ack(msg.id))
+
+
+async def _action(table: Table, conn: Conn, msg: P.ActionMsg) -> None:
+    t0 = time.perf_counter()
+    g = table.game
+    try:
+        if g is None:
+            raise P.ProtocolError("game_not_started", "the game has not started")
+        if g.finished:
+            raise P.ProtocolError("game_over", "the game is over")
+        seat = conn.seat
+        if seat is None:
+            raise P.ProtocolError("not_seated", "spectators cannot act")
+        data = dict(msg.action)
+        if "seat" in data and data["seat"] != seat:
+            raise P.ProtocolError(
+                "not_your_seat", f"this connection plays seat {seat}, not {data['seat']!r}"
+            )
+        data["seat"] = seat
+        try:
+            action = Action.from_json(data)
+        except InvalidAction as exc:
+            raise P.ProtocolError("invalid_action", exc.message) from None
+        seq = await table.submit(seat, action)
+    except P.ProtocolError as exc:
+        exc.id = msg.id
+        raise
+    conn.send_msg(P.ack(msg.id, seq))
+    log.debug("action", extra={"game_id": table.id, "ms": (time.perf_counter() - t0) * 1000})
