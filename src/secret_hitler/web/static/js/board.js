@@ -1,0 +1,182 @@
+// The physical game on screen: tracks, election tracker, piles and seats. Shared by the table and
+// the replay viewer. Everything comes from the View the server sent; nothing is computed from rules.
+import { h } from "./dom.js";
+import { icon } from "./icons.js";
+import { t, list } from "./i18n.js";
+
+/** Display name of a seat: the game's names, else the table's seat names, else "Seat N". */
+export function seatName(ctx, seat) {
+  if (seat === null || seat === undefined) return "?";
+  const fromView = ctx.view && ctx.view.names ? ctx.view.names[seat] : null;
+  if (fromView) return fromView;
+  const seats = ctx.table && ctx.table.seats;
+  const entry = seats ? seats.find((s) => s.seat === seat) : null;
+  if (entry && entry.name) return entry.name;
+  if (entry && entry.kind === "bot") return t("seat.bot_name", { seat: seat + 1 });
+  return t("seat.number", { seat: seat + 1 });
+}
+
+export function presetName(rules) {
+  if (!rules) return t("preset.official.name");
+  if (typeof rules === "string") return t(`preset.${rules}.name`);
+  const preset = rules.preset || "official";
+  const name = t(`preset.${preset}.name`);
+  const custom = Object.keys(rules).some((k) => k !== "preset");
+  return custom ? `${name} (${t("preset.custom.name")})` : name;
+}
+
+export function policyWords(policies) {
+  return list(policies.map((p) => t(`policy.short.${p}`)));
+}
+
+/** A policy tile: colour + icon + word (never colour alone). */
+export function policyTile(policy, { small = false, label } = {}) {
+  return h("span", { class: `policy policy-${policy}${small ? " small" : ""}` },
+    icon(policy === "liberal" ? "liberal" : "fascist"),
+    h("span", { class: "policy-word", text: label || t(`policy.short.${policy}`) }));
+}
+
+export function roleBadge(role, { big = false } = {}) {
+  const party = role === "liberal" ? "liberal" : "fascist";
+  return h("span", { class: `role-badge role-${role} party-${party}${big ? " big" : ""}` },
+    icon(role === "hitler" ? "hitler" : party),
+    h("span", { text: t(`role.${role}`) }));
+}
+
+function trackSlot(cls, content, label) {
+  return h("li", { class: `slot ${cls}`, "aria-label": label }, content);
+}
+
+/** Liberal track, fascist track (this game's board), election tracker and piles. */
+export function renderBoard(view) {
+  const lib = view.liberal_policies;
+  const fas = view.fascist_policies;
+
+  const libSlots = [];
+  for (let i = 1; i <= 5; i++) {
+    const filled = i <= lib;
+    const parts = [];
+    if (filled) parts.push(policyTile("liberal", { small: true }));
+    else parts.push(h("span", { class: "slot-num", text: String(i) }));
+    if (i === 5) parts.push(h("span", { class: "slot-note", text: t("board.liberals_win_slot") }));
+    const label = `${t("board.liberal_track")} ${i}: ${filled ? t("policy.liberal") : "—"}${i === 5 ? ", " + t("board.liberals_win_slot") : ""}`;
+    libSlots.push(trackSlot(filled ? "filled" : "empty", parts, label));
+  }
+
+  const fasSlots = [];
+  const board = view.board || [];
+  for (let i = 1; i <= 6; i++) {
+    const filled = i <= fas;
+    const power = i <= board.length ? board[i - 1] : null;
+    const parts = [];
+    if (filled) parts.push(policyTile("fascist", { small: true }));
+    else parts.push(h("span", { class: "slot-num", text: String(i) }));
+    const notes = [];
+    if (i === 6) {
+      parts.push(h("span", { class: "slot-note", text: t("board.fascists_win_slot") }));
+      notes.push(t("board.fascists_win_slot"));
+    } else if (power) {
+      parts.push(h("span", { class: "slot-power" }, icon(power), h("span", { text: t(`power.${power}`) })));
+      notes.push(t(`power.${power}`));
+    }
+    if (i === view.veto_zone && i < 6) {
+      parts.push(h("span", { class: "slot-veto" }, icon("veto"), h("span", { text: t("power.veto_unlocked") })));
+      notes.push(t("power.veto_unlocked"));
+    }
+    const zone = i > view.hitler_zone;
+    const label = `${t("board.fascist_track")} ${i}: ${filled ? t("policy.fascist") : "—"}${notes.length ? ", " + notes.join(", ") : ""}${zone ? ", " + t("board.hitler_zone") : ""}`;
+    fasSlots.push(trackSlot(`${filled ? "filled" : "empty"}${zone ? " hitler-zone" : ""}`, parts, label));
+  }
+
+  const tracker = [];
+  for (let i = 0; i <= 3; i++) {
+    tracker.push(h("li", {
+      class: `step${i === view.election_tracker ? " current" : ""}${i === 3 ? " chaos" : ""}`,
+      "aria-hidden": "true",
+    }, h("span", { text: i === 3 ? "!" : String(i) })));
+  }
+
+  return h("div", { class: "board" },
+    h("section", { class: "track track-liberal", "aria-labelledby": "lib-track-title" },
+      h("h3", { id: "lib-track-title", class: "track-title" }, icon("liberal"),
+        h("span", { text: t("board.liberal_track") }),
+        h("span", { class: "track-count", text: `${lib}/5` })),
+      h("ol", { class: "slots" }, libSlots)),
+    h("section", { class: "track track-fascist", "aria-labelledby": "fas-track-title" },
+      h("h3", { id: "fas-track-title", class: "track-title" }, icon("fascist"),
+        h("span", { text: t("board.fascist_track") }),
+        h("span", { class: "track-count", text: `${fas}/6` })),
+      h("ol", { class: "slots" }, fasSlots),
+      h("p", { class: "zone-legend" }, h("span", { class: "zone-swatch", "aria-hidden": "true" }),
+        h("span", { text: `${t("board.hitler_zone")}: ${t("board.hitler_zone.hint")}` }))),
+    h("div", { class: "board-row" },
+      h("section", { class: "tracker", "aria-label": `${t("term.election_tracker")}: ${t("board.tracker_value", { count: view.election_tracker })}` },
+        h("h3", { class: "track-title" }, icon("tracker"), h("span", { text: t("term.election_tracker") })),
+        h("ol", { class: "tracker-steps" }, tracker),
+        h("p", { class: "tracker-value", text: t("board.tracker_value", { count: view.election_tracker }) }),
+        h("p", { class: "hint", text: t("board.tracker.hint") })),
+      h("section", { class: "piles" },
+        h("p", { class: "pile" }, icon("draw"), h("span", { text: t("board.draw_pile", { count: view.draw_pile }) })),
+        h("p", { class: "pile" }, icon("discard"), h("span", { text: t("board.discard_pile", { count: view.discard_pile }) })))));
+}
+
+function badge(name, text, cls = "") {
+  return h("span", { class: `badge badge-${name} ${cls}`.trim() }, icon(name), h("span", { text }));
+}
+
+/**
+ * The seats in order with placards and marks. `ctx`: {view, table, mySeat, showRoles, onSeat}.
+ * `showRoles`: show the roles this seat knows (only when the secret card is revealed, or at the end).
+ */
+export function renderSeats(ctx) {
+  const view = ctx.view;
+  const n = view.players;
+  const voting = view.phase === "vote";
+  const tableSeats = (ctx.table && ctx.table.seats) || [];
+  const items = [];
+  for (let s = 0; s < n; s++) {
+    const alive = view.alive[s];
+    const mine = s === ctx.mySeat;
+    const entry = tableSeats.find((x) => x.seat === s) || {};
+    const marks = [];
+    if (view.president === s) marks.push(badge("president", t("office.president"), "placard"));
+    if (view.chancellor === s) marks.push(badge("chancellor", t("office.chancellor"), "placard"));
+    if ((view.phase === "nominate" || voting) && view.candidate === s) marks.push(badge("candidate", t("office.candidate"), "placard-candidate"));
+    if (voting && view.nominee === s) marks.push(badge("chancellor", t("office.nominee"), "placard-candidate"));
+    if ((view.term_limited || []).includes(s)) marks.push(badge("term_limited", t("status.term_limited")));
+    if (!alive) marks.push(badge("dead", t("status.dead"), "dead"));
+    if (view.investigated && view.investigated[s]) marks.push(badge("investigate", t("status.investigated")));
+    if ((view.not_hitler || []).includes(s)) marks.push(badge("not_hitler", t("status.not_hitler")));
+    const vote = view.votes ? view.votes[s] : null;
+    if (voting) {
+      if (view.rules && view.rules.voting === "public_sequential" && vote !== null && vote !== undefined) {
+        marks.push(badge(vote ? "ja" : "nein", t(vote ? "vote.ja" : "vote.nein"), vote ? "vote-ja" : "vote-nein"));
+      } else if (view.voted && view.voted[s]) {
+        marks.push(badge("ja", t("status.voted"), "voted"));
+      }
+    } else if (alive && vote !== null && vote !== undefined && view.phase !== "game_over") {
+      marks.push(badge(vote ? "ja" : "nein", t(vote ? "vote.ja" : "vote.nein"), vote ? "vote-ja" : "vote-nein"));
+    }
+    if ((view.to_act || []).includes(s) && view.phase !== "game_over") marks.push(h("span", { class: "badge thinking", text: t("status.thinking") }));
+    if (entry.kind === "human" && entry.connected === false) marks.push(badge("offline", t("seat.offline"), "muted"));
+
+    const known = view.known_roles ? view.known_roles[s] : null;
+    const roleShown = known && (ctx.showRoles || view.phase === "game_over");
+
+    const name = seatName(ctx, s);
+    const head = h("div", { class: "seat-head" },
+      h("span", { class: "seat-num", "aria-label": t("seat.number", { seat: s + 1 }), text: String(s + 1) }),
+      h("span", { class: "seat-name", text: name }),
+      mine ? h("span", { class: "you-tag", text: t("seat.you") }) : null,
+      entry.kind === "bot" ? h("span", { class: "seat-kind", title: t("seat.bot") }, icon("bot"),
+        h("span", { class: "visually-hidden", text: t("seat.bot") })) : null);
+    const body = [head, h("div", { class: "marks" }, marks)];
+    if (roleShown) body.push(h("div", { class: "seat-role" }, roleBadge(known)));
+
+    const cls = ["seat", alive ? "alive" : "is-dead", mine ? "mine" : "",
+      view.president === s ? "is-president" : "", view.chancellor === s ? "is-chancellor" : "",
+      (view.to_act || []).includes(s) ? "acting" : ""].filter(Boolean).join(" ");
+    items.push(h("li", { class: cls, dataset: { seat: s } }, body));
+  }
+  return h("ol", { class: "seats", "aria-label": t("lobby.tables.col.players") }, items);
+}

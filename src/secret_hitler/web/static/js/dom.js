@@ -1,0 +1,68 @@
+// Tiny DOM helpers. All text goes through textContent / createTextNode: never innerHTML.
+
+/**
+ * h("button", {class: "x", onclick: fn, "aria-label": "..."}, "text", child, [more])
+ * Attribute values: strings/numbers set as attributes; `false`/`null`/`undefined` are skipped;
+ * `true` sets an empty boolean attribute. Keys starting with "on" add event listeners.
+ * `text` sets textContent; `dataset` copies into element.dataset.
+ */
+export function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  if (attrs) setAttrs(el, attrs);
+  append(el, children);
+  return el;
+}
+
+export function setAttrs(el, attrs) {
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "text") {
+      el.textContent = String(value);
+    } else if (key === "dataset") {
+      for (const [k, v] of Object.entries(value)) if (v !== undefined && v !== null) el.dataset[k] = String(v);
+    } else if (key.startsWith("on") && typeof value === "function") {
+      el.addEventListener(key.slice(2), value);
+    } else if (key === "value" && "value" in el) {
+      el.value = String(value);
+    } else if (key === "checked" || key === "selected" || key === "disabled") {
+      el[key] = Boolean(value);
+      if (value) el.setAttribute(key, "");
+    } else {
+      el.setAttribute(key, value === true ? "" : String(value));
+    }
+  }
+}
+
+export function append(el, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    el.appendChild(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+/** Replace all children of `el` (keeps keyboard focus on an equivalent element when possible). */
+export function replace(el, ...children) {
+  const active = document.activeElement;
+  const inside = active && active !== document.body && el.contains(active);
+  const key = inside ? active.dataset.fkey : undefined;
+  const id = inside && !key ? active.id : undefined;
+  el.replaceChildren();
+  append(el, children);
+  let again = null;
+  if (key) again = el.querySelector(`[data-fkey="${CSS.escape(key)}"]`);
+  else if (id) again = document.getElementById(id);
+  if (again && again !== document.activeElement) again.focus({ preventScroll: true });
+  return el;
+}
+
+/** Announce a message to screen readers through the polite live region. */
+export function announce(text) {
+  const region = document.getElementById("live");
+  if (!region) return;
+  region.textContent = "";
+  // A separate task, so that repeating the same text is announced again.
+  setTimeout(() => { region.textContent = text; }, 30);
+}
+
+export function clear(el) { el.replaceChildren(); return el; }

@@ -1,0 +1,84 @@
+// Boot: language, header, hash router. Pages: lobby, table, replays, rules.
+import { h, replace } from "./dom.js";
+import { icon } from "./icons.js";
+import { t, LANGUAGES, detectLanguage, loadLanguage, language } from "./i18n.js";
+import { mountLobby } from "./lobby.js";
+import { mountTable } from "./table.js";
+import { mountReplayList, mountReplay } from "./replay.js";
+import { mountRules } from "./rules.js";
+
+const app = document.getElementById("app");
+let page = null;
+let routeKey = null;
+
+function parseHash() {
+  const raw = decodeURIComponent(location.hash.replace(/^#/, "")) || "/";
+  const [path, query] = raw.split("?");
+  const params = Object.fromEntries(new URLSearchParams(query || ""));
+  const parts = path.split("/").filter(Boolean);
+  return { parts, params };
+}
+
+function route() {
+  const { parts, params } = parseHash();
+  const key = JSON.stringify([parts.slice(0, 2), params]);
+  if (key === routeKey && page) return;
+  routeKey = key;
+  if (page && page.destroy) page.destroy();
+  page = null;
+  const [first, second] = parts;
+  let nav = "lobby";
+  if (first === "t" && second) {
+    page = mountTable(app, second, params);
+    nav = null;
+  } else if (first === "invite" && second) {
+    page = mountLobby(app, { ...params, invite: second });
+  } else if (first === "replay") {
+    page = second ? mountReplay(app, second, params) : mountReplayList(app);
+    nav = "replays";
+  } else if (first === "rules") {
+    page = mountRules(app);
+    nav = "rules";
+    if (second) requestAnimationFrame(() => { const el = document.getElementById(`rules-${second}`); if (el) el.scrollIntoView(); });
+  } else {
+    page = mountLobby(app, params);
+  }
+  renderHeader(nav);
+  document.body.dataset.page = first || "lobby";
+  app.focus({ preventScroll: true });
+  window.scrollTo(0, 0);
+}
+
+let currentNav = "lobby";
+function renderHeader(nav = currentNav) {
+  currentNav = nav;
+  document.title = t("app.title");
+  const header = document.getElementById("topbar");
+  const link = (name, href, key) => h("a", { href, class: "nav-link", "aria-current": nav === name ? "page" : null, text: t(key) });
+  const select = h("select", {
+    id: "lang-select",
+    onchange: async (ev) => {
+      await loadLanguage(ev.target.value, { remember: true });
+      renderHeader();
+      if (page && page.render) page.render();
+    },
+  }, LANGUAGES.map((l) => h("option", { value: l, lang: l, selected: l === language() }, t(`lang.${l}`))));
+  replace(header,
+    h("a", { class: "brand", href: "#/" }, icon("fascist", "brand-icon"), h("span", { text: t("app.title") })),
+    h("nav", { class: "main-nav", "aria-label": t("nav.menu") },
+      link("lobby", "#/", "nav.lobby"), link("replays", "#/replay", "nav.replays"), link("rules", "#/rules", "nav.rules")),
+    h("div", { class: "lang" }, h("label", { for: "lang-select", class: "lang-label" }, icon("globe"), h("span", { class: "visually-hidden", text: t("app.language") })), select));
+}
+
+async function boot() {
+  try {
+    await loadLanguage(detectLanguage());
+  } catch {
+    await loadLanguage("en");
+  }
+  renderHeader();
+  window.addEventListener("hashchange", route);
+  route();
+}
+
+boot();

@@ -1,0 +1,196 @@
+// Replay viewer for finished games. The rules stay in Python: the server computes each step's view
+// (GET /api/games/{id}/replay?step=K&view=V, docs/protocol.md "Replay viewer").
+import { h, replace, announce } from "./dom.js";
+import { icon } from "./icons.js";
+import { t } from "./i18n.js";
+import { get, request, errorText } from "./api.js";
+import { renderBoard, renderSeats, presetName, seatName } from "./board.js";
+import { describeEvents, renderLog } from "./log.js";
+
+const PLAY_MS = 1200;
+
+export function mountReplayList(root) {
+  let games = null;
+  let error = null;
+  const fileInput = h("input", { id: "record-file", type: "file", accept: ".json,application/json", class: "visually-hidden" });
+  fileInput.addEventListener("change", async () => {
+    const file = fileInput.files && fileInput.files[0];
+    if (!file) return;
+    try {
+      const record = JSON.parse(await file.text());
+      sessionStorage.setItem("sh.replay.record", JSON.stringify(record));
+      location.hash = "#/replay/file";
+    } catch {
+      error = { text: t("replay.invalid") };
+      render();
+    }
+  });
+
+  function render() {
+    const parts = [h("h1", { class: "page-title", text: t("replay.title") })];
+    if (error) parts.push(h("p", { class: "error", role: "alert" }, icon("warning"), h("span", { text: error.text })));
+    parts.push(h("div", { class: "button-row" }, fileInput,
+      h("label", { for: "record-file", class: "btn btn-secondary file-label" }, icon("download"), h("span", { text: t("replay.open") }))));
+    if (games === null) parts.push(h("p", { class: "hint", text: t("app.loading") }));
+    else if (!games.length) parts.push(h("p", { class: "empty", text: t("replay.empty") }));
+    else {
+      parts.push(h("ul", { class: "table-list" }, games.map((g) => {
+        const names = Array.isArray(g.names) ? g.names : null;
+        return h("li", { class: "table-card" },
+          h("div", { class: "table-card-main" },
+            h("h3", { text: t("lobby.tables.name", { id: g.id }) }),
+            h("dl", { class: "facts inline" },
+              h("dt", { text: t("lobby.tables.col.players") }), h("dd", { text: names ? names.join(t("list.separator")) : String(g.players) }),
+              h("dt", { text: t("lobby.tables.col.rules") }), h("dd", { text: presetName(g.rules) }),
+              g.winner ? [h("dt", { text: t("lobby.tables.col.status") }), h("dd", { text: t(g.winner === "liberal" ? "gameover.liberals_win" : "gameover.fascists_win") })] : null)),
+          h("div", { class: "table-card-actions" },
+            h("a", { class: "btn btn-primary", href: `#/replay/${encodeURIComponent(g.id)}` }, icon("play"), h("span", { text: t("replay.play") }))));
+      })));
+    }
+    replace(root, h("div", { class: "replay-page" }, parts));
+  }
+
+  async function load() {
+    try {
+      const data = await get("/api/games?finished=1");
+      games = (data && (data.games || data.tables)) || [];
+    } catch (err) {
+      games = [];
+      error = { text: errorText(err.code, err.message) };
+    }
+    render();
+  }
+  render();
+  load();
+  return { render, destroy() {} };
+}
+
+export function mountReplay(root, gameId, params = {}) {
+  const fromFile = gameId === "file";
+  let record = null;
+  if (fromFile) {
+    try { record = JSON.parse(sessionStorage.getItem("sh.replay.record") || "null"); } catch { record = null; }
+  }
+  const state = {
+    step: params.step !== undefined ? Number(params.step) : null,
+    steps: null,
+    viewAs: params.view || "spectator",
+    data: null,
+    prevEvents: 0,
+    playing: false,
+    timer: null,
+    error: null,
+    cache: new Map(),
+    loading: false,
+  };
+
+  const page = h("div", { class: "replay-page" });
+  replace(root, page);
+
+  async function fetchStep(step) {
+    const key = `${state.viewAs}:${step === null ? "end" : step}`;
+    if (state.cache.has(key)) return state.cache.get(key);
+    const q = new URLSearchParams();
+    if (step !== null) q.set("step", String(step));
+    q.set("view", state.viewAs);
+    let data;
+    if (fromFile) {
+      if (!record) throw Object.assign(new Error("no record"), { code: "invalid_record" });
+      data = await request("POST", `/api/replay?${q}`, record);
+    } else {
+      data = await get(`/api/games/${encodeURIComponent(gameId)}/replay?${q}`);
+    }
+    state.cache.set(`${state.viewAs}:${data.step}`, data);
+    if (step === null) state.cache.set(key, data);
+    return data;
+  }
+
+  async function go(step) {
+    if (state.loading) return;
+    state.loading = true;
+    const before = state.data ? (state.data.view.events || []).length : 0;
+    const forwardOne = state.data && step === state.data.step + 1;
+    try {
+      const data = await fetchStep(step);
+      state.data = data;
+      state.step = data.step;
+      state.steps = data.steps;
+      state.prevEvents = forwardOne ? before : (data.view.events || []).length;
+      state.error = null;
+    } catch (err) {
+      // A server without the replay endpoint answers the framework's plain 404.
+      state.error = err.status === 404 && err.message === "Not Found" ? t("replay.unavailable") : errorText(err.code, err.message);
+      stop();
+    } finally {
+      state.loading = false;
+    }
+    render();
+    if (state.data) announce(t("replay.step", { i: state.step, n: state.steps }));
+  }
+
+  function stop() {
+    state.playing = false;
+    clearTimeout(state.timer);
+  }
+
+  function tick() {
+    if (!state.playing) return;
+    if (state.step >= state.steps) { stop(); render(); return; }
+    go(state.step + 1).then(() => { if (state.playing) state.timer = setTimeout(tick, PLAY_MS); });
+  }
+
+  function control(name, label, onclick, disabled) {
+    return h("button", { type: "button", class: "btn btn-icon", "aria-label": label, title: label, disabled, onclick, dataset: { fkey: `replay-${name}` } },
+      icon(name), h("span", { class: "btn-text", text: label }));
+  }
+
+  function render() {
+    const parts = [h("h1", { class: "page-title", text: t("replay.title") })];
+    if (state.error) parts.push(h("p", { class: "error", role: "alert" }, icon("warning"), h("span", { text: state.error })));
+    const d = state.data;
+    if (!d) {
+      parts.push(h("p", { class: "hint", text: state.error ? "" : t("app.loading") }));
+      replace(page, parts);
+      return;
+    }
+    const view = d.view;
+    const n = d.steps;
+    const atStart = d.step <= 0;
+    const atEnd = d.step >= n;
+    const slider = h("input", {
+      type: "range", id: "replay-step", min: 0, max: n, value: d.step, "aria-valuetext": t("replay.step", { i: d.step, n }),
+      onchange: (ev) => { stop(); go(Number(ev.target.value)); },
+    });
+    const viewSel = h("select", {
+      id: "replay-view",
+      onchange: (ev) => { state.viewAs = ev.target.value; stop(); go(state.step); },
+    }, h("option", { value: "spectator", selected: state.viewAs === "spectator" }, t("replay.view.spectator")),
+    Array.from({ length: view.players }, (_, s) => h("option", { value: String(s), selected: state.viewAs === String(s) },
+      `${s + 1} · ${seatName({ view }, s)}`)));
+    parts.push(h("div", { class: "replay-controls card-panel" },
+      h("div", { class: "button-row" },
+        control("first", t("replay.first"), () => { stop(); go(0); }, atStart),
+        control("prev", t("replay.previous"), () => { stop(); go(d.step - 1); }, atStart),
+        state.playing
+          ? control("pause", t("replay.pause"), () => { stop(); render(); }, false)
+          : control("play", t("replay.play"), () => { state.playing = true; render(); tick(); }, atEnd),
+        control("next", t("replay.next"), () => { stop(); go(d.step + 1); }, atEnd),
+        control("last", t("replay.last"), () => { stop(); go(n); }, atEnd)),
+      h("label", { for: "replay-step", class: "step-label", text: t("replay.step", { i: d.step, n }) }), slider,
+      h("div", { class: "field inline" }, h("label", { for: "replay-view", text: t("replay.view_as") }), viewSel)));
+    const ctx = { view, table: null, mySeat: state.viewAs === "spectator" ? null : Number(state.viewAs), showRoles: true };
+    const lines = describeEvents(view.events || [], ctx);
+    const prevLines = describeEvents((view.events || []).slice(0, state.prevEvents), ctx).length;
+    const logBox = h("div", { class: "log-scroll", tabindex: "0" }, renderLog(lines, { showPrivate: true, highlightFrom: prevLines < lines.length ? prevLines : null }));
+    parts.push(h("div", { class: "replay-grid" },
+      h("section", { class: "area area-board" }, renderBoard(view)),
+      h("section", { class: "area area-seats", "aria-labelledby": "seats-title" }, h("h2", { id: "seats-title", text: t("lobby.tables.col.players") }), renderSeats(ctx)),
+      h("section", { class: "area area-log", "aria-labelledby": "log-title" }, h("h2", { id: "log-title", text: t("log.title") }), logBox)));
+    replace(page, parts);
+    logBox.scrollTop = logBox.scrollHeight;
+  }
+
+  render();
+  go(state.step);
+  return { render, destroy() { stop(); } };
+}

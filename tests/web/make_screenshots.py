@@ -1,0 +1,121 @@
+"""Screenshots of the web client for the README: the lobby and a table in mid-game, at phone
+(390x844) and laptop (1366x768) sizes, plus a few more pages.
+
+    .venv/bin/python tests/web/make_screenshots.py [--out docs/screenshots]
+
+Starts its own server (temporary data folder, SH_BOT_DELAY=0) and Debian's Chromium.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from web_support import ROOT, Server, act_once, launch_chromium  # noqa: E402
+
+SIZES = [(390, 844), (1366, 768)]
+NAMES = ["Ada", "Boris", "Chen", "Dung", "Emma", "Fay", "Gus"]
+
+
+def _mid_game(server: Server, token: str) -> str:
+    """A 7-seat table (one person, six bots); the person's page plays until mid-game."""
+    bots = {str(s): "rule" for s in range(1, 7)}
+    table = server.api("POST", "/api/tables", {"players": 7, "bots": bots, "auto_start": False}, token=token)
+    return str(table["id"])
+
+
+def _wait_mid_game(page, rng: random.Random) -> None:
+    """Play until a few policies are on the board and the person has a decision to make."""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if page.locator(".gameover").count():
+            raise RuntimeError("the game ended before mid-game")
+        counts = page.locator(".track-count").all_inner_texts()
+        lib, fas = (int(c.split("/")[0]) for c in counts) if len(counts) == 2 else (0, 0)
+        voting = page.locator(".area-action .decision .btn-ja").count() > 0
+        if lib + fas >= 3 and fas >= 1 and voting:
+            return
+        if not act_once(page, rng):
+            page.wait_for_timeout(60)
+    raise RuntimeError("no mid-game position reached")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
+    args = parser.parse_args()
+    out: Path = args.out
+    out.mkdir(parents=True, exist_ok=True)
+
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as tmp:
+        server = Server(Path(tmp) / "data").start()
+        try:
+            with sync_playwright() as p:
+                browser = launch_chromium(p)
+                # some public tables for the lobby list
+                for i, players in enumerate((7, 5, 8)):
+                    user = server.session(NAMES[i + 3])
+                    bots = {str(s): "rule" for s in range(1, players - 2)}
+                    server.api("POST", "/api/tables", {"players": players, "bots": bots,
+                                                       "rules": ["official", "secrethitler-io", "forum"][i]},
+                               token=user["token"])
+                me = server.session("Ada")
+                table_id = _mid_game(server, me["token"])
+                ctx = browser.new_context(viewport={"width": 1366, "height": 768}, locale="en-US")
+                ctx.add_init_script(f"localStorage.setItem('sh.token', {me['token']!r});")
+                page = ctx.new_page()
+                page.goto(f"{server.url}/#/t/{table_id}")
+                page.wait_for_selector(".table-page[data-conn=open]")
+                server.api("POST", f"/api/tables/{table_id}/start", {}, token=me["token"])
+                page.wait_for_selector(".table-grid:not([hidden]) .board")
+                _wait_mid_game(page, random.Random(3))
+                page.wait_for_timeout(400)
+                for w, h in SIZES:
+                    shot = browser.new_context(viewport={"width": w, "height": h}, locale="en-US",
+                                               device_scale_factor=1)
+                    shot.add_init_script(f"localStorage.setItem('sh.token', {me['token']!r});")
+                    sp = shot.new_page()
+                    sp.goto(f"{server.url}/")
+                    sp.wait_for_selector(".table-list .table-card")
+                    sp.fill("#name", "Ada")
+                    sp.screenshot(path=str(out / f"lobby-{w}x{h}.png"))
+                    sp.goto(f"{server.url}/#/t/{table_id}")
+                    sp.wait_for_selector(".table-grid:not([hidden]) .area-action .decision .btn-ja")
+                    if w > 1000:
+                        sp.locator(".role-toggle").click()
+                    sp.wait_for_timeout(300)
+                    sp.evaluate("window.scrollTo(0, 0)")
+                    sp.screenshot(path=str(out / f"table-{w}x{h}.png"))
+                    if w < 1000:
+                        sp.screenshot(path=str(out / f"table-{w}x{h}-full.png"), full_page=True)
+                    sp.goto(f"{server.url}/#/rules")
+                    sp.wait_for_selector(".rules-page .rules-table")
+                    sp.screenshot(path=str(out / f"rules-{w}x{h}.png"))
+                    shot.close()
+                # the end of the game
+                rng = random.Random(4)
+                deadline = time.monotonic() + 120
+                while not page.locator(".gameover").count() and time.monotonic() < deadline:
+                    if not act_once(page, rng):
+                        page.wait_for_timeout(60)
+                page.wait_for_timeout(300)
+                page.evaluate("window.scrollTo(0, 0)")
+                page.screenshot(path=str(out / "gameover-1366x768.png"))
+                ctx.close()
+                browser.close()
+        finally:
+            server.stop()
+    for f in sorted(out.glob("*.png")):
+        print(f)
+
+
+if __name__ == "__main__":
+    main()
