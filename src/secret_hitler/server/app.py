@@ -15,7 +15,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from . import db, lobby, ws
+from . import db, lobby, replay, ws
 from .auth import Tokens
 from .config import Settings
 from .hub import Hub, LobbyError
@@ -72,6 +72,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.tokens = Tokens(settings.signing_secret(), settings.token_max_age)
     app.include_router(lobby.router)
     app.include_router(ws.router)
+    app.include_router(replay.router)
     _install_errors(app)
     _install_ops(app)
     _install_static(app, settings)

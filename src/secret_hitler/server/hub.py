@@ -113,7 +113,7 @@ class Hub:
                     "invalid_bot",
                     f"bots: unknown level {level!r}; available: {', '.join(levels)}",
                 )
-            seats[seat] = Seat("bot", None, f"Bot {seat}", level)
+            seats[seat] = Seat("bot", None, f"Bot {seat + 1}", level)
         host_seat = body.get("seat", 0)
         if host_seat is not None:
             if not 0 <= host_seat < players:

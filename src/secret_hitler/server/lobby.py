@@ -241,7 +241,7 @@ async def add_bot(table_id: str, body: BotBody, request: Request) -> dict[str, A
             raise LobbyError(400, "bad_seat", f"seat: {seat} is not at this table")
         if table.seats[seat].kind != "empty":
             raise LobbyError(409, "seat_taken", f"seat {seat} is taken")
-        table.seats[seat] = Seat("bot", None, f"Bot {seat}", level)
+        table.seats[seat] = Seat("bot", None, f"Bot {seat + 1}", level)
         await table.persist()
         table.broadcast_table()
         await table.maybe_autostart()
@@ -278,7 +278,7 @@ async def start(table_id: str, request: Request, body: StartBody | None = None) 
                 )
             for i, s in enumerate(table.seats):
                 if s.kind == "empty":
-                    table.seats[i] = Seat("bot", None, f"Bot {i}", fill)
+                    table.seats[i] = Seat("bot", None, f"Bot {i + 1}", fill)
         await table.start_game()
     return _detail(table, user)
 

@@ -1,0 +1,94 @@
+"""Replay viewer endpoints: the view of a finished game after any number of actions.
+
+The rules stay in Python, so the web client asks for each step instead of replaying in the
+browser. Only finished games are served: once a game is over its record is public (W2), so any
+seat's view at any step may be shown.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi import APIRouter, Request
+
+from ..engine import Action, Game, GameError, InvalidRecord
+from ..engine.record import parse_record
+from .hub import LobbyError
+from .lobby import game_record
+from .updates import public_action
+
+router = APIRouter()
+
+MAX_RECORD_BYTES = 1 << 20
+
+
+def _view_arg(value: str | None, players: int) -> int | None:
+    if value is None or value == "spectator":
+        return None
+    try:
+        seat = int(value)
+    except ValueError:
+        raise LobbyError(400, "invalid_request", "view must be 'spectator' or a seat number") from None
+    if not 0 <= seat < players:
+        raise LobbyError(400, "invalid_request", f"view: the game has seats 0 to {players - 1}")
+    return seat
+
+
+def replay_step(record: dict[str, Any], step: int | None, view: str | None) -> dict[str, Any]:
+    """Replay ``record`` up to ``step`` actions and return the chosen view there."""
+    try:
+        parsed = parse_record(record)
+        game = Game.from_record(record, apply_actions=False)
+    except InvalidRecord as exc:
+        raise LobbyError(400, "invalid_record", exc.message) from None
+    actions: list[Action] = parsed.actions
+    steps = len(actions)
+    if step is None:
+        step = steps
+    if not 0 <= step <= steps:
+        raise LobbyError(400, "invalid_request", f"step must be 0 to {steps}")
+    seat = _view_arg(view, game.n)
+    error = None
+    for i, action in enumerate(actions[:step]):
+        try:
+            game.apply(action)
+        except GameError as exc:
+            error = {"index": i, "code": exc.code, "message": exc.message}
+            step = i
+            break
+    last = public_action(actions[step - 1]) if step > 0 else None
+    return {
+        "game_id": record.get("id"),
+        "step": step,
+        "steps": steps,
+        "action": last,
+        "view": game.view(seat).to_json(),
+        "error": error,
+    }
+
+
+@router.get("/api/games/{game_id}/replay")
+async def replay_game(
+    game_id: str, request: Request, step: int | None = None, view: str | None = None
+) -> dict[str, Any]:
+    record = await game_record(game_id, request)  # 404 / 409 for unknown or running games
+    out = replay_step(record, step, view)
+    out["game_id"] = game_id
+    return out
+
+
+@router.post("/api/replay")
+async def replay_upload(
+    request: Request, step: int | None = None, view: str | None = None
+) -> dict[str, Any]:
+    body = await request.body()
+    if len(body) > MAX_RECORD_BYTES:
+        raise LobbyError(413, "too_large", "a record may be at most 1 MiB")
+    try:
+        record = json.loads(body)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise LobbyError(400, "invalid_record", "the file is not valid JSON") from None
+    if not isinstance(record, dict):
+        raise LobbyError(400, "invalid_record", "record: must be a JSON object")
+    return replay_step(record, step, view)
