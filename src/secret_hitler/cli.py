@@ -99,15 +99,13 @@ def replay_command(
         if as_json:
             typer.echo(json.dumps(line, ensure_ascii=False))
         else:
-            verdict = (
-                "ok"
-                if result.ok
-                else f"error at action {result.error['index']}: {result.error['message']}"
-            )  # type: ignore[index]
+            error = result.error
+            verdict = "ok" if error is None else f"error at action {error['index']}: {error['message']}"
+            nxt = game.to_act()
             ending = (
                 f"{line['winner']} win ({line['reason']})"
-                if line["finished"]
-                else f"in progress, next: {line['next']['phase']} by seats {line['next']['seats']}"
+                if game.finished
+                else f"in progress, next: {game.phase.value} by seats {nxt}"
             )
             typer.echo(
                 f"{path}: {verdict}; {result.applied} actions; {ending}; "
