@@ -92,9 +92,14 @@ def _sessions_with_claims(game: Game) -> list[dict[str, object]]:
             out.append(cur)
         elif cur is not None and e.type == "enacted" and not e.data.get("chaos"):
             cur["enacted"] = e.data["policy"]
-        elif cur is not None and e.type == "claim" and e.data["subject"] in (
-            "president_hand",
-            "chancellor_hand",
+        elif (
+            cur is not None
+            and e.type == "claim"
+            and e.data["subject"]
+            in (
+                "president_hand",
+                "chancellor_hand",
+            )
         ):
             libs = list(e.data["policies"]).count("liberal")
             key = "c3" if e.data["subject"] == "president_hand" else "c2"
@@ -126,13 +131,15 @@ def test_fascist_claims_agree_with_the_partner_when_they_can() -> None:
             c3, c2, enacted = s["c3"], s["c2"], s["enacted"]
             if second == "c2":
                 options = [
-                    k for k in range(3)
+                    k
+                    for k in range(3)
                     if _consistent(c3, k)  # type: ignore[arg-type]
                     and not (enacted == "fascist" and k == 2 or enacted == "liberal" and k == 0)
                 ]
             else:
                 options = [
-                    k for k in range(4)
+                    k
+                    for k in range(4)
                     if _consistent(k, c2)  # type: ignore[arg-type]
                     and not (enacted == "liberal" and k == 0 or enacted == "fascist" and k == 3)
                 ]
@@ -149,9 +156,7 @@ def _hitler_suspicion_at_zone(seeds: range) -> float:
     total, count = 0.0, 0
     for seed in seeds:
         game = Game(7, seed=seed)
-        agents = [
-            make_agent("bayes", s, 100 * seed + s) for s in range(7)
-        ]
+        agents = [make_agent("bayes", s, 100 * seed + s) for s in range(7)]
         observer = Beliefs.for_view(game.view(0), public=True)
         hitler = [r.value for r in game.roles].index("hitler")
         while not game.finished:
@@ -185,3 +190,32 @@ def test_mimicking_votes_hide_hitler_better_than_team_votes() -> None:
     finally:
         bayes.Tuning.pivot_margin = saved
     assert mimic < naive, (mimic, naive)
+
+
+def test_human_vote_model_features_and_level() -> None:
+    """``bayes-human`` votes by the logistic model fitted to people; ``bayes`` does not."""
+    import numpy as np
+
+    from secret_hitler.bots.bayes import HUMAN_VOTE_COEF, VOTE_FEATURES
+
+    assert HUMAN_VOTE_COEF is not None
+    assert (
+        all(len(row) == len(VOTE_FEATURES) for row in HUMAN_VOTE_COEF) and len(HUMAN_VOTE_COEF) == 3
+    )
+    assert make_agent("bayes", 0, 0).vote_coef is None  # type: ignore[attr-defined]
+    votes = 0
+    for seed in range(3):
+        game = Game(7, seed=seed)
+        agents = [make_agent("bayes-human", s, seed) for s in range(7)]
+        while not game.finished:
+            seat = game.to_act()[0]
+            legal = [a for a in game.legal_actions(seat) if a.type != "claim"]
+            view = game.view(seat)
+            if game.phase.value == "vote":
+                x = agents[seat].vote_features(view)  # type: ignore[attr-defined]
+                assert x.shape == (len(VOTE_FEATURES),) and np.isfinite(x).all()
+                votes += 1
+            action = agents[seat].act(view, legal)
+            assert action in legal
+            game.apply(action)
+    assert votes > 0

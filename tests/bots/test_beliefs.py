@@ -152,3 +152,88 @@ def test_public_beliefs_ignore_private_events() -> None:
         posts.append(b.probs())
     for p in posts[1:]:
         assert np.allclose(p, posts[0])
+
+
+def _probabilities(model: object) -> list[float]:
+    """Every behaviour probability of a model (nested tuples flattened)."""
+    from dataclasses import fields
+
+    out: list[float] = []
+
+    def walk(v: object) -> None:
+        if isinstance(v, tuple):
+            for x in v:
+                walk(x)
+        elif isinstance(v, float):
+            out.append(v)
+
+    skip = {
+        "nominate_fascist",
+        "nominate_fascist_zone",
+        "execute_fascist",
+        "special_fascist",
+        "temper",  # a weight, not a probability
+    }
+    for f in fields(model):  # type: ignore[arg-type]
+        if f.name not in skip:
+            walk(getattr(model, f.name))
+    return out
+
+
+def test_bot_model_has_floors() -> None:
+    """No fitted likelihood is 0 or 1: an action the other side can take never deletes a world."""
+    from secret_hitler.bots.beliefs import BOT_MODEL, DEFAULT_MODEL, EYE_MODEL
+
+    assert DEFAULT_MODEL is BOT_MODEL
+    for model in (BOT_MODEL, EYE_MODEL):
+        probs = _probabilities(model)
+        assert probs and all(0.0 < p < 1.0 for p in probs)
+        for w in (*model.nominate_fascist, *model.nominate_fascist_zone, *model.execute_fascist):
+            assert w > 0
+        for players in (5, 7, 10):
+            b = Beliefs(players, {5: 1, 7: 2, 10: 3}[players], 0, model=model)
+            for no, yes in b._vote_logs.values():
+                assert np.isfinite(no).all() and np.isfinite(yes).all()
+
+
+def test_relative_votes_ignore_liberal_voters() -> None:
+    """With ``vote_relative`` a liberal's vote is the same constant whatever the government."""
+    from secret_hitler.bots.beliefs import BOT_MODEL
+
+    b = Beliefs(7, 2, 0, model=BOT_MODEL)
+    for no, yes in b._vote_logs.values():
+        assert np.allclose(yes[LIB], yes[LIB, 0, 0]) and np.allclose(no[LIB], no[LIB, 0, 0])
+    # Fascists backing Hitler in the Hitler zone is evidence; so is a fascist backing a clean
+    # government once 4 liberal policies are down (they refuse those).
+    zone_no, zone_yes = b._vote_logs[1]
+    assert zone_yes[FAS, FAS, HIT] > zone_yes[LIB, FAS, HIT]
+    late_no, late_yes = b._vote_logs[2]
+    assert late_yes[FAS, LIB, LIB] < late_yes[LIB, LIB, LIB]
+
+
+def test_bad_pass_depends_on_the_hand() -> None:
+    """A bot fascist forces FF from FFL but passes LL from FLL (``bad_pass_hand``)."""
+    from secret_hitler.bots.beliefs import BOT_MODEL, FAS, LIB
+
+    assert BOT_MODEL.bad_pass_hand is not None
+    ffl, fll = BOT_MODEL.bad_pass_hand[FAS][LIB]
+    assert ffl > 0.5 > fll > 0
+
+
+def test_temper_scales_behaviour_but_not_hard_evidence() -> None:
+    from dataclasses import replace
+
+    from secret_hitler.bots.beliefs import BOT_MODEL
+
+    rng = random.Random(4)
+    game = Game(7, seed=4)
+    _play(game, rng, 60)
+    seat = next(s for s, r in enumerate(game.roles) if r.value == "liberal")
+    full = Beliefs.for_view(game.view(seat), model=replace(BOT_MODEL, temper=1.0))
+    half = Beliefs.for_view(game.view(seat), model=replace(BOT_MODEL, temper=0.5))
+    full.update(game.view(seat))
+    half.update(game.view(seat))
+    assert full.possible() == half.possible()  # the same worlds are ruled out
+    live = np.isfinite(full.logw)
+    spread = lambda lw: float(lw[live].max() - lw[live].min())  # noqa: E731
+    assert spread(half.logw) == pytest.approx(0.5 * spread(full.logw))

@@ -22,7 +22,7 @@ import numpy as np
 
 from ..engine import Action, View
 from .base import Agent, register
-from .beliefs import FAS, HIT, HUMAN_MODEL, LIB, Beliefs, Model
+from .beliefs import DEFAULT_MODEL, EYE_MODEL, FAS, HIT, HUMAN_MODEL, LIB, Beliefs, Model
 
 LIBERAL = "liberal"
 FASCIST = "fascist"
@@ -62,6 +62,62 @@ class Tuning:
     zone_hitler_fallback = 0.3  # Hitler's bonus in the zone when his vote is not predicted to pass
 
 
+# ---------------------------------------------------------------------- vote model fitted to people
+# A logistic model of how people vote, on features of the seat's own view only, fitted by
+# ``benchmarks/fit_vote_model.py`` on half of the secrethitler.io games (split by a hash of the
+# game id) and scored on the other half. ``bayes-human`` votes ja when P(ja) >= 0.5.
+VOTE_FEATURES = (
+    "bias",
+    "fascist_policies",  # /5
+    "liberal_policies",  # /5
+    "tracker",  # /2
+    "hitler_zone",
+    "is_president",
+    "is_chancellor",
+    "role_fascist",  # informed fascist
+    "role_hitler",
+    "mate_president",  # the president is a known teammate
+    "mate_chancellor",
+    "zone_mate_hitler_chancellor",  # the chancellor is known to be Hitler, in the zone
+    "susp_president",  # P(fascist party) in the seat's posterior (a fascist: the liberal eye)
+    "susp_chancellor",
+    "zone_p_hitler_chancellor",
+    "chancellor_not_hitler",  # confirmed not Hitler
+    "liberal_susp_president",  # the two suspicions again, for liberal seats only
+    "liberal_susp_chancellor",
+    "pair_before_ja",  # this seat's vote the last time this pair was nominated
+    "pair_before_nein",
+    "last_vote_ja",  # this seat's vote at the previous election
+    "last_vote_nein",
+    "last_ja_share",  # share of ja at the previous election
+    "president_last_ja",  # the president's and chancellor's own votes at the previous election
+    "chancellor_last_ja",
+    "chancellor_last_fascist_gov",  # the chancellor was in the last government that enacted F
+    "president_last_fascist_gov",
+)
+# Held-out agreement 73.3% on the test half (always-ja 52.7%); one weight vector per role of the
+# seat (liberal, fascist, Hitler), in the order of VOTE_FEATURES.
+# fmt: off
+HUMAN_VOTE_COEF: tuple[tuple[float, ...], ...] | None = (
+    (  # liberal
+        3.066, -1.328, -1.399, 1.819, -0.490, 0.296, 0.303, 0.000, 0.000,
+        0.000, 0.000, 0.000, -2.163, -0.721, 0.279, 1.128, -2.163, -0.721,
+        0.570, 0.247, -0.520, -1.135, 1.347, -0.096, -0.283, -0.093, 0.627,
+    ),
+    (  # fascist
+        1.307, -0.848, -1.266, 1.770, -0.642, 0.275, 0.637, 1.307, 0.000,
+        0.115, 0.174, 1.135, -3.608, -1.290, 0.927, 0.947, 0.000, 0.000,
+        0.317, 0.109, -0.667, -1.175, 1.128, 0.030, -0.198, 0.044, 0.442,
+    ),
+    (  # Hitler
+        0.620, -0.838, -1.167, 1.642, -0.514, 2.933, 1.161, 0.000, 0.620,
+        -0.615, -0.167, 0.000, -1.724, -0.510, 0.930, 0.865, 0.000, 0.000,
+        0.702, 0.008, -0.756, -1.243, 0.967, 0.003, -0.204, 0.267, 0.772,
+    ),
+)
+# fmt: on
+
+
 def _find(legal: Sequence[Action], kind: str, **fields: Any) -> Action | None:
     for a in legal:
         if a.type == kind and all(getattr(a, k) == v for k, v in fields.items()):
@@ -72,9 +128,19 @@ def _find(legal: Sequence[Action], kind: str, **fields: Any) -> Action | None:
 class BayesAgent(Agent):
     name = "bayes"
 
-    def __init__(self, seat: int, rng: Any = None, model: Model | None = None) -> None:
+    def __init__(
+        self,
+        seat: int,
+        rng: Any = None,
+        model: Model | None = None,
+        eye_model: Model | None = None,
+    ) -> None:
         super().__init__(seat, rng)
-        self.model = model or Model()
+        self.model = model or DEFAULT_MODEL
+        # The model of the public posterior a fascist (or blind Hitler) prices his moves with.
+        self.eye_model = eye_model or (EYE_MODEL if model is None else self.model)
+        # Coefficients of a fitted vote model (``VOTE_FEATURES``); None: vote by the posterior.
+        self.vote_coef: np.ndarray | None = None
         self.beliefs: Beliefs | None = None
         self.public: Beliefs | None = None
         self.deferred: set[int] = set()
@@ -85,7 +151,7 @@ class BayesAgent(Agent):
         if self.beliefs is None:
             self.beliefs = Beliefs.for_view(view, model=self.model)
             if view.role != LIBERAL:
-                self.public = Beliefs.for_view(view, public=True, model=self.model)
+                self.public = Beliefs.for_view(view, public=True, model=self.eye_model)
         self.beliefs.update(view)
         if self._initial is None:
             R = self.beliefs.R
@@ -204,7 +270,8 @@ class BayesAgent(Agent):
         informed = {
             s
             for s in team
-            if view.known_roles[s] == FASCIST or (view.known_roles[s] == "hitler" and self._informed_fascist(view))
+            if view.known_roles[s] == FASCIST
+            or (view.known_roles[s] == "hitler" and self._informed_fascist(view))
         }
         out: np.ndarray = ja.sum(axis=0).astype(float)
         for i, v in enumerate(voters):
@@ -241,7 +308,9 @@ class BayesAgent(Agent):
                     if zone and hitler:
                         s = trust + (10.0 if passes[c] else Tuning.zone_hitler_fallback)
                     elif passes[c]:
-                        s = trust + (Tuning.nominate_hitler_early if hitler else Tuning.nominate_mate)
+                        s = trust + (
+                            Tuning.nominate_hitler_early if hitler else Tuning.nominate_mate
+                        )
                 s += 1e-6 * self.rng.random()
                 if s > score:
                     best, score = a, s
@@ -259,6 +328,77 @@ class BayesAgent(Agent):
                 best, score = a, s
         return best
 
+    def vote_features(self, view: View) -> np.ndarray:
+        """The features of ``VOTE_FEATURES`` for the open election, from this seat's view."""
+        b = self._sync(view)
+        p, c = view.candidate, view.nominee
+        assert p is not None and c is not None
+        me = self.seat
+        zone = view.fascist_policies >= view.hitler_zone
+        informed = self._informed_fascist(view)
+        team = set(self._team(view)) if informed else set()
+        if informed and self.public is not None:
+            probs = self.public.conditioned_liberal(me)
+            m = self.public.marginals(probs)
+        else:
+            m = b.marginals()
+        sp = float(m[p, FAS] + m[p, HIT])
+        sc = float(m[c, FAS] + m[c, HIT])
+        hc = float(m[c, HIT])
+        lib = view.role == LIBERAL
+        pair_before: bool | None = None
+        last: tuple[tuple[int, int], list[Any]] | None = None
+        nom: tuple[int, int] | None = None
+        gov: tuple[int, int] | None = None
+        bad_gov: tuple[int, int] | None = None
+        for e in view.events:
+            kind = e["type"]
+            if kind == "nominated":
+                nom = (e["president"], e["chancellor"])
+            elif kind == "votes" and nom is not None:
+                last = (nom, e["votes"])
+                if nom == (p, c) and e["votes"][me] is not None:
+                    pair_before = bool(e["votes"][me])
+            elif kind == "legislative_session":
+                gov = (e["president"], e["chancellor"])
+            elif kind == "enacted" and not e.get("chaos"):
+                bad_gov = gov if e["policy"] == FASCIST else None
+        last_me = last[1][me] if last is not None else None
+        cast = [v for v in last[1] if v is not None] if last is not None else []
+        share = sum(1 for v in cast if v) / len(cast) if cast else 0.5
+        pj = bool(last[1][p]) if last is not None and last[1][p] is not None else False
+        cj = bool(last[1][c]) if last is not None and last[1][c] is not None else False
+        x = (
+            1.0,
+            view.fascist_policies / 5,
+            view.liberal_policies / 5,
+            view.election_tracker / 2,
+            float(zone),
+            float(me == p),
+            float(me == c),
+            float(informed and view.role == FASCIST),
+            float(view.role == "hitler"),
+            float(p in team),
+            float(c in team),
+            float(zone and c in team and view.known_roles[c] == "hitler"),
+            sp,
+            sc,
+            hc if zone else 0.0,
+            float(c in view.not_hitler),
+            sp if lib else 0.0,
+            sc if lib else 0.0,
+            float(pair_before is True),
+            float(pair_before is False),
+            float(last_me is True),
+            float(last_me is False),
+            share,
+            float(pj),
+            float(cj),
+            float(bad_gov is not None and c in bad_gov),
+            float(bad_gov is not None and p in bad_gov),
+        )
+        return np.array(x)
+
     def _vote(self, view: View, legal: Sequence[Action]) -> Action | None:
         b = self.beliefs
         assert b is not None
@@ -266,6 +406,10 @@ class BayesAgent(Agent):
         assert p is not None and c is not None
         zone = view.fascist_policies >= view.hitler_zone
         ja = True
+        if self.vote_coef is not None:
+            role = {LIBERAL: 0, FASCIST: 1}.get(view.role or "", 2)
+            z = float(np.dot(self.vote_coef[role], self.vote_features(view)))
+            return _find(legal, "vote", ja=z >= 0.0)
         if self.seat in (p, c):
             ja = True
         elif self._informed_fascist(view):
@@ -430,8 +574,10 @@ class BayesAgent(Agent):
                 threat = self._threats(view)
                 return max(
                     libs,
-                    key=lambda a: float(pub[a.target, LIB])
-                    + Tuning.threat_weight * threat.get(a.target or 0, 0.0),
+                    key=lambda a: (
+                        float(pub[a.target, LIB])
+                        + Tuning.threat_weight * threat.get(a.target or 0, 0.0)
+                    ),
                 )
             return None
         m = b.marginals()
@@ -452,7 +598,11 @@ class BayesAgent(Agent):
         enacted = None
         for e in view.events:
             kind = e["type"]
-            if kind == "investigated" and e.get("target") in team and e.get("president") not in team:
+            if (
+                kind == "investigated"
+                and e.get("target") in team
+                and e.get("president") not in team
+            ):
                 out[e["president"]] = out.get(e["president"], 0.0) + 1.0
             elif kind == "legislative_session":
                 pres, chan, enacted = e["president"], e["chancellor"], None
@@ -602,6 +752,8 @@ def _factory(seat: int, rng: Any) -> Agent:
 def _human_factory(seat: int, rng: Any) -> Agent:
     agent = BayesAgent(seat, rng, HUMAN_MODEL)
     agent.name = "bayes-human"
+    if HUMAN_VOTE_COEF is not None:
+        agent.vote_coef = np.array(HUMAN_VOTE_COEF)
     return agent
 
 

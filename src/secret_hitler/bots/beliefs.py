@@ -105,6 +105,20 @@ class Model:
     # simple vote numbers above when given (fitted to people, whose liberals vote on hunches
     # and chat the log does not show, so their votes carry some signal about the government).
     vote_table: tuple[Any, ...] | None = None
+    # With ``vote_relative`` the table is read as "how each role votes next to a liberal": a
+    # liberal's vote counts as uninformative (``ja_uninformed``: liberals vote on the public
+    # record, which the posterior has already read, so counting it again would be
+    # overconfident), and a fascist's or Hitler's vote is weighed by the ratio of his rate to
+    # the liberal rate of the same cell. A third table entry, when present, replaces the other
+    # two once 4 liberal policies are down (fascists then refuse any non-team government).
+    vote_relative: bool = False
+    # P(a president discards a liberal) by (president, chancellor) role and hand: (FFL, FLL).
+    # When given, it replaces ``bad_pass`` (a fascist forces FF from FFL, but passes LL from FLL).
+    bad_pass_hand: tuple[Any, ...] | None = None
+    # Every behaviour log-likelihood is multiplied by this (hard evidence is not): < 1 widens a
+    # posterior that treats correlated evidence (votes and claims read off the same public
+    # record) as independent. Fitted by log-loss on bot games (``fit_bot_model.py --temper``).
+    temper: float = 1.0
 
 
 # Fitted to the 7-player secrethitler.io games (../shared/data, 911 games): frequencies of each
@@ -138,7 +152,103 @@ HUMAN_MODEL = Model(
 )
 
 
-DEFAULT_MODEL = Model()
+# The "liberal eye" of the bot fascists (their public-only posterior, what they try to fool):
+# the same measurement on the previous fascists (``fit_bot_model.py --games 400 --seed 7``,
+# before BOT_MODEL existed), which describes fascists who force policies and copy votes. Used
+# for pricing moves only; it made stronger fascists than BOT_MODEL in the same games.
+EYE_MODEL = Model(
+    ja_uninformed=0.353,
+    vote_table=(
+        (
+            ((0.434, 0.377, 0.457), (0.27, 0.314, 0.381)),
+            ((0.382, 0.378, 0.434), (0.25, 0.331, 0.374)),
+            ((0.458, 0.43, 0.457), (0.259, 0.273, 0.381)),
+        ),
+        (
+            ((0.566, 0.293, 0.448), (0.259, 0.223, 0.217)),
+            ((0.23, 0.375, 0.933), (0.281, 0.154, 0.885)),
+            ((0.351, 0.454, 0.448), (0.293, 0.217, 0.217)),
+        ),
+        (
+            ((0.473, 0.256, 0.451), (0.275, 0.206, 0.224)),
+            ((0.03, 0.182, 0.756), (0.176, 0.198, 0.694)),
+            ((0.449, 0.374, 0.451), (0.275, 0.255, 0.224)),
+        ),
+    ),
+    vote_relative=True,
+    bad_pass_hand=(
+        ((0.02, 0.02), (0.02, 0.02), (0.02, 0.02)),
+        ((0.97, 0.03), (0.97, 0.964), (0.361, 0.263)),
+        ((0.248, 0.03), (0.2, 0.045), (0.5, 0.5)),
+    ),
+    bad_enact=((0.02, 0.02, 0.02), (0.97, 0.964, 0.96), (0.086, 0.033, 0.5)),
+    cover_lie=0.45,
+    cover_truth=0.15,
+    cover_lie_chancellor=0.25,
+    cover_truth_chancellor=0.45,
+    hitler_lies=0.05,
+    nominate_fascist=(1.0, 1.85, 3.34),
+    nominate_fascist_zone=(1.0, 1.2, 3.99),
+    execute_fascist=(1.0, 0.05, 0.03),
+    frame_liberal=0.95,
+    clear_teammate=0.875,
+    hitler_truthful_investigation=0.95,
+)
+
+
+# Fitted to our own bots by ``benchmarks/fit_bot_model.py --games 300 --seed 21 --fascists
+# bayes,rule`` (7 players; bayes liberals against bayes fascists and against rule fascists, so
+# that the liberals are not confidently wrong against either): run it, paste the ``Model(...)``
+# it prints. The fit was made before ``temper`` existed, so a rerun now gives slightly
+# different numbers. Every probability is floored (0.02-0.03 for an action a role never took
+# in the sample, 0.05 for claims and investigations), so a surprising action lowers a world's
+# weight instead of deleting it. Votes are read relative to a liberal's (``vote_relative``,
+# ratios capped at 4): the bot fascists copy the liberal vote, so votes carry little evidence,
+# except fascists backing Hitler in the zone and refusing clean governments at 4 liberal
+# policies. Fascist presidents force FF from FFL and pass LL from FLL; fascist chancellors
+# enact fascist from FL. ``temper`` 0.55: ``fit_bot_model.py --games 100 --seed 5 --temper``
+# (log-loss 3.32 against 3.64 untempered; uniform 3.82), see docs/bots.md.
+BOT_MODEL = Model(
+    ja_uninformed=0.381,
+    vote_table=(
+        (  # before the Hitler zone: voter L / F / H, president party L / F, chancellor L F H
+            ((0.678, 0.405, 0.458), (0.205, 0.178, 0.484)),
+            ((0.71, 0.287, 0.395), (0.513, 0.386, 0.476)),
+            ((0.723, 0.323, 0.458), (0.413, 0.66, 0.484)),
+        ),
+        (  # in the Hitler zone
+            ((0.577, 0.373, 0.457), (0.216, 0.328, 0.095)),
+            ((0.305, 0.372, 0.864), (0.259, 0.252, 0.381)),
+            ((0.368, 0.275, 0.457), (0.155, 0.246, 0.095)),
+        ),
+        (  # 4 liberal policies down
+            ((0.744, 0.466, 0.502), (0.231, 0.103, 0.07)),
+            ((0.538, 0.428, 0.654), (0.532, 0.278, 0.28)),
+            ((0.71, 0.259, 0.502), (0.384, 0.412, 0.07)),
+        ),
+    ),
+    vote_relative=True,
+    bad_pass_hand=(
+        ((0.02, 0.02), (0.02, 0.02), (0.02, 0.02)),
+        ((0.802, 0.031), (0.97, 0.941), (0.117, 0.267)),
+        ((0.243, 0.03), (0.06, 0.04), (0.5, 0.5)),
+    ),
+    bad_enact=((0.02, 0.02, 0.02), (0.838, 0.941, 0.97), (0.091, 0.03, 0.5)),
+    cover_lie=0.45,
+    cover_truth=0.15,
+    cover_lie_chancellor=0.9,
+    cover_truth_chancellor=0.05,
+    hitler_lies=0.613,
+    nominate_fascist=(1.0, 1.63, 1.1),
+    nominate_fascist_zone=(1.0, 0.87, 3.72),
+    execute_fascist=(1.0, 0.05, 0.03),
+    frame_liberal=0.547,
+    clear_teammate=0.95,
+    hitler_truthful_investigation=0.562,
+    temper=0.55,
+)
+
+DEFAULT_MODEL = BOT_MODEL
 
 
 @lru_cache(maxsize=64)
@@ -251,7 +361,10 @@ def _session_table(model: Model, key: tuple[Any, ...]) -> np.ndarray:
                     if k3 in (0, 3):
                         p = p3
                     else:
-                        bad = model.bad_pass[rp][rc]
+                        if model.bad_pass_hand is not None:
+                            bad = model.bad_pass_hand[rp][rc][k3 - 1]
+                        else:
+                            bad = model.bad_pass[rp][rc]
                         p = p3 * (bad if k2 == k3 - 1 else 1 - bad)
                     # veto
                     if veto_available:
@@ -343,10 +456,14 @@ class Beliefs:
             for r in range(3):
                 self._onehot[:, s * 3 + r] = self.R[:, s] == r
         lm = model
-        # vote likelihood tables [ja][voter, pres, chanc] (zone and no zone)
+        # vote likelihood tables [ja][voter, pres, chanc] by phase (0 before the Hitler zone,
+        # 1 in the zone, 2 once 4 liberal policies are down if the model has that table)
         self._vote_logs = {}
-        for zone in (False, True):
-            t = np.zeros((3, 3, 3))
+        phases = (0, 1, 2) if lm.vote_table is not None and len(lm.vote_table) > 2 else (0, 1)
+        for phase in phases:
+            zone = phase >= 1
+            t_yes = np.zeros((3, 3, 3))
+            t_no = np.zeros((3, 3, 3))
             for rv in range(3):
                 for rp in range(3):
                     for rc in range(3):
@@ -362,10 +479,22 @@ class Beliefs:
                             p = lm.ja_fascist_team_gov
                         else:
                             p = lm.ja_fascist_clean_gov
+                        yes, no = p, 1 - p
                         if lm.vote_table is not None:
-                            p = lm.vote_table[zone][rv][min(rp, 1)][rc]
-                        t[rv, rp, rc] = p
-            self._vote_logs[zone] = (np.log(1 - t), np.log(t))
+                            tab = lm.vote_table[phase]
+                            row = rv if rv != HIT or not self._hitler_knows() else FAS
+                            p = tab[row][min(rp, 1)][rc]
+                            yes, no = p, 1 - p
+                            if lm.vote_relative:
+                                base = tab[LIB][min(rp, 1)][rc]
+                                c = lm.ja_uninformed
+                                if rv == LIB:
+                                    yes, no = c, 1 - c
+                                else:
+                                    yes, no = c * p / base, (1 - c) * (1 - p) / (1 - base)
+                        t_yes[rv, rp, rc] = yes
+                        t_no[rv, rp, rc] = no
+            self._vote_logs[phase] = (np.log(t_no), np.log(t_yes))
 
     def _hitler_knows(self) -> bool:
         return self.hitler_knows
@@ -401,7 +530,8 @@ class Beliefs:
         self.logw = np.where(keep, self.logw, -np.inf)
 
     def _add(self, loglik: np.ndarray) -> None:
-        self.logw = self.logw + loglik
+        t = self.model.temper
+        self.logw = self.logw + (loglik if t == 1.0 else t * loglik)
 
     def _event(self, e: dict[str, Any]) -> None:
         kind = e["type"]
@@ -463,8 +593,10 @@ class Beliefs:
             return
         p, c = self.nominee
         votes = e["votes"]
-        zone = self.fascist >= self.hitler_zone
-        no, yes = self._vote_logs[zone]
+        phase = int(self.fascist >= self.hitler_zone)
+        if self.liberal >= 4 and 2 in self._vote_logs:
+            phase = 2
+        no, yes = self._vote_logs[phase]
         R = self.R
         rp, rc = R[:, p].astype(np.intp), R[:, c].astype(np.intp)
         total = np.zeros(self.W)
@@ -649,13 +781,19 @@ class Beliefs:
         out: np.ndarray = np.log(table[self.R[:, s.president], self.R[:, s.chancellor]])
         return out
 
+    def _open_session_loglik(self, s: Session) -> np.ndarray:
+        """The open session's log-likelihood, tempered like everything ``_add`` receives."""
+        t = self.model.temper
+        out = self._session_loglik(s)
+        return out if t == 1.0 else t * out
+
     # ------------------------------------------------------------------ queries
     def probs(self) -> np.ndarray:
         """The posterior over worlds (sums to 1), including the session still open."""
         if self._probs is None:
             logw = self.logw
             if self.session is not None:
-                logw = logw + self._session_loglik(self.session)
+                logw = logw + self._open_session_loglik(self.session)
             self._probs = _normalize(logw)
         return self._probs
 
@@ -667,7 +805,7 @@ class Beliefs:
         s = self.session
         if s is None:
             return self.probs()
-        return _normalize(self.logw + self._session_loglik(replace(s, **changes)))
+        return _normalize(self.logw + self._open_session_loglik(replace(s, **changes)))
 
     def marginals(self, probs: np.ndarray | None = None) -> np.ndarray:
         """(seats, 3): P(seat has role r), r = liberal, fascist, Hitler."""
@@ -710,7 +848,9 @@ def _normalize(logw: np.ndarray) -> np.ndarray:
 
 
 __all__ = [
+    "BOT_MODEL",
     "DEFAULT_MODEL",
+    "EYE_MODEL",
     "FAS",
     "HIT",
     "LIB",

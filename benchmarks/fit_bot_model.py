@@ -1,0 +1,452 @@
+"""Measure how the bots actually behave, by true role, to fit ``beliefs.Model`` for bot play.
+
+Plays games with the simulator's Python API and reads the full event log (every seat's private
+events included) together with the true roles, then counts, per role:
+
+- votes: P(ja) by Hitler zone, voter role, president role and chancellor role (candidates
+  excluded, as in the model);
+- nominations, executions and special elections of a fascist president: the chosen seat's
+  role against the roles among the eligible seats (weights by the ratio observed / uniform);
+- legislative sessions: bad passes from mixed hands by (president, chancellor) role, fascist
+  enactments from a mixed pair by (chancellor, president) role, vetoes;
+- hand claims: truth / the "cover" story of the model / anything else, by role and office;
+- investigation and peek claims.
+
+``--audit`` also replays every game through ``Beliefs`` for each seat that does not know the
+team and sums, per event type, how much each event moved log P(true world): the event types
+that make the posterior confidently wrong show up as large negative totals.
+
+    .venv/bin/python benchmarks/fit_bot_model.py --games 300 --seed 21 --fascists bayes,rule
+    .venv/bin/python benchmarks/fit_bot_model.py --games 300 --audit
+    .venv/bin/python benchmarks/fit_bot_model.py --games 100 --seed 5 --temper 1,0.7,0.55,0.4,0.3
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+from collections import defaultdict
+from typing import Any
+
+import numpy as np
+
+from secret_hitler.bots.beliefs import DEFAULT_MODEL, Beliefs
+from secret_hitler.sim.simulator import Lineup, game_seed, play_game
+
+ROLE = {"liberal": 0, "fascist": 1, "hitler": 2}
+NAMES = "LFH"
+RATIO_CAP = 4.0
+
+
+class Counts:
+    def __init__(self) -> None:
+        self.c: dict[tuple[Any, ...], list[float]] = defaultdict(lambda: [0.0, 0.0])
+
+    def add(self, key: tuple[Any, ...], hit: bool | float, weight: float = 1.0) -> None:
+        row = self.c[key]
+        row[0] += float(hit) * weight
+        row[1] += weight
+
+    def rate(self, key: tuple[Any, ...], prior: float = 0.5, strength: float = 1.0) -> float:
+        hit, total = self.c.get(key, [0.0, 0.0])
+        return (hit + prior * strength) / (total + strength)
+
+    def n(self, key: tuple[Any, ...]) -> float:
+        return self.c.get(key, [0.0, 0.0])[1]
+
+
+def measure(games: list[Any]) -> dict[str, Any]:
+    votes = Counts()
+    bad_pass = Counts()
+    bad_enact = Counts()
+    claim_truth = Counts()
+    claim_cover = Counts()
+    nom_obs: dict[tuple[bool, int], np.ndarray] = defaultdict(lambda: np.zeros(3))
+    nom_exp: dict[tuple[bool, int], np.ndarray] = defaultdict(lambda: np.zeros(3))
+    exe_obs: dict[int, np.ndarray] = defaultdict(lambda: np.zeros(3))
+    exe_exp: dict[int, np.ndarray] = defaultdict(lambda: np.zeros(3))
+    inv = Counts()
+    peek = Counts()
+    veto = Counts()
+    claims: list[tuple[str, int, int, int, int]] = []  # office, role, claim, truth, cover
+    for game in games:
+        roles = [ROLE[r.value] for r in game.roles]
+        n = len(roles)
+        alive = [True] * n
+        fas = lib = 0
+        last: tuple[int, int] | None = None
+        nominee: tuple[int, int] | None = None
+        sess: dict[str, Any] | None = None
+
+        def close(s: dict[str, Any] | None, roles: list[int] = roles) -> None:
+            if s is None or s.get("k3") is None:
+                return
+            rp, rc = roles[s["p"]], roles[s["c"]]
+            k3, k2 = s["k3"], s.get("k2")
+            if k2 is not None and k3 in (1, 2):
+                bad_pass.add((rp, rc, k3), k2 == k3 - 1)
+            enacted = s.get("enacted")
+            if k2 == 1 and enacted is not None:
+                bad_enact.add((rc, rp), enacted == "fascist")
+            if k2 is not None and s.get("veto_possible"):
+                veto.add((rc, k2), bool(s.get("veto")))
+            for office, claim, truth, _size in (
+                ("pres", s.get("c3"), k3, 3),
+                ("chanc", s.get("c2"), k2, 2),
+            ):
+                if truth is None:
+                    continue
+                role = rp if office == "pres" else rc
+                if office == "pres":
+                    cover = k2 if k2 is not None and k2 < 2 else k3
+                else:
+                    cover = 0 if enacted == "fascist" else k2
+                claim_truth.add((office, role, "claimed"), claim is not None)
+                if claim is None:
+                    continue
+                claims.append((office, role, claim, truth, cover))
+                if cover == truth:
+                    claim_truth.add((office, role, "same"), claim == truth)
+                else:
+                    claim_truth.add((office, role, "diff"), claim == truth)
+                    claim_cover.add((office, role), claim == cover)
+
+        for ev in game.events:
+            t, d = ev.type, ev.data
+            if t == "nominated":
+                close(sess)
+                sess = None
+                p, c = d["president"], d["chancellor"]
+                nominee = (p, c)
+                living = sum(alive)
+                barred = set()
+                if last is not None:
+                    barred = {last[1]} if living <= 5 else set(last)
+                elig = [s for s in range(n) if alive[s] and s != p and s not in barred]
+                if c in elig and len(elig) >= 2 and roles[p] != 0:
+                    key = (fas >= 3, roles[p])
+                    nom_obs[key][roles[c]] += 1
+                    for s in elig:
+                        nom_exp[key][roles[s]] += 1 / len(elig)
+            elif t == "votes" and nominee is not None:
+                p, c = nominee
+                zone = 2 if lib >= 4 else int(fas >= 3)  # the model's vote phase
+                for v, ja in enumerate(d["votes"]):
+                    if ja is None or v in (p, c) or not alive[v]:
+                        continue
+                    votes.add((zone, roles[v], roles[p], roles[c]), bool(ja))
+                    votes.add((zone, roles[v], min(roles[p], 1), roles[c], "p"), bool(ja))
+            elif t == "elected":
+                last = (d["president"], d["chancellor"])
+            elif t == "legislative_session":
+                close(sess)
+                sess = {"p": d["president"], "c": d["chancellor"], "veto_possible": d["veto"]}
+            elif t == "drew" and sess is not None:
+                sess["k3"] = d["policies"].count("liberal")
+            elif t == "passed" and sess is not None:
+                sess["k2"] = d["policies"].count("liberal")
+            elif t == "veto_proposed" and sess is not None:
+                sess["veto"] = True
+            elif t == "enacted":
+                lib, fas = d["liberal_policies"], d["fascist_policies"]
+                if not d.get("chaos") and sess is not None:
+                    sess["enacted"] = d["policy"]
+            elif t == "chaos":
+                close(sess)
+                sess = None
+                last = None
+            elif t == "claim":
+                subj, seat = d["subject"], d["seat"]
+                if subj == "president_hand" and sess is not None and seat == sess["p"]:
+                    sess["c3"] = d["policies"].count("liberal")
+                elif subj == "chancellor_hand" and sess is not None and seat == sess["c"]:
+                    sess["c2"] = d["policies"].count("liberal")
+                elif subj == "investigation":
+                    truth = "liberal" if roles[d["target"]] == 0 else "fascist"
+                    inv.add((roles[seat], roles[d["target"]]), d["party"] == truth)
+                elif subj == "peek":
+                    peek.add((roles[seat],), True)
+            elif t == "executed":
+                p, tg = d["president"], d["target"]
+                cands = [s for s in range(n) if alive[s] and s != p]
+                if roles[p] != 0:
+                    exe_obs[roles[p]][roles[tg]] += 1
+                    for s in cands:
+                        exe_exp[roles[p]][roles[s]] += 1 / len(cands)
+                alive[tg] = False
+            elif t == "game_over":
+                close(sess)
+                sess = None
+    return {
+        "votes": votes,
+        "bad_pass": bad_pass,
+        "bad_enact": bad_enact,
+        "claim_truth": claim_truth,
+        "claim_cover": claim_cover,
+        "nom": (nom_obs, nom_exp),
+        "exe": (exe_obs, exe_exp),
+        "inv": inv,
+        "veto": veto,
+        "claims": claims,
+    }
+
+
+def _clip(x: float, lo: float = 0.03, hi: float = 0.97) -> float:
+    return round(min(max(x, lo), hi), 3)
+
+
+def fit(m: dict[str, Any]) -> dict[str, Any]:
+    """``Model`` keyword arguments from the measured frequencies, every value floored."""
+    v = m["votes"]
+    out: dict[str, Any] = {}
+    lib_total = [0.0, 0.0]
+    for key, (h, t) in v.c.items():
+        if key[-1] == "p" and key[1] == 0:
+            lib_total[0] += h
+            lib_total[1] += t
+    out["ja_uninformed"] = round(lib_total[0] / max(lib_total[1], 1), 3)
+    table = []
+    for phase in (0, 1, 2):
+        rows = []
+        for rv in range(3):
+            pres = []
+            for rp in range(2):
+                cells = []
+                for rc in range(3):
+                    lib = v.rate((phase, 0, rp, rc, "p"), out["ja_uninformed"], 5)
+                    if rv == 0:
+                        cells.append(_clip(lib))
+                    else:  # shrunk towards the liberal rate (ratio 1) when there are few votes
+                        x = v.rate((phase, rv, rp, rc, "p"), lib, 20)
+                        # ratios to the liberal rate capped at RATIO_CAP either way: a vote
+                        # is never strong evidence on its own (the liberal rate already
+                        # reflects the public record, and fascist votes copy it)
+                        x = min(x, lib * RATIO_CAP, 1 - (1 - lib) / RATIO_CAP)
+                        x = max(x, lib / RATIO_CAP, 1 - (1 - lib) * RATIO_CAP)
+                        cells.append(_clip(x))
+                pres.append(tuple(cells))
+            rows.append(tuple(pres))
+        table.append(tuple(rows))
+    out["vote_table"] = tuple(table)
+    out["vote_relative"] = True
+    bp = m["bad_pass"]
+    out["bad_pass_hand"] = tuple(
+        tuple(
+            tuple(
+                _clip(bp.rate((rp, rc, k3), 0.0 if rp == 0 else 0.5, 2), 0.02 if rp == 0 else 0.03)
+                for k3 in (1, 2)
+            )
+            for rc in range(3)
+        )
+        for rp in range(3)
+    )
+    be = m["bad_enact"]
+    out["bad_enact"] = tuple(
+        tuple(
+            _clip(be.rate((rc, rp), 0.0 if rc == 0 else 0.5, 2), 0.02 if rc == 0 else 0.03)
+            for rp in range(3)
+        )
+        for rc in range(3)
+    )
+    # Claims of fascists: cover / truth / uniform mixture by maximum likelihood on a grid.
+    for office, size in (("pres", 3), ("chanc", 2)):
+        rows = [c for c in m["claims"] if c[0] == office and c[1] == 1]
+        best = (0.0, 0.0, -1e18)
+        for cl in np.arange(0.0, 0.96, 0.05):
+            for ct in np.arange(0.0, 0.96 - cl, 0.05):
+                rest = max(1 - cl - ct, 0.04)
+                ll = sum(
+                    math.log(cl * (c == cov) + ct * (c == tr) + rest / (size + 1))
+                    for _, _, c, tr, cov in rows
+                )
+                if ll > best[2]:
+                    best = (float(cl), float(ct), ll)
+        suffix = "" if office == "pres" else "_chancellor"
+        out["cover_lie" + suffix] = round(best[0], 2)
+        out["cover_truth" + suffix] = round(best[1], 2)
+    hit = [c for c in m["claims"] if c[1] == 2 and c[3] != c[4]]
+    lies = sum(c[2] != c[3] for c in hit) / max(len(hit), 1)
+    out["hitler_lies"] = _clip(lies, 0.05, 0.95)
+    obs, exp = m["nom"]
+    for zone, name in ((False, "nominate_fascist"), (True, "nominate_fascist_zone")):
+        key = (zone, 1)
+        w = (obs[key] + 1) / (exp[key] + 1)
+        out[name] = tuple(round(float(min(max(x / w[0], 0.3), 6.0)), 2) for x in w)
+    obs, exp = m["exe"]
+    w = (obs[1] + 0.5) / (exp[1] + 0.5)
+    out["execute_fascist"] = (
+        1.0,
+        max(round(float(w[1] / w[0]), 2), 0.05),
+        max(round(float(w[2] / w[0]), 2), 0.03),
+    )
+    inv = m["inv"]
+    out["frame_liberal"] = _clip(1 - inv.rate((1, 0), 0.5, 2), 0.05, 0.95)
+    clear = (inv.c.get((1, 1), [0, 0])[0] + inv.c.get((1, 2), [0, 0])[0] + 1) / (
+        inv.n((1, 1)) + inv.n((1, 2)) + 2
+    )
+    out["clear_teammate"] = _clip(1 - clear, 0.05, 0.95)
+    ht = (inv.c.get((2, 0), [0, 0])[0] + inv.c.get((2, 1), [0, 0])[0] + 1) / (
+        inv.n((2, 0)) + inv.n((2, 1)) + 2
+    )
+    out["hitler_truthful_investigation"] = _clip(ht, 0.05, 0.95)
+    return out
+
+
+def print_model(kwargs: dict[str, Any]) -> None:
+    print("Model(")
+    for k, val in kwargs.items():
+        print(f"    {k}={val!r},")
+    print(")")
+
+
+def report(m: dict[str, Any]) -> None:
+    v = m["votes"]
+    print("P(ja) by zone, voter role | president party, chancellor role  (n)")
+    for zone in (0, 1, 2):
+        for rv in range(3):
+            cells = []
+            for rp in range(2):
+                for rc in range(3):
+                    k = (zone, rv, rp, rc, "p")
+                    cells.append(
+                        f"{NAMES[rp]}{NAMES[rc]} {v.rate(k, 0.5, 0):.2f}({int(v.n(k))})"
+                        if v.n(k)
+                        else f"{NAMES[rp]}{NAMES[rc]}  -  "
+                    )
+            print(f"  zone={int(zone)} voter {NAMES[rv]}: " + "  ".join(cells))
+    print("bad pass P(discard liberal | mixed hand) by president, chancellor role, k3")
+    for (rp, rc, k3), (h, t) in sorted(m["bad_pass"].c.items()):
+        print(f"  {NAMES[rp]}{NAMES[rc]} k3={k3}: {h / t:.2f} ({int(t)})")
+    print("bad enact P(fascist | FL) by chancellor, president role")
+    for (rc, rp), (h, t) in sorted(m["bad_enact"].c.items()):
+        print(f"  {NAMES[rc]} with {NAMES[rp]}: {h / t:.2f} ({int(t)})")
+    print(
+        "claims: P(claims at all), P(truth | truth==cover), P(truth | cover differs), "
+        "P(cover | differs)"
+    )
+    ct, cc = m["claim_truth"], m["claim_cover"]
+    for office in ("pres", "chanc"):
+        for r in range(3):
+            print(
+                f"  {office} {NAMES[r]}: claimed {ct.rate((office, r, 'claimed'), 0, 0) if ct.n((office, r, 'claimed')) else float('nan'):.2f}"
+                f"  same {ct.rate((office, r, 'same'), 0, 0) if ct.n((office, r, 'same')) else float('nan'):.2f}({int(ct.n((office, r, 'same')))})"
+                f"  diff-truth {ct.rate((office, r, 'diff'), 0, 0) if ct.n((office, r, 'diff')) else float('nan'):.2f}"
+                f"  diff-cover {cc.rate((office, r), 0, 0) if cc.n((office, r)) else float('nan'):.2f}({int(cc.n((office, r)))})"
+            )
+    obs, exp = m["nom"]
+    print("nomination weight (observed / uniform) by zone, president role -> nominee L F H")
+    for key in sorted(obs):
+        w = obs[key] / np.maximum(exp[key], 1e-9)
+        print(
+            f"  zone={int(key[0])} pres {NAMES[key[1]]}: {np.round(w / w[0], 2)} (n={int(obs[key].sum())})"
+        )
+    obs, exp = m["exe"]
+    print("execution weight by president role -> target L F H")
+    for key in sorted(obs):
+        w = obs[key] / np.maximum(exp[key], 1e-9)
+        print(f"  pres {NAMES[key]}: {np.round(w / max(w[0], 1e-9), 2)} (n={int(obs[key].sum())})")
+    print("investigation claims: P(truth) by investigator, target role")
+    for (ri, rt), (h, t) in sorted(m["inv"].c.items()):
+        print(f"  {NAMES[ri]} on {NAMES[rt]}: {h / t:.2f} ({int(t)})")
+    print("veto proposed by chancellor role, liberals passed")
+    for (rc, k2), (h, t) in sorted(m["veto"].c.items()):
+        print(f"  {NAMES[rc]} k2={k2}: {h / t:.2f} ({int(t)})")
+
+
+def audit(games: list[Any], model: Any = DEFAULT_MODEL) -> None:
+    """Per event type, the total change of log P(true world) for seats that do not know the team."""
+    from secret_hitler.engine.settings import Rules
+
+    moved: dict[str, float] = defaultdict(float)
+    count: dict[str, int] = defaultdict(int)
+    final = []
+    for game in games:
+        rules = Rules.from_json({"preset": "official"})
+        roles = [r.value for r in game.roles]
+        for seat in range(game.n):
+            if roles[seat] == "fascist":
+                continue
+            b = Beliefs(
+                game.n,
+                rules.fascist_count(game.n),
+                seat,
+                deck=rules.deck,
+                hitler_zone=rules.hitler_zone,
+                hitler_knows=rules.hitler_knows(game.n),
+                model=model,
+            )
+            w = b.world_index(roles)
+            evs = [e.to_json() for e in game.visible_events(seat)]
+            prev = None
+            for _i, e in enumerate(evs):
+                if e["type"] == "game_over":
+                    break
+                b._event(e)
+                b._probs = None
+                cur = math.log(max(float(b.probs()[w]), 1e-300))
+                if prev is not None:
+                    key = e["type"] if e["type"] != "claim" else "claim:" + e["subject"]
+                    moved[key] += cur - prev
+                    count[key] += 1
+                prev = cur
+            final.append(-prev if prev is not None else 0.0)
+    print("audit: total change of log P(true world) per event type (negative = misled)")
+    for k, v in sorted(moved.items(), key=lambda kv: kv[1]):
+        print(f"  {k:28s} {v:10.1f}  per event {v / count[k]:+.3f}  ({count[k]})")
+    print(f"  final log-loss (end of game, before the reveal): {np.mean(final):.3f}")
+
+
+def temper_scan(games: list[Any], values: list[float]) -> None:
+    """Log-loss of the bayes liberals' posterior on ``games`` for each ``Model.temper``."""
+    from dataclasses import replace
+
+    from secret_hitler.bots import bayes
+    from secret_hitler.sim.evaluate import evaluate_roles
+
+    records = [g.to_record() for g in games]
+    saved = bayes.DEFAULT_MODEL
+    try:
+        for t in values:
+            bayes.DEFAULT_MODEL = replace(saved, temper=t)
+            data = evaluate_roles(records, "bayes").to_json()["overall"]
+            print(
+                f"temper {t}: log-loss {data['log_loss']:.4f} (uniform {data['uniform_log_loss']:.4f})"
+            )
+    finally:
+        bayes.DEFAULT_MODEL = saved
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=300)
+    ap.add_argument("--players", type=int, default=7)
+    ap.add_argument("--liberals", default="bayes")
+    ap.add_argument("--fascists", default="bayes", help="one bot, or several: bayes,rule")
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--audit", action="store_true")
+    ap.add_argument("--temper", default="", help="comma-separated Model.temper values to score")
+    args = ap.parse_args()
+    t0 = time.time()
+    games = [
+        play_game(args.players, Lineup(args.liberals, fascists), seed=game_seed(args.seed, i))[1]
+        for fascists in args.fascists.split(",")
+        for i in range(args.games)
+    ]
+    libwins = sum(g.winner.value == "liberal" for g in games)
+    args.games = len(games)
+    print(
+        f"{args.games} games {args.liberals} vs {args.fascists}: liberal wins "
+        f"{libwins / args.games:.1%} ({time.time() - t0:.0f}s)"
+    )
+    measured = measure(games)
+    report(measured)
+    print_model(fit(measured))
+    if args.audit:
+        audit(games)
+    if args.temper:
+        temper_scan(games, [float(t) for t in args.temper.split(",")])
+
+
+if __name__ == "__main__":
+    main()

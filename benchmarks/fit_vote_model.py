@@ -1,0 +1,159 @@
+"""Fit a logistic model of people's votes on secrethitler.io and score it on held-out games.
+
+For every vote a living person cast in a finished game, the features of
+``bots.bayes.VOTE_FEATURES`` are computed from that seat's view at that moment by the same code
+the ``bayes-human`` bot runs (``BayesAgent.vote_features``; posteriors under ``HUMAN_MODEL``).
+Games are split in two halves by a hash of the game id: the model is fitted on the "train" half
+only (L2-regularised logistic regression, Newton's method, numpy only) and the agreement
+(predict ja when P(ja) >= 0.5) is reported on the "test" half, which the fit never saw.
+
+    .venv/bin/python benchmarks/fit_vote_model.py [--data PATH] [--limit N] [--cache FILE.npz]
+
+It prints the held-out agreement overall and by role next to two baselines (always ja, and the
+majority vote of each role in the training half), and the coefficients to paste into
+``HUMAN_VOTE_COEF`` in ``bots/bayes.py`` (one weight vector per role of the seat). Caveat: the posterior features use ``HUMAN_MODEL``,
+whose ~30 frequencies were measured on all the games (both halves).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import time
+from pathlib import Path
+
+import numpy as np
+
+from secret_hitler.bots.bayes import VOTE_FEATURES, BayesAgent
+from secret_hitler.bots.beliefs import HUMAN_MODEL
+from secret_hitler.engine import Action, Game
+from secret_hitler.engine import actions as A
+from secret_hitler.engine.types import Phase
+from secret_hitler.sim.evaluate import load_records
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT.parent / "shared" / "data" / "secrethitler-io-games.jsonl"
+ROLES = ("liberal", "fascist", "hitler")
+
+
+def half(game_id: str) -> int:
+    """0: train, 1: test (a stable hash of the game id)."""
+    return hashlib.blake2b(game_id.encode(), digest_size=8).digest()[0] & 1
+
+
+def extract(records: list[dict]) -> dict[str, np.ndarray]:
+    xs, ys, roles, halves, games = [], [], [], [], []
+    for gi, record in enumerate(records):
+        gid = str(record.get("source", {}).get("id", gi))
+        try:
+            game = Game.from_record(record, apply_actions=False)
+            agents: dict[int, BayesAgent] = {}
+            rows = []
+            for raw in record.get("actions", []):
+                action = Action.from_json(raw)
+                if action.type == A.VOTE and game.phase is Phase.VOTE:
+                    seat = action.seat
+                    agent = agents.get(seat)
+                    if agent is None:
+                        agent = agents[seat] = BayesAgent(seat, None, HUMAN_MODEL)
+                    x = agent.vote_features(game.view(seat))
+                    rows.append((x, bool(action.ja), ROLES.index(game.roles[seat].value)))
+                game.apply(action)
+        except Exception:  # a game the engine refuses: skip it whole
+            continue
+        for x, y, r in rows:
+            xs.append(x)
+            ys.append(y)
+            roles.append(r)
+            halves.append(half(gid))
+            games.append(gi)
+    return {
+        "x": np.array(xs),
+        "y": np.array(ys, dtype=float),
+        "role": np.array(roles),
+        "half": np.array(halves),
+        "game": np.array(games),
+    }
+
+
+def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float = 1.0, iters: int = 30) -> np.ndarray:
+    """Maximum a-posteriori logistic regression (Gaussian prior on all but the bias)."""
+    w = np.zeros(x.shape[1])
+    reg = np.full(x.shape[1], l2)
+    reg[0] = 0.0
+    for _ in range(iters):
+        z = x @ w
+        p = 1 / (1 + np.exp(-z))
+        grad = x.T @ (p - y) + reg * w
+        hess = (x * (p * (1 - p))[:, None]).T @ x + np.diag(reg) + 1e-9 * np.eye(len(w))
+        step = np.linalg.solve(hess, grad)
+        w -= step
+        if np.abs(step).max() < 1e-8:
+            break
+    return w
+
+
+def by_role(x: np.ndarray, role: np.ndarray) -> np.ndarray:
+    """One copy of the features per role (liberal, fascist, Hitler): a separate model each."""
+    return np.concatenate([x * (role == r)[:, None] for r in range(3)], axis=1)
+
+
+def agreement(w: np.ndarray, x: np.ndarray, y: np.ndarray) -> float:
+    return float(((x @ w >= 0) == (y > 0.5)).mean()) if len(y) else float("nan")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--data", type=Path, default=DATA)
+    ap.add_argument("--limit", type=int, default=None)
+    ap.add_argument("--cache", type=Path, default=None, help="save/load the features here")
+    ap.add_argument("--l2", type=float, default=1.0)
+    args = ap.parse_args()
+    t0 = time.time()
+    if args.cache is not None and args.cache.exists():
+        d = dict(np.load(args.cache))
+    else:
+        d = extract(load_records(args.data, args.limit))
+        if args.cache is not None:
+            np.savez(args.cache, **d)
+    x, y, role, hv = d["x"], d["y"], d["role"], d["half"]
+    assert x.shape[1] == len(VOTE_FEATURES), "features changed: delete the cache"
+    shared = fit_logistic(x[hv == 0], y[hv == 0], args.l2)
+    print(f"one model for all roles: held-out {agreement(shared, x[hv == 1], y[hv == 1]):.4f}")
+    x = by_role(x, role)
+    tr, te = hv == 0, hv == 1
+    print(
+        f"{len(y)} votes from {len(np.unique(d['game']))} games "
+        f"(train {tr.sum()}, test {te.sum()}), features in {time.time() - t0:.0f}s"
+    )
+    for l2 in sorted({args.l2, 0.1, 10.0}):
+        w = fit_logistic(x[tr], y[tr], l2)
+        print(
+            f"l2={l2}: train {agreement(w, x[tr], y[tr]):.4f}  test {agreement(w, x[te], y[te]):.4f}"
+        )
+    w = fit_logistic(x[tr], y[tr], args.l2)
+    print(f"held-out agreement (test half): {agreement(w, x[te], y[te]):.4f}")
+    print(f"  always ja on the test half: {float(y[te].mean()):.4f}")
+    for r, name in enumerate(ROLES):
+        m = te & (role == r)
+        maj = float(y[tr & (role == r)].mean() >= 0.5)
+        base = float((y[m] == maj).mean()) if m.any() else float("nan")
+        print(
+            f"  {name}: {agreement(w, x[m], y[m]):.4f} (majority of the role {base:.4f}, n={m.sum()})"
+        )
+    k = len(VOTE_FEATURES)
+    cand = te & (
+        (x[:, VOTE_FEATURES.index("is_president") :: k].sum(axis=1) > 0)
+        | (x[:, VOTE_FEATURES.index("is_chancellor") :: k].sum(axis=1) > 0)
+    )
+    print(f"  candidates' own votes: {agreement(w, x[cand], y[cand]):.4f} (n={cand.sum()})")
+    rest = te & ~cand
+    print(f"  other voters: {agreement(w, x[rest], y[rest]):.4f} (n={rest.sum()})")
+    print("HUMAN_VOTE_COEF = (  # liberal, fascist, Hitler; one weight per VOTE_FEATURES")
+    for r in range(3):
+        print("    (" + ", ".join(f"{c:.3f}" for c in w[r * k : (r + 1) * k]) + "),")
+    print(")")
+
+
+if __name__ == "__main__":
+    main()
