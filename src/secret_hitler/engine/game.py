@@ -135,6 +135,7 @@ class Game:
         "events",
         "actions",
         "_public_votes",
+        "_voters",
     )
 
     def __init__(
@@ -206,6 +207,7 @@ class Game:
         self.investigated = [False] * n
         self.not_hitler: set[int] = set()
         self.votes: list[bool | None] = [None] * n
+        self._voters: list[int] = []  # living seats that have not voted in the open election
         self.votes_cast = 0
         self.last_votes: tuple[bool | None, ...] | None = None
         self.hand: list[Policy] = []
@@ -258,8 +260,7 @@ class Game:
         """The seats whose decision the game waits for (several during a vote)."""
         ph = self.phase
         if ph is _VOTE:
-            votes, alive = self.votes, self.alive
-            return [s for s in range(self.n) if alive[s] and votes[s] is None]
+            return self._voters[:]
         if ph is _NOMINATE:
             return [self.candidate]
         if ph is _DISCARD or ph is _VETO_RESPONSE:
@@ -570,12 +571,15 @@ class Game:
         self.nominee = target
         self.votes = [None] * self.n
         self.votes_cast = 0
+        alive = self.alive
+        self._voters = [s for s in range(self.n) if alive[s]]
         self.phase = _VOTE
         self._log("nominated", {"president": seat, "chancellor": target})
 
     def _vote(self, seat: int, ja: bool) -> None:
         self.votes[seat] = ja
         self.votes_cast += 1
+        self._voters.remove(seat)
         data = {"seat": seat, "ja": ja} if self._public_votes else {"seat": seat}
         self.events.append(Event("voted", data))
         if self.votes_cast == self.living:
@@ -649,7 +653,7 @@ class Game:
                 "draw_pile": len(draw),
             },
         )
-        self._log("drew", {"policies": [p.value for p in self.hand]}, (pres,))  # type: ignore[arg-type]
+        self._log("drew", {"policies": [p._value_ for p in self.hand]}, (pres,))  # type: ignore[arg-type]
 
     def _discard(self, seat: int, policy: Policy) -> None:
         hand = self.hand
@@ -659,10 +663,10 @@ class Game:
         self._log("president_discarded", {"president": seat})
         self._log(
             "passed",
-            {"discarded": policy.value, "policies": [p.value for p in hand]},
+            {"discarded": policy._value_, "policies": [p._value_ for p in hand]},
             (seat,),
         )
-        self._log("received", {"policies": [p.value for p in hand]}, (self.chancellor,))  # type: ignore[arg-type]
+        self._log("received", {"policies": [p._value_ for p in hand]}, (self.chancellor,))  # type: ignore[arg-type]
 
     def _add_discard(self, policy: Policy) -> None:
         if policy is L:
@@ -675,7 +679,7 @@ class Game:
         hand.remove(policy)
         other = hand.pop()
         self._add_discard(other)
-        self._log("chancellor_discarded", {"policy": other.value}, (self.chancellor,))  # type: ignore[arg-type]
+        self._log("chancellor_discarded", {"policy": other._value_}, (self.chancellor,))  # type: ignore[arg-type]
         self._government_enacts(policy)
 
     def _government_enacts(self, policy: Policy) -> None:
@@ -720,7 +724,7 @@ class Game:
         self._log(
             "enacted",
             {
-                "policy": policy.value,
+                "policy": policy._value_,
                 "chaos": chaos,
                 "liberal_policies": self.liberal,
                 "fascist_policies": self.fascist,
