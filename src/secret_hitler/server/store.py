@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import queue
 import threading
@@ -143,7 +144,7 @@ class Store:
         conn = self._connection()
         try:
             with conn.begin():
-                return [(True, fn(conn)) for fn in fns]
+                return [(True, value) for value in _run_writes(conn, fns)]
         except Exception as exc:
             if len(fns) == 1:
                 log.exception("database write failed")
@@ -206,26 +207,113 @@ class ActionWrite:
     ts: float = field(default_factory=time.time)
 
     def __call__(self, conn: Connection) -> None:
-        conn.execute(
-            db.actions.insert().values(
-                game_id=self.game_id,
-                idx=self.idx,
-                seat=self.seat,
-                action=self.action,
-                by=self.by,
-                ts=self.ts,
-            )
-        )
+        ActionWrite.run_many(conn, [self])
+
+    def _game_values(self) -> dict[str, Any]:
         values: dict[str, Any] = {"action_count": self.idx + 1}
         if self.reshuffles is not None:
             values["reshuffles"] = self.reshuffles
         if self.finished is not None:
             values.update(self.finished, status="finished", finished_at=self.ts)
-        conn.execute(db.games.update().where(db.games.c.id == self.game_id).values(**values))
-        if self.table_update is not None:
-            conn.execute(
-                db.tables.update().where(db.tables.c.id == self.game_id).values(**self.table_update)
-            )
+        return values
+
+    @staticmethod
+    def run_many(conn: Connection, writes: list[ActionWrite]) -> list[None]:
+        """Several actions (any games) with one INSERT and one UPDATE per column set."""
+        games: dict[str, dict[str, Any]] = {}
+        tables: dict[str, dict[str, Any]] = {}
+        for w in writes:  # in order: a game's later action wins
+            games.setdefault(w.game_id, {}).update(w._game_values())
+            if w.table_update is not None:
+                tables.setdefault(w.game_id, {}).update(w.table_update)
+        if conn.dialect.name == "sqlite":
+            _sqlite_actions(conn, writes, games, tables)
+            return [None] * len(writes)
+        conn.execute(
+            _ACTIONS_INSERT,
+            [
+                {
+                    "game_id": w.game_id,
+                    "idx": w.idx,
+                    "seat": w.seat,
+                    "action": w.action,
+                    "by": w.by,
+                    "ts": w.ts,
+                }
+                for w in writes
+            ],
+        )
+        _update_many(conn, _GAMES_UPDATE, "_game_id", games)
+        if tables:
+            _update_many(conn, _TABLES_UPDATE, "_table_id", tables)
+        return [None] * len(writes)
+
+
+_ACTIONS_INSERT = db.actions.insert()
+_GAMES_UPDATE = db.games.update().where(db.games.c.id == sa.bindparam("_game_id"))
+_TABLES_UPDATE = db.tables.update().where(db.tables.c.id == sa.bindparam("_table_id"))
+
+
+def _run_writes(conn: Connection, fns: list[Write]) -> list[Any]:
+    """Run writes in order; consecutive ``ActionWrite``s go to the database as one batch."""
+    out: list[Any] = []
+    acts: list[ActionWrite] = []
+    for fn in fns:
+        if type(fn) is ActionWrite:
+            acts.append(fn)
+            continue
+        if acts:
+            out.extend(ActionWrite.run_many(conn, acts))
+            acts = []
+        out.append(fn(conn))
+    if acts:
+        out.extend(ActionWrite.run_many(conn, acts))
+    return out
+
+
+def _update_many(conn: Connection, stmt: Any, key: str, rows: dict[str, dict[str, Any]]) -> None:
+    """One executemany per set of columns (most batches have a single set)."""
+    groups: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+    for row_id, values in rows.items():
+        groups.setdefault(tuple(sorted(values)), []).append({key: row_id, **values})
+    for params in groups.values():
+        conn.execute(stmt, params)
+
+
+_JSON_COLUMNS = frozenset({"reshuffles", "seats", "rules"})
+_SQLITE_INSERT = (
+    'INSERT INTO actions (game_id, idx, seat, action, "by", ts) VALUES (?, ?, ?, ?, ?, ?)'
+)
+
+
+def _sqlite_actions(
+    conn: Connection,
+    writes: list[ActionWrite],
+    games: dict[str, dict[str, Any]],
+    tables: dict[str, dict[str, Any]],
+) -> None:
+    """The SQLite path of ``ActionWrite.run_many``: plain DB-API ``executemany`` on the
+    transaction's own connection (the SQLAlchemy statement machinery costs more than SQLite
+    itself at this size). JSON columns are stored as ``json.dumps`` text, as ``sa.JSON`` does."""
+    cur = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
+    try:
+        cur.executemany(
+            _SQLITE_INSERT,
+            [(w.game_id, w.idx, w.seat, json.dumps(w.action), w.by, w.ts) for w in writes],
+        )
+        for name, rows in (("games", games), ("tables", tables)):
+            groups: dict[tuple[str, ...], list[tuple[Any, ...]]] = {}
+            for row_id, values in rows.items():
+                cols = tuple(sorted(values))
+                params = tuple(
+                    json.dumps(values[c]) if c in _JSON_COLUMNS else values[c] for c in cols
+                )
+                groups.setdefault(cols, []).append((*params, row_id))
+            for cols, params_list in groups.items():
+                sets = ", ".join(f'"{c}" = ?' for c in cols)
+                cur.executemany(f"UPDATE {name} SET {sets} WHERE id = ?", params_list)
+    finally:
+        cur.close()
 
 
 def save_chat(table_id: str, message: dict[str, Any]) -> Write:

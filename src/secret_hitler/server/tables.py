@@ -25,7 +25,7 @@ from .auth import User
 from .chat import ChatLimiter, clean_chat
 from .driver import BotDriver
 from .logs import GameLog
-from .updates import LeanGame, build_update, encode_update
+from .updates import SeatUpdates, build_update
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -228,22 +228,17 @@ class Table(BotDriver):
     def _broadcast_update(self, ev_from: int, action: Action | None, by: str | None) -> None:
         g = self.game
         assert g is not None
-        seq = self.seq
-        texts: dict[int | None, str] = {}
-        lean = LeanGame(g)
-        for c in self.conns:
-            if not c.ready:
-                continue
-            if c.seat not in texts:
-                texts[c.seat] = encode_update(
-                    build_update(g, c.seat, seq, ev_from, action, by, self.deadline, lean), g.rules
-                )
-            c.send(texts[c.seat])
-        if g.finished:
+        # Each seat's text is built and encoded once, only for seats that have a connection
+        # (spectators: once for all of them, only when someone watches).
+        ready = [c for c in self.conns if c.ready]
+        if ready:
+            updates = SeatUpdates(g, self.seq, ev_from, action, by, self.deadline)
+            for c in ready:
+                c.send(updates.text(c.seat))
+        if g.finished and ready:
             over = P.dumps(P.game_over(self.record()))
-            for c in self.conns:
-                if c.ready:
-                    c.send(over)
+            for c in ready:
+                c.send(over)
 
     def welcome(self, conn: Conn) -> dict[str, Any]:
         g = self.game

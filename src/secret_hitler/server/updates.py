@@ -16,6 +16,7 @@ from typing import Any
 
 from ..engine import Action, Game, Rules
 from ..engine.actions import CLAIM, TARGETED
+from ..engine.types import Phase, Role
 from ..engine.view import make_view
 from .protocol import VERSION
 
@@ -110,11 +111,112 @@ def build_update(
     return msg
 
 
-def encode_update(msg: dict[str, Any], rules: Rules) -> str:
-    """JSON text of an update, reusing the encoded rules (the same in every view of a game)."""
-    view = msg["view"]
-    if view.get("rules") is not _rules_json(rules)[0]:
-        return _DUMP(msg)
-    body = {k: v for k, v in msg.items() if k != "view"}
-    rest = {k: v for k, v in view.items() if k != "rules"}
-    return f'{_DUMP(body)[:-1]},"view":{_DUMP(rest)[:-1]},"rules":{_rules_json(rules)[1]}}}}}'
+# ---------------------------------------------------------------------- one action, every seat
+# The view fields that differ between seats (everything else is the same for every seat and for a
+# spectator). ``SeatUpdates`` builds the spectator view once, encodes its shared part once, and
+# adds only these per seat; ``tests/server/test_updates.py`` checks the result against
+# ``build_update`` (and so against ``Game.view``) for every seat after every action.
+_SEAT_KEYS = ("seat", "role", "party", "known_roles", "votes", "hand", "investigations")
+_ACTION_JSON: dict[Action, str] = {}
+_ACTION_JSON_MAX = 20_000
+
+
+def _action_json(action: Action) -> str:
+    text = _ACTION_JSON.get(action)
+    if text is None:
+        text = _DUMP(action.to_json())
+        if len(_ACTION_JSON) < _ACTION_JSON_MAX:
+            _ACTION_JSON[action] = text
+    return text
+
+
+class SeatUpdates:
+    """The encoded ``update`` messages of one action, built lazily per seat (each seat once)."""
+
+    __slots__ = ("_game", "_lean", "_public", "_head", "_events", "_view_mid", "_tail", "_texts")
+
+    def __init__(
+        self,
+        game: Game,
+        seq: int,
+        ev_from: int,
+        action: Action | None,
+        by: str | None,
+        deadline: float | None,
+    ) -> None:
+        self._game = game
+        self._lean = lean = LeanGame(game)
+        pub = make_view(lean, None).to_json()  # type: ignore[arg-type]
+        del pub["events"]
+        self._public = pub
+        rules_json = _rules_json(game.rules)[1]
+        shared = {k: v for k, v in pub.items() if k not in _SEAT_KEYS and k != "rules"}
+        self._head = f'{{"v":{VERSION},"type":"update","seq":{seq},"events":['
+        self._events = [(e.audience, _DUMP(e.to_json())) for e in game.events[ev_from:]]
+        self._view_mid = f'{_DUMP(shared)[:-1]},"rules":{rules_json},'
+        tail: dict[str, Any] = {
+            "deadline": deadline,
+            "action": None if action is None else public_action(action),
+        }
+        if by is not None:
+            tail["by"] = by
+        self._tail = _DUMP(tail)[1:]
+        self._texts: dict[int | None, str] = {}
+
+    def text(self, seat: int | None) -> str:
+        text = self._texts.get(seat)
+        if text is None:
+            text = self._texts[seat] = self._build(seat)
+        return text
+
+    def _seat_fields(self, seat: int | None) -> dict[str, Any]:
+        pub = self._public
+        if seat is None:
+            return {k: pub[k] for k in _SEAT_KEYS}
+        g = self._game
+        own = g.roles[seat]
+        role = own.value
+        known = list(pub["known_roles"])  # the spectator's: every role at the end, executions
+        known[seat] = role
+        if own is Role.FASCIST or (own is Role.HITLER and g.hitler_knows):
+            for s, r in enumerate(g.roles):
+                if r is not Role.LIBERAL:
+                    known[s] = r.value
+        phase = g.phase
+        if phase is Phase.VOTE and g.rules.voting != "public_sequential":
+            votes = [v if s == seat else None for s, v in enumerate(g.votes)]
+        else:
+            votes = pub["votes"]
+        hand: list[str] = []
+        if g.hand and (
+            (phase is Phase.DISCARD and seat == g.president)
+            or (phase in (Phase.ENACT, Phase.VETO_RESPONSE) and seat in (g.president, g.chancellor))
+        ):
+            hand = [p.value for p in g.hand]
+        investigations = [
+            [e.data["target"], e.data["party"]]
+            for e in self._lean.visible_events(seat)
+            if e.type == "investigation"
+        ]
+        return {
+            "seat": seat,
+            "role": role,
+            "party": own.party.value,
+            "known_roles": known,
+            "votes": votes,
+            "hand": hand,
+            "investigations": investigations,
+        }
+
+    def _build(self, seat: int | None) -> str:
+        g = self._game
+        events = ",".join(
+            text
+            for audience, text in self._events
+            if audience is None or (seat is not None and seat in audience)
+        )
+        legal = ",".join(_action_json(a) for a in g.legal_actions(seat)) if seat is not None else ""
+        fields = _DUMP(self._seat_fields(seat))[1:]
+        return (
+            f'{self._head}{events}],"view":{self._view_mid}{fields},"legal":[{legal}],{self._tail}'
+        )
