@@ -101,6 +101,8 @@ class BotDriver:
             for s in g.to_act():
                 if self.seats[s].kind == "bot":
                     self.bot_due[s] = now + self._bot_delay()
+        if g.phase.value == "nominate":
+            self._hold_for_human_claims(g, now)
         n_actions = len(g.actions)
         for s, seat in enumerate(self.seats):
             if seat.kind != "bot" or self.claims_asked.get(s) == n_actions:
@@ -112,6 +114,29 @@ class BotDriver:
             else:
                 self.claim_due.pop(s, None)
         self.wake.set()
+
+    def _hold_for_human_claims(self, g: Game, now: float) -> None:
+        """A bot candidate waits before nominating while a connected person may still claim.
+
+        Claims close at the next nomination; bots decide in about a second, which would leave a
+        person no time to tap a claim button. The hold ends as soon as the claims are made.
+        """
+        hold = CLAIM_HOLD_FACTOR * self.hub.settings.bot_delay
+        if hold <= 0:
+            return
+        waiting = any(
+            seat.kind != "bot"
+            and self.connected(s)
+            and any(a.type == CLAIM for a in g.legal_actions(s))
+            for s, seat in enumerate(self.seats)
+        )
+        for s in g.to_act():
+            if self.seats[s].kind != "bot" or s not in self.bot_due:
+                continue
+            if waiting:
+                self.bot_due[s] = max(self.bot_due[s], now + hold)
+            elif self.bot_due[s] > now + 1.5 * self.hub.settings.bot_delay:
+                self.bot_due[s] = now + self._bot_delay()  # the claims came in: stop holding
 
     def _next_task(self, now: float) -> tuple[float, int, int, str] | None:
         """The next automatic move: (when, priority, seat, kind); claims go first."""
@@ -228,6 +253,10 @@ class BotDriver:
             if action in options:
                 with contextlib.suppress(P.ProtocolError):
                     await self.submit(seat, action)
+
+
+#: How many bot thinking times a bot candidate waits for people's claims before nominating.
+CLAIM_HOLD_FACTOR = 8
 
 
 def _makes_claims(agent: Agent | None) -> bool:
