@@ -71,7 +71,9 @@ def main() -> None:
             t_med, t_p99 = TARGETS[bot]
             ok = median <= t_med and p99 <= t_p99
             verdict = f"median <= {t_med} ms, p99 <= {t_p99} ms: {'met' if ok else 'MISSED'}"
-        print(f"{bot:<10}{len(times):>10}{median:>11.3f}{p99:>9.3f}{times[-1] * 1e3:>9.2f}  {verdict}")
+        print(
+            f"{bot:<10}{len(times):>10}{median:>11.3f}{p99:>9.3f}{times[-1] * 1e3:>9.2f}  {verdict}"
+        )
 
 
 if __name__ == "__main__":

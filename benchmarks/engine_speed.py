@@ -84,13 +84,24 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=5000, help="games to play (default 5000)")
     parser.add_argument("--players", type=int, default=7, help="seats per game, 5-10 (default 7)")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the games and choices (default 1)")
+    parser.add_argument(
+        "--seed", type=int, default=1, help="seed of the games and choices (default 1)"
+    )
     parser.add_argument("--rules", default="official", help="preset name (default official)")
-    parser.add_argument("--claim-prob", type=float, default=0.02,
-                        help="probability of a claim when one is available (default 0.02)")
+    parser.add_argument(
+        "--claim-prob",
+        type=float,
+        default=0.02,
+        help="probability of a claim when one is available (default 0.02)",
+    )
     parser.add_argument("--warmup", type=int, default=200, help="untimed games first (default 200)")
-    parser.add_argument("--profile", type=int, default=0, metavar="N",
-                        help="also profile the run with cProfile and print the top N functions")
+    parser.add_argument(
+        "--profile",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also profile the run with cProfile and print the top N functions",
+    )
     args = parser.parse_args(argv)
 
     if args.warmup:

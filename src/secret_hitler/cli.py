@@ -100,7 +100,9 @@ def replay_command(
             typer.echo(json.dumps(line, ensure_ascii=False))
         else:
             error = result.error
-            verdict = "ok" if error is None else f"error at action {error['index']}: {error['message']}"
+            verdict = (
+                "ok" if error is None else f"error at action {error['index']}: {error['message']}"
+            )
             nxt = game.to_act()
             ending = (
                 f"{line['winner']} win ({line['reason']})"

@@ -82,7 +82,12 @@ def test_liberals_claim_the_truth_and_fascists_sometimes_lie() -> None:
                 lies_by_fascists += 1
     assert claims_by_liberals > 100
     assert lies_by_fascists > 0
-    assert subjects == {A.CLAIM_PRESIDENT_HAND, A.CLAIM_CHANCELLOR_HAND, A.CLAIM_PEEK, A.CLAIM_INVESTIGATION}
+    assert subjects == {
+        A.CLAIM_PRESIDENT_HAND,
+        A.CLAIM_CHANCELLOR_HAND,
+        A.CLAIM_PEEK,
+        A.CLAIM_INVESTIGATION,
+    }
 
 
 def test_liberal_presidents_discard_fascist_and_fascists_protect_hitler() -> None:
@@ -102,7 +107,11 @@ def test_liberal_presidents_discard_fascist_and_fascists_protect_hitler() -> Non
         for action in game.actions:
             role = roles[action.seat]
             target = roles[action.target] if action.target is not None else None
-            if role == "fascist" and action.type == A.CLAIM and action.subject == A.CLAIM_INVESTIGATION:
+            if (
+                role == "fascist"
+                and action.type == A.CLAIM
+                and action.subject == A.CLAIM_INVESTIGATION
+            ):
                 if target in ("fascist", "hitler"):
                     assert action.party is not None and action.party.value == "liberal"
             if role == "fascist" and action.type == A.EXECUTE:

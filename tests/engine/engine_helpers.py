@@ -36,8 +36,12 @@ def make_deck(top: str = "", liberal: int = 6, fascist: int = 11) -> list[str]:
     return head + [L] * lib + [F] * fas
 
 
-def make_roles(n: int, hitler: int | None = None, fascists: tuple[int, ...] | None = None,
-               fascist_count: int | None = None) -> list[str]:
+def make_roles(
+    n: int,
+    hitler: int | None = None,
+    fascists: tuple[int, ...] | None = None,
+    fascist_count: int | None = None,
+) -> list[str]:
     """Roles per seat. Default: Hitler in the last seat, the Fascists just before him."""
     count = fascist_count if fascist_count is not None else {5: 1, 6: 1, 7: 2, 8: 2, 9: 3, 10: 3}[n]
     if hitler is None:
@@ -182,7 +186,9 @@ def random_action(game: Game, rng: random.Random, claim_prob: float = 0.05) -> A
     return rng.choice(others)
 
 
-def play_random(game: Game, rng: random.Random, max_actions: int = 5000, claim_prob: float = 0.05) -> Game:
+def play_random(
+    game: Game, rng: random.Random, max_actions: int = 5000, claim_prob: float = 0.05
+) -> Game:
     for _ in range(max_actions):
         if game.finished:
             return game

@@ -26,12 +26,21 @@ from secret_hitler.engine import PRESETS, Action, Game, InvalidSettings, Role, R
 HITLER = 6  # default 7-player table: 0-3 Liberal, 4-5 Fascist, 6 Hitler
 
 
-def with_track(preset: str, fascist: int = 0, liberal: int = 0, **extra: object) -> dict[str, object]:
+def with_track(
+    preset: str, fascist: int = 0, liberal: int = 0, **extra: object
+) -> dict[str, object]:
     return {"preset": preset, "start_track": {"liberal": liberal, "fascist": fascist}, **extra}
 
 
 def test_presets_exist_and_official_is_the_default():
-    assert set(PRESETS) == {"official", "secrethitler-io", "kickstarter", "tabletop-tw", "forum", "summary-zh"}
+    assert set(PRESETS) == {
+        "official",
+        "secrethitler-io",
+        "kickstarter",
+        "tabletop-tw",
+        "forum",
+        "summary-zh",
+    }
     assert Rules.from_json(None) == Rules.from_json("official") == Rules()
     for name, rules in PRESETS.items():
         assert rules.preset == name
@@ -43,8 +52,14 @@ def test_presets_exist_and_official_is_the_default():
 # =============================================================================== tracker reset
 @pytest.mark.parametrize(
     ("preset", "resets"),
-    [("official", False), ("secrethitler-io", False), ("forum", False),
-     ("kickstarter", True), ("tabletop-tw", True), ("summary-zh", True)],
+    [
+        ("official", False),
+        ("secrethitler-io", False),
+        ("forum", False),
+        ("kickstarter", True),
+        ("tabletop-tw", True),
+        ("summary-zh", True),
+    ],
 )
 def test_preset_tracker_reset_on_election(preset, resets):
     game = new_game(7, preset, top="LLL")
@@ -129,7 +144,9 @@ def test_preset_forum_previous_round_government_barred_with_no_small_table_excep
     assert_illegal(game, Action.nominate(1, 0), "invalid_target")
 
 
-@pytest.mark.parametrize(("preset", "barred"), [("official", [0, 2]), ("forum", []), ("summary-zh", [])])
+@pytest.mark.parametrize(
+    ("preset", "barred"), [("official", [0, 2]), ("forum", []), ("summary-zh", [])]
+)
 def test_preset_previous_round_term_limits_last_one_round_only(preset, barred):
     game = new_game(7, preset, top="LLL")
     govern(game, 2, L)  # round 1

@@ -50,7 +50,7 @@ class Model:
 
     def feed(self) -> None:
         game = self.game
-        for event in game.events[self.seen:]:
+        for event in game.events[self.seen :]:
             kind, data = event.type, event.data
             if kind == "candidate":
                 assert data["seat"] == self.next_candidate(), (data, self.anchor, self.special)
@@ -99,7 +99,9 @@ class Model:
             return set()
         president, chancellor = government
         exception = rules.small_table_exception
-        if (exception == "living" and sum(self.alive) <= 5) or (exception == "started" and self.game.n == 5):
+        if (exception == "living" and sum(self.alive) <= 5) or (
+            exception == "started" and self.game.n == 5
+        ):
             return {chancellor}
         return {president, chancellor}
 
@@ -117,11 +119,20 @@ def check_state(game: Game, model: Model) -> None:
     lib_total = rules.deck[0] + rules.start_track[0]
     fas_total = rules.deck[1] + rules.start_track[1]
     hand = game.hand
-    assert game.draw_pile + game.discard_pile + len(hand) + game.liberal + game.fascist == lib_total + fas_total
+    assert (
+        game.draw_pile + game.discard_pile + len(hand) + game.liberal + game.fascist
+        == lib_total + fas_total
+    )
     draw_lib = lib_total - game.discard_liberal - hand.count(Policy.LIBERAL) - game.liberal
     draw_fas = fas_total - game.discard_fascist - hand.count(Policy.FASCIST) - game.fascist
     assert 0 <= draw_lib <= game.draw_pile and draw_lib + draw_fas == game.draw_pile
-    assert len(hand) in ((3,) if game.phase.value == "discard" else (2,) if game.phase.value in ("enact", "veto_response") else (0,))
+    assert len(hand) in (
+        (3,)
+        if game.phase.value == "discard"
+        else (2,)
+        if game.phase.value in ("enact", "veto_response")
+        else (0,)
+    )
     # The tracker never rests at 3.
     assert 0 <= game.tracker <= 2
     if game.finished:
@@ -135,7 +146,10 @@ def check_state(game: Game, model: Model) -> None:
         assert bool(decisions) == (seat in to_act), (seat, to_act, legal)
     if game.phase.value == "nominate":
         assert game.draw_pile >= 3  # D1: the next session will find 3 policies
-        assert set(game.eligible_chancellors()) == model.eligible(), (model.barred(), game.term_limited())
+        assert set(game.eligible_chancellors()) == model.eligible(), (
+            model.barred(),
+            game.term_limited(),
+        )
         targets = {a.target for a in game.legal_actions(game.candidate) if a.type == "nominate"}
         assert targets == model.eligible()
 
@@ -205,7 +219,11 @@ def random_probe(game: Game, rng: random.Random) -> Action:
 
 def canonical(action: Action) -> Action:
     """Hand claims are multisets: legal_actions lists them fascist first, any order is legal."""
-    if action.type == "claim" and action.subject in ("president_hand", "chancellor_hand") and action.policies:
+    if (
+        action.type == "claim"
+        and action.subject in ("president_hand", "chancellor_hand")
+        and action.policies
+    ):
         ordered = tuple(sorted(action.policies, key=lambda p: p is Policy.LIBERAL))
         return Action(action.seat, "claim", subject=action.subject, policies=ordered)
     return action
@@ -305,9 +323,14 @@ def unseen_roles(game: Game, seat: int, rng: random.Random) -> list[str]:
         new = list(roles)
         for s, v in zip(others, values, strict=True):
             new[s] = v
-        if all(("liberal" if new[s] == "liberal" else "fascist") == p for s, p in fixed_party.items()) and all(
-            (new[s] == "hitler") == h for s, h in fixed_hitler.items()
-        ) and all(new[s] == r for s, r in fixed_role.items()):
+        if (
+            all(
+                ("liberal" if new[s] == "liberal" else "fascist") == p
+                for s, p in fixed_party.items()
+            )
+            and all((new[s] == "hitler") == h for s, h in fixed_hitler.items())
+            and all(new[s] == r for s, r in fixed_role.items())
+        ):
             return new
     return roles
 
@@ -335,12 +358,22 @@ def test_view_depends_only_on_what_the_seat_has_observed(preset, n, seed, rng, o
     roles = unseen_roles(original, seat, rng)
     deck, reshuffles = unseen_deck(original, seat, rng)
     note(f"seat {seat}: roles {roles} vs {[r.value for r in original.roles]}")
-    first = Game(n, preset, roles=[r.value for r in original.roles],
-                 first_president=original.first_president,
-                 deck=[p.value for p in original.initial_deck],
-                 reshuffles=[[p.value for p in pile] for pile in original.reshuffles])
-    other = Game(n, preset, roles=roles, first_president=original.first_president,
-                 deck=deck, reshuffles=reshuffles)
+    first = Game(
+        n,
+        preset,
+        roles=[r.value for r in original.roles],
+        first_president=original.first_president,
+        deck=[p.value for p in original.initial_deck],
+        reshuffles=[[p.value for p in pile] for pile in original.reshuffles],
+    )
+    other = Game(
+        n,
+        preset,
+        roles=roles,
+        first_president=original.first_president,
+        deck=deck,
+        reshuffles=reshuffles,
+    )
     for who in (seat, None):
         assert first.view(who).to_json() == other.view(who).to_json()
     compared = 0
@@ -353,7 +386,9 @@ def test_view_depends_only_on_what_the_seat_has_observed(preset, n, seed, rng, o
             assert first.finished and other.finished
             assert (first.winner, first.reason) == (other.winner, other.reason)
             for who in (seat, None):
-                assert _without_roles(first.view(who).to_json()) == _without_roles(other.view(who).to_json())
+                assert _without_roles(first.view(who).to_json()) == _without_roles(
+                    other.view(who).to_json()
+                )
             break
         for who in (seat, None):
             assert first.view(who).to_json() == other.view(who).to_json(), (who, action)

@@ -187,7 +187,9 @@ def test_replay_checks_the_expected_result():
     result = replay(record)
     assert not result.ok
     assert result.applied == len(record["actions"])
-    assert result.error["code"] == "result_mismatch" and result.error["index"] == len(record["actions"])
+    assert result.error["code"] == "result_mismatch" and result.error["index"] == len(
+        record["actions"]
+    )
     record["result"] = {"winner": game.winner.value, "reason": "nonsense"}
     assert replay(record).error["code"] == "result_mismatch"
     record["result"] = {"winner": game.winner.value}
@@ -200,10 +202,17 @@ def test_replay_summary_fields():
     game.apply(Action.nominate(1, 3))
     summary = replay_summary(game)
     assert summary == {
-        "finished": False, "winner": None, "reason": None,
-        "liberal_policies": 1, "fascist_policies": 0, "election_tracker": 0,
-        "draw_pile": 14, "discard_pile": 2, "alive": [True] * 7,
-        "president": 0, "chancellor": 2,
+        "finished": False,
+        "winner": None,
+        "reason": None,
+        "liberal_policies": 1,
+        "fascist_policies": 0,
+        "election_tracker": 0,
+        "draw_pile": 14,
+        "discard_pile": 2,
+        "alive": [True] * 7,
+        "president": 0,
+        "chancellor": 2,
         "next": {"phase": "vote", "seats": list(range(7))},
     }
 
@@ -237,6 +246,7 @@ def _set(path: str, value: object):
             target[int(last)] = value
         else:
             target[last] = value
+
     return mutate
 
 

@@ -14,16 +14,31 @@ from engine_helpers import F, L, elect, fail, govern, make_roles, new_game, rand
 from secret_hitler.engine import Action, Game
 
 SUMMARY_FIELDS = [
-    "file", "ok", "applied", "error", "finished", "winner", "reason", "liberal_policies",
-    "fascist_policies", "election_tracker", "draw_pile", "discard_pile", "alive", "president",
-    "chancellor", "next",
+    "file",
+    "ok",
+    "applied",
+    "error",
+    "finished",
+    "winner",
+    "reason",
+    "liberal_policies",
+    "fascist_policies",
+    "election_tracker",
+    "draw_pile",
+    "discard_pile",
+    "alive",
+    "president",
+    "chancellor",
+    "next",
 ]
 
 
 def run(*args: str | Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "secret_hitler.cli", "replay", *map(str, args)],
-        capture_output=True, text=True, timeout=120,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
 
 
@@ -42,7 +57,9 @@ def finished_game(seed: int = 7) -> Game:
 
 
 def in_progress_game() -> Game:
-    game = new_game(7, {"preset": "official", "start_track": {"liberal": 0, "fascist": 3}}, top="FFF")
+    game = new_game(
+        7, {"preset": "official", "start_track": {"liberal": 0, "fascist": 3}}, top="FFF"
+    )
     govern(game, 2, F)
     game.apply(Action.execute(0, 5))
     fail(game)
@@ -69,12 +86,21 @@ def test_replay_json_for_ok_records(tmp_path):
     assert (first["winner"], first["reason"]) == (done.winner.value, done.reason.value)
     assert first["alive"] == done.alive
     assert second == {
-        "file": str(b), "ok": True, "applied": len(going.actions), "error": None,
-        "finished": False, "winner": None, "reason": None,
-        "liberal_policies": 0, "fascist_policies": 4, "election_tracker": 1,
-        "draw_pile": 14, "discard_pile": 2,
+        "file": str(b),
+        "ok": True,
+        "applied": len(going.actions),
+        "error": None,
+        "finished": False,
+        "winner": None,
+        "reason": None,
+        "liberal_policies": 0,
+        "fascist_policies": 4,
+        "election_tracker": 1,
+        "draw_pile": 14,
+        "discard_pile": 2,
         "alive": [True, True, True, True, True, False, True],
-        "president": 0, "chancellor": 2,
+        "president": 0,
+        "chancellor": 2,
         "next": {"phase": "vote", "seats": [0, 1, 2, 3, 6]},
     }
 

@@ -58,7 +58,8 @@ def test_S1_deck_holds_6_liberal_and_11_fascist_policies_shuffled(n):
 
 
 @pytest.mark.parametrize(
-    ("n", "liberals", "fascists"), [(5, 3, 1), (6, 4, 1), (7, 4, 2), (8, 5, 2), (9, 5, 3), (10, 6, 3)]
+    ("n", "liberals", "fascists"),
+    [(5, 3, 1), (6, 4, 1), (7, 4, 2), (8, 5, 2), (9, 5, 3), (10, 6, 3)],
 )
 def test_S2_role_counts_per_player_count(n, liberals, fascists):
     for seed in range(25):
@@ -111,8 +112,16 @@ def test_S4_board_is_chosen_by_the_starting_player_count(n, board):
 
 @pytest.mark.parametrize(
     ("n", "slot", "phase"),
-    [(9, 1, "investigate"), (7, 1, None), (7, 2, "investigate"), (6, 2, None),
-     (7, 3, "special_election"), (5, 3, "peek"), (8, 4, "execute"), (6, 5, "execute")],
+    [
+        (9, 1, "investigate"),
+        (7, 1, None),
+        (7, 2, "investigate"),
+        (6, 2, None),
+        (7, 3, "special_election"),
+        (5, 3, "peek"),
+        (8, 4, "execute"),
+        (6, 5, "execute"),
+    ],
 )
 def test_S4_enacted_fascist_policy_gives_the_power_of_its_slot(n, slot, phase):
     game = new_game(n, start(fascist=slot - 1), top="FFF")
@@ -171,7 +180,9 @@ def test_N1_fascists_know_all_fascists_and_hitler(n):
         assert {s: r for s, r in enumerate(known) if r is not None} == team
         night = [e for e in game.view(seat).events if e["type"] == "night"]
         assert len(night) == 1
-        assert {int(k): v for k, v in night[0]["known"].items()} == {s: r for s, r in team.items() if s != seat}
+        assert {int(k): v for k, v in night[0]["known"].items()} == {
+            s: r for s, r in team.items() if s != seat
+        }
 
 
 @pytest.mark.parametrize("n", range(5, 11))
@@ -362,7 +373,8 @@ def test_E5_dead_players_do_not_vote():
 
 
 @pytest.mark.parametrize(
-    ("n", "ja", "passed"), [(7, 4, True), (7, 3, False), (6, 3, False), (6, 4, True), (5, 3, True), (10, 5, False)]
+    ("n", "ja", "passed"),
+    [(7, 4, True), (7, 3, False), (6, 3, False), (6, 4, True), (5, 3, True), (10, 5, False)],
 )
 def test_E6_majority_of_living_players_needed_a_tie_fails(n, ja, passed):
     game = new_game(n)
@@ -813,7 +825,7 @@ def test_C4_deck_check_runs_after_chaos():
         fail(game)
     types = event_types(game)
     chaos_at = max(i for i, t in enumerate(types) if t == "chaos")
-    assert types[chaos_at:chaos_at + 3] == ["chaos", "enacted", "reshuffled"]
+    assert types[chaos_at : chaos_at + 3] == ["chaos", "enacted", "reshuffled"]
     assert game.draw_pile == 10 and game.discard_pile == 0
     assert (game.liberal, game.fascist) == (3, 4)
 
@@ -892,8 +904,12 @@ def test_W1_game_over_refuses_every_action():
     assert game.phase.value == "game_over" and game.to_act() == []
     for seat in range(7):
         assert game.legal_actions(seat) == []
-    for action in (Action.nominate(1, 2), Action.vote(3, True), Action.discard(0, F),
-                   Action.claim_policies(0, "president_hand", [F, F, F])):
+    for action in (
+        Action.nominate(1, 2),
+        Action.vote(3, True),
+        Action.discard(0, F),
+        Action.claim_policies(0, "president_hand", [F, F, F]),
+    ):
         assert_illegal(game, action, "game_over")
 
 
@@ -989,7 +1005,9 @@ def test_A11_power_without_a_legal_target_is_skipped():
     assert game.phase.value == "nominate" and game.candidate == 0
 
 
-@pytest.mark.parametrize(("n", "executions", "ok"), [(5, 2, True), (5, 3, False), (7, 4, True), (7, 5, False)])
+@pytest.mark.parametrize(
+    ("n", "executions", "ok"), [(5, 2, True), (5, 3, False), (7, 4, True), (7, 5, False)]
+)
 def test_A12_custom_board_must_keep_3_players_alive(n, executions, ok):
     rules = {"preset": "official", "powers": ["execute"] * executions + [None] * (5 - executions)}
     if ok:

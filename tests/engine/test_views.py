@@ -22,11 +22,42 @@ from engine_helpers import (
 from secret_hitler.engine import Action, Game
 
 VIEW_FIELDS = {
-    "seat", "players", "names", "rules", "board", "hitler_zone", "veto_zone", "phase", "to_act",
-    "round", "role", "party", "known_roles", "alive", "candidate", "nominee", "president",
-    "chancellor", "term_limited", "liberal_policies", "fascist_policies", "election_tracker",
-    "draw_pile", "discard_pile", "voted", "votes", "hand", "veto_available", "veto_proposed",
-    "power", "investigated", "not_hitler", "investigations", "winner", "reason", "events",
+    "seat",
+    "players",
+    "names",
+    "rules",
+    "board",
+    "hitler_zone",
+    "veto_zone",
+    "phase",
+    "to_act",
+    "round",
+    "role",
+    "party",
+    "known_roles",
+    "alive",
+    "candidate",
+    "nominee",
+    "president",
+    "chancellor",
+    "term_limited",
+    "liberal_policies",
+    "fascist_policies",
+    "election_tracker",
+    "draw_pile",
+    "discard_pile",
+    "voted",
+    "votes",
+    "hand",
+    "veto_available",
+    "veto_proposed",
+    "power",
+    "investigated",
+    "not_hitler",
+    "investigations",
+    "winner",
+    "reason",
+    "events",
 }
 
 
@@ -53,7 +84,8 @@ def test_view_events_are_exactly_the_events_addressed_to_the_seat():
         if rng.random() < 0.1:
             for seat in [*range(8), None]:
                 expected = [
-                    e.to_json() for e in game.events
+                    e.to_json()
+                    for e in game.events
                     if e.audience is None or (seat is not None and seat in e.audience)
                 ]
                 assert list(game.view(seat).events) == expected

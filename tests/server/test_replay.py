@@ -16,7 +16,9 @@ from secret_hitler.engine import Action, Game
 async def _finished_bot_game(server: Server) -> tuple[str, dict]:
     host = session(server, "Host")
     bots = {str(s): "random" for s in range(5)}
-    table = await ahttp(server, "POST", "/api/tables", {"players": 5, "seat": None, "bots": bots}, host)
+    table = await ahttp(
+        server, "POST", "/api/tables", {"players": 5, "seat": None, "bots": bots}, host
+    )
     watcher = Client(server, None, "spectator")
     await watcher.connect(table["id"])
     await watcher.play(random.Random(1))

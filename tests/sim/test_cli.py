@@ -20,11 +20,31 @@ A_FOLDER = str(ROOT / "src")
 
 def test_simulate_smoke(tmp_path: Path) -> None:
     out, records, plot = tmp_path / "g.jsonl", tmp_path / "records", tmp_path / "p.png"
-    result = runner.invoke(app, [
-        "simulate", "--players", "6", "--games", "8", "--liberals", "rule", "--fascists", "random",
-        "--jobs", "1", "--seed", "3", "--out", str(out), "--records", str(records),
-        "--plot", str(plot), "--quiet",
-    ])
+    result = runner.invoke(
+        app,
+        [
+            "simulate",
+            "--players",
+            "6",
+            "--games",
+            "8",
+            "--liberals",
+            "rule",
+            "--fascists",
+            "random",
+            "--jobs",
+            "1",
+            "--seed",
+            "3",
+            "--out",
+            str(out),
+            "--records",
+            str(records),
+            "--plot",
+            str(plot),
+            "--quiet",
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert "liberal wins" in result.output and "95% interval" in result.output
     assert len(out.read_text().splitlines()) == 8
@@ -33,13 +53,30 @@ def test_simulate_smoke(tmp_path: Path) -> None:
 
 
 def test_simulate_json_matches_the_library() -> None:
-    result = runner.invoke(app, [
-        "simulate", "--games", "10", "--liberals", "random", "--fascists", "rule",
-        "--hitler", "random", "--jobs", "1", "--seed", "5", "--json",
-    ])
+    result = runner.invoke(
+        app,
+        [
+            "simulate",
+            "--games",
+            "10",
+            "--liberals",
+            "random",
+            "--fascists",
+            "rule",
+            "--hitler",
+            "random",
+            "--jobs",
+            "1",
+            "--seed",
+            "5",
+            "--json",
+        ],
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    expected = summarize(simulate(SimConfig(7, Lineup("random", "rule", "random"), "official", 5), 10))
+    expected = summarize(
+        simulate(SimConfig(7, Lineup("random", "rule", "random"), "official", 5), 10)
+    )
     assert data["games"] == 10 and data["liberal_wins"] == expected.liberal_wins
 
 
@@ -78,10 +115,25 @@ def test_bad_flags_exit_2_with_a_clear_message(args: list[str], message: str) ->
 
 def test_tournament_writes_every_cell(tmp_path: Path) -> None:
     out = tmp_path / "t"
-    result = runner.invoke(app, [
-        "tournament", "--players", "5,7", "--games", "6", "--bots", "random,rule",
-        "--jobs", "1", "--seed", "9", "--out", str(out), "--quiet",
-    ])
+    result = runner.invoke(
+        app,
+        [
+            "tournament",
+            "--players",
+            "5,7",
+            "--games",
+            "6",
+            "--bots",
+            "random,rule",
+            "--jobs",
+            "1",
+            "--seed",
+            "9",
+            "--out",
+            str(out),
+            "--quiet",
+        ],
+    )
     assert result.exit_code == 0, result.output
     for name in ("results.md", "results.csv", "heatmap-5p.png", "heatmap-7p.png"):
         assert (out / name).stat().st_size > 0

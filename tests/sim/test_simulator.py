@@ -54,7 +54,9 @@ def test_same_seed_gives_the_same_games_whatever_the_jobs() -> None:
     two = [r.to_json() for r in simulate(config, 24, jobs=2)]
     assert one == two
     assert [r["index"] for r in one] == list(range(24))
-    other = [r.to_json() for r in simulate(SimConfig(7, Lineup("rule", "random"), "official", 43), 24)]
+    other = [
+        r.to_json() for r in simulate(SimConfig(7, Lineup("rule", "random"), "official", 43), 24)
+    ]
     assert other != one
 
 
@@ -90,7 +92,9 @@ def test_summary_and_outputs(tmp_path: Path) -> None:
     write_jsonl(results, jsonl)
     lines = [json.loads(line) for line in jsonl.read_text().splitlines()]
     assert [line["index"] for line in lines] == list(range(30))
-    assert {"seed", "winner", "reason", "rounds", "actions", "claims", "roles", "bots"} <= set(lines[0])
+    assert {"seed", "winner", "reason", "rounds", "actions", "claims", "roles", "bots"} <= set(
+        lines[0]
+    )
     png = tmp_path / "chart.png"
     plot_summary(summary, png, "test")
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -39,8 +39,13 @@ def new_context(chromium: object) -> Iterator[object]:
     """``new_context(width=390, height=844, locale="en-US", token=None)`` -> a fresh context."""
     made: list[object] = []
 
-    def make(width: int = 390, height: int = 844, locale: str = "en-US", token: str | None = None,
-             lang: str | None = None) -> object:
+    def make(
+        width: int = 390,
+        height: int = 844,
+        locale: str = "en-US",
+        token: str | None = None,
+        lang: str | None = None,
+    ) -> object:
         ctx = chromium.new_context(viewport={"width": width, "height": height}, locale=locale)  # type: ignore[attr-defined]
         script = ""
         if token:

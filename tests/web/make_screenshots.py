@@ -26,7 +26,9 @@ NAMES = ["Ada", "Boris", "Chen", "Dung", "Emma", "Fay", "Gus"]
 def _mid_game(server: Server, token: str) -> str:
     """A 7-seat table (one person, six bots); the person's page plays until mid-game."""
     bots = {str(s): "rule" for s in range(1, 7)}
-    table = server.api("POST", "/api/tables", {"players": 7, "bots": bots, "auto_start": False}, token=token)
+    table = server.api(
+        "POST", "/api/tables", {"players": 7, "bots": bots, "auto_start": False}, token=token
+    )
     return str(table["id"])
 
 
@@ -64,9 +66,16 @@ def main() -> None:
                 for i, players in enumerate((7, 5, 8)):
                     user = server.session(NAMES[i + 3])
                     bots = {str(s): "rule" for s in range(1, players - 2)}
-                    server.api("POST", "/api/tables", {"players": players, "bots": bots,
-                                                       "rules": ["official", "secrethitler-io", "forum"][i]},
-                               token=user["token"])
+                    server.api(
+                        "POST",
+                        "/api/tables",
+                        {
+                            "players": players,
+                            "bots": bots,
+                            "rules": ["official", "secrethitler-io", "forum"][i],
+                        },
+                        token=user["token"],
+                    )
                 me = server.session("Ada")
                 table_id = _mid_game(server, me["token"])
                 ctx = browser.new_context(viewport={"width": 1366, "height": 768}, locale="en-US")
@@ -79,8 +88,9 @@ def main() -> None:
                 _wait_mid_game(page, random.Random(3))
                 page.wait_for_timeout(400)
                 for w, h in SIZES:
-                    shot = browser.new_context(viewport={"width": w, "height": h}, locale="en-US",
-                                               device_scale_factor=1)
+                    shot = browser.new_context(
+                        viewport={"width": w, "height": h}, locale="en-US", device_scale_factor=1
+                    )
                     shot.add_init_script(f"localStorage.setItem('sh.token', {me['token']!r});")
                     sp = shot.new_page()
                     sp.goto(f"{server.url}/")

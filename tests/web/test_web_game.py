@@ -190,9 +190,12 @@ def test_keyboard_and_screen_reader_basics(web_server, new_context) -> None:
 
 def test_invite_link_to_a_private_table(web_server, new_context) -> None:
     host = web_server.session("Ivy")
-    table = web_server.api("POST", "/api/tables", {"players": 5, "public": False,
-                                                   "bots": {"1": "random", "2": "random", "3": "random"}},
-                           token=host["token"])
+    table = web_server.api(
+        "POST",
+        "/api/tables",
+        {"players": 5, "public": False, "bots": {"1": "random", "2": "random", "3": "random"}},
+        token=host["token"],
+    )
     # the host sees the invite link in the waiting room
     hctx = new_context(width=1366, height=768, token=host["token"])
     hp = hctx.new_page()
@@ -204,7 +207,9 @@ def test_invite_link_to_a_private_table(web_server, new_context) -> None:
     page = ctx.new_page()
     page.goto(link)
     page.wait_for_selector(".invite-box .table-card")
-    assert page.locator(".tables-panel .table-card", has_text=table["id"]).count() == 0  # not public
+    assert (
+        page.locator(".tables-panel .table-card", has_text=table["id"]).count() == 0
+    )  # not public
     page.fill("#name", "Guest")
     page.locator(".invite-box").get_by_role("button", name="Join").click()
     page.wait_for_selector(".table-grid:not([hidden]) .board", timeout=20000)

@@ -8,7 +8,13 @@ import time
 import pytest
 from web_support import LANGUAGES, missing_keys
 
-BROWSER_LOCALE = {"en": "en-US", "zh-Hans": "zh-CN", "zh-Hant": "zh-TW", "ru": "ru-RU", "vi": "vi-VN"}
+BROWSER_LOCALE = {
+    "en": "en-US",
+    "zh-Hans": "zh-CN",
+    "zh-Hant": "zh-TW",
+    "ru": "ru-RU",
+    "vi": "vi-VN",
+}
 
 
 @pytest.fixture(scope="module")
@@ -16,18 +22,26 @@ def tables(web_server) -> dict[str, object]:
     """A waiting table, a table in mid-game waiting for its human, and a finished game."""
     host = web_server.session("Hana")
     token = host["token"]
-    waiting = web_server.api("POST", "/api/tables", {"players": 6, "bots": {"1": "random"}}, token=token)
+    waiting = web_server.api(
+        "POST", "/api/tables", {"players": 6, "bots": {"1": "random"}}, token=token
+    )
     bots4 = {str(s): "random" for s in range(1, 5)}
     playing = web_server.api("POST", "/api/tables", {"players": 5, "bots": bots4}, token=token)
     watcher = web_server.session("Wes")
     bots5 = {str(s): "random" for s in range(5)}
-    finished = web_server.api("POST", "/api/tables", {"players": 5, "bots": bots5, "seat": None},
-                              token=watcher["token"])
+    finished = web_server.api(
+        "POST", "/api/tables", {"players": 5, "bots": bots5, "seat": None}, token=watcher["token"]
+    )
     deadline = time.monotonic() + 60
     while web_server.api("GET", f"/api/tables/{finished['id']}")["status"] != "finished":
         assert time.monotonic() < deadline, "the bots' game did not finish"
         time.sleep(0.2)
-    return {"token": token, "waiting": waiting["id"], "playing": playing["id"], "finished": finished["id"]}
+    return {
+        "token": token,
+        "waiting": waiting["id"],
+        "playing": playing["id"],
+        "finished": finished["id"],
+    }
 
 
 def _assert_complete(page, where: str) -> None:
@@ -70,8 +84,12 @@ def test_every_page_in_every_language(web_server, new_context, tables, lang: str
     # a bots' game watched live from its start to its end: the whole log in this language
     watcher = web_server.session("Vic")
     bots5 = {str(s): "random" for s in range(5)}
-    live = web_server.api("POST", "/api/tables", {"players": 5, "bots": bots5, "seat": None,
-                                                  "auto_start": False}, token=watcher["token"])
+    live = web_server.api(
+        "POST",
+        "/api/tables",
+        {"players": 5, "bots": bots5, "seat": None, "auto_start": False},
+        token=watcher["token"],
+    )
     page.goto(f"{web_server.url}/#/t/{live['id']}")
     page.wait_for_selector(".waiting-room .wait-seats")
     page.wait_for_selector(".table-page[data-conn=open]")  # the WebSocket is open

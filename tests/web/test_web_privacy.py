@@ -12,8 +12,17 @@ from web_support import FrameLog, act_once
 
 from secret_hitler.engine import Game
 
-PRIVATE_TYPES = {"role", "night", "own_vote", "drew", "passed", "received", "chancellor_discarded",
-                 "peek", "investigation"}
+PRIVATE_TYPES = {
+    "role",
+    "night",
+    "own_vote",
+    "drew",
+    "passed",
+    "received",
+    "chancellor_discarded",
+    "peek",
+    "investigation",
+}
 
 
 def _private_lines(page) -> list[str]:
@@ -41,8 +50,9 @@ def _events_since_last_welcome(frames: FrameLog) -> list[dict[str, Any]]:
     return events
 
 
-def _check_dom(b_page, a_seat: int, b_view: dict[str, Any] | None, a_secrets: set[str],
-               b_secrets: set[str]) -> None:
+def _check_dom(
+    b_page, a_seat: int, b_view: dict[str, Any] | None, a_secrets: set[str], b_secrets: set[str]
+) -> None:
     # one snapshot of the page: its text and its own secret lines, read together
     snap = b_page.evaluate(
         """() => ({text: document.body.innerText,

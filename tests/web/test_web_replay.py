@@ -14,8 +14,9 @@ from secret_hitler.engine import Action, Game
 def _finished_table(web_server) -> str:
     user = web_server.session("Rae")
     bots = {str(s): "random" for s in range(5)}
-    table = web_server.api("POST", "/api/tables", {"players": 5, "bots": bots, "seat": None},
-                           token=user["token"])
+    table = web_server.api(
+        "POST", "/api/tables", {"players": 5, "bots": bots, "seat": None}, token=user["token"]
+    )
     deadline = time.monotonic() + 60
     while web_server.api("GET", f"/api/tables/{table['id']}")["status"] != "finished":
         assert time.monotonic() < deadline
@@ -28,7 +29,9 @@ def finished_game(web_server) -> str:
     return _finished_table(web_server)
 
 
-def test_replay_viewer_steps_through_a_finished_game(web_server, new_context, finished_game) -> None:
+def test_replay_viewer_steps_through_a_finished_game(
+    web_server, new_context, finished_game
+) -> None:
     ctx = new_context(width=1366, height=768)
     page = ctx.new_page()
     page.goto(web_server.url + "/#/replay")
@@ -39,10 +42,14 @@ def test_replay_viewer_steps_through_a_finished_game(web_server, new_context, fi
     assert step == f"Step {total} of {total}"
     assert page.locator(".seat .seat-role").count() == 5  # the end: every role revealed
     page.get_by_role("button", name="First").click()
-    page.wait_for_function("document.querySelector('.step-label').textContent.startsWith('Step 0 ')")
+    page.wait_for_function(
+        "document.querySelector('.step-label').textContent.startsWith('Step 0 ')"
+    )
     assert page.locator(".seat .seat-role").count() == 0  # a spectator at the deal knows nothing
     page.get_by_role("button", name="Next").click()
-    page.wait_for_function("document.querySelector('.step-label').textContent.startsWith('Step 1 ')")
+    page.wait_for_function(
+        "document.querySelector('.step-label').textContent.startsWith('Step 1 ')"
+    )
     page.select_option("#replay-view", "0")
     page.wait_for_selector(".log-list .private")
     assert "Your secret role" in page.locator(".log-list").inner_text()
@@ -58,8 +65,13 @@ def _answer(record: dict, game_id: str, step: int | None, view: str) -> dict:
     for a in actions[:step]:
         game.apply(Action.from_json(a))
     seat = None if view == "spectator" else int(view)
-    return {"game_id": game_id, "step": step, "steps": len(actions),
-            "action": actions[step - 1] if step else None, "view": game.view(seat).to_json()}
+    return {
+        "game_id": game_id,
+        "step": step,
+        "steps": len(actions),
+        "action": actions[step - 1] if step else None,
+        "view": game.view(seat).to_json(),
+    }
 
 
 def test_replay_viewer_against_the_documented_endpoint(web_server, new_context) -> None:
@@ -88,18 +100,24 @@ def test_replay_viewer_against_the_documented_endpoint(web_server, new_context) 
     assert page.locator(".seat .seat-role").count() == 5
     assert "The game is over" in page.locator(".log-list").inner_text()
     page.get_by_role("button", name="First").click()
-    page.wait_for_function("document.querySelector('.step-label').textContent.startsWith('Step 0 ')")
+    page.wait_for_function(
+        "document.querySelector('.step-label').textContent.startsWith('Step 0 ')"
+    )
     assert page.locator(".seat .seat-role").count() == 0
     assert page.locator(".track-count").all_inner_texts() == ["0/5", "0/6"]
     for k in (1, 2, 3):
         page.get_by_role("button", name="Next").click()
-        page.wait_for_function(f"document.querySelector('.step-label').textContent.startsWith('Step {k} ')")
+        page.wait_for_function(
+            f"document.querySelector('.step-label').textContent.startsWith('Step {k} ')"
+        )
     page.select_option("#replay-view", "2")
     page.wait_for_selector(".log-list .private")
     assert "Your secret role" in page.locator(".log-list").inner_text()
     assert "view=2" in asked[-1] and "step=3" in asked[-1]
     # play runs by itself
     page.get_by_role("button", name="Play").click()
-    page.wait_for_function("!document.querySelector('.step-label').textContent.startsWith('Step 3 ')", timeout=5000)
+    page.wait_for_function(
+        "!document.querySelector('.step-label').textContent.startsWith('Step 3 ')", timeout=5000
+    )
     page.get_by_role("button", name="Pause").click()
     assert not missing_keys(page)

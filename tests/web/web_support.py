@@ -53,14 +53,21 @@ class Server:
         self.data.mkdir(parents=True, exist_ok=True)
         env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
         env.update(
-            SH_HOST="127.0.0.1", SH_PORT=str(self.port), SH_DATA=str(self.data),
-            SH_BOT_DELAY="0", SH_SECRET="web-test-secret", SH_GRACE="600",
+            SH_HOST="127.0.0.1",
+            SH_PORT=str(self.port),
+            SH_DATA=str(self.data),
+            SH_BOT_DELAY="0",
+            SH_SECRET="web-test-secret",
+            SH_GRACE="600",
         )
         env.update(self.env_extra)
         log = open(self.log_path, "ab")  # noqa: SIM115 - handed to the process
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "secret_hitler.cli", "serve", "--log-level", "warning"],
-            env=env, stdout=log, stderr=subprocess.STDOUT, cwd=str(self.data),
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            cwd=str(self.data),
             start_new_session=True,
         )
         log.close()
@@ -159,7 +166,9 @@ def act_once(page: Any, rng: random.Random) -> bool:
         targets = page.locator(".area-action .decision button.target:not([disabled])")
         if targets.count():
             targets.nth(rng.randrange(targets.count())).click(timeout=2000)
-            page.locator(".area-action .decision button.confirm:not([disabled])").click(timeout=2000)
+            page.locator(".area-action .decision button.confirm:not([disabled])").click(
+                timeout=2000
+            )
             return True
         # votes, policies, veto responses: any offered button
         buttons.nth(rng.randrange(n)).click(timeout=2000)
@@ -168,7 +177,9 @@ def act_once(page: Any, rng: random.Random) -> bool:
         return False
 
 
-def play_until_over(page: Any, rng: random.Random, timeout: float = 180.0, each: Any = None) -> None:
+def play_until_over(
+    page: Any, rng: random.Random, timeout: float = 180.0, each: Any = None
+) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if page.locator(".gameover").count():

@@ -23,6 +23,7 @@ import numpy as np
 from ..engine import Action, View
 from .base import Agent, register
 from .beliefs import DEFAULT_MODEL, EYE_MODEL, FAS, HIT, HUMAN_MODEL, LIB, Beliefs, Model
+from .rule import RuleAgent
 
 LIBERAL = "liberal"
 FASCIST = "fascist"
@@ -60,6 +61,18 @@ class Tuning:
     predict_nominations = True
     threat_weight = 0.5  # execution: preference for a liberal who has evidence against the team
     zone_hitler_fallback = 0.3  # Hitler's bonus in the zone when his vote is not predicted to pass
+    # Rule eye: informed fascists also replay the public suspicion scores of the `rule`
+    # liberals (deterministic given the public record) and price moves with them.
+    rule_eye = True
+    rule_votes = True  # vote with the rule eye (votes cost nothing in the rule scores)
+    rule_vote_mode = 3
+    rule_clear_hitler = True
+    hitler_nein = True
+    spare_hitler = True
+    rule_groom = False
+    hitler_force_below = 0.0  # blind Hitler's rule score at or below which he forces FF
+    chan_betray = True  # fascist chancellor, liberal president, FL: enact F and claim FF
+    pres_force = True  # fascist president, liberal chancellor, FFL: pass FF and claim FFF
 
 
 # ---------------------------------------------------------------------- vote model fitted to people
@@ -143,7 +156,9 @@ class BayesAgent(Agent):
         self.vote_coef: np.ndarray | None = None
         self.beliefs: Beliefs | None = None
         self.public: Beliefs | None = None
+        self.shadow: RuleAgent | None = None  # the rule liberals' public scores (fascists)
         self.deferred: set[int] = set()
+        self.forced: set[int] = set()  # rounds where blind Hitler forced FF (claims FFF)
         self._initial: int | None = None  # sessions (round) where the chancellor waited to claim
 
     # ------------------------------------------------------------------ plumbing
@@ -162,6 +177,10 @@ class BayesAgent(Agent):
             self._initial = int(keep.sum())
         if self.public is not None:
             self.public.update(view)
+            if Tuning.rule_eye:
+                if self.shadow is None:
+                    self.shadow = RuleAgent(self.seat)
+                self.shadow._update(view)
         return self.beliefs
 
     def posterior(self, view: View) -> tuple[np.ndarray, np.ndarray]:
@@ -279,6 +298,23 @@ class BayesAgent(Agent):
                 if v in (p, c) or (v in informed and (p in team or c in team)):
                     out[k] += 1 - ja[i, k]
         return out
+
+    def _rule_eye_vote(self, view: View, p: int, c: int) -> bool:
+        """A fascist's vote when the liberals read the table like the rule bots: a vote only
+        costs suspicion through the policy that follows, so back team governments and refuse
+        clean ones (a failed election is a step towards chaos and towards lenient liberals)."""
+        team = set(self._team(view))
+        mode = Tuning.rule_vote_mode
+        assert self.public is not None
+        probs = self.public.conditioned_liberal(self.seat)
+        mimic = self._liberal_rule(self.public, probs, view, p, c)
+        if p in team or c in team:
+            return mimic if mode == 3 else True
+        if mode == 4:
+            return mimic
+        if mode in (0, 3):
+            return False
+        return view.election_tracker < 2 if mode == 1 else True
 
     def _need(self, view: View) -> int:
         return sum(view.alive) // 2 + 1
@@ -420,6 +456,8 @@ class BayesAgent(Agent):
                 ja = True
             elif p not in team and c not in team and view.liberal_policies >= 4:
                 ja = False
+            elif self.shadow is not None and Tuning.rule_votes:
+                ja = self._rule_eye_vote(view, p, c)
             elif Tuning.mimic_votes:
                 want = p in team or c in team
                 mimic = self._liberal_rule(self.public, probs, view, p, c)
@@ -443,6 +481,10 @@ class BayesAgent(Agent):
                 probs = self.public.conditioned_liberal(self.seat)
                 b = self.public
             ja = self._liberal_rule(b, probs, view, p, c)
+            if view.role == "hitler" and self.shadow is not None and Tuning.hitler_nein:
+                # Rule liberals charge every ja voter of a government that enacts a fascist
+                # policy: a blind Hitler keeps his score clean for the zone by voting nein.
+                ja = False
             if view.role == "hitler" and zone and c == self.seat:
                 ja = True
         return _find(legal, "vote", ja=ja)
@@ -457,11 +499,22 @@ class BayesAgent(Agent):
             if view.role == "hitler" and view.liberal_policies >= 4 and libs == 1:
                 # Hitler cannot let the liberals win just to look good.
                 return _find(legal, "discard", policy=LIBERAL)
+            if (
+                view.role == "hitler"
+                and libs == 1
+                and self.shadow is not None
+                and self.shadow.pub[self.seat] <= Tuning.hitler_force_below
+            ):
+                # Rule liberals forgive an FFF story from deck counting: a blind Hitler whose
+                # score is low enough forces a fascist policy and claims FFF.
+                self.forced.add(view.round)
+                return _find(legal, "discard", policy=LIBERAL)
             return _find(legal, "discard", policy=FASCIST)
         team = self._team(view)
         chan = view.chancellor
         if chan in team:
-            blind_hitler = view.known_roles[chan] == "hitler" and view.fascist_policies < 2
+            groom_until = 3 if self.shadow is not None and Tuning.rule_groom else 2
+            blind_hitler = view.known_roles[chan] == "hitler" and view.fascist_policies < groom_until
             if blind_hitler and Tuning.groom_hitler and view.liberal_policies < 4:
                 # Early on, hand Hitler a liberal to enact: his clean record wins the zone later.
                 return _find(legal, "discard", policy=FASCIST)
@@ -471,6 +524,8 @@ class BayesAgent(Agent):
             return _find(legal, "discard", policy=FASCIST)
         # FFL to a liberal chancellor: passing FF forces a fascist policy, at the price of
         # claiming FFF, which deck counting may make implausible.
+        if Tuning.pres_force and self.shadow is not None:
+            return _find(legal, "discard", policy=LIBERAL)
         assert self.public is not None
         honest = self.public.probs_with(c3=1, c2=1, enacted=LIBERAL)
         lie = self.public.probs_with(c3=0, c2=0, enacted=FASCIST)
@@ -502,7 +557,20 @@ class BayesAgent(Agent):
         if libs == 2:
             return enact(LIBERAL)
         team = self._team(view)
+        if (
+            self.shadow is not None
+            and Tuning.spare_hitler
+            and view.president in team
+            and view.known_roles[view.president] == "hitler"
+            and view.fascist_policies < 5
+            and view.liberal_policies < 4
+        ):
+            # Blind Hitler passed a liberal: a fascist enactment would make his truthful
+            # claim ("I passed a liberal") read as throwing one away. Keep him clean.
+            return enact(LIBERAL)
         if view.president in team or view.fascist_policies >= 5:
+            return enact(FASCIST)
+        if Tuning.chan_betray and self.shadow is not None:
             return enact(FASCIST)
         assert self.public is not None
         honest = self.public.probs_with(c2=1, enacted=LIBERAL)
@@ -525,6 +593,12 @@ class BayesAgent(Agent):
             # One step ahead: the target whose claimed result (a teammate cleared, a liberal
             # framed) leaves the team least suspect in the liberal eye.
             team = set(self._team(view))
+            if self.shadow is not None and Tuning.rule_clear_hitler:
+                # Rule liberals lower a seat's score when it is called liberal: clear Hitler
+                # before the zone, where liberals refuse any chancellor with a positive score.
+                for a in legal:
+                    if a.target in team and view.known_roles[a.target] == "hitler":
+                        return a
             assert self.public is not None
             pub = self.public
             base = np.log(np.maximum(pub.probs(), 1e-300))
@@ -630,7 +704,9 @@ class BayesAgent(Agent):
             truth = self._truth(view, subject)
             if truth is None:
                 continue
-            if not self._informed_fascist(view):
+            if subject == "president_hand" and view.round in self.forced:
+                pick = next((a for a in opts if LIBERAL not in [p.value for p in a.policies or ()]), None)
+            elif not self._informed_fascist(view):
                 pick = self._matching(opts, subject, truth)
             else:
                 if subject == "chancellor_hand" and b.session is not None:
@@ -700,6 +776,18 @@ class BayesAgent(Agent):
         if subject == "peek":
             return self._matching(opts, subject, truth)
         session = self.public.session
+        if (
+            self.shadow is not None
+            and session is not None
+            and session.enacted == FASCIST
+            and subject in ("president_hand", "chancellor_hand")
+        ):
+            # Rule liberals forgive an all-fascist story (deck counting) and blame whoever
+            # admits holding a liberal: claim FFF / FF when the partner's story allows it.
+            for a in opts:
+                libs = [p.value for p in a.policies or ()].count(LIBERAL)
+                if libs == 0 and _plausible(subject, 0, session):
+                    return a
         best, score = None, 1e9
         for a in opts:
             libs = [p.value for p in a.policies or ()].count(LIBERAL)

@@ -45,8 +45,17 @@ class _Session:
     """One legislative session as this seat saw it."""
 
     __slots__ = (
-        "pres", "chan", "ja", "enacted", "pres_claim", "chan_claim", "scored", "peek",
-        "drew", "passed", "received",
+        "pres",
+        "chan",
+        "ja",
+        "enacted",
+        "pres_claim",
+        "chan_claim",
+        "scored",
+        "peek",
+        "drew",
+        "passed",
+        "received",
     )
 
     def __init__(self, pres: int, chan: int, ja: tuple[int, ...]) -> None:
@@ -488,7 +497,9 @@ class RuleAgent(Agent):
         passed = s.passed if s is not None else ()
         if not passed:
             return view.election_tracker < 2
-        fascist_side = self._fascist_play() or (self.role == "hitler" and view.liberal_policies >= 4)
+        fascist_side = self._fascist_play() or (
+            self.role == "hitler" and view.liberal_policies >= 4
+        )
         if fascist_side:
             return FAS not in passed
         return LIB not in passed
@@ -519,9 +530,7 @@ class RuleAgent(Agent):
             libs = [t for t in targets if t not in self.team] or targets
             return self._best(libs, lambda s: -self.threat[s] + 0.5 * self.public(s))
         safe = set(view.not_hitler)
-        return self._best(
-            targets, lambda s: -self.score(s) - (0.5 if s not in safe else 0.0)
-        )
+        return self._best(targets, lambda s: -self.score(s) - (0.5 if s not in safe else 0.0))
 
     # ------------------------------------------------------------------ claims
     def claims(self, view: View, options: Sequence[Action]) -> list[Action]:

@@ -29,7 +29,9 @@ def _view_arg(value: str | None, players: int) -> int | None:
     try:
         seat = int(value)
     except ValueError:
-        raise LobbyError(400, "invalid_request", "view must be 'spectator' or a seat number") from None
+        raise LobbyError(
+            400, "invalid_request", "view must be 'spectator' or a seat number"
+        ) from None
     if not 0 <= seat < players:
         raise LobbyError(400, "invalid_request", f"view: the game has seats 0 to {players - 1}")
     return seat

@@ -125,7 +125,9 @@ def _results_table(summary: Summary, title: str, elapsed: float) -> Table:
     table.add_section()
     for reason in REASONS:
         count = summary.reasons[reason]
-        table.add_row(f"  {reason.replace('_', ' ')}", str(count), f"{count / summary.games:.1%}", "")
+        table.add_row(
+            f"  {reason.replace('_', ' ')}", str(count), f"{count / summary.games:.1%}", ""
+        )
     table.add_section()
     table.add_row("average rounds", f"{summary.avg_rounds:.2f}", "", "")
     table.add_row("average actions", f"{summary.avg_actions:.1f}", "", "")
@@ -137,8 +139,12 @@ def _results_table(summary: Summary, title: str, elapsed: float) -> Table:
 def simulate_command(
     players: Annotated[int, typer.Option("--players", help="Seats, 5 to 10.")] = 7,
     games: Annotated[int, typer.Option("--games", help="Games to play.")] = 1000,
-    liberals: Annotated[str, typer.Option("--liberals", help="Bot for the liberal seats.")] = "rule",
-    fascists: Annotated[str, typer.Option("--fascists", help="Bot for the fascist seats.")] = "rule",
+    liberals: Annotated[
+        str, typer.Option("--liberals", help="Bot for the liberal seats.")
+    ] = "rule",
+    fascists: Annotated[
+        str, typer.Option("--fascists", help="Bot for the fascist seats.")
+    ] = "rule",
     hitler: Annotated[
         str | None, typer.Option("--hitler", help="Bot for Hitler (default: the fascist bot).")
     ] = None,
@@ -146,13 +152,21 @@ def simulate_command(
         str, typer.Option("--rules", help="Preset name or JSON settings object.")
     ] = "official",
     jobs: Annotated[int, typer.Option("--jobs", help="Processes (0: every core).")] = 0,
-    seed: Annotated[int, typer.Option("--seed", help="Run seed; game i uses a seed derived from it and i.")] = 0,
-    out: Annotated[Path | None, typer.Option("--out", help="Write one JSON line per game here.")] = None,
+    seed: Annotated[
+        int, typer.Option("--seed", help="Run seed; game i uses a seed derived from it and i.")
+    ] = 0,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Write one JSON line per game here.")
+    ] = None,
     records: Annotated[
         Path | None, typer.Option("--records", help="Write each game's record into this folder.")
     ] = None,
-    plot: Annotated[Path | None, typer.Option("--plot", help="Save a chart (PNG) of the results.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON, no table.")] = False,
+    plot: Annotated[
+        Path | None, typer.Option("--plot", help="Save a chart (PNG) of the results.")
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the summary as JSON, no table.")
+    ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
 ) -> None:
     """Play bot-vs-bot games and report win rates with 95% intervals (exit 2 on bad flags)."""
@@ -173,7 +187,10 @@ def simulate_command(
         raise _fail("simulate", str(exc)) from None
     config = SimConfig(players, lineup, parsed_rules, seed, str(records) if records else None)
     start = time.perf_counter()
-    with Runner(jobs) as runner, _progress(games, f"{players}p {lineup.label()}", quiet or as_json) as tick:
+    with (
+        Runner(jobs) as runner,
+        _progress(games, f"{players}p {lineup.label()}", quiet or as_json) as tick,
+    ):
         results = runner.run(config, games, tick)
     elapsed = time.perf_counter() - start
     summary = summarize(results)
@@ -190,16 +207,25 @@ def simulate_command(
 
 
 def tournament_command(
-    out: Annotated[Path, typer.Option("--out", help="Folder for results.md, results.csv and heatmaps.")],
-    players: Annotated[str, typer.Option("--players", help="Player counts, comma separated.")] = "7",
+    out: Annotated[
+        Path, typer.Option("--out", help="Folder for results.md, results.csv and heatmaps.")
+    ],
+    players: Annotated[
+        str, typer.Option("--players", help="Player counts, comma separated.")
+    ] = "7",
     games: Annotated[int, typer.Option("--games", help="Games per cell.")] = 500,
     bots: Annotated[str, typer.Option("--bots", help="Bots, comma separated.")] = "random,rule",
     hitler: Annotated[
-        str | None, typer.Option("--hitler", help="Bot for Hitler in every cell (default: the fascist bot).")
+        str | None,
+        typer.Option("--hitler", help="Bot for Hitler in every cell (default: the fascist bot)."),
     ] = None,
-    rules: Annotated[str, typer.Option("--rules", help="Preset name or JSON settings object.")] = "official",
+    rules: Annotated[
+        str, typer.Option("--rules", help="Preset name or JSON settings object.")
+    ] = "official",
     jobs: Annotated[int, typer.Option("--jobs", help="Processes (0: every core).")] = 0,
-    seed: Annotated[int, typer.Option("--seed", help="Run seed (the same game seeds in every cell).")] = 0,
+    seed: Annotated[
+        int, typer.Option("--seed", help="Run seed (the same game seeds in every cell).")
+    ] = 0,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
 ) -> None:
     """Play every liberal bot against every fascist bot at each player count (exit 2 on bad flags)."""
@@ -209,7 +235,9 @@ def tournament_command(
             try:
                 counts.append(_check_players(int(part)))
             except ValueError:
-                raise UsageError(f"--players: {part.strip()!r} is not a number (e.g. --players 5,7,10)") from None
+                raise UsageError(
+                    f"--players: {part.strip()!r} is not a number (e.g. --players 5,7,10)"
+                ) from None
         names = [b.strip() for b in bots.split(",") if b.strip()]
         if not names:
             raise UsageError("--bots: name at least one bot")
@@ -237,7 +265,9 @@ def tournament_command(
     written = write_tournament(cells, names, out, command)
     console = Console()
     for n in counts:
-        table = Table(title=f"{n} players: liberal win rate (rows: liberal bot, columns: fascist bot)")
+        table = Table(
+            title=f"{n} players: liberal win rate (rows: liberal bot, columns: fascist bot)"
+        )
         table.add_column("liberals \\ fascists")
         for name in names:
             table.add_column(name, justify="right")
@@ -249,7 +279,10 @@ def tournament_command(
                 row.append(f"{s.liberal_rate:.1%} [{s.liberal_ci[0]:.1%}, {s.liberal_ci[1]:.1%}]")
             table.add_row(lib, *row)
         console.print(table)
-    console.print(f"{total} games in {time.perf_counter() - start:.1f} s; wrote " + ", ".join(str(p) for p in written))
+    console.print(
+        f"{total} games in {time.perf_counter() - start:.1f} s; wrote "
+        + ", ".join(str(p) for p in written)
+    )
 
 
 def register(app: typer.Typer) -> None:

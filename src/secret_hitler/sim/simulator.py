@@ -138,7 +138,9 @@ def play_game(
     return result, game
 
 
-def run_game(game: Game, agents: Sequence[Agent], names: Sequence[str] | None = None) -> tuple[int, int]:
+def run_game(
+    game: Game, agents: Sequence[Agent], names: Sequence[str] | None = None
+) -> tuple[int, int]:
     """Drive ``game`` to its end with one agent per seat; returns (turn actions, claims).
 
     An agent sees only ``game.view(seat)`` and the actions it may take: its turn actions in
@@ -370,8 +372,10 @@ def plot_summary(summary: Summary, path: Path, title: str) -> None:
     fig, (ax1, ax2, ax3) = plt.subplots(1, 3, figsize=(14, 4.2))
     rates = [summary.liberal_rate, summary.fascist_rate]
     cis = [summary.liberal_ci, summary.fascist_ci]
-    errs = [[r - lo for r, (lo, _) in zip(rates, cis, strict=True)],
-            [hi - r for r, (_, hi) in zip(rates, cis, strict=True)]]
+    errs = [
+        [r - lo for r, (lo, _) in zip(rates, cis, strict=True)],
+        [hi - r for r, (_, hi) in zip(rates, cis, strict=True)],
+    ]
     ax1.bar(["liberal", "fascist"], rates, yerr=errs, capsize=6, color=["#3b7dd8", "#d8453b"])
     ax1.set_ylim(0, 1)
     ax1.set_ylabel("win rate (95% Wilson interval)")
@@ -382,7 +386,9 @@ def plot_summary(summary: Summary, path: Path, title: str) -> None:
     ax2.barh(labels, list(summary.reasons.values()), color=colors)
     ax2.set_xlabel("games")
     ax2.set_title("how games ended")
-    bins = range(1, max([1, *summary.rounds_by_winner["liberal"], *summary.rounds_by_winner["fascist"]]) + 2)
+    bins = range(
+        1, max([1, *summary.rounds_by_winner["liberal"], *summary.rounds_by_winner["fascist"]]) + 2
+    )
     ax3.hist(
         [summary.rounds_by_winner["liberal"], summary.rounds_by_winner["fascist"]],
         bins=list(bins),
@@ -441,23 +447,50 @@ def _ci_text(s: Summary) -> str:
     return f"{s.liberal_rate:.1%} [{lo:.1%}, {hi:.1%}]"
 
 
-def write_tournament(cells: Sequence[Cell], bots: Sequence[str], out: Path, command: str) -> list[Path]:
+def write_tournament(
+    cells: Sequence[Cell], bots: Sequence[str], out: Path, command: str
+) -> list[Path]:
     """results.csv (one row per cell), results.md (a matrix per player count), heatmaps."""
     out.mkdir(parents=True, exist_ok=True)
     written = [out / "results.csv", out / "results.md"]
     with (out / "results.csv").open("w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
-        w.writerow([
-            "players", "liberals", "fascists", "hitler", "games", "liberal_wins", "fascist_wins",
-            "liberal_rate", "ci_low", "ci_high", "avg_rounds", "avg_actions", *REASONS,
-        ])
+        w.writerow(
+            [
+                "players",
+                "liberals",
+                "fascists",
+                "hitler",
+                "games",
+                "liberal_wins",
+                "fascist_wins",
+                "liberal_rate",
+                "ci_low",
+                "ci_high",
+                "avg_rounds",
+                "avg_actions",
+                *REASONS,
+            ]
+        )
         for c in cells:
             s = c.summary
-            w.writerow([
-                c.players, c.liberal, c.fascist, c.hitler, s.games, s.liberal_wins, s.fascist_wins,
-                f"{s.liberal_rate:.4f}", f"{s.liberal_ci[0]:.4f}", f"{s.liberal_ci[1]:.4f}",
-                f"{s.avg_rounds:.2f}", f"{s.avg_actions:.2f}", *(s.reasons[k] for k in REASONS),
-            ])
+            w.writerow(
+                [
+                    c.players,
+                    c.liberal,
+                    c.fascist,
+                    c.hitler,
+                    s.games,
+                    s.liberal_wins,
+                    s.fascist_wins,
+                    f"{s.liberal_rate:.4f}",
+                    f"{s.liberal_ci[0]:.4f}",
+                    f"{s.liberal_ci[1]:.4f}",
+                    f"{s.avg_rounds:.2f}",
+                    f"{s.avg_actions:.2f}",
+                    *(s.reasons[k] for k in REASONS),
+                ]
+            )
     lines = [
         "# Tournament results",
         "",
@@ -482,7 +515,9 @@ def write_tournament(cells: Sequence[Cell], bots: Sequence[str], out: Path, comm
     return written
 
 
-def plot_heatmap(grid: dict[tuple[str, str], Cell], bots: Sequence[str], players: int, path: Path) -> None:
+def plot_heatmap(
+    grid: dict[tuple[str, str], Cell], bots: Sequence[str], players: int, path: Path
+) -> None:
     plt = _pyplot()
     values = [[grid[(lib, fas)].summary.liberal_rate for fas in bots] for lib in bots]
     size = 1.4 + 1.3 * len(bots)
@@ -496,7 +531,14 @@ def plot_heatmap(grid: dict[tuple[str, str], Cell], bots: Sequence[str], players
         for j, fas in enumerate(bots):
             s = grid[(lib, fas)].summary
             lo, hi = s.liberal_ci
-            ax.text(j, i, f"{s.liberal_rate:.0%}\n[{lo:.0%}-{hi:.0%}]", ha="center", va="center", fontsize=9)
+            ax.text(
+                j,
+                i,
+                f"{s.liberal_rate:.0%}\n[{lo:.0%}-{hi:.0%}]",
+                ha="center",
+                va="center",
+                fontsize=9,
+            )
     fig.colorbar(im, ax=ax, label="liberal win rate")
     ax.set_title(f"{players} players: liberal win rate")
     fig.tight_layout()
