@@ -25,22 +25,12 @@ from typing import Any
 
 import numpy as np
 
+from ..engine.events import PRIVATE_EVENT_TYPES
+
 LIB, FAS, HIT = 0, 1, 2
 ROLE_INDEX = {"liberal": LIB, "fascist": FAS, "hitler": HIT}
 ROLE_NAMES = ("liberal", "fascist", "hitler")
-PRIVATE_EVENTS = frozenset(
-    {
-        "role",
-        "night",
-        "drew",
-        "passed",
-        "received",
-        "chancellor_discarded",
-        "investigation",
-        "peek",
-        "own_vote",
-    }
-)
+PRIVATE_EVENTS = PRIVATE_EVENT_TYPES
 
 
 @dataclass(frozen=True, slots=True)

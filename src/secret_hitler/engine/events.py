@@ -4,6 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
+#: Event types that are always addressed to some seats only (never public).
+PRIVATE_EVENT_TYPES = frozenset(
+    {
+        "role",
+        "night",
+        "drew",
+        "passed",
+        "received",
+        "chancellor_discarded",
+        "peek",
+        "investigation",
+    }
+)
+
 
 class Event:
     """One entry of the game log.

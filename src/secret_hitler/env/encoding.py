@@ -25,6 +25,7 @@ import numpy as np
 
 from ..engine import actions as A
 from ..engine.actions import Action
+from ..engine.events import PRIVATE_EVENT_TYPES
 from ..engine.types import Phase, Policy
 
 if TYPE_CHECKING:
@@ -43,19 +44,7 @@ for _i, _p in enumerate(Phase):
     _PHASE_INDEX[_p] = _i  # enum members hash by name, so index both spellings
     _PHASE_INDEX[_p.value] = _i
 _POWER_INDEX = {p: i for i, p in enumerate(POWERS)}
-_PRIVATE_EVENTS = frozenset(
-    {
-        "role",
-        "night",
-        "own_vote",
-        "drew",
-        "passed",
-        "received",
-        "chancellor_discarded",
-        "peek",
-        "investigation",
-    }
-)
+_PRIVATE_EVENTS = PRIVATE_EVENT_TYPES
 
 # ----------------------------------------------------------------------------- action space
 NOMINATE = 0  # + target seat
