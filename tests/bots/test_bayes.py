@@ -219,3 +219,35 @@ def test_human_vote_model_features_and_level() -> None:
             assert action in legal
             game.apply(action)
     assert votes > 0
+
+
+def test_rule_eye_stories_stay_consistent() -> None:
+    """Against rule liberals: a blind Hitler who forces FF from FFL claims FFF, and a fascist
+    chancellor who enacts a fascist policy from a liberal president's FL claims FF."""
+    forced = betrayed = 0
+    for seed in range(40):
+        _, game = play_game(7, Lineup("rule", "bayes"), seed=seed)
+        roles = [r.value for r in game.roles]
+        gov = None
+        passed: list[str] = []
+        enacted = None
+        for e in game.events:
+            d = e.data
+            if e.type == "legislative_session":
+                gov, passed, enacted = (d["president"], d["chancellor"]), [], None
+            elif e.type == "passed":
+                passed = sorted(d["policies"])
+            elif e.type == "enacted" and not d.get("chaos"):
+                enacted = d["policy"]
+            elif e.type == "claim" and gov is not None and passed:
+                p, c = gov
+                libs = list(d.get("policies") or ()).count("liberal")
+                if d["subject"] == "president_hand" and d["seat"] == p and roles[p] == "hitler":
+                    if passed == ["fascist", "fascist"] and roles[c] == "liberal":
+                        forced += 1
+                        assert libs == 0
+                if d["subject"] == "chancellor_hand" and d["seat"] == c and roles[c] == "fascist":
+                    if roles[p] == "liberal" and "liberal" in passed and enacted == "fascist":
+                        betrayed += 1
+                        assert libs == 0
+    assert forced and betrayed

@@ -11,6 +11,12 @@ claims. Hitler at 7+ players knows nobody and plays liberal to get elected later
 Fascists vote exactly as a liberal reading the public record would (except to elect Hitler in
 the zone), nominate by predicting every seat's vote with the liberal rule on the liberal eye,
 and choose investigation targets and claims by a one-step lookahead on that posterior.
+
+Fascists and blind Hitler also replay the `rule` liberals' public suspicion scores (a
+``RuleAgent`` fed the same view: the scores are a deterministic function of the public record)
+and play moves that those scores forgive: all-fascist stories, a fascist chancellor's FF claim,
+Hitler cleared by investigation, Hitler's nein votes and, while his score is low, his forced
+fascist policies (docs/bots.md, "Rule eye").
 """
 
 from __future__ import annotations
@@ -64,10 +70,9 @@ class Tuning:
     # Rule eye: informed fascists also replay the public suspicion scores of the `rule`
     # liberals (deterministic given the public record) and price moves with them.
     rule_eye = True
-    rule_votes = True  # vote with the rule eye (votes cost nothing in the rule scores)
-    rule_vote_mode = 3
     rule_clear_hitler = True
     hitler_nein = True
+    hitler_ja_clean = 0.4  # ...unless his own posterior makes the government this clean
     spare_hitler = True
     rule_groom = False
     hitler_force_below = 0.0  # blind Hitler's rule score at or below which he forces FF
@@ -158,7 +163,7 @@ class BayesAgent(Agent):
         self.public: Beliefs | None = None
         self.shadow: RuleAgent | None = None  # the rule liberals' public scores (fascists)
         self.deferred: set[int] = set()
-        self.forced: set[int] = set()  # rounds where blind Hitler forced FF (claims FFF)
+        self.forced = False  # blind Hitler forced FF at his last discard (claims FFF)
         self._initial: int | None = None  # sessions (round) where the chancellor waited to claim
 
     # ------------------------------------------------------------------ plumbing
@@ -298,23 +303,6 @@ class BayesAgent(Agent):
                 if v in (p, c) or (v in informed and (p in team or c in team)):
                     out[k] += 1 - ja[i, k]
         return out
-
-    def _rule_eye_vote(self, view: View, p: int, c: int) -> bool:
-        """A fascist's vote when the liberals read the table like the rule bots: a vote only
-        costs suspicion through the policy that follows, so back team governments and refuse
-        clean ones (a failed election is a step towards chaos and towards lenient liberals)."""
-        team = set(self._team(view))
-        mode = Tuning.rule_vote_mode
-        assert self.public is not None
-        probs = self.public.conditioned_liberal(self.seat)
-        mimic = self._liberal_rule(self.public, probs, view, p, c)
-        if p in team or c in team:
-            return mimic if mode == 3 else True
-        if mode == 4:
-            return mimic
-        if mode in (0, 3):
-            return False
-        return view.election_tracker < 2 if mode == 1 else True
 
     def _need(self, view: View) -> int:
         return sum(view.alive) // 2 + 1
@@ -456,8 +444,6 @@ class BayesAgent(Agent):
                 ja = True
             elif p not in team and c not in team and view.liberal_policies >= 4:
                 ja = False
-            elif self.shadow is not None and Tuning.rule_votes:
-                ja = self._rule_eye_vote(view, p, c)
             elif Tuning.mimic_votes:
                 want = p in team or c in team
                 mimic = self._liberal_rule(self.public, probs, view, p, c)
@@ -484,12 +470,15 @@ class BayesAgent(Agent):
             if view.role == "hitler" and self.shadow is not None and Tuning.hitler_nein:
                 # Rule liberals charge every ja voter of a government that enacts a fascist
                 # policy: a blind Hitler keeps his score clean for the zone by voting nein.
-                ja = False
+                own = self.beliefs
+                assert own is not None
+                ja = ja and own.p_both_liberal(p, c) >= Tuning.hitler_ja_clean
             if view.role == "hitler" and zone and c == self.seat:
                 ja = True
         return _find(legal, "vote", ja=ja)
 
     def _discard(self, view: View, legal: Sequence[Action]) -> Action | None:
+        self.forced = False
         hand = list(view.hand)
         libs = hand.count(LIBERAL)
         if libs in (0, 3):
@@ -498,6 +487,7 @@ class BayesAgent(Agent):
         if not self._informed_fascist(view):
             if view.role == "hitler" and view.liberal_policies >= 4 and libs == 1:
                 # Hitler cannot let the liberals win just to look good.
+                self.forced = self.shadow is not None  # and tells the FFF story
                 return _find(legal, "discard", policy=LIBERAL)
             if (
                 view.role == "hitler"
@@ -507,7 +497,7 @@ class BayesAgent(Agent):
             ):
                 # Rule liberals forgive an FFF story from deck counting: a blind Hitler whose
                 # score is low enough forces a fascist policy and claims FFF.
-                self.forced.add(view.round)
+                self.forced = True
                 return _find(legal, "discard", policy=LIBERAL)
             return _find(legal, "discard", policy=FASCIST)
         team = self._team(view)
@@ -704,7 +694,15 @@ class BayesAgent(Agent):
             truth = self._truth(view, subject)
             if truth is None:
                 continue
-            if subject == "president_hand" and view.round in self.forced:
+            if (
+                subject == "president_hand"
+                and self.shadow is not None
+                and view.phase == "discard"
+                and view.president == self.seat
+            ):
+                continue  # decide the discard first: the story depends on it
+            if subject == "president_hand" and self.forced:
+                self.forced = False
                 pick = next((a for a in opts if LIBERAL not in [p.value for p in a.policies or ()]), None)
             elif not self._informed_fascist(view):
                 pick = self._matching(opts, subject, truth)
