@@ -504,7 +504,9 @@ class BayesAgent(Agent):
         chan = view.chancellor
         if chan in team:
             groom_until = 3 if self.shadow is not None and Tuning.rule_groom else 2
-            blind_hitler = view.known_roles[chan] == "hitler" and view.fascist_policies < groom_until
+            blind_hitler = (
+                view.known_roles[chan] == "hitler" and view.fascist_policies < groom_until
+            )
             if blind_hitler and Tuning.groom_hitler and view.liberal_policies < 4:
                 # Early on, hand Hitler a liberal to enact: his clean record wins the zone later.
                 return _find(legal, "discard", policy=FASCIST)
@@ -703,7 +705,9 @@ class BayesAgent(Agent):
                 continue  # decide the discard first: the story depends on it
             if subject == "president_hand" and self.forced:
                 self.forced = False
-                pick = next((a for a in opts if LIBERAL not in [p.value for p in a.policies or ()]), None)
+                pick = next(
+                    (a for a in opts if LIBERAL not in [p.value for p in a.policies or ()]), None
+                )
             elif not self._informed_fascist(view):
                 pick = self._matching(opts, subject, truth)
             else:
