@@ -10,10 +10,7 @@ import json
 import os
 import random
 import shutil
-import signal
-import socket
 import subprocess
-import sys
 import tempfile
 import time
 import urllib.error
@@ -23,97 +20,15 @@ from typing import Any
 
 import websockets
 
+from live_server import LiveServer, free_port
 from secret_hitler.engine import Game
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 20.0
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 # ---------------------------------------------------------------------- the server
-class Server:
-    """``secret-hitler serve`` in a subprocess on 127.0.0.1 and a free port."""
-
-    def __init__(
-        self, data: Path, database_url: str | None = None, port: int | None = None, **env: str
-    ) -> None:
-        self.data = data
-        self.database_url = database_url
-        self.env_extra = env
-        self.port = port or free_port()
-        self.proc: subprocess.Popen[bytes] | None = None
-        self.log_path = data / "server.log"
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws_url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}"
-
-    def start(self) -> Server:
-        self.data.mkdir(parents=True, exist_ok=True)
-        env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
-        env.update(
-            SH_HOST="127.0.0.1",
-            SH_PORT=str(self.port),
-            SH_DATA=str(self.data),
-            SH_BOT_DELAY="0",
-            SH_SECRET="test-secret",
-            SH_GRACE="30",
-        )
-        if self.database_url:
-            env["DATABASE_URL"] = self.database_url
-        env.update(self.env_extra)
-        log = open(self.log_path, "ab")  # noqa: SIM115 - closed with the process
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "secret_hitler.cli", "serve", "--log-level", "info"],
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            cwd=str(self.data),
-            start_new_session=True,
-        )
-        log.close()
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited: {self.log_tail()}")
-            try:
-                with urllib.request.urlopen(self.url + "/healthz", timeout=1) as r:
-                    if r.status == 200:
-                        return self
-            except (OSError, urllib.error.URLError):
-                time.sleep(0.05)
-        raise RuntimeError(f"server did not start: {self.log_tail()}")
-
-    def log_tail(self) -> str:
-        try:
-            return self.log_path.read_text(errors="replace")[-4000:]
-        except OSError:
-            return ""
-
-    def kill(self) -> None:
-        """SIGKILL: no shutdown code runs."""
-        assert self.proc is not None
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(10)
-
-    def stop(self) -> None:
-        if self.proc is None or self.proc.poll() is not None:
-            return
-        self.proc.send_signal(signal.SIGTERM)
-        try:
-            self.proc.wait(15)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait(5)
+Server = LiveServer
 
 
 # ---------------------------------------------------------------------- HTTP

@@ -6,14 +6,13 @@ from __future__ import annotations
 import json
 import os
 import random
-import socket
-import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
+
+from live_server import LiveServer
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("SH_CHROMIUM", "/usr/bin/chromium")
@@ -29,77 +28,11 @@ LANGUAGES = ["en", "zh-Hans", "zh-Hant", "ru", "vi"]
 MISSING = "⟦"  # the client renders a missing catalog key as ⟦key⟧
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+class Server(LiveServer):
+    """The live server, with plain HTTP helpers for setting up tables without a browser."""
 
-
-class Server:
-    """``secret-hitler serve`` on 127.0.0.1, a free port and a temporary data folder."""
-
-    def __init__(self, data: Path, **env: str) -> None:
-        self.data = data
-        self.port = free_port()
-        self.env_extra = env
-        self.proc: subprocess.Popen[bytes] | None = None
-        self.log_path = data / "server.log"
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def start(self) -> Server:
-        self.data.mkdir(parents=True, exist_ok=True)
-        env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
-        env.update(
-            SH_HOST="127.0.0.1",
-            SH_PORT=str(self.port),
-            SH_DATA=str(self.data),
-            SH_BOT_DELAY="0",
-            SH_SECRET="web-test-secret",
-            SH_GRACE="600",
-        )
-        env.update(self.env_extra)
-        log = open(self.log_path, "ab")  # noqa: SIM115 - handed to the process
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "secret_hitler.cli", "serve", "--log-level", "warning"],
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            cwd=str(self.data),
-            start_new_session=True,
-        )
-        log.close()
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"the server exited:\n{self.log_tail()}")
-            try:
-                with urllib.request.urlopen(self.url + "/healthz", timeout=1) as r:
-                    if r.status == 200:
-                        return self
-            except (OSError, urllib.error.URLError):
-                pass
-            time.sleep(0.2)
-        self.stop()
-        raise RuntimeError(f"the server did not start:\n{self.log_tail()}")
-
-    def stop(self) -> None:
-        if self.proc is None or self.proc.poll() is not None:
-            return
-        self.proc.terminate()
-        try:
-            self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait(timeout=5)
-
-    def log_tail(self, n: int = 4000) -> str:
-        try:
-            return self.log_path.read_text(encoding="utf-8", errors="replace")[-n:]
-        except OSError:
-            return ""
+    DEFAULT_ENV = {"SH_BOT_DELAY": "0", "SH_SECRET": "web-test-secret", "SH_GRACE": "600"}
+    LOG_LEVEL = "warning"
 
     # -- plain HTTP, for setting up tables without a browser -----------------------------
     def api(self, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
