@@ -51,26 +51,32 @@ def _events_since_last_welcome(frames: FrameLog) -> list[dict[str, Any]]:
 
 
 def _check_dom(
-    b_page, a_seat: int, b_view: dict[str, Any] | None, a_secrets: set[str], b_secrets: set[str]
+    b_page, a_seat: int, b_view_now: Any, a_secrets: set[str], b_secrets: set[str]
 ) -> None:
-    # one snapshot of the page: its text and its own secret lines, read together
+    # One snapshot of the page (text, own secret lines, A's role badge, cards in the action area),
+    # between two readings of B's latest view: the page may show either state.
+    before = b_view_now()
     snap = b_page.evaluate(
-        """() => ({text: document.body.innerText,
-                  own: [...document.querySelectorAll('.log-list .private .log-text')].map(e => e.innerText)})"""
+        """(seat) => ({text: document.body.innerText,
+                  own: [...document.querySelectorAll('.log-list .private .log-text')].map(e => e.innerText),
+                  role: document.querySelectorAll(`.seat[data-seat="${seat}"] .seat-role`).length,
+                  cards: document.querySelectorAll('.area-action .decision .card').length})""",
+        a_seat,
     )
+    after = b_view_now()
     text = snap["text"]
     b_secrets.update(snap["own"])
     for sentence in a_secrets - b_secrets:
         assert sentence not in text, f"the second player sees the first one's secret: {sentence!r}"
-    if b_view is None or b_view["phase"] == "game_over":
+    if after is None or after["phase"] == "game_over":
         return
-    # A's role appears on B's page only if B's own view knows it (fascists know each other)
-    shown = b_page.locator(f'.seat[data-seat="{a_seat}"] .seat-role').count()
-    if b_view["known_roles"][a_seat] is None:
-        assert shown == 0
+    # A's role appears on B's page only if B's own view knows it (fascists know each other);
+    # knowledge only grows, so the later view is the one to compare with
+    if after["known_roles"][a_seat] is None:
+        assert snap["role"] == 0
     # B holds no policies: B's page shows no hand
-    if not b_view["hand"]:
-        assert b_page.locator(".area-action .decision .card").count() == 0
+    if not (before and before["hand"]) and not after["hand"]:
+        assert snap["cards"] == 0
 
 
 def test_a_second_player_never_sees_the_first_ones_secrets(web_server, new_context) -> None:
@@ -119,7 +125,7 @@ def test_a_second_player_never_sees_the_first_ones_secrets(web_server, new_conte
         rounds += 1
         if rounds % 3 == 0 or not acted:
             a_secrets.update(_private_lines(a))
-            _check_dom(b, a_seat, _last_view(b_frames), a_secrets, b_secrets)
+            _check_dom(b, a_seat, lambda: _last_view(b_frames), a_secrets, b_secrets)
         if not acted:
             a.wait_for_timeout(50)
     else:
