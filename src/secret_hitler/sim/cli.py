@@ -30,6 +30,10 @@ from .simulator import (
     write_tournament,
 )
 
+# Options shared by `simulate` and `tournament`.
+_RULES = Annotated[str, typer.Option("--rules", help="Preset name or JSON settings object.")]
+_JOBS = Annotated[int, typer.Option("--jobs", help="Processes (0: every core).")]
+
 
 class UsageError(Exception):
     """A bad flag value: reported in one line with exit status 2, never as a traceback."""
@@ -148,10 +152,8 @@ def simulate_command(
     hitler: Annotated[
         str | None, typer.Option("--hitler", help="Bot for Hitler (default: the fascist bot).")
     ] = None,
-    rules: Annotated[
-        str, typer.Option("--rules", help="Preset name or JSON settings object.")
-    ] = "official",
-    jobs: Annotated[int, typer.Option("--jobs", help="Processes (0: every core).")] = 0,
+    rules: _RULES = "official",
+    jobs: _JOBS = 0,
     seed: Annotated[
         int, typer.Option("--seed", help="Run seed; game i uses a seed derived from it and i.")
     ] = 0,
@@ -219,10 +221,8 @@ def tournament_command(
         str | None,
         typer.Option("--hitler", help="Bot for Hitler in every cell (default: the fascist bot)."),
     ] = None,
-    rules: Annotated[
-        str, typer.Option("--rules", help="Preset name or JSON settings object.")
-    ] = "official",
-    jobs: Annotated[int, typer.Option("--jobs", help="Processes (0: every core).")] = 0,
+    rules: _RULES = "official",
+    jobs: _JOBS = 0,
     seed: Annotated[
         int, typer.Option("--seed", help="Run seed (the same game seeds in every cell).")
     ] = 0,
