@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -187,10 +188,15 @@ def random_action(game: Game, rng: random.Random, claim_prob: float = 0.05) -> A
 
 
 def play_random(
-    game: Game, rng: random.Random, max_actions: int = 5000, claim_prob: float = 0.05
+    game: Game,
+    rng: random.Random,
+    max_actions: int = 5000,
+    claim_prob: float = 0.05,
+    stop: Callable[[Game], bool] | None = None,
 ) -> Game:
+    """Random legal play until the end, or until ``stop(game)`` holds."""
     for _ in range(max_actions):
-        if game.finished:
+        if game.finished or (stop is not None and stop(game)):
             return game
         game.apply(random_action(game, rng, claim_prob))
     raise AssertionError(f"the game did not end within {max_actions} actions: {game!r}")

@@ -81,8 +81,9 @@ def test_reset_seed_is_deterministic_and_seeds_differ() -> None:
     assert len(roles) > 1
 
 
-def test_fast_encoder_equals_view_encoder_everywhere() -> None:
-    """Every seat, every step, every preset: the fast observation is the one built from the view."""
+def test_incremental_encoder_equals_encoding_from_scratch_everywhere() -> None:
+    """Every seat, every step, every preset: the environment's incremental observation is the one
+    encoded from scratch from the same view."""
     seen: set[str] = set()
     compared = 0
     for preset in PRESETS:
@@ -93,7 +94,7 @@ def test_fast_encoder_equals_view_encoder_everywhere() -> None:
                 nonlocal compared
                 g = e.game
                 for seat in range(g.n):
-                    fast = e._encoder.encode(seat)
+                    fast = e._encoders[seat].encode(g.view(seat))
                     ref = encode_view(g.view(seat), layout=e.layout)
                     assert np.array_equal(fast, ref), (g.rules.preset, g.n, g.phase, seat)
                     compared += 1

@@ -16,9 +16,11 @@ from typing import Any
 from . import actions as A
 from .actions import Action
 from .errors import IllegalAction, InvalidRecord, InvalidSettings
-from .events import Event
+from .events import Event, ReadOnlyDict, ReadOnlyList, freeze
+from .observer import Observer
 from .settings import Rules
 from .types import Party, Phase, Policy, Power, Reason, Role, Winner
+from .view import View
 
 L = Policy.LIBERAL
 F = Policy.FASCIST
@@ -136,6 +138,7 @@ class Game:
         "actions",
         "_public_votes",
         "_voters",
+        "_observer",
     )
 
     def __init__(
@@ -237,6 +240,7 @@ class Game:
         self.events: list[Event] = []
         self.actions: list[Action] = []
         self._public_votes = self.rules.voting == "public_sequential"
+        self._observer: Observer | None = None
         self.phase = _NOMINATE
         self._start()
 
@@ -263,13 +267,16 @@ class Game:
             return self._voters[:]
         if ph is _NOMINATE:
             return [self.candidate]
-        if ph is _DISCARD or ph is _VETO_RESPONSE:
-            return [self.president]  # type: ignore[list-item]
-        if ph is _ENACT:
-            return [self.chancellor]  # type: ignore[list-item]
         if ph is _GAME_OVER:
             return []
-        return [self.power_president]  # type: ignore[list-item]
+        if ph is _DISCARD or ph is _VETO_RESPONSE:
+            actor = self.president
+        elif ph is _ENACT:
+            actor = self.chancellor
+        else:
+            actor = self.power_president
+        assert actor is not None
+        return [actor]
 
     def eligible_chancellors(self) -> tuple[int, ...]:
         """Who the candidate may nominate now (E2, E3, A11)."""
@@ -337,6 +344,22 @@ class Game:
             out.extend(self._claim_options(seat))
         return out
 
+    def open_claims(self, seat: int) -> tuple[str, ...]:
+        """The claim subjects ``seat`` may still claim (A9), in a fixed order."""
+        window = self._claims.get(seat)
+        if not window:
+            return ()
+        return tuple(s for s in A.CLAIM_SUBJECTS if s in window)
+
+    def claimants(self) -> tuple[int, ...]:
+        """The seats with an open claim window."""
+        return tuple(self._claims)
+
+    @property
+    def pending_power(self) -> Power | None:
+        """A power the next elected president will use (``power_timing: next_president``)."""
+        return self._pending_power
+
     def _claim_options(self, seat: int) -> list[Action]:
         out = []
         for subject, target in self._claims[seat].items():
@@ -364,6 +387,9 @@ class Game:
     # ------------------------------------------------------------------ applying
     def apply(self, action: Action) -> None:
         """Apply one action, or raise ``IllegalAction`` and change nothing."""
+        observer = self._observer
+        if observer is not None and observer._viewers:
+            observer.before_change()  # views handed out keep describing the game before this
         if action.type == "vote" and self.phase is _VOTE and not self._fixed_reshuffles:
             seat = action.seat
             if (
@@ -497,31 +523,35 @@ class Game:
             raise _illegal("invalid_action", f"this claim needs {size} policies")
 
     def _do(self, action: Action) -> None:
+        """Carry out an action that ``_check`` accepted (so its fields are present)."""
         kind = action.type
         seat = action.seat
         self.actions.append(action)
         if kind == A.VOTE:
-            self._vote(seat, action.ja)  # type: ignore[arg-type]
-        elif kind == A.NOMINATE:
-            self._nominate(seat, action.target)  # type: ignore[arg-type]
+            self._vote(seat, action.ja is True)
         elif kind == A.DISCARD:
-            self._discard(seat, action.policy)  # type: ignore[arg-type]
+            self._discard(seat, _policy_of(action))
         elif kind == A.ENACT:
-            self._chancellor_enacts(action.policy)  # type: ignore[arg-type]
+            self._chancellor_enacts(_policy_of(action))
         elif kind == A.VETO:
             self.veto_choice = action.policy
             self.phase = _VETO_RESPONSE
             self._log("veto_proposed", {"chancellor": seat})
         elif kind == A.VETO_RESPONSE:
-            self._veto_response(action.accept)  # type: ignore[arg-type]
+            self._veto_response(action.accept is True)
         elif kind == A.CLAIM:
             self._claim(action)
-        elif kind == A.INVESTIGATE:
-            self._investigate(seat, action.target)  # type: ignore[arg-type]
-        elif kind == A.SPECIAL_ELECTION:
-            self._special_election(seat, action.target)  # type: ignore[arg-type]
         else:
-            self._execute(seat, action.target)  # type: ignore[arg-type]
+            target = action.target
+            assert target is not None
+            if kind == A.NOMINATE:
+                self._nominate(seat, target)
+            elif kind == A.INVESTIGATE:
+                self._investigate(seat, target)
+            elif kind == A.SPECIAL_ELECTION:
+                self._special_election(seat, target)
+            else:
+                self._execute(seat, target)
 
     # ------------------------------------------------------------------ transitions
     def _log(
@@ -535,9 +565,9 @@ class Game:
             "game_started",
             {
                 "players": n,
-                "names": None if self.names is None else list(self.names),
-                "rules": self.rules.to_json(),
-                "board": [None if p is None else p.value for p in self.board],
+                "names": None if self.names is None else ReadOnlyList(self.names),
+                "rules": freeze(self.rules.to_json()),
+                "board": ReadOnlyList(None if p is None else p.value for p in self.board),
                 "hitler_zone": self.rules.hitler_zone,
                 "veto_zone": self.rules.veto_zone,
                 "liberal_policies": self.liberal,
@@ -554,7 +584,7 @@ class Game:
         for s in range(n):
             if roles[s] is Role.FASCIST or (roles[s] is Role.HITLER and self.hitler_knows):
                 known = {str(k): v for k, v in fascist_team.items() if k != s}
-                self._log("night", {"known": known}, (s,))
+                self._log("night", {"known": ReadOnlyDict(known)}, (s,))
         self._begin_round(self.first_president)
 
     def _begin_round(self, candidate: int) -> None:
@@ -563,7 +593,14 @@ class Game:
         self.nominee = None
         self._eligible = None
         self.phase = _NOMINATE
-        self._log("candidate", {"seat": candidate, "round": self.round})
+        self._log(
+            "candidate",
+            {
+                "seat": candidate,
+                "round": self.round,
+                "eligible": ReadOnlyList(self.eligible_chancellors()),
+            },
+        )
 
     def _nominate(self, seat: int, target: int) -> None:
         if self._claims:
@@ -592,7 +629,7 @@ class Game:
         passed = 2 * ja > self.living
         self._log(
             "votes",
-            {"votes": list(votes), "ja": ja, "nein": self.living - ja, "passed": passed},
+            {"votes": ReadOnlyList(votes), "ja": ja, "nein": self.living - ja, "passed": passed},
         )
         if passed:
             self._elected()
@@ -653,7 +690,8 @@ class Game:
                 "draw_pile": len(draw),
             },
         )
-        self._log("drew", {"policies": [p._value_ for p in self.hand]}, (pres,))  # type: ignore[arg-type]
+        assert pres is not None and chan is not None
+        self._log("drew", {"policies": ReadOnlyList([p._value_ for p in self.hand])}, (pres,))
 
     def _discard(self, seat: int, policy: Policy) -> None:
         hand = self.hand
@@ -663,10 +701,12 @@ class Game:
         self._log("president_discarded", {"president": seat})
         self._log(
             "passed",
-            {"discarded": policy._value_, "policies": [p._value_ for p in hand]},
+            {"discarded": policy._value_, "policies": ReadOnlyList([p._value_ for p in hand])},
             (seat,),
         )
-        self._log("received", {"policies": [p._value_ for p in hand]}, (self.chancellor,))  # type: ignore[arg-type]
+        chan = self.chancellor
+        assert chan is not None
+        self._log("received", {"policies": ReadOnlyList([p._value_ for p in hand])}, (chan,))
 
     def _add_discard(self, policy: Policy) -> None:
         if policy is L:
@@ -679,7 +719,9 @@ class Game:
         hand.remove(policy)
         other = hand.pop()
         self._add_discard(other)
-        self._log("chancellor_discarded", {"policy": other._value_}, (self.chancellor,))  # type: ignore[arg-type]
+        chan = self.chancellor
+        assert chan is not None
+        self._log("chancellor_discarded", {"policy": other._value_}, (chan,))
         self._government_enacts(policy)
 
     def _government_enacts(self, policy: Policy) -> None:
@@ -798,7 +840,7 @@ class Game:
         self._after_power = after
         self.power_president = president
         if power is Power.PEEK:
-            top = [p.value for p in self._draw[-1:-4:-1]]
+            top = ReadOnlyList([p.value for p in self._draw[-1:-4:-1]])
             self._log("power", {"power": power.value, "president": president})
             self._log("peek", {"policies": top}, (president,))
             self._claims.setdefault(president, {})[A.CLAIM_PEEK] = None
@@ -883,12 +925,14 @@ class Game:
 
     def _claim(self, action: Action) -> None:
         window = self._claims[action.seat]
-        del window[action.subject]  # type: ignore[arg-type]
+        subject = action.subject
+        assert subject is not None
+        del window[subject]
         if not window:
             del self._claims[action.seat]
         data: dict[str, Any] = {"seat": action.seat, "subject": action.subject}
         if action.policies is not None:
-            data["policies"] = [p.value for p in action.policies]
+            data["policies"] = ReadOnlyList([p.value for p in action.policies])
         if action.party is not None:
             data["target"] = action.target
             data["party"] = action.party.value
@@ -904,7 +948,7 @@ class Game:
             {
                 "winner": winner.value,
                 "reason": reason.value,
-                "roles": [r.value for r in self.roles],
+                "roles": ReadOnlyList([r.value for r in self.roles]),
             },
         )
 
@@ -912,7 +956,7 @@ class Game:
     def clone(self) -> Game:
         """An independent copy (lists copied, immutable values shared)."""
         other = Game.__new__(Game)
-        for name in Game.__slots__:
+        for name in _STATE_SLOTS:
             value = getattr(self, name)
             if type(value) is list:
                 value = list(value)
@@ -923,10 +967,11 @@ class Game:
             setattr(other, name, value)
         other._rng = random.Random()
         other._rng.setstate(self._rng.getstate())
+        other._observer = None  # a copy observes for itself, from its first view
         return other
 
     def _restore(self, snapshot: Game) -> None:
-        for name in Game.__slots__:
+        for name in _STATE_SLOTS:
             setattr(self, name, getattr(snapshot, name))
 
     # ------------------------------------------------------------------ records & views
@@ -942,24 +987,33 @@ class Game:
 
         return game_from_record(record, apply_actions=apply_actions)
 
-    def view(self, seat: int | None) -> Any:
-        """What ``seat`` may know now (``None``: a spectator). See ``secret_hitler.engine.view``."""
-        from .view import make_view
+    @property
+    def observer(self) -> Observer:
+        """What every seat has observed (engine/observer.py), kept up to date incrementally."""
+        observer = self._observer
+        if observer is None:
+            observer = self._observer = Observer(self)
+        return observer
 
-        return make_view(self, seat)
+    def view(self, seat: int | None) -> View:
+        """What ``seat`` may know now (``None``: a spectator), as an immutable snapshot."""
+        return self.observer.view(seat)
 
     def visible_events(self, seat: int | None) -> list[Event]:
-        return [
-            e
-            for e in self.events
-            if e.audience is None or (seat is not None and seat in e.audience)
-        ]
+        """The log entries ``seat`` observes (``None``: the public ones)."""
+        return [e for e in self.events if e.visible_to(seat)]
 
     def __repr__(self) -> str:
         return (
             f"<Game {self.n}p {self.rules.preset} round={self.round} phase={self.phase.value} "
             f"L{self.liberal} F{self.fascist} tracker={self.tracker}>"
         )
+
+
+def _policy_of(action: Action) -> Policy:
+    policy = action.policy
+    assert policy is not None
+    return policy
 
 
 def _distinct(hand: list[Policy]) -> tuple[Policy, ...]:
@@ -996,5 +1050,7 @@ def _parse_roles(roles: Any, n: int, fascists: int) -> list[Role]:
         raise InvalidRecord(f"roles: these rules need 1 hitler and {fascists} fascists")
     return out
 
+
+_STATE_SLOTS = tuple(name for name in Game.__slots__ if name != "_observer")
 
 __all__ = ["Game", "InvalidSettings"]

@@ -1,157 +1,269 @@
-"""Per-seat views: exactly what one seat may know, as an immutable value.
+"""Per-seat views: exactly what one seat (or a spectator) may know, as an immutable snapshot.
 
-A view is built only from public state and from events addressed to that seat, so it is a pure
-function of what the seat has observed: never the deck order, discards, other seats' roles
-(beyond N1-N2), other seats' secret votes before the reveal, or the random state.
+A ``View`` is handed out by ``Game.view(seat)``; the ``Observer`` (engine/observer.py) computes
+its fields. Building every field for every decision would cost more than the decision itself
+in a simulation, so a view is a snapshot taken lazily: its fields are computed the first time
+one is read, and at the latest just before the game changes (the observer fills every view it
+handed out that is still referenced). Either way a view describes the game as it was when it
+was created, and nothing in it can be changed: tuples, ``ReadOnlyDict``/``ReadOnlyList`` event
+data, a read-only ``rules`` mapping.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn, overload
 
-from .types import Phase, Role
+from .events import ReadOnlyDict, freeze, thaw
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .observer import Observer
+
+#: Every field of a view, in ``to_json`` order.
+FIELDS: tuple[str, ...] = (
+    "seat",  # None: a spectator
+    "players",
+    "names",
+    "rules",  # the game's resolved rules (Rules.describe()), read-only
+    "board",  # the power of each fascist slot 1-5
+    "hitler_zone",
+    "veto_zone",
+    "phase",
+    "to_act",  # the seats the game waits for
+    "round",
+    "role",
+    "party",
+    "known_roles",  # per seat: the role this seat knows, else None (every role after the end)
+    "alive",
+    "candidate",  # presidential candidate (or the president in office during a session)
+    "nominee",
+    "president",  # the last elected government
+    "chancellor",
+    "term_limited",  # barred from the chancellorship at this nomination (E3)
+    "eligible",  # the chancellors the candidate may nominate now (E2, E3, A11)
+    "liberal_policies",
+    "fascist_policies",
+    "election_tracker",
+    "draw_pile",
+    "discard_pile",
+    "voted",  # who has voted in the open election
+    "votes",  # the last revealed votes; during a vote only what this seat saw
+    "own_vote",  # this seat's vote in the open election, before the reveal
+    "hand",  # the policies this seat holds right now
+    "veto_available",  # the chancellor may propose a veto now
+    "veto_refused",  # the president refused a veto in this session
+    "veto_proposed",
+    "power",  # the power being used now
+    "pending_power",  # a power the next elected president will use (power_timing next_president)
+    "investigated",
+    "not_hitler",
+    "investigations",  # (target, party) this seat learned
+    "open_claims",  # the claim subjects this seat may still claim
+    "winner",
+    "reason",
+    "events",  # every event this seat has observed, read-only
+)
+
+#: The fields whose value may differ between seats at one moment; every other field is the
+#: same for every seat and for a spectator (property-tested), so a server can encode it once.
+SEAT_FIELDS: tuple[str, ...] = (
+    "seat",
+    "role",
+    "party",
+    "known_roles",
+    "votes",
+    "own_vote",
+    "hand",
+    "investigations",
+    "open_claims",
+    "events",
+)
 
 
-@dataclass(frozen=True, slots=True)
+class EventLog(Sequence[ReadOnlyDict]):
+    """The first ``length`` events a seat observed: a read-only window on an append-only log."""
+
+    __slots__ = ("_items", "_len")
+
+    def __init__(self, items: list[ReadOnlyDict], length: int) -> None:
+        self._items = items
+        self._len = length
+
+    def __len__(self) -> int:
+        return self._len
+
+    @overload
+    def __getitem__(self, index: int) -> ReadOnlyDict: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[ReadOnlyDict, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> ReadOnlyDict | tuple[ReadOnlyDict, ...]:
+        if isinstance(index, slice):
+            return tuple(self._items[: self._len][index])
+        if index < 0:
+            index += self._len
+        if not 0 <= index < self._len:
+            raise IndexError("event index out of range")
+        return self._items[index]
+
+    def __iter__(self) -> Iterator[ReadOnlyDict]:
+        items = self._items
+        for i in range(self._len):
+            yield items[i]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, EventLog):
+            return self._len == other._len and self[:] == other[:]
+        if isinstance(other, (list, tuple)):
+            return list(self) == list(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        raise TypeError("an EventLog is not hashable")
+
+    def __repr__(self) -> str:
+        return f"<EventLog of {self._len} events>"
+
+
 class View:
-    seat: int | None  # None: a spectator
-    players: int
-    names: tuple[str, ...] | None
-    rules: dict[str, Any]
-    board: tuple[str | None, ...]
-    hitler_zone: int
-    veto_zone: int
-    phase: str
-    to_act: tuple[int, ...]
-    round: int
-    role: str | None
-    party: str | None
-    known_roles: tuple[str | None, ...]  # per seat: the role this seat knows, else None
-    alive: tuple[bool, ...]
-    candidate: int | None  # presidential candidate (or the president in office during a session)
-    nominee: int | None
-    president: int | None  # last elected government
-    chancellor: int | None
-    term_limited: tuple[int, ...]  # barred from the chancellorship at the coming nomination
-    liberal_policies: int
-    fascist_policies: int
-    election_tracker: int
-    draw_pile: int
-    discard_pile: int
-    voted: tuple[bool, ...]  # who has voted in the open election
-    votes: tuple[bool | None, ...]  # the last revealed votes; during a vote only what this seat saw
-    hand: tuple[str, ...]  # policies this seat holds right now
-    veto_available: bool
-    veto_proposed: bool
-    power: str | None  # the power being used now
-    investigated: tuple[bool, ...]
-    not_hitler: tuple[int, ...]
-    investigations: tuple[tuple[int, str], ...]  # (target, party) this seat learned
-    winner: str | None
-    reason: str | None
-    events: tuple[dict[str, Any], ...]
+    """What one seat may know at one moment. Fields: ``FIELDS`` (see docs/engine.md)."""
 
-    def to_json(self) -> dict[str, Any]:
+    __slots__ = ("_observer", "_seat", "_values", "__weakref__")
+
+    # Declared for type checkers; each is a read-only property over the snapshot.
+    if TYPE_CHECKING:
+        seat: int | None
+        players: int
+        names: tuple[str, ...] | None
+        rules: ReadOnlyDict
+        board: tuple[str | None, ...]
+        hitler_zone: int
+        veto_zone: int
+        phase: str
+        to_act: tuple[int, ...]
+        round: int
+        role: str | None
+        party: str | None
+        known_roles: tuple[str | None, ...]
+        alive: tuple[bool, ...]
+        candidate: int | None
+        nominee: int | None
+        president: int | None
+        chancellor: int | None
+        term_limited: tuple[int, ...]
+        eligible: tuple[int, ...]
+        liberal_policies: int
+        fascist_policies: int
+        election_tracker: int
+        draw_pile: int
+        discard_pile: int
+        voted: tuple[bool, ...]
+        votes: tuple[bool | None, ...]
+        own_vote: bool | None
+        hand: tuple[str, ...]
+        veto_available: bool
+        veto_refused: bool
+        veto_proposed: bool
+        power: str | None
+        pending_power: str | None
+        investigated: tuple[bool, ...]
+        not_hitler: tuple[int, ...]
+        investigations: tuple[tuple[int, str], ...]
+        open_claims: tuple[str, ...]
+        winner: str | None
+        reason: str | None
+        events: EventLog
+
+    def __init__(
+        self, observer: Observer | None, seat: int | None, values: tuple[Any, ...] | None = None
+    ) -> None:
+        object.__setattr__(self, "_observer", observer)
+        object.__setattr__(self, "_seat", seat)
+        object.__setattr__(self, "_values", values)
+
+    def __setattr__(self, name: str, value: Any) -> NoReturn:
+        raise AttributeError("a View is immutable")
+
+    def __delattr__(self, name: str) -> NoReturn:
+        raise AttributeError("a View is immutable")
+
+    def _fill(self, values: tuple[Any, ...]) -> None:
+        """Set every field, in ``FIELDS`` order (the observer calls this once)."""
+        object.__setattr__(self, "_values", values)
+
+    @property
+    def filled(self) -> bool:
+        return self._values is not None
+
+    def to_json(self, events: bool = True) -> dict[str, Any]:
+        """The view as plain JSON values (lists, dicts); ``events=False`` leaves the log out."""
         out: dict[str, Any] = {}
-        for name in View.__slots__:
-            value = getattr(self, name)
-            if isinstance(value, tuple):
-                value = [list(v) if isinstance(v, tuple) else v for v in value]
-            out[name] = value
+        for name in FIELDS:
+            if name == "events":
+                if events:
+                    out[name] = [thaw(e) for e in self.events]
+                continue
+            out[name] = thaw(getattr(self, name))
         return out
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, View):
+            return NotImplemented
+        return all(getattr(self, f) == getattr(other, f) for f in FIELDS)
 
-_POWER_OF_PHASE = {
-    Phase.INVESTIGATE: "investigate",
-    Phase.SPECIAL_ELECTION: "special_election",
-    Phase.EXECUTE: "execute",
-}
+    def __hash__(self) -> int:
+        raise TypeError("a View is not hashable")
+
+    def __repr__(self) -> str:
+        who = "spectator" if self.seat is None else f"seat {self.seat}"
+        return f"<View {who} round={self.round} phase={self.phase}>"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild_view, (self.to_json(),))
 
 
-def make_view(game: Game, seat: int | None) -> View:
-    n = game.n
-    if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
-        raise ValueError(f"seat must be 0 to {n - 1} or None")
-    events = tuple(e.to_json() for e in game.visible_events(seat))
-    over = game.finished
-    known: list[str | None] = [None] * n
-    role = party = None
-    if over:
-        known = [r.value for r in game.roles]
-    if seat is not None:
-        own = game.roles[seat]
-        role, party = own.value, own.party.value
-        known[seat] = role
-        if own is Role.FASCIST or (own is Role.HITLER and game.hitler_knows):
-            for s, r in enumerate(game.roles):
-                if r is not Role.LIBERAL:
-                    known[s] = r.value
-    if game.rules.reveal_executed_role:
-        for e in events:
-            if e["type"] == "executed":
-                known[e["target"]] = e["role"]
-    phase = game.phase
-    voting = phase is Phase.VOTE
-    public_votes = game.rules.voting == "public_sequential"
-    if voting:
-        if public_votes:
-            votes = tuple(game.votes)
-        else:
-            votes = tuple(v if s == seat else None for s, v in enumerate(game.votes))
-        voted = tuple(v is not None for v in game.votes)
-    else:
-        votes = tuple(game.last_votes) if game.last_votes is not None else (None,) * n
-        voted = (False,) * n
-    hand: tuple[str, ...] = ()
-    if seat is not None and game.hand:
-        if (phase is Phase.DISCARD and seat == game.president) or (
-            phase in (Phase.ENACT, Phase.VETO_RESPONSE)
-            and seat in (game.president, game.chancellor)
-        ):
-            hand = tuple(p.value for p in game.hand)
-    in_session = phase in (Phase.DISCARD, Phase.ENACT, Phase.VETO_RESPONSE)
-    investigations = tuple(
-        (e["target"], e["party"]) for e in events if e["type"] == "investigation"
-    )
-    return View(
-        seat=seat,
-        players=n,
-        names=game.names,
-        rules=game.rules.describe(),
-        board=tuple(None if p is None else p.value for p in game.board),
-        hitler_zone=game.rules.hitler_zone,
-        veto_zone=game.rules.veto_zone,
-        phase=phase.value,
-        to_act=tuple(game.to_act()),
-        round=game.round,
-        role=role,
-        party=party,
-        known_roles=tuple(known),
-        alive=tuple(game.alive),
-        candidate=game.candidate,
-        nominee=game.nominee,
-        president=game.president,
-        chancellor=game.chancellor,
-        term_limited=game.term_limited() if phase is Phase.NOMINATE else (),
-        liberal_policies=game.liberal,
-        fascist_policies=game.fascist,
-        election_tracker=game.tracker,
-        draw_pile=game.draw_pile,
-        discard_pile=game.discard_pile,
-        voted=voted,
-        votes=votes,
-        hand=hand,
-        veto_available=in_session and game.veto_enabled and not game.veto_refused,
-        veto_proposed=phase is Phase.VETO_RESPONSE,
-        power=_POWER_OF_PHASE.get(phase),
-        investigated=tuple(game.investigated),
-        not_hitler=tuple(sorted(game.not_hitler)),
-        investigations=investigations,
-        winner=game.winner.value if game.winner else None,
-        reason=game.reason.value if game.reason else None,
-        events=events,
-    )
+def _field(index: int, name: str) -> property:
+    def get(self: View) -> Any:
+        values = self._values
+        if values is None:
+            observer = self._observer
+            assert observer is not None
+            observer.fill(self)
+            values = self._values
+            assert values is not None
+        return values[index]
+
+    get.__name__ = name
+    return property(get)
+
+
+for _i, _name in enumerate(FIELDS):
+    if _name != "seat":
+        setattr(View, _name, _field(_i, _name))
+View.seat = property(lambda self: self._seat)  # type: ignore[assignment,method-assign]
+
+
+_FIELD_SET = frozenset(FIELDS)
+
+
+def _rebuild_view(data: dict[str, Any]) -> View:
+    """A detached copy of a pickled view (no observer behind it)."""
+    values: list[Any] = []
+    for name in FIELDS:
+        value = data[name]
+        if name == "events":
+            items = [freeze(e) for e in value]
+            value = EventLog(items, len(items))
+        elif name == "rules":
+            value = freeze(value)
+        elif isinstance(value, list):
+            value = _tuples(value)
+        values.append(value)
+    return View(None, data["seat"], tuple(values))
+
+
+def _tuples(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_tuples(v) for v in value)
+    return value

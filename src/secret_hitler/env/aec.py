@@ -23,8 +23,8 @@ from .encoding import (
     ACTIONS,
     DEFAULT_HISTORY,
     NUM_ACTIONS,
-    FastEncoder,
     Layout,
+    SeatEncoder,
     action_index,
     encode_view,
 )
@@ -36,8 +36,8 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
     """Secret Hitler for 5-10 agents under any rules preset (or a rules dict).
 
     ``history`` is how many past nominations the observation carries. ``from_view=True``
-    builds every observation from ``game.view(seat)`` (slow; the fast encoder is checked
-    against it in the tests). ``reset(options=...)`` accepts the engine's fixings
+    encodes every observation from scratch (slow; the incremental encoder is checked against
+    it in the tests). ``reset(options=...)`` accepts the engine's fixings
     ``roles``, ``first_president``, ``deck`` and ``reshuffles`` for controlled experiments.
     """
 
@@ -71,7 +71,7 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
         self._np_random: np.random.Generator | None = None
         self.game: Game | None = None
-        self._encoder: FastEncoder | None = None
+        self._encoders: list[SeatEncoder] = []
         self._cache: dict[int, dict[str, np.ndarray]] = {}
 
     # ------------------------------------------------------------------ spaces
@@ -97,7 +97,7 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
         game_seed = int(self._np_random.integers(0, 2**62))
         fixings = {k: v for k, v in (options or {}).items() if k in _GAME_OPTIONS}
         self.game = Game(self.players, self.rules, seed=game_seed, **fixings)
-        self._encoder = FastEncoder(self.game, self.layout)
+        self._encoders = [SeatEncoder(s, self.players, self.layout) for s in range(self.players)]
         self._cache = {}
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
@@ -135,7 +135,6 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
             raise ValueError(f"action {action!r} is not legal for {agent} now; legal: {legal}")
         self._cumulative_rewards[agent] = 0.0
         game.apply(ACTIONS[seat][index])
-        self._encoder.sync()  # type: ignore[union-attr]
         self._cache = {}
         if game.winner is not None:
             self._finish(game.winner)
@@ -175,11 +174,12 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
         if cached is not None:
             return cached
         game = self.game
-        assert game is not None and self._encoder is not None
+        assert game is not None
+        view = game.view(seat)
         if self.from_view:
-            vector = encode_view(game.view(seat), layout=self.layout)
+            vector = encode_view(view, layout=self.layout)
         else:
-            vector = self._encoder.encode(seat)
+            vector = self._encoders[seat].encode(view)
         # Only the selected agent may act now (PettingZoo classic convention): during a vote the
         # voters waiting their turn get an all-zero mask too.
         if agent == self.agent_selection:

@@ -1,15 +1,10 @@
 """Fixed-size encodings of a seat's knowledge and of the action space.
 
-Two encoders write the same vector:
-
-* ``encode_view(view)`` is the reference. It reads nothing but a ``View`` (engine/view.py), so
-  an observation built with it cannot depend on what the seat has not observed.
-* ``FastEncoder`` is what the environment uses. Calling ``game.view`` costs more than a whole
-  engine step (it re-serialises the seat's entire event log), so the fast encoder keeps the same
-  blocks up to date incrementally: it reads each new event once and routes it by the event's
-  audience exactly as ``Game.visible_events`` does, and reads public state the way ``make_view``
-  does. ``tests/env/test_env.py`` checks, for every seat at every step of many games and every
-  preset, that both encoders give identical vectors.
+An observation is a function of the seat's engine ``View`` alone (engine/view.py), so it cannot
+depend on anything the seat has not observed. ``SeatEncoder`` builds it incrementally: it reads
+each event of the view's log once (the history and private blocks) and the rest from the view's
+fields; ``encode_view(view)`` is the same code run from scratch. The engine's observer is the
+only place that decides what a seat sees; nothing here reads the game.
 
 Seats are absolute (seat ``s`` is slot ``s``) and every seat block has ``MAX_SEATS`` slots, so
 the vector has the same size and meaning for 5 to 10 players.
@@ -29,7 +24,6 @@ from ..engine.events import PRIVATE_EVENT_TYPES
 from ..engine.types import Phase, Policy
 
 if TYPE_CHECKING:
-    from ..engine.game import Game
     from ..engine.view import View
 
 MAX_SEATS = 10
@@ -306,14 +300,13 @@ class Layout:
 
 # ----------------------------------------------------------------------------- event blocks
 class EventBlocks:
-    """Per-seat private blocks and the public history block, fed one event at a time.
+    """Per-seat private blocks and the public history block, fed one observed event at a time.
 
     ``feed(type, data, audience)``: ``audience`` is ``None`` for a public event or the seats that
-    observe it. With ``knowledge=False`` only history and peeks are tracked (the reference
-    encoder takes roles and investigations straight from the view).
+    observe it. Roles, known roles and investigations come from the view's fields instead.
     """
 
-    def __init__(self, n: int, layout: Layout, knowledge: bool = True) -> None:
+    def __init__(self, n: int, layout: Layout) -> None:
         self.n = n
         self.layout = layout
         self.k = layout.history
@@ -340,14 +333,6 @@ class EventBlocks:
             "received": self._received,
             "peek": self._peek_event,
         }
-        if knowledge:
-            handlers.update(
-                role=self._role_event,
-                night=self._night,
-                investigation=self._investigation,
-                game_over=self._game_over,
-            )
-        self.knowledge = knowledge
         self.handlers = handlers
 
     def feed(self, kind: str, data: dict[str, Any], audience: Sequence[int] | None) -> None:
@@ -404,11 +389,7 @@ class EventBlocks:
         if self._row():
             self.hist[_R["target"] + data["target"]] = 1.0
 
-    def _executed(self, data: dict[str, Any], _aud: Any) -> None:
-        self._target(data, _aud)
-        role = data.get("role")
-        if role is not None and self.knowledge:
-            self._set_known_all(data["target"], role)
+    _executed = _target
 
     def _drew(self, data: dict[str, Any], aud: Sequence[int] | None) -> None:
         if self._row() and aud:
@@ -430,36 +411,6 @@ class EventBlocks:
             row[self._peek : self._peek + 6] = 0.0
             for i, p in enumerate(data["policies"][:3]):
                 row[self._peek + 2 * i + (0 if p == "liberal" else 1)] = 1.0
-
-    # -- knowledge (fast encoder only)
-    def _set_known(self, seat: int, target: int, role: str) -> None:
-        row = self.private[seat]
-        base = self._known + 3 * target
-        row[base : base + 3] = 0.0
-        row[base + _ROLE_INDEX[role]] = 1.0
-
-    def _set_known_all(self, target: int, role: str) -> None:
-        for s in range(self.n):
-            self._set_known(s, target, role)
-
-    def _role_event(self, data: dict[str, Any], aud: Sequence[int] | None) -> None:
-        seat, role = data["seat"], data["role"]
-        self.private[seat, self._role + _ROLE_INDEX[role]] = 1.0
-        self._set_known(seat, seat, role)
-
-    def _night(self, data: dict[str, Any], aud: Sequence[int] | None) -> None:
-        for s in aud or ():
-            for target, role in data["known"].items():
-                self._set_known(s, int(target), role)
-
-    def _investigation(self, data: dict[str, Any], aud: Sequence[int] | None) -> None:
-        i = 0 if data["party"] == "liberal" else 1
-        for s in aud or ():
-            self.private[s, self._inv + 2 * data["target"] + i] = 1.0
-
-    def _game_over(self, data: dict[str, Any], _aud: Any) -> None:
-        for target, role in enumerate(data["roles"]):
-            self._set_known_all(target, role)
 
 
 # ----------------------------------------------------------------------------- static & dynamic
@@ -570,62 +521,88 @@ def _dynamic_block(
     return out
 
 
-# ----------------------------------------------------------------------------- reference encoder
+# ----------------------------------------------------------------------------- encoders
+class SeatEncoder:
+    """The observations of one seat, from its successive views; each event is read once."""
+
+    def __init__(self, seat: int, players: int, layout: Layout) -> None:
+        self.seat = seat
+        self.layout = layout
+        self.blocks = EventBlocks(players, layout)
+        self._seen = 0
+        self._dyn = _Dyn(layout)
+        self._static: np.ndarray | None = None
+        self._deck = 1.0
+
+    def encode(self, view: View) -> np.ndarray:
+        """The observation vector of ``view`` (a later view of the same seat than the last)."""
+        seat = self.seat
+        if view.seat != seat:
+            raise ValueError(f"this encoder is for seat {seat}, not {view.seat}")
+        events = view.events
+        feed = self.blocks.feed
+        for e in events[self._seen :]:
+            kind = e["type"]
+            feed(kind, e, (seat,) if kind in _PRIVATE_EVENTS else None)
+        self._seen = len(events)
+        if self._static is None:
+            self._static = _static_block(
+                self.layout, view.players, view.board, view.hitler_zone, view.veto_zone
+            )
+            self._deck = float(_deck_size(view.rules))
+        private = self.blocks.private[seat].copy()
+        rel = self.layout.rel
+        if view.role is not None:
+            private[rel("role", "private") + _ROLE_INDEX[view.role]] = 1.0
+        known = rel("known_roles", "private")
+        for s, r in enumerate(view.known_roles):
+            if r is not None:
+                private[known + 3 * s + _ROLE_INDEX[r]] = 1.0
+        inv = rel("investigations", "private")
+        for target, party in view.investigations:
+            private[inv + 2 * target + (0 if party == "liberal" else 1)] = 1.0
+        deck = self._deck
+        voting = view.phase == "vote"
+        hand = view.hand
+        hand_liberal = hand.count("liberal")
+        dyn = _dynamic_block(
+            self._dyn,
+            seat,
+            _PHASE_INDEX[view.phase],
+            view.to_act,
+            view.alive,
+            view.candidate,
+            view.nominee,
+            view.president,
+            view.chancellor,
+            view.term_limited,
+            view.investigated,
+            view.not_hitler,
+            view.voted if voting else None,
+            view.votes,
+            view.liberal_policies,
+            view.fascist_policies,
+            view.election_tracker,
+            hand_liberal,
+            len(hand) - hand_liberal,
+            view.veto_available,
+            view.veto_proposed,
+            view.fascist_policies >= view.hitler_zone,
+            view.winner,
+            view.draw_pile / deck,
+            view.discard_pile / deck,
+            min(view.round / 32.0, 1.0),
+        )
+        return np.concatenate((self._static, private, self.blocks.hist, dyn))
+
+
 def encode_view(
     view: View, history: int = DEFAULT_HISTORY, layout: Layout | None = None
 ) -> np.ndarray:
-    """The observation vector of ``view.seat``, computed from the view alone (the reference)."""
+    """The observation vector of ``view.seat``, computed from the view alone, from scratch."""
     if view.seat is None:
         raise ValueError("a spectator view has no seat to encode")
-    layout = layout or Layout(history)
-    seat, n = view.seat, view.players
-    blocks = EventBlocks(n, layout, knowledge=False)
-    for e in view.events:
-        kind = e["type"]
-        blocks.feed(kind, e, (seat,) if kind in _PRIVATE_EVENTS else None)
-    private = blocks.private[seat]
-    rel = layout.rel
-    if view.role is not None:
-        private[rel("role", "private") + _ROLE_INDEX[view.role]] = 1.0
-    known = rel("known_roles", "private")
-    for s, r in enumerate(view.known_roles):
-        if r is not None:
-            private[known + 3 * s + _ROLE_INDEX[r]] = 1.0
-    inv = rel("investigations", "private")
-    for target, party in view.investigations:
-        private[inv + 2 * target + (0 if party == "liberal" else 1)] = 1.0
-    static = _static_block(layout, n, view.board, view.hitler_zone, view.veto_zone)
-    deck = _deck_size(view.rules)
-    voting = view.phase == "vote"
-    dyn = _dynamic_block(
-        _Dyn(layout),
-        seat,
-        _PHASE_INDEX[view.phase],
-        view.to_act,
-        view.alive,
-        view.candidate,
-        view.nominee,
-        view.president,
-        view.chancellor,
-        view.term_limited,
-        view.investigated,
-        view.not_hitler,
-        view.voted if voting else None,
-        view.votes,
-        view.liberal_policies,
-        view.fascist_policies,
-        view.election_tracker,
-        view.hand.count("liberal"),
-        view.hand.count("fascist"),
-        view.veto_available,
-        view.veto_proposed,
-        view.fascist_policies >= view.hitler_zone,
-        view.winner,
-        view.draw_pile / deck,
-        view.discard_pile / deck,
-        min(view.round / 32.0, 1.0),
-    )
-    return np.concatenate((static, private, blocks.hist, dyn))
+    return SeatEncoder(view.seat, view.players, layout or Layout(history)).encode(view)
 
 
 def _deck_size(rules: Any) -> int:
@@ -633,99 +610,6 @@ def _deck_size(rules: Any) -> int:
     if isinstance(deck, dict):
         return max(1, int(deck["liberal"]) + int(deck["fascist"]))
     return max(1, int(deck[0]) + int(deck[1]))
-
-
-# ----------------------------------------------------------------------------- fast encoder
-class FastEncoder:
-    """Incremental encoder for one game: ``sync()`` after each step, ``encode(seat)`` on demand."""
-
-    def __init__(self, game: Game, layout: Layout) -> None:
-        self.game = game
-        self.layout = layout
-        n = game.n
-        self.blocks = EventBlocks(n, layout, knowledge=True)
-        self._cursor = 0
-        rules = game.rules
-        self.static = _static_block(
-            layout,
-            n,
-            [None if p is None else p.value for p in game.board],
-            rules.hitler_zone,
-            rules.veto_zone,
-        )
-        self._deck = float(_deck_size(rules))
-        self._hz = rules.hitler_zone
-        self._public_votes = rules.voting == "public_sequential"
-        self._dyn = _Dyn(layout)
-        self.sync()
-
-    def sync(self) -> None:
-        """Feed the events logged since the last call (each event is read once)."""
-        events = self.game.events
-        feed = self.blocks.feed
-        for i in range(self._cursor, len(events)):
-            e = events[i]
-            feed(e.type, e.data, e.audience)
-        self._cursor = len(events)
-
-    def encode(self, seat: int) -> np.ndarray:
-        """The observation of ``seat``; mirrors ``make_view`` field by field."""
-        g = self.game
-        ph = g.phase
-        voting = ph is Phase.VOTE
-        if voting:
-            votes: Sequence[bool | None]
-            if self._public_votes:
-                votes = g.votes
-            else:
-                v = g.votes[seat]
-                votes = () if v is None else [None] * seat + [v]
-            voted: Sequence[bool] | None = [v is not None for v in g.votes]
-        else:
-            votes = g.last_votes or ()
-            voted = None
-        hl = hf = 0
-        hand = g.hand
-        if hand and (
-            (ph is Phase.DISCARD and seat == g.president)
-            or (
-                (ph is Phase.ENACT or ph is Phase.VETO_RESPONSE)
-                and (seat == g.president or seat == g.chancellor)
-            )
-        ):
-            hl = hand.count(_L)
-            hf = len(hand) - hl
-        in_session = ph is Phase.DISCARD or ph is Phase.ENACT or ph is Phase.VETO_RESPONSE
-        winner = g.winner
-        dyn = _dynamic_block(
-            self._dyn,
-            seat,
-            _PHASE_INDEX[ph],
-            g.to_act(),
-            g.alive,
-            g.candidate,
-            g.nominee,
-            g.president,
-            g.chancellor,
-            g.term_limited() if ph is Phase.NOMINATE else (),
-            g.investigated,
-            g.not_hitler,
-            voted,
-            votes,
-            g.liberal,
-            g.fascist,
-            g.tracker,
-            hl,
-            hf,
-            in_session and g.veto_enabled and not g.veto_refused,
-            ph is Phase.VETO_RESPONSE,
-            g.fascist >= self._hz,
-            None if winner is None else winner.value,
-            g.draw_pile / self._deck,
-            g.discard_pile / self._deck,
-            min(g.round / 32.0, 1.0),
-        )
-        return np.concatenate((self.static, self.blocks.private[seat], self.blocks.hist, dyn))
 
 
 def describe_layout(history: int = DEFAULT_HISTORY) -> list[Field]:

@@ -1,72 +1,24 @@
-"""Per-seat update messages: what one seat may know after an action, built and encoded fast.
+"""Per-recipient update messages: what one seat (or a spectator) may know after an action.
 
 An update carries the seat's engine view (``Game.view(seat)``) without its event log, and the new
-events addressed to that seat. ``make_view`` derives a few fields from the seat's events
-(investigation results, roles revealed at executions); rebuilding the whole event log for every
-seat after every action would cost more than everything else, so the view is built from a lean
-stand-in of the game that lists only those events. The tests compare every update with the
-engine's own full view, so any drift shows up there.
+events the engine's observer routes to that seat. Nothing here decides what a seat may see: the
+engine's observer does, and ``View.SEAT_FIELDS`` says which view fields can differ between seats,
+so the rest is encoded once per action for everyone.
 """
 
 from __future__ import annotations
 
 import json
-from functools import lru_cache
 from typing import Any
 
-from ..engine import Action, Game, Rules
+from ..engine import Action, Game
 from ..engine.actions import CLAIM, TARGETED
-from ..engine.types import Phase, Role
-from ..engine.view import make_view
+from ..engine.view import FIELDS, SEAT_FIELDS
 from .protocol import VERSION
 
-_VIEW_SOURCES = frozenset({"investigation", "executed"})
 _DUMP = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
-
-
-@lru_cache(maxsize=256)
-def _rules_json(rules: Rules) -> tuple[dict[str, Any], str]:
-    described = rules.describe()
-    return described, _DUMP(described)
-
-
-class _CachedRules:
-    """A game's rules whose ``describe()`` is computed once."""
-
-    __slots__ = ("_rules",)
-
-    def __init__(self, rules: Rules) -> None:
-        self._rules = rules
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._rules, name)
-
-    def describe(self) -> dict[str, Any]:
-        return _rules_json(self._rules)[0]
-
-
-class LeanGame:
-    """The game as ``make_view`` sees it, with only the events the view's fields come from."""
-
-    __slots__ = ("_game", "_events", "rules")
-
-    def __init__(self, game: Game) -> None:
-        self._game = game
-        self._events = [e for e in game.events if e.type in _VIEW_SOURCES]
-        self.rules = _CachedRules(game.rules)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._game, name)
-
-    def visible_events(self, seat: int | None) -> list[Any]:
-        return [e for e in self._events if e.visible_to(seat)]
-
-
-def lean_view(game: Game, seat: int | None, lean: LeanGame | None = None) -> dict[str, Any]:
-    """``game.view(seat).to_json()`` without ``events``."""
-    view = make_view(lean or LeanGame(game), seat).to_json()  # type: ignore[arg-type]
-    del view["events"]
-    return view
+_SHARED = tuple(f for f in FIELDS if f not in SEAT_FIELDS)
+_OWN = tuple(f for f in SEAT_FIELDS if f != "events")
 
 
 def public_action(action: Action) -> dict[str, Any]:
@@ -87,21 +39,15 @@ def build_update(
     action: Action | None,
     by: str | None,
     deadline: float | None,
-    lean: LeanGame | None = None,
 ) -> dict[str, Any]:
     """The ``update`` message for ``seat`` after the events from ``ev_from`` on."""
-    events = [
-        e.to_json()
-        for e in game.events[ev_from:]
-        if e.audience is None or (seat is not None and seat in e.audience)
-    ]
     legal = [a.to_json() for a in game.legal_actions(seat)] if seat is not None else []
     msg: dict[str, Any] = {
         "v": VERSION,
         "type": "update",
         "seq": seq,
-        "events": events,
-        "view": lean_view(game, seat, lean),
+        "events": json.loads(_DUMP(game.observer.events_since(seat, ev_from))),
+        "view": game.view(seat).to_json(events=False),
         "legal": legal,
         "deadline": deadline,
         "action": None if action is None else public_action(action),
@@ -112,11 +58,6 @@ def build_update(
 
 
 # ---------------------------------------------------------------------- one action, every seat
-# The view fields that differ between seats (everything else is the same for every seat and for a
-# spectator). ``SeatUpdates`` builds the spectator view once, encodes its shared part once, and
-# adds only these per seat; ``tests/server/test_updates.py`` checks the result against
-# ``build_update`` (and so against ``Game.view``) for every seat after every action.
-_SEAT_KEYS = ("seat", "role", "party", "known_roles", "votes", "hand", "investigations")
 _ACTION_JSON: dict[Action, str] = {}
 _ACTION_JSON_MAX = 20_000
 
@@ -131,9 +72,13 @@ def _action_json(action: Action) -> str:
 
 
 class SeatUpdates:
-    """The encoded ``update`` messages of one action, built lazily per seat (each seat once)."""
+    """The encoded ``update`` messages of one action, built lazily per recipient (each once).
 
-    __slots__ = ("_game", "_lean", "_public", "_head", "_events", "_view_mid", "_tail", "_texts")
+    The view fields every recipient shares are encoded once, from the spectator's view; each
+    seat adds its own ``SEAT_FIELDS`` and the events the observer routes to it.
+    """
+
+    __slots__ = ("_game", "_ev_from", "_head", "_view_mid", "_tail", "_texts")
 
     def __init__(
         self,
@@ -145,15 +90,11 @@ class SeatUpdates:
         deadline: float | None,
     ) -> None:
         self._game = game
-        self._lean = lean = LeanGame(game)
-        pub = make_view(lean, None).to_json()  # type: ignore[arg-type]
-        del pub["events"]
-        self._public = pub
-        rules_json = _rules_json(game.rules)[1]
-        shared = {k: v for k, v in pub.items() if k not in _SEAT_KEYS and k != "rules"}
-        self._head = f'{{"v":{VERSION},"type":"update","seq":{seq},"events":['
-        self._events = [(e.audience, _DUMP(e.to_json())) for e in game.events[ev_from:]]
-        self._view_mid = f'{_DUMP(shared)[:-1]},"rules":{rules_json},'
+        self._ev_from = ev_from
+        public = game.view(None)
+        shared = {f: getattr(public, f) for f in _SHARED}
+        self._head = f'{{"v":{VERSION},"type":"update","seq":{seq},"events":'
+        self._view_mid = _DUMP(shared)[:-1]
         tail: dict[str, Any] = {
             "deadline": deadline,
             "action": None if action is None else public_action(action),
@@ -169,54 +110,10 @@ class SeatUpdates:
             text = self._texts[seat] = self._build(seat)
         return text
 
-    def _seat_fields(self, seat: int | None) -> dict[str, Any]:
-        pub = self._public
-        if seat is None:
-            return {k: pub[k] for k in _SEAT_KEYS}
-        g = self._game
-        own = g.roles[seat]
-        role = own.value
-        known = list(pub["known_roles"])  # the spectator's: every role at the end, executions
-        known[seat] = role
-        if own is Role.FASCIST or (own is Role.HITLER and g.hitler_knows):
-            for s, r in enumerate(g.roles):
-                if r is not Role.LIBERAL:
-                    known[s] = r.value
-        phase = g.phase
-        if phase is Phase.VOTE and g.rules.voting != "public_sequential":
-            votes = [v if s == seat else None for s, v in enumerate(g.votes)]
-        else:
-            votes = pub["votes"]
-        hand: list[str] = []
-        if g.hand and (
-            (phase is Phase.DISCARD and seat == g.president)
-            or (phase in (Phase.ENACT, Phase.VETO_RESPONSE) and seat in (g.president, g.chancellor))
-        ):
-            hand = [p.value for p in g.hand]
-        investigations = [
-            [e.data["target"], e.data["party"]]
-            for e in self._lean.visible_events(seat)
-            if e.type == "investigation"
-        ]
-        return {
-            "seat": seat,
-            "role": role,
-            "party": own.party.value,
-            "known_roles": known,
-            "votes": votes,
-            "hand": hand,
-            "investigations": investigations,
-        }
-
     def _build(self, seat: int | None) -> str:
         g = self._game
-        events = ",".join(
-            text
-            for audience, text in self._events
-            if audience is None or (seat is not None and seat in audience)
-        )
+        view = g.view(seat)
+        events = _DUMP(g.observer.events_since(seat, self._ev_from))
+        own = _DUMP({f: getattr(view, f) for f in _OWN})[1:]
         legal = ",".join(_action_json(a) for a in g.legal_actions(seat)) if seat is not None else ""
-        fields = _DUMP(self._seat_fields(seat))[1:]
-        return (
-            f'{self._head}{events}],"view":{self._view_mid}{fields},"legal":[{legal}],{self._tail}'
-        )
+        return f'{self._head}{events},"view":{self._view_mid},{own},"legal":[{legal}],{self._tail}'
