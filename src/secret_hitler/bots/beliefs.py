@@ -111,7 +111,7 @@ class Model:
     temper: float = 1.0
 
 
-# Fitted to the 7-player secrethitler.io games (../shared/data, 911 games): frequencies of each
+# Fitted to the 7-player secrethitler.io games (data/secrethitler-io-games.jsonl.gz, 911 games): frequencies of each
 # behaviour by true role. People lie in other ways more often (a quarter of fascist claims
 # are neither the truth nor the cover story), Hitler lies like a fascist, fascists do not
 # favour teammates outside the Hitler zone, and votes are nearly uninformative.
@@ -433,7 +433,7 @@ class Beliefs:
         self.fascist = 0
         self.start = (0, 0)
         self.pile = [float(deck[0]), float(deck[1])]
-        self.last_gov: tuple[int, int] | None = None
+        self.eligible: list[int] = []  # the engine's chancellor candidates at this nomination
         self.session: Session | None = None
         self.nominee: tuple[int, int] | None = None
         self.peek_k3: int | None = None
@@ -554,7 +554,7 @@ class Beliefs:
         self._close_session()
         p, c = e["president"], e["chancellor"]
         self.nominee = (p, c)
-        elig = self._eligible(p)
+        elig = self.eligible
         if c not in elig or len(elig) < 2:
             return
         m = self.model
@@ -569,14 +569,8 @@ class Beliefs:
         active = (rp == FAS) | ((rp == HIT) & self._hitler_knows())
         self._add(np.where(active, np.log(ratio), 0.0))
 
-    def _eligible(self, p: int) -> list[int]:
-        living = sum(self.alive)
-        barred: set[int] = set()
-        if self.last_gov is not None:
-            lp, lc = self.last_gov
-            barred = {lc} if living <= 5 else {lp, lc}
-        out = [s for s in range(self.n) if self.alive[s] and s != p and s not in barred]
-        return out or [s for s in range(self.n) if self.alive[s] and s != p]
+    def _on_candidate(self, e: dict[str, Any]) -> None:
+        self.eligible = list(e["eligible"])
 
     def _on_votes(self, e: dict[str, Any]) -> None:
         if self.nominee is None:
@@ -596,9 +590,6 @@ class Beliefs:
             tab = yes if ja else no
             total += tab[R[:, v], rp, rc]
         self._add(total)
-
-    def _on_elected(self, e: dict[str, Any]) -> None:
-        self.last_gov = (e["president"], e["chancellor"])
 
     def _on_not_hitler(self, e: dict[str, Any]) -> None:
         self._mask(self.R[:, e["seat"]] != HIT)
@@ -656,7 +647,6 @@ class Beliefs:
 
     def _on_chaos(self, e: dict[str, Any]) -> None:
         self._close_session()
-        self.last_gov = None  # C2: term limits cleared
         self.peek_k3 = self.peek_claim = None
         self._take(1, 1.0 if e["policy"] == "liberal" else 0.0)
 
