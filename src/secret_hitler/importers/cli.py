@@ -101,7 +101,8 @@ def secrethitler_io(
     input: Annotated[
         Path,
         typer.Argument(
-            metavar="IN.jsonl", help="secrethitler.io game summaries, one JSON per line (or .jsonl.gz)"
+            metavar="IN.jsonl",
+            help="secrethitler.io game summaries, one JSON per line (or .jsonl.gz)",
         ),
     ],
     out_dir: Annotated[
