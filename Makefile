@@ -3,23 +3,26 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: run test install install-dev system-deps lint typecheck bench clean
+.PHONY: run test install install-dev system-deps lint typecheck bench lock clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
+## The server and what it needs (embedded SQLite; add `postgres` for PostgreSQL).
 install: $(BIN)/python
-	$(BIN)/pip install --quiet -e .
+	$(BIN)/pip install --quiet -e '.[server]'
 
+## Every extra and the test tools.
 install-dev: $(BIN)/python
-	$(BIN)/pip install --quiet -e '.[dev,rl]'
+	$(BIN)/pip install --quiet -e '.[all,dev]'
 
-## Start the server on http://127.0.0.1:8000 (embedded SQLite in ./data).
+## Start the server on http://127.0.0.1:8000 (embedded SQLite in ./var).
 run: install
 	$(BIN)/secret-hitler serve
 
-## Install everything the tests need (dev extras, Chromium, PostgreSQL) and run the whole suite.
+## Install everything the tests need (all extras, dev tools, Chromium, PostgreSQL) and run the
+## whole suite.
 test: install-dev system-deps
 	$(BIN)/python -m pytest
 
@@ -35,6 +38,13 @@ typecheck: install-dev
 
 bench: install-dev
 	$(BIN)/python benchmarks/engine_speed.py
+
+## Regenerate requirements/server.lock (the server's deployment pins, from PyPI) after a change
+## to the server or postgres extras.
+lock: $(BIN)/python
+	$(BIN)/pip install --quiet uv
+	$(BIN)/uv pip compile pyproject.toml --extra server --extra postgres --universal \
+		--python-version 3.11 --custom-compile-command "make lock" -o requirements/server.lock
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -26,13 +26,13 @@ import numpy as np
 
 from secret_hitler.bots.bayes import VOTE_FEATURES, BayesAgent
 from secret_hitler.bots.beliefs import HUMAN_MODEL
+from secret_hitler.datasets import SECRETHITLER_IO
 from secret_hitler.engine import Action, Game
 from secret_hitler.engine import actions as A
 from secret_hitler.engine.types import Phase
 from secret_hitler.sim.evaluate import load_records
 
-ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared" / "data" / "secrethitler-io-games.jsonl"
+DATA = SECRETHITLER_IO  # the project's copy, data/secrethitler-io-games.jsonl.gz
 ROLES = ("liberal", "fascist", "hitler")
 
 

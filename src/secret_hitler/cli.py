@@ -11,6 +11,7 @@ from typing import Annotated, Any
 import typer
 
 from .engine import InvalidRecord, replay, replay_summary
+from .extras import MissingExtra, extra_for
 
 app = typer.Typer(
     help="Secret Hitler: rules engine, bots, simulator, server and research tools.",
@@ -19,8 +20,9 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-# Modules that add their commands with a ``register(app)`` function. A missing module (an
-# optional layer that is not installed) just leaves its commands out.
+# Modules that add their commands with a ``register(app)`` function. Each imports only light
+# modules at load time (the CLI must start on a plain install); a command that needs an extra
+# checks for it when it runs (``extras.require``).
 _PLUGINS = (
     "secret_hitler.importers.cli",
     "secret_hitler.sim.cli",
@@ -136,6 +138,16 @@ def main() -> None:
         app()
     except KeyboardInterrupt:
         sys.exit(130)
+    except MissingExtra as exc:
+        typer.echo(str(exc), err=True)
+        sys.exit(2)
+    except ModuleNotFoundError as exc:
+        # A backstop for a path that does not check first: still one line, never a traceback.
+        extra = extra_for(exc.name)
+        if extra is None:
+            raise
+        _err(f"{exc.name} is not installed: pip install 'secret-hitler[{extra}]'")
+        sys.exit(2)
 
 
 if __name__ == "__main__":

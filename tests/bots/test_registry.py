@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import importlib.abc
 import importlib.machinery
+import re
 import sys
 from types import ModuleType
 
 import pytest
 
-from secret_hitler.bots import Agent, available_bots, base, make_agent
+from secret_hitler import extras
+from secret_hitler.bots import Agent, available_bots, base, bot_problem, make_agent
+from secret_hitler.extras import MissingExtra
 
 
 def test_builtin_bots_are_registered() -> None:
@@ -57,22 +60,39 @@ def finder():  # type: ignore[no-untyped-def]
         sys.modules.pop(name, None)
 
 
-def test_a_missing_bot_module_is_tolerated(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(base, "_BUILTIN", (*base._BUILTIN, "not_written_yet"))
-    assert "random" in available_bots()
-
-
 def test_a_missing_dependency_inside_a_bot_module_is_reported(
     monkeypatch: pytest.MonkeyPatch, finder: _Finder
 ) -> None:
-    monkeypatch.setattr(base, "_BUILTIN", (*base._BUILTIN, "needs_dep"))
+    """Only a level's declared extra is reported as missing; any other missing module is a bug."""
+    monkeypatch.setitem(base._BUILTIN, "needs-dep", ("needs_dep", None))
     with pytest.raises(ModuleNotFoundError, match="a_dependency_that_is_not_installed"):
-        available_bots()
+        make_agent("needs-dep", 0)
 
 
 def test_an_import_error_inside_a_bot_module_is_reported(
     monkeypatch: pytest.MonkeyPatch, finder: _Finder
 ) -> None:
-    monkeypatch.setattr(base, "_BUILTIN", (*base._BUILTIN, "broken"))
+    monkeypatch.setitem(base._BUILTIN, "broken", ("broken", None))
     with pytest.raises(ImportError, match="cannot import name"):
-        make_agent("random", 0)
+        make_agent("broken", 0)
+
+
+def test_a_level_whose_extra_is_missing_is_left_out_and_named(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With numpy absent, bayes is not offered, and asking for it names the extra to install."""
+    monkeypatch.setitem(extras.EXTRAS, "bots", ("a_module_that_is_not_installed",))
+    monkeypatch.delitem(base._REGISTRY, "bayes", raising=False)
+    assert "bayes" not in available_bots() and {"random", "rule"} <= set(available_bots())
+    message = "bot 'bayes' needs the bots extra: pip install 'secret-hitler[bots]'"
+    assert bot_problem("bayes") == message
+    with pytest.raises(MissingExtra, match=re.escape(message)):
+        make_agent("bayes", 0)
+    assert bot_problem("rule") is None
+    assert bot_problem("nope") == f"unknown bot 'nope'; available: {', '.join(available_bots())}"
+
+
+def test_every_builtin_level_loads_when_its_extra_is_installed() -> None:
+    for name in base._BUILTIN:
+        assert make_agent(name, 0, seed=1).seat == 0
+    assert set(base._BUILTIN) <= set(available_bots())

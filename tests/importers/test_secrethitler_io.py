@@ -6,6 +6,7 @@ the ``official`` rules (custom settings carried over) with no illegal step and t
 
 from __future__ import annotations
 
+import gzip
 import json
 from collections import Counter
 from pathlib import Path
@@ -15,6 +16,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+from secret_hitler.datasets import SECRETHITLER_IO, open_text
 from secret_hitler.engine import Game, GameError
 from secret_hitler.importers.cli import app, dump_record, import_secrethitler_io, register
 from secret_hitler.importers.secrethitler_io import (
@@ -25,7 +27,8 @@ from secret_hitler.importers.secrethitler_io import (
     iter_records,
 )
 
-DATA = Path(__file__).parents[3] / "shared" / "data" / "secrethitler-io-games.jsonl"
+# The project's copy of the real games (data/README.md); no skip: it is in the repository.
+DATA = SECRETHITLER_IO
 
 L, F = "liberal", "fascist"
 ROLES5 = [L, L, L, "fascist", "hitler"]
@@ -634,6 +637,36 @@ def test_import_refuses_a_missing_or_malformed_file(tmp_path: Path, content: str
     assert not (tmp_path / "out").exists()
 
 
+def test_import_reads_gzip_like_plain_text(tmp_path: Path) -> None:
+    """A .jsonl.gz input (the project's own sample is one) gives the same records as plain JSONL."""
+    with open_text(DATA) as fh:
+        lines = [next(fh) for _ in range(12)]
+    plain = tmp_path / "some.jsonl"
+    plain.write_text("".join(lines), encoding="utf-8")
+    packed = tmp_path / "some.jsonl.gz"
+    packed.write_bytes(gzip.compress(plain.read_bytes()))
+    for src, out in ((plain, tmp_path / "a"), (packed, tmp_path / "b")):
+        result = CliRunner().invoke(app, ["secrethitler-io", str(src), str(out)])
+        assert result.exit_code == 0, result.output
+    names = sorted(p.name for p in (tmp_path / "a").iterdir())
+    assert len(names) >= 10 and names == sorted(p.name for p in (tmp_path / "b").iterdir())
+    for name in names:
+        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
+
+
+@pytest.mark.parametrize("damage", ["truncated", "corrupt"])
+def test_import_refuses_a_damaged_gzip_file(tmp_path: Path, damage: str) -> None:
+    with open_text(DATA) as fh:
+        packed = gzip.compress("".join(next(fh) for _ in range(30)).encode())
+    data = packed[: len(packed) // 2] if damage == "truncated" else packed[:12] + b"\xff" * 40
+    src = tmp_path / "games.jsonl.gz"
+    src.write_bytes(data)
+    result = CliRunner().invoke(app, ["secrethitler-io", str(src), str(tmp_path / "out")])
+    assert result.exit_code == 2, result.output
+    assert "damaged gzip" in result.output and "Traceback" not in result.output
+    assert not (tmp_path / "out").exists()
+
+
 def test_register_mounts_the_import_group(tmp_path: Path) -> None:
     parent = typer.Typer()
 
@@ -651,9 +684,8 @@ def test_register_mounts_the_import_group(tmp_path: Path) -> None:
 # ------------------------------------------------------------------------ every real game
 
 
-@pytest.mark.skipif(not DATA.exists(), reason=f"the secrethitler.io data set is not at {DATA}")
 def test_every_finished_site_game_replays_with_its_recorded_winner() -> None:
-    with DATA.open(encoding="utf-8") as fh:
+    with open_text(DATA) as fh:
         lines = fh.readlines()
     finished = replayed = 0
     skipped: Counter[str] = Counter()

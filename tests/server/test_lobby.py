@@ -197,7 +197,7 @@ def test_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     ):
         monkeypatch.delenv(key, raising=False)
     s = Settings.from_env()
-    assert (s.host, s.port, s.data) == ("127.0.0.1", 8000, Path("data"))
+    assert (s.host, s.port, s.data) == ("127.0.0.1", 8000, Path("var"))  # ./data: data sets
     monkeypatch.setenv("SH_PORT", "9001")
     monkeypatch.setenv("SH_BOT_DELAY", "0.25")
     monkeypatch.setenv("DATABASE_URL", "postgresql://x/y")

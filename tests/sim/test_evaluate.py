@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import gzip
 from pathlib import Path
 
 import pytest
 import typer
 from typer.testing import CliRunner
 
+from secret_hitler import extras
+from secret_hitler.bots import base
+from secret_hitler.datasets import SECRETHITLER_IO
 from secret_hitler.sim.evaluate import (
     evaluate_roles,
     evaluate_votes,
@@ -16,8 +20,7 @@ from secret_hitler.sim.evaluate import (
 )
 from secret_hitler.sim.simulator import Lineup, play_game
 
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "secrethitler-io-games.jsonl"
-needs_data = pytest.mark.skipif(not DATA.exists(), reason="secrethitler.io data not present")
+DATA = SECRETHITLER_IO  # the project's copy (data/), gzip-compressed
 
 
 def _app() -> typer.Typer:
@@ -50,7 +53,6 @@ def test_roles_on_bot_games_beat_the_uniform_prior() -> None:
     assert data["top1"] > data["uniform_top1"]
 
 
-@needs_data
 def test_votes_on_real_games() -> None:
     records = load_records(DATA, limit=5)
     assert len(records) == 5
@@ -60,7 +62,6 @@ def test_votes_on_real_games() -> None:
     assert sum(t.total for t in report.by_role.values()) == report.overall.total
 
 
-@needs_data
 def test_cli_votes_and_roles_json() -> None:
     runner = CliRunner()
     out = runner.invoke(
@@ -90,3 +91,24 @@ def test_cli_errors_exit_2_without_traceback(tmp_path: Path) -> None:
     assert out.exit_code == 2 and "unknown bot" in out.output
     out = runner.invoke(_app(), ["evaluate", "roles", str(bad), "--bot", "random"])
     assert out.exit_code == 2
+
+
+def test_with_no_path_the_project_sample_is_used() -> None:
+    out = CliRunner().invoke(_app(), ["evaluate", "votes", "--limit", "2", "--json"])
+    assert out.exit_code == 0, out.output
+    assert '"games": 2' in out.output
+    assert load_records(None, limit=3) == load_records(DATA, limit=3)
+
+
+def test_a_plain_copy_and_the_gzip_sample_give_the_same_records(tmp_path: Path) -> None:
+    plain = tmp_path / "games.jsonl"
+    plain.write_bytes(gzip.decompress(DATA.read_bytes()))
+    assert load_records(plain, limit=20) == load_records(DATA, limit=20)
+
+
+def test_a_level_whose_extra_is_missing_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(extras.EXTRAS, "bots", ("a_module_that_is_not_installed",))
+    monkeypatch.delitem(base._REGISTRY, "bayes", raising=False)
+    out = CliRunner().invoke(_app(), ["evaluate", "votes", "--limit", "1"])
+    assert out.exit_code == 2 and "Traceback" not in out.output
+    assert "bot 'bayes' needs the bots extra: pip install 'secret-hitler[bots]'" in out.output

@@ -1,8 +1,8 @@
 """The web client's message catalogs (src/secret_hitler/web/static/i18n/*.json).
 
 Every visible string of the client comes from these catalogs, so they must agree with each other
-key for key and placeholder for placeholder, and use the terms of /work/shared/UI-NOTES.md (the
-terms table is binding: each community meets the words it already uses).
+key for key and placeholder for placeholder, and use the terms of docs/ui-terms.md (the terms
+table is binding: each community meets the words it already uses).
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -181,7 +182,39 @@ def test_english_prompts_of_the_brief(catalogs: dict[str, dict[str, Any]]) -> No
     assert en["chaos.message"] == "The people enacted the top policy"
 
 
-# -- terminology (UI-NOTES.md terms table) ---------------------------------------------------------
+# -- terminology (docs/ui-terms.md) ---------------------------------------------------------------
+
+TERMS_DOC = Path(__file__).resolve().parents[2] / "docs" / "ui-terms.md"
+
+
+def _terms_table() -> dict[str, dict[str, str]]:
+    """docs/ui-terms.md's table: concept -> {language tag: term}."""
+    rows = [
+        [cell.strip() for cell in line.strip().strip("|").split("|")]
+        for line in TERMS_DOC.read_text(encoding="utf-8").splitlines()
+        if line.startswith("|")
+    ]
+    header, body = rows[0], [r for r in rows[1:] if not set("".join(r)) <= set("-: ")]
+    langs = [cell.split(" ")[0] for cell in header[1:]]
+    return {row[0]: dict(zip(langs, row[1:], strict=True)) for row in body}
+
+
+# The catalog key that carries each concept of the table as its whole text.
+CONCEPT_KEYS = {
+    "President": "office.president",
+    "Chancellor": "office.chancellor",
+    "Liberal": "role.liberal",
+    "Fascist": "role.fascist",
+    "Hitler": "role.hitler",
+    "election tracker": "term.election_tracker",
+    "legislative session": "term.legislative_session",
+    "Investigate Loyalty": "power.investigate",
+    "Special Election": "power.special_election",
+    "Policy Peek": "power.peek",
+    "Execution": "power.execute",
+    "Veto": "term.veto",
+    "chaos (top-deck)": "term.chaos",
+}
 
 # Keys whose whole text is the term (compared case-insensitively: a label may capitalise it).
 EXACT_TERMS: dict[str, dict[str, str]] = {
@@ -277,6 +310,17 @@ EXACT_TERMS: dict[str, dict[str, str]] = {
         "vi": "hỗn loạn",
     },
 }
+
+
+def test_the_exact_terms_are_the_documented_table() -> None:
+    """EXACT_TERMS restates docs/ui-terms.md; the two must not drift apart."""
+    table = _terms_table()
+    assert set(table) == set(CONCEPT_KEYS) | {"policy", "Ja! / Nein!"}
+    for concept, key in CONCEPT_KEYS.items():
+        assert EXACT_TERMS[key] == table[concept], concept
+    for lang, word in table["policy"].items():
+        assert word in CONTAINS_TERMS["policy.liberal"][lang], lang
+
 
 # Keys whose text must contain every listed word (case-insensitively).
 CONTAINS_TERMS: dict[str, dict[str, tuple[str, ...]]] = {

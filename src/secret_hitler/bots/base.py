@@ -24,6 +24,7 @@ import random
 from collections.abc import Callable, Sequence
 
 from ..engine import Action, View
+from ..extras import MissingExtra, installed, require
 
 
 class Agent:
@@ -47,8 +48,14 @@ class Agent:
 AgentFactory = Callable[[int, random.Random], Agent]
 _REGISTRY: dict[str, AgentFactory] = {}
 
-# Bot modules loaded on first use; each registers its levels when imported.
-_BUILTIN = ("random_bot", "rule", "bayes")
+# Built-in levels: name -> (module that registers it, extra its module needs or None). Listed
+# here so that listing the levels imports nothing and making a rule bot never imports numpy.
+_BUILTIN: dict[str, tuple[str, str | None]] = {
+    "random": ("random_bot", None),
+    "rule": ("rule", None),
+    "bayes": ("bayes", "bots"),
+    "bayes-human": ("bayes", "bots"),
+}
 
 
 def register(name: str, factory: AgentFactory) -> None:
@@ -56,29 +63,47 @@ def register(name: str, factory: AgentFactory) -> None:
 
 
 def available_bots() -> list[str]:
-    _load_builtin()
-    return sorted(_REGISTRY)
+    """The levels that can be made here: registered ones, and built-ins whose extra is installed."""
+    names = set(_REGISTRY)
+    names.update(n for n, (_, extra) in _BUILTIN.items() if extra is None or installed(extra))
+    return sorted(names)
+
+
+def bot_problem(name: str) -> str | None:
+    """Why ``name`` cannot be made here (unknown, or its extra is missing), or None if it can."""
+    if name in _REGISTRY:
+        return None
+    builtin = _BUILTIN.get(name)
+    if builtin is None:
+        return f"unknown bot {name!r}; available: {', '.join(available_bots())}"
+    extra = builtin[1]
+    if extra is not None and not installed(extra):
+        return str(MissingExtra(f"bot {name!r}", extra))
+    return None
 
 
 def make_agent(name: str, seat: int, seed: int | None = None) -> Agent:
-    """A new agent of the named level for ``seat``; raises ``ValueError`` for an unknown name."""
-    _load_builtin()
+    """A new agent of the named level for ``seat``.
+
+    Raises ``ValueError`` for an unknown name and ``MissingExtra`` (an ``ImportError``) for a
+    built-in level whose extra is not installed.
+    """
     if name not in _REGISTRY:
-        raise ValueError(f"unknown bot {name!r}; available: {', '.join(sorted(_REGISTRY))}")
+        _load_builtin(name)
     return _REGISTRY[name](seat, random.Random(seed))
 
 
-def _load_builtin() -> None:
-    """Import the built-in bot modules lazily (no import cycle with the registry).
+def _load_builtin(name: str) -> None:
+    """Import the module of one built-in level (lazily: no import cycle with the registry).
 
-    A bot module that does not exist (a level not written yet) is skipped; any other import
-    failure, including a missing dependency inside an existing module, is a bug and propagates.
+    Any import failure other than the level's own missing extra is a bug and propagates.
     """
-    package = __name__.rsplit(".", 1)[0]
-    for module in _BUILTIN:
-        full = f"{package}.{module}"
-        try:
-            importlib.import_module(full)
-        except ModuleNotFoundError as exc:
-            if exc.name != full:
-                raise
+    builtin = _BUILTIN.get(name)
+    if builtin is None:
+        raise ValueError(f"unknown bot {name!r}; available: {', '.join(available_bots())}")
+    module, extra = builtin
+    if extra is not None:
+        require(extra, f"bot {name!r}")
+    importlib.import_module(f"{__name__.rsplit('.', 1)[0]}.{module}")
+    if name not in _REGISTRY:
+        raise RuntimeError(f"bot module {module!r} did not register {name!r}")

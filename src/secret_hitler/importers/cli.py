@@ -1,4 +1,4 @@
-"""``secret-hitler import secrethitler-io IN.jsonl OUT_DIR``: site summaries -> record files.
+"""``secret-hitler import secrethitler-io IN.jsonl[.gz] OUT_DIR``: site summaries -> record files.
 
 The lead's CLI mounts ``app`` as the ``import`` group. File reading and writing live here so that
 the converter itself stays pure.
@@ -16,6 +16,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from ..datasets import CORRUPT_GZIP, open_text
 from .secrethitler_io import BadSummary, Converted, iter_records
 
 app = typer.Typer(help="Import games played elsewhere as game records.", no_args_is_help=True)
@@ -28,9 +29,9 @@ class ImportFailed(Exception):
 
 
 def read_summaries(path: Path) -> list[Converted]:
-    """Convert every game of a secrethitler.io JSONL file (all of it before anything is written)."""
+    """Convert every game of a secrethitler.io JSONL file, plain or gzip (all before any write)."""
     try:
-        with path.open(encoding="utf-8") as fh:
+        with open_text(path) as fh:
             return list(iter_records(fh))
     except FileNotFoundError:
         raise ImportFailed(f"{path}: no such file") from None
@@ -38,6 +39,8 @@ def read_summaries(path: Path) -> list[Converted]:
         raise ImportFailed(f"{path}: is a directory, expected a .jsonl file") from None
     except UnicodeDecodeError:
         raise ImportFailed(f"{path}: not a UTF-8 text file") from None
+    except CORRUPT_GZIP:
+        raise ImportFailed(f"{path}: a damaged gzip file") from None
     except OSError as exc:
         raise ImportFailed(f"{path}: cannot be read ({exc.strerror})") from None
     except BadSummary as exc:
@@ -98,7 +101,8 @@ def secrethitler_io(
     input: Annotated[
         Path,
         typer.Argument(
-            metavar="IN.jsonl", help="secrethitler.io game summaries, one JSON per line"
+            metavar="IN.jsonl",
+            help="secrethitler.io game summaries, one JSON per line (or .jsonl.gz)",
         ),
     ],
     out_dir: Annotated[

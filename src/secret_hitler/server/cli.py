@@ -19,7 +19,7 @@ def serve(
     data: Annotated[
         Path | None,
         typer.Option(
-            "--data", help="Data folder: SQLite file and secret key (env SH_DATA; default ./data)."
+            "--data", help="Data folder: SQLite file and secret key (env SH_DATA; default ./var)."
         ),
     ] = None,
     database_url: Annotated[
@@ -49,15 +49,31 @@ def serve(
     """Run the multiplayer server (lobby, WebSocket games, bots, persistence)."""
     import gc
 
+    from ..extras import MissingExtra, require
+    from .config import Settings
+
+    # The server's packages are an extra: check them before importing any (one clear line).
+    try:
+        require("server", "secret-hitler serve")
+        settings = Settings.from_env(
+            host=host,
+            port=port,
+            data=data,
+            database_url=database_url,
+            bot_delay=bot_delay,
+            grace=grace,
+        )
+        if settings.sqlalchemy_url.startswith("postgresql"):
+            require("postgres", "secret-hitler serve with PostgreSQL")
+    except MissingExtra as exc:
+        typer.echo(str(exc), err=True)
+        raise typer.Exit(2) from None
+
     import uvicorn
 
     from .app import create_app
-    from .config import Settings
     from .logs import setup_logging
 
-    settings = Settings.from_env(
-        host=host, port=port, data=data, database_url=database_url, bot_delay=bot_delay, grace=grace
-    )
     setup_logging(log_level)
     for name in ("uvicorn", "uvicorn.error"):
         logger = logging.getLogger(name)

@@ -10,6 +10,8 @@ from typing import Any
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
+# Where the server writes its SQLite database and key; ./data holds the project's data sets.
+DEFAULT_DATA = Path("var")
 STATIC_DIR = Path(__file__).resolve().parent.parent / "web" / "static"
 
 
@@ -37,9 +39,9 @@ def database_url_for(url: str | None, data: Path) -> str:
 class Settings:
     host: str = DEFAULT_HOST
     port: int = DEFAULT_PORT
-    data: Path = Path("data")
+    data: Path = DEFAULT_DATA
     database_url: str | None = None  # None: SQLite in ``data``
-    secret: str | None = None  # None: read (or create) ``data/secret.key``
+    secret: str | None = None  # None: read (or create) ``secret.key`` in ``data``
     bot_delay: float = 1.0  # seconds, a bot's human-like thinking time (randomized 0.5x-1.5x)
     grace: float = 60.0  # seconds a disconnected player is waited for before a stand-in moves
     static_dir: Path = STATIC_DIR
@@ -60,7 +62,7 @@ class Settings:
         values: dict[str, Any] = {
             "host": env.get("SH_HOST") or DEFAULT_HOST,
             "port": int(env.get("SH_PORT") or DEFAULT_PORT),
-            "data": Path(env.get("SH_DATA") or "data"),
+            "data": Path(env.get("SH_DATA") or DEFAULT_DATA),
             "database_url": env.get("DATABASE_URL") or None,
             "secret": env.get("SH_SECRET") or None,
             "bot_delay": _float("SH_BOT_DELAY", 1.0),

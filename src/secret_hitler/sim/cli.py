@@ -14,8 +14,9 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from ..bots import available_bots
+from ..bots import bot_problem
 from ..engine import InvalidSettings
+from ..extras import MissingExtra, require
 from .simulator import (
     REASONS,
     Lineup,
@@ -45,10 +46,18 @@ def _fail(command: str, message: str) -> typer.Exit:
 
 
 def _check_bot(name: str, flag: str) -> str:
-    bots = available_bots()
-    if name not in bots:
-        raise UsageError(f"{flag}: unknown bot {name!r}; available: {', '.join(bots)}")
+    problem = bot_problem(name)
+    if problem is not None:
+        raise UsageError(f"{flag}: {problem}")
     return name
+
+
+def _check_plot(what: str) -> None:
+    """Charts need matplotlib: say so before the games are played, not after."""
+    try:
+        require("plot", what)
+    except MissingExtra as exc:
+        raise UsageError(str(exc)) from None
 
 
 def _parse_rules(value: str) -> Any:
@@ -184,6 +193,8 @@ def simulate_command(
         _validate_rules(parsed_rules, [players])
         _check_output(out, "--out")
         _check_output(plot, "--plot")
+        if plot is not None:
+            _check_plot("--plot")
         _check_output(records, "--records", folder=True)
     except UsageError as exc:
         raise _fail("simulate", str(exc)) from None
@@ -251,6 +262,7 @@ def tournament_command(
         parsed_rules = _parse_rules(rules)
         _validate_rules(parsed_rules, counts)
         _check_output(out, "--out", folder=True)
+        _check_plot("writing the heatmaps")
     except UsageError as exc:
         raise _fail("tournament", str(exc)) from None
     total = len(counts) * len(names) ** 2 * games

@@ -25,7 +25,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from ..bots.base import Agent, available_bots, make_agent
+from ..bots.base import Agent, bot_problem, make_agent
+from ..datasets import CORRUPT_GZIP, open_text, secrethitler_io_sample
 from ..engine import Action, Game
 from ..engine import actions as A
 from ..engine.types import Phase
@@ -38,17 +39,23 @@ class EvaluateError(Exception):
 # ---------------------------------------------------------------------------------- input
 
 
-def load_records(path: Path, limit: int | None = None) -> list[dict[str, Any]]:
-    """The finished games of a secrethitler.io JSONL file as records (unconvertible ones skipped)."""
+def load_records(path: Path | None = None, limit: int | None = None) -> list[dict[str, Any]]:
+    """The finished games of a secrethitler.io JSONL file (plain or gzip; default: the project's
+    sample) as records, unconvertible ones skipped."""
     from ..importers.secrethitler_io import BadSummary, iter_records
 
+    if path is None:
+        try:
+            path = secrethitler_io_sample()
+        except FileNotFoundError as exc:
+            raise EvaluateError(str(exc)) from None
     if not path.exists():
         raise EvaluateError(f"{path}: no such file")
     if path.is_dir():
         raise EvaluateError(f"{path}: is a directory, expected a .jsonl file")
     out: list[dict[str, Any]] = []
     try:
-        with path.open(encoding="utf-8") as fh:
+        with open_text(path) as fh:
             for converted in iter_records(fh):
                 record = converted.record
                 if record is None or "result" not in record:
@@ -60,14 +67,17 @@ def load_records(path: Path, limit: int | None = None) -> list[dict[str, Any]]:
         raise EvaluateError(f"{path}: not a UTF-8 text file") from None
     except BadSummary as exc:
         raise EvaluateError(f"{path}: {exc}") from None
+    except CORRUPT_GZIP:
+        raise EvaluateError(f"{path}: a damaged gzip file") from None
     except OSError as exc:
         raise EvaluateError(f"{path}: cannot read the file ({exc.strerror or exc})") from None
     return out
 
 
 def _check_bot(bot: str) -> None:
-    if bot not in available_bots():
-        raise EvaluateError(f"unknown bot {bot!r}; available: {', '.join(available_bots())}")
+    problem = bot_problem(bot)
+    if problem is not None:
+        raise EvaluateError(problem)
 
 
 def _replay(record: dict[str, Any]) -> Iterator[tuple[Game, Action]]:
@@ -271,7 +281,14 @@ evaluate_app = typer.Typer(
     help="Measure bots against real games (secrethitler.io JSONL).", no_args_is_help=True
 )
 
-_PATH = Annotated[Path, typer.Argument(help="secrethitler.io games, one JSON summary a line.")]
+_PATH = Annotated[
+    Path | None,
+    typer.Argument(
+        help="secrethitler.io games, one JSON summary a line (.jsonl or .jsonl.gz; "
+        "default: the project's data/secrethitler-io-games.jsonl.gz).",
+        show_default=False,
+    ),
+]
 _BOT = Annotated[str, typer.Option("--bot", help="Bot level to evaluate.")]
 _LIMIT = Annotated[
     int | None, typer.Option("--limit", min=1, help="Only the first N finished games.")
@@ -290,7 +307,7 @@ def _pct(x: float) -> str:
 
 @evaluate_app.command("votes")
 def votes_command(
-    path: _PATH, bot: _BOT = "bayes", limit: _LIMIT = None, as_json: _JSON = False
+    path: _PATH = None, bot: _BOT = "bayes", limit: _LIMIT = None, as_json: _JSON = False
 ) -> None:
     """How often the bot votes like the person in that seat did, knowing what they knew."""
     try:
@@ -325,7 +342,7 @@ def votes_command(
 
 @evaluate_app.command("roles")
 def roles_command(
-    path: _PATH, bot: _BOT = "bayes", limit: _LIMIT = None, as_json: _JSON = False
+    path: _PATH = None, bot: _BOT = "bayes", limit: _LIMIT = None, as_json: _JSON = False
 ) -> None:
     """Log-loss and top-1 accuracy of the bot's role posterior, against the uniform prior."""
     try:

@@ -1,0 +1,41 @@
+"""The project's data files (``data/`` at the top of the repository) and how they are opened.
+
+The secrethitler.io sample is committed as gzip-compressed JSONL; every reader goes through
+``open_text``, which takes a plain or a gzip file alike (told apart by its first bytes, not its
+name). The sample is found beside the sources (a checkout or an editable install); an installed
+wheel does not carry it, and ``secrethitler_io_sample`` then says so.
+"""
+
+from __future__ import annotations
+
+import gzip
+import zlib
+from pathlib import Path
+from typing import TextIO
+
+DATA_DIR = Path(__file__).resolve().parents[2] / "data"
+SECRETHITLER_IO = DATA_DIR / "secrethitler-io-games.jsonl.gz"
+
+# What reading a damaged gzip file raises (``BadGzipFile`` is an ``OSError``: catch this first).
+CORRUPT_GZIP = (gzip.BadGzipFile, EOFError, zlib.error)
+
+_GZIP_MAGIC = b"\x1f\x8b"
+
+
+def secrethitler_io_sample() -> Path:
+    """The project's copy of the secrethitler.io games; ``FileNotFoundError`` when absent."""
+    if not SECRETHITLER_IO.is_file():
+        raise FileNotFoundError(
+            f"the project's secrethitler.io sample is not at {SECRETHITLER_IO} (it ships with the "
+            "source repository, not with an installed package): give the path of a JSONL file"
+        )
+    return SECRETHITLER_IO
+
+
+def open_text(path: Path) -> TextIO:
+    """``path`` opened for reading as UTF-8 text, decompressed on the fly when it is gzip."""
+    with path.open("rb") as fh:
+        compressed = fh.read(2) == _GZIP_MAGIC
+    if compressed:
+        return gzip.open(path, "rt", encoding="utf-8")
+    return path.open(encoding="utf-8")
