@@ -237,3 +237,23 @@ def test_temper_scales_behaviour_but_not_hard_evidence() -> None:
     live = np.isfinite(full.logw)
     spread = lambda lw: float(lw[live].max() - lw[live].min())  # noqa: E731
     assert spread(half.logw) == pytest.approx(0.5 * spread(full.logw))
+
+
+@pytest.mark.parametrize("preset", ["official", "tabletop-tw", "forum", "summary-zh"])
+def test_beliefs_know_the_engines_chancellor_candidates_under_every_term_limit_rule(preset):
+    """The posterior's nomination model weighs exactly the seats the engine allows."""
+    rng = random.Random(preset)
+    checked = 0
+    for n in (5, 7, 10):
+        for seed in range(6):
+            game = Game(n, preset, seed)
+            beliefs = Beliefs.for_view(game.view(0))
+            while not game.finished:
+                if game.phase.value == "nominate":
+                    beliefs.update(game.view(0))
+                    assert beliefs.eligible == list(game.eligible_chancellors())
+                    checked += 1
+                seat = game.to_act()[0]
+                options = [a for a in game.legal_actions(seat) if a.type != "claim"]
+                game.apply(rng.choice(options))
+    assert checked > 100

@@ -12,7 +12,8 @@ class RandomAgent(Agent):
     name = "random"
 
     def act(self, view: View, legal: Sequence[Action]) -> Action:
-        return legal[self.rng.randrange(len(legal))]
+        # random() * k rather than randrange(k): uniform (to 2**-53) and cheaper per decision.
+        return legal[int(self.rng.random() * len(legal))]
 
 
 register("random", RandomAgent)

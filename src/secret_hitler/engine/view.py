@@ -12,7 +12,7 @@ data, a read-only ``rules`` mapping.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any, NoReturn, overload
+from typing import TYPE_CHECKING, Any, overload
 
 from .events import ReadOnlyDict, freeze, thaw
 
@@ -178,19 +178,14 @@ class View:
     def __init__(
         self, observer: Observer | None, seat: int | None, values: tuple[Any, ...] | None = None
     ) -> None:
-        object.__setattr__(self, "_observer", observer)
-        object.__setattr__(self, "_seat", seat)
-        object.__setattr__(self, "_values", values)
-
-    def __setattr__(self, name: str, value: Any) -> NoReturn:
-        raise AttributeError("a View is immutable")
-
-    def __delattr__(self, name: str) -> NoReturn:
-        raise AttributeError("a View is immutable")
+        # Every field is a property without a setter, so a view cannot be changed.
+        self._observer = observer
+        self._seat = seat
+        self._values = values
 
     def _fill(self, values: tuple[Any, ...]) -> None:
         """Set every field, in ``FIELDS`` order (the observer calls this once)."""
-        object.__setattr__(self, "_values", values)
+        self._values = values
 
     @property
     def filled(self) -> bool:

@@ -149,29 +149,39 @@ def run_game(
     if len(agents) != game.n:
         raise ValueError(f"need {game.n} agents, got {len(agents)}")
     labels = list(names) if names is not None else [a.name for a in agents]
+    # Agents that keep the default ``claims`` (claim nothing) need not be asked.
+    talkers = [type(a).claims is not Agent.claims for a in agents]
+    anyone_talks = any(talkers)
+    to_act, legal_actions, view, apply = game.to_act, game.legal_actions, game.view, game.apply
+    claimants = game.claimants
     turns = 0
     claims = 0
     while not game.finished:
         # In a vote, everyone who has not voted yet, asked in seat order.
-        seats = game.to_act() if game.phase is Phase.VOTE else game.to_act()[:1]
+        voting = game.phase is Phase.VOTE
+        seats = to_act() if voting else to_act()[:1]
         for seat in seats:
-            if game.finished or seat not in game.to_act():
-                break
-            legal = [a for a in game.legal_actions(seat) if a.type != A.CLAIM]
-            action = agents[seat].act(game.view(seat), legal)
+            legal = legal_actions(seat)
+            if seat in claimants():  # claims are offered apart, never as a turn
+                legal = [a for a in legal if a.type != A.CLAIM]
+            action = agents[seat].act(view(seat), legal)
             if action not in legal:
                 raise SimulationError(
                     f"bot {labels[seat]!r} at seat {seat} (game seed {game.seed}) chose "
                     f"{action!r}, which is not among its legal actions"
                 )
-            game.apply(action)
+            apply(action)
             turns += 1
-            if game.phase is not Phase.VOTE:  # a nomination closes every claim window
-                claims += _offer_claims(game, agents, labels)
+            if game.phase is not Phase.VOTE:  # the vote is over (or was never open)
+                if anyone_talks and game.claimants():
+                    claims += _offer_claims(game, agents, labels, talkers)
+                break
     return turns, claims
 
 
-def _offer_claims(game: Game, agents: Sequence[Agent], names: Sequence[str]) -> int:
+def _offer_claims(
+    game: Game, agents: Sequence[Agent], names: Sequence[str], talkers: Sequence[bool]
+) -> int:
     """Ask every seat with an open claim window for its claims until nobody claims more.
 
     The last elected president is asked first, so a chancellor can hear his story before
@@ -183,7 +193,10 @@ def _offer_claims(game: Game, agents: Sequence[Agent], names: Sequence[str]) -> 
     order = [(first + i) % n for i in range(n)]
     while not game.finished:
         progress = False
+        open_seats = game.claimants()
         for seat in order:
+            if not talkers[seat] or seat not in open_seats:
+                continue
             options = [a for a in game.legal_actions(seat) if a.type == A.CLAIM]
             if not options:
                 continue
