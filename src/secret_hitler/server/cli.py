@@ -42,6 +42,14 @@ def serve(
             help="Seconds a disconnected player is waited for (env SH_GRACE; default 60).",
         ),
     ] = None,
+    limit: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--limit",
+            help="NAME=VALUE, repeatable: a limit of docs/security.md (env SH_<NAME>), "
+            "e.g. --limit connections_per_address=64 --limit session_rate=100/minute.",
+        ),
+    ] = None,
     log_level: Annotated[
         str, typer.Option("--log-level", help="debug, info, warning, error.")
     ] = "info",
@@ -55,9 +63,24 @@ def serve(
     from .config import Settings
     from .logs import setup_logging
 
-    settings = Settings.from_env(
-        host=host, port=port, data=data, database_url=database_url, bot_delay=bot_delay, grace=grace
-    )
+    given: dict[str, str] = {}
+    for item in limit or []:
+        name, sep, value = item.partition("=")
+        if not sep:
+            raise typer.BadParameter(f"--limit {item!r}: expected NAME=VALUE")
+        given[name.strip()] = value.strip()
+    try:
+        settings = Settings.from_env(
+            limits=given,
+            host=host,
+            port=port,
+            data=data,
+            database_url=database_url,
+            bot_delay=bot_delay,
+            grace=grace,
+        )
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
     setup_logging(log_level)
     for name in ("uvicorn", "uvicorn.error"):
         logger = logging.getLogger(name)

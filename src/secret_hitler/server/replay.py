@@ -20,8 +20,6 @@ from .updates import public_action
 
 router = APIRouter()
 
-MAX_RECORD_BYTES = 1 << 20
-
 
 def _view_arg(value: str | None, players: int) -> int | None:
     if value is None or value == "spectator":
@@ -60,8 +58,9 @@ def replay_step(record: dict[str, Any], step: int | None, view: str | None) -> d
             step = i
             break
     last = public_action(actions[step - 1]) if step > 0 else None
+    game_id = record.get("id")
     return {
-        "game_id": record.get("id"),
+        "game_id": game_id if isinstance(game_id, str) and len(game_id) <= 64 else None,
         "step": step,
         "steps": steps,
         "action": last,
@@ -84,13 +83,13 @@ async def replay_game(
 async def replay_upload(
     request: Request, step: int | None = None, view: str | None = None
 ) -> dict[str, Any]:
-    body = await request.body()
-    if len(body) > MAX_RECORD_BYTES:
-        raise LobbyError(413, "too_large", "a record may be at most 1 MiB")
+    body = await request.body()  # at most ``max_body`` bytes (guard.BodyLimit)
     try:
         record = json.loads(body)
     except (json.JSONDecodeError, UnicodeDecodeError):
         raise LobbyError(400, "invalid_record", "the file is not valid JSON") from None
+    except RecursionError:
+        raise LobbyError(400, "invalid_record", "the file is nested too deeply") from None
     if not isinstance(record, dict):
         raise LobbyError(400, "invalid_record", "record: must be a JSON object")
     return replay_step(record, step, view)
