@@ -17,9 +17,12 @@ from .guard import Guard
 from .metrics import Metrics
 from .store import Store
 from .tables import Seat, Table
-from .text import brief
+from .text import brief, json_problem
 
 log = logging.getLogger("secret_hitler.server.hub")
+
+RULES_TEXT_MAX = 64  # characters of a preset or setting name, or of a text value in rules
+RULES_DEPTH_MAX = 8
 
 
 class LobbyError(Exception):
@@ -163,6 +166,9 @@ class Hub:
         self.check_new_table(user.id, addr)
         players = body["players"]
         rules = body.get("rules") or "official"
+        problem = json_problem(rules, RULES_TEXT_MAX, RULES_DEPTH_MAX)
+        if problem is not None:
+            raise LobbyError(400, "invalid_settings", f"rules: {problem}")
         try:
             Rules.from_json(rules).validate(players)
         except Exception as exc:

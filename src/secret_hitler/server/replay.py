@@ -16,7 +16,11 @@ from ..engine import Action, Game, GameError, InvalidRecord
 from ..engine.record import parse_record
 from .hub import LobbyError
 from .lobby import game_record
+from .text import json_problem
 from .updates import public_action
+
+RECORD_TEXT_MAX = 1000  # characters of any text in an uploaded record (names, chat lines)
+RECORD_DEPTH_MAX = 12
 
 router = APIRouter()
 
@@ -92,4 +96,7 @@ async def replay_upload(
         raise LobbyError(400, "invalid_record", "the file is nested too deeply") from None
     if not isinstance(record, dict):
         raise LobbyError(400, "invalid_record", "record: must be a JSON object")
+    problem = json_problem(record, RECORD_TEXT_MAX, RECORD_DEPTH_MAX)
+    if problem is not None:
+        raise LobbyError(400, "invalid_record", f"record: {problem}")
     return replay_step(record, step, view)

@@ -116,5 +116,27 @@ def safe_message(message: str, limit: int = MESSAGE_MAX) -> str:
     return message
 
 
+def json_problem(value: object, max_str: int, max_depth: int) -> str | None:
+    """Why a parsed JSON value is too big to hand on (a string or key over ``max_str``
+    characters, nesting over ``max_depth``), or None. Checked before the engine sees settings or
+    a record, so that none of its messages can quote a huge value."""
+    stack: list[tuple[object, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > max_depth:
+            return f"nested deeper than {max_depth} levels"
+        if isinstance(item, str):
+            if len(item) > max_str:
+                return f"a text of more than {max_str} characters"
+        elif isinstance(item, dict):
+            for k, v in item.items():
+                if isinstance(k, str) and len(k) > max_str:
+                    return f"a name of more than {max_str} characters"
+                stack.append((v, depth + 1))
+        elif isinstance(item, list):
+            stack.extend((v, depth + 1) for v in item)
+    return None
+
+
 def has_lone_surrogate(text: str) -> bool:
     return _SURROGATES.search(text) is not None
