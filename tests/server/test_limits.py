@@ -166,8 +166,6 @@ async def _chat(server: Server) -> None:
     assert (await say(ca, "a3"))["code"] == "rate_limited"
     assert (await say(cb, "b0"))["type"] == "ack"  # 4 per address
     assert (await say(cb, "b1"))["code"] == "rate_limited"
-    stored = (await ahttp(server, "GET", f"/api/tables/{tid}"))["id"]
-    assert stored == tid
     texts = [m["message"]["text"] for m in cb.messages if m["type"] == "chat"]
     assert texts == ["a0", "a1", "a2", "b0"]
     await ca.close()
@@ -181,12 +179,12 @@ def test_chat_per_user_and_per_address(make_server: Any) -> None:
 
 
 # ---------------------------------------------------------------------- request bodies
-def _raw_http(server: Server, head: str, chunks: list[bytes] = ()) -> tuple[int, bytes]:  # type: ignore[assignment]
+def _raw_http(server: Server, head: str, chunks: list[bytes] | None = None) -> tuple[int, bytes]:
     """Send a request head and some body bytes, then read the answer (the body may be unfinished:
     the server must answer without waiting for the rest)."""
     with socket.create_connection(("127.0.0.1", server.port), timeout=TIMEOUT) as s:
         s.sendall(head.encode())
-        for chunk in chunks:
+        for chunk in chunks or []:
             s.sendall(chunk)
         data = b""
         while b"\r\n\r\n" not in data or len(data) < _length(data):
