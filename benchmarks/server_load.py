@@ -12,6 +12,10 @@ resulting update, and prints actions/s and the latency percentiles.
 Without ``--url`` it starts ``secret-hitler serve`` on 127.0.0.1 (a free port, a temporary data
 folder, SQLite unless ``--database-url``). Everything is bounded: table count, duration, and a
 hard timeout.
+
+Every client of the benchmark comes from 127.0.0.1, so the server it starts gets the per-address
+limits of docs/security.md raised explicitly (``load_limits``, passed as ``--limit`` options and
+printed); a server given with ``--url`` must be started with such limits too.
 """
 
 from __future__ import annotations
@@ -62,7 +66,20 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(port: int, data: str, database_url: str | None) -> subprocess.Popen[bytes]:
+def load_limits(tables: int, players: int) -> dict[str, str]:
+    """The limits (docs/security.md) this run needs, all from one address."""
+    clients = tables * players
+    return {
+        "connections_per_address": str(clients + 100),
+        "session_rate": f"{clients + 100}/minute",
+        "tables_per_address": str(tables + 10),
+        "hello_timeout": "300",  # thousands of handshakes queue up before their hello
+    }
+
+
+def start_server(
+    port: int, data: str, database_url: str | None, limits: dict[str, str]
+) -> subprocess.Popen[bytes]:
     env = dict(
         os.environ,
         SH_PORT=str(port),
@@ -76,7 +93,8 @@ def start_server(port: int, data: str, database_url: str | None) -> subprocess.P
         env["DATABASE_URL"] = database_url
     log = open(os.path.join(data, "server.log"), "wb")  # noqa: SIM115
     proc = subprocess.Popen(
-        [sys.executable, "-m", "secret_hitler.cli", "serve", "--log-level", "warning"],
+        [sys.executable, "-m", "secret_hitler.cli", "serve", "--log-level", "warning"]
+        + [arg for name, value in limits.items() for arg in ("--limit", f"{name}={value}")],
         env=env,
         stdout=log,
         stderr=subprocess.STDOUT,
@@ -358,7 +376,13 @@ def main() -> int:
     if base is None:
         tmp = tempfile.TemporaryDirectory(prefix="sh-load-")
         port = free_port()
-        proc = start_server(port, tmp.name, args.database_url)
+        limits = load_limits(args.tables, args.players)
+        print(
+            "server limits:",
+            " ".join(f"--limit {k}={v}" for k, v in limits.items()),
+            file=sys.stderr,
+        )
+        proc = start_server(port, tmp.name, args.database_url, limits)
         base = f"http://127.0.0.1:{port}"
     try:
         try:

@@ -23,7 +23,20 @@ def free_port() -> int:
 class LiveServer:
     """A started server with its own data folder; ``env`` overrides the test defaults."""
 
-    DEFAULT_ENV = {"SH_BOT_DELAY": "0", "SH_SECRET": "test-secret", "SH_GRACE": "30"}
+    DEFAULT_ENV = {
+        "SH_BOT_DELAY": "0",
+        "SH_SECRET": "test-secret",
+        "SH_GRACE": "30",
+        # Every test client shares 127.0.0.1: the per-address limits are raised here, and the
+        # tests of the limits (tests/server/test_limits.py) set the values they test.
+        "SH_CONNECTIONS_PER_ADDRESS": "1000",
+        "SH_SESSION_RATE": "10000/minute",
+        "SH_TABLES_PER_USER": "1000",
+        "SH_TABLES_PER_ADDRESS": "1000",
+        "SH_BOT_GAMES_PER_USER": "1000",
+        "SH_BOT_GAMES_PER_ADDRESS": "1000",
+        "SH_CHAT_RATE_ADDRESS": "10000/10 seconds",
+    }
     LOG_LEVEL = "info"
 
     def __init__(

@@ -22,6 +22,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
         "itsdangerous",
         "prometheus_client",
         "websockets",
+        "limits",
         "numpy",  # every bot level the web client offers, bayes included
     ),
     "postgres": ("psycopg",),

@@ -18,9 +18,11 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from . import db, lobby, replay, ws
 from .auth import Tokens
 from .config import Settings
+from .guard import BodyLimit
 from .hub import Hub, LobbyError
 from .metrics import Metrics
 from .store import Store
+from .text import brief, safe_message
 
 log = logging.getLogger("secret_hitler.server")
 
@@ -70,6 +72,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.metrics = Metrics()
     app.state.tokens = Tokens(settings.signing_secret(), settings.token_max_age)
+    app.add_middleware(BodyLimit, max_body=settings.max_body)
     app.include_router(lobby.router)
     app.include_router(ws.router)
     app.include_router(replay.router)
@@ -80,7 +83,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+    """Every HTTP error body: the message is capped and always encodable (text.safe_message)."""
+    body = {"error": {"code": code, "message": safe_message(message)}}
+    return JSONResponse(body, status_code=status)
 
 
 def _install_errors(app: FastAPI) -> None:
@@ -93,7 +98,11 @@ def _install_errors(app: FastAPI) -> None:
         errors = exc.errors()
         if errors:
             err = errors[0]
-            loc = [str(p) for p in err.get("loc", ()) if p != "body"]
+            loc = [
+                str(p) if isinstance(p, int) else brief(str(p)).strip("'")
+                for p in err.get("loc", ())
+                if p != "body"
+            ]
             message = f"{'.'.join(loc) or 'body'}: {err.get('msg', 'invalid')}"
         else:
             message = "invalid request"
@@ -101,9 +110,12 @@ def _install_errors(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
-        code = {404: "not_found", 405: "invalid_request", 401: "unauthorized"}.get(
-            exc.status_code, "invalid_request"
-        )
+        code = {
+            404: "not_found",
+            405: "invalid_request",
+            401: "unauthorized",
+            413: "too_large",
+        }.get(exc.status_code, "invalid_request")
         return _error(exc.status_code, code, str(exc.detail))
 
     @app.exception_handler(Exception)

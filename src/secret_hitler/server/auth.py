@@ -8,8 +8,11 @@ from dataclasses import dataclass
 
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
+from .text import bot_like, invisible
+
 COOKIE = "sh_session"
 NAME_MAX = 24
+MARKS_MAX = 3  # combining marks on one letter (no "Zalgo" towers)
 _NAME_PUNCT = set(" _-.'")
 
 
@@ -24,24 +27,50 @@ class NameError_(ValueError):
 
 
 def clean_name(raw: object) -> str:
-    """A valid display name, or ``NameError_``: 1-24 chars, letters/digits of any script, `` _-.'``."""
+    """A valid display name, or ``NameError_`` (docs/security.md "Input and names").
+
+    NFKC-normalized and trimmed, 1-24 characters: letters and digits of any script (at least
+    one), combining marks on them, single spaces and `` _-.'``. Nothing invisible, no controls
+    or bidi characters, and nothing that reads as a bot seat ("Bot 3").
+    """
     if not isinstance(raw, str):
         raise NameError_("name: must be a string")
-    name = unicodedata.normalize("NFC", raw).strip()
+    if len(raw) > 8 * NAME_MAX:
+        raise NameError_(f"name: at most {NAME_MAX} characters")
+    name = unicodedata.normalize("NFKC", raw).strip()
     if not name:
         raise NameError_("name: must not be empty")
     if len(name) > NAME_MAX:
         raise NameError_(f"name: at most {NAME_MAX} characters")
     if "  " in name:
         raise NameError_("name: no two spaces in a row")
+    marks = 0  # combining marks on the current character
+    prev_base: str | None = None
+    has_base = False
     for ch in name:
-        if ch in _NAME_PUNCT:
-            continue
         cat = unicodedata.category(ch)
-        if not (cat.startswith("L") or cat.startswith("N") or cat in ("Mn", "Mc")):
+        if invisible(ch):
+            raise NameError_(f"name: the invisible character U+{ord(ch):04X} is not allowed")
+        if cat in ("Mn", "Mc"):
+            marks += 1
+            if prev_base is None or marks > MARKS_MAX:
+                raise NameError_(
+                    f"name: at most {MARKS_MAX} combining marks, each on a letter or digit"
+                )
+            continue
+        marks = 0
+        if cat.startswith("L") or cat.startswith("N"):
+            prev_base, has_base = ch, True
+            continue
+        prev_base = None
+        if ch not in _NAME_PUNCT:
             raise NameError_(
                 f"name: {ch!r} is not allowed (letters, digits, spaces and _ - . ' only)"
             )
+    if not has_base:
+        raise NameError_("name: needs at least one letter or digit")
+    if bot_like(name):
+        raise NameError_("name: names like 'Bot 3' are kept for bots")
     return name
 
 

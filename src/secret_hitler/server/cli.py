@@ -42,6 +42,14 @@ def serve(
             help="Seconds a disconnected player is waited for (env SH_GRACE; default 60).",
         ),
     ] = None,
+    limit: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--limit",
+            help="NAME=VALUE, repeatable: a limit of docs/security.md (env SH_<NAME>), "
+            "e.g. --limit connections_per_address=64 --limit session_rate=100/minute.",
+        ),
+    ] = None,
     log_level: Annotated[
         str, typer.Option("--log-level", help="debug, info, warning, error.")
     ] = "info",
@@ -55,14 +63,24 @@ def serve(
     # The server's packages are an extra: check them before importing any (one clear line).
     try:
         require("server", "secret-hitler serve")
-        settings = Settings.from_env(
-            host=host,
-            port=port,
-            data=data,
-            database_url=database_url,
-            bot_delay=bot_delay,
-            grace=grace,
-        )
+        given: dict[str, str] = {}
+        for item in limit or []:
+            name, sep, value = item.partition("=")
+            if not sep:
+                raise typer.BadParameter(f"--limit {item[:60]!r}: expected NAME=VALUE")
+            given[name.strip()] = value.strip()
+        try:
+            settings = Settings.from_env(
+                limits=given,
+                host=host,
+                port=port,
+                data=data,
+                database_url=database_url,
+                bot_delay=bot_delay,
+                grace=grace,
+            )
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc)) from None
         if settings.sqlalchemy_url.startswith("postgresql"):
             require("postgres", "secret-hitler serve with PostgreSQL")
     except MissingExtra as exc:

@@ -35,6 +35,44 @@ def database_url_for(url: str | None, data: Path) -> str:
     return url
 
 
+# Limits (docs/security.md "Limits"): setting name -> environment variable. Each is also the
+# command-line option ``--limit NAME=VALUE``; rates use the ``limits`` notation "N/period".
+LIMIT_ENV = {
+    "connections_per_address": "SH_CONNECTIONS_PER_ADDRESS",
+    "hello_timeout": "SH_HELLO_TIMEOUT",
+    "session_rate": "SH_SESSION_RATE",
+    "tables_per_user": "SH_TABLES_PER_USER",
+    "tables_per_address": "SH_TABLES_PER_ADDRESS",
+    "bot_games_per_user": "SH_BOT_GAMES_PER_USER",
+    "bot_games_per_address": "SH_BOT_GAMES_PER_ADDRESS",
+    "chat_rate": "SH_CHAT_RATE",
+    "chat_rate_address": "SH_CHAT_RATE_ADDRESS",
+    "max_body": "SH_MAX_BODY",
+    "waiting_expiry": "SH_WAITING_EXPIRY",
+    "presence_delay": "SH_PRESENCE_DELAY",
+}
+
+
+def _limit_value(name: str, raw: str, default: Any) -> Any:
+    """``raw`` (from the environment or ``--limit``) as the type of the setting's default."""
+    try:
+        if isinstance(default, int):
+            value: Any = int(raw)
+        elif isinstance(default, float):
+            value = float(raw)
+        else:
+            from limits import parse
+
+            parse(raw)
+            value = raw
+    except ValueError:
+        kind = {int: "a whole number", float: "a number"}.get(type(default), "a rate like 5/minute")
+        raise ValueError(f"{name}: must be {kind}, got {raw!r}") from None
+    if isinstance(value, (int, float)) and value <= 0:
+        raise ValueError(f"{name}: must be more than 0, got {raw!r}")
+    return value
+
+
 @dataclass(frozen=True)
 class Settings:
     host: str = DEFAULT_HOST
@@ -47,16 +85,30 @@ class Settings:
     static_dir: Path = STATIC_DIR
     max_message: int = 65536  # bytes per client frame
     chat_max: int = 300
-    chat_rate: tuple[int, float] = (5, 10.0)  # messages per seconds
+    # limits, per client address (as uvicorn sees it, see docs/security.md) and per user
+    connections_per_address: int = 32  # open WebSockets
+    hello_timeout: float = 10.0  # seconds from connecting to the hello message
+    session_rate: str = "10/minute"  # new guest sessions per address
+    tables_per_user: int = 3  # open (waiting or playing) tables hosted
+    tables_per_address: int = 10
+    bot_games_per_user: int = 1  # running games without a human seat, by host
+    bot_games_per_address: int = 2
+    chat_rate: str = "5/10 seconds"  # chat messages per user
+    chat_rate_address: str = "15/10 seconds"  # chat messages per address
+    max_body: int = 1 << 20  # bytes of an HTTP request body
+    waiting_expiry: float = 3600.0  # seconds a waiting table may go without a lobby change
+    presence_delay: float = 1.0  # seconds spectator arrivals/departures are gathered for
     token_max_age: int = 30 * 24 * 3600
     log_json: bool = True
     extra: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
-    def from_env(cls, **overrides: Any) -> Settings:
-        """Settings from SH_HOST, SH_PORT, SH_DATA, DATABASE_URL, SH_SECRET, SH_BOT_DELAY, SH_GRACE.
+    def from_env(cls, limits: dict[str, str] | None = None, **overrides: Any) -> Settings:
+        """Settings from SH_HOST, SH_PORT, SH_DATA, DATABASE_URL, SH_SECRET, SH_BOT_DELAY, SH_GRACE
+        and the limits of ``LIMIT_ENV``.
 
-        Keyword arguments that are not ``None`` (command-line flags) win over the environment.
+        Keyword arguments that are not ``None`` (command-line flags) and ``limits`` (``--limit``
+        NAME -> VALUE) win over the environment. A bad value raises ``ValueError``.
         """
         env = os.environ
         values: dict[str, Any] = {
@@ -68,6 +120,14 @@ class Settings:
             "bot_delay": _float("SH_BOT_DELAY", 1.0),
             "grace": _float("SH_GRACE", 60.0),
         }
+        defaults = cls()
+        given = {k: env[e] for k, e in LIMIT_ENV.items() if env.get(e)}
+        for name, raw in (limits or {}).items():
+            if name not in LIMIT_ENV:
+                raise ValueError(f"--limit: unknown limit {name!r}; known: {', '.join(LIMIT_ENV)}")
+            given[name] = raw
+        for name, raw in given.items():
+            values[name] = _limit_value(name, raw, getattr(defaults, name))
         values.update({k: v for k, v in overrides.items() if v is not None})
         values["data"] = Path(values["data"])
         return cls(**values)

@@ -13,11 +13,16 @@ from ..engine import Game, Rules
 from . import store as S
 from .auth import User
 from .config import Settings
+from .guard import Guard
 from .metrics import Metrics
 from .store import Store
 from .tables import Seat, Table
+from .text import brief, json_problem
 
 log = logging.getLogger("secret_hitler.server.hub")
+
+RULES_TEXT_MAX = 64  # characters of a preset or setting name, or of a text value in rules
+RULES_DEPTH_MAX = 8
 
 
 class LobbyError(Exception):
@@ -47,6 +52,8 @@ class Hub:
         self.tables: dict[str, Table] = {}
         self.invites: dict[str, str] = {}
         self.standin_level = default_level()
+        self.guard = Guard(settings)
+        self._sweeper: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ lookup
     def get(self, table_id: str) -> Table | None:
@@ -79,10 +86,89 @@ class Hub:
             self.invites.pop(table.invite, None)
             self.metrics.tables_open.set(len(self.tables))
 
+    # ------------------------------------------------------------------ limits
+    def _hosted(self, user_id: str, addr: str | None, bot_only: bool = False) -> tuple[int, int]:
+        """Open tables (or running bot-only games) hosted by this user and by this address."""
+        by_user = by_addr = 0
+        for t in self.tables.values():
+            if bot_only:
+                if t.status != "playing" or any(s.kind != "bot" for s in t.seats):
+                    continue
+            elif t.status not in ("waiting", "playing"):
+                continue
+            by_user += t.host == user_id
+            by_addr += addr is not None and t.host_addr == addr
+        return by_user, by_addr
+
+    def check_new_table(self, user_id: str, addr: str | None) -> None:
+        s = self.settings
+        by_user, by_addr = self._hosted(user_id, addr)
+        if by_user >= s.tables_per_user:
+            raise LobbyError(
+                429,
+                "too_many_tables",
+                f"you host {by_user} open tables (at most {s.tables_per_user})",
+            )
+        if by_addr >= s.tables_per_address:
+            raise LobbyError(
+                429,
+                "too_many_tables",
+                f"this address hosts {by_addr} open tables (at most {s.tables_per_address})",
+            )
+
+    def check_bot_game(self, host: str, addr: str | None, seats: list[Seat]) -> None:
+        """Refuse to start one more game without a human seat beyond the host's limits."""
+        if any(s.kind != "bot" for s in seats):
+            return
+        s = self.settings
+        by_user, by_addr = self._hosted(host, addr, bot_only=True)
+        if by_user >= s.bot_games_per_user or by_addr >= s.bot_games_per_address:
+            raise LobbyError(
+                429,
+                "too_many_bot_games",
+                f"at most {s.bot_games_per_user} running games of bots only per host "
+                f"({s.bot_games_per_address} per address); wait for one to end",
+            )
+
+    async def _sweep(self) -> None:
+        """Close waiting tables that have had no lobby change for ``waiting_expiry`` seconds."""
+        expiry = self.settings.waiting_expiry
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(min(60.0, max(0.05, expiry / 10)))
+            now = loop.time()
+            for table in [t for t in self.tables.values() if t.status == "waiting"]:
+                if now - table.touched >= expiry:
+                    try:
+                        await self._expire(table, now)
+                    except Exception:
+                        table.log.exception("could not expire a table")
+
+    async def _expire(self, table: Table, now: float) -> None:
+        async with table.lock:
+            if table.status != "waiting" or now - table.touched < self.settings.waiting_expiry:
+                return
+            table.status = "expired"
+            await table.persist()
+            table.broadcast_table()
+            table.log.info("table expired")
+            if self.tables.get(table.id) is table:
+                del self.tables[table.id]
+                self.invites.pop(table.invite, None)
+                self.metrics.tables_open.set(len(self.tables))
+            for c in list(table.conns):
+                c.close(4410)
+
     # ------------------------------------------------------------------ lobby
-    async def create_table(self, user: User, body: dict[str, Any]) -> Table:
+    async def create_table(
+        self, user: User, body: dict[str, Any], addr: str | None = None
+    ) -> Table:
+        self.check_new_table(user.id, addr)
         players = body["players"]
         rules = body.get("rules") or "official"
+        problem = json_problem(rules, RULES_TEXT_MAX, RULES_DEPTH_MAX)
+        if problem is not None:
+            raise LobbyError(400, "invalid_settings", f"rules: {problem}")
         try:
             Rules.from_json(rules).validate(players)
         except Exception as exc:
@@ -94,14 +180,16 @@ class Hub:
             raise LobbyError(
                 400,
                 "invalid_bot",
-                f"bot_level: unknown level {bot_level!r}; available: {', '.join(levels)}",
+                f"bot_level: unknown level {brief(bot_level)}; available: {', '.join(levels)}",
             )
         seats = [Seat() for _ in range(players)]
         for key, level in (body.get("bots") or {}).items():
             try:
                 seat = int(key)
             except (TypeError, ValueError):
-                raise LobbyError(400, "bad_seat", f"bots: {key!r} is not a seat number") from None
+                raise LobbyError(
+                    400, "bad_seat", f"bots: {brief(key)} is not a seat number"
+                ) from None
             if not 0 <= seat < players:
                 raise LobbyError(
                     400, "bad_seat", f"bots: seat {seat} is not at this table (0-{players - 1})"
@@ -111,7 +199,7 @@ class Hub:
                 raise LobbyError(
                     400,
                     "invalid_bot",
-                    f"bots: unknown level {level!r}; available: {', '.join(levels)}",
+                    f"bots: unknown level {brief(level)}; available: {', '.join(levels)}",
                 )
             seats[seat] = Seat("bot", None, f"Bot {seat + 1}", level)
         host_seat = body.get("seat", 0)
@@ -123,6 +211,8 @@ class Hub:
             if seats[host_seat].kind != "empty":
                 raise LobbyError(409, "seat_taken", f"seat: seat {host_seat} is given to a bot")
             seats[host_seat] = Seat("human", user.id, user.name, None)
+        if body.get("auto_start", True):
+            self.check_bot_game(user.id, addr, seats)
         table = Table(
             self,
             id=self._new_id(),
@@ -136,6 +226,7 @@ class Hub:
             bot_level=bot_level,
             auto_start=bool(body.get("auto_start", True)),
             seats=seats,
+            host_addr=addr,
         )
         await self.store.write(S.save_table(table.row(), insert=True))
         self._register(table)
@@ -156,6 +247,7 @@ class Hub:
     # ------------------------------------------------------------------ startup / shutdown
     async def load(self) -> None:
         """Rebuild every waiting or playing table; unfinished games resume by replay."""
+        self._sweeper = asyncio.create_task(self._sweep(), name="expire-waiting-tables")
         stored_tables = await self.store.read(S.load_active)
         for st in stored_tables:
             try:
@@ -197,6 +289,8 @@ class Hub:
                 table.log.info("game resumed", extra={"actions": len(game.actions)})
 
     async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         await asyncio.gather(
             *(t.close() for t in list(self.tables.values())), return_exceptions=True
         )

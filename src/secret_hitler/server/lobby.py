@@ -11,8 +11,10 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 from ..engine import PRESETS
 from . import store as S
 from .auth import COOKIE, NameError_, User, clean_name, new_user_id
+from .guard import client_address
 from .hub import Hub, LobbyError, bot_levels, default_level
 from .tables import Seat, Table
+from .text import brief, skeleton
 
 router = APIRouter()
 
@@ -72,13 +74,13 @@ def fail(status: int, code: str, message: str) -> JSONResponse:
 def _table(hub: Hub, table_id: str, user: User | None, invite: str | None = None) -> Table:
     table = hub.get(table_id)
     if table is None:
-        raise LobbyError(404, "not_found", f"no table {table_id!r}")
+        raise LobbyError(404, "not_found", f"no table {brief(table_id)}")
     if (
         not table.public
         and not table.is_member(user.id if user else None)
         and invite != table.invite
     ):
-        raise LobbyError(404, "not_found", f"no table {table_id!r}")
+        raise LobbyError(404, "not_found", f"no table {brief(table_id)}")
     return table
 
 
@@ -94,6 +96,10 @@ async def create_session(body: SessionBody, request: Request, response: Response
     except NameError_ as exc:
         raise LobbyError(400, "invalid_name", str(exc)) from None
     hub = hub_of(request)
+    if not hub.guard.hit(("session_rate", client_address(request.client))):
+        raise LobbyError(
+            429, "rate_limited", "too many new sessions from this address; try again later"
+        )
     user = User(new_user_id(), name)
     await hub.store.write(S.save_user(user.id, user.name))
     token = request.app.state.tokens.issue(user)
@@ -135,7 +141,8 @@ async def list_tables(request: Request) -> dict[str, Any]:
 @router.post("/api/tables", status_code=201)
 async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
     user = need_user(request)
-    table = await hub_of(request).create_table(user, body.model_dump())
+    addr = client_address(request.client)
+    table = await hub_of(request).create_table(user, body.model_dump(), addr)
     return _detail(table, user)
 
 
@@ -148,7 +155,7 @@ async def get_table(
     if hub.get(table_id) is None:
         stored = await hub.store.read(lambda conn: S.load_table(conn, table_id, 0))
         if stored is None or not (stored.table["public"] or invite == stored.table["invite"]):
-            raise LobbyError(404, "not_found", f"no table {table_id!r}")
+            raise LobbyError(404, "not_found", f"no table {brief(table_id)}")
         return _stored_detail(stored, user)
     return _detail(_table(hub, table_id, user, invite), user)
 
@@ -169,7 +176,7 @@ async def join(table_id: str, body: JoinBody, request: Request) -> dict[str, Any
     hub = hub_of(request)
     table = hub.get(table_id)
     if table is None:
-        raise LobbyError(404, "not_found", f"no table {table_id!r}")
+        raise LobbyError(404, "not_found", f"no table {brief(table_id)}")
     if not table.public and user.id != table.host and body.invite != table.invite:
         raise LobbyError(403, "invite_required", "this table is private: the invite code is needed")
     async with table.lock:
@@ -188,6 +195,7 @@ async def join(table_id: str, body: JoinBody, request: Request) -> dict[str, Any
             )
         elif table.seats[seat].kind != "empty":
             raise LobbyError(409, "seat_taken", f"seat {seat} is taken")
+        _name_free(table, user.name)
         table.seats[seat] = Seat("human", user.id, user.name, None)
         await table.persist()
         table.reseat(user.id)
@@ -218,6 +226,20 @@ async def leave(table_id: str, request: Request) -> dict[str, Any]:
     return _detail(table, user)
 
 
+def _name_free(table: Table, name: str) -> None:
+    """No two seats of a table show the same name, or names that look alike (text.skeleton):
+    a person cannot pass for another player or for a bot."""
+    mine = skeleton(name)
+    for s in table.seats:
+        if s.kind != "empty" and s.name and skeleton(s.name) == mine:
+            raise LobbyError(
+                409,
+                "name_taken",
+                f"seat {table.seats.index(s)} is called {s.name!r}: "
+                "take a different name to join this table",
+            )
+
+
 def _host_waiting(table: Table, user: User) -> None:
     if user.id != table.host:
         raise LobbyError(403, "not_host", "only the host may do this")
@@ -233,7 +255,7 @@ async def add_bot(table_id: str, body: BotBody, request: Request) -> dict[str, A
         _host_waiting(table, user)
         level = body.level or table.bot_level
         if level not in bot_levels():
-            raise LobbyError(400, "invalid_bot", f"level: unknown bot level {level!r}")
+            raise LobbyError(400, "invalid_bot", f"level: unknown bot level {brief(level)}")
         seat = body.seat if body.seat is not None else table.free_seat()
         if seat is None:
             raise LobbyError(409, "table_full", "every seat is taken")
@@ -241,7 +263,11 @@ async def add_bot(table_id: str, body: BotBody, request: Request) -> dict[str, A
             raise LobbyError(400, "bad_seat", f"seat: {seat} is not at this table")
         if table.seats[seat].kind != "empty":
             raise LobbyError(409, "seat_taken", f"seat {seat} is taken")
-        table.seats[seat] = Seat("bot", None, f"Bot {seat + 1}", level)
+        bot = Seat("bot", None, f"Bot {seat + 1}", level)
+        after = [bot if i == seat else s for i, s in enumerate(table.seats)]
+        if table.auto_start and all(s.kind != "empty" for s in after):  # it would start now
+            hub_of(request).check_bot_game(table.host, table.host_addr, after)
+        table.seats[seat] = bot
         await table.persist()
         table.broadcast_table()
         await table.maybe_autostart()
@@ -270,15 +296,18 @@ async def start(table_id: str, request: Request, body: StartBody | None = None) 
     async with table.lock:
         _host_waiting(table, user)
         if fill is not None and fill not in bot_levels():
-            raise LobbyError(400, "invalid_bot", f"fill_with_bots: unknown bot level {fill!r}")
+            raise LobbyError(400, "invalid_bot", f"fill_with_bots: unknown bot level {brief(fill)}")
         if table.free_seat() is not None:
             if fill is None:
                 raise LobbyError(
                     409, "not_enough_players", "seats are empty: take them or fill them with bots"
                 )
-            for i, s in enumerate(table.seats):
-                if s.kind == "empty":
-                    table.seats[i] = Seat("bot", None, f"Bot {i + 1}", fill)
+        seats = [
+            Seat("bot", None, f"Bot {i + 1}", fill) if s.kind == "empty" and fill else s
+            for i, s in enumerate(table.seats)
+        ]
+        hub_of(request).check_bot_game(table.host, table.host_addr, seats)
+        table.seats[:] = seats
         await table.start_game()
     return _detail(table, user)
 
@@ -302,7 +331,7 @@ async def game_record(game_id: str, request: Request) -> dict[str, Any]:
         return table.record()
     stored = await hub.store.read(lambda conn: S.load_table(conn, game_id, None))
     if stored is None or stored.game is None:
-        raise LobbyError(404, "not_found", f"no game {game_id!r}")
+        raise LobbyError(404, "not_found", f"no game {brief(game_id)}")
     if stored.game["status"] != "finished":
         raise LobbyError(409, "game_not_finished", "the game is still being played")
     record = S.record_of(stored)

@@ -7,6 +7,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
+from .text import brief, has_lone_surrogate, safe_message
+
 VERSION = 1
 
 
@@ -67,12 +69,14 @@ def parse_client(text: str, max_bytes: int) -> ClientMessage:
         raise ProtocolError("bad_json", "the message is not valid JSON") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_json", "a message must be a JSON object")
+    if "\\u" in text and _lone_surrogate(data):
+        raise ProtocolError("bad_json", "the message has a lone surrogate (\\ud800-\\udfff)")
     raw_id = data.get("id")
     msg_id = raw_id if isinstance(raw_id, str) and len(raw_id) <= 64 else None
     if "v" in data and data["v"] != VERSION:
         raise ProtocolError(
             "unsupported_version",
-            f"protocol version {data['v']!r} is not supported; use 1",
+            f"protocol version {brief(data['v'])} is not supported; use 1",
             id=msg_id,
         )
     kind = data.get("type")
@@ -80,7 +84,7 @@ def parse_client(text: str, max_bytes: int) -> ClientMessage:
     if model is None:
         raise ProtocolError(
             "unknown_type",
-            f"unknown message type {kind!r}; expected one of {', '.join(_MODELS)}",
+            f"unknown message type {brief(kind)}; expected one of {', '.join(_MODELS)}",
             id=msg_id,
         )
     try:
@@ -91,6 +95,14 @@ def parse_client(text: str, max_bytes: int) -> ClientMessage:
         raise ProtocolError(
             "bad_message", f"{where}: {err.get('msg', 'invalid')}", id=msg_id
         ) from None
+
+
+def _lone_surrogate(data: dict[str, Any]) -> bool:
+    """A ``\\udXXX`` escape without its pair decodes to a string that cannot be sent back."""
+    try:
+        return has_lone_surrogate(json.dumps(data, ensure_ascii=False))
+    except (ValueError, RecursionError):
+        return True
 
 
 # ---------------------------------------------------------------------- server messages
@@ -104,7 +116,7 @@ def error(code: str, message: str, id: str | None = None, detail: Any = None) ->
         "type": "error",
         "id": id,
         "code": code,
-        "message": message,
+        "message": safe_message(message),
         "detail": detail,
     }
 

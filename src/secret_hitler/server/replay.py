@@ -16,11 +16,13 @@ from ..engine import Action, Game, GameError, InvalidRecord
 from ..engine.record import parse_record
 from .hub import LobbyError
 from .lobby import game_record
+from .text import json_problem
 from .updates import public_action
 
-router = APIRouter()
+RECORD_TEXT_MAX = 1000  # characters of any text in an uploaded record (names, chat lines)
+RECORD_DEPTH_MAX = 12
 
-MAX_RECORD_BYTES = 1 << 20
+router = APIRouter()
 
 
 def _view_arg(value: str | None, players: int) -> int | None:
@@ -60,8 +62,9 @@ def replay_step(record: dict[str, Any], step: int | None, view: str | None) -> d
             step = i
             break
     last = public_action(actions[step - 1]) if step > 0 else None
+    game_id = record.get("id")
     return {
-        "game_id": record.get("id"),
+        "game_id": game_id if isinstance(game_id, str) and len(game_id) <= 64 else None,
         "step": step,
         "steps": steps,
         "action": last,
@@ -84,13 +87,16 @@ async def replay_game(
 async def replay_upload(
     request: Request, step: int | None = None, view: str | None = None
 ) -> dict[str, Any]:
-    body = await request.body()
-    if len(body) > MAX_RECORD_BYTES:
-        raise LobbyError(413, "too_large", "a record may be at most 1 MiB")
+    body = await request.body()  # at most ``max_body`` bytes (guard.BodyLimit)
     try:
         record = json.loads(body)
     except (json.JSONDecodeError, UnicodeDecodeError):
         raise LobbyError(400, "invalid_record", "the file is not valid JSON") from None
+    except RecursionError:
+        raise LobbyError(400, "invalid_record", "the file is nested too deeply") from None
     if not isinstance(record, dict):
         raise LobbyError(400, "invalid_record", "record: must be a JSON object")
+    problem = json_problem(record, RECORD_TEXT_MAX, RECORD_DEPTH_MAX)
+    if problem is not None:
+        raise LobbyError(400, "invalid_record", f"record: {problem}")
     return replay_step(record, step, view)

@@ -22,7 +22,7 @@ from ..engine.actions import CLAIM
 from . import protocol as P
 from . import store as S
 from .auth import User
-from .chat import ChatLimiter, clean_chat
+from .chat import clean_chat
 from .driver import BotDriver
 from .logs import GameLog
 from .updates import SeatUpdates, build_update
@@ -58,9 +58,11 @@ class Seat:
 class Conn:
     """One WebSocket connection; messages go through a queue so a slow client blocks nobody."""
 
-    __slots__ = ("ws", "user", "seat", "ready", "out", "closed", "invite_ok")
+    __slots__ = ("ws", "user", "seat", "ready", "out", "closed", "invite_ok", "addr", "close_code")
 
-    def __init__(self, ws: Any, user: User | None, invite_ok: bool = False) -> None:
+    def __init__(
+        self, ws: Any, user: User | None, invite_ok: bool = False, addr: str | None = None
+    ) -> None:
         self.ws = ws
         self.user = user
         self.seat: int | None = None
@@ -68,6 +70,8 @@ class Conn:
         self.out: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
         self.invite_ok = invite_ok
+        self.addr = addr  # the client address, for per-address limits (guard.Guard)
+        self.close_code = 1000
 
     def send(self, text: str) -> None:
         if self.closed:
@@ -80,9 +84,11 @@ class Conn:
     def send_msg(self, msg: dict[str, Any]) -> None:
         self.send(P.dumps(msg))
 
-    def close(self) -> None:
+    def close(self, code: int = 1000) -> None:
+        """Close after the queued messages have been sent, with WebSocket close ``code``."""
         if not self.closed:
             self.closed = True
+            self.close_code = code
             self.out.put_nowait(None)
 
 
@@ -104,6 +110,7 @@ class Table(BotDriver):
         seats: list[Seat],
         status: str = "waiting",
         created_at: float | None = None,
+        host_addr: str | None = None,
     ) -> None:
         self.hub = hub
         self.id = id
@@ -119,13 +126,16 @@ class Table(BotDriver):
         self.seats = seats
         self.status = status
         self.created_at = time.time() if created_at is None else created_at
+        self.host_addr = host_addr  # the creator's address (not stored: None after a restart)
+        self.touched = asyncio.get_running_loop().time()  # last lobby change (waiting expiry)
         self.game: Game | None = None
         self.action_by: list[str | None] = []
         self.conns: set[Conn] = set()
+        self.present: dict[int | None, int] = {}  # ready connections per seat (None: spectators)
+        self._presence_flush: asyncio.TimerHandle | None = None
         self.lock = asyncio.Lock()
         self.chat: deque[dict[str, Any]] = deque(maxlen=CHAT_KEEP)
         self.chat_next = 1
-        self.chat_limiter = ChatLimiter(*hub.settings.chat_rate)
         self.agents: dict[int, Agent] = {}
         self.standins: dict[int, Agent] = {}
         self.last_seat: dict[str, int | None] = {}
@@ -154,7 +164,7 @@ class Table(BotDriver):
         return user_id is not None and (user_id == self.host or self.seat_of(user_id) is not None)
 
     def connected(self, seat: int) -> bool:
-        return any(c.seat == seat and c.ready for c in self.conns)
+        return self.present.get(seat, 0) > 0
 
     @property
     def seq(self) -> int:
@@ -181,7 +191,7 @@ class Table(BotDriver):
             "bot_level": self.bot_level,
             "auto_start": self.auto_start,
             "seats": seats,
-            "spectators": sum(1 for c in self.conns if c.ready and c.seat is None),
+            "spectators": self.present.get(None, 0),
             "game_id": self.id if g is not None else None,
             "created_at": self.created_at,
             "winner": g.winner.value if done and g is not None and g.winner else None,
@@ -214,6 +224,11 @@ class Table(BotDriver):
 
     # ------------------------------------------------------------------ broadcasting
     def broadcast_table(self) -> None:
+        """Send the table detail to every ready connection (it includes any pending presence
+        change, so a scheduled presence broadcast is dropped)."""
+        if self._presence_flush is not None:
+            self._presence_flush.cancel()
+            self._presence_flush = None
         if not self.conns:
             return
         texts: dict[bool, str] = {}
@@ -289,6 +304,27 @@ class Table(BotDriver):
         return out
 
     # ------------------------------------------------------------------ connections
+    def _present(self, seat: int | None, delta: int) -> bool:
+        """Count a ready connection in or out of ``seat``; True when the table detail changed
+        (a seat became connected or disconnected, or the spectator count moved)."""
+        before = self.present.get(seat, 0)
+        after = before + delta
+        if after:
+            self.present[seat] = after
+        else:
+            self.present.pop(seat, None)
+        return seat is None or (before == 0) != (after == 0)
+
+    def _presence_changed(self, seat: int | None) -> None:
+        """A seat's connected flag is announced at once; spectators coming and going are
+        gathered for ``presence_delay`` seconds into one broadcast, so each costs O(1)."""
+        if seat is not None:
+            self.broadcast_table()
+        elif self._presence_flush is None:
+            self._presence_flush = asyncio.get_running_loop().call_later(
+                self.hub.settings.presence_delay, self.broadcast_table
+            )
+
     def attach(self, conn: Conn) -> None:
         conn.seat = self.seat_of(conn.user.id if conn.user else None)
         self.conns.add(conn)
@@ -300,11 +336,12 @@ class Table(BotDriver):
         was_ready = conn.ready
         conn.ready = False
         seat = conn.seat
+        changed = was_ready and self._present(seat, -1)
         if seat is not None and not self.connected(seat):
             self.away_since[seat] = asyncio.get_running_loop().time()
             self.wake.set()
-        if was_ready:
-            self.broadcast_table()
+        if changed:
+            self._presence_changed(seat)
         if not self.conns and self.status == "finished":
             self.hub.evict(self)
 
@@ -312,6 +349,7 @@ class Table(BotDriver):
         user_id = conn.user.id if conn.user else None
         was_ready = conn.ready
         conn.ready = True
+        changed = not was_ready and self._present(conn.seat, +1)
         since = msg.since
         same_seat = user_id is None or self.last_seat.get(user_id, conn.seat) == conn.seat
         if (
@@ -337,8 +375,8 @@ class Table(BotDriver):
             self.send_welcome(conn)
         if conn.seat is not None:
             self.away_since.pop(conn.seat, None)
-        if not was_ready:
-            self.broadcast_table()
+        if changed:
+            self._presence_changed(conn.seat)
 
     def reseat(self, user_id: str) -> None:
         """A user's seat changed (join/leave): refresh their connections."""
@@ -346,12 +384,16 @@ class Table(BotDriver):
             if c.user is not None and c.user.id == user_id:
                 seat = self.seat_of(user_id)
                 if seat != c.seat:
+                    if c.ready:
+                        self._present(c.seat, -1)
+                        self._present(seat, +1)
                     c.seat = seat
                     if c.ready:
                         self.send_welcome(c)
 
     # ------------------------------------------------------------------ lobby
     async def persist(self) -> None:
+        self.touched = asyncio.get_running_loop().time()
         await self.hub.store.write(S.save_table(self.row(), insert=False))
 
     def free_seat(self) -> int | None:
@@ -525,7 +567,10 @@ class Table(BotDriver):
                     "the president and chancellor cannot chat during the legislative session",
                     detail="legislative_session",
                 )
-        if not self.chat_limiter.allow(user.id, self._now()):
+        checks = [("chat_rate", user.id)]
+        if conn.addr is not None:
+            checks.append(("chat_rate_address", conn.addr))
+        if not self.hub.guard.hit(*checks):
             raise P.ProtocolError("rate_limited", "too many chat messages; wait a few seconds")
         async with self.lock:
             name = self.seats[seat].name if seat is not None else user.name

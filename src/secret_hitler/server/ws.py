@@ -13,8 +13,10 @@ from starlette.websockets import WebSocketDisconnect
 from ..engine import Action, InvalidAction
 from . import protocol as P
 from .auth import COOKIE
+from .guard import client_address
 from .hub import Hub
 from .tables import Conn, Table
+from .text import brief
 
 router = APIRouter()
 log = logging.getLogger("secret_hitler.server.ws")
@@ -35,7 +37,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     )
     table = hub.get(table_id)
     if table is None:
-        await _refuse(ws, "not_found", f"no live table {table_id!r}", 4404)
+        await _refuse(ws, "not_found", f"no live table {brief(table_id)}", 4404)
         return
     invite_ok = ws.query_params.get("invite") == table.invite
     if not table.public and not invite_ok and not table.is_member(user.id if user else None):
@@ -43,19 +45,29 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
             ws, "invite_required", "this table is private: the invite code is needed", 4403
         )
         return
-    await ws.accept()
-    conn = Conn(ws, user, invite_ok)
-    table.attach(conn)
-    hub.metrics.ws_connections.inc()
-    sender = asyncio.create_task(_sender(conn))
+    addr = client_address(ws.client)
+    if not hub.guard.connect(addr):
+        limit = hub.settings.connections_per_address
+        await _refuse(
+            ws, "too_many_connections", f"at most {limit} open connections per address", 4429
+        )
+        return
     try:
-        await _receive_loop(hub, table, conn)
+        await ws.accept()
+        conn = Conn(ws, user, invite_ok, addr)
+        table.attach(conn)
+        hub.metrics.ws_connections.inc()
+        sender = asyncio.create_task(_sender(conn))
+        try:
+            await _receive_loop(hub, table, conn)
+        finally:
+            table.detach(conn)
+            hub.metrics.ws_connections.dec()
+            conn.close()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(sender, 5)
     finally:
-        table.detach(conn)
-        hub.metrics.ws_connections.dec()
-        conn.close()
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(sender, 5)
+        hub.guard.disconnect(addr)
 
 
 async def _sender(conn: Conn) -> None:
@@ -66,19 +78,33 @@ async def _sender(conn: Conn) -> None:
             if text is None:
                 break
             await ws.send_text(text)
-    except Exception:  # the peer went away
+    except Exception:  # the peer went away, or a text could not be sent
+        # Close the socket too: the receive loop then ends and the seat no longer counts as
+        # connected (a dead sender behind an open socket would look present forever).
         conn.closed = True
+        with contextlib.suppress(Exception):
+            await ws.close(1011)
         return
     with contextlib.suppress(Exception):
-        await ws.close()
+        await ws.close(conn.close_code)
 
 
 async def _receive_loop(hub: Hub, table: Table, conn: Conn) -> None:
     ws = conn.ws
     max_bytes = hub.settings.max_message
+    loop = asyncio.get_running_loop()
+    hello_by = loop.time() + hub.settings.hello_timeout
     while not conn.closed:
         try:
-            message = await ws.receive()
+            if conn.ready:
+                message = await ws.receive()
+            else:  # a connection that never says hello holds a slot for hello_timeout at most
+                message = await asyncio.wait_for(ws.receive(), max(0.0, hello_by - loop.time()))
+        except TimeoutError:
+            timeout = hub.settings.hello_timeout
+            _error(hub, conn, P.ProtocolError("hello_timeout", f"no hello within {timeout:g} s"))
+            conn.close(4408)
+            return
         except (WebSocketDisconnect, RuntimeError):
             return
         if message["type"] == "websocket.disconnect":

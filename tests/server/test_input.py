@@ -1,0 +1,197 @@
+"""Bad input and names (docs/security.md "Input and names"): never a 500 or a traceback, never an
+unbounded echo; names are visible, plain and unique at a table; chat loses bidi controls."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+from server_support import Client, HttpError, Server, ahttp, http, session
+
+from secret_hitler.server.auth import NameError_, clean_name
+from secret_hitler.server.text import MESSAGE_MAX, skeleton
+
+
+def _refused(server: Server, method: str, path: str, body: Any = None, **kw: Any) -> HttpError:
+    with pytest.raises(HttpError) as info:
+        http(server, method, path, body, **kw)
+    return info.value
+
+
+def _no_crash(server: Server) -> None:
+    """The server logged no failed request (the 500 path writes "request failed" + traceback)."""
+    log = server.log_tail(1 << 22)
+    assert "request failed" not in log and "Traceback" not in log
+
+
+def test_bad_http_input_gets_a_short_400(server: Server) -> None:
+    token = session(server, "Ann")
+    # a deeply nested record (beyond Python's recursion limit) to the replay upload
+    deep = b'{"a":' * 100_000 + b"1" + b"}" * 100_000
+    err = _refused(server, "POST", "/api/replay", raw=deep)
+    assert err.status == 400 and err.code == "invalid_record" and "nested" in str(err.body)
+    err = _refused(
+        server, "POST", "/api/tables", raw=b'{"players":5,"rules":' + deep + b"}", token=token
+    )
+    assert err.status == 400
+    # a lone surrogate in a settings key: refused, and the answer is valid UTF-8 JSON
+    raw = b'{"players": 5, "rules": {"preset": "official", "\\ud800": 1}}'
+    err = _refused(server, "POST", "/api/tables", raw=raw, token=token)
+    assert (
+        err.status == 400
+        and err.code == "invalid_settings"
+        and "\\ud800" in err.body["error"]["message"]
+    )
+    # huge invalid values are not echoed: each message stays short
+    huge = "x" * 500_000
+    for body in (
+        {"players": 5, "rules": huge},
+        {"players": 5, "rules": {"preset": huge}},
+        {"players": 5, "rules": {huge: 1}},
+        {"players": 5, "bots": {huge: None}},
+        {"players": 5, "bot_level": huge},
+        {"players": 5, huge: 1},
+        {"players": huge},
+    ):
+        err = _refused(server, "POST", "/api/tables", body, token=token)
+        assert err.status == 400, err
+        assert len(err.body["error"]["message"]) <= MESSAGE_MAX and huge[:100] not in str(err.body)
+    # a 5 MB preset name is over the body limit: 413, and nothing of it comes back
+    five_mb = json.dumps({"players": 5, "rules": "y" * (5 << 20)}).encode()
+    err = _refused_raw(server, five_mb, token)
+    assert err == 413
+    err = _refused(server, "GET", "/api/tables/" + "z" * 5000)
+    assert err.code == "not_found" and len(err.body["error"]["message"]) <= MESSAGE_MAX
+    assert http(server, "GET", "/api/tables")["tables"] == []
+    _no_crash(server)
+
+
+def _refused_raw(server: Server, body: bytes, token: str) -> int:
+    """POST a body larger than the limit with its Content-Length only (the server answers before
+    the body is sent; sending it regardless could race the server closing the socket)."""
+    import socket
+
+    head = (
+        f"POST /api/tables HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+    )
+    with socket.create_connection(("127.0.0.1", server.port), timeout=20) as s:
+        s.sendall(head.encode())
+        answer = s.recv(65536)
+    assert b"y" * 100 not in answer
+    return int(answer.split(b" ", 2)[1])
+
+
+async def _bad_ws(server: Server) -> None:
+    host = session(server, "Ann")
+    tid = (await ahttp(server, "POST", "/api/tables", {"players": 5}, host))["id"]
+    c = Client(server, host, "ann")
+    await c.connect(tid)
+    watcher = Client(server, None, "watcher")
+    await watcher.connect(tid)
+    # a lone surrogate in the message id: a clear error without the id, and the connection (and
+    # its sender) keep working
+    raw = '{"v":1,"type":"action","id":"\\ud800","action":{"type":"vote","ja":true}}'
+    await c.send(raw)
+    err = await c.recv_until(lambda m: m["type"] == "error")
+    assert err["code"] == "bad_json" and err["id"] is None
+    await c.send('{"v":1,"type":"chat","id":"ok","text":"fine \\ud83d\\ude00"}')  # a real pair
+    ack = await c.recv_until(lambda m: m["type"] == "ack")
+    assert ack["id"] == "ok"
+    chat = next(m for m in c.messages if m["type"] == "chat")
+    assert chat["message"]["text"] == "fine \U0001f600"
+    # a long unknown type is not echoed whole
+    await c.send({"v": 1, "type": "t" * 60_000})
+    err = await c.recv_until(lambda m: m["type"] == "error")
+    assert err["code"] == "unknown_type" and len(err["message"]) <= MESSAGE_MAX
+    # the seat still counts as connected, and only while the connection is open
+    detail = await ahttp(server, "GET", f"/api/tables/{tid}")
+    assert detail["seats"][0]["connected"] is True
+    await c.close()
+    await watcher.recv_until(
+        lambda m: m["type"] == "table" and m["table"]["seats"][0]["connected"] is False
+    )
+    await watcher.close()
+
+
+@pytest.mark.timeout(60)
+def test_bad_ws_input(server: Server) -> None:
+    asyncio.run(_bad_ws(server))
+    _no_crash(server)
+
+
+# ---------------------------------------------------------------------- names
+INVISIBLE = ["\u3164", "\u3164\u3164", "\u0301\u0301", "\u115f", "\ufe0f", "a\u200bb", "\u2800"]
+CONTROL = ["a\u202eb", "\u2066x\u2069", "a\u0000b", "a\tb", "a\u061cb"]
+BOTLIKE = ["Bot 3", "bot3", "BOT 3", "B0t 3", "Bot_3", "Bot３", "\u0412\u043et 3", "Bot 10"]
+
+
+@pytest.mark.parametrize("name", INVISIBLE + CONTROL + BOTLIKE + ["\u0301abc", "a" + "\u0301" * 5])
+def test_clean_name_refuses(name: str) -> None:
+    with pytest.raises(NameError_):
+        clean_name(name)
+
+
+@pytest.mark.parametrize(
+    ("raw", "clean"),
+    [
+        ("Zoë", "Zoë"),
+        ("Zoe\u0308", "Zoë"),
+        ("ＡＮＮ", "ANN"),
+        ("李小龍", "李小龍"),
+        ("O'Brien", "O'Brien"),
+        ("Robot 3", "Robot 3"),
+        ("नमस्ते", "नमस्ते"),
+    ],
+)
+def test_clean_name_accepts_and_normalizes(raw: str, clean: str) -> None:
+    assert clean_name(raw) == clean
+
+
+def test_skeleton_folds_look_alikes() -> None:
+    same = ["Alice", "alice", "ALICE", "AIice", "A1ice", "Alicе", "A.lice", "Ａlice", "Alíce"]
+    assert {skeleton(n) for n in same} == {skeleton("Alice")}
+    assert skeleton("Alice") != skeleton("Alicia")
+
+
+def test_names_http_and_unique_at_a_table(server: Server) -> None:
+    for bad in INVISIBLE + CONTROL + BOTLIKE:
+        err = _refused(server, "POST", "/api/session", {"name": bad})
+        assert err.status == 400 and err.code == "invalid_name", bad
+    assert http(server, "POST", "/api/session", {"name": "ＡＮＮ"})["name"] == "ANN"
+    host = session(server, "Alice")
+    table = http(server, "POST", "/api/tables", {"players": 5, "bots": {"2": None}}, host)
+    tid = table["id"]
+    for look_alike in ("alice", "AIice", "Alicе", "A.lice"):
+        err = _refused(
+            server, "POST", f"/api/tables/{tid}/join", {}, token=session(server, look_alike)
+        )
+        assert err.status == 409 and err.code == "name_taken", look_alike
+    after = http(server, "GET", f"/api/tables/{tid}")
+    assert [s["kind"] for s in after["seats"]] == ["human", "empty", "bot", "empty", "empty"]
+    http(server, "POST", f"/api/tables/{tid}/join", {}, session(server, "Bob"))
+    err = _refused(server, "POST", f"/api/tables/{tid}/join", {}, token=session(server, "B o b"))
+    assert err.code == "name_taken"
+
+
+async def _chat_bidi(server: Server) -> None:
+    host = session(server, "Ann")
+    tid = (await ahttp(server, "POST", "/api/tables", {"players": 5}, host))["id"]
+    c = Client(server, host, "ann")
+    await c.connect(tid)
+    await c.send({"v": 1, "type": "chat", "id": "1", "text": "abc\u202edef\u2066g\u2069 \u200fh"})
+    await c.recv_until(lambda m: m["type"] == "ack")
+    chat = next(m for m in c.messages if m["type"] == "chat")
+    assert chat["message"]["text"] == "abcdefg h"
+    for text in ("\u202e\u2066", "\u3164", " \u200b "):
+        await c.send({"v": 1, "type": "chat", "id": "e", "text": text})
+        err = await c.recv_until(lambda m: m["type"] == "error")
+        assert err["code"] == "chat_empty", text
+    await c.close()
+
+
+@pytest.mark.timeout(60)
+def test_chat_loses_bidi_controls(server: Server) -> None:
+    asyncio.run(_chat_bidi(server))

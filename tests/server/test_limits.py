@@ -1,0 +1,339 @@
+"""Server limits (docs/security.md "Limits"): each is hit on a real server, from 127.0.0.1, with
+small configured values; the refused request changes nothing and the allowed ones carry on."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+import websockets
+from server_support import ROOT, TIMEOUT, Client, HttpError, Server, ahttp, http, session
+
+from secret_hitler.server.config import LIMIT_ENV, Settings
+
+
+def _refused(server: Server, method: str, path: str, body: Any, token: str | None) -> HttpError:
+    with pytest.raises(HttpError) as info:
+        http(server, method, path, body, token)
+    return info.value
+
+
+async def _closed(c: Client, timeout: float = TIMEOUT) -> tuple[list[dict[str, Any]], int | None]:
+    """Everything the server sent until it closed the connection, and the close code."""
+    got = []
+    end = time.monotonic() + timeout
+    try:
+        while True:
+            got.append(await c.recv(max(0.01, end - time.monotonic())))
+    except websockets.ConnectionClosed as exc:
+        return got, exc.rcvd.code if exc.rcvd else None
+
+
+async def _connect_when_free(server: Server, tid: str) -> Client:
+    """A connection once the server has released a slot (it does so right after closing)."""
+    end = time.monotonic() + TIMEOUT
+    while True:
+        c = Client(server, None, "late")
+        await c.connect(tid, hello=False)
+        await c.send({"v": 1, "type": "hello"})
+        m = await c.recv()
+        if m["type"] == "welcome":
+            return c
+        assert m["code"] == "too_many_connections", m
+        await c.close()
+        assert time.monotonic() < end, "no connection slot was released"
+
+
+# ---------------------------------------------------------------------- connections, hello
+async def _connections(server: Server) -> None:
+    host = session(server, "Host")
+    tid = (await ahttp(server, "POST", "/api/tables", {"players": 5}, host))["id"]
+    greeted = Client(server, host, "greeted")
+    await greeted.connect(tid)
+    silent = [Client(server, None, f"silent{i}") for i in range(2)]
+    for c in silent:
+        await c.connect(tid, hello=False)
+    # the limit (3) is reached: one more connection is refused, with an error and code 4429
+    extra = Client(server, None, "extra")
+    await extra.connect(tid, hello=False)
+    got, code = await _closed(extra)
+    assert [m["code"] for m in got] == ["too_many_connections"] and code == 4429
+    # connections that never say hello are closed after the hello timeout (1 s) ...
+    for c in silent:
+        got, code = await _closed(c)
+        assert [m["code"] for m in got] == ["hello_timeout"] and code == 4408
+    # ... the one that said hello stays, and the freed slots take new connections
+    await greeted.send({"v": 1, "type": "ping"})
+    assert (await greeted.recv_until(lambda m: m["type"] == "pong"))["type"] == "pong"
+    late = await _connect_when_free(server, tid)
+    await late.close()
+    await greeted.close()
+
+
+@pytest.mark.timeout(60)
+def test_connections_per_address_and_hello_timeout(make_server: Any) -> None:
+    server = make_server(SH_CONNECTIONS_PER_ADDRESS="3", SH_HELLO_TIMEOUT="1")
+    asyncio.run(_connections(server))
+
+
+# ---------------------------------------------------------------------- sessions and tables
+def test_sessions_and_tables_per_address_and_user(make_server: Any) -> None:
+    server = make_server(
+        SH_SESSION_RATE="3/minute", SH_TABLES_PER_USER="2", SH_TABLES_PER_ADDRESS="3"
+    )
+    a, b, c = (session(server, n) for n in ("Ann", "Ben", "Cid"))
+    err = _refused(server, "POST", "/api/session", {"name": "Dan"}, None)
+    assert err.status == 429 and err.code == "rate_limited"
+    for _ in range(2):
+        http(server, "POST", "/api/tables", {"players": 5}, a)
+    err = _refused(server, "POST", "/api/tables", {"players": 5}, a)
+    assert err.status == 429 and err.code == "too_many_tables" and "you host" in str(err.body)
+    http(server, "POST", "/api/tables", {"players": 5}, b)
+    err = _refused(server, "POST", "/api/tables", {"players": 5}, c)  # the address holds 3
+    assert err.status == 429 and err.code == "too_many_tables" and "address" in str(err.body)
+    tables = http(server, "GET", "/api/tables")["tables"]
+    assert sorted(t["host_name"] for t in tables) == ["Ann", "Ann", "Ben"]
+
+
+@pytest.mark.timeout(60)
+def test_bot_only_games_per_user_and_address(make_server: Any) -> None:
+    # bots think 2.5-7.5 s per decision: the games are still running while the test asks
+    server = make_server(SH_BOT_DELAY="5", SH_BOT_GAMES_PER_USER="1", SH_BOT_GAMES_PER_ADDRESS="2")
+    a, b, c = (session(server, n) for n in ("Ann", "Ben", "Cid"))
+    bots = {str(i): None for i in range(5)}
+    only_bots = {"players": 5, "seat": None, "bots": bots}
+    assert http(server, "POST", "/api/tables", only_bots, a)["status"] == "playing"
+    err = _refused(server, "POST", "/api/tables", only_bots, a)
+    assert err.status == 429 and err.code == "too_many_bot_games"
+    # filling a waiting table with bots at the start is refused the same way, and changes nothing
+    waiting = http(server, "POST", "/api/tables", {"players": 5, "seat": None}, a)
+    err = _refused(
+        server, "POST", f"/api/tables/{waiting['id']}/start", {"fill_with_bots": "random"}, a
+    )
+    assert err.code == "too_many_bot_games"
+    after = http(server, "GET", f"/api/tables/{waiting['id']}")
+    assert after["status"] == "waiting" and {s["kind"] for s in after["seats"]} == {"empty"}
+    # a game with a person in it is not limited; the address allows a second bot-only game
+    assert (
+        http(
+            server,
+            "POST",
+            "/api/tables",
+            {"players": 5, "bots": {str(i): None for i in range(1, 5)}},
+            a,
+        )["status"]
+        == "playing"
+    )
+    assert http(server, "POST", "/api/tables", only_bots, b)["status"] == "playing"
+    err = _refused(server, "POST", "/api/tables", only_bots, c)
+    assert err.code == "too_many_bot_games"
+    # the last bot of an auto-starting table is the start: refused too
+    t = http(
+        server,
+        "POST",
+        "/api/tables",
+        {"players": 5, "seat": None, "bots": {str(i): None for i in range(4)}},
+        c,
+    )
+    err = _refused(server, "POST", f"/api/tables/{t['id']}/bots", {}, c)
+    assert err.code == "too_many_bot_games"
+    assert http(server, "GET", f"/api/tables/{t['id']}")["seats"][4]["kind"] == "empty"
+    playing = [t for t in http(server, "GET", "/api/tables")["tables"] if t["status"] == "playing"]
+    assert len(playing) == 3
+
+
+# ---------------------------------------------------------------------- chat
+async def _chat(server: Server) -> None:
+    a, b = session(server, "Ann"), session(server, "Ben")
+    tid = (await ahttp(server, "POST", "/api/tables", {"players": 5}, a))["id"]
+    ca, cb = Client(server, a, "ann"), Client(server, b, "ben")
+    await ca.connect(tid)
+    await cb.connect(tid)
+
+    async def say(c: Client, text: str) -> dict[str, Any]:
+        await c.send({"v": 1, "type": "chat", "id": text, "text": text})
+        return await c.recv_until(lambda m: m["type"] in ("ack", "error") and m["id"] == text)
+
+    for i in range(3):  # 3 per user
+        assert (await say(ca, f"a{i}"))["type"] == "ack"
+    assert (await say(ca, "a3"))["code"] == "rate_limited"
+    assert (await say(cb, "b0"))["type"] == "ack"  # 4 per address
+    assert (await say(cb, "b1"))["code"] == "rate_limited"
+    texts = [m["message"]["text"] for m in cb.messages if m["type"] == "chat"]
+    assert texts == ["a0", "a1", "a2", "b0"]
+    await ca.close()
+    await cb.close()
+
+
+@pytest.mark.timeout(60)
+def test_chat_per_user_and_per_address(make_server: Any) -> None:
+    server = make_server(SH_CHAT_RATE="3/minute", SH_CHAT_RATE_ADDRESS="4/minute")
+    asyncio.run(_chat(server))
+
+
+# ---------------------------------------------------------------------- request bodies
+def _raw_http(server: Server, head: str, chunks: list[bytes] | None = None) -> tuple[int, bytes]:
+    """Send a request head and some body bytes, then read the answer (the body may be unfinished:
+    the server must answer without waiting for the rest)."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=TIMEOUT) as s:
+        s.sendall(head.encode())
+        for chunk in chunks or []:
+            s.sendall(chunk)
+        data = b""
+        while b"\r\n\r\n" not in data or len(data) < _length(data):
+            part = s.recv(65536)
+            if not part:
+                break
+            data += part
+    status = int(data.split(b" ", 2)[1])
+    return status, data.split(b"\r\n\r\n", 1)[1]
+
+
+def _length(data: bytes) -> int:
+    head, _, _ = data.partition(b"\r\n\r\n")
+    m = re.search(rb"(?i)content-length: *(\d+)", head)
+    return len(head) + 4 + int(m.group(1)) if m else 1 << 30
+
+
+def test_request_body_limit(server: Server) -> None:
+    limit = Settings().max_body
+    # a declared length over the limit: refused before a byte of the body is sent
+    head = (
+        f"POST /api/session HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {100 << 20}\r\n\r\n"
+    )
+    status, body = _raw_http(server, head)
+    assert status == 413 and b'"too_large"' in body and str(limit).encode() in body
+    # a chunked body is counted as it arrives: refused once past the limit, never finished
+    head = (
+        "POST /api/replay HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        "Transfer-Encoding: chunked\r\n\r\n"
+    )
+    piece = b"x" * 65536
+    chunks = [b"%x\r\n%s\r\n" % (len(piece), piece)] * (limit // len(piece) + 1)
+    status, body = _raw_http(server, head, chunks)
+    assert status == 413 and b'"too_large"' in body
+    # at the limit itself it is read (and judged on its content)
+    with pytest.raises(HttpError) as info:
+        http(server, "POST", "/api/replay", raw=b" " * (limit - 2) + b"{}")
+    assert info.value.status == 400 and info.value.code == "invalid_record"
+    assert "request failed" not in server.log_tail(1 << 20)
+
+
+# ---------------------------------------------------------------------- waiting tables expire
+async def _expiry(server: Server) -> None:
+    host = session(server, "Host")
+    t = await ahttp(server, "POST", "/api/tables", {"players": 5}, host)
+    c = Client(server, host, "host")
+    await c.connect(t["id"])
+    got, code = await _closed(c)
+    assert code == 4410 and got[-1]["type"] == "table" and got[-1]["table"]["status"] == "expired"
+    assert (await ahttp(server, "GET", f"/api/tables/{t['id']}"))["status"] == "expired"
+    assert (await ahttp(server, "GET", "/api/tables"))["tables"] == []
+    late = Client(server, host, "late")
+    await late.connect(t["id"], hello=False)
+    assert (await late.recv())["code"] == "not_found"
+    # the host's slot is free again
+    assert (await ahttp(server, "POST", "/api/tables", {"players": 5}, host))["status"] == "waiting"
+
+
+@pytest.mark.timeout(60)
+def test_waiting_tables_expire(make_server: Any) -> None:
+    server = make_server(SH_WAITING_EXPIRY="1", SH_TABLES_PER_USER="1")
+    asyncio.run(_expiry(server))
+
+
+# ---------------------------------------------------------------------- presence
+async def _presence(server: Server, delay: float) -> None:
+    host = session(server, "Host")
+    tid = (await ahttp(server, "POST", "/api/tables", {"players": 5}, host))["id"]
+    watcher = Client(server, host, "watcher")
+    await watcher.connect(tid)
+    n = 8
+
+    async def table_messages_until(pred: Any) -> int:
+        start = len(watcher.messages)
+        await watcher.recv_until(lambda m: m["type"] == "table" and pred(m["table"]))
+        return sum(1 for m in watcher.messages[start:] if m["type"] == "table")
+
+    t0 = time.monotonic()
+    spectators = [Client(server, None, f"spec{i}") for i in range(n)]
+    for s in spectators:
+        await s.connect(tid)
+    joined = time.monotonic() - t0
+    count = await table_messages_until(lambda t: t["spectators"] == n)
+    # one broadcast per presence_delay window at most (not one per spectator)
+    assert count <= 2 + joined / delay < n, (count, joined)
+    t0 = time.monotonic()
+    for s in spectators:
+        await s.close()
+    left = time.monotonic() - t0
+    count = await table_messages_until(lambda t: t["spectators"] == 0)
+    assert count <= 2 + left / delay < n, (count, left)
+    # a seat's presence is announced at once, without the delay
+    guest = session(server, "Guest")
+    await ahttp(server, "POST", f"/api/tables/{tid}/join", {}, guest)
+    await watcher.recv_until(
+        lambda m: m["type"] == "table" and m["table"]["seats"][1]["kind"] == "human"
+    )
+    g = Client(server, guest, "guest")
+    t0 = time.monotonic()
+    await g.connect(tid)
+    await watcher.recv_until(lambda m: m["type"] == "table" and m["table"]["seats"][1]["connected"])
+    assert time.monotonic() - t0 < delay
+    await g.close()
+    await watcher.close()
+
+
+@pytest.mark.timeout(60)
+def test_spectator_presence_is_coalesced(make_server: Any) -> None:
+    server = make_server(SH_PRESENCE_DELAY="2")
+    asyncio.run(_presence(server, 2.0))
+
+
+# ---------------------------------------------------------------------- settings and docs
+def test_limit_settings_env_cli_and_docs(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    for env in LIMIT_ENV.values():
+        monkeypatch.delenv(env, raising=False)
+    defaults = Settings.from_env()
+    assert defaults == Settings()
+    monkeypatch.setenv("SH_CONNECTIONS_PER_ADDRESS", "7")
+    monkeypatch.setenv("SH_SESSION_RATE", "2/second")
+    s = Settings.from_env(limits={"connections_per_address": "9", "hello_timeout": "2.5"})
+    assert (s.connections_per_address, s.session_rate, s.hello_timeout) == (9, "2/second", 2.5)
+    for bad in (
+        {"connections_per_address": "many"},
+        {"session_rate": "often"},
+        {"max_body": "0"},
+        {"nope": "1"},
+    ):
+        with pytest.raises(ValueError):
+            Settings.from_env(limits=bad)
+    # the command line refuses a bad --limit before it binds anything
+    out = subprocess.run(
+        [sys.executable, "-m", "secret_hitler.cli", "serve", "--limit", "nope=1"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+    )
+    assert out.returncode != 0 and "unknown limit" in out.stderr
+    # docs/security.md lists every limit with its setting, variable and default
+    doc = (ROOT / "docs" / "security.md").read_text(encoding="utf-8")
+    section = doc.split("## Limits", 1)[1].split("\n## ", 1)[0]
+    rows = {}
+    for line in section.splitlines():
+        cells = [c.strip().strip("`") for c in line.strip().strip("|").split("|")]
+        if len(cells) >= 4 and cells[1] in LIMIT_ENV:
+            rows[cells[1]] = (cells[2], cells[3])
+    assert set(rows) == set(LIMIT_ENV)
+    for name, (env, default) in rows.items():
+        assert env == LIMIT_ENV[name], name
+        assert default == str(getattr(defaults, name)), name
