@@ -20,6 +20,7 @@ import functools
 import json
 import logging
 import queue
+import sqlite3
 import threading
 import time
 from collections.abc import Callable
@@ -540,6 +541,8 @@ def _sqlite_actions(
             for cols, params_list in groups.items():
                 sets = ", ".join(f'"{c}" = ?' for c in cols)
                 cur.executemany(f"UPDATE {name} SET {sets} WHERE id = ?", params_list)
+    except sqlite3.Error as exc:  # classified as SQLAlchemy would (a lock: OperationalError)
+        raise sa_exc.DBAPIError.instance(_SQLITE_INSERT, None, exc, sqlite3.Error) from exc
     finally:
         cur.close()
 
