@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import random
+import time
 from collections.abc import Sequence
 
 from secret_hitler.bots.base import Agent, available_bots, register
@@ -23,6 +24,16 @@ class Raising(Agent):
         raise RuntimeError("raising bot: claims")
 
 
+class Slow(Agent):
+    """Thinks for a second (longer than the tests' SH_BOT_TIMEOUT), then plays the first move."""
+
+    name = "slow"
+
+    def act(self, view: View, legal: Sequence[Action]) -> Action:
+        time.sleep(1.0)
+        return legal[0]
+
+
 def _unbuildable(seat: int, rng: random.Random) -> Agent:
     raise RuntimeError("unbuildable bot")
 
@@ -30,5 +41,6 @@ def _unbuildable(seat: int, rng: random.Random) -> Agent:
 available_bots()  # load the built-in levels first, so that the override below wins
 register("raising", Raising)
 register("unbuildable", _unbuildable)
+register("slow", Slow)
 if os.environ.get("SH_TEST_RAISING_STANDIN"):
     register("rule", Raising)  # the stand-in level of absent players

@@ -287,9 +287,9 @@ def _log_lines(server: Server, tid: str, text: str) -> list[str]:
 
 
 def test_failing_bots_are_replaced(make_server: Any, backend: str) -> None:
-    server = make_server(backend, **FAULT_ENV)
+    server = make_server(backend, SH_BOT_TIMEOUT="0.2", **FAULT_ENV)
     host = session(server, "Host")
-    bots = {"0": "raising", "1": "unbuildable", "2": "raising", "3": "random", "4": "raising"}
+    bots = {"0": "raising", "1": "unbuildable", "2": "raising", "3": "slow", "4": "raising"}
     table = http(server, "POST", "/api/tables", {"players": 5, "seat": None, "bots": bots}, host)
     tid = table["id"]
     detail = _wait_finished(server, tid)
@@ -301,6 +301,7 @@ def test_failing_bots_are_replaced(make_server: Any, backend: str) -> None:
     assert _log_lines(server, tid, "bot raising failed; playing at random")
     assert _log_lines(server, tid, "bot unbuildable could not be created")
     assert _log_lines(server, tid, "bot claims hook failed")
+    assert len(_log_lines(server, tid, "bot slow thought longer than 0.2 s")) == 1  # then random
 
 
 def test_failing_standin_is_replaced(make_server: Any) -> None:

@@ -254,11 +254,18 @@ class BotDriver:
                     asyncio.to_thread(agent.act, view, legal), self.hub.settings.bot_timeout
                 )
         except TimeoutError:
+            # its thread may never come back: the seat plays at random from now on, so that a
+            # hanging bot holds one worker thread, not one per decision
             self.log.error(
-                "bot %s thought longer than %s s; playing at random",
+                "bot %s thought longer than %s s; seat %d plays at random from now on",
                 agent.name,
                 self.hub.settings.bot_timeout,
+                agent.seat,
+                extra={"seat": agent.seat},
             )
+            for pool in (self.agents, self.standins):
+                if pool.get(agent.seat) is agent:
+                    pool[agent.seat] = make_agent("random", agent.seat, None)
             return random.choice(legal)
         except Exception:
             self.log.exception("bot %s failed; playing at random", agent.name)

@@ -369,6 +369,12 @@ class Table(BotDriver):
 
     def _restore_seats(self) -> None:
         self.seats = [Seat.from_json(s.to_json()) for s in self._saved_seats]
+        if self.game is not None:  # a restored human seat that nobody plays gets its stand-in
+            now = asyncio.get_running_loop().time()
+            for i, s in enumerate(self.seats):
+                if s.kind == "human" and not self.connected(i):
+                    self.away_since.setdefault(i, now)
+            self.wake.set()
 
     def free_seat(self) -> int | None:
         for i, s in enumerate(self.seats):
