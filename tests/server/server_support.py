@@ -119,6 +119,11 @@ class Postgres:
             "UTF8",
             "--no-sync",
         )
+        self.resume()
+        return self
+
+    def resume(self) -> None:
+        """(Re)start the cluster's server and wait until it accepts connections."""
         opts = (
             f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off "
             "-c full_page_writes=off -c max_connections=200"
@@ -126,7 +131,7 @@ class Postgres:
         self._run(
             str(self.bindir / "pg_ctl"),
             "-D",
-            str(data),
+            str(self.dir / "data"),
             "-o",
             opts,
             "-l",
@@ -136,7 +141,12 @@ class Postgres:
             "60",
             "start",
         )
-        return self
+
+    def pause(self) -> None:
+        """Stop the server (fast: open connections are cut), keeping the cluster's data."""
+        self._run(
+            str(self.bindir / "pg_ctl"), "-D", str(self.dir / "data"), "-m", "fast", "-w", "stop"
+        )
 
     def new_database(self) -> str:
         import psycopg

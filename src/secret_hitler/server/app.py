@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import importlib
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -21,7 +22,7 @@ from .config import Settings
 from .guard import BodyLimit
 from .hub import Hub, LobbyError
 from .metrics import Metrics
-from .store import Store
+from .store import StorageUnavailable, Store, is_unavailable
 from .text import brief, safe_message
 
 log = logging.getLogger("secret_hitler.server")
@@ -33,12 +34,14 @@ docs/protocol.md: <a href="/api/tables">/api/tables</a>, <a href="/healthz">/hea
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
+    for module in settings.bot_modules:  # extra bot levels: each module calls bots.register
+        importlib.import_module(module)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = db.make_engine(settings.sqlalchemy_url)
         db.migrate(engine)
-        store = Store(engine)
+        store = Store(engine, write_timeout=settings.db_timeout)
         hub = Hub(settings, store, app.state.metrics)
         app.state.hub = hub
         await hub.load()
@@ -118,24 +121,60 @@ def _install_errors(app: FastAPI) -> None:
         }.get(exc.status_code, "invalid_request")
         return _error(exc.status_code, code, str(exc.detail))
 
+    @app.exception_handler(StorageUnavailable)
+    async def unavailable(request: Request, exc: StorageUnavailable) -> JSONResponse:
+        return _unavailable(request)
+
     @app.exception_handler(Exception)
     async def crash(request: Request, exc: Exception) -> JSONResponse:
+        if is_unavailable(exc):  # a read that found the database away
+            return _unavailable(request)
         log.exception("request failed", extra={"path": request.url.path})
         return _error(500, "internal_error", "the server failed on this request")
 
 
+def _unavailable(request: Request) -> JSONResponse:
+    log.warning("request refused: database unavailable", extra={"path": request.url.path})
+    response = _error(503, "unavailable", "the database is unavailable; nothing was changed")
+    response.headers["Retry-After"] = "5"
+    return response
+
+
 def _install_ops(app: FastAPI) -> None:
     @app.get("/healthz")
-    async def healthz(request: Request) -> dict[str, Any]:
+    async def healthz(request: Request) -> JSONResponse:
+        """Liveness: the process serves requests and its database writer runs (a restart would
+        help only if it did not). ``storage`` tells whether writes reach the database now."""
         hub: Hub = request.app.state.hub
+        store = hub.store
         active = sum(1 for t in hub.tables.values() if t.status == "playing")
-        return {
-            "ok": True,
+        body = {
+            "ok": store.alive,
             "tables": len(hub.tables),
             "games_active": active,
             "version": 1,
-            "database": hub.store.engine.url.get_backend_name(),
+            "database": store.engine.url.get_backend_name(),
+            "storage": "ok" if store.ok else "unavailable",
         }
+        return JSONResponse(body, status_code=200 if store.alive else 503)
+
+    @app.get("/readyz")
+    async def readyz(request: Request) -> JSONResponse:
+        """Readiness: 200 only while the database answers and writes reach it."""
+        hub: Hub = request.app.state.hub
+        store = hub.store
+        reason = await store.check()
+        body: dict[str, Any] = {
+            "ready": reason is None,
+            "database": store.engine.url.get_backend_name(),
+        }
+        if reason is not None:
+            body["reason"] = reason
+            body["down_since"] = store.down_since
+        broken = [t.id for t in hub.tables.values() if t.status == "broken"]
+        if broken:
+            body["broken_tables"] = broken[:100]
+        return JSONResponse(body, status_code=200 if reason is None else 503)
 
     @app.get("/metrics")
     async def metrics(request: Request) -> Response:

@@ -100,12 +100,16 @@ class Settings:
     presence_delay: float = 1.0  # seconds spectator arrivals/departures are gathered for
     token_max_age: int = 30 * 24 * 3600
     log_json: bool = True
+    db_timeout: float = 5.0  # seconds a write waits for an unavailable/locked database, then fails
+    bot_timeout: float = 10.0  # seconds a bot may think before a random legal move is played
+    bot_modules: tuple[str, ...] = ()  # modules imported at startup to register bot levels
     extra: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def from_env(cls, limits: dict[str, str] | None = None, **overrides: Any) -> Settings:
-        """Settings from SH_HOST, SH_PORT, SH_DATA, DATABASE_URL, SH_SECRET, SH_BOT_DELAY, SH_GRACE
-        and the limits of ``LIMIT_ENV``.
+        """Settings from SH_HOST, SH_PORT, SH_DATA, DATABASE_URL, SH_SECRET, SH_BOT_DELAY, SH_GRACE,
+        SH_DB_TIMEOUT, SH_BOT_TIMEOUT, SH_BOT_MODULES (comma-separated module names) and the
+        limits of ``LIMIT_ENV``.
 
         Keyword arguments that are not ``None`` (command-line flags) and ``limits`` (``--limit``
         NAME -> VALUE) win over the environment. A bad value raises ``ValueError``.
@@ -119,6 +123,11 @@ class Settings:
             "secret": env.get("SH_SECRET") or None,
             "bot_delay": _float("SH_BOT_DELAY", 1.0),
             "grace": _float("SH_GRACE", 60.0),
+            "db_timeout": _float("SH_DB_TIMEOUT", 5.0),
+            "bot_timeout": _float("SH_BOT_TIMEOUT", 10.0),
+            "bot_modules": tuple(
+                m.strip() for m in env.get("SH_BOT_MODULES", "").split(",") if m.strip()
+            ),
         }
         defaults = cls()
         given = {k: env[e] for k, e in LIMIT_ENV.items() if env.get(e)}

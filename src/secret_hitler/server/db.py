@@ -118,7 +118,12 @@ def make_engine(url: str) -> Engine:
             cur.close()
 
         return engine
-    return sa.create_engine(url, pool_size=5, max_overflow=5, pool_pre_ping=True)
+    # A server that is down or unreachable must fail a connection attempt quickly (the store
+    # retries with backoff), not hang a worker thread for the TCP timeout.
+    connect_args = {"connect_timeout": 5} if url.startswith("postgresql") else {}
+    return sa.create_engine(
+        url, pool_size=5, max_overflow=5, pool_pre_ping=True, connect_args=connect_args
+    )
 
 
 def migrate(engine: Engine) -> None:

@@ -3,6 +3,11 @@
 One task per running table sleeps until the next automatic move is due (a bot's thinking time,
 a claim, a decision deadline, the grace period of a disconnected player), makes it through the
 agent interface (``bots/base.py``) and submits it like any other action.
+
+The task is supervised: a bot that raises, returns an illegal action or thinks longer than
+``bot_timeout`` is logged with the game id and replaced by a random legal move; a move that could
+not be made (the database is away, a bug) is retried after a growing pause. The task ends only
+with the game, or when the table is closed.
 """
 
 from __future__ import annotations
@@ -60,7 +65,20 @@ class BotDriver:
     def _make_agent(self, seat: int) -> None:
         level = self.seats[seat].level or self.bot_level
         base = self.game.seed if self.game is not None and self.game.seed is not None else 0
-        self.agents[seat] = make_agent(level, seat, (base + 7919 * (seat + 1)) % (1 << 63))
+        self.agents[seat] = self._new_agent(level, seat, (base + 7919 * (seat + 1)) % (1 << 63))
+
+    def _new_agent(self, level: str, seat: int, seed: int | None) -> Agent:
+        """An agent of ``level``; a level that cannot be created plays at random instead."""
+        try:
+            return make_agent(level, seat, seed)
+        except Exception:
+            self.log.exception(
+                "bot %s could not be created; seat %d plays at random",
+                level,
+                seat,
+                extra={"seat": seat},
+            )
+            return make_agent("random", seat, seed)
 
     def seat_to_bot(self, seat: int) -> None:
         s = self.seats[seat]
@@ -158,9 +176,11 @@ class BotDriver:
         return min(tasks) if tasks else None
 
     async def _drive(self) -> None:
-        try:
-            while self.game is not None and not self.game.finished:
-                self.wake.clear()
+        failures = 0  # automatic moves in a row that could not be made
+        while self.game is not None and not self.game.finished:
+            self.wake.clear()
+            seat, kind = -1, "schedule"
+            try:
                 now = self._now()
                 task = self._next_task(now)
                 if task is None:
@@ -171,14 +191,24 @@ class BotDriver:
                     with contextlib.suppress(asyncio.TimeoutError):
                         await asyncio.wait_for(self.wake.wait(), when - now)
                     continue
-                if not await self._auto_move(seat, kind):
-                    # nothing could be played (a broken bot?): do not spin, retry a bit later
-                    with contextlib.suppress(asyncio.TimeoutError):
-                        await asyncio.wait_for(self.wake.wait(), 0.5)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            self.log.exception("table driver crashed")
+                moved = await self._auto_move(seat, kind)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                self.log.exception(
+                    "automatic move failed (%s, seat %d); retrying",
+                    kind,
+                    seat,
+                    extra={"seat": seat, "kind": kind},
+                )
+                moved = False
+            if moved:
+                failures = 0
+                continue
+            # nothing could be played: do not spin, retry after a growing pause (at most 5 s)
+            failures += 1
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self.wake.wait(), min(0.25 * 2**failures, 5.0))
 
     async def _auto_move(self, seat: int, kind: str) -> bool:
         """Make a bot's or a stand-in's move; False when nothing could be played."""
@@ -205,6 +235,9 @@ class BotDriver:
         except P.ProtocolError as exc:
             if exc.code == "stale":
                 return True
+            if exc.code in _RETRY_LATER:
+                self.log.warning("%s move not made (%s); retrying", kind, exc.code)
+                return False
             self.log.warning("bot move refused (%s): %s; playing at random", exc.code, exc.message)
         try:
             await self.submit(seat, random.choice(legal), by=by, expect=expect)
@@ -217,7 +250,23 @@ class BotDriver:
             if agent.name == "random":
                 action = agent.act(view, legal)
             else:
-                action = await asyncio.to_thread(agent.act, view, legal)
+                action = await asyncio.wait_for(
+                    asyncio.to_thread(agent.act, view, legal), self.hub.settings.bot_timeout
+                )
+        except TimeoutError:
+            # its thread may never come back: the seat plays at random from now on, so that a
+            # hanging bot holds one worker thread, not one per decision
+            self.log.error(
+                "bot %s thought longer than %s s; seat %d plays at random from now on",
+                agent.name,
+                self.hub.settings.bot_timeout,
+                agent.seat,
+                extra={"seat": agent.seat},
+            )
+            for pool in (self.agents, self.standins):
+                if pool.get(agent.seat) is agent:
+                    pool[agent.seat] = make_agent("random", agent.seat, None)
+            return random.choice(legal)
         except Exception:
             self.log.exception("bot %s failed; playing at random", agent.name)
             return random.choice(legal)
@@ -229,7 +278,7 @@ class BotDriver:
     def _standin(self, seat: int) -> Agent:
         agent = self.standins.get(seat)
         if agent is None:
-            agent = make_agent(self.hub.standin_level, seat, None)
+            agent = self._new_agent(self.hub.standin_level, seat, None)
             self.standins[seat] = agent
         return agent
 
@@ -245,15 +294,20 @@ class BotDriver:
         if not options or not callable(hook):
             return
         try:
-            result = await asyncio.to_thread(hook, g.view(seat), options)
-        except Exception:
-            self.log.exception("bot claims hook failed")
+            result = await asyncio.wait_for(
+                asyncio.to_thread(hook, g.view(seat), options), self.hub.settings.bot_timeout
+            )
+        except Exception:  # (a timeout too) the bot claims nothing this time
+            self.log.exception("bot claims hook failed", extra={"seat": seat})
             return
         for action in _as_actions(result):
             if action in options:
                 with contextlib.suppress(P.ProtocolError):
                     await self.submit(seat, action)
 
+
+#: Refusals that say "not now": the move is retried later instead of replaced.
+_RETRY_LATER = frozenset({"unavailable", "table_unavailable"})
 
 #: How many bot thinking times a bot candidate waits for people's claims before nominating.
 CLAIM_HOLD_FACTOR = 8

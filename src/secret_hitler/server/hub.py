@@ -252,8 +252,12 @@ class Hub:
         for st in stored_tables:
             try:
                 self._restore(st)
-            except Exception:
-                log.exception("could not restore table", extra={"game_id": st.table["id"]})
+            except Exception as exc:
+                table = self.tables.get(st.table["id"])
+                if table is None:
+                    log.exception("could not restore table", extra={"game_id": st.table["id"]})
+                else:
+                    table.mark_broken(exc)
 
     def _restore(self, st: S.StoredTable) -> None:
         row = st.table

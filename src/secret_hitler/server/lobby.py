@@ -367,4 +367,5 @@ def _stored_detail(stored: S.StoredTable, user: User | None) -> dict[str, Any]:
         "created_at": row["created_at"],
         "winner": g["winner"] if g else None,
         "reason": g["reason"] if g else None,
+        "problem": None,
     }

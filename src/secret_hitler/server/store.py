@@ -1,18 +1,26 @@
-"""Storage: one writer thread that group-commits, and the queries the server needs.
+"""Storage: one writer that group-commits, and the queries the server needs.
 
-Writes are functions of a connection, queued to the writer thread; the thread runs every queued
-write in one transaction (group commit) and resolves each caller's future only after COMMIT, so
-an action is durable before anyone is told about it. A failing batch is retried write by write
-so that one bad write cannot sink the others.
+Writes are functions of a connection; every write queued during one event-loop step goes into
+one transaction (group commit) and each caller is resumed only after COMMIT, so an action is
+durable before anyone is told about it. A failing batch is retried write by write so that one bad
+write cannot sink the others.
+
+Database faults. A write that fails because the database is unreachable or busy (server down,
+connection lost, SQLite locked by another process) is not an error of that write: the writer
+thread keeps it, reconnects with backoff and retries it until the write's deadline
+(``write_timeout``), then fails it with ``StorageUnavailable``. A write that was failed is never
+committed later. No wait for the database ever happens on the event loop.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import queue
+import sqlite3
 import threading
 import time
 from collections.abc import Callable
@@ -21,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import Connection, Engine
 
 from . import db
@@ -30,32 +39,84 @@ log = logging.getLogger("secret_hitler.server.store")
 Write = Callable[[Connection], Any]
 _STOP = object()
 _BATCH = 256
+_BACKOFF_MIN = 0.05  # seconds between reconnection attempts: doubles up to _BACKOFF_MAX
+_BACKOFF_MAX = 2.0
+_ATTEMPT_MAX = (
+    2.0  # longest a single SQLite attempt waits for a lock (then the deadline is checked)
+)
+
+
+class StorageUnavailable(Exception):
+    """The database could not be reached (or stayed locked) until the write's deadline; the write
+    was not made and never will be."""
+
+
+def is_unavailable(exc: BaseException) -> bool:
+    """Whether ``exc`` says the database is away or busy (retry later), not that a write is bad."""
+    if isinstance(exc, StorageUnavailable):
+        return True
+    if isinstance(exc, sa_exc.DBAPIError) and exc.connection_invalidated:
+        return True
+    return isinstance(
+        exc,
+        sa_exc.OperationalError
+        | sa_exc.InterfaceError
+        | sa_exc.DisconnectionError
+        | sa_exc.TimeoutError,
+    )
+
+
+def _reason(exc: BaseException) -> str:
+    """A short, bounded description of a database fault (no URL, no statement, no data)."""
+    orig = getattr(exc, "orig", None) or exc
+    return type(orig).__name__[:60]
+
+
+@dataclass(slots=True, eq=False)
+class _Job:
+    fn: Write
+    fut: Future[Any]
+    deadline: float  # time.monotonic()
+
+
+_OK, _ERR, _RETRY = 0, 1, 2
 
 
 class Store:
     """Queued writes, group-committed; reads on worker threads.
 
-    With SQLite (``inline``) the writes queued during one event-loop step are committed together
-    at the next step, on the loop itself: a local commit takes well under a millisecond, and this
-    avoids handing the GIL back and forth with a writer thread. With a server database (network
-    round trips) a writer thread does the same.
+    With SQLite (``inline``) the writes queued during one event-loop step are first tried
+    together at the next step, on the loop itself, with no lock wait at all: a local commit takes
+    well under a millisecond, and this avoids handing the GIL back and forth with a thread. If the
+    database is locked or failing, that batch, and every later write until the thread's backlog is
+    gone, go to the writer thread, which waits and retries. With a server database (network round
+    trips) every write goes through the writer thread.
     """
 
     def __init__(
-        self, engine: Engine, checkpoint_every: float = 1.0, inline: bool | None = None
+        self,
+        engine: Engine,
+        checkpoint_every: float = 1.0,
+        inline: bool | None = None,
+        write_timeout: float = 5.0,
     ) -> None:
         self.engine = engine
-        self.inline = engine.dialect.name == "sqlite" if inline is None else inline
-        self._pending: list[tuple[Write, asyncio.Future[Any]]] = []
-        self._conn: Connection | None = None
+        self.sqlite = engine.dialect.name == "sqlite"
+        self.inline = self.sqlite if inline is None else inline
+        self.write_timeout = write_timeout
+        self._pending: list[tuple[Write, asyncio.Future[Any], float]] = []
+        self._conns: dict[str, Connection] = {}  # "inline" (event loop) and "thread" (writer)
+        self._handed = 0  # writes given to the thread and not resolved yet (event-loop side)
         self._queue: queue.Queue[Any] = queue.Queue()
-        self._thread: threading.Thread | None = None
-        if not self.inline:
-            self._thread = threading.Thread(target=self._run, name="sh-db-writer", daemon=True)
-            self._thread.start()
         self._stopping = threading.Event()
+        self.ok = True  # the last write attempt (or the writer's probe) reached the database
+        self.error: str | None = None  # why not, in a few words
+        self.down_since: float | None = None  # epoch seconds
+        self._backoff = _BACKOFF_MIN
+        self._thread = threading.Thread(target=self._run, name="sh-db-writer", daemon=True)
+        self._thread.start()
         self._checkpointer: threading.Thread | None = None
-        if engine.dialect.name == "sqlite":
+        if self.sqlite:
             self._checkpointer = threading.Thread(
                 target=self._checkpoints,
                 args=(checkpoint_every,),
@@ -73,44 +134,125 @@ class Store:
             except Exception:  # noqa: BLE001 - retried at the next tick
                 log.warning("WAL checkpoint failed", exc_info=True)
 
+    # ------------------------------------------------------------------ health
+    @property
+    def alive(self) -> bool:
+        """The writer thread runs (if it did not, no write could ever complete)."""
+        return self._thread.is_alive()
+
+    async def check(self, timeout: float = 2.0) -> str | None:
+        """``None`` when writes reach the database and it answers a query now; else a reason."""
+        if not self.alive:
+            return "writer stopped"
+        if not self.ok:
+            return self.error or "unavailable"
+        try:
+            await asyncio.wait_for(asyncio.to_thread(self.read_sync, _select_one), timeout)
+        except TimeoutError:
+            return "timeout"
+        except Exception as exc:  # noqa: BLE001 - reported, not raised
+            return _reason(exc)
+        return None
+
+    def _mark_ok(self) -> None:
+        if not self.ok:
+            log.warning("database reachable again", extra={"down_since": self.down_since})
+        self.ok, self.error, self.down_since = True, None, None
+        self._backoff = _BACKOFF_MIN
+
+    def _mark_down(self, exc: BaseException) -> None:
+        if self.ok:
+            log.error("database unavailable (%s); retrying", _reason(exc))
+            self.down_since = time.time()
+        self.ok, self.error = False, _reason(exc)
+
     # ------------------------------------------------------------------ writer
     async def write(self, fn: Write) -> Any:
-        """Run ``fn(connection)`` in a transaction; returns once it is committed."""
+        """Run ``fn(connection)`` in a transaction; returns once it is committed. Raises
+        ``StorageUnavailable`` (nothing written) when the database stays away ``write_timeout``."""
+        deadline = time.monotonic() + self.write_timeout
         if self.inline:
             loop = asyncio.get_running_loop()
             afut: asyncio.Future[Any] = loop.create_future()
-            self._pending.append((fn, afut))
+            self._pending.append((fn, afut, deadline))
             if len(self._pending) == 1:
                 loop.call_soon(self._flush)
             return await afut
+        return await asyncio.wrap_future(self._submit(fn, deadline))
+
+    def _submit(self, fn: Write, deadline: float) -> Future[Any]:
         fut: Future[Any] = Future()
-        self._queue.put((fn, fut))
-        return await asyncio.wrap_future(fut)
+        self._queue.put(_Job(fn, fut, deadline))
+        return fut
 
     def _flush(self) -> None:
-        batch, self._pending = self._pending, []
-        for (_, fut), (ok, value) in zip(batch, self._commit([fn for fn, _ in batch]), strict=True):
-            if fut.done():
-                continue
-            if ok:
-                fut.set_result(value)
-            else:
-                fut.set_exception(value)
+        batch = [item for item in self._pending if not item[1].done()]
+        self._pending = []
+        if not batch:
+            return
+        if self._handed == 0:  # nothing older is waiting in the thread: try now, without waiting
+            rest = []
+            for item, (kind, value) in zip(
+                batch, self._commit("inline", [fn for fn, _, _ in batch]), strict=True
+            ):
+                fut = item[1]
+                if kind == _RETRY:
+                    rest.append(item)
+                elif fut.done():
+                    continue
+                elif kind == _OK:
+                    fut.set_result(value)
+                else:
+                    fut.set_exception(value)
+            if not rest:
+                if not self.ok:
+                    self._mark_ok()
+                return
+            batch = rest
+        loop = asyncio.get_running_loop()
+        for fn, afut, deadline in batch:
+            self._handed += 1
+            cfut = self._submit(fn, deadline)
+            cfut.add_done_callback(functools.partial(self._handed_back, loop, afut))
+
+    def _handed_back(
+        self, loop: asyncio.AbstractEventLoop, afut: asyncio.Future[Any], cfut: Future[Any]
+    ) -> None:
+        """(writer thread) A handed-over write is resolved: pass the outcome to the loop."""
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody is waiting
+            loop.call_soon_threadsafe(self._resolve_handed, afut, cfut)
+
+    def _resolve_handed(self, afut: asyncio.Future[Any], cfut: Future[Any]) -> None:
+        self._handed -= 1
+        if afut.done():
+            return
+        if cfut.cancelled():
+            afut.cancel()
+        elif (exc := cfut.exception()) is not None:
+            afut.set_exception(exc)
+        else:
+            afut.set_result(cfut.result())
 
     def close(self) -> None:
         self._stopping.set()
-        if self._thread is not None:
-            self._queue.put(_STOP)
-            self._thread.join(timeout=10)
+        self._queue.put(_STOP)
+        self._thread.join(timeout=10)
         if self._checkpointer is not None:
             self._checkpointer.join(timeout=10)
-        if self._conn is not None:
-            self._conn.close()
+        for conn in list(self._conns.values()):
+            with contextlib.suppress(Exception):
+                conn.close()
+        self._conns.clear()
         self.engine.dispose()
 
     def _run(self) -> None:
+        """The writer thread: it outlives any database error (only ``close`` ends it)."""
         while True:
-            item = self._queue.get()
+            try:
+                item = self._queue.get(timeout=None if self.ok else self._backoff)
+            except queue.Empty:
+                self._probe()  # idle while the database is away: find out when it is back
+                continue
             if item is _STOP:
                 return
             batch = [item]
@@ -124,37 +266,120 @@ class Store:
                     stop = True
                     break
                 batch.append(nxt)
-            for (_, fut), (ok, value) in zip(
-                batch, self._commit([fn for fn, _ in batch]), strict=True
-            ):
-                if ok:
-                    fut.set_result(value)
-                else:
-                    fut.set_exception(value)
+            try:
+                self._process(batch)
+            except Exception as exc:  # a bug here must not kill the writer
+                log.exception("database writer failed on a batch")
+                for job in batch:
+                    if not job.fut.done():
+                        job.fut.set_exception(exc)
             if stop:
                 return
 
-    def _connection(self) -> Connection:
-        if self._conn is None or self._conn.closed or self._conn.invalidated:
-            self._conn = self.engine.connect()
-        return self._conn
+    def _process(self, jobs: list[_Job]) -> None:
+        """Commit ``jobs``; retry those the database could not take until their deadlines."""
+        jobs = [j for j in jobs if j.fut.set_running_or_notify_cancel()]
+        while jobs:
+            now = time.monotonic()
+            for j in jobs:
+                if j.deadline <= now:
+                    j.fut.set_exception(StorageUnavailable("the database is unavailable"))
+            jobs = [j for j in jobs if j.deadline > now]
+            if not jobs:
+                return
+            lock_wait = min(min(j.deadline for j in jobs) - now, _ATTEMPT_MAX)
+            retry: list[_Job] = []
+            last: BaseException | None = None
+            for j, (kind, value) in zip(
+                jobs, self._commit("thread", [j.fn for j in jobs], lock_wait), strict=True
+            ):
+                if kind == _RETRY:
+                    retry.append(j)
+                    last = value
+                elif kind == _OK:
+                    j.fut.set_result(value)
+                else:
+                    j.fut.set_exception(value)
+            if last is None:
+                self._mark_ok()
+                return
+            self._mark_down(last)
+            jobs = retry
+            wait = min(self._backoff, max(0.0, min(j.deadline for j in jobs) - time.monotonic()))
+            self._backoff = min(self._backoff * 2, _BACKOFF_MAX)
+            if self._stopping.wait(wait):
+                for j in jobs:
+                    j.fut.set_exception(StorageUnavailable("the server is stopping"))
+                return
 
-    def _commit(self, fns: list[Write]) -> list[tuple[bool, Any]]:
-        """Run the writes in one transaction; if it fails, run each alone (isolate the bad one)."""
-        conn = self._connection()
+    def _probe(self) -> None:
+        """(writer thread) Could a write go through now? Updates ``ok``."""
         try:
+            conn = self._connection("thread")
+            if self.sqlite:  # the write lock, without waiting for it
+                raw = conn.connection.driver_connection
+                assert raw is not None
+                raw.execute("PRAGMA busy_timeout=0")
+                raw.execute("BEGIN IMMEDIATE")
+                raw.execute("ROLLBACK")
+            else:
+                conn.exec_driver_sql("SELECT 1")
+                conn.rollback()
+        except Exception as exc:  # noqa: BLE001 - the state is what we want
+            self._drop("thread")
+            self._mark_down(exc)
+            self._backoff = min(self._backoff * 2, _BACKOFF_MAX)
+            return
+        self._mark_ok()
+
+    def _connection(self, slot: str) -> Connection:
+        conn = self._conns.get(slot)
+        if conn is None or conn.closed or conn.invalidated:
+            conn = self.engine.connect()
+            self._conns[slot] = conn
+            if self.sqlite and slot == "inline":  # the event loop never waits for a lock
+                raw = conn.connection.driver_connection
+                assert raw is not None
+                raw.execute("PRAGMA busy_timeout=0")
+        return conn
+
+    def _drop(self, slot: str) -> None:
+        conn = self._conns.pop(slot, None)
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                conn.invalidate()
+            with contextlib.suppress(Exception):
+                conn.close()
+
+    def _commit(
+        self, slot: str, fns: list[Write], lock_wait: float | None = None
+    ) -> list[tuple[int, Any]]:
+        """Run the writes in one transaction; if one is bad, run each alone (isolate it).
+
+        Each result is ``(_OK, value)``, ``(_ERR, exception)`` or ``(_RETRY, exception)``: the
+        database was unavailable and the write was not made."""
+        try:
+            conn = self._connection(slot)
+            if lock_wait is not None and self.sqlite:
+                raw = conn.connection.driver_connection
+                assert raw is not None
+                raw.execute(f"PRAGMA busy_timeout={max(1, int(lock_wait * 1000))}")
             with conn.begin():
-                return [(True, value) for value in _run_writes(conn, fns)]
+                return [(_OK, value) for value in _run_writes(conn, fns)]
         except Exception as exc:
+            self._drop(slot)
+            if is_unavailable(exc):
+                return [(_RETRY, exc)] * len(fns)
             if len(fns) == 1:
                 log.exception("database write failed")
-                with contextlib.suppress(Exception):
-                    conn.close()
-                self._conn = None
-                return [(False, exc)]
-        out: list[tuple[bool, Any]] = []
-        for fn in fns:
-            out.extend(self._commit([fn]))
+                return [(_ERR, exc)]
+        out: list[tuple[int, Any]] = []
+        for i, fn in enumerate(fns):
+            result = self._commit(slot, [fn], lock_wait)
+            out.extend(result)
+            if result[0][0] == _RETRY:  # the database went away: the rest waits too
+                out.extend([result[0]] * (len(fns) - i - 1))
+                break
         return out
 
     # ------------------------------------------------------------------ reads
@@ -164,6 +389,10 @@ class Store:
     def read_sync(self, fn: Write) -> Any:
         with self.engine.connect() as conn:
             return fn(conn)
+
+
+def _select_one(conn: Connection) -> Any:
+    return conn.exec_driver_sql("SELECT 1").scalar()
 
 
 # ---------------------------------------------------------------------- write functions
@@ -312,6 +541,8 @@ def _sqlite_actions(
             for cols, params_list in groups.items():
                 sets = ", ".join(f'"{c}" = ?' for c in cols)
                 cur.executemany(f"UPDATE {name} SET {sets} WHERE id = ?", params_list)
+    except sqlite3.Error as exc:  # classified as SQLAlchemy would (a lock: OperationalError)
+        raise sa_exc.DBAPIError.instance(_SQLITE_INSERT, None, exc, sqlite3.Error) from exc
     finally:
         cur.close()
 

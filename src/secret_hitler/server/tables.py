@@ -150,6 +150,12 @@ class Table(BotDriver):
         self.wake = asyncio.Event()
         self.driver: asyncio.Task[None] | None = None
         self.log = GameLog(log, {"game_id": id})
+        # Storage faults: a failed commit leaves the game as it was before the action, but the
+        # database may still hold that action (a COMMIT whose answer was lost), so the next
+        # action first reloads the game from the database (``_resync``).
+        self.unsynced = False
+        self.problem: str | None = None  # why a ``broken`` table could not be restored
+        self._saved_seats = [Seat.from_json(s.to_json()) for s in seats]  # as last committed
 
     # ------------------------------------------------------------------ description
     def seat_of(self, user_id: str | None) -> int | None:
@@ -196,6 +202,7 @@ class Table(BotDriver):
             "created_at": self.created_at,
             "winner": g.winner.value if done and g is not None and g.winner else None,
             "reason": g.reason.value if done and g is not None and g.reason else None,
+            "problem": self.problem,
         }
 
     def row(self) -> dict[str, Any]:
@@ -393,8 +400,23 @@ class Table(BotDriver):
 
     # ------------------------------------------------------------------ lobby
     async def persist(self) -> None:
+        """Store the lobby state; if that fails the seats go back to what is stored."""
         self.touched = asyncio.get_running_loop().time()
-        await self.hub.store.write(S.save_table(self.row(), insert=False))
+        try:
+            await self.hub.store.write(S.save_table(self.row(), insert=False))
+        except Exception:
+            self._restore_seats()
+            raise
+        self._saved_seats = [Seat.from_json(s.to_json()) for s in self.seats]
+
+    def _restore_seats(self) -> None:
+        self.seats = [Seat.from_json(s.to_json()) for s in self._saved_seats]
+        if self.game is not None:  # a restored human seat that nobody plays gets its stand-in
+            now = asyncio.get_running_loop().time()
+            for i, s in enumerate(self.seats):
+                if s.kind == "human" and not self.connected(i):
+                    self.away_since.setdefault(i, now)
+            self.wake.set()
 
     def free_seat(self) -> int | None:
         for i, s in enumerate(self.seats):
@@ -436,7 +458,9 @@ class Table(BotDriver):
             await self.hub.store.write(S.start_game(self.row(), game_row))
         except Exception:
             self.status = "waiting"
+            self._restore_seats()
             raise
+        self._saved_seats = [Seat.from_json(s.to_json()) for s in self.seats]
         self.log.info("game started", extra={"players": self.players})
         self.run_game(game)
         self.broadcast_table()
@@ -468,6 +492,10 @@ class Table(BotDriver):
         """Apply, commit, announce. Returns the update's seq; raises ``ProtocolError``."""
         t0 = time.perf_counter()
         async with self.lock:
+            if self.problem is not None:
+                raise P.ProtocolError("table_unavailable", "this table could not be restored")
+            if self.unsynced:
+                await self._resync()
             g = self.game
             if g is None:
                 raise P.ProtocolError("game_not_started", "the game has not started")
@@ -508,9 +536,16 @@ class Table(BotDriver):
                 write.table_update = {"status": "finished"}
             try:
                 await self.hub.store.write(write)
-            except Exception:
-                self.log.exception("could not store an action; reloading the game")
-                await self._reload()
+            except Exception as exc:
+                self._undo_last(n_res)  # nobody heard of it: the game goes back
+                self.unsynced = True
+                if S.is_unavailable(exc):
+                    self.log.warning("action not stored: the database is unavailable")
+                    raise P.ProtocolError(
+                        "unavailable",
+                        "the database is unavailable: the action was not played; try again",
+                    ) from None
+                self.log.error("could not store an action", exc_info=exc)
                 raise P.ProtocolError("internal_error", "the action could not be stored") from None
             if g.finished:
                 self.status = "finished"
@@ -524,13 +559,62 @@ class Table(BotDriver):
         self.hub.metrics.action_latency.observe(time.perf_counter() - t0)
         return seq
 
-    async def _reload(self) -> None:
-        stored = await self.hub.store.read(lambda conn: S.load_table(conn, self.id, 0))
-        if stored is None or stored.game is None:
+    def _undo_last(self, n_res: int) -> None:
+        """The game as it was before its last (uncommitted) action, rebuilt by replay."""
+        g = self.game
+        assert g is not None
+        rec = g.to_record()
+        rec["actions"] = rec["actions"][:-1]
+        rec["reshuffles"] = rec["reshuffles"][:n_res]
+        rec.pop("result", None)
+        self.game = Game.from_record(rec)
+
+    async def _resync(self) -> None:
+        """(under the lock) Take the game from the database after a failed commit; announce any
+        action it holds that nobody was told of (a commit whose acknowledgement was lost)."""
+        try:
+            stored = await self.hub.store.read(lambda conn: S.load_table(conn, self.id, 0))
+        except Exception as exc:
+            if S.is_unavailable(exc):
+                raise P.ProtocolError(
+                    "unavailable", "the database is unavailable; try again shortly"
+                ) from None
+            raise
+        if stored is None or stored.game is None or self.game is None:
+            self.unsynced = False
             return
-        self.game = Game.from_record(S.record_of(stored))
+        announced = self.seq
+        try:
+            game = Game.from_record(S.record_of(stored))
+        except Exception as exc:
+            self.mark_broken(exc)
+            raise P.ProtocolError("table_unavailable", "this table could not be restored") from None
+        self.game = game
         self.action_by = [a["by"] for a in stored.actions]
-        self.status = "finished" if self.game.finished else "playing"
+        self.unsynced = False
+        if self.seq == announced:
+            return
+        self.log.warning("the database held unannounced actions", extra={"seq": self.seq})
+        self._schedule()
+        for c in self.conns:
+            if c.ready:
+                for m in self.missed_updates(c.seat, announced):
+                    c.send_msg(m)
+        if game.finished:
+            self.status = "finished"
+            over = P.dumps(P.game_over(self.record()))
+            for c in self.conns:
+                if c.ready:
+                    c.send(over)
+            self._finished()
+
+    def mark_broken(self, exc: BaseException) -> None:
+        """The stored game cannot be rebuilt: show the table as ``broken`` (never as playing)."""
+        self.problem = f"the stored game could not be replayed: {str(exc)[:200]}"
+        self.status = "broken"
+        self.game = None
+        self.log.error("table broken: %s", self.problem, exc_info=exc)
+        self.broadcast_table()
 
     def _finished(self) -> None:
         g = self.game
@@ -582,7 +666,12 @@ class Table(BotDriver):
                 "text": clean,
                 "ts": round(time.time(), 3),
             }
-            await self.hub.store.write(S.save_chat(self.id, message))
+            try:
+                await self.hub.store.write(S.save_chat(self.id, message))
+            except S.StorageUnavailable:
+                raise P.ProtocolError(
+                    "unavailable", "the database is unavailable: the message was not sent"
+                ) from None
             self.chat_next += 1
             self.chat.append(message)
             text_out = P.dumps(P.chat_msg(message))

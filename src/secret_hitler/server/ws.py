@@ -168,6 +168,8 @@ async def _action(table: Table, conn: Conn, msg: P.ActionMsg) -> None:
     t0 = time.perf_counter()
     g = table.game
     try:
+        if table.problem is not None:
+            raise P.ProtocolError("table_unavailable", "this table could not be restored")
         if g is None:
             raise P.ProtocolError("game_not_started", "the game has not started")
         if g.finished:
