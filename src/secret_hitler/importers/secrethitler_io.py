@@ -376,7 +376,7 @@ class _Pass:
     def _record(self) -> dict[str, Any]:
         summary, game = self.setup.summary, self.game
         record = game.to_record()
-        record["rules"] = self.setup.rules
+        record["rules"] = self.setup.rules  # custom settings spelled out, defaults included
         record["actions"] = self.actions
         # A reshuffle the site never showed is left to the replay's shuffle, as the seed is.
         record["reshuffles"] = record["reshuffles"][: len(self.fixings)]
