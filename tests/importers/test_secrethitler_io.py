@@ -306,6 +306,74 @@ def test_top_deck_that_ends_the_game_right_after_a_reshuffle() -> None:
     assert game.winner == L and game.reason == "five_liberal_policies"
 
 
+def test_a_peek_right_after_a_reshuffle_puts_the_peeked_policies_on_top() -> None:
+    """The log ends after a peek of a pile the site never shows in full: the peek is its top."""
+    custom = small_deck_custom(powers=[None, None, None, None, "deckpeek"])
+    first = [F, L, L, L, F]
+    logs = [
+        entry(
+            0,
+            1,
+            YES5,
+            first,
+            hand=[F, L, L],
+            passed=[F, L],
+            enacted=F,
+            policyPeek=[L, F, L],
+            policyPeekClaim=[L, L, L],
+        )
+    ]
+    record, notes = convert_game_with_notes(summary(logs, custom=custom))
+    # Left over (L, F) and the two discarded liberal policies: the peek, then the rest.
+    assert record["reshuffles"] == [[L, F, L, L]]
+    assert any("only partly shown" in n for n in notes)
+    game = replay(record)
+    peeks = [e.data["policies"] for e in game.events if e.type == "peek"]
+    assert peeks == [[L, F, L]]
+    assert record["actions"][-1] == {
+        "seat": 0,
+        "type": "claim",
+        "subject": "peek",
+        "policies": [L, L, L],
+    }
+
+
+def test_a_reshuffle_the_site_never_shows_is_left_to_the_replay() -> None:
+    first = [F, L, L, L, F]
+    logs = [entry(0, 1, YES5, first, hand=[F, L, L], passed=[L, L], enacted=L)]
+    record, notes = convert_game_with_notes(summary(logs, custom=small_deck_custom()))
+    assert record["reshuffles"] == [] and notes == []
+    assert convert_game(summary(logs, custom=small_deck_custom())) == record
+    game = replay(record)
+    assert len(game.reshuffles) == 1 and game.draw_pile == 4
+
+
+def test_a_top_deck_that_is_not_the_top_of_the_pile_is_refused() -> None:
+    logs = [entry(0, 1, NO5, DECK), entry(1, 2, NO5, DECK), entry(2, 3, NO5, DECK, enacted=L)]
+    with pytest.raises(BadSummary, match=r"logs\[2\]: the top-decked liberal is not the top"):
+        convert_game(summary(logs))
+
+
+def test_a_peek_that_is_not_the_top_of_the_pile_is_refused() -> None:
+    custom = {"powers": ["deckpeek", None, None, None, None]}
+    logs = [
+        entry(0, 1, YES5, DECK, hand=DECK[:3], passed=[F, L], enacted=F, policyPeek=[L, L, L]),
+        entry(1, 2, NO5, DECK[3:]),
+    ]
+    with pytest.raises(BadSummary, match=r"logs\[0\].policyPeek .* is not the top of the pile"):
+        convert_game(summary(logs, custom=custom))
+
+
+def test_a_move_the_engine_refuses_names_the_entry_and_the_reason() -> None:
+    """The presidency passes to seat 1; a log that has seat 2 nominate is not this game."""
+    logs = [entry(0, 1, NO5, DECK), entry(2, 3, NO5, DECK)]
+    with pytest.raises(BadSummary, match=r"logs\[1\]: the engine refuses nominate by seat 2"):
+        convert_game(summary(logs))
+    out = list(iter_records([json.dumps(summary(logs))]))
+    assert out[0].record is None and out[0].skipped == "inconsistent"
+    assert "seat 1's decision" in out[0].detail
+
+
 # ------------------------------------------------------------------------ vetoes
 
 

@@ -2,10 +2,13 @@
 
 The site's summary (``GET /gameSummary?id=...``) logs one entry per nomination with the whole
 draw pile at the start of that turn, the hands, the votes, the powers and the public claims. That
-is enough to rebuild every decision of the game and every chance event: the initial deck is the
-first entry's pile, and each reshuffle is read off the pile the site shows after it. The result is
-a record that replays under the ``official`` preset (custom-game settings carried over), so the
-engine can check the site's games move by move.
+is enough to rebuild every decision of the game and every chance event. Each entry is translated
+into the engine's actions and applied to a ``Game`` dealt with the site's roles, first president
+and first pile; the engine alone applies the rules (votes, election tracker, chaos, deck check,
+powers, the end of the game). Each reshuffle the engine makes is fixed to the order the site shows
+at its next entry, and every draw, peek and top-deck is checked against the site's log. The
+result is a record that replays under the ``official`` preset (custom-game settings carried
+over), so the engine checks the site's games move by move.
 
 Everything here is pure: ``convert_game`` takes the decoded summary and returns the record dict;
 ``iter_records`` does the same over the lines of a JSONL file without opening anything itself.
@@ -16,11 +19,22 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from secret_hitler.engine.errors import InvalidSettings
-from secret_hitler.engine.settings import FASCISTS_BY_COUNT, Rules, official_board
+from secret_hitler.engine import (
+    Action,
+    Event,
+    Game,
+    GameError,
+    IllegalAction,
+    InvalidAction,
+    InvalidRecord,
+    InvalidSettings,
+    Phase,
+    Rules,
+)
+from secret_hitler.engine.settings import FASCISTS_BY_COUNT
 
 SITE = "secrethitler.io"
 LIBERAL = "liberal"
@@ -44,11 +58,6 @@ SITE_POWERS: dict[str | None, str | None] = {
     "deckpeek": "peek",
     "bullet": "execute",
 }
-
-FIVE_LIBERAL = "five_liberal_policies"
-SIX_FASCIST = "six_fascist_policies"
-HITLER_ELECTED = "hitler_elected"
-HITLER_EXECUTED = "hitler_executed"
 
 
 class Unsupported(Exception):
@@ -82,12 +91,12 @@ def convert_game(summary: dict[str, Any]) -> dict[str, Any]:
     top-decking) and ``BadSummary`` for summaries that are malformed or contradict themselves.
     An unfinished game converts too: its record stops where the log stops and has no ``result``.
     """
-    return _Conversion(summary).run()[0]
+    return _convert(summary)[0]
 
 
 def convert_game_with_notes(summary: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
     """Like ``convert_game``, plus notes on what could not be carried over (dropped claims)."""
-    return _Conversion(summary).run()
+    return _convert(summary)
 
 
 def iter_records(lines: Iterable[str]) -> Iterator[Converted]:
@@ -123,17 +132,17 @@ class _Stop(Exception):
     """The log ends in the middle of a turn (an abandoned game): keep what came before."""
 
 
-@dataclass(slots=True)
-class _Pending:
-    """A reshuffle our engine performs whose new order the site shows only later.
+class _Reshuffled(Exception):
+    """The engine reshuffled with no fixing left: convert again with ``pile`` as the next one.
 
-    ``pool`` is what the new pile must contain; ``prefix`` the policies drawn from it (by chaos)
-    before the site's next pile snapshot; ``peek`` the top three seen by a Policy Peek.
+    ``partial``: the site showed only the top of this pile (the game ended first); the rest is
+    in a fixed order.
     """
 
-    pool: Counter[str]
-    prefix: list[str] = field(default_factory=list)
-    peek: list[str] | None = None
+    def __init__(self, pile: list[str], partial: bool) -> None:
+        super().__init__("reshuffled")
+        self.pile = pile
+        self.partial = partial
 
 
 def _multiset(policies: Iterable[Any]) -> Counter[str]:
@@ -173,345 +182,466 @@ def _seat(value: Any, n: int, what: str) -> int:
     return value
 
 
-class _Conversion:
-    """Follows the game turn by turn, the way the engine will, to emit actions and reshuffles."""
+def _pile(i: int, pile: Any) -> list[str]:
+    if not isinstance(pile, list) or not all(p in POLICIES for p in pile):
+        raise BadSummary(f"logs[{i}].deckState: expected the draw pile as liberal/fascist")
+    return [str(p) for p in pile]
 
-    def __init__(self, summary: dict[str, Any]) -> None:
-        if not isinstance(summary, dict):
-            raise BadSummary("a game summary must be a JSON object")
-        self.summary = summary
-        self.game_id = str(summary.get("id", ""))
-        self.notes: list[str] = []
-        self.actions: list[dict[str, Any]] = []
-        self.reshuffles: list[list[str]] = []
-        self.winner: str | None = None
-        self.reason: str | None = None
 
-    # ---------------------------------------------------------------- setup
-    def run(self) -> tuple[dict[str, Any], list[str]]:
-        summary = self.summary
-        setting = summary.get("gameSetting") or {}
-        if not isinstance(setting, dict):
-            raise BadSummary("gameSetting: expected an object")
-        if setting.get("avalonSH"):
-            raise Unsupported(AVALON, "Avalon roles (Merlin, Percival) are not part of these rules")
-        if setting.get("monarchistSH"):
-            raise Unsupported(MONARCHIST, "the Monarchist role is not part of these rules")
-        no_top = setting.get("noTopdecking") or 0
-        if no_top:
-            raise Unsupported(
-                NO_TOP_DECK, f"noTopdecking={no_top}: chaos does not enact the top policy"
+def _first(events: list[Event], kind: str) -> Event | None:
+    return next((e for e in events if e.type == kind), None)
+
+
+@dataclass(frozen=True, slots=True)
+class _Setup:
+    """What the summary fixes before the first move, checked once for every pass."""
+
+    summary: dict[str, Any]
+    n: int
+    roles: list[str]
+    rules: str | dict[str, Any]
+    first_president: int
+    deck: list[str]
+    logs: list[Any]
+
+
+def _convert(summary: Any) -> tuple[dict[str, Any], list[str]]:
+    """Drive a ``Game`` through the log; each reshuffle the engine makes adds one fixing.
+
+    The engine alone decides when it reshuffles; the site shows the new order only at its next
+    entry, so a pass that meets a reshuffle it has no fixing for stops, and the conversion starts
+    again with that pile fixed (a game has a few reshuffles at most).
+    """
+    setup = _read_setup(summary)
+    fixings: list[list[str]] = []
+    partial = False
+    while True:
+        try:
+            return _Pass(setup, fixings, partial).run()
+        except _Reshuffled as found:
+            fixings.append(found.pile)
+            partial = found.partial
+
+
+def _read_setup(summary: Any) -> _Setup:
+    if not isinstance(summary, dict):
+        raise BadSummary("a game summary must be a JSON object")
+    setting = summary.get("gameSetting") or {}
+    if not isinstance(setting, dict):
+        raise BadSummary("gameSetting: expected an object")
+    if setting.get("avalonSH"):
+        raise Unsupported(AVALON, "Avalon roles (Merlin, Percival) are not part of these rules")
+    if setting.get("monarchistSH"):
+        raise Unsupported(MONARCHIST, "the Monarchist role is not part of these rules")
+    no_top = setting.get("noTopdecking") or 0
+    if no_top:
+        raise Unsupported(
+            NO_TOP_DECK, f"noTopdecking={no_top}: chaos does not enact the top policy"
+        )
+
+    players = summary.get("players")
+    if not isinstance(players, list) or not players:
+        raise BadSummary("players: expected a list of {seat, role}")
+    n = len(players)
+    seats: list[str | None] = [None] * n
+    for p in players:
+        seat = _seat(p.get("seat") if isinstance(p, dict) else None, n, "players[].seat")
+        role = p.get("role")
+        if role not in ("liberal", "fascist", "hitler") or seats[seat] is not None:
+            raise BadSummary(f"players: seat {seat} has a bad or repeated role {role!r}")
+        seats[seat] = role
+    roles = [r for r in seats if r is not None]
+
+    logs = summary.get("logs")
+    if not isinstance(logs, list) or not logs or not isinstance(logs[0], dict):
+        raise BadSummary("logs: expected at least one log entry")
+    deck = _pile(0, logs[0].get("deckState"))
+    rules = _rules(summary, n, roles, deck)
+    first = _seat(logs[0].get("presidentId"), n, "logs[0].presidentId")
+    return _Setup(summary, n, roles, rules, first, deck, logs)
+
+
+def _rules(
+    summary: dict[str, Any], n: int, roles: list[str], first_pile: list[str]
+) -> str | dict[str, Any]:
+    """The record's ``rules``: ``official`` with the site's custom settings carried over.
+
+    The deck counts always come from the first pile the site shows (the policies not on the
+    track), so rebalanced games (one fascist policy fewer) need no table of their own.
+    """
+    custom = summary.get("customGameSettings") or {}
+    setting = summary.get("gameSetting") or {}
+    overrides: dict[str, Any] = {}
+    deck = (first_pile.count(LIBERAL), first_pile.count(FASCIST))
+    fascists = roles.count("fascist")
+    if isinstance(custom, dict) and custom.get("enabled"):
+        site_powers = custom.get("powers")
+        if not isinstance(site_powers, list) or len(site_powers) != 5:
+            raise BadSummary("customGameSettings.powers: expected 5 slots")
+        unknown = [p for p in site_powers if p not in SITE_POWERS]
+        if unknown:
+            raise Unsupported(UNKNOWN_POWER, f"custom power {unknown[0]!r} has no equivalent")
+        track = custom.get("trackState") or {}
+        start = (
+            _count(track.get("lib", 0), "trackState.lib"),
+            _count(track.get("fas", 0), "trackState.fas"),
+        )
+        site_deck = custom.get("deckState") or {}
+        expected = (
+            _count(site_deck.get("lib", 6), "deckState.lib") - start[0],
+            _count(site_deck.get("fas", 11), "deckState.fas") - start[1],
+        )
+        if expected != deck:
+            raise BadSummary(
+                f"logs[0].deckState holds {deck[0]} liberal and {deck[1]} fascist policies, "
+                f"the custom settings say {expected[0]} and {expected[1]}"
             )
+        if custom.get("fascistCount") not in (None, fascists):
+            raise BadSummary(
+                f"customGameSettings.fascistCount is {custom.get('fascistCount')}, "
+                f"the roles hold {fascists} fascists"
+            )
+        overrides = {
+            "powers": [SITE_POWERS[p] for p in site_powers],
+            "hitler_zone": _count(custom.get("hitlerZone", 3), "hitlerZone"),
+            "veto_zone": _count(custom.get("vetoZone", 5), "vetoZone"),
+            "fascists": fascists,
+            "hitler_knows_fascists": bool(custom.get("hitKnowsFas")),
+            "deck": {"liberal": deck[0], "fascist": deck[1]},
+            "start_track": {"liberal": start[0], "fascist": start[1]},
+        }
+    else:
+        # rebalance6p: the fascists start with one policy enacted (taken from the deck).
+        # rebalance7p / rebalance9p: one fascist policy fewer in the deck (seen in the pile).
+        if setting.get("rebalance6p") and n == 6:
+            overrides["start_track"] = {"liberal": 0, "fascist": 1}
+        if deck != (6, 11):
+            overrides["deck"] = {"liberal": deck[0], "fascist": deck[1]}
+        if fascists != FASCISTS_BY_COUNT.get(n):
+            overrides["fascists"] = fascists
+    rules: str | dict[str, Any] = {"preset": "official", **overrides} if overrides else "official"
+    try:
+        Rules.from_json(rules).validate(n)
+    except InvalidSettings as exc:
+        raise Unsupported(RULES_REFUSED, exc.message) from None
+    return rules
 
-        players = summary.get("players")
-        if not isinstance(players, list) or not players:
-            raise BadSummary("players: expected a list of {seat, role}")
-        n = len(players)
-        roles: list[str | None] = [None] * n
-        for p in players:
-            seat = _seat(p.get("seat") if isinstance(p, dict) else None, n, "players[].seat")
-            role = p.get("role")
-            if role not in ("liberal", "fascist", "hitler") or roles[seat] is not None:
-                raise BadSummary(f"players: seat {seat} has a bad or repeated role {role!r}")
-            roles[seat] = role
-        self.n = n
-        self.roles: list[str] = [r for r in roles if r is not None]
 
-        logs = summary.get("logs")
-        if not isinstance(logs, list) or not logs or not isinstance(logs[0], dict):
-            raise BadSummary("logs: expected at least one log entry")
-        self.logs: list[dict[str, Any]] = logs
-        first_pile = logs[0].get("deckState")
-        if not isinstance(first_pile, list) or not all(p in POLICIES for p in first_pile):
-            raise BadSummary("logs[0].deckState: expected the draw pile as liberal/fascist")
+class _Pass:
+    """One run of a ``Game`` through the site's log, with the reshuffles known so far fixed.
 
-        rules, board, hitler_zone, start = self._rules(summary, n, first_pile)
-        self.board = board
-        self.hitler_zone = hitler_zone
-        self.liberal, self.fascist = start
-        self.tracker = 0
-        self.alive = [True] * n
-        self.investigated = [False] * n
-        self.draw: list[str] | None = [str(p) for p in first_pile]
-        self.discards: Counter[str] = Counter()
-        self.pending: _Pending | None = None
+    The game decides everything the rules decide (who votes, whether an election passes, chaos,
+    when to reshuffle, powers, the end); this class only translates each log entry into the
+    engine's actions and checks that what the engine draws, peeks and top-decks is what the
+    site shows.
+    """
 
-        last = len(logs) - 1
-        for i, log in enumerate(logs):
-            if self.winner is not None:
-                raise BadSummary(f"logs[{i}]: the game was already over ({self.reason})")
+    def __init__(self, setup: _Setup, fixings: list[list[str]], partial: bool) -> None:
+        self.setup = setup
+        self.fixings = fixings
+        self.partial = partial
+        self.known = len(fixings)  # engine reshuffles accounted for (fixed, or never shown)
+        self.last = len(setup.logs) - 1
+        self.log: dict[str, Any] = {}
+        self.notes: list[str] = []
+        self.actions: list[dict[str, Any]] = []  # as applied, in the site's own field order
+        try:
+            # The seed only orders a reshuffle the site never shows (left out of the record).
+            self.game = Game(
+                setup.n,
+                setup.rules,
+                0,
+                roles=setup.roles,
+                first_president=setup.first_president,
+                deck=setup.deck,
+                reshuffles=fixings,
+            )
+        except GameError as exc:
+            raise BadSummary(f"the engine refuses this game's setup: {exc.message}") from None
+
+    def run(self) -> tuple[dict[str, Any], list[str]]:
+        game = self.game
+        for i, log in enumerate(self.setup.logs):
+            if game.finished:
+                raise BadSummary(f"logs[{i}]: the game was already over ({game.reason})")
             if not isinstance(log, dict):
                 raise BadSummary(f"logs[{i}]: expected an object")
+            self.log = log
             try:
-                self._turn(i, log, last)
+                self._entry(i, log)
             except _Stop:
                 break
-        self._finish_pending()
+        return self._record(), self.notes
 
-        record: dict[str, Any] = {
-            "format": "secret-hitler-record",
-            "version": 1,
-            "rules": rules,
-            "players": n,
-            "roles": list(self.roles),
-            "first_president": _seat(logs[0].get("presidentId"), n, "logs[0].presidentId"),
-            "deck": [str(p) for p in first_pile],
-            "reshuffles": self.reshuffles,
-            "actions": self.actions,
-        }
+    def _record(self) -> dict[str, Any]:
+        summary, game = self.setup.summary, self.game
+        record = game.to_record()
+        record["rules"] = self.setup.rules  # custom settings spelled out, defaults included
+        record["actions"] = self.actions
+        # A reshuffle the site never showed is left to the replay's shuffle, as the seed is.
+        record["reshuffles"] = record["reshuffles"][: len(self.fixings)]
+        record.pop("seed", None)
+        if self.partial:
+            self.notes.append(
+                "the last reshuffle is only partly shown by the site: its unseen rest is in a fixed order"
+            )
+        winner = game.winner.value if game.winner else None
         winning = summary.get("winningTeam")
         if winning is not None:
             if winning not in ("liberal", "fascist"):
                 raise BadSummary(f"winningTeam: expected liberal, fascist or null, got {winning!r}")
-            if self.winner is None:
+            if winner is None:
                 raise BadSummary(f"winningTeam is {winning} but the logs end with no winner")
-            if self.winner != winning:
+            if winner != winning:
                 raise BadSummary(
-                    f"winningTeam is {winning} but the logs end with a {self.winner} win ({self.reason})"
+                    f"winningTeam is {winning} but the logs end with a {winner} win ({game.reason})"
                 )
-            record["result"] = {"winner": self.winner, "reason": self.reason}
-        elif self.winner is not None:
-            self.notes.append(f"no winningTeam although the logs end with a {self.winner} win")
-        record["source"] = {"site": SITE, "id": self.game_id}
+        else:
+            record.pop("result", None)
+            if winner is not None:
+                self.notes.append(f"no winningTeam although the logs end with a {winner} win")
+        record["source"] = {"site": SITE, "id": str(summary.get("id", ""))}
         if summary.get("date"):
             record["source"]["date"] = summary["date"]
-        return record, self.notes
-
-    def _rules(
-        self, summary: dict[str, Any], n: int, first_pile: list[Any]
-    ) -> tuple[str | dict[str, Any], list[str | None], int, tuple[int, int]]:
-        """The record's ``rules`` plus the board, Hitler zone and start track to simulate with.
-
-        The deck counts always come from the first pile the site shows (the policies not on the
-        track), so rebalanced games (one fascist policy fewer) need no table of their own.
-        """
-        custom = summary.get("customGameSettings") or {}
-        setting = summary.get("gameSetting") or {}
-        overrides: dict[str, Any] = {}
-        board: list[str | None] = [None if p is None else p.value for p in official_board(n)]
-        hitler_zone = 3
-        start = (0, 0)
-        deck = (first_pile.count(LIBERAL), first_pile.count(FASCIST))
-        fascists = self.roles.count("fascist")
-        if isinstance(custom, dict) and custom.get("enabled"):
-            site_powers = custom.get("powers")
-            if not isinstance(site_powers, list) or len(site_powers) != 5:
-                raise BadSummary("customGameSettings.powers: expected 5 slots")
-            unknown = [p for p in site_powers if p not in SITE_POWERS]
-            if unknown:
-                raise Unsupported(UNKNOWN_POWER, f"custom power {unknown[0]!r} has no equivalent")
-            board = [SITE_POWERS[p] for p in site_powers]
-            hitler_zone = _count(custom.get("hitlerZone", 3), "hitlerZone")
-            track = custom.get("trackState") or {}
-            start = (
-                _count(track.get("lib", 0), "trackState.lib"),
-                _count(track.get("fas", 0), "trackState.fas"),
-            )
-            site_deck = custom.get("deckState") or {}
-            expected = (
-                _count(site_deck.get("lib", 6), "deckState.lib") - start[0],
-                _count(site_deck.get("fas", 11), "deckState.fas") - start[1],
-            )
-            if expected != deck:
-                raise BadSummary(
-                    f"logs[0].deckState holds {deck[0]} liberal and {deck[1]} fascist policies, "
-                    f"the custom settings say {expected[0]} and {expected[1]}"
-                )
-            if custom.get("fascistCount") not in (None, fascists):
-                raise BadSummary(
-                    f"customGameSettings.fascistCount is {custom.get('fascistCount')}, "
-                    f"the roles hold {fascists} fascists"
-                )
-            overrides = {
-                "powers": board,
-                "hitler_zone": hitler_zone,
-                "veto_zone": _count(custom.get("vetoZone", 5), "vetoZone"),
-                "fascists": fascists,
-                "hitler_knows_fascists": bool(custom.get("hitKnowsFas")),
-                "deck": {"liberal": deck[0], "fascist": deck[1]},
-                "start_track": {"liberal": start[0], "fascist": start[1]},
-            }
-        else:
-            # rebalance6p: the fascists start with one policy enacted (taken from the deck).
-            # rebalance7p / rebalance9p: one fascist policy fewer in the deck (seen in the pile).
-            if setting.get("rebalance6p") and n == 6:
-                start = (0, 1)
-                overrides["start_track"] = {"liberal": 0, "fascist": 1}
-            if deck != (6, 11):
-                overrides["deck"] = {"liberal": deck[0], "fascist": deck[1]}
-            if fascists != FASCISTS_BY_COUNT.get(n):
-                overrides["fascists"] = fascists
-        rules: str | dict[str, Any] = (
-            {"preset": "official", **overrides} if overrides else "official"
-        )
-        try:
-            Rules.from_json(rules).validate(n)
-        except InvalidSettings as exc:
-            raise Unsupported(RULES_REFUSED, exc.message) from None
-        return rules, board, hitler_zone, start
+        return record
 
     # ---------------------------------------------------------------- one log entry
-    def _turn(self, i: int, log: dict[str, Any], last: int) -> None:
-        n = self.n
+    def _cut(self, i: int, what: str) -> _Stop:
+        """The log stops here: fine for the last entry of an abandoned game only."""
+        if i != self.last:
+            raise BadSummary(f"logs[{i}]: {what} is missing but the game goes on")
+        return _Stop()
 
-        def cut(what: str) -> _Stop:
-            """The log stops here: fine for the last entry of an abandoned game only."""
-            if i != last:
-                raise BadSummary(f"logs[{i}]: {what} is missing but the game goes on")
-            return _Stop()
-
-        self._sync(i, log.get("deckState"))
+    def _entry(self, i: int, log: dict[str, Any]) -> None:
+        game, n = self.game, self.setup.n
+        pile = _pile(i, log.get("deckState"))
+        if pile != self._engine_pile():
+            raise BadSummary(
+                f"logs[{i}].deckState: the draw pile changed between turns without a reshuffle "
+                "at the end of a session (D1)"
+            )
         president = _seat(log.get("presidentId"), n, f"logs[{i}].presidentId")
         if log.get("chancellorId") is None:
-            raise cut("the nomination")
+            raise self._cut(i, "the nomination")
         chancellor = _seat(log.get("chancellorId"), n, f"logs[{i}].chancellorId")
-        self._emit(president, "nominate", target=chancellor)
+        self._act(i, president, "nominate", target=chancellor)
 
         votes = log.get("votes")
         if not votes:
-            raise cut("the vote")
+            raise self._cut(i, "the vote")
         if not isinstance(votes, list) or len(votes) != n:
             raise BadSummary(f"logs[{i}].votes: expected one vote per seat ({n})")
-        ja = 0
-        for seat in range(n):
-            if not self.alive[seat]:
-                continue  # the site keeps stale values for dead seats
+        events: list[Event] = []
+        for seat in game.to_act():  # the living: the site keeps stale values for dead seats
             vote = votes[seat]
             if not isinstance(vote, bool):
                 raise BadSummary(f"logs[{i}].votes[{seat}]: expected true/false, got {vote!r}")
-            self._emit(seat, "vote", ja=vote)
-            ja += vote
-        if 2 * ja <= sum(self.alive):
+            events = self._act(i, seat, "vote", ja=vote)
+        if game.phase is not Phase.DISCARD:  # the vote failed, or elected Hitler
             self._drop_claims(i, log, "no legislative session in this entry")
-            self.tracker += 1
-            if self.tracker >= 3:
-                self._chaos(i, log, last)
-            return
-
-        if self.fascist >= self.hitler_zone and self.roles[chancellor] == "hitler":
-            self._drop_claims(i, log, "no legislative session in this entry")
-            self._win(FASCIST, HITLER_ELECTED)
+            self._check_chaos(i, log, events)
             return
 
         hand = log.get("presidentHand")
         if not hand:
-            raise cut("the president's hand")
-        drawn = self._take(i, 3)
+            raise self._cut(i, "the president's hand")
+        drawn = [p.value for p in game.hand]
         if _multiset(hand) != _multiset(drawn):
             raise BadSummary(f"logs[{i}].presidentHand {hand} is not the top of the pile {drawn}")
         passed = log.get("chancellorHand")
         if not passed:
-            raise cut("the chancellor's hand")
+            raise self._cut(i, "the chancellor's hand")
         discarded = _multiset(hand) - _multiset(passed)
         if len(passed) != 2 or sum(discarded.values()) != 1:
             raise BadSummary(f"logs[{i}]: chancellorHand {passed} is not 2 of presidentHand {hand}")
-        discard = next(iter(discarded))
-        self._emit(president, "discard", policy=discard)
-        self.discards[discard] += 1
+        self._act(i, president, "discard", policy=next(iter(discarded)))
 
         if log.get("chancellorVeto"):
-            self._emit(chancellor, "veto")
+            self._act(i, chancellor, "veto")
             accept = log.get("presidentVeto")
             if accept is None:
-                raise cut("the president's answer to the veto")
-            self._emit(president, "veto_response", accept=bool(accept))
+                raise self._cut(i, "the president's answer to the veto")
+            events = self._act(i, president, "veto_response", accept=bool(accept))
             if accept:
-                self.discards.update(passed)
-                self._deck_check(i)  # A7: before a chaos policy is drawn
-                self.tracker += 1
-                if self.tracker >= 3:
-                    self._chaos(i, log, last)
-                if self.winner is None:
-                    self._claims(i, log, president, chancellor, session=True)
-                else:
+                self._check_chaos(i, log, events)
+                if game.finished:
                     self._drop_claims(i, log, "the game ended with the top-decked policy")
+                else:
+                    self._claims(i, log, president, chancellor)
                 return
 
         enacted = log.get("enactedPolicy")
         if enacted is None:
-            raise cut("the enacted policy")
+            raise self._cut(i, "the enacted policy")
         if enacted not in passed:
             raise BadSummary(
                 f"logs[{i}]: enactedPolicy {enacted!r} is not in chancellorHand {passed}"
             )
-        self._emit(chancellor, "enact", policy=enacted)
-        rest = list(passed)
-        rest.remove(enacted)
-        self.discards.update(rest)
-        if self._enact(enacted):
+        events = self._act(i, chancellor, "enact", policy=enacted)
+        if game.finished:
             self._drop_claims(i, log, "the game ended with the enactment")
             return
-        self._deck_check(i)
-        power = (
-            self.board[self.fascist - 1] if enacted == FASCIST and 1 <= self.fascist <= 5 else None
-        )
-        self._power(i, log, last, power, president, chancellor)
+        self._power(i, log, president, chancellor, events)
 
     def _power(
-        self,
-        i: int,
-        log: dict[str, Any],
-        last: int,
-        power: str | None,
-        president: int,
-        chancellor: int,
+        self, i: int, log: dict[str, Any], president: int, chancellor: int, events: list[Event]
     ) -> None:
-        """The power of the enacted slot, with the claims placed where the engine allows them."""
-        site_peek = log.get("policyPeek") or []
-        if site_peek and power != "peek":
+        """The power the engine grants, with the claims placed where the engine accepts them."""
+        used = _first(events, "power")
+        granted = used or _first(events, "power_skipped")
+        power = str(granted.data["power"]) if granted else None
+        if log.get("policyPeek") and power != "peek":
             raise BadSummary(
-                f"logs[{i}]: a policy peek is logged but slot {self.fascist} has {power}"
+                f"logs[{i}]: a policy peek is logged but slot {self.game.fascist} has {power}"
             )
-        if power is None:
-            self._claims(i, log, president, chancellor, session=True)
+        if used is None or power is None:  # no power, or no legal target for it (A11)
+            self._claims(i, log, president, chancellor)
             return
         if power == "peek":
-            self._peek(i, site_peek)
-            self._claims(i, log, president, chancellor, session=True, peek=True)
+            seen = self._site_peek(i, log)
+            top = _first(events, "peek")
+            if seen is not None and top is not None and seen != top.data["policies"]:
+                raise BadSummary(
+                    f"logs[{i}].policyPeek {seen} is not the top of the pile {top.data['policies']}"
+                )
+            self._claims(i, log, president, chancellor, peek=True)
             return
         field_name = {
             "investigate": "investigationId",
             "special_election": "specialElection",
             "execute": "execution",
         }[power]
-        targets = [s for s in range(self.n) if self.alive[s] and s != president]
-        if power == "investigate":
-            targets = [s for s in targets if not self.investigated[s]]
-        if not targets:  # A11: no legal target, the power is skipped
-            self._claims(i, log, president, chancellor, session=True)
-            return
         raw = log.get(field_name)
         if raw is None:
-            if i == last:
+            if i == self.last:
                 # Abandoned while the power was pending: the hand claims are already legal.
-                self._claims(i, log, president, chancellor, session=True)
+                self._claims(i, log, president, chancellor)
                 raise _Stop()
             raise BadSummary(f"logs[{i}].{field_name}: the {power} power was not used")
-        target = _seat(raw, self.n, f"logs[{i}].{field_name}")
+        target = _seat(raw, self.setup.n, f"logs[{i}].{field_name}")
         if power == "investigate":
-            self._emit(president, "investigate", target=target)
-            self.investigated[target] = True
-            self._claims(i, log, president, chancellor, session=True, investigation=target)
+            self._act(i, president, "investigate", target=target)
+            self._claims(i, log, president, chancellor, investigation=target)
         elif power == "special_election":
-            self._emit(president, "special_election", target=target)
-            self._claims(i, log, president, chancellor, session=True)
+            self._act(i, president, "special_election", target=target)
+            self._claims(i, log, president, chancellor)
         else:
-            kills_claimant = target in (president, chancellor)
-            ends_game = self.roles[target] == "hitler"
+            ends_game = self._would_end(Action(president, "execute", target=target))
+            shoots_claimant = target == chancellor
             if ends_game:
                 # Claims are closed once the game is over: make them before the shot.
-                self._claims(i, log, president, chancellor, session=True)
-            elif kills_claimant:
+                self._claims(i, log, president, chancellor)
+            elif shoots_claimant:
                 # The site refuses claims from dead players: the chancellor claimed first.
-                self._claims(i, log, president, chancellor, session=True, only=target)
-            self._emit(president, "execute", target=target)
-            self.alive[target] = False
-            if ends_game:
-                self._win(LIBERAL, HITLER_EXECUTED)
-            elif kills_claimant:
-                self._claims(i, log, president, chancellor, session=True, skip=target)
-            else:
-                self._claims(i, log, president, chancellor, session=True)
+                self._claims(i, log, president, chancellor, only=target)
+            self._act(i, president, "execute", target=target)
+            if shoots_claimant and not ends_game:
+                self._claims(i, log, president, chancellor, skip=target)
+            elif not ends_game:
+                self._claims(i, log, president, chancellor)
+
+    # ---------------------------------------------------------------- the engine
+    def _act(self, i: int, seat: int, kind: str, **fields: Any) -> list[Event]:
+        """Apply one action; return the events it caused. A refusal is the summary's fault."""
+        game = self.game
+        data = {"seat": seat, "type": kind, **fields}
+        try:
+            action = Action.from_json(data)
+        except InvalidAction as exc:
+            raise BadSummary(f"logs[{i}]: {exc.message}") from None
+        start = len(game.events)
+        try:
+            game.apply(action)
+        except IllegalAction as exc:
+            raise BadSummary(
+                f"logs[{i}]: the engine refuses {kind} by seat {seat}: {exc.message}"
+            ) from None
+        except InvalidRecord as exc:  # a fixed reshuffle with the wrong policies
+            raise BadSummary(f"logs[{i}]: {exc.message}") from None
+        self.actions.append(data)
+        events = game.events[start:]
+        if len(game.reshuffles) > self.known:
+            self._new_pile(i, events)
+        return events
+
+    def _would_end(self, action: Action) -> bool:
+        """Whether ``action`` ends the game, asked of a copy of it."""
+        probe = self.game.clone()
+        try:
+            probe.apply(action)
+        except GameError:
+            return False  # the real ``_act`` reports it
+        return probe.finished
+
+    def _engine_pile(self) -> list[str]:
+        """The engine's draw pile, top first: what is left of the latest pile it drew from."""
+        game = self.game
+        latest = game.reshuffles[-1] if game.reshuffles else game.initial_deck
+        return [p.value for p in latest[len(latest) - game.draw_pile :]]
+
+    def _new_pile(self, i: int, events: list[Event]) -> None:
+        """The engine just reshuffled with no fixing: read the new pile off the site's log.
+
+        The site shows the new order at its next entry, less what was drawn from it before (a
+        chaos policy right after a consented veto, in this entry); when the log ends first, only
+        what was seen of it (that chaos policy, or a peek) is known.
+        """
+        game, k = self.game, self.known
+        if len(game.reshuffles) > k + 1:
+            raise BadSummary(f"logs[{i}]: two reshuffles in a row cannot be read off the log")
+        pool = Counter(p.value for p in game.reshuffles[k])
+        at = max(j for j, e in enumerate(events) if e.type == "reshuffled")
+        after = events[at + 1 :]
+        drawn = [self._site_chaos(i, self.log)] if _first(after, "chaos") else []
+        if i < self.last:
+            nxt = self.setup.logs[i + 1]
+            pile = drawn + _pile(i + 1, nxt.get("deckState") if isinstance(nxt, dict) else None)
+            if Counter(pile) != pool:
+                raise BadSummary(
+                    f"logs[{i + 1}].deckState: the reshuffled pile does not hold the draw and "
+                    "discard piles"
+                )
+            raise _Reshuffled(pile, partial=False)
+        peeked = self._site_peek(i, self.log) if _first(after, "peek") else None
+        known = drawn or peeked or []
+        if not known:
+            self.known += 1  # never shown: left to the replay's shuffle
+            return
+        rest = pool - Counter(known)
+        if Counter(known) - pool:
+            raise BadSummary(f"logs[{i}]: {known} cannot come from the reshuffled pile")
+        raise _Reshuffled(
+            known + [LIBERAL] * rest[LIBERAL] + [FASCIST] * rest[FASCIST], partial=True
+        )
+
+    def _site_chaos(self, i: int, log: dict[str, Any]) -> str:
+        """C1-C4: the site logs the top-decked policy as the entry's enactedPolicy."""
+        policy = log.get("enactedPolicy")
+        if policy not in POLICIES:
+            if i == self.last:
+                raise _Stop()
+            raise BadSummary(f"logs[{i}]: a third failed government without a top-decked policy")
+        return str(policy)
+
+    def _check_chaos(self, i: int, log: dict[str, Any], events: list[Event]) -> None:
+        chaos = _first(events, "chaos")
+        if chaos is None:
+            return
+        policy = self._site_chaos(i, log)
+        if chaos.data["policy"] != policy:
+            raise BadSummary(
+                f"logs[{i}]: the top-decked {policy} is not the top of the pile "
+                f"({chaos.data['policy']})"
+            )
+
+    def _site_peek(self, i: int, log: dict[str, Any]) -> list[str] | None:
+        """The three policies the site shows for a peek; None when it did not record them."""
+        seen = log.get("policyPeek")
+        if not isinstance(seen, list) or len(seen) != 3:
+            return None  # not recorded (an abandoned game); the engine peeks by itself anyway
+        if not all(p in POLICIES for p in seen):
+            raise BadSummary(f"logs[{i}].policyPeek: expected three liberal/fascist policies")
+        return [str(p) for p in seen]
 
     # ---------------------------------------------------------------- claims
     def _claims(
@@ -521,13 +651,12 @@ class _Conversion:
         president: int,
         chancellor: int,
         *,
-        session: bool,
         peek: bool = False,
         investigation: int | None = None,
         only: int | None = None,
         skip: int | None = None,
     ) -> None:
-        """Emit the site's claims of this entry that the engine can accept now.
+        """Apply the site's claims of this entry that belong here.
 
         The site files a claim under the latest entry where the claimant held that office, so a
         claim can sit on an entry where no session took place (a president claiming about an
@@ -537,32 +666,31 @@ class _Conversion:
         def wanted(seat: int) -> bool:
             return (only is None or seat == only) and seat != skip
 
-        if session:
-            pols = _policy_list(log.get("presidentClaim"), 3)
-            if pols is not None and wanted(president):
-                self._emit(president, "claim", subject="president_hand", policies=pols)
-            elif log.get("presidentClaim") and pols is None:
-                self.notes.append(
-                    f"logs[{i}]: unreadable presidentClaim {log.get('presidentClaim')!r}"
-                )
-            pols = _policy_list(log.get("chancellorClaim"), 2)
-            if pols is not None and wanted(chancellor):
-                self._emit(chancellor, "claim", subject="chancellor_hand", policies=pols)
-            elif log.get("chancellorClaim") and pols is None:
-                self.notes.append(
-                    f"logs[{i}]: unreadable chancellorClaim {log.get('chancellorClaim')!r}"
-                )
+        for key, seat, subject, size in (
+            ("presidentClaim", president, "president_hand", 3),
+            ("chancellorClaim", chancellor, "chancellor_hand", 2),
+        ):
+            pols = _policy_list(log.get(key), size)
+            if pols is not None and wanted(seat):
+                self._act(i, seat, "claim", subject=subject, policies=pols)
+            elif log.get(key) and pols is None:
+                self.notes.append(f"logs[{i}]: unreadable {key} {log.get(key)!r}")
         if only is not None:
             return
         if peek:
             pols = _policy_list(log.get("policyPeekClaim"), 3)
             if pols is not None:
-                self._emit(president, "claim", subject="peek", policies=pols)
+                self._act(i, president, "claim", subject="peek", policies=pols)
         if investigation is not None:
             party = _party(log.get("investigationClaim"))
             if party is not None:
-                self._emit(
-                    president, "claim", subject="investigation", target=investigation, party=party
+                self._act(
+                    i,
+                    president,
+                    "claim",
+                    subject="investigation",
+                    target=investigation,
+                    party=party,
                 )
             elif log.get("investigationClaim") is not None:
                 self.notes.append(
@@ -573,122 +701,3 @@ class _Conversion:
         for key in ("presidentClaim", "chancellorClaim", "policyPeekClaim", "investigationClaim"):
             if log.get(key):
                 self.notes.append(f"logs[{i}].{key} dropped: {why}")
-
-    # ---------------------------------------------------------------- policies and the deck
-    def _sync(self, i: int, pile: Any) -> None:
-        """Compare the site's pile at the start of a turn with ours; resolve a pending reshuffle."""
-        if not isinstance(pile, list) or not all(p in POLICIES for p in pile):
-            raise BadSummary(f"logs[{i}].deckState: expected the draw pile as liberal/fascist")
-        pending = self.pending
-        if pending is not None:
-            new = pending.prefix + [str(p) for p in pile]
-            if _multiset(new) != pending.pool:
-                raise BadSummary(
-                    f"logs[{i}].deckState: the reshuffled pile does not hold the draw and discard piles"
-                )
-            if pending.peek is not None and new[:3] != pending.peek:
-                raise BadSummary(
-                    f"logs[{i}]: the policy peek {pending.peek} is not the top of the new pile"
-                )
-            self.reshuffles.append(new)
-            self.draw = [str(p) for p in pile]
-            self.pending = None
-        elif pile != self.draw:
-            raise BadSummary(
-                f"logs[{i}].deckState: the draw pile changed between turns without a reshuffle "
-                "at the end of a session (D1)"
-            )
-
-    def _finish_pending(self) -> None:
-        """A reshuffle the log never shows in full (the game ended right after it).
-
-        What was seen of it (a chaos policy, a peek) must be on top so the replay draws the same;
-        the unseen rest cannot matter any more and is written in a fixed order.
-        """
-        pending = self.pending
-        if pending is None:
-            return
-        known = pending.prefix or pending.peek or []
-        if not known:
-            return  # nothing of the new pile was ever seen: leave it to the replay's shuffle
-        rest = pending.pool - _multiset(known)
-        self.reshuffles.append(list(known) + [LIBERAL] * rest[LIBERAL] + [FASCIST] * rest[FASCIST])
-        self.notes.append(
-            "the last reshuffle is only partly shown by the site: its unseen rest is in a fixed order"
-        )
-        self.pending = None
-
-    def _take(self, i: int, k: int) -> list[str]:
-        if self.draw is None or len(self.draw) < k:
-            raise BadSummary(f"logs[{i}]: the draw pile has fewer than {k} policies")
-        taken, self.draw = self.draw[:k], self.draw[k:]
-        return taken
-
-    def _deck_check(self, i: int) -> None:
-        """D1: with fewer than 3 policies left, our engine reshuffles draw + discard piles.
-
-        The new order is the one the site shows at its next turn (it reshuffles before the next
-        draw or peek: same moment, same policies), so it is filled in by ``_sync``.
-        """
-        if self.pending is not None:
-            left = sum(self.pending.pool.values()) - len(self.pending.prefix)
-            if left < 3:
-                raise BadSummary(f"logs[{i}]: two reshuffles in a row cannot be read off the log")
-            return
-        assert self.draw is not None
-        if len(self.draw) >= 3:
-            return
-        self.pending = _Pending(pool=_multiset(self.draw) + self.discards)
-        self.draw = None
-        self.discards = Counter()
-
-    def _peek(self, i: int, site_peek: list[Any]) -> None:
-        if len(site_peek) != 3:
-            return  # not recorded (an abandoned game); the engine peeks by itself anyway
-        seen = [str(p) for p in site_peek]
-        if self.pending is not None:
-            self.pending.peek = seen
-        elif self.draw is not None and self.draw[:3] != seen:
-            raise BadSummary(
-                f"logs[{i}].policyPeek {seen} is not the top of the pile {self.draw[:3]}"
-            )
-
-    def _chaos(self, i: int, log: dict[str, Any], last: int) -> None:
-        """C1-C4: the top policy is enacted; the site logs it as this entry's enactedPolicy."""
-        policy = log.get("enactedPolicy")
-        if policy not in POLICIES:
-            if i == last:
-                raise _Stop()
-            raise BadSummary(f"logs[{i}]: a third failed government without a top-decked policy")
-        if self.pending is not None:
-            self.pending.prefix.append(str(policy))
-        else:
-            top = self._take(i, 1)[0]
-            if top != policy:
-                raise BadSummary(
-                    f"logs[{i}]: the top-decked {policy} is not the top of the pile ({top})"
-                )
-        self.tracker = 0
-        if not self._enact(str(policy)):
-            self._deck_check(i)
-
-    def _enact(self, policy: str) -> bool:
-        """Put a policy on its track; True when that wins the game."""
-        self.tracker = 0
-        if policy == LIBERAL:
-            self.liberal += 1
-            if self.liberal >= 5:
-                self._win(LIBERAL, FIVE_LIBERAL)
-                return True
-        else:
-            self.fascist += 1
-            if self.fascist >= 6:
-                self._win(FASCIST, SIX_FASCIST)
-                return True
-        return False
-
-    def _win(self, winner: str, reason: str) -> None:
-        self.winner, self.reason = winner, reason
-
-    def _emit(self, seat: int, kind: str, **fields: Any) -> None:
-        self.actions.append({"seat": seat, "type": kind, **fields})
