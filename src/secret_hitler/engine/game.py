@@ -62,6 +62,10 @@ _PHASE_ACTION = {
     Phase.EXECUTE: A.EXECUTE,
 }
 
+# The actions after which a deck check (and so a fixed reshuffle) can happen: an enactment, a
+# consented veto, the last vote of a failed election (chaos).
+_MAY_RESHUFFLE = frozenset({A.ENACT, A.VETO_RESPONSE, A.VOTE})
+
 # Module-level aliases: enum member lookups through the class cost a descriptor call each.
 _NOMINATE = Phase.NOMINATE
 _VOTE = Phase.VOTE
@@ -390,7 +394,11 @@ class Game:
         observer = self._observer
         if observer is not None and observer._viewers:
             observer.before_change()  # views handed out keep describing the game before this
-        if action.type == "vote" and self.phase is _VOTE and not self._fixed_reshuffles:
+        if (
+            action.type == "vote"
+            and self.phase is _VOTE
+            and (not self._fixed_reshuffles or self.votes_cast + 1 < self.living)
+        ):
             seat = action.seat
             if (
                 type(seat) is int
@@ -403,7 +411,8 @@ class Game:
                 self._vote(seat, action.ja)
                 return
         self._check(action)
-        if self._fixed_reshuffles:
+        if self._fixed_reshuffles and action.type in _MAY_RESHUFFLE:
+            # A fixed reshuffle that does not fit makes the record invalid: undo the action.
             snapshot = self.clone()
             try:
                 self._do(action)
