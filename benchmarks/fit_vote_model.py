@@ -27,7 +27,7 @@ import numpy as np
 from secret_hitler.bots.bayes import VOTE_FEATURES, BayesAgent
 from secret_hitler.bots.beliefs import HUMAN_MODEL
 from secret_hitler.datasets import SECRETHITLER_IO
-from secret_hitler.engine import Action, Game
+from secret_hitler.engine import Action, game_from_record
 from secret_hitler.engine import actions as A
 from secret_hitler.engine.types import Phase
 from secret_hitler.sim.evaluate import load_records
@@ -46,7 +46,7 @@ def extract(records: list[dict]) -> dict[str, np.ndarray]:
     for gi, record in enumerate(records):
         gid = str(record.get("source", {}).get("id", gi))
         try:
-            game = Game.from_record(record, apply_actions=False)
+            game = game_from_record(record, apply_actions=False)
             agents: dict[int, BayesAgent] = {}
             rows = []
             for raw in record.get("actions", []):

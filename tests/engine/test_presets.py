@@ -21,7 +21,15 @@ from engine_helpers import (
     play_random,
 )
 
-from secret_hitler.engine import PRESETS, Action, Game, InvalidSettings, Role, Rules
+from secret_hitler.engine import (
+    PRESETS,
+    Action,
+    Game,
+    InvalidSettings,
+    Role,
+    Rules,
+    game_from_record,
+)
 
 HITLER = 6  # default 7-player table: 0-3 Liberal, 4-5 Fascist, 6 Hitler
 
@@ -458,7 +466,7 @@ def test_valid_custom_settings_are_accepted_and_round_trip(rules):
     game = Game(7, rules, seed=1)
     assert Rules.from_json(game.rules.to_json()) == game.rules
     record = game.to_record()
-    assert Game.from_record(record).rules == game.rules
+    assert game_from_record(record).rules == game.rules
 
 
 @pytest.mark.parametrize(

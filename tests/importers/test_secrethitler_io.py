@@ -17,7 +17,7 @@ import typer
 from typer.testing import CliRunner
 
 from secret_hitler.datasets import SECRETHITLER_IO, open_text
-from secret_hitler.engine import Game, GameError
+from secret_hitler.engine import Game, GameError, game_from_record
 from secret_hitler.importers.cli import app, dump_record, import_secrethitler_io, register
 from secret_hitler.importers.secrethitler_io import (
     BadSummary,
@@ -115,7 +115,7 @@ def summary(
 
 def replay(record: dict[str, Any]) -> Game:
     """Replay a record through the engine; any illegal action fails the test."""
-    return Game.from_record(record)
+    return game_from_record(record)
 
 
 def types(record: dict[str, Any]) -> list[str]:
@@ -770,7 +770,7 @@ def test_every_finished_site_game_replays_with_its_recorded_winner() -> None:
                 skipped[exc.reason] += 1
             continue
         try:
-            game = Game.from_record(record)
+            game = game_from_record(record)
         except GameError as exc:
             failures.append(f"{site['id']}: {type(exc).__name__}: {exc}")
             continue

@@ -21,7 +21,7 @@ from typing import Any
 import websockets
 
 from live_server import LiveServer, free_port
-from secret_hitler.engine import Game
+from secret_hitler.engine import game_from_record
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 20.0
@@ -331,7 +331,7 @@ PRIVATE = {
 
 def states(record: dict[str, Any], seats: list[int | None]) -> dict[int, dict[int | None, Any]]:
     """For every update seq k: each seat's (view without events, events, legal) after k-1 actions."""
-    game = Game.from_record(record, apply_actions=False)
+    game = game_from_record(record, apply_actions=False)
     from secret_hitler.engine import Action
 
     actions = [Action.from_json(a) for a in record["actions"]]

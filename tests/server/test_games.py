@@ -9,7 +9,7 @@ import random
 import pytest
 from server_support import Client, Server, ahttp, check_messages, http, session, states
 
-from secret_hitler.engine import Game
+from secret_hitler.engine import game_from_record
 
 
 async def _full_game(
@@ -44,7 +44,7 @@ async def _full_game(
         assert c.record == record
         assert c.seat is not None
     # replays exactly, and the record endpoint serves the same game
-    game = Game.from_record(record)
+    game = game_from_record(record)
     assert game.finished
     stored = http(server, "GET", f"/api/games/{tid}/record")
     assert stored["actions"] == record["actions"] and stored["roles"] == record["roles"]

@@ -10,7 +10,7 @@ import urllib.request
 import pytest
 from server_support import Client, HttpError, Server, ahttp, http, session
 
-from secret_hitler.engine import Action, Game
+from secret_hitler.engine import Action, game_from_record
 
 
 async def _finished_bot_game(server: Server) -> tuple[str, dict]:
@@ -44,7 +44,7 @@ def _post_record(server: Server, body: bytes, query: str = "") -> dict:
 def test_replay_steps_match_the_engine(server: Server) -> None:
     tid, record = asyncio.run(_finished_bot_game(server))
     actions = record["actions"]
-    game = Game.from_record(record, apply_actions=False)
+    game = game_from_record(record, apply_actions=False)
     for k in (0, 1, len(actions) // 2):
         while len(game.actions) < k:
             game.apply(Action.from_json(actions[len(game.actions)]))

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from server_support import Client, Server, ahttp, check_messages, http, session, states
 
-from secret_hitler.engine import Game
+from secret_hitler.engine import game_from_record
 
 
 def _public(action: dict[str, Any]) -> dict[str, Any]:
@@ -71,7 +71,7 @@ async def _kill_and_resume(make_server: Any, backend: str) -> None:
         assert first is not None and first["type"] == "resumed"
     await asyncio.gather(*(c.play(random.Random(rng.random())) for c in clients))
     record = clients[0].record
-    assert record is not None and Game.from_record(record).finished
+    assert record is not None and game_from_record(record).finished
     actions = record["actions"]
     # nothing that anyone was told about, or that was acknowledged, was lost
     for seq, public in seen_before.items():

@@ -31,7 +31,7 @@ from server_support import (
     states,
 )
 
-from secret_hitler.engine import Game
+from secret_hitler.engine import game_from_record
 from secret_hitler.server.config import database_url_for
 
 DB_TIMEOUT = 1.0  # SH_DB_TIMEOUT of these servers: how long a write waits for the database
@@ -174,7 +174,7 @@ async def _outage(server: Server, down: Callable[[], None], up: Callable[[], Non
     await asyncio.gather(*(c.play(random.Random(rng.random())) for c in clients))
 
     record = clients[0].record
-    assert record is not None and Game.from_record(record).finished
+    assert record is not None and game_from_record(record).finished
     actions = record["actions"]
     # the votes refused during the outage were never played; the later one was
     acked = {}
@@ -295,7 +295,7 @@ def test_failing_bots_are_replaced(make_server: Any, backend: str) -> None:
     detail = _wait_finished(server, tid)
     assert detail["winner"] in ("liberal", "fascist")
     record = http(server, "GET", f"/api/games/{tid}/record")
-    assert Game.from_record(record).finished
+    assert game_from_record(record).finished
     moved = {a["seat"] for a in record["actions"]}
     assert {0, 1, 2, 4} & moved  # the failing seats played (random legal moves)
     assert _log_lines(server, tid, "bot raising failed; playing at random")

@@ -8,7 +8,7 @@ import time
 import pytest
 from web_support import missing_keys
 
-from secret_hitler.engine import Action, Game
+from secret_hitler.engine import Action, game_from_record
 
 
 def _finished_table(web_server) -> str:
@@ -59,7 +59,7 @@ def test_replay_viewer_steps_through_a_finished_game(
 def _answer(record: dict, game_id: str, step: int | None, view: str) -> dict:
     """docs/protocol.md section 6, computed here with the engine (as the server would)."""
     clean = {k: v for k, v in record.items() if k not in ("id", "chat")}
-    game = Game.from_record(clean, apply_actions=False)
+    game = game_from_record(clean, apply_actions=False)
     actions = clean["actions"]
     step = len(actions) if step is None else step
     for a in actions[:step]:

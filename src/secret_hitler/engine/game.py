@@ -18,7 +18,7 @@ from .actions import Action
 from .errors import IllegalAction, InvalidRecord, InvalidSettings
 from .events import Event, ReadOnlyDict, ReadOnlyList, freeze
 from .observer import Observer
-from .settings import Rules
+from .settings import RECORD_FORMAT, RECORD_VERSION, Rules
 from .types import Party, Phase, Policy, Power, Reason, Role, Winner
 from .view import View
 
@@ -986,15 +986,25 @@ class Game:
     # ------------------------------------------------------------------ records & views
     def to_record(self) -> dict[str, Any]:
         """A record (RECORD-FORMAT.md) that replays to this exact state, with no seed needed."""
-        from .record import game_to_record
-
-        return game_to_record(self)
-
-    @staticmethod
-    def from_record(record: Any, apply_actions: bool = True) -> Game:
-        from .record import game_from_record
-
-        return game_from_record(record, apply_actions=apply_actions)
+        record: dict[str, Any] = {
+            "format": RECORD_FORMAT,
+            "version": RECORD_VERSION,
+            "rules": self.rules.record_form(),
+            "players": list(self.names) if self.names is not None else self.n,
+            "roles": [r.value for r in self.roles],
+            "first_president": self.first_president,
+            "deck": [p.value for p in self.initial_deck],
+            "reshuffles": [[p.value for p in pile] for pile in self.reshuffles],
+        }
+        if self.seed is not None:
+            record["seed"] = self.seed
+        record["actions"] = [a.to_json() for a in self.actions]
+        if self.winner is not None:
+            record["result"] = {
+                "winner": self.winner.value,
+                "reason": self.reason.value if self.reason else None,
+            }
+        return record
 
     @property
     def observer(self) -> Observer:

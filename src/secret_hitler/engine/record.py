@@ -7,17 +7,14 @@ the first illegal action and reports it, like ``secret-hitler replay``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .actions import Action
 from .errors import GameError, IllegalAction, InvalidAction, InvalidRecord, InvalidSettings
+from .game import Game
+from .settings import RECORD_FORMAT as FORMAT
+from .settings import RECORD_VERSION as VERSION
 from .settings import Rules
-
-if TYPE_CHECKING:
-    from .game import Game
-
-FORMAT = "secret-hitler-record"
-VERSION = 1
 
 
 @dataclass(slots=True)
@@ -92,8 +89,6 @@ def parse_record(record: Any) -> ParsedRecord:
 
 
 def new_game(parsed: ParsedRecord) -> Game:
-    from .game import Game
-
     try:
         return Game(
             parsed.players,
@@ -128,25 +123,8 @@ def game_from_record(record: Any, apply_actions: bool = True) -> Game:
 
 
 def game_to_record(game: Game) -> dict[str, Any]:
-    record: dict[str, Any] = {
-        "format": FORMAT,
-        "version": VERSION,
-        "rules": game.rules.record_form(),
-        "players": list(game.names) if game.names is not None else game.n,
-        "roles": [r.value for r in game.roles],
-        "first_president": game.first_president,
-        "deck": [p.value for p in game.initial_deck],
-        "reshuffles": [[p.value for p in pile] for pile in game.reshuffles],
-    }
-    if game.seed is not None:
-        record["seed"] = game.seed
-    record["actions"] = [a.to_json() for a in game.actions]
-    if game.winner is not None:
-        record["result"] = {
-            "winner": game.winner.value,
-            "reason": game.reason.value if game.reason else None,
-        }
-    return record
+    """``game.to_record()``: the record that replays to this exact state."""
+    return game.to_record()
 
 
 @dataclass(slots=True)

@@ -7,10 +7,15 @@ accepts a preset name or ``{"preset": NAME, ...overrides}`` exactly as records s
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
-from typing import Any
+from typing import Any, Literal, get_args
 
 from .errors import InvalidSettings
 from .types import Power
+
+#: The record format's name and version (RECORD-FORMAT.md): written by ``Game.to_record``, read
+#: by ``record.parse_record``.
+RECORD_FORMAT = "secret-hitler-record"
+RECORD_VERSION = 1
 
 MIN_PLAYERS = 5
 MAX_PLAYERS = 10
@@ -26,12 +31,17 @@ OFFICIAL_BOARDS: dict[str, tuple[Power | None, ...]] = {
     "9-10": (_I, _I, _S, _E, _E),
 }
 
-# Values of the named switches.
-TERM_LIMITS = ("last_elected", "last_enacted", "previous_round")
-SMALL_TABLE = ("living", "started", "none")
-FIRST_PRESIDENT = ("random", "first_seat")
-VOTING = ("secret", "public_sequential")
-POWER_TIMING = ("immediate", "next_president")
+# The named switches: their type is the list of their values.
+TermLimits = Literal["last_elected", "last_enacted", "previous_round"]
+SmallTable = Literal["living", "started", "none"]
+FirstPresident = Literal["random", "first_seat"]
+Voting = Literal["secret", "public_sequential"]
+PowerTiming = Literal["immediate", "next_president"]
+TERM_LIMITS: tuple[str, ...] = get_args(TermLimits)
+SMALL_TABLE: tuple[str, ...] = get_args(SmallTable)
+FIRST_PRESIDENT: tuple[str, ...] = get_args(FirstPresident)
+VOTING: tuple[str, ...] = get_args(Voting)
+POWER_TIMING: tuple[str, ...] = get_args(PowerTiming)
 
 _POWER_NAMES = {p.value: p for p in Power}
 # Aliases used by secrethitler.io's custom game settings.
@@ -60,11 +70,11 @@ class Rules:
     start_track: tuple[int, int] = (0, 0)  # (liberal, fascist)
     # Named switches (official values by default).
     tracker_resets_on_election: bool = False
-    term_limits: str = "last_elected"
-    small_table_exception: str = "living"
-    first_president: str = "random"
-    voting: str = "secret"
-    power_timing: str = "immediate"
+    term_limits: TermLimits = "last_elected"
+    small_table_exception: SmallTable = "living"
+    first_president: FirstPresident = "random"
+    voting: Voting = "secret"
+    power_timing: PowerTiming = "immediate"
     veto_limit: int | None = None  # how many vetoes per game; None = unlimited
     chaos_power: bool = False  # the chaos policy's power is used by the failed candidate
     chaos_clears_term_limits: bool = True
@@ -148,7 +158,7 @@ class Rules:
         if isinstance(data, str):
             if data not in PRESETS:
                 raise InvalidSettings(
-                    f"rules: unknown preset {data!r}; expected one of {', '.join(PRESETS)}"
+                    f"rules: unknown preset {_brief(data)}; expected one of {', '.join(PRESETS)}"
                 )
             return PRESETS[data]
         if not isinstance(data, dict):
@@ -162,10 +172,16 @@ class Rules:
                 continue
             if key not in known:
                 raise InvalidSettings(
-                    f"{key}: unknown setting; known settings: {', '.join(sorted(known))}"
+                    f"{str(key)[:40]}: unknown setting; known settings: {', '.join(sorted(known))}"
                 )
             changes[key] = _setting_from_json(key, value)
         return replace(base, **changes)
+
+
+def _brief(value: Any, limit: int = 40) -> str:
+    """A short ``repr`` for an error message: bad input is never echoed at length."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _setting_to_json(name: str, value: Any) -> Any:
@@ -181,7 +197,7 @@ def _setting_to_json(name: str, value: Any) -> Any:
 def _setting_from_json(name: str, value: Any) -> Any:
     def need(cond: bool, what: str) -> None:
         if not cond:
-            raise InvalidSettings(f"{name}: {what}, got {value!r}")
+            raise InvalidSettings(f"{name}: {what}, got {_brief(value)}")
 
     if name == "powers":
         if value is None:

@@ -133,7 +133,6 @@ class View:
 
     # Declared for type checkers; each is a read-only property over the snapshot.
     if TYPE_CHECKING:
-        seat: int | None
         players: int
         names: tuple[str, ...] | None
         rules: ReadOnlyDict
@@ -182,6 +181,11 @@ class View:
         self._observer = observer
         self._seat = seat
         self._values = values
+
+    @property
+    def seat(self) -> int | None:
+        """The seat this view is of (``None``: a spectator); known before the snapshot."""
+        return self._seat
 
     def _fill(self, values: tuple[Any, ...]) -> None:
         """Set every field, in ``FIELDS`` order (the observer calls this once)."""
@@ -236,7 +240,6 @@ def _field(index: int, name: str) -> property:
 for _i, _name in enumerate(FIELDS):
     if _name != "seat":
         setattr(View, _name, _field(_i, _name))
-View.seat = property(lambda self: self._seat)  # type: ignore[assignment,method-assign]
 
 
 _FIELD_SET = frozenset(FIELDS)

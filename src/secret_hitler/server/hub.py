@@ -9,7 +9,7 @@ import time
 from typing import Any
 
 from ..bots import available_bots
-from ..engine import Game, Rules
+from ..engine import Rules, game_from_record
 from . import store as S
 from .auth import User
 from .config import Settings
@@ -282,7 +282,7 @@ class Hub:
         table.chat_next = (st.chat[-1]["id"] + 1) if st.chat else 1
         self._register(table)
         if st.game is not None:
-            game = Game.from_record(S.record_of(st))
+            game = game_from_record(S.record_of(st))
             table.action_by = [a["by"] for a in st.actions]
             if game.finished:
                 table.status = "finished"

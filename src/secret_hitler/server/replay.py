@@ -12,7 +12,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from ..engine import Action, Game, GameError, InvalidRecord
+from ..engine import Action, GameError, InvalidRecord, game_from_record
 from ..engine.record import parse_record
 from .hub import LobbyError
 from .lobby import game_record
@@ -43,7 +43,7 @@ def replay_step(record: dict[str, Any], step: int | None, view: str | None) -> d
     """Replay ``record`` up to ``step`` actions and return the chosen view there."""
     try:
         parsed = parse_record(record)
-        game = Game.from_record(record, apply_actions=False)
+        game = game_from_record(record, apply_actions=False)
     except InvalidRecord as exc:
         raise LobbyError(400, "invalid_record", exc.message) from None
     actions: list[Action] = parsed.actions

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..bots import Agent
-from ..engine import Action, Game, GameError, IllegalAction
+from ..engine import Action, Game, GameError, IllegalAction, game_from_record
 from ..engine.actions import CLAIM
 from . import protocol as P
 from . import store as S
@@ -293,7 +293,7 @@ class Table(BotDriver):
         g = self.game
         assert g is not None
         current = self.seq
-        h = Game.from_record(g.to_record(), apply_actions=False)
+        h = game_from_record(g.to_record(), apply_actions=False)
         acts = g.actions
         start = max(since, 1)
         for a in acts[: start - 1]:
@@ -567,7 +567,7 @@ class Table(BotDriver):
         rec["actions"] = rec["actions"][:-1]
         rec["reshuffles"] = rec["reshuffles"][:n_res]
         rec.pop("result", None)
-        self.game = Game.from_record(rec)
+        self.game = game_from_record(rec)
 
     async def _resync(self) -> None:
         """(under the lock) Take the game from the database after a failed commit; announce any
@@ -585,7 +585,7 @@ class Table(BotDriver):
             return
         announced = self.seq
         try:
-            game = Game.from_record(S.record_of(stored))
+            game = game_from_record(S.record_of(stored))
         except Exception as exc:
             self.mark_broken(exc)
             raise P.ProtocolError("table_unavailable", "this table could not be restored") from None

@@ -27,7 +27,7 @@ from rich.table import Table
 
 from ..bots.base import Agent, bot_problem, make_agent
 from ..datasets import CORRUPT_GZIP, open_text, secrethitler_io_sample
-from ..engine import Action, Game
+from ..engine import Action, Game, game_from_record
 from ..engine import actions as A
 from ..engine.types import Phase
 
@@ -82,7 +82,7 @@ def _check_bot(bot: str) -> None:
 
 def _replay(record: dict[str, Any]) -> Iterator[tuple[Game, Action]]:
     """Yield (game before the action, action) for each recorded action, then apply it."""
-    game = Game.from_record(record, apply_actions=False)
+    game = game_from_record(record, apply_actions=False)
     for raw in record.get("actions", []):
         action = Action.from_json(raw)
         yield game, action
