@@ -16,10 +16,11 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from . import db, lobby, replay, ws
-from .auth import Tokens
+from .auth import Sessions, Tokens
 from .config import Settings
 from .hub import Hub, LobbyError
 from .metrics import Metrics
+from .security import Guard
 from .store import Store
 
 log = logging.getLogger("secret_hitler.server")
@@ -35,8 +36,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = db.make_engine(settings.sqlalchemy_url)
+        settings.private_data()
         db.migrate(engine)
         store = Store(engine)
+        app.state.sessions = Sessions(app.state.tokens, store, settings.token_max_age)
+        await app.state.sessions.purge()
         hub = Hub(settings, store, app.state.metrics)
         app.state.hub = hub
         await hub.load()
@@ -63,13 +67,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         title="Secret Hitler",
         version="1",
         lifespan=lifespan,
-        docs_url="/api/docs",
+        docs_url="/api/docs" if settings.api_docs else None,
         openapi_url="/api/openapi.json",
         redoc_url=None,
     )
     app.state.settings = settings
     app.state.metrics = Metrics()
     app.state.tokens = Tokens(settings.signing_secret(), settings.token_max_age)
+    app.add_middleware(Guard, settings=settings)
     app.include_router(lobby.router)
     app.include_router(ws.router)
     app.include_router(replay.router)
