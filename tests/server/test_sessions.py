@@ -50,7 +50,8 @@ def test_no_token_in_the_server_log(server: Server) -> None:
 
 
 @pytest.mark.timeout(90)
-def test_logout_revokes_the_token_and_closes_its_sockets(server: Server) -> None:
+def test_logout_revokes_the_token_and_closes_its_sockets(make_server: Any, backend: str) -> None:
+    server: Server = make_server(backend)
     token = session(server, "Alice")
     other = session(server, "Bob")
     table = http(server, "POST", "/api/tables", {"players": 5}, token=token)
