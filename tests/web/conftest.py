@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from web_support import Server, launch_chromium
+from web_support import Server, launch_chromium, sign_in
 
 
 @pytest.fixture(scope="session")
@@ -35,9 +35,10 @@ def chromium() -> Iterator[object]:
 
 
 @pytest.fixture
-def new_context(chromium: object) -> Iterator[object]:
+def new_context(chromium: object, web_server: Server) -> Iterator[object]:
     """``new_context(width=390, height=844, locale="en-US", token=None)`` -> a fresh context."""
     made: list[object] = []
+    refused: list[str] = []  # the page must never trip its own Content-Security-Policy
 
     def make(
         width: int = 390,
@@ -47,9 +48,13 @@ def new_context(chromium: object) -> Iterator[object]:
         lang: str | None = None,
     ) -> object:
         ctx = chromium.new_context(viewport={"width": width, "height": height}, locale=locale)  # type: ignore[attr-defined]
+        ctx.on(
+            "console",
+            lambda m: refused.append(m.text) if "Content Security Policy" in m.text else None,
+        )
         script = ""
         if token:
-            script += f"localStorage.setItem('sh.token', {token!r});"
+            sign_in(ctx, web_server.url, token)
         if lang:
             script += f"localStorage.setItem('sh.lang', {lang!r});"
         if script:
@@ -60,3 +65,4 @@ def new_context(chromium: object) -> Iterator[object]:
     yield make
     for ctx in made:
         ctx.close()  # type: ignore[attr-defined]
+    assert refused == [], refused

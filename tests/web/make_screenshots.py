@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parents[1])]
 
-from web_support import ROOT, Server, act_once, launch_chromium  # noqa: E402
+from web_support import ROOT, Server, act_once, launch_chromium, sign_in  # noqa: E402
 
 SIZES = [(390, 844), (1366, 768)]
 NAMES = ["Ada", "Boris", "Chen", "Dung", "Emma", "Fay", "Gus"]
@@ -79,7 +79,7 @@ def main() -> None:
                 me = server.session("Ada")
                 table_id = _mid_game(server, me["token"])
                 ctx = browser.new_context(viewport={"width": 1366, "height": 768}, locale="en-US")
-                ctx.add_init_script(f"localStorage.setItem('sh.token', {me['token']!r});")
+                sign_in(ctx, server.url, me["token"])
                 page = ctx.new_page()
                 page.goto(f"{server.url}/#/t/{table_id}")
                 page.wait_for_selector(".table-page[data-conn=open]")
@@ -91,7 +91,7 @@ def main() -> None:
                     shot = browser.new_context(
                         viewport={"width": w, "height": h}, locale="en-US", device_scale_factor=1
                     )
-                    shot.add_init_script(f"localStorage.setItem('sh.token', {me['token']!r});")
+                    sign_in(shot, server.url, me["token"])
                     sp = shot.new_page()
                     sp.goto(f"{server.url}/")
                     sp.wait_for_selector(".table-list .table-card")

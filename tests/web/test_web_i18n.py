@@ -116,7 +116,7 @@ def test_the_language_can_be_switched_and_is_remembered(web_server, new_context)
     page.wait_for_selector(".rules-page")
     assert page.locator("h1").inner_text() == "Rules"
     page.select_option("#lang-select", "ru")
-    page.wait_for_function("document.documentElement.lang === 'ru'")
+    page.wait_for_function("() => document.documentElement.lang === 'ru'")
     assert page.locator("h1").inner_text() == "Правила"
     page.reload()
     page.wait_for_selector(".rules-page")

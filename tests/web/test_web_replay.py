@@ -43,12 +43,12 @@ def test_replay_viewer_steps_through_a_finished_game(
     assert page.locator(".seat .seat-role").count() == 5  # the end: every role revealed
     page.get_by_role("button", name="First").click()
     page.wait_for_function(
-        "document.querySelector('.step-label').textContent.startsWith('Step 0 ')"
+        "() => document.querySelector('.step-label').textContent.startsWith('Step 0 ')"
     )
     assert page.locator(".seat .seat-role").count() == 0  # a spectator at the deal knows nothing
     page.get_by_role("button", name="Next").click()
     page.wait_for_function(
-        "document.querySelector('.step-label').textContent.startsWith('Step 1 ')"
+        "() => document.querySelector('.step-label').textContent.startsWith('Step 1 ')"
     )
     page.select_option("#replay-view", "0")
     page.wait_for_selector(".log-list .private")
@@ -101,14 +101,14 @@ def test_replay_viewer_against_the_documented_endpoint(web_server, new_context) 
     assert "The game is over" in page.locator(".log-list").inner_text()
     page.get_by_role("button", name="First").click()
     page.wait_for_function(
-        "document.querySelector('.step-label').textContent.startsWith('Step 0 ')"
+        "() => document.querySelector('.step-label').textContent.startsWith('Step 0 ')"
     )
     assert page.locator(".seat .seat-role").count() == 0
     assert page.locator(".track-count").all_inner_texts() == ["0/5", "0/6"]
     for k in (1, 2, 3):
         page.get_by_role("button", name="Next").click()
         page.wait_for_function(
-            f"document.querySelector('.step-label').textContent.startsWith('Step {k} ')"
+            f"() => document.querySelector('.step-label').textContent.startsWith('Step {k} ')"
         )
     page.select_option("#replay-view", "2")
     page.wait_for_selector(".log-list .private")
@@ -117,7 +117,8 @@ def test_replay_viewer_against_the_documented_endpoint(web_server, new_context) 
     # play runs by itself
     page.get_by_role("button", name="Play").click()
     page.wait_for_function(
-        "!document.querySelector('.step-label').textContent.startsWith('Step 3 ')", timeout=5000
+        "() => !document.querySelector('.step-label').textContent.startsWith('Step 3 ')",
+        timeout=5000,
     )
     page.get_by_role("button", name="Pause").click()
     assert not missing_keys(page)

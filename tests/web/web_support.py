@@ -28,6 +28,13 @@ LANGUAGES = ["en", "zh-Hans", "zh-Hant", "ru", "vi"]
 MISSING = "⟦"  # the client renders a missing catalog key as ⟦key⟧
 
 
+def sign_in(ctx: Any, url: str, token: str) -> None:
+    """Give a browser context the session cookie, as ``POST /api/session`` would have set it."""
+    ctx.add_cookies(
+        [{"name": "sh_session", "value": token, "url": url, "httpOnly": True, "sameSite": "Lax"}]
+    )
+
+
 class Server(LiveServer):
     """The live server, with plain HTTP helpers for setting up tables without a browser."""
 

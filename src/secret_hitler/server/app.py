@@ -17,11 +17,12 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from . import db, lobby, replay, ws
-from .auth import Tokens
+from .auth import Sessions, Tokens
 from .config import Settings
 from .guard import BodyLimit
 from .hub import Hub, LobbyError
 from .metrics import Metrics
+from .security import Guard
 from .store import StorageUnavailable, Store, is_unavailable
 from .text import brief, safe_message
 
@@ -40,8 +41,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = db.make_engine(settings.sqlalchemy_url)
+        settings.private_data()
         db.migrate(engine)
         store = Store(engine, write_timeout=settings.db_timeout)
+        app.state.sessions = Sessions(app.state.tokens, store, settings.token_max_age)
+        await app.state.sessions.purge()
         hub = Hub(settings, store, app.state.metrics)
         app.state.hub = hub
         await hub.load()
@@ -68,7 +72,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         title="Secret Hitler",
         version="1",
         lifespan=lifespan,
-        docs_url="/api/docs",
+        docs_url="/api/docs" if settings.api_docs else None,
         openapi_url="/api/openapi.json",
         redoc_url=None,
     )
@@ -76,6 +80,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.metrics = Metrics()
     app.state.tokens = Tokens(settings.signing_secret(), settings.token_max_age)
     app.add_middleware(BodyLimit, max_body=settings.max_body)
+    app.add_middleware(Guard, settings=settings)
     app.include_router(lobby.router)
     app.include_router(ws.router)
     app.include_router(replay.router)

@@ -1,12 +1,23 @@
-"""Guest identity: display names, signed session tokens (itsdangerous), cookie or Bearer."""
+"""Guest identity: display names, signed session tokens (itsdangerous) naming a server-side
+session (revoked by logout), sent as the cookie or ``Authorization: Bearer``."""
 
 from __future__ import annotations
 
 import secrets
+import time
 import unicodedata
+from collections import OrderedDict
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
+import sqlalchemy as sa
 from itsdangerous import BadSignature, URLSafeTimedSerializer
+from sqlalchemy.engine import Connection
+
+from . import db
+
+if TYPE_CHECKING:
+    from .store import Store
 
 from .text import bot_like, invisible
 
@@ -20,6 +31,7 @@ _NAME_PUNCT = set(" _-.'")
 class User:
     id: str
     name: str
+    session: str | None = None  # the server-side session the token names
 
 
 class NameError_(ValueError):
@@ -79,12 +91,14 @@ def new_user_id() -> str:
 
 
 class Tokens:
+    """Signing only: a token says who and which session, and expires after ``max_age``."""
+
     def __init__(self, secret: str, max_age: int) -> None:
         self._s = URLSafeTimedSerializer(secret, salt="secret-hitler-session")
         self._max_age = max_age
 
     def issue(self, user: User) -> str:
-        return self._s.dumps({"u": user.id, "n": user.name})
+        return self._s.dumps({"u": user.id, "n": user.name, "s": user.session})
 
     def verify(self, token: str | None) -> User | None:
         if not token:
@@ -93,18 +107,97 @@ class Tokens:
             data = self._s.loads(token, max_age=self._max_age)
         except BadSignature:
             return None
-        if not isinstance(data, dict) or not isinstance(data.get("u"), str):
-            return None
-        return User(data["u"], str(data.get("n", "")))
+        if (
+            not isinstance(data, dict)
+            or not isinstance(data.get("u"), str)
+            or not isinstance(data.get("s"), str)
+        ):
+            return None  # tokens from before server-side sessions cannot be revoked: refused
+        return User(data["u"], str(data.get("n", "")), data["s"])
 
-    def from_headers(
-        self, authorization: str | None, cookie: str | None, query: str | None = None
-    ) -> User | None:
-        """Bearer header first, then ``?token=``, then the cookie."""
-        if authorization:
-            scheme, _, value = authorization.partition(" ")
-            if scheme.lower() == "bearer":
-                return self.verify(value.strip())
-        if query:
-            return self.verify(query)
-        return self.verify(cookie)
+
+class Sessions:
+    """Which tokens are still valid: a token names a row of the ``sessions`` table, and logout
+    deletes the row. Lookups are cached in memory (one server process owns the database, and
+    a session id is never reused, so a cached answer can only change by a revocation here)."""
+
+    CACHE = 50_000
+
+    def __init__(self, tokens: Tokens, store: Store, max_age: int) -> None:
+        self.tokens = tokens
+        self.store = store
+        self.max_age = max_age
+        self._owner: OrderedDict[str, str | None] = OrderedDict()  # session id -> user id
+
+    def _remember(self, sid: str, owner: str | None) -> None:
+        self._owner[sid] = owner
+        self._owner.move_to_end(sid)
+        while len(self._owner) > self.CACHE:
+            self._owner.popitem(last=False)
+
+    async def open(self, user_id: str, name: str) -> tuple[User, str]:
+        """A new session for this user: its User and signed token."""
+        sid = secrets.token_urlsafe(16)
+        now = time.time()
+
+        def run(conn: Connection) -> None:
+            conn.execute(db.sessions.insert().values(id=sid, user_id=user_id, created_at=now))
+
+        await self.store.write(run)
+        self._remember(sid, user_id)
+        user = User(user_id, name, sid)
+        return user, self.tokens.issue(user)
+
+    async def user(self, token: str | None) -> User | None:
+        """The signed-in user of a token, or None (bad signature, expired, or signed out)."""
+        user = self.tokens.verify(token)
+        if user is None or user.session is None:
+            return None
+        sid = user.session
+        if sid in self._owner:
+            self._owner.move_to_end(sid)
+            owner = self._owner[sid]
+        else:
+
+            def run(conn: Connection) -> str | None:
+                c = db.sessions.c
+                return conn.execute(sa.select(c.user_id).where(c.id == sid)).scalar()
+
+            owner = await self.store.read(run)
+            if sid in self._owner:  # revoked while we were reading: the revocation wins
+                owner = self._owner[sid]
+            else:
+                self._remember(sid, owner)
+        return user if owner == user.id else None
+
+    async def revoke(self, sid: str) -> None:
+        self._remember(sid, None)
+
+        def run(conn: Connection) -> None:
+            conn.execute(db.sessions.delete().where(db.sessions.c.id == sid))
+
+        await self.store.write(run)
+
+    async def revoke_all(self, user_id: str) -> set[str]:
+        """Sign this user out everywhere; returns the revoked session ids."""
+
+        def run(conn: Connection) -> list[str]:
+            c = db.sessions.c
+            sids = list(conn.execute(sa.select(c.id).where(c.user_id == user_id)).scalars())
+            conn.execute(db.sessions.delete().where(c.user_id == user_id))
+            return sids
+
+        revoked = set(await self.store.write(run))
+        revoked.update(sid for sid, owner in self._owner.items() if owner == user_id)
+        for sid in revoked:
+            self._remember(sid, None)
+        return revoked
+
+    async def purge(self) -> None:
+        """Forget sessions whose tokens have expired anyway."""
+        cutoff = time.time() - self.max_age
+
+        def run(conn: Connection) -> None:
+            conn.execute(db.sessions.delete().where(db.sessions.c.created_at < cutoff))
+
+        await self.store.write(run)

@@ -113,6 +113,9 @@ def serve(
         log_config=None,
         log_level=log_level,
         access_log=False,
+        # X-Forwarded-Proto/-For are believed only from the configured proxies (docs/security.md)
+        proxy_headers=settings.trusted_proxies is not None,
+        forwarded_allow_ips=settings.trusted_proxies,
         timeout_graceful_shutdown=5,
     )
 

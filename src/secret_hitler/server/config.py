@@ -25,6 +25,31 @@ def _float(name: str, default: float) -> float:
         raise ValueError(f"{name}: must be a number of seconds, got {raw!r}") from None
 
 
+def _origins(raw: str | None) -> tuple[str, ...]:
+    """``SH_ALLOWED_ORIGINS``: comma-separated ``scheme://host[:port]``, no path."""
+    out = []
+    for item in (raw or "").split(","):
+        origin = item.strip().rstrip("/").lower()
+        if not origin:
+            continue
+        scheme, sep, host = origin.partition("://")
+        if scheme not in ("http", "https") or not sep or not host or "/" in host:
+            raise ValueError(
+                f"SH_ALLOWED_ORIGINS: {item.strip()[:100]!r} is not an origin like https://example.org"
+            )
+        out.append(origin)
+    return tuple(out)
+
+
+def _flag(name: str) -> bool:
+    raw = (os.environ.get(name) or "").strip().lower()
+    if raw in ("", "0", "false", "no", "off"):
+        return False
+    if raw in ("1", "true", "yes", "on"):
+        return True
+    raise ValueError(f"{name}: must be 1 or 0, got {raw[:20]!r}")
+
+
 def database_url_for(url: str | None, data: Path) -> str:
     """The SQLAlchemy URL: ``postgresql://`` uses psycopg 3; default SQLite in the data folder."""
     if not url:
@@ -103,13 +128,19 @@ class Settings:
     db_timeout: float = 5.0  # seconds a write waits for an unavailable/locked database, then fails
     bot_timeout: float = 10.0  # seconds a bot may think before a random legal move is played
     bot_modules: tuple[str, ...] = ()  # modules imported at startup to register bot levels
+    # Cross-site policy (docs/security.md): origins besides the server's own whose pages may use
+    # the session cookie (WebSocket) and send state-changing requests.
+    allowed_origins: tuple[str, ...] = ()
+    # Proxies (IPs/CIDRs, or "*") whose X-Forwarded-Proto/-For are believed; None: none are.
+    trusted_proxies: str | None = None
+    api_docs: bool = False  # /api/docs (Swagger UI, which loads its scripts from a CDN)
     extra: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def from_env(cls, limits: dict[str, str] | None = None, **overrides: Any) -> Settings:
         """Settings from SH_HOST, SH_PORT, SH_DATA, DATABASE_URL, SH_SECRET, SH_BOT_DELAY, SH_GRACE,
-        SH_DB_TIMEOUT, SH_BOT_TIMEOUT, SH_BOT_MODULES (comma-separated module names) and the
-        limits of ``LIMIT_ENV``.
+        SH_DB_TIMEOUT, SH_BOT_TIMEOUT, SH_BOT_MODULES (comma-separated module names),
+        SH_ALLOWED_ORIGINS, SH_TRUSTED_PROXIES, SH_API_DOCS and the limits of ``LIMIT_ENV``.
 
         Keyword arguments that are not ``None`` (command-line flags) and ``limits`` (``--limit``
         NAME -> VALUE) win over the environment. A bad value raises ``ValueError``.
@@ -128,6 +159,9 @@ class Settings:
             "bot_modules": tuple(
                 m.strip() for m in env.get("SH_BOT_MODULES", "").split(",") if m.strip()
             ),
+            "allowed_origins": _origins(env.get("SH_ALLOWED_ORIGINS")),
+            "trusted_proxies": (env.get("SH_TRUSTED_PROXIES") or "").strip() or None,
+            "api_docs": _flag("SH_API_DOCS"),
         }
         defaults = cls()
         given = {k: env[e] for k, e in LIMIT_ENV.items() if env.get(e)}
@@ -148,11 +182,16 @@ class Settings:
     def sqlalchemy_url(self) -> str:
         return database_url_for(self.database_url, self.data)
 
+    def private_data(self) -> None:
+        """The data folder (SQLite file, secret key) is the server's user's only: mode 0700."""
+        if self.data.is_dir():
+            os.chmod(self.data, 0o700)
+
     def signing_secret(self) -> str:
         """SH_SECRET, else the key stored in the data folder (created on first use)."""
         if self.secret:
             return self.secret
-        self.data.mkdir(parents=True, exist_ok=True)
+        self.data.mkdir(parents=True, exist_ok=True, mode=0o700)
         path = self.data / "secret.key"
         if path.exists():
             key = path.read_text(encoding="utf-8").strip()

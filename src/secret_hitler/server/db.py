@@ -7,6 +7,7 @@ match them.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +46,17 @@ class TableRow(Base):
     auto_start: Mapped[bool] = mapped_column(sa.Boolean)
     status: Mapped[str] = mapped_column(sa.String(16), index=True)
     seats: Mapped[Any] = mapped_column(sa.JSON)
+    created_at: Mapped[float] = mapped_column(sa.Float)
+    # A private table's finished game is shown to outsiders only once its host publishes it.
+    published: Mapped[bool] = mapped_column(sa.Boolean, server_default=sa.false())
+
+
+class SessionRow(Base):
+    """A signed-in session: a token is valid only while its row exists (logout deletes it)."""
+
+    __tablename__ = "sessions"
+    id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    user_id: Mapped[str] = mapped_column(sa.String(32), index=True)
     created_at: Mapped[float] = mapped_column(sa.Float)
 
 
@@ -98,13 +110,14 @@ tables: sa.Table = TableRow.__table__  # type: ignore[assignment]
 games: sa.Table = GameRow.__table__  # type: ignore[assignment]
 actions: sa.Table = ActionRow.__table__  # type: ignore[assignment]
 chat: sa.Table = ChatRow.__table__  # type: ignore[assignment]
+sessions: sa.Table = SessionRow.__table__  # type: ignore[assignment]
 
 
 def make_engine(url: str) -> Engine:
     if url.startswith("sqlite"):
-        path = url.split("///", 1)[-1]
+        path = url.split("///", 1)[-1].split("?", 1)[0]
         if path and path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            private_file(Path(path))
         engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
 
         @event.listens_for(engine, "connect")
@@ -124,6 +137,20 @@ def make_engine(url: str) -> Engine:
     return sa.create_engine(
         url, pool_size=5, max_overflow=5, pool_pre_ping=True, connect_args=connect_args
     )
+
+
+def private_file(path: Path) -> None:
+    """Make the SQLite file readable by the server's user only (0600; a folder made here: 0700).
+
+    The database holds every live game's roles and deck. SQLite creates its ``-wal`` and ``-shm``
+    files with the database file's mode; older ones are tightened too.
+    """
+    if not path.parent.exists():
+        path.parent.mkdir(parents=True, mode=0o700)
+    os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+    for p in (path, Path(f"{path}-wal"), Path(f"{path}-shm"), Path(f"{path}-journal")):
+        if p.exists():
+            os.chmod(p, 0o600)
 
 
 def migrate(engine: Engine) -> None:

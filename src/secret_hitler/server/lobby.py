@@ -9,10 +9,12 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
 from ..engine import PRESETS
+from . import protocol as P
 from . import store as S
-from .auth import COOKIE, NameError_, User, clean_name, new_user_id
+from .auth import COOKIE, NameError_, Sessions, User, clean_name, new_user_id
 from .guard import client_address
 from .hub import Hub, LobbyError, bot_levels, default_level
+from .security import is_https
 from .tables import Seat, Table
 from .text import brief, skeleton
 
@@ -49,15 +51,27 @@ class StartBody(BaseModel):
     fill_with_bots: StrictStr | None = None
 
 
+class LogoutBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    everywhere: StrictBool = False
+
+
+class PublishBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    published: StrictBool = True
+
+
 def hub_of(request: Request) -> Hub:
     return request.app.state.hub  # type: ignore[no-any-return]
 
 
 def user_of(request: Request) -> User | None:
-    tokens = request.app.state.tokens
-    return tokens.from_headers(  # type: ignore[no-any-return]
-        request.headers.get("authorization"), request.cookies.get(COOKIE)
-    )
+    """The signed-in user; ``security.Guard`` resolved the Bearer token or cookie already."""
+    return getattr(request.state, "user", None)
+
+
+def sessions_of(request: Request) -> Sessions:
+    return request.app.state.sessions  # type: ignore[no-any-return]
 
 
 def need_user(request: Request) -> User:
@@ -100,11 +114,17 @@ async def create_session(body: SessionBody, request: Request, response: Response
         raise LobbyError(
             429, "rate_limited", "too many new sessions from this address; try again later"
         )
-    user = User(new_user_id(), name)
-    await hub.store.write(S.save_user(user.id, user.name))
-    token = request.app.state.tokens.issue(user)
+    user_id = new_user_id()
+    await hub.store.write(S.save_user(user_id, name))
+    user, token = await sessions_of(request).open(user_id, name)
     response.set_cookie(
-        COOKIE, token, max_age=hub.settings.token_max_age, httponly=True, samesite="lax", path="/"
+        COOKIE,
+        token,
+        max_age=hub.settings.token_max_age,
+        httponly=True,
+        samesite="lax",
+        path="/",
+        secure=is_https(request.scope),  # https directly or behind a trusted TLS proxy
     )
     return {"token": token, "user_id": user.id, "name": user.name}
 
@@ -116,9 +136,31 @@ async def me(request: Request) -> dict[str, Any]:
 
 
 @router.post("/api/logout")
-async def logout(response: Response) -> dict[str, Any]:
-    response.delete_cookie(COOKIE, path="/")
-    return {}
+async def logout(
+    request: Request, response: Response, body: LogoutBody | None = None
+) -> dict[str, Any]:
+    """Revoke this session (``everywhere``: every session of this user) and close its sockets."""
+    response.delete_cookie(COOKIE, path="/", secure=is_https(request.scope), httponly=True)
+    user = user_of(request)
+    if user is None or user.session is None:
+        return {"revoked": 0}
+    sessions = sessions_of(request)
+    if body is not None and body.everywhere:
+        revoked = await sessions.revoke_all(user.id)
+    else:
+        await sessions.revoke(user.session)
+        revoked = {user.session}
+    _close_sockets(hub_of(request), revoked)
+    return {"revoked": len(revoked)}
+
+
+def _close_sockets(hub: Hub, sessions: set[str]) -> None:
+    """Connections opened with a revoked token end now: a stolen token stops working at once."""
+    for table in hub.tables.values():
+        for conn in list(table.conns):
+            if conn.user is not None and conn.user.session in sessions:
+                conn.send_msg(P.error("signed_out", "this session was signed out"))
+                conn.close()
 
 
 @router.get("/api/rules")
@@ -154,7 +196,7 @@ async def get_table(
     user = user_of(request)
     if hub.get(table_id) is None:
         stored = await hub.store.read(lambda conn: S.load_table(conn, table_id, 0))
-        if stored is None or not (stored.table["public"] or invite == stored.table["invite"]):
+        if stored is None or not _may_see(stored.table, user, invite, published=False):
             raise LobbyError(404, "not_found", f"no table {brief(table_id)}")
         return _stored_detail(stored, user)
     return _detail(_table(hub, table_id, user, invite), user)
@@ -312,18 +354,62 @@ async def start(table_id: str, request: Request, body: StartBody | None = None) 
     return _detail(table, user)
 
 
+@router.post("/api/tables/{table_id}/publish")
+async def publish(
+    table_id: str, request: Request, body: PublishBody | None = None
+) -> dict[str, Any]:
+    """The host shows (or hides again) a private table's finished game to everyone."""
+    user = need_user(request)
+    hub = hub_of(request)
+    row = await hub.store.read(S.table_row(table_id))
+    if row is None or not _may_see(row, user, None, published=False):
+        raise LobbyError(404, "not_found", f"no table {table_id!r}")
+    if user.id != row["host"]:
+        raise LobbyError(403, "not_host", "only the host may do this")
+    published = body.published if body is not None else True
+    await hub.store.write(S.set_published(table_id, published))
+    return {"id": table_id, "public": row["public"], "published": published}
+
+
 # ---------------------------------------------------------------------- games
+def _is_member(row: dict[str, Any], user: User | None) -> bool:
+    return user is not None and (
+        user.id == row["host"] or any(s.get("user_id") == user.id for s in row["seats"])
+    )
+
+
+def _may_see(row: dict[str, Any], user: User | None, invite: str | None, published: bool) -> bool:
+    """A public table is everyone's; a private one its host's, players' and invite holders' (and,
+    for its finished game with ``published``, everyone's once the host published it)."""
+    return (
+        row["public"]
+        or (published and bool(row.get("published")))
+        or _is_member(row, user)
+        or (invite is not None and invite == row["invite"])
+    )
+
+
 @router.get("/api/games")
 async def list_games(
     request: Request, limit: Annotated[int, Query(ge=1, le=200)] = 50, finished: int = 1
 ) -> dict[str, Any]:
-    games = await hub_of(request).store.read(S.list_finished(limit))
+    user = user_of(request)
+    games = await hub_of(request).store.read(
+        S.list_finished(
+            limit, lambda row: _may_see(row, user, None, published=True), user.id if user else None
+        )
+    )
     return {"games": games}
 
 
 @router.get("/api/games/{game_id}/record")
-async def game_record(game_id: str, request: Request) -> dict[str, Any]:
+async def game_record(
+    game_id: str, request: Request, invite: Annotated[str | None, Query()] = None
+) -> dict[str, Any]:
     hub = hub_of(request)
+    row = await hub.store.read(S.table_row(game_id))
+    if row is None or not _may_see(row, user_of(request), invite, published=True):
+        raise LobbyError(404, "not_found", f"no game {game_id!r}")
     table = hub.get(game_id)
     if table is not None and table.game is not None:
         if table.status != "finished":
@@ -342,9 +428,7 @@ async def game_record(game_id: str, request: Request) -> dict[str, Any]:
 
 def _stored_detail(stored: S.StoredTable, user: User | None) -> dict[str, Any]:
     row = stored.table
-    member = user is not None and (
-        user.id == row["host"] or any(s.get("user_id") == user.id for s in row["seats"])
-    )
+    member = _is_member(row, user)
     g = stored.game
     return {
         "id": row["id"],

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import sys
 import time
 from typing import Any
@@ -35,12 +36,28 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(out, ensure_ascii=False, default=str)
 
 
+_SECRET_QUERY = re.compile(r"([?&](?:token|invite)=)[^&\s\"']*", re.IGNORECASE)
+
+
+class RedactSecrets(logging.Filter):
+    """Blank ``token=`` and ``invite=`` query values in any log line (uvicorn logs every
+    WebSocket URL): a credential must never reach a log file."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        text = record.getMessage()
+        clean = _SECRET_QUERY.sub(r"\1[redacted]", text)
+        if clean != text:
+            record.msg, record.args = clean, None
+        return True
+
+
 def setup_logging(level: str = "info", json_logs: bool = True) -> None:
     handler = logging.StreamHandler(sys.stderr)
     if json_logs:
         handler.setFormatter(JsonFormatter())
     else:
         handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s %(message)s"))
+    handler.addFilter(RedactSecrets())
     root = logging.getLogger("secret_hitler")
     root.handlers[:] = [handler]
     root.setLevel(level.upper())

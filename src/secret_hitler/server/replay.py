@@ -1,16 +1,17 @@
 """Replay viewer endpoints: the view of a finished game after any number of actions.
 
 The rules stay in Python, so the web client asks for each step instead of replaying in the
-browser. Only finished games are served: once a game is over its record is public (W2), so any
-seat's view at any step may be shown.
+browser. Only finished games are served: once a game is over every seat's view may be shown
+(W2) to whoever may see the record (a private table's: its players and invite holders, or everyone
+once its host published it).
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 
 from ..engine import Action, GameError, InvalidRecord, game_from_record
 from ..engine.record import parse_record
@@ -75,9 +76,14 @@ def replay_step(record: dict[str, Any], step: int | None, view: str | None) -> d
 
 @router.get("/api/games/{game_id}/replay")
 async def replay_game(
-    game_id: str, request: Request, step: int | None = None, view: str | None = None
+    game_id: str,
+    request: Request,
+    step: int | None = None,
+    view: str | None = None,
+    invite: Annotated[str | None, Query()] = None,
 ) -> dict[str, Any]:
-    record = await game_record(game_id, request)  # 404 / 409 for unknown or running games
+    # 404 for unknown games and private ones this caller may not see, 409 for running ones
+    record = await game_record(game_id, request, invite)
     out = replay_step(record, step, view)
     out["game_id"] = game_id
     return out

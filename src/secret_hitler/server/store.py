@@ -626,9 +626,36 @@ def load_active(conn: Connection) -> list[StoredTable]:
     return out
 
 
-def list_finished(limit: int) -> Write:
+_ACCESS = ("public", "published", "invite", "host", "seats")
+
+
+def table_row(table_id: str) -> Write:
+    """The table's row (without its game), or None."""
+
+    def run(conn: Connection) -> dict[str, Any] | None:
+        row = conn.execute(sa.select(db.tables).where(db.tables.c.id == table_id)).first()
+        return None if row is None else dict(row._mapping)
+
+    return run
+
+
+def set_published(table_id: str, published: bool) -> Write:
+    def run(conn: Connection) -> None:
+        t = db.tables
+        conn.execute(t.update().where(t.c.id == table_id).values(published=published))
+
+    return run
+
+
+def list_finished(
+    limit: int, visible: Callable[[dict[str, Any]], bool], user_id: str | None
+) -> Write:
+    """The newest finished games whose table row passes ``visible``. SQL keeps public and
+    published tables and those that mention ``user_id`` (a superset of hers); ``visible`` decides."""
+
     def run(conn: Connection) -> list[dict[str, Any]]:
         g = db.games.c
+        t = db.tables.c
         query = (
             sa.select(
                 g.id,
@@ -640,16 +667,29 @@ def list_finished(limit: int) -> Write:
                 g.action_count,
                 g.created_at,
                 g.finished_at,
+                *(t[name] for name in _ACCESS),
             )
+            .join_from(db.games, db.tables, t.id == g.table_id)
             .where(g.status == "finished")
             .order_by(g.finished_at.desc())
-            .limit(limit)
         )
+        shown: list[sa.ColumnElement[bool]] = [t.public, t.published]
+        if user_id is not None:
+            shown += [
+                t.host == user_id,
+                sa.cast(t.seats, sa.Text).contains(user_id, autoescape=True),
+            ]
         out = []
-        for r in conn.execute(query):
+        for r in conn.execute(query.where(sa.or_(*shown))):
             d = dict(r._mapping)
+            if not visible(d):
+                continue
+            for name in _ACCESS:
+                d.pop(name)
             d["actions"] = d.pop("action_count")
             out.append(d)
+            if len(out) >= limit:
+                break
         return out
 
     return run

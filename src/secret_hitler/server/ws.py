@@ -12,7 +12,6 @@ from starlette.websockets import WebSocketDisconnect
 
 from ..engine import Action, InvalidAction
 from . import protocol as P
-from .auth import COOKIE
 from .guard import client_address
 from .hub import Hub
 from .tables import Conn, Table
@@ -32,9 +31,7 @@ async def _refuse(ws: WebSocket, code: str, message: str, close_code: int) -> No
 async def table_socket(ws: WebSocket, table_id: str) -> None:
     app = ws.app
     hub: Hub = app.state.hub
-    user = app.state.tokens.from_headers(
-        ws.headers.get("authorization"), ws.cookies.get(COOKIE), ws.query_params.get("token")
-    )
+    user = getattr(ws.state, "user", None)  # security.Guard checked the origin and credential
     table = hub.get(table_id)
     if table is None:
         await _refuse(ws, "not_found", f"no live table {brief(table_id)}", 4404)

@@ -1,8 +1,11 @@
 // HTTP API (docs/protocol.md). Errors come back as ApiError with the server's error code.
+// The session is the HttpOnly cookie the server sets: this page never sees the token, and never
+// puts it in a URL (docs/security.md).
 import { t, has } from "./i18n.js";
 
-const TOKEN_KEY = "sh.token";
 const NAME_KEY = "sh.name";
+// Older versions kept the token in localStorage: forget it.
+try { localStorage.removeItem("sh.token"); } catch { /* ignore */ }
 
 export class ApiError extends Error {
   constructor(code, message, status) {
@@ -12,22 +15,12 @@ export class ApiError extends Error {
   }
 }
 
-export function token() {
-  try { return localStorage.getItem(TOKEN_KEY); } catch { return null; }
-}
-
-function setToken(value) {
-  try { localStorage.setItem(TOKEN_KEY, value); } catch { /* ignore */ }
-}
-
 export function rememberedName() {
   try { return localStorage.getItem(NAME_KEY) || ""; } catch { return ""; }
 }
 
 export async function request(method, path, body) {
   const headers = { Accept: "application/json" };
-  const tok = token();
-  if (tok) headers.Authorization = `Bearer ${tok}`;
   if (body !== undefined) headers["Content-Type"] = "application/json";
   let response;
   try {
@@ -78,7 +71,6 @@ export async function ensureSession(name) {
   if (user && (!wanted || user.name === wanted)) return user;
   if (!wanted) return user;
   const data = await post("/api/session", { name: wanted });
-  if (data.token) setToken(data.token);
   try { localStorage.setItem(NAME_KEY, wanted); } catch { /* ignore */ }
   me = { user_id: data.user_id, name: data.name };
   return me;
@@ -98,11 +90,10 @@ export function errorText(code, message, detail) {
   return t("error.unknown", { code: code || "?" });
 }
 
+/** The WebSocket URL of `path` on this server; the browser sends the session cookie itself. */
 export function wsUrl(path, params = {}) {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   const q = new URLSearchParams();
-  const tok = token();
-  if (tok) q.set("token", tok);
   for (const [k, v] of Object.entries(params)) if (v !== null && v !== undefined) q.set(k, v);
   const query = q.toString();
   return `${proto}//${location.host}${path}${query ? "?" + query : ""}`;

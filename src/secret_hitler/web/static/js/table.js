@@ -725,7 +725,9 @@ export function mountTable(root, tableId, params = {}) {
     const table = state.table;
     const gameId = table.game_id || tableId;
     try {
-      state.record = await get(`/api/games/${encodeURIComponent(gameId)}/record`);
+      // A private table's record is served to its members, or with its invite code.
+      const q = state.invite ? `?invite=${encodeURIComponent(state.invite)}` : "";
+      state.record = await get(`/api/games/${encodeURIComponent(gameId)}/record${q}`);
     } catch (err) {
       showError(err.code, err.message);
     }

@@ -1,0 +1,150 @@
+"""Credentials (docs/security.md): tokens never reach a log, logout revokes them on the server
+(for good, across restarts, closing their sockets), and the cookie is Secure over https."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+from itsdangerous import URLSafeTimedSerializer
+from server_support import Client, HttpError, Server, http, session
+from websec_support import cookie_headers, hello, json_post, raw, ws_open
+
+
+def _me_status(server: Server, token: str) -> int:
+    try:
+        http(server, "GET", "/api/me", token=token)
+    except HttpError as exc:
+        return exc.status
+    return 200
+
+
+@pytest.mark.timeout(90)
+def test_no_token_in_the_server_log(server: Server) -> None:
+    """The web client's way (cookie WebSocket), a program's way (Bearer) and a client that still
+    puts the token in the URL: the log records every socket, and none of the tokens."""
+    tokens = [session(server, f"P{i}") for i in range(3)]
+    table = http(server, "POST", "/api/tables", {"players": 5, "public": False}, token=tokens[0])
+    path = f"/ws/tables/{table['id']}"
+
+    async def run() -> None:
+        ws = await ws_open(server, path, origin=server.url, cookie=tokens[0])
+        assert (await hello(ws))["seat"] == 0
+        await ws.close()
+        c = Client(server, tokens[1])
+        await c.connect(table["id"], query=f"?invite={table['invite']}")
+        await c.close()
+        ws = await ws_open(server, f"{path}?token={tokens[2]}&invite={table['invite']}")
+        assert json.loads(await asyncio.wait_for(ws.recv(), 20))["code"] == "token_in_url"
+        await ws.close()
+
+    asyncio.run(run())
+    server.stop()  # flush and close the log
+    log = server.log_path.read_text(encoding="utf-8")
+    assert log.count(f"/ws/tables/{table['id']}") >= 3, log[-2000:]  # the sockets are logged
+    for secret in (*tokens, table["invite"]):
+        assert secret not in log
+    assert "token=[redacted]" in log
+
+
+@pytest.mark.timeout(90)
+def test_logout_revokes_the_token_and_closes_its_sockets(make_server: Any, backend: str) -> None:
+    server: Server = make_server(backend)
+    token = session(server, "Alice")
+    other = session(server, "Bob")
+    table = http(server, "POST", "/api/tables", {"players": 5}, token=token)
+
+    async def run() -> None:
+        c = Client(server, token, "alice")
+        welcome = await c.connect(table["id"])
+        assert welcome is not None and welcome["seat"] == 0
+        copy = Client(server, token, "stolen copy")
+        await copy.connect(table["id"])
+        r = raw(server, "POST", "/api/logout", *json_post(token, server.url))
+        assert r.status == 200 and r.json == {"revoked": 1}
+        assert any("Max-Age=0" in c for c in r.set_cookies())  # the cookie is deleted too
+        for client in (c, copy):
+            m = await client.recv_until(lambda m: m["type"] == "error")
+            assert m["code"] == "signed_out"
+            await asyncio.wait_for(client.ws.wait_closed(), 20)
+        # the same token again: an anonymous spectator, not Alice
+        again = Client(server, token)
+        welcome = await again.connect(table["id"])
+        assert welcome is not None and welcome["seat"] is None
+        await again.close()
+
+    asyncio.run(run())
+    assert _me_status(server, token) == 401
+    r = raw(server, "GET", "/api/me", cookie_headers(token))
+    assert r.status == 401
+    assert _me_status(server, other) == 200  # Bob is still signed in
+    # revoked for good: also after a restart
+    server.stop()
+    server.start()
+    assert _me_status(server, token) == 401
+    assert _me_status(server, other) == 200
+
+
+@pytest.mark.timeout(60)
+def test_sign_out_everywhere(server: Server) -> None:
+    token = session(server, "Alice")
+    other = session(server, "Bob")
+    out = http(server, "POST", "/api/logout", {"everywhere": True}, token=token)
+    assert out == {"revoked": 1}
+    assert _me_status(server, token) == 401
+    assert _me_status(server, other) == 200
+    # signing out without a session, or with a bad body, is a clear answer that changes nothing
+    assert http(server, "POST", "/api/logout", {}) == {"revoked": 0}
+    with pytest.raises(HttpError) as err:
+        http(server, "POST", "/api/logout", {"everywhere": "yes"}, token=other)
+    assert err.value.code == "invalid_request"
+    assert _me_status(server, other) == 200
+
+
+@pytest.mark.timeout(60)
+def test_a_token_without_a_server_side_session_is_refused(server: Server) -> None:
+    """Tokens signed before sessions existed (or forged with a leaked key, without a session)."""
+    old = URLSafeTimedSerializer("test-secret", salt="secret-hitler-session").dumps(
+        {"u": "u_alice", "n": "Alice"}
+    )
+    assert _me_status(server, old) == 401
+    made_up = URLSafeTimedSerializer("test-secret", salt="secret-hitler-session").dumps(
+        {"u": "u_alice", "n": "Alice", "s": "no-such-session"}
+    )
+    assert _me_status(server, made_up) == 401
+
+
+def _session_cookie(server: Server, **headers: str) -> str:
+    r = raw(
+        server,
+        "POST",
+        "/api/session",
+        {"Content-Type": "application/json", **headers},
+        '{"name": "Alice"}',
+    )
+    assert r.status == 200, r.text
+    (cookie,) = r.set_cookies()
+    return cookie
+
+
+@pytest.mark.timeout(60)
+def test_secure_cookie_behind_a_trusted_tls_proxy(make_server: Any) -> None:
+    plain: Server = make_server()
+    # X-Forwarded-Proto is not believed unless the proxy is configured
+    assert "secure" not in _session_cookie(plain, **{"X-Forwarded-Proto": "https"}).lower()
+    proxied: Server = make_server(SH_TRUSTED_PROXIES="127.0.0.1")
+    cookie = _session_cookie(proxied, **{"X-Forwarded-Proto": "https"})
+    assert "; secure" in cookie.lower() and "httponly" in cookie.lower()
+    assert "secure" not in _session_cookie(proxied).lower()  # plain http straight to it
+    # behind the proxy the page's origin is https://host: that is the server's own origin
+    token = session(proxied, "Bob")
+    https_page = f"https://127.0.0.1:{proxied.port}"
+    headers, body = json_post(token, https_page)
+    headers["X-Forwarded-Proto"] = "https"
+    assert raw(proxied, "POST", "/api/logout", headers, body).status == 200
+    token = session(proxied, "Carol")
+    headers, body = json_post(token, f"http://127.0.0.1:{proxied.port}")
+    headers["X-Forwarded-Proto"] = "https"
+    assert raw(proxied, "POST", "/api/logout", headers, body).code == "cross_site"
