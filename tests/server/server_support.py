@@ -316,17 +316,7 @@ class Client:
 
 
 # ---------------------------------------------------------------------- the no-leak checker
-PRIVATE = {
-    "role",
-    "night",
-    "own_vote",
-    "drew",
-    "passed",
-    "received",
-    "chancellor_discarded",
-    "peek",
-    "investigation",
-}
+PRIVATE = PRIVATE_EVENT_TYPES  # the engine's list, not a copy
 
 
 def states(record: dict[str, Any], seats: list[int | None]) -> dict[int, dict[int | None, Any]]:
@@ -391,7 +381,7 @@ def _no_foreign_secrets(seat: int | None, m: dict[str, Any], record: dict[str, A
         if e["type"] not in PRIVATE:
             continue
         assert seat is not None, f"spectator got a private event {e}"
-        if e["type"] in ("role", "own_vote"):
+        if e["type"] == "role":
             assert e["seat"] == seat, (seat, e)
         elif e["type"] == "night":
             assert roles[seat] != "liberal", (seat, e)

@@ -11,18 +11,9 @@ from typing import Any
 from web_support import FrameLog, act_once
 
 from secret_hitler.engine import game_from_record
+from secret_hitler.engine.events import PRIVATE_EVENT_TYPES
 
-PRIVATE_TYPES = {
-    "role",
-    "night",
-    "own_vote",
-    "drew",
-    "passed",
-    "received",
-    "chancellor_discarded",
-    "peek",
-    "investigation",
-}
+PRIVATE_TYPES = PRIVATE_EVENT_TYPES  # the engine's list, not a copy
 
 
 def _private_lines(page) -> list[str]:

@@ -1,11 +1,11 @@
 // The lobby: display name, create a table, public tables (join or watch), invite links.
+import { engine } from "./engine.js";
 import { h, replace } from "./dom.js";
 import { icon } from "./icons.js";
 import { t } from "./i18n.js";
 import { get, post, ensureSession, currentUser, rememberedName, errorText } from "./api.js";
 import { presetName } from "./board.js";
 
-const PRESETS = ["official", "secrethitler-io", "kickstarter", "tabletop-tw", "forum", "summary-zh"];
 const POWERS = ["investigate", "special_election", "peek", "execute"];
 const BOT_LEVELS = ["random", "rule", "bayes"];
 const TIMERS = [null, 30, 60, 90, 120, 300];
@@ -175,7 +175,7 @@ export function mountLobby(root, params = {}) {
   function renderCreate() {
     const players = select("players", [5, 6, 7, 8, 9, 10].map((n) => [n, t("lobby.create.players_value", { count: n })]), form.players,
       (v) => { form.players = Number(v); form.bots = Math.min(form.bots, form.players - 1); form.powers = null; render(); });
-    const presetSel = select("preset", PRESETS.map((p) => [p, t(`preset.${p}.name`)]), form.preset,
+    const presetSel = select("preset", engine.presets.map((p) => [p, t(`preset.${p}.name`)]), form.preset,
       (v) => { form.preset = v; render(); }, { "aria-describedby": "preset-hint" });
     const vis = h("fieldset", { class: "radios" }, h("legend", { text: t("lobby.visibility") }),
       ["public", "private"].map((k) => h("label", { class: "radio" },

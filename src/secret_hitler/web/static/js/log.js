@@ -1,13 +1,10 @@
 // The game log in sentences: every engine event this seat received, through the catalogs.
+import { engine } from "./engine.js";
 import { h } from "./dom.js";
 import { icon } from "./icons.js";
 import { t, list } from "./i18n.js";
 import { seatName, presetName, policyWords } from "./board.js";
 
-// Events addressed to one seat only (the engine's private events).
-export const PRIVATE_EVENTS = new Set([
-  "role", "night", "own_vote", "drew", "passed", "received", "chancellor_discarded", "peek", "investigation",
-]);
 
 /** Turn events into log lines: {text, private, icon, kind}. */
 export function describeEvents(events, ctx) {
@@ -19,7 +16,7 @@ export function describeEvents(events, ctx) {
   let vetoSeen = false;
   let chaosClears = !ctx.view || !ctx.view.rules || ctx.view.rules.chaos_clears_term_limits !== false;
   for (const e of events) {
-    const priv = PRIVATE_EVENTS.has(e.type);
+    const priv = engine.privateEvents.has(e.type);
     const p = { private: priv };
     switch (e.type) {
       case "game_started":
@@ -52,9 +49,6 @@ export function describeEvents(events, ctx) {
       case "voted":
         if (e.ja === true) add(t("log.voted_ja", { name: name(e.seat) }), { icon: "ja" });
         else if (e.ja === false) add(t("log.voted_nein", { name: name(e.seat) }), { icon: "nein" });
-        break;
-      case "own_vote":
-        add(t("log.you_voted", { vote: t(e.ja ? "vote.ja" : "vote.nein") }), { ...p, icon: e.ja ? "ja" : "nein" });
         break;
       case "votes": {
         add(t("log.votes_revealed", { ja: e.ja, nein: e.nein }), { icon: "ja" });

@@ -1,4 +1,5 @@
 // Boot: language, header, hash router. Pages: lobby, table, replays, rules.
+import { loadEngine } from "./engine.js";
 import { h, replace } from "./dom.js";
 import { icon } from "./icons.js";
 import { t, LANGUAGES, detectLanguage, loadLanguage, language } from "./i18n.js";
@@ -75,6 +76,11 @@ async function boot() {
     await loadLanguage(detectLanguage());
   } catch {
     await loadLanguage("en");
+  }
+  try {
+    await loadEngine();
+  } catch {
+    // the server is away: the pages that need it say so themselves
   }
   renderHeader();
   window.addEventListener("hashchange", route);

@@ -1,10 +1,10 @@
 // The rules page: every word from the catalogs (rules.*), the tables from the official setup.
+import { engine } from "./engine.js";
 import { h, replace } from "./dom.js";
 import { icon } from "./icons.js";
 import { t, has } from "./i18n.js";
 
 const SECTIONS = ["setup", "night", "election", "legislative", "powers", "veto", "chaos", "deck", "winning", "presets"];
-const PRESETS = ["official", "secrethitler-io", "kickstarter", "tabletop-tw", "forum", "summary-zh"];
 // RULES.md S2 and the executive power table.
 const ROLE_TABLE = { 5: [3, 1], 6: [4, 1], 7: [4, 2], 8: [5, 2], 9: [5, 3], 10: [6, 3] };
 const BOARDS = {
@@ -63,7 +63,7 @@ export function mountRules(root) {
         body.push(ps.slice(1));
       } else if (s === "presets") {
         body.push(ps[0]);
-        body.push(h("dl", { class: "presets" }, PRESETS.map((p) => [h("dt", { text: t(`preset.${p}.name`) }), h("dd", { text: t(`preset.${p}.description`) })])));
+        body.push(h("dl", { class: "presets" }, engine.presets.map((p) => [h("dt", { text: t(`preset.${p}.name`) }), h("dd", { text: t(`preset.${p}.description`) })])));
         body.push(ps.slice(1));
       } else body.push(ps);
       return h("section", { class: "rules-section" }, body);
