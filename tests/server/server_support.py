@@ -22,6 +22,7 @@ import websockets
 
 from live_server import LiveServer, free_port
 from secret_hitler.engine import game_from_record
+from secret_hitler.engine.events import PRIVATE_EVENT_TYPES
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 20.0
