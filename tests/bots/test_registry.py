@@ -96,3 +96,27 @@ def test_every_builtin_level_loads_when_its_extra_is_installed() -> None:
     for name in base._BUILTIN:
         assert make_agent(name, 0, seed=1).seat == 0
     assert set(base._BUILTIN) <= set(available_bots())
+
+
+def test_a_level_from_another_installed_package_is_found_by_its_entry_point(tmp_path, monkeypatch):
+    """A package that declares ``[secret_hitler.bots]`` in its entry points sits at our tables."""
+    (tmp_path / "other_bots.py").write_text(
+        "from secret_hitler.bots.random_bot import RandomAgent\n"
+        "class Polite(RandomAgent):\n"
+        "    name = 'polite'\n",
+        encoding="utf-8",
+    )
+    info = tmp_path / "other_bots-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Name: other-bots\nVersion: 1.0\n", encoding="utf-8")
+    (info / "entry_points.txt").write_text(
+        "[secret_hitler.bots]\npolite = other_bots:Polite\n", encoding="utf-8"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    from secret_hitler.bots import base
+
+    assert "polite" in base.available_bots()
+    assert base.bot_problem("polite") is None
+    agent = base.make_agent("polite", 3, seed=1)
+    assert agent.name == "polite" and agent.seat == 3
+    monkeypatch.delitem(base._REGISTRY, "polite")

@@ -20,8 +20,10 @@ list (the server); an agent may ignore them and pick its turn action.
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
 import random
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from ..engine import Action, View
 from ..extras import MissingExtra, installed, require
@@ -58,13 +60,25 @@ _BUILTIN: dict[str, tuple[str, str | None]] = {
 }
 
 
+#: Other packages add levels with an entry point in this group: ``name = "module:factory"``,
+#: where ``factory(seat, rng)`` returns an ``Agent`` (docs/extending.md).
+ENTRY_POINT_GROUP = "secret_hitler.bots"
+
+
 def register(name: str, factory: AgentFactory) -> None:
     _REGISTRY[name] = factory
 
 
+def _plugins() -> dict[str, Any]:
+    """Installed levels from other packages, by name (built-in names cannot be taken)."""
+    found = importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
+    return {ep.name: ep for ep in found if ep.name not in _BUILTIN}
+
+
 def available_bots() -> list[str]:
-    """The levels that can be made here: registered ones, and built-ins whose extra is installed."""
-    names = set(_REGISTRY)
+    """The levels that can be made here: registered ones, built-ins whose extra is installed,
+    and levels other packages installed through the ``secret_hitler.bots`` entry point."""
+    names = set(_REGISTRY) | set(_plugins())
     names.update(n for n, (_, extra) in _BUILTIN.items() if extra is None or installed(extra))
     return sorted(names)
 
@@ -75,7 +89,9 @@ def bot_problem(name: str) -> str | None:
         return None
     builtin = _BUILTIN.get(name)
     if builtin is None:
-        return f"unknown bot {name!r}; available: {', '.join(available_bots())}"
+        if name in _plugins():
+            return None
+        return f"unknown bot {str(name)[:40]!r}; available: {', '.join(available_bots())}"
     extra = builtin[1]
     if extra is not None and not installed(extra):
         return str(MissingExtra(f"bot {name!r}", extra))
@@ -100,7 +116,13 @@ def _load_builtin(name: str) -> None:
     """
     builtin = _BUILTIN.get(name)
     if builtin is None:
-        raise ValueError(f"unknown bot {name!r}; available: {', '.join(available_bots())}")
+        plugin = _plugins().get(name)
+        if plugin is None:
+            raise ValueError(
+                f"unknown bot {str(name)[:40]!r}; available: {', '.join(available_bots())}"
+            )
+        register(name, plugin.load())
+        return
     module, extra = builtin
     if extra is not None:
         require(extra, f"bot {name!r}")
