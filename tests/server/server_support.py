@@ -191,6 +191,7 @@ class Client:
         self.record: dict[str, Any] | None = None
         self.chat_id = 0
         self.sent: dict[str, dict[str, Any]] = {}  # action id -> action
+        self.update_sizes: dict[int, int] = {}  # seq -> bytes of that update's frame
         self._pending: list[dict[str, Any]] = []
 
     async def connect(
@@ -251,6 +252,8 @@ class Client:
         raw = await asyncio.wait_for(self.ws.recv(), timeout)
         m = json.loads(raw)
         assert m.get("v") == 1, m
+        if m.get("type") == "update":
+            self.update_sizes[m["seq"]] = len(raw.encode() if isinstance(raw, str) else raw)
         self._absorb(m)
         return m
 

@@ -54,6 +54,11 @@ async def _full_game(
     # every accepted action reached every connection exactly once, in order
     for c in [*clients, spectator]:
         assert c.seq == len(record["actions"]) + 1
+    # no size channel: at each update every connection's frame had one length (the spectator's
+    # frame is public, so the length depends on nothing hidden)
+    assert len(spectator.update_sizes) == len(record["actions"]) + 1
+    for seq, size in spectator.update_sizes.items():
+        assert {c.update_sizes.get(seq, size) for c in clients} == {size}, seq
     # bots took part (and the rule/bayes levels publish claims through the agent's hook)
     assert any(a["seat"] not in humans for a in record["actions"])
     if level != "random":

@@ -12,8 +12,8 @@ import random
 
 import pytest
 
-from secret_hitler.engine import Game, Rules
-from secret_hitler.server.updates import SeatUpdates, build_update
+from secret_hitler.engine import PRESETS, Game, Rules
+from secret_hitler.server.updates import SeatUpdates, build_update, padded_length
 
 RULES = [
     Rules(),
@@ -49,8 +49,42 @@ def test_seat_updates_match_build_update(players: int, rules: Rules) -> None:
             by = rng.choice([None, "timer"])
             deadline = rng.choice([None, 1234.5])
             fast = SeatUpdates(g, seq, ev, action, by, deadline)
+            frames = fast.frames([*range(players), None])
             for s in [*range(players), None]:
                 want = build_update(g, s, seq, ev, action, by, deadline)
-                assert json.loads(fast.text(s)) == want, (seed, steps, s)
-                assert fast.text(s) is fast.text(s)  # built once per seat
+                got = json.loads(frames[s])
+                assert set(got.pop("pad")) <= {" "}
+                assert got == want, (seed, steps, s)
+                assert fast.text(s) is frames[s]  # built once per seat
         assert g.finished
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_every_recipient_of_an_update_gets_a_frame_of_one_public_length(preset: str) -> None:
+    """No role, hand, vote or result changes a frame's size: every seat's frame and the
+    spectators' have the length the spectators' content alone determines."""
+    for players in (5, 7, 10):
+        for seed in range(6):
+            rng = random.Random(seed)
+            g = Game([f"名前{i}" for i in range(players)], preset, seed)
+            ev, seq = 0, 1
+            while True:
+                last = g.actions[-1] if g.actions else None
+                fast = SeatUpdates(g, seq, ev, last, None, None)
+                frames = fast.frames([*range(players), None])
+                spectator = json.loads(frames[None])
+                spectator.pop("pad")
+                public = len(
+                    json.dumps(spectator, ensure_ascii=False, separators=(",", ":")).encode()
+                )
+                assert {len(t.encode()) for t in frames.values()} == {padded_length(public)}
+                if g.finished:
+                    break
+                ev = len(g.events)
+                seat = rng.choice(g.to_act())
+                options = [a for a in g.legal_actions(seat) if a.type != "claim"]
+                claims = [a for s in g.claimants() for a in g.legal_actions(s) if a.type == "claim"]
+                g.apply(
+                    rng.choice(claims) if claims and rng.random() < 0.4 else rng.choice(options)
+                )
+                seq += 1

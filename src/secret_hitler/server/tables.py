@@ -25,7 +25,7 @@ from .auth import User
 from .chat import clean_chat
 from .driver import BotDriver
 from .logs import GameLog
-from .updates import SeatUpdates, build_update
+from .updates import SeatUpdates
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -255,8 +255,9 @@ class Table(BotDriver):
         ready = [c for c in self.conns if c.ready]
         if ready:
             updates = SeatUpdates(g, self.seq, ev_from, action, by, self.deadline)
+            frames = updates.frames({c.seat for c in ready})  # one length for every recipient
             for c in ready:
-                c.send(updates.text(c.seat))
+                c.send(frames[c.seat])
         if g.finished and ready:
             over = P.dumps(P.game_over(self.record()))
             for c in ready:
@@ -288,8 +289,9 @@ class Table(BotDriver):
         if self.game is not None and self.game.finished:
             conn.send_msg(P.game_over(self.record()))
 
-    def missed_updates(self, seat: int | None, since: int) -> list[dict[str, Any]]:
-        """The updates after ``since`` for ``seat``, rebuilt by replaying the stored game."""
+    def missed_updates(self, seat: int | None, since: int) -> list[str]:
+        """The update frames after ``since`` for ``seat``, rebuilt by replaying the stored game
+        (padded like live updates)."""
         g = self.game
         assert g is not None
         current = self.seq
@@ -300,14 +302,14 @@ class Table(BotDriver):
             h.apply(a)
         out = []
         if since == 0:
-            out.append(build_update(h, seat, 1, 0, None, None, None))
+            deadline = self.deadline if current == 1 else None
+            out.append(SeatUpdates(h, 1, 0, None, None, deadline).text(seat))
         for k in range(start + 1, current + 1):
             ev = len(h.events)
             a = acts[k - 2]
             h.apply(a)
-            out.append(build_update(h, seat, k, ev, a, self.action_by[k - 2], None))
-        if out:
-            out[-1]["deadline"] = self.deadline
+            deadline = self.deadline if k == current else None
+            out.append(SeatUpdates(h, k, ev, a, self.action_by[k - 2], deadline).text(seat))
         return out
 
     # ------------------------------------------------------------------ connections
@@ -368,8 +370,8 @@ class Table(BotDriver):
         ):
             member = self.is_member(user_id)
             conn.send_msg(P.resumed(since, self.seq, self.detail(member)))
-            for m in self.missed_updates(conn.seat, since):
-                conn.send_msg(m)
+            for text in self.missed_updates(conn.seat, since):
+                conn.send(text)
             if msg.chat_since is not None:
                 for c in self.chat:
                     if c["id"] > msg.chat_since:
@@ -598,8 +600,8 @@ class Table(BotDriver):
         self._schedule()
         for c in self.conns:
             if c.ready:
-                for m in self.missed_updates(c.seat, announced):
-                    c.send_msg(m)
+                for text in self.missed_updates(c.seat, announced):
+                    c.send(text)
         if game.finished:
             self.status = "finished"
             over = P.dumps(P.game_over(self.record()))

@@ -9,6 +9,8 @@ so the rest is encoded once per action for everyone.
 from __future__ import annotations
 
 import json
+import logging
+from collections.abc import Iterable
 from typing import Any
 
 from ..engine import Action, Game
@@ -17,6 +19,33 @@ from ..engine.view import FIELDS, SEAT_FIELDS
 from .protocol import VERSION
 
 _DUMP = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+# Frame sizes must not tell anyone what a seat holds (docs/security.md "Frame sizes"): every
+# recipient of one update gets a frame of one length, computed from the spectator's frame (public
+# information) plus this allowance for what a seat's frame may add: its private events, own view
+# fields, legal actions and open claims. 1,445 bytes is the most seen over 1,080 random games of
+# every preset and player count with frequent claims (tests/server/test_updates.py keeps
+# checking it); the rest is margin.
+SEAT_ALLOWANCE = 2048
+BUCKET = 256
+_PAD = ',"pad":"'
+log = logging.getLogger("secret_hitler.server.updates")
+
+
+def padded_length(public_bytes: int) -> int:
+    """The length of every frame of an update whose spectator frame has ``public_bytes``."""
+    need = public_bytes + SEAT_ALLOWANCE + len(_PAD) + 1
+    return -(-need // BUCKET) * BUCKET
+
+
+def pad_to(text: str, length: int) -> str:
+    """``text`` (a JSON object) grown to ``length`` UTF-8 bytes with a ``pad`` field of spaces."""
+    room = length - len(text.encode()) - len(_PAD) - 1  # the closing brace moves after the pad
+    if room < 0:
+        raise ValueError("frame longer than its padded length")
+    return f'{text[:-1]}{_PAD}{" " * room}"}}'
+
+
 _SHARED = tuple(f for f in FIELDS if f not in SEAT_FIELDS)
 _OWN = tuple(f for f in SEAT_FIELDS if f != "events")
 
@@ -78,7 +107,16 @@ class SeatUpdates:
     seat adds its own ``SEAT_FIELDS`` and the events the observer routes to it.
     """
 
-    __slots__ = ("_game", "_ev_from", "_head", "_view_mid", "_tail", "_texts")
+    __slots__ = (
+        "_game",
+        "_ev_from",
+        "_head",
+        "_view_mid",
+        "_tail",
+        "_texts",
+        "_unpadded",
+        "_length",
+    )
 
     def __init__(
         self,
@@ -103,12 +141,43 @@ class SeatUpdates:
             tail["by"] = by
         self._tail = _DUMP(tail)[1:]
         self._texts: dict[int | None, str] = {}
+        self._unpadded: dict[int | None, str] = {}
+        self._length = padded_length(len(self._raw(None).encode()))
+
+    def frames(self, seats: Iterable[int | None]) -> dict[int | None, str]:
+        """The frames for these recipients (``None``: spectators), all of the update's length.
+
+        Every frame is built before any is padded, so if the allowance ever proved too small
+        every frame grows together: no recipient's frame is ever longer than another's.
+        """
+        raw = {seat: self._raw(seat) for seat in seats}
+        longest = max((len(t.encode()) for t in raw.values()), default=0)
+        if longest + len(_PAD) + 1 > self._length:
+            log.error("update frame over its padded length; padding every frame further")
+            self._length = padded_length(longest)
+            self._texts = {}
+        out = {}
+        for seat, text in raw.items():
+            padded = self._texts.get(seat)
+            if padded is None:
+                padded = self._texts[seat] = pad_to(text, self._length)
+            out[seat] = padded
+        return out
 
     def text(self, seat: int | None) -> str:
-        text = self._texts.get(seat)
-        if text is None:
-            text = self._texts[seat] = self._build(seat)
-        return text
+        """The frame for one recipient (see ``frames``)."""
+        return self.frames([seat])[seat]
+
+    @property
+    def length(self) -> int:
+        """The length in bytes of every frame of this update."""
+        return self._length
+
+    def _raw(self, seat: int | None) -> str:
+        raw = self._unpadded.get(seat)
+        if raw is None:
+            raw = self._unpadded[seat] = self._build(seat)
+        return raw
 
     def _build(self, seat: int | None) -> str:
         g = self._game
