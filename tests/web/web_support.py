@@ -38,7 +38,8 @@ def sign_in(ctx: Any, url: str, token: str) -> None:
 class Server(LiveServer):
     """The live server, with plain HTTP helpers for setting up tables without a browser."""
 
-    DEFAULT_ENV = {"SH_BOT_DELAY": "0", "SH_SECRET": "web-test-secret", "SH_GRACE": "600"}
+    # The raised per-address limits of every live server (all browsers share 127.0.0.1).
+    DEFAULT_ENV = {**LiveServer.DEFAULT_ENV, "SH_SECRET": "web-test-secret", "SH_GRACE": "600"}
     LOG_LEVEL = "warning"
 
     # -- plain HTTP, for setting up tables without a browser -----------------------------
