@@ -192,6 +192,7 @@ class Client:
         self.chat_id = 0
         self.sent: dict[str, dict[str, Any]] = {}  # action id -> action
         self.update_sizes: dict[int, int] = {}  # seq -> bytes of that update's frame
+        self.welcome_sizes: list[int] = []  # bytes of each welcome frame
         self._pending: list[dict[str, Any]] = []
 
     async def connect(
@@ -252,8 +253,11 @@ class Client:
         raw = await asyncio.wait_for(self.ws.recv(), timeout)
         m = json.loads(raw)
         assert m.get("v") == 1, m
+        size = len(raw.encode() if isinstance(raw, str) else raw)
         if m.get("type") == "update":
-            self.update_sizes[m["seq"]] = len(raw.encode() if isinstance(raw, str) else raw)
+            self.update_sizes[m["seq"]] = size
+        elif m.get("type") == "welcome":
+            self.welcome_sizes.append(size)
         self._absorb(m)
         return m
 

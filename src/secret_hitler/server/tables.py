@@ -25,7 +25,7 @@ from .auth import User
 from .chat import clean_chat
 from .driver import BotDriver
 from .logs import GameLog
-from .updates import SeatUpdates
+from .updates import SeatUpdates, pad_to, welcome_length
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -263,14 +263,17 @@ class Table(BotDriver):
             for c in ready:
                 c.send(over)
 
-    def welcome(self, conn: Conn) -> dict[str, Any]:
+    def welcome(self, conn: Conn, seat: int | None | str = "own") -> dict[str, Any]:
+        """The ``welcome`` message for ``conn`` (as ``seat`` sees the game, default its own)."""
         g = self.game
-        seat = conn.seat
+        if seat == "own":
+            seat = conn.seat
+        assert seat is None or isinstance(seat, int)
         member = self.is_member(conn.user.id if conn.user else None)
         return {
             "v": P.VERSION,
             "type": "welcome",
-            "seat": seat,
+            "seat": conn.seat,
             "user_id": conn.user.id if conn.user else None,
             "table": self.detail(member),
             "seq": self.seq,
@@ -283,7 +286,17 @@ class Table(BotDriver):
         }
 
     def send_welcome(self, conn: Conn) -> None:
-        conn.send_msg(self.welcome(conn))
+        text = P.dumps(self.welcome(conn))
+        if self.game is not None:
+            # Its length comes from the spectators' welcome and public counts only (no size
+            # channel; docs/security.md "Frame sizes").
+            public = len(P.dumps(self.welcome(conn, seat=None)).encode())
+            length = welcome_length(self.game, public)
+            if len(text.encode()) > length - 16:
+                self.log.error("welcome over its padded length")
+                length = welcome_length(self.game, len(text.encode()))
+            text = pad_to(text, length)
+        conn.send(text)
         if conn.user is not None:
             self.last_seat[conn.user.id] = conn.seat
         if self.game is not None and self.game.finished:

@@ -38,6 +38,21 @@ def padded_length(public_bytes: int) -> int:
     return -(-need // BUCKET) * BUCKET
 
 
+#: A bound on one private event's JSON (the longest, a night event naming four fascists, is
+#: about 100 bytes), for padding a welcome, which carries the seat's whole log.
+PRIVATE_EVENT_ALLOWANCE = 160
+WELCOME_BUCKET = 1024
+
+
+def welcome_length(game: Game, public_bytes: int) -> int:
+    """The padded length of every welcome to this game now: the spectators' welcome, plus room
+    for the private events a seat can hold. The game's count of private events (roles, nights,
+    hands, peeks, investigations) follows from public facts (rules, offices, powers used)."""
+    private = sum(1 for e in game.events if e.audience is not None)
+    need = public_bytes + SEAT_ALLOWANCE + PRIVATE_EVENT_ALLOWANCE * private + len(_PAD) + 1
+    return -(-need // WELCOME_BUCKET) * WELCOME_BUCKET
+
+
 def pad_to(text: str, length: int) -> str:
     """``text`` (a JSON object) grown to ``length`` UTF-8 bytes with a ``pad`` field of spaces."""
     room = length - len(text.encode()) - len(_PAD) - 1  # the closing brace moves after the pad
