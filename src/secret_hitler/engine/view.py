@@ -100,7 +100,8 @@ class EventLog(Sequence[ReadOnlyDict]):
 
     def __getitem__(self, index: int | slice) -> ReadOnlyDict | tuple[ReadOnlyDict, ...]:
         if isinstance(index, slice):
-            return tuple(self._items[: self._len][index])
+            start, stop, step = index.indices(self._len)  # never past this view's moment
+            return tuple(self._items[start:stop:step])
         if index < 0:
             index += self._len
         if not 0 <= index < self._len:
@@ -190,6 +191,17 @@ class View:
     def _fill(self, values: tuple[Any, ...]) -> None:
         """Set every field, in ``FIELDS`` order (the observer calls this once)."""
         self._values = values
+
+    def values(self) -> tuple[Any, ...]:
+        """Every field at once, in ``FIELDS`` order (for code that reads them all, fast)."""
+        values = self._values
+        if values is None:
+            observer = self._observer
+            assert observer is not None
+            observer.fill(self)
+            values = self._values
+            assert values is not None
+        return values
 
     @property
     def filled(self) -> bool:

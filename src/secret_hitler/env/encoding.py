@@ -22,6 +22,7 @@ from ..engine import actions as A
 from ..engine.actions import Action
 from ..engine.events import PRIVATE_EVENT_TYPES
 from ..engine.types import Phase, Policy
+from ..engine.view import FIELDS as VIEW_FIELDS
 
 if TYPE_CHECKING:
     from ..engine.view import View
@@ -522,6 +523,9 @@ def _dynamic_block(
 
 
 # ----------------------------------------------------------------------------- encoders
+_F = {name: i for i, name in enumerate(VIEW_FIELDS)}
+
+
 class SeatEncoder:
     """The observations of one seat, from its successive views; each event is read once."""
 
@@ -533,13 +537,18 @@ class SeatEncoder:
         self._dyn = _Dyn(layout)
         self._static: np.ndarray | None = None
         self._deck = 1.0
+        rel = layout.rel
+        self._role_at = rel("role", "private")
+        self._known_at = rel("known_roles", "private")
+        self._inv_at = rel("investigations", "private")
 
     def encode(self, view: View) -> np.ndarray:
         """The observation vector of ``view`` (a later view of the same seat than the last)."""
         seat = self.seat
         if view.seat != seat:
             raise ValueError(f"this encoder is for seat {seat}, not {view.seat}")
-        events = view.events
+        v = view.values()
+        events = v[_EVENTS]
         feed = self.blocks.feed
         for e in events[self._seen :]:
             kind = e["type"]
@@ -547,53 +556,62 @@ class SeatEncoder:
         self._seen = len(events)
         if self._static is None:
             self._static = _static_block(
-                self.layout, view.players, view.board, view.hitler_zone, view.veto_zone
+                self.layout, v[_F["players"]], v[_F["board"]], v[_HZ], v[_F["veto_zone"]]
             )
-            self._deck = float(_deck_size(view.rules))
+            self._deck = float(_deck_size(v[_F["rules"]]))
         private = self.blocks.private[seat].copy()
-        rel = self.layout.rel
-        if view.role is not None:
-            private[rel("role", "private") + _ROLE_INDEX[view.role]] = 1.0
-        known = rel("known_roles", "private")
-        for s, r in enumerate(view.known_roles):
+        role = v[_F["role"]]
+        if role is not None:
+            private[self._role_at + _ROLE_INDEX[role]] = 1.0
+        known = self._known_at
+        for s, r in enumerate(v[_F["known_roles"]]):
             if r is not None:
                 private[known + 3 * s + _ROLE_INDEX[r]] = 1.0
-        inv = rel("investigations", "private")
-        for target, party in view.investigations:
+        inv = self._inv_at
+        for target, party in v[_F["investigations"]]:
             private[inv + 2 * target + (0 if party == "liberal" else 1)] = 1.0
         deck = self._deck
-        voting = view.phase == "vote"
-        hand = view.hand
+        phase = v[_PHASE]
+        hand = v[_F["hand"]]
         hand_liberal = hand.count("liberal")
+        fascist = v[_FASCIST]
         dyn = _dynamic_block(
             self._dyn,
             seat,
-            _PHASE_INDEX[view.phase],
-            view.to_act,
-            view.alive,
-            view.candidate,
-            view.nominee,
-            view.president,
-            view.chancellor,
-            view.term_limited,
-            view.investigated,
-            view.not_hitler,
-            view.voted if voting else None,
-            view.votes,
-            view.liberal_policies,
-            view.fascist_policies,
-            view.election_tracker,
+            _PHASE_INDEX[phase],
+            v[_F["to_act"]],
+            v[_F["alive"]],
+            v[_F["candidate"]],
+            v[_F["nominee"]],
+            v[_F["president"]],
+            v[_F["chancellor"]],
+            v[_F["term_limited"]],
+            v[_F["investigated"]],
+            v[_F["not_hitler"]],
+            v[_F["voted"]] if phase == "vote" else None,
+            v[_F["votes"]],
+            v[_F["liberal_policies"]],
+            fascist,
+            v[_F["election_tracker"]],
             hand_liberal,
             len(hand) - hand_liberal,
-            view.veto_available,
-            view.veto_proposed,
-            view.fascist_policies >= view.hitler_zone,
-            view.winner,
-            view.draw_pile / deck,
-            view.discard_pile / deck,
-            min(view.round / 32.0, 1.0),
+            v[_F["veto_available"]],
+            v[_F["veto_proposed"]],
+            fascist >= v[_HZ],
+            v[_F["winner"]],
+            v[_F["draw_pile"]] / deck,
+            v[_F["discard_pile"]] / deck,
+            min(v[_F["round"]] / 32.0, 1.0),
         )
         return np.concatenate((self._static, private, self.blocks.hist, dyn))
+
+
+_EVENTS, _PHASE, _FASCIST, _HZ = (
+    _F["events"],
+    _F["phase"],
+    _F["fascist_policies"],
+    _F["hitler_zone"],
+)
 
 
 def encode_view(
