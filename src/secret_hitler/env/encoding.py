@@ -523,7 +523,7 @@ def _dynamic_block(
 
 
 # ----------------------------------------------------------------------------- encoders
-_F = {name: i for i, name in enumerate(VIEW_FIELDS)}
+_AT = {name: i for i, name in enumerate(VIEW_FIELDS)}
 
 
 class SeatEncoder:
@@ -556,61 +556,61 @@ class SeatEncoder:
         self._seen = len(events)
         if self._static is None:
             self._static = _static_block(
-                self.layout, v[_F["players"]], v[_F["board"]], v[_HZ], v[_F["veto_zone"]]
+                self.layout, v[_AT["players"]], v[_AT["board"]], v[_HZ], v[_AT["veto_zone"]]
             )
-            self._deck = float(_deck_size(v[_F["rules"]]))
+            self._deck = float(_deck_size(v[_AT["rules"]]))
         private = self.blocks.private[seat].copy()
-        role = v[_F["role"]]
+        role = v[_AT["role"]]
         if role is not None:
             private[self._role_at + _ROLE_INDEX[role]] = 1.0
         known = self._known_at
-        for s, r in enumerate(v[_F["known_roles"]]):
+        for s, r in enumerate(v[_AT["known_roles"]]):
             if r is not None:
                 private[known + 3 * s + _ROLE_INDEX[r]] = 1.0
         inv = self._inv_at
-        for target, party in v[_F["investigations"]]:
+        for target, party in v[_AT["investigations"]]:
             private[inv + 2 * target + (0 if party == "liberal" else 1)] = 1.0
         deck = self._deck
         phase = v[_PHASE]
-        hand = v[_F["hand"]]
+        hand = v[_AT["hand"]]
         hand_liberal = hand.count("liberal")
         fascist = v[_FASCIST]
         dyn = _dynamic_block(
             self._dyn,
             seat,
             _PHASE_INDEX[phase],
-            v[_F["to_act"]],
-            v[_F["alive"]],
-            v[_F["candidate"]],
-            v[_F["nominee"]],
-            v[_F["president"]],
-            v[_F["chancellor"]],
-            v[_F["term_limited"]],
-            v[_F["investigated"]],
-            v[_F["not_hitler"]],
-            v[_F["voted"]] if phase == "vote" else None,
-            v[_F["votes"]],
-            v[_F["liberal_policies"]],
+            v[_AT["to_act"]],
+            v[_AT["alive"]],
+            v[_AT["candidate"]],
+            v[_AT["nominee"]],
+            v[_AT["president"]],
+            v[_AT["chancellor"]],
+            v[_AT["term_limited"]],
+            v[_AT["investigated"]],
+            v[_AT["not_hitler"]],
+            v[_AT["voted"]] if phase == "vote" else None,
+            v[_AT["votes"]],
+            v[_AT["liberal_policies"]],
             fascist,
-            v[_F["election_tracker"]],
+            v[_AT["election_tracker"]],
             hand_liberal,
             len(hand) - hand_liberal,
-            v[_F["veto_available"]],
-            v[_F["veto_proposed"]],
+            v[_AT["veto_available"]],
+            v[_AT["veto_proposed"]],
             fascist >= v[_HZ],
-            v[_F["winner"]],
-            v[_F["draw_pile"]] / deck,
-            v[_F["discard_pile"]] / deck,
-            min(v[_F["round"]] / 32.0, 1.0),
+            v[_AT["winner"]],
+            v[_AT["draw_pile"]] / deck,
+            v[_AT["discard_pile"]] / deck,
+            min(v[_AT["round"]] / 32.0, 1.0),
         )
         return np.concatenate((self._static, private, self.blocks.hist, dyn))
 
 
 _EVENTS, _PHASE, _FASCIST, _HZ = (
-    _F["events"],
-    _F["phase"],
-    _F["fascist_policies"],
-    _F["hitler_zone"],
+    _AT["events"],
+    _AT["phase"],
+    _AT["fascist_policies"],
+    _AT["hitler_zone"],
 )
 
 
