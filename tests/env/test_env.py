@@ -94,7 +94,8 @@ def test_incremental_encoder_equals_encoding_from_scratch_everywhere() -> None:
                 nonlocal compared
                 g = e.game
                 for seat in range(g.n):
-                    fast = e._encoders[seat].encode(g.view(seat))
+                    e._encoder.sync(g.observer)
+                    fast = e._encoder.encode(g.view(seat))
                     ref = encode_view(g.view(seat), layout=e.layout)
                     assert np.array_equal(fast, ref), (g.rules.preset, g.n, g.phase, seat)
                     compared += 1

@@ -90,6 +90,11 @@ class Observer:
                 learn(e, observers)
         self._cursor = end
 
+    def routed(self, start: int) -> list[tuple[ReadOnlyDict, tuple[int, ...] | None]]:
+        """Every event from index ``start`` of the log with its audience (``None``: everyone),
+        for a consumer that serves all seats at once and routes each event itself."""
+        return [(e.json, e.audience) for e in self._game.events[start:]]
+
     def events_since(self, seat: int | None, start: int) -> list[ReadOnlyDict]:
         """The events from index ``start`` of the game's log that ``seat`` observes."""
         return [e.json for e in self._game.events[start:] if e.visible_to(seat)]

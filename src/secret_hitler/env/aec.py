@@ -24,7 +24,7 @@ from .encoding import (
     DEFAULT_HISTORY,
     NUM_ACTIONS,
     Layout,
-    SeatEncoder,
+    TableEncoder,
     action_index,
     encode_view,
 )
@@ -71,7 +71,7 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
         self._np_random: np.random.Generator | None = None
         self.game: Game | None = None
-        self._encoders: list[SeatEncoder] = []
+        self._encoder: TableEncoder | None = None
         self._cache: dict[int, dict[str, np.ndarray]] = {}
 
     # ------------------------------------------------------------------ spaces
@@ -97,7 +97,7 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
         game_seed = int(self._np_random.integers(0, 2**62))
         fixings = {k: v for k, v in (options or {}).items() if k in _GAME_OPTIONS}
         self.game = Game(self.players, self.rules, seed=game_seed, **fixings)
-        self._encoders = [SeatEncoder(s, self.players, self.layout) for s in range(self.players)]
+        self._encoder = TableEncoder(self.players, self.layout)
         self._cache = {}
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
@@ -179,7 +179,9 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
         if self.from_view:
             vector = encode_view(view, layout=self.layout)
         else:
-            vector = self._encoders[seat].encode(view)
+            assert self._encoder is not None
+            self._encoder.sync(game.observer)
+            vector = self._encoder.encode(view)
         # Only the selected agent may act now (PettingZoo classic convention): during a vote the
         # voters waiting their turn get an all-zero mask too.
         if agent == self.agent_selection:

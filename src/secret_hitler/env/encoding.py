@@ -25,6 +25,7 @@ from ..engine.types import Phase, Policy
 from ..engine.view import FIELDS as VIEW_FIELDS
 
 if TYPE_CHECKING:
+    from ..engine.observer import Observer
     from ..engine.view import View
 
 MAX_SEATS = 10
@@ -534,13 +535,7 @@ class SeatEncoder:
         self.layout = layout
         self.blocks = EventBlocks(players, layout)
         self._seen = 0
-        self._dyn = _Dyn(layout)
-        self._static: np.ndarray | None = None
-        self._deck = 1.0
-        rel = layout.rel
-        self._role_at = rel("role", "private")
-        self._known_at = rel("known_roles", "private")
-        self._inv_at = rel("investigations", "private")
+        self._assembler = _Assembler(layout)
 
     def encode(self, view: View) -> np.ndarray:
         """The observation vector of ``view`` (a later view of the same seat than the last)."""
@@ -554,12 +549,58 @@ class SeatEncoder:
             kind = e["type"]
             feed(kind, e, (seat,) if kind in _PRIVATE_EVENTS else None)
         self._seen = len(events)
+        return self._assembler.vector(v, seat, self.blocks)
+
+
+class TableEncoder:
+    """The observations of every seat of one game, for an environment that serves them all.
+
+    Each new event is read once for all seats, routed by the audience the engine's observer
+    gives it (``Observer.routed``); the rest of each vector comes from that seat's view. The
+    vector is the one ``SeatEncoder``/``encode_view`` give (tests/env/test_env.py).
+    """
+
+    def __init__(self, players: int, layout: Layout) -> None:
+        self.layout = layout
+        self.blocks = EventBlocks(players, layout)
+        self._cursor = 0
+        self._assembler = _Assembler(layout)
+
+    def sync(self, observer: Observer) -> None:
+        """Read the events logged since the last call."""
+        feed = self.blocks.feed
+        routed = observer.routed(self._cursor)
+        for e, audience in routed:
+            feed(e["type"], e, audience)
+        self._cursor += len(routed)
+
+    def encode(self, view: View) -> np.ndarray:
+        seat = view.seat
+        if seat is None:
+            raise ValueError("a spectator view has no seat to encode")
+        return self._assembler.vector(view.values(), seat, self.blocks)
+
+
+class _Assembler:
+    """The parts of an observation that come from the view's fields."""
+
+    def __init__(self, layout: Layout) -> None:
+        self.layout = layout
+        self._dyn = _Dyn(layout)
+        self._static: np.ndarray | None = None
+        self._deck = 1.0
+        rel = layout.rel
+        self._role_at = rel("role", "private")
+        self._known_at = rel("known_roles", "private")
+        self._inv_at = rel("investigations", "private")
+
+    def vector(self, v: tuple[Any, ...], seat: int, blocks: EventBlocks) -> np.ndarray:
         if self._static is None:
             self._static = _static_block(
                 self.layout, v[_AT["players"]], v[_AT["board"]], v[_HZ], v[_AT["veto_zone"]]
             )
             self._deck = float(_deck_size(v[_AT["rules"]]))
-        private = self.blocks.private[seat].copy()
+        private = blocks.private[seat].copy()
         role = v[_AT["role"]]
         if role is not None:
             private[self._role_at + _ROLE_INDEX[role]] = 1.0
@@ -603,7 +644,7 @@ class SeatEncoder:
             v[_AT["discard_pile"]] / deck,
             min(v[_AT["round"]] / 32.0, 1.0),
         )
-        return np.concatenate((self._static, private, self.blocks.hist, dyn))
+        return np.concatenate((self._static, private, blocks.hist, dyn))
 
 
 _EVENTS, _PHASE, _FASCIST, _HZ = (
