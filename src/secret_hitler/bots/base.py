@@ -20,7 +20,6 @@ list (the server); an agent may ignore them and pick its turn action.
 from __future__ import annotations
 
 import importlib
-import importlib.metadata
 import random
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -71,6 +70,8 @@ def register(name: str, factory: AgentFactory) -> None:
 
 def _plugins() -> dict[str, Any]:
     """Installed levels from other packages, by name (built-in names cannot be taken)."""
+    import importlib.metadata  # only when levels are looked up: it is slow to import
+
     found = importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
     return {ep.name: ep for ep in found if ep.name not in _BUILTIN}
 

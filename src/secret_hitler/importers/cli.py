@@ -10,14 +10,16 @@ import json
 import re
 from collections import Counter
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
 from ..datasets import CORRUPT_GZIP, open_text
-from .secrethitler_io import BadSummary, Converted, iter_records
+
+if TYPE_CHECKING:
+    from .secrethitler_io import Converted
 
 app = typer.Typer(help="Import games played elsewhere as game records.", no_args_is_help=True)
 
@@ -30,6 +32,9 @@ class ImportFailed(Exception):
 
 def read_summaries(path: Path) -> list[Converted]:
     """Convert every game of a secrethitler.io JSONL file, plain or gzip (all before any write)."""
+    # The importer loads with the command that uses it (the CLI starts faster without it).
+    from .secrethitler_io import BadSummary, iter_records
+
     try:
         with open_text(path) as fh:
             return list(iter_records(fh))

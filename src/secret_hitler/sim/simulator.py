@@ -165,7 +165,8 @@ def run_game(
             if seat in claimants():  # claims are offered apart, never as a turn
                 legal = [a for a in legal if a.type != A.CLAIM]
             action = agents[seat].act(view(seat), legal)
-            if action not in legal:
+            # Legal actions are interned: identity first, equality only for a bot's own copies.
+            if not any(action is a for a in legal) and action not in legal:
                 raise SimulationError(
                     f"bot {labels[seat]!r} at seat {seat} (game seed {game.seed}) chose "
                     f"{action!r}, which is not among its legal actions"
