@@ -246,11 +246,11 @@ async def delete(request: Request, body: DeleteBody | None = None) -> dict[str, 
             raise LobbyError(403, "wrong_password", "password: wrong password")
     revoked = await sessions_of(request).revoke_all(user.id)
     _close_sockets(hub, revoked)
+    await hub.store.write(_forget_stored(user.id))  # first: it finds the tables by user id
     for table in list(hub.tables.values()):
         if table.is_member(user.id):
             async with table.lock:
                 await _forget_live(table, user.id)
-    await hub.store.write(_forget_stored(user.id))
     return {"deleted": True}
 
 
@@ -274,8 +274,8 @@ async def _forget_live(table: Table, user_id: str) -> None:
     for i, line in enumerate(table.chat):
         if line.get("user_id") == user_id:
             table.chat[i] = {**line, "user_id": None, "name": placeholder(line.get("seat"))}
-    if table.host == user_id:
-        table.pass_host(exclude=user_id)
+    if table.host == user_id and not table.pass_host(exclude=user_id):
+        table.host, table.host_name = "", DELETED  # nobody to take over: hostless
     await table.persist()
     table.broadcast_table()
 

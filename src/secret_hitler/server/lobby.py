@@ -140,8 +140,13 @@ def set_session_cookie(request: Request, response: Response, token: str) -> None
 
 @router.get("/api/me")
 async def me(request: Request) -> dict[str, Any]:
+    """Who the session is; ``username`` is null for a guest (docs/protocol.md 1.3)."""
     user = need_user(request)
-    return {"user_id": user.id, "name": user.name}
+    users = S.db.users.c
+    username = await hub_of(request).store.read(
+        lambda conn: conn.execute(S.sa.select(users.username).where(users.id == user.id)).scalar()
+    )
+    return {"user_id": user.id, "name": user.name, "username": username}
 
 
 @router.post("/api/logout")
