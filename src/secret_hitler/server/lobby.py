@@ -142,10 +142,7 @@ def set_session_cookie(request: Request, response: Response, token: str) -> None
 async def me(request: Request) -> dict[str, Any]:
     """Who the session is; ``username`` is null for a guest (docs/protocol.md 1.3)."""
     user = need_user(request)
-    users = S.db.users.c
-    username = await hub_of(request).store.read(
-        lambda conn: conn.execute(S.sa.select(users.username).where(users.id == user.id)).scalar()
-    )
+    username = await hub_of(request).store.read(S.username_of(user.id))
     return {"user_id": user.id, "name": user.name, "username": username}
 
 

@@ -645,6 +645,16 @@ def table_row(table_id: str) -> Write:
     return run
 
 
+def username_of(user_id: str) -> Write:
+    """The account's username (None for a guest)."""
+
+    def run(conn: Connection) -> str | None:
+        u = db.users.c
+        return conn.execute(sa.select(u.username).where(u.id == user_id)).scalar()
+
+    return run
+
+
 def set_published(table_id: str, published: bool) -> Write:
     def run(conn: Connection) -> None:
         t = db.tables
