@@ -22,8 +22,6 @@ from .tables import Seat, Table
 
 router = APIRouter()
 
-REMAKE_ROUNDS = 2  # a remake may be called while the game is in its first two rounds
-
 
 class TableSettings(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -190,9 +188,10 @@ async def remake(table_id: str, request: Request, body: RemakeBody | None = None
         if poll is not None and loop.time() >= poll["ends"]:
             poll = table.remake = None
         if poll is None:
-            if g.view(None).round > REMAKE_ROUNDS:
+            view = g.view(None)  # the first rounds: until the first policy is enacted
+            if view.liberal_policies or view.fascist_policies:
                 raise LobbyError(
-                    409, "too_late", f"a remake may be called in the first {REMAKE_ROUNDS} rounds"
+                    409, "too_late", "a remake may be called only before the first policy"
                 )
             if not yes:
                 raise LobbyError(409, "no_vote", "no remake vote is open")
