@@ -1,4 +1,4 @@
-"""Optional accounts (docs/protocol.md 1.3): a guest claims a username and keeps every seat;
+"""Optional accounts (docs/protocol.md "Accounts"): a guest claims a username and keeps every seat;
 sign-in on another device is the same user; rename, password change, deletion with anonymised
 games; sign-in failures say nothing about which part was wrong and are rate-limited; my games."""
 

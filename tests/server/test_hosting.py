@@ -1,4 +1,4 @@
-"""Tables that look after themselves (docs/protocol.md 1.4): the host role passes on, abandoned
+"""Tables that look after themselves (docs/protocol.md "Hosting"): the host role passes on, abandoned
 waiting tables close, the host names the table and frees or hands over seats, rematch, and the
 remake vote."""
 

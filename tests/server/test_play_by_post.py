@@ -1,4 +1,4 @@
-"""Play-by-post (docs/protocol.md 1.5): decisions of hours or days, public votes as they are cast
+"""Play-by-post (docs/protocol.md "Play-by-post"): decisions of hours or days, public votes as they are cast
 (the ``forum`` preset), and a table's webhook told when it is a human's turn and when the game
 ends. The receiver is a real HTTP server on 127.0.0.1; a hanging one never holds the game up."""
 

@@ -1,4 +1,4 @@
-"""Optional accounts (docs/protocol.md 1.3): a guest claims a username and password and keeps
+"""Optional accounts (docs/protocol.md "Accounts"): a guest claims a username and password and keeps
 every seat and game; sign in elsewhere for a new session of the same user id; rename, change the
 password, delete (games stay, anonymised). And "my games": the tables a user sits at.
 

@@ -1,4 +1,4 @@
-"""Tables that look after themselves (docs/protocol.md 1.4): the host names the table, frees or
+"""Tables that look after themselves (docs/protocol.md "Hosting"): the host names the table, frees or
 hands to a bot an offline seat, removes someone from a waiting table; "rematch" opens a new table
 with the same people and settings; a remake vote deals the game anew in its first rounds.
 

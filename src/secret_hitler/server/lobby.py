@@ -140,7 +140,7 @@ def set_session_cookie(request: Request, response: Response, token: str) -> None
 
 @router.get("/api/me")
 async def me(request: Request) -> dict[str, Any]:
-    """Who the session is; ``username`` is null for a guest (docs/protocol.md 1.3)."""
+    """Who the session is; ``username`` is null for a guest (docs/protocol.md "Accounts")."""
     user = need_user(request)
     username = await hub_of(request).store.read(S.username_of(user.id))
     return {"user_id": user.id, "name": user.name, "username": username}

@@ -1,5 +1,5 @@
 """Play-by-post notifications: a table's optional webhook gets a JSON POST when it is a human
-player's turn and when the game ends (docs/protocol.md 1.5).
+player's turn and when the game ends (docs/protocol.md "Play-by-post").
 
 The body has ``text`` (what chat services' incoming webhooks show) plus structured fields.
 Posting never blocks the table: each POST is a background task with a timeout (httpx), and a

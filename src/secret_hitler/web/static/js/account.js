@@ -1,6 +1,6 @@
 // The lobby's account panel (claim a username, sign in on another device, change the password,
 // sign out, delete) and "My games" (every table you sit at, whose turn it is, one tap to rejoin).
-// docs/protocol.md 1.3 and 1.4.
+// docs/protocol.md "Accounts".
 import { h, replace } from "./dom.js";
 import { icon } from "./icons.js";
 import { t } from "./i18n.js";
