@@ -115,6 +115,9 @@ def test_the_host_names_the_table_and_frees_or_hands_over_seats(server: Server) 
     asyncio.run(kick())
     seats = http(server, "GET", f"/api/tables/{t}")["seats"]
     assert seats[1]["kind"] == "empty"
+    assert _err(http, server, "POST", f"/api/tables/{t}/join", {}, token=b).code == "removed"
+    http(server, "PATCH", f"/api/tables/{t}", {"name": ""}, token=a)
+    assert http(server, "GET", f"/api/tables/{t}")["name"] is None
     assert (
         _err(http, server, "POST", f"/api/tables/{t}/seats/0", {"to": "empty"}, token=a).code
         == "bad_seat"

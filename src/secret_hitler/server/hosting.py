@@ -85,6 +85,7 @@ async def seat(table_id: str, seat: int, body: SeatBody, request: Request) -> di
         if table.status == "waiting":
             if body.to == "empty":
                 table.seats[seat] = Seat()
+                table.removed.add(s.user_id)  # not back at this table by themselves
             else:
                 table.seats[seat] = Seat("bot", None, f"Bot {seat + 1}", level)
         elif table.status == "playing":

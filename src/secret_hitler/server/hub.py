@@ -271,7 +271,9 @@ class Hub:
     def check_table_settings(body: dict[str, Any]) -> tuple[str | None, str | None]:
         """The table's ``name`` (display-name rules) and ``webhook`` (webhooks.check_url)."""
         name = body.get("name")
-        if name is not None:
+        if name == "":
+            name = None  # no name (PATCH: removes it)
+        elif name is not None:
             try:
                 name = clean_name(name)
             except NameError_ as exc:

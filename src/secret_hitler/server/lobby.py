@@ -241,6 +241,8 @@ async def join(table_id: str, body: JoinBody, request: Request) -> dict[str, Any
             raise LobbyError(409, "not_waiting", "the game has already started")
         if table.seat_of(user.id) is not None:
             raise LobbyError(409, "already_seated", "you already hold a seat at this table")
+        if user.id in table.removed:
+            raise LobbyError(403, "removed", "the host removed you from this table")
         seat = body.seat
         if seat is None:
             seat = table.free_seat()

@@ -138,6 +138,7 @@ class Table(BotDriver):
         self.offline_since: float | None = self.touched
         self.renamed: dict[int, str] = {}  # seats of deleted users: their placeholder names
         self.remake: dict[str, Any] | None = None  # an open remake vote (hosting.py)
+        self.removed: set[str] = set()  # users the host removed (in memory: until a restart)
         self.game: Game | None = None
         self.action_by: list[str | None] = []
         self.conns: set[Conn] = set()
