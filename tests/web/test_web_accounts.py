@@ -3,10 +3,11 @@
 
 from __future__ import annotations
 
+import random
 import re
 from typing import Any
 
-from web_support import MISSING, missing_keys
+from web_support import MISSING, missing_keys, play_until_over
 
 
 def test_sign_up_sign_in_elsewhere_and_my_games(web_server: Any, new_context: Any) -> None:
@@ -59,4 +60,36 @@ def test_sign_up_sign_in_elsewhere_and_my_games(web_server: Any, new_context: An
     mine.wait_for(timeout=20000)
     assert mine.locator(".seat-name").inner_text() == "Wanda"  # the same seat, from elsewhere
     assert mine.locator(".seat-num").inner_text() == "1"
+    assert not errors
+
+
+def test_rematch_from_my_games_in_one_tap(web_server: Any, new_context: Any) -> None:
+    page = new_context(width=390, height=844).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(web_server.url + "/")
+    page.fill("#name", "Rita")
+    page.select_option("#players", "5")
+    page.select_option("#bots", "4")
+    page.get_by_role("button", name="Create table").click()
+    page.wait_for_selector(".table-grid:not([hidden]) .board", timeout=20000)
+    table_id = page.url.split("#/t/", 1)[1].split("?")[0]
+    play_until_over(page, random.Random(2))
+    page.goto(web_server.url + "/")
+    card = page.locator(f'.my-games [data-table="{table_id}"]')
+    card.wait_for(timeout=20000)
+    assert "Finished" in card.inner_text()
+    card.get_by_role("button", name="Rematch").click()
+    page.wait_for_url(re.compile(r"#/t/(?!" + table_id + r")"), timeout=20000)
+    new_id = page.url.split("#/t/", 1)[1].split("?")[0]
+    mine = page.locator(".wait-seat:has(.you-tag)")
+    mine.wait_for(timeout=20000)
+    assert mine.locator(".seat-name").inner_text() == "Rita"
+    assert page.locator(".wait-seat.kind-bot").count() == 4  # the same bots, the same seats
+    page.goto(web_server.url + "/")
+    old = page.locator(f'.my-games [data-table="{table_id}"]')
+    old.wait_for(timeout=20000)
+    assert (
+        old.get_by_role("link", name="Go to the rematch").get_attribute("href") == f"#/t/{new_id}"
+    )
     assert not errors

@@ -144,7 +144,20 @@ export function myGamesPanel() {
           h("dt", { text: t("lobby.tables.col.status") }), h("dd", { class: "turn", text: turnText(game) }))),
       h("div", { class: "table-card-actions" },
         h("a", { class: "btn btn-primary", href: `#/t/${encodeURIComponent(game.id)}`, dataset: { fkey: `open-${game.id}` } },
-          game.your_turn ? icon("play") : null, h("span", { text: t("mygames.open") }))));
+          game.your_turn ? icon("play") : null, h("span", { text: t("mygames.open") })),
+        game.status !== "finished" ? null : game.rematch
+          ? h("a", { class: "btn btn-secondary", href: `#/t/${encodeURIComponent(game.rematch)}` }, t("mygames.to_rematch"))
+          : h("button", { type: "button", class: "btn btn-secondary", onclick: () => rematch(game) }, t("mygames.rematch"))));
+  }
+
+  async function rematch(game) {
+    try {
+      const table = await post(`/api/tables/${encodeURIComponent(game.id)}/rematch`, {});
+      location.hash = `#/t/${encodeURIComponent(table.id)}`;
+    } catch (err) {
+      replace(box, h("p", { class: "error", text: errorText(err.code, err.message) }));
+      timer = setTimeout(refresh, POLL_MS);
+    }
   }
 
   async function refresh() {
