@@ -159,6 +159,11 @@ class Hub:
             await asyncio.sleep(every)
             now = loop.time()
             for table in list(self.tables.values()):
+                # (connections keep offline_since up to date; this also covers seat changes)
+                if table.human_connected():
+                    table.offline_since = None
+                elif table.offline_since is None:
+                    table.offline_since = now
                 try:
                     if self._stale(table, now):
                         await self._expire(table, now)
