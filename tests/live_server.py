@@ -31,6 +31,7 @@ class LiveServer:
         # tests of the limits (tests/server/test_limits.py) set the values they test.
         "SH_CONNECTIONS_PER_ADDRESS": "1000",
         "SH_SESSION_RATE": "10000/minute",
+        "SH_SIGNIN_RATE": "10000/minute",
         "SH_TABLES_PER_USER": "1000",
         "SH_TABLES_PER_ADDRESS": "1000",
         "SH_BOT_GAMES_PER_USER": "1000",

@@ -26,9 +26,13 @@ def _lose(monkeypatch: pytest.MonkeyPatch, extra: str) -> None:
         monkeypatch.delitem(base._REGISTRY, "bayes", raising=False)
 
 
+# distributions whose import name is not their name
+_IMPORT_NAME = {"argon2_cffi": "argon2"}
+
+
 def _module(requirement: str) -> str:
-    name = re.split(r"[\[<>=!~ ;]", requirement, maxsplit=1)[0]
-    return name.lower().replace("-", "_")
+    name = re.split(r"[\[<>=!~ ;]", requirement, maxsplit=1)[0].lower().replace("-", "_")
+    return _IMPORT_NAME.get(name, name)
 
 
 def test_the_module_table_matches_pyproject() -> None:

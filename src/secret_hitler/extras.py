@@ -23,6 +23,8 @@ EXTRAS: dict[str, tuple[str, ...]] = {
         "prometheus_client",
         "websockets",
         "limits",
+        "argon2",  # argon2-cffi
+        "httpx",
         "numpy",  # every bot level the web client offers, bayes included
     ),
     "postgres": ("psycopg",),

@@ -16,7 +16,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from . import db, lobby, replay, ws
+from . import accounts, db, hosting, lobby, replay, ws
 from .auth import Sessions, Tokens
 from .config import Settings
 from .guard import BodyLimit
@@ -82,6 +82,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(BodyLimit, max_body=settings.max_body)
     app.add_middleware(Guard, settings=settings)
     app.include_router(lobby.router)
+    app.include_router(accounts.router)
+    app.include_router(hosting.router)
     app.include_router(ws.router)
     app.include_router(replay.router)
     _install_errors(app)

@@ -119,7 +119,9 @@ class Tokens:
 class Sessions:
     """Which tokens are still valid: a token names a row of the ``sessions`` table, and logout
     deletes the row. Lookups are cached in memory (one server process owns the database, and
-    a session id is never reused, so a cached answer can only change by a revocation here)."""
+    a session id is never reused, so a cached answer can only change by a revocation or a
+    rename here). The display name comes from the user's row, not the token: a rename on one
+    device shows on every device."""
 
     CACHE = 50_000
 
@@ -127,9 +129,10 @@ class Sessions:
         self.tokens = tokens
         self.store = store
         self.max_age = max_age
-        self._owner: OrderedDict[str, str | None] = OrderedDict()  # session id -> user id
+        # session id -> (user id, display name), or None once revoked
+        self._owner: OrderedDict[str, tuple[str, str] | None] = OrderedDict()
 
-    def _remember(self, sid: str, owner: str | None) -> None:
+    def _remember(self, sid: str, owner: tuple[str, str] | None) -> None:
         self._owner[sid] = owner
         self._owner.move_to_end(sid)
         while len(self._owner) > self.CACHE:
@@ -144,7 +147,7 @@ class Sessions:
             conn.execute(db.sessions.insert().values(id=sid, user_id=user_id, created_at=now))
 
         await self.store.write(run)
-        self._remember(sid, user_id)
+        self._remember(sid, (user_id, name))
         user = User(user_id, name, sid)
         return user, self.tokens.issue(user)
 
@@ -159,16 +162,29 @@ class Sessions:
             owner = self._owner[sid]
         else:
 
-            def run(conn: Connection) -> str | None:
-                c = db.sessions.c
-                return conn.execute(sa.select(c.user_id).where(c.id == sid)).scalar()
+            def run(conn: Connection) -> tuple[str, str] | None:
+                s, u = db.sessions.c, db.users.c
+                row = conn.execute(
+                    sa.select(s.user_id, u.name)
+                    .join_from(db.sessions, db.users, u.id == s.user_id, isouter=True)
+                    .where(s.id == sid)
+                ).first()
+                return None if row is None else (row[0], row[1] or user.name)
 
             owner = await self.store.read(run)
             if sid in self._owner:  # revoked while we were reading: the revocation wins
                 owner = self._owner[sid]
             else:
                 self._remember(sid, owner)
-        return user if owner == user.id else None
+        if owner is None or owner[0] != user.id:
+            return None
+        return User(user.id, owner[1], sid)
+
+    def renamed(self, user_id: str, name: str) -> None:
+        """The user's display name changed: cached sessions show the new one."""
+        for sid, owner in self._owner.items():
+            if owner is not None and owner[0] == user_id:
+                self._owner[sid] = (user_id, name)
 
     async def revoke(self, sid: str) -> None:
         self._remember(sid, None)
@@ -178,17 +194,24 @@ class Sessions:
 
         await self.store.write(run)
 
-    async def revoke_all(self, user_id: str) -> set[str]:
-        """Sign this user out everywhere; returns the revoked session ids."""
+    async def revoke_all(self, user_id: str, keep: str | None = None) -> set[str]:
+        """Sign this user out everywhere (but session ``keep``); returns the revoked ids."""
 
         def run(conn: Connection) -> list[str]:
             c = db.sessions.c
-            sids = list(conn.execute(sa.select(c.id).where(c.user_id == user_id)).scalars())
-            conn.execute(db.sessions.delete().where(c.user_id == user_id))
+            where = c.user_id == user_id
+            if keep is not None:
+                where = where & (c.id != keep)
+            sids = list(conn.execute(sa.select(c.id).where(where)).scalars())
+            conn.execute(db.sessions.delete().where(where))
             return sids
 
         revoked = set(await self.store.write(run))
-        revoked.update(sid for sid, owner in self._owner.items() if owner == user_id)
+        revoked.update(
+            sid
+            for sid, owner in self._owner.items()
+            if owner is not None and owner[0] == user_id and sid != keep
+        )
         for sid in revoked:
             self._remember(sid, None)
         return revoked

@@ -66,6 +66,8 @@ LIMIT_ENV = {
     "connections_per_address": "SH_CONNECTIONS_PER_ADDRESS",
     "hello_timeout": "SH_HELLO_TIMEOUT",
     "session_rate": "SH_SESSION_RATE",
+    "signin_rate": "SH_SIGNIN_RATE",
+    "signin_rate_user": "SH_SIGNIN_RATE_USER",
     "tables_per_user": "SH_TABLES_PER_USER",
     "tables_per_address": "SH_TABLES_PER_ADDRESS",
     "bot_games_per_user": "SH_BOT_GAMES_PER_USER",
@@ -74,6 +76,9 @@ LIMIT_ENV = {
     "chat_rate_address": "SH_CHAT_RATE_ADDRESS",
     "max_body": "SH_MAX_BODY",
     "waiting_expiry": "SH_WAITING_EXPIRY",
+    "offline_expiry": "SH_OFFLINE_EXPIRY",
+    "remake_window": "SH_REMAKE_WINDOW",
+    "webhook_timeout": "SH_WEBHOOK_TIMEOUT",
     "presence_delay": "SH_PRESENCE_DELAY",
 }
 
@@ -114,6 +119,9 @@ class Settings:
     connections_per_address: int = 32  # open WebSockets
     hello_timeout: float = 10.0  # seconds from connecting to the hello message
     session_rate: str = "10/minute"  # new guest sessions per address
+    # sign-in (and account-claim) attempts per address, and per username tried
+    signin_rate: str = "20/10 minutes"
+    signin_rate_user: str = "10/10 minutes"
     tables_per_user: int = 3  # open (waiting or playing) tables hosted
     tables_per_address: int = 10
     bot_games_per_user: int = 1  # running games without a human seat, by host
@@ -122,6 +130,9 @@ class Settings:
     chat_rate_address: str = "15/10 seconds"  # chat messages per address
     max_body: int = 1 << 20  # bytes of an HTTP request body
     waiting_expiry: float = 3600.0  # seconds a waiting table may go without a lobby change
+    offline_expiry: float = 900.0  # seconds a waiting table may have no player connected
+    remake_window: float = 60.0  # seconds a remake vote stays open
+    webhook_timeout: float = 10.0  # seconds a table's webhook POST may take
     presence_delay: float = 1.0  # seconds spectator arrivals/departures are gathered for
     token_max_age: int = 30 * 24 * 3600
     log_json: bool = True

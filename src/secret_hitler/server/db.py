@@ -28,6 +28,12 @@ class User(Base):
     id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
     name: Mapped[str] = mapped_column(sa.String(64))
     created_at: Mapped[float] = mapped_column(sa.Float)
+    # An account (optional): a guest who claimed a username and password (server/accounts.py).
+    username: Mapped[str | None] = mapped_column(sa.String(64), nullable=True)
+    username_key: Mapped[str | None] = mapped_column(
+        sa.String(128), nullable=True, unique=True, index=True
+    )
+    password_hash: Mapped[str | None] = mapped_column(sa.String(256), nullable=True)
 
 
 class TableRow(Base):
@@ -49,6 +55,9 @@ class TableRow(Base):
     created_at: Mapped[float] = mapped_column(sa.Float)
     # A private table's finished game is shown to outsiders only once its host publishes it.
     published: Mapped[bool] = mapped_column(sa.Boolean, server_default=sa.false())
+    name: Mapped[str | None] = mapped_column(sa.String(64), nullable=True)  # set by the host
+    webhook: Mapped[str | None] = mapped_column(sa.String(512), nullable=True)  # play-by-post
+    rematch: Mapped[str | None] = mapped_column(sa.String(32), nullable=True)  # the next table
 
 
 class SessionRow(Base):

@@ -11,13 +11,14 @@ from typing import Any
 from ..bots import available_bots
 from ..engine import Rules, game_from_record
 from . import store as S
-from .auth import User
+from .auth import NameError_, User, clean_name
 from .config import Settings
 from .guard import Guard
 from .metrics import Metrics
 from .store import Store
 from .tables import Seat, Table
 from .text import brief, json_problem
+from .webhooks import WebhookError, Webhooks, check_url
 
 log = logging.getLogger("secret_hitler.server.hub")
 
@@ -53,6 +54,7 @@ class Hub:
         self.invites: dict[str, str] = {}
         self.standin_level = default_level()
         self.guard = Guard(settings)
+        self.webhooks = Webhooks(settings.webhook_timeout)
         self._sweeper: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ lookup
@@ -130,23 +132,55 @@ class Hub:
                 f"({s.bot_games_per_address} per address); wait for one to end",
             )
 
+    def _stale(self, table: Table, now: float) -> bool:
+        """A waiting table to close: no lobby change for ``waiting_expiry`` seconds, or no
+        seated player connected for ``offline_expiry`` seconds (empty tables included)."""
+        s = self.settings
+        offline = table.offline_since
+        return table.status == "waiting" and (
+            now - table.touched >= s.waiting_expiry
+            or (offline is not None and now - offline >= s.offline_expiry)
+        )
+
+    def _host_gone(self, table: Table, now: float) -> bool:
+        """The host's seat has been offline for longer than the grace time."""
+        seat = table.seat_of(table.host)
+        if seat is None or table.status not in ("waiting", "playing"):
+            return False
+        away = table.away_since.get(seat)
+        return away is not None and not table.connected(seat) and now - away >= self.settings.grace
+
     async def _sweep(self) -> None:
-        """Close waiting tables that have had no lobby change for ``waiting_expiry`` seconds."""
-        expiry = self.settings.waiting_expiry
+        """Close stale waiting tables; pass the host role of a host offline past the grace."""
+        s = self.settings
+        every = min(60.0, max(0.05, min(s.waiting_expiry, s.offline_expiry, s.grace) / 10))
         loop = asyncio.get_running_loop()
         while True:
-            await asyncio.sleep(min(60.0, max(0.05, expiry / 10)))
+            await asyncio.sleep(every)
             now = loop.time()
-            for table in [t for t in self.tables.values() if t.status == "waiting"]:
-                if now - table.touched >= expiry:
-                    try:
+            for table in list(self.tables.values()):
+                # (connections keep offline_since up to date; this also covers seat changes)
+                if table.human_connected():
+                    table.offline_since = None
+                elif table.offline_since is None:
+                    table.offline_since = now
+                try:
+                    if self._stale(table, now):
                         await self._expire(table, now)
-                    except Exception:
-                        table.log.exception("could not expire a table")
+                    elif self._host_gone(table, now):
+                        await self._pass_host(table, now)
+                except Exception:
+                    table.log.exception("could not look after a table")
+
+    async def _pass_host(self, table: Table, now: float) -> None:
+        async with table.lock:
+            if self._host_gone(table, now) and table.pass_host():
+                await table.persist()
+                table.broadcast_table()
 
     async def _expire(self, table: Table, now: float) -> None:
         async with table.lock:
-            if table.status != "waiting" or now - table.touched < self.settings.waiting_expiry:
+            if not self._stale(table, now):
                 return
             table.status = "expired"
             await table.persist()
@@ -213,6 +247,7 @@ class Hub:
             seats[host_seat] = Seat("human", user.id, user.name, None)
         if body.get("auto_start", True):
             self.check_bot_game(user.id, addr, seats)
+        name, webhook = self.check_table_settings(body)
         table = Table(
             self,
             id=self._new_id(),
@@ -227,6 +262,8 @@ class Hub:
             auto_start=bool(body.get("auto_start", True)),
             seats=seats,
             host_addr=addr,
+            name=name,
+            webhook=webhook,
         )
         await self.store.write(S.save_table(table.row(), insert=True))
         self._register(table)
@@ -234,6 +271,25 @@ class Hub:
         async with table.lock:
             await table.maybe_autostart()
         return table
+
+    @staticmethod
+    def check_table_settings(body: dict[str, Any]) -> tuple[str | None, str | None]:
+        """The table's ``name`` (display-name rules) and ``webhook`` (webhooks.check_url)."""
+        name = body.get("name")
+        if name == "":
+            name = None  # no name (PATCH: removes it)
+        elif name is not None:
+            try:
+                name = clean_name(name)
+            except NameError_ as exc:
+                raise LobbyError(400, "invalid_settings", str(exc)) from None
+        webhook = body.get("webhook")
+        if webhook is not None:
+            try:
+                webhook = check_url(webhook)
+            except WebhookError as exc:
+                raise LobbyError(400, "invalid_settings", str(exc)) from None
+        return name, webhook
 
     def _new_id(self) -> str:
         while True:
@@ -276,6 +332,9 @@ class Hub:
             seats=[Seat.from_json(s) for s in row["seats"]],
             status=row["status"],
             created_at=row["created_at"],
+            name=row.get("name"),
+            webhook=row.get("webhook"),
+            rematch=row.get("rematch"),
         )
         for c in st.chat:
             table.chat.append(c)
@@ -295,6 +354,7 @@ class Hub:
     async def close(self) -> None:
         if self._sweeper is not None:
             self._sweeper.cancel()
+        await self.webhooks.close()
         await asyncio.gather(
             *(t.close() for t in list(self.tables.values())), return_exceptions=True
         )

@@ -20,6 +20,7 @@ from .tables import Seat, Table
 from .text import brief, skeleton
 
 router = APIRouter()
+TIMER_MAX = 7 * 24 * 3600
 
 
 class SessionBody(BaseModel):
@@ -34,8 +35,11 @@ class CreateTable(BaseModel):
     seat: StrictInt | None = 0
     bots: dict[str, StrictStr | None] | None = None
     bot_level: StrictStr | None = None
-    timer: Annotated[StrictInt, Field(ge=1, le=3600)] | None = None
+    # seconds per decision: up to 7 days (play-by-post tables decide over days)
+    timer: Annotated[StrictInt, Field(ge=1, le=TIMER_MAX)] | None = None
     auto_start: StrictBool = True
+    name: StrictStr | None = None
+    webhook: StrictStr | None = None
 
 
 class JoinBody(BaseModel):
@@ -118,22 +122,28 @@ async def create_session(body: SessionBody, request: Request, response: Response
     user_id = new_user_id()
     await hub.store.write(S.save_user(user_id, name))
     user, token = await sessions_of(request).open(user_id, name)
+    set_session_cookie(request, response, token)
+    return {"token": token, "user_id": user.id, "name": user.name}
+
+
+def set_session_cookie(request: Request, response: Response, token: str) -> None:
     response.set_cookie(
         COOKIE,
         token,
-        max_age=hub.settings.token_max_age,
+        max_age=hub_of(request).settings.token_max_age,
         httponly=True,
         samesite="lax",
         path="/",
         secure=is_https(request.scope),  # https directly or behind a trusted TLS proxy
     )
-    return {"token": token, "user_id": user.id, "name": user.name}
 
 
 @router.get("/api/me")
 async def me(request: Request) -> dict[str, Any]:
+    """Who the session is; ``username`` is null for a guest (docs/protocol.md "Accounts")."""
     user = need_user(request)
-    return {"user_id": user.id, "name": user.name}
+    username = await hub_of(request).store.read(S.username_of(user.id))
+    return {"user_id": user.id, "name": user.name, "username": username}
 
 
 @router.post("/api/logout")
@@ -231,6 +241,8 @@ async def join(table_id: str, body: JoinBody, request: Request) -> dict[str, Any
             raise LobbyError(409, "not_waiting", "the game has already started")
         if table.seat_of(user.id) is not None:
             raise LobbyError(409, "already_seated", "you already hold a seat at this table")
+        if user.id in table.removed:
+            raise LobbyError(403, "removed", "the host removed you from this table")
         seat = body.seat
         if seat is None:
             seat = table.free_seat()
@@ -266,6 +278,8 @@ async def leave(table_id: str, request: Request) -> dict[str, Any]:
             table.seat_to_bot(seat)
         else:
             return _detail(table, user)
+        if user.id == table.host:
+            table.pass_host()  # the next person hosts (nobody left: the role stays)
         await table.persist()
         table.reseat(user.id)
         table.broadcast_table()

@@ -414,10 +414,16 @@ def save_table(row: dict[str, Any], insert: bool) -> Write:
     return run
 
 
-def start_game(table: dict[str, Any], game: dict[str, Any]) -> Write:
+def start_game(table: dict[str, Any], game: dict[str, Any], replace: bool = False) -> Write:
+    """The table row and its new game; ``replace``: a remake deals the table's game anew (the
+    old game and its actions are dropped, in the same transaction)."""
+
     def run(conn: Connection) -> None:
         values = {k: v for k, v in table.items() if k != "id"}
         conn.execute(db.tables.update().where(db.tables.c.id == table["id"]).values(**values))
+        if replace:
+            conn.execute(db.actions.delete().where(db.actions.c.game_id == game["id"]))
+            conn.execute(db.games.delete().where(db.games.c.id == game["id"]))
         conn.execute(db.games.insert().values(**game))
 
     return run
@@ -635,6 +641,16 @@ def table_row(table_id: str) -> Write:
     def run(conn: Connection) -> dict[str, Any] | None:
         row = conn.execute(sa.select(db.tables).where(db.tables.c.id == table_id)).first()
         return None if row is None else dict(row._mapping)
+
+    return run
+
+
+def username_of(user_id: str) -> Write:
+    """The account's username (None for a guest)."""
+
+    def run(conn: Connection) -> str | None:
+        u = db.users.c
+        return conn.execute(sa.select(u.username).where(u.id == user_id)).scalar()
 
     return run
 

@@ -111,6 +111,9 @@ class Table(BotDriver):
         status: str = "waiting",
         created_at: float | None = None,
         host_addr: str | None = None,
+        name: str | None = None,
+        webhook: str | None = None,
+        rematch: str | None = None,
     ) -> None:
         self.hub = hub
         self.id = id
@@ -128,6 +131,14 @@ class Table(BotDriver):
         self.created_at = time.time() if created_at is None else created_at
         self.host_addr = host_addr  # the creator's address (not stored: None after a restart)
         self.touched = asyncio.get_running_loop().time()  # last lobby change (waiting expiry)
+        self.name = name  # the host's name for the table
+        self.webhook = webhook  # play-by-post notifications (webhooks.py); never shown
+        self.rematch = rematch  # the table opened by "rematch" after this game
+        # since when (loop time) no seated player has been connected (offline expiry)
+        self.offline_since: float | None = self.touched
+        self.renamed: dict[int, str] = {}  # seats of deleted users: their placeholder names
+        self.remake: dict[str, Any] | None = None  # an open remake vote (hosting.py)
+        self.removed: set[str] = set()  # users the host removed (in memory: until a restart)
         self.game: Game | None = None
         self.action_by: list[str | None] = []
         self.conns: set[Conn] = set()
@@ -203,6 +214,17 @@ class Table(BotDriver):
             "winner": g.winner.value if done and g is not None and g.winner else None,
             "reason": g.reason.value if done and g is not None and g.reason else None,
             "problem": self.problem,
+            "name": self.name,
+            "webhook": self.webhook is not None,
+            "rematch": self.rematch,
+            "remake": None
+            if self.remake is None
+            else {
+                "yes": len(self.remake["yes"]),
+                "no": len(self.remake["no"]),
+                "needed": self.remake["needed"],
+                "ends_at": self.remake["ends_at"],
+            },
         }
 
     def row(self) -> dict[str, Any]:
@@ -220,6 +242,9 @@ class Table(BotDriver):
             "status": self.status,
             "seats": [s.to_json() for s in self.seats],
             "created_at": self.created_at,
+            "name": self.name,
+            "webhook": self.webhook,
+            "rematch": self.rematch,
         }
 
     def record(self) -> dict[str, Any]:
@@ -227,7 +252,34 @@ class Table(BotDriver):
         rec = self.game.to_record()
         rec["id"] = self.id
         rec["chat"] = list(self.chat)
+        if self.renamed:  # deleted accounts: the stored record says the same
+            rec["players"] = [self.renamed.get(i, n) for i, n in enumerate(rec["players"])]
         return rec
+
+    def human_connected(self) -> bool:
+        return any(s.kind == "human" and self.connected(i) for i, s in enumerate(self.seats))
+
+    def pass_host(self, exclude: str | None = None) -> bool:
+        """The host role goes to the next human seat after the host's (a connected one first);
+        False when nobody can take it."""
+        start = self.seat_of(self.host)
+        start = -1 if start is None else start
+        order = [(start + k) % self.players for k in range(1, self.players + 1)]
+        humans = [
+            i
+            for i in order
+            if self.seats[i].kind == "human"
+            and self.seats[i].user_id not in (self.host, exclude, None)
+        ]
+        humans.sort(key=lambda i: not self.connected(i))  # stable: seat order within each
+        if not humans:
+            return False
+        seat = self.seats[humans[0]]
+        assert seat.user_id is not None
+        old = self.host
+        self.host, self.host_name = seat.user_id, seat.name or ""
+        self.log.info("host passed", extra={"from": old, "to": self.host})
+        return True
 
     # ------------------------------------------------------------------ broadcasting
     def broadcast_table(self) -> None:
@@ -362,6 +414,8 @@ class Table(BotDriver):
         if seat is not None and not self.connected(seat):
             self.away_since[seat] = asyncio.get_running_loop().time()
             self.wake.set()
+            if self.offline_since is None and not self.human_connected():
+                self.offline_since = self.away_since[seat]
         if changed:
             self._presence_changed(seat)
         if not self.conns and self.status == "finished":
@@ -397,6 +451,7 @@ class Table(BotDriver):
             self.send_welcome(conn)
         if conn.seat is not None:
             self.away_since.pop(conn.seat, None)
+            self.offline_since = None
         if changed:
             self._presence_changed(conn.seat)
 
@@ -443,8 +498,9 @@ class Table(BotDriver):
         if self.status == "waiting" and self.auto_start and self.free_seat() is None:
             await self.start_game()
 
-    async def start_game(self) -> None:
-        """Deal and start (under the lock, status waiting, every seat taken)."""
+    async def start_game(self, remake: bool = False) -> None:
+        """Deal and start (under the lock, status waiting, every seat taken). ``remake``: the
+        game of this table is dealt anew (hosting.py), everyone is welcomed to it."""
         names = [s.name or f"Seat {i}" for i, s in enumerate(self.seats)]
         seed = secrets.randbits(63)
         game = Game(names, self.rules, seed)
@@ -468,18 +524,43 @@ class Table(BotDriver):
             "created_at": now,
             "finished_at": None,
         }
+        status = self.status
         self.status = "playing"
         try:
-            await self.hub.store.write(S.start_game(self.row(), game_row))
+            await self.hub.store.write(S.start_game(self.row(), game_row, replace=remake))
         except Exception:
-            self.status = "waiting"
+            self.status = status
             self._restore_seats()
             raise
         self._saved_seats = [Seat.from_json(s.to_json()) for s in self.seats]
-        self.log.info("game started", extra={"players": self.players})
+        self.log.info("game started", extra={"players": self.players, "remake": remake})
+        if remake:
+            await self._stop_driver()
         self.run_game(game)
         self.broadcast_table()
-        self._broadcast_update(0, None, None)
+        if remake:
+            for c in self.conns:
+                if c.ready:
+                    self.send_welcome(c)
+        else:
+            self._broadcast_update(0, None, None)
+        self.hub.webhooks.turn(self)
+
+    async def _stop_driver(self) -> None:
+        """Stop driving the current game (a remake replaces it)."""
+        if self.driver is not None:
+            self.driver.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.driver
+            self.driver = None
+        self.hub.metrics.games_active.dec()
+        self.agents.clear()
+        self.standins.clear()
+        self.bot_due.clear()
+        self.claim_due.clear()
+        self.claims_asked.clear()
+        self.decision_key = None
+        self.action_by = []
 
     def run_game(self, game: Game) -> None:
         """Take over a started game (new, or rebuilt after a restart) and drive it."""
@@ -566,10 +647,14 @@ class Table(BotDriver):
                 self.status = "finished"
             self.action_by.append(by)
             self.hub.metrics.actions_total.labels(by=by or "player").inc()
+            decision = self.decision_key
             self._schedule()
             self._broadcast_update(n_ev, action, by)
             if g.finished:
                 self._finished()
+                self.hub.webhooks.game_over(self)
+            elif self.decision_key != decision:
+                self.hub.webhooks.turn(self)
             seq = self.seq
         self.hub.metrics.action_latency.observe(time.perf_counter() - t0)
         return seq

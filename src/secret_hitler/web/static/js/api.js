@@ -49,6 +49,8 @@ export async function request(method, path, body) {
 
 export const get = (path) => request("GET", path);
 export const post = (path, body) => request("POST", path, body === undefined ? {} : body);
+export const patch = (path, body) => request("PATCH", path, body);
+export const del = (path, body) => request("DELETE", path, body);
 
 let me = null;
 
@@ -62,6 +64,14 @@ export async function currentUser() {
     throw err;
   }
   return me;
+}
+
+/** After sign-in, sign-out or a rename: the user this page now acts as (null: none). */
+export function setCurrentUser(user) {
+  me = user;
+  if (user && user.name) {
+    try { localStorage.setItem(NAME_KEY, user.name); } catch { /* ignore */ }
+  }
 }
 
 /** Make sure there is a session with this display name (creates one when needed). */

@@ -1,14 +1,17 @@
-// The lobby: display name, create a table, public tables (join or watch), invite links.
+// The lobby: display name, account and my games (account.js), create a table, public tables
+// (join or watch), invite links.
 import { engine } from "./engine.js";
 import { h, replace } from "./dom.js";
 import { icon } from "./icons.js";
 import { t } from "./i18n.js";
-import { get, post, ensureSession, currentUser, rememberedName, errorText } from "./api.js";
+import { get, post, patch, ensureSession, currentUser, setCurrentUser, rememberedName, errorText } from "./api.js";
 import { presetName } from "./board.js";
+import { accountPanel, myGamesPanel } from "./account.js";
 
 const POWERS = ["investigate", "special_election", "peek", "execute"];
 const BOT_LEVELS = ["random", "rule", "bayes"];
-const TIMERS = [null, 30, 60, 90, 120, 300];
+// seconds per decision; the long ones are for play-by-post tables (up to 7 days)
+const TIMERS = [null, 30, 60, 90, 120, 300, 3600, 4 * 3600, 86400, 2 * 86400, 7 * 86400];
 // Default slots offered when a custom board is first opened (the official boards, RULES.md).
 const OFFICIAL_BOARDS = {
   5: [null, null, "peek", "execute", "execute"],
@@ -21,7 +24,7 @@ export function mountLobby(root, params = {}) {
   const form = {
     players: 5, preset: "official", public: true, bots: 4, level: "rule", timer: null,
     custom: false, powers: null, hitler_zone: 3, veto_zone: 5, fascists: "", hitler_knows: "auto",
-    deck_l: 6, deck_f: 11, start_l: 0, start_f: 0,
+    deck_l: 6, deck_f: 11, start_l: 0, start_f: 0, name: "", webhook: "",
   };
   let tables = null;
   let me = null;
@@ -36,6 +39,12 @@ export function mountLobby(root, params = {}) {
   });
   const page = h("div", { class: "lobby-page" });
   replace(root, page);
+  const myGames = myGamesPanel();
+  const account = accountPanel((user) => {
+    me = user;
+    if (user && user.name) nameInput.value = user.name;
+    myGames.refresh();
+  });
 
   function showError(code, message) {
     replace(errorBox, h("p", { class: "error" }, icon("warning"), h("span", { text: errorText(code, message) })));
@@ -49,6 +58,14 @@ export function mountLobby(root, params = {}) {
       showText(t("lobby.display_name.required"));
       nameInput.focus();
       throw new Error("no name");
+    }
+    const user = await currentUser();
+    if (user && user.name !== name) {
+      // a new name for the same user (seats, games and any account stay): PATCH, not a new guest
+      const data = await patch("/api/account", { name });
+      me = { ...user, name: data.name };
+      setCurrentUser(me);
+      return me;
     }
     me = await ensureSession(name);
     return me;
@@ -88,6 +105,8 @@ export function mountLobby(root, params = {}) {
         players: Number(form.players), rules: rulesValue(), public: form.public, bots,
         bot_level: form.level, timer: form.timer,
       };
+      if (form.name.trim()) body.name = form.name.trim();
+      if (form.webhook.trim()) body.webhook = form.webhook.trim();
       const table = await post("/api/tables", body);
       location.hash = `#/t/${encodeURIComponent(table.id)}`;
     } catch (err) {
@@ -183,7 +202,9 @@ export function mountLobby(root, params = {}) {
         h("span", {}, h("strong", { text: t(`lobby.visibility.${k}`) }), h("span", { class: "hint", text: t(`lobby.visibility.${k}.hint`) })))));
     const bots = select("bots", Array.from({ length: form.players }, (_, i) => [i, String(i)]), form.bots, (v) => { form.bots = Number(v); });
     const level = select("level", BOT_LEVELS.map((l) => [l, t(`bot.level.${l}`)]), form.level, (v) => { form.level = v; render(); }, { "aria-describedby": "level-hint" });
-    const timer = select("timer", TIMERS.map((s) => [s === null ? "" : s, s === null ? t("lobby.timer.off") : t("lobby.timer.seconds", { seconds: s })]), form.timer === null ? "" : form.timer,
+    const timerLabel = (s) => (s === null ? t("lobby.timer.off") : s >= 86400 ? t("lobby.timer.days", { days: s / 86400 })
+      : s >= 3600 ? t("lobby.timer.hours", { hours: s / 3600 }) : t("lobby.timer.seconds", { seconds: s }));
+    const timer = select("timer", TIMERS.map((s) => [s === null ? "" : s, timerLabel(s)]), form.timer === null ? "" : form.timer,
       (v) => { form.timer = v === "" ? null : Number(v); }, { "aria-describedby": "timer-hint" });
     return h("form", { class: "create card-panel", onsubmit: create, "aria-labelledby": "create-title" },
       h("h2", { id: "create-title", text: t("lobby.create.title") }),
@@ -201,6 +222,8 @@ export function mountLobby(root, params = {}) {
           h("p", { class: "hint", id: "level-hint", text: t(`bot.level.${form.level}.description`) }))),
       h("div", { class: "field" }, h("label", { for: "timer", text: t("lobby.timer") }), timer,
         h("p", { class: "hint", id: "timer-hint", text: t("lobby.timer.hint") })),
+      field("table-name", "lobby.table_name", h("input", { id: "table-name", type: "text", maxlength: "24", value: form.name, onchange: (ev) => { form.name = ev.target.value; } })),
+      field("webhook", "lobby.webhook", h("input", { id: "webhook", type: "url", maxlength: "512", inputmode: "url", value: form.webhook, "aria-describedby": "webhook-hint", onchange: (ev) => { form.webhook = ev.target.value; } }), "lobby.webhook.hint"),
       h("button", { type: "submit", class: "btn btn-primary big", dataset: { fkey: "create" } }, icon("play"), h("span", { text: t("lobby.create.submit") })));
   }
 
@@ -211,7 +234,7 @@ export function mountLobby(root, params = {}) {
     const status = table.status || "waiting";
     return h("li", { class: `table-card status-${status}` },
       h("div", { class: "table-card-main" },
-        h("h3", { text: t("lobby.tables.name", { id: table.id }) }),
+        h("h3", { text: table.name || t("lobby.tables.name", { id: table.id }) }),
         h("dl", { class: "facts inline" },
           h("dt", { text: t("lobby.tables.col.players") }), h("dd", { text: t("lobby.tables.players_value", { count: taken, max: table.players }) }),
           h("dt", { text: t("lobby.tables.col.rules") }), h("dd", { text: presetName(table.rules) }),
@@ -247,6 +270,7 @@ export function mountLobby(root, params = {}) {
         h("h2", { id: "invite-title", text: t("lobby.invite") }),
         h("ul", { class: "table-list" }, tableCard(inviteTable, { invite: true }))));
     }
+    parts.push(h("div", { class: "lobby-grid" }, myGames.el, account.el));
     parts.push(h("div", { class: "lobby-grid" }, h("section", { class: "card-panel tables-panel", "aria-labelledby": "tables-title" }, tablesBox), renderCreate()));
     replace(page, parts);
     renderTables();
@@ -274,6 +298,6 @@ export function mountLobby(root, params = {}) {
 
   return {
     render,
-    destroy() { destroyed = true; clearTimeout(pollTimer); },
+    destroy() { destroyed = true; clearTimeout(pollTimer); myGames.destroy(); },
   };
 }

@@ -1,0 +1,256 @@
+"""Tables that look after themselves (docs/protocol.md "Hosting"): the host role passes on, abandoned
+waiting tables close, the host names the table and frees or hands over seats, rematch, and the
+remake vote."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from server_support import Client, HttpError, Server, http, session
+
+BOTS = {str(i): "random" for i in range(1, 5)}
+
+
+def _err(fn: Any, *args: Any, **kw: Any) -> HttpError:
+    with pytest.raises(HttpError) as info:
+        fn(*args, **kw)
+    return info.value
+
+
+def _until(check: Callable[[], bool], timeout: float = 15.0) -> None:
+    """Wait for a condition the server reaches by itself (bounded)."""
+    end = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > end:
+            raise TimeoutError("condition not reached")
+        time.sleep(0.05)
+
+
+def _me(server: Server, token: str) -> str:
+    return str(http(server, "GET", "/api/me", token=token)["user_id"])
+
+
+@pytest.mark.timeout(90)
+def test_the_host_role_passes_on_leave_and_when_offline(make_server: Any) -> None:
+    server: Server = make_server(SH_GRACE="1")
+    a, b, c = (session(server, n) for n in ("Ann", "Ben", "Cat"))
+    t = http(server, "POST", "/api/tables", {"players": 5}, token=a)["id"]
+    for tok in (b, c):
+        http(server, "POST", f"/api/tables/{t}/join", {}, token=tok)
+    http(server, "POST", f"/api/tables/{t}/leave", token=a)
+    detail = http(server, "GET", f"/api/tables/{t}")
+    assert (detail["host"], detail["host_name"]) == (_me(server, b), "Ben")  # the next seat
+
+    async def run() -> None:
+        cb, cc = Client(server, b, "ben"), Client(server, c, "cat")
+        await cb.connect(t)
+        await cc.connect(t)
+        await cb.close()  # Ben goes offline; Cat stays
+        m = await cc.recv_until(
+            lambda m: m["type"] == "table" and m["table"]["host"] != _me(server, b), timeout=15
+        )
+        assert m["table"]["host_name"] == "Cat"
+        await cc.close()
+
+    asyncio.run(run())
+    assert _err(http, server, "POST", f"/api/tables/{t}/bots", {}, token=b).code == "not_host"
+
+
+@pytest.mark.timeout(90)
+def test_waiting_tables_nobody_is_at_close(make_server: Any) -> None:
+    server: Server = make_server(SH_OFFLINE_EXPIRY="1.5")
+    a, b = session(server, "Dan"), session(server, "Eve")
+    empty = http(server, "POST", "/api/tables", {"players": 5}, token=a)["id"]
+    watched = http(server, "POST", "/api/tables", {"players": 5}, token=b)["id"]
+
+    async def run() -> None:
+        cb = Client(server, b, "eve")
+        await cb.connect(watched)
+        await asyncio.to_thread(
+            _until, lambda: http(server, "GET", f"/api/tables/{empty}")["status"] == "expired"
+        )
+        # Eve is connected: her table stays, even though it is as old
+        assert http(server, "GET", f"/api/tables/{watched}")["status"] == "waiting"
+        await cb.close()
+        await asyncio.to_thread(
+            _until, lambda: http(server, "GET", f"/api/tables/{watched}")["status"] == "expired"
+        )
+
+    asyncio.run(run())
+    assert all(
+        t["id"] not in (empty, watched) for t in http(server, "GET", "/api/tables")["tables"]
+    )
+
+
+@pytest.mark.timeout(120)
+def test_the_host_names_the_table_and_frees_or_hands_over_seats(server: Server) -> None:
+    a, b, c = (session(server, n) for n in ("Fay", "Gus", "Hob"))
+    t = http(server, "POST", "/api/tables", {"players": 5, "auto_start": False}, token=a)["id"]
+    http(server, "POST", f"/api/tables/{t}/join", {"seat": 1}, token=b)
+    http(server, "POST", f"/api/tables/{t}/join", {"seat": 2}, token=c)
+    assert (
+        http(server, "PATCH", f"/api/tables/{t}", {"name": "Friday game"}, token=a)["name"]
+        == "Friday game"
+    )
+    assert (
+        _err(http, server, "PATCH", f"/api/tables/{t}", {"name": "x"}, token=b).code == "not_host"
+    )
+    e = _err(http, server, "PATCH", f"/api/tables/{t}", {"name": "a\u202eb"}, token=a)
+    assert e.code == "invalid_settings"
+    assert http(server, "GET", f"/api/tables/{t}")["name"] == "Friday game"  # unchanged
+
+    async def kick() -> None:
+        cb = Client(server, b, "gus")
+        assert (await cb.connect(t))["seat"] == 1  # type: ignore[index]
+        http(server, "POST", f"/api/tables/{t}/seats/1", {"to": "empty"}, token=a)
+        m = await cb.recv_until(lambda m: m["type"] == "welcome")
+        assert m["seat"] is None  # Gus watches now
+        await cb.close()
+
+    asyncio.run(kick())
+    seats = http(server, "GET", f"/api/tables/{t}")["seats"]
+    assert seats[1]["kind"] == "empty"
+    assert _err(http, server, "POST", f"/api/tables/{t}/join", {}, token=b).code == "removed"
+    http(server, "PATCH", f"/api/tables/{t}", {"name": ""}, token=a)
+    assert http(server, "GET", f"/api/tables/{t}")["name"] is None
+    assert (
+        _err(http, server, "POST", f"/api/tables/{t}/seats/0", {"to": "empty"}, token=a).code
+        == "bad_seat"
+    )
+    assert (
+        _err(http, server, "POST", f"/api/tables/{t}/seats/2", {"to": "empty"}, token=c).code
+        == "not_host"
+    )
+    assert (
+        _err(http, server, "POST", f"/api/tables/{t}/seats/2", {"to": "away"}, token=a).status
+        == 400
+    )
+    detail = http(server, "POST", f"/api/tables/{t}/seats/2", {"to": "bot"}, token=a)
+    assert detail["seats"][2]["kind"] == "bot"
+    # during a game: only an offline player's seat, and only to a bot
+    g = http(
+        server,
+        "POST",
+        "/api/tables",
+        {"players": 5, "bots": {"2": "random", "3": "random", "4": "random"}},
+        token=a,
+    )["id"]
+    http(server, "POST", f"/api/tables/{g}/join", {"seat": 1}, token=b)
+
+    async def in_game() -> None:
+        cb = Client(server, b, "gus")
+        await cb.connect(g)
+        e = _err(http, server, "POST", f"/api/tables/{g}/seats/1", {"to": "bot"}, token=a)
+        assert e.code == "player_online"
+        assert (
+            _err(http, server, "POST", f"/api/tables/{g}/seats/1", {"to": "empty"}, token=a).code
+            == "not_waiting"
+        )
+        await cb.close()
+        await asyncio.to_thread(
+            _until, lambda: not http(server, "GET", f"/api/tables/{g}")["seats"][1]["connected"]
+        )
+        d = http(server, "POST", f"/api/tables/{g}/seats/1", {"to": "bot"}, token=a)
+        assert d["seats"][1]["kind"] == "bot" and d["seats"][1]["name"] == "Gus"
+
+    asyncio.run(in_game())
+
+
+@pytest.mark.timeout(120)
+def test_rematch_opens_a_table_with_the_same_people_and_settings(server: Server) -> None:
+    a, b = session(server, "Ida"), session(server, "Jon")
+    rules = {"preset": "forum"}
+    first = http(
+        server,
+        "POST",
+        "/api/tables",
+        {
+            "players": 5,
+            "bots": BOTS,
+            "rules": rules,
+            "public": False,
+            "timer": 7200,
+            "name": "League",
+        },
+        token=a,
+    )
+    t = first["id"]
+    assert (
+        _err(http, server, "POST", f"/api/tables/{t}/rematch", token=a).code == "game_not_finished"
+    )
+
+    async def play() -> None:
+        c = Client(server, a, "ida")
+        await c.connect(t)
+        await c.play(random.Random(5), claim_p=0.0, timeout=90)
+        await c.close()
+
+    asyncio.run(play())
+    assert _err(http, server, "POST", f"/api/tables/{t}/rematch", token=b).status == 404  # private
+    new = http(server, "POST", f"/api/tables/{t}/rematch", token=a)
+    assert new["id"] != t and new["status"] == "waiting" and new["auto_start"] is False
+    for key in ("players", "rules", "public", "timer", "bot_level", "name"):
+        assert new[key] == first[key], key
+    assert [(s["kind"], s["name"], s["user_id"]) for s in new["seats"]] == [
+        (s["kind"], s["name"], s["user_id"]) for s in first["seats"]
+    ]
+    assert http(server, "GET", f"/api/tables/{t}", token=a)["rematch"] == new["id"]
+    assert http(server, "POST", f"/api/tables/{t}/rematch", token=a)["id"] == new["id"]  # once
+    started = http(server, "POST", f"/api/tables/{new['id']}/start", token=a)
+    assert started["status"] == "playing"
+
+
+@pytest.mark.timeout(150)
+def test_a_remake_vote_deals_the_game_anew(make_server: Any) -> None:
+    server: Server = make_server(SH_REMAKE_WINDOW="2")
+    a, b, c = (session(server, n) for n in ("Kai", "Lea", "Max"))
+    spectator = session(server, "Ned")
+    t = http(
+        server,
+        "POST",
+        "/api/tables",
+        {"players": 5, "bots": {"3": "random", "4": "random"}},
+        token=a,
+    )["id"]
+    http(server, "POST", f"/api/tables/{t}/join", {"seat": 1}, token=b)
+    http(server, "POST", f"/api/tables/{t}/join", {"seat": 2}, token=c)
+    path = f"/api/tables/{t}/remake"
+
+    async def run() -> None:
+        clients = [Client(server, tok, f"seat{i}") for i, tok in enumerate((a, b, c))]
+        for cl in clients:
+            await cl.connect(t)
+        await asyncio.gather(
+            *(
+                cl.play(random.Random(i), claim_p=0.0, stop=lambda cl: cl.seq >= 3)
+                for i, cl in enumerate(clients)
+            )
+        )
+        watcher = clients[2]
+        assert (
+            _err(http, server, "POST", path, {"vote": True}, token=spectator).code == "not_a_voter"
+        )
+        assert _err(http, server, "POST", path, {"vote": False}, token=a).code == "no_vote"
+        d = http(server, "POST", path, {"vote": True}, token=a)
+        assert d["remade"] is False and d["remake"]["yes"] == 1 and d["remake"]["needed"] == 2
+        m = await watcher.recv_until(lambda m: m["type"] == "table" and m["table"]["remake"])
+        assert _me(server, a) not in str(m["table"]["remake"])  # anonymous: counts only
+        # nobody joins in within the window: the poll closes
+        await watcher.recv_until(lambda m: m["type"] == "table" and m["table"]["remake"] is None)
+        assert http(server, "POST", path, {"vote": True}, token=b)["remade"] is False
+        assert http(server, "POST", path, {"vote": True}, token=a)["remade"] is True
+        m = await watcher.recv_until(lambda m: m["type"] == "welcome")
+        # a new game from its start (only the first nomination and bot votes can be in it)
+        assert m["view"]["round"] == 1 and m["seq"] <= 4 and not m["view"]["votes"][0]
+        for cl in clients:
+            await cl.close()
+
+    asyncio.run(run())
+    server.stop()
+    server.start()
+    assert http(server, "GET", f"/api/tables/{t}")["status"] == "playing"  # the new game restores
