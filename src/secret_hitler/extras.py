@@ -23,6 +23,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
         "prometheus_client",
         "websockets",
         "limits",
+        "openskill",  # ratings.py
         "numpy",  # every bot level the web client offers, bayes included
     ),
     "postgres": ("psycopg",),

@@ -211,6 +211,13 @@ class Hub:
             if seats[host_seat].kind != "empty":
                 raise LobbyError(409, "seat_taken", f"seat: seat {host_seat} is given to a bot")
             seats[host_seat] = Seat("human", user.id, user.name, None)
+        rated = bool(body.get("rated", False))
+        if rated:
+            from .ratings import rated_problem
+
+            problem = rated_problem(players, rules, seats)
+            if problem is not None:
+                raise LobbyError(400, "not_ratable", problem)
         if body.get("auto_start", True):
             self.check_bot_game(user.id, addr, seats)
         table = Table(
@@ -227,6 +234,7 @@ class Hub:
             auto_start=bool(body.get("auto_start", True)),
             seats=seats,
             host_addr=addr,
+            rated=rated,
         )
         await self.store.write(S.save_table(table.row(), insert=True))
         self._register(table)
@@ -276,6 +284,7 @@ class Hub:
             seats=[Seat.from_json(s) for s in row["seats"]],
             status=row["status"],
             created_at=row["created_at"],
+            rated=bool(row.get("rated")),
         )
         for c in st.chat:
             table.chat.append(c)

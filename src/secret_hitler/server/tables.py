@@ -20,6 +20,7 @@ from ..bots import Agent
 from ..engine import Action, Game, GameError, IllegalAction, game_from_record
 from ..engine.actions import CLAIM
 from . import protocol as P
+from . import ratings
 from . import store as S
 from .auth import User
 from .chat import clean_chat
@@ -111,8 +112,10 @@ class Table(BotDriver):
         status: str = "waiting",
         created_at: float | None = None,
         host_addr: str | None = None,
+        rated: bool = False,
     ) -> None:
         self.hub = hub
+        self.rated = rated  # ratings count this table's game (server/ratings.py)
         self.id = id
         self.host = host
         self.host_name = host_name
@@ -196,6 +199,7 @@ class Table(BotDriver):
             "timer": self.timer,
             "bot_level": self.bot_level,
             "auto_start": self.auto_start,
+            "rated": self.rated,
             "seats": seats,
             "spectators": self.present.get(None, 0),
             "game_id": self.id if g is not None else None,
@@ -220,6 +224,7 @@ class Table(BotDriver):
             "status": self.status,
             "seats": [s.to_json() for s in self.seats],
             "created_at": self.created_at,
+            "rated": self.rated,
         }
 
     def record(self) -> dict[str, Any]:
@@ -454,8 +459,11 @@ class Table(BotDriver):
             "finished_at": None,
         }
         self.status = "playing"
+        write = S.start_game(self.row(), game_row)
+        if self.rated:
+            write = ratings.with_rated_start(write, self.id, [s.user_id for s in self.seats])
         try:
-            await self.hub.store.write(S.start_game(self.row(), game_row))
+            await self.hub.store.write(write)
         except Exception:
             self.status = "waiting"
             self._restore_seats()
@@ -624,6 +632,8 @@ class Table(BotDriver):
             extra={"winner": g.winner.value if g.winner else None, "actions": len(g.actions)},
         )
         self.hub.metrics.games_active.dec()
+        if self.rated:
+            ratings.game_finished(self)
         self.deadline = self.deadline_at = None
         self.wake.set()
         self.broadcast_table()
