@@ -62,6 +62,8 @@ def test_rated_tables_are_people_only_official_5_to_10(server: Server) -> None:
     refused = [
         ({"players": 7, "rated": True, "rules": "secrethitler-io"}, "not_ratable"),
         ({"players": 7, "rated": True, "bots": {"3": "rule"}}, "not_ratable"),
+        ({"players": 7, "rated": True, "public": False}, "not_ratable"),
+        ({"players": 4, "rated": True}, "invalid_settings"),
         ({"players": 7, "rated": "yes"}, "invalid_request"),
     ]
     for body, code in refused:
@@ -144,3 +146,34 @@ def test_casual_games_count_in_the_profile_but_not_the_rating(server: Server) ->
     with pytest.raises(HttpError) as err:
         http(server, "GET", "/api/players/u_nobody")
     assert err.value.status == 404 and err.value.code == "not_found"
+
+
+def test_a_game_left_unrated_is_rated_at_the_next_start(make_server: Any, tmp_path: Any) -> None:
+    """A crash (or an unavailable database) between the game's end and its rating: the next
+    start rates it, once, with the same result."""
+    import sqlalchemy as sa
+
+    from secret_hitler.server import db
+    from secret_hitler.server.config import database_url_for
+
+    data = tmp_path / "rated"
+    server = make_server(data=data)
+    game = asyncio.run(_play_humans(server, 5, rated=True, seed=21))
+    uid = game["users"][0]
+    before = _wait_for(
+        lambda: (p := http(server, "GET", f"/api/players/{uid}"))["rating"]["games"] == 1 and p
+    )
+    server.stop()
+    engine = db.make_engine(database_url_for(None, data))
+    with engine.begin() as conn:  # as if the rating had never been committed
+        conn.execute(db.ratings.delete())
+        conn.execute(db.rating_history.delete())
+        conn.execute(db.rated_games.update().values(rated_at=None))
+    engine.dispose()
+    again = make_server(data=data)
+    after = http(again, "GET", f"/api/players/{uid}")  # rated during startup, before serving
+    assert after["rating"] == before["rating"]
+    assert after["history"] == before["history"]
+    again.stop()
+    third = make_server(data=data)  # and never twice
+    assert http(third, "GET", f"/api/players/{uid}")["rating"]["games"] == 1

@@ -215,7 +215,7 @@ class Hub:
         if rated:
             from .ratings import rated_problem
 
-            problem = rated_problem(players, rules, seats)
+            problem = rated_problem(players, rules, seats, bool(body.get("public", True)))
             if problem is not None:
                 raise LobbyError(400, "not_ratable", problem)
         if body.get("auto_start", True):

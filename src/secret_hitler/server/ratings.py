@@ -36,8 +36,11 @@ HISTORY_MAX = 500  # rating history points in a profile (the newest)
 _pending: set[asyncio.Task[None]] = set()  # rating tasks in flight (kept from the collector)
 
 
-def rated_problem(players: int, rules: Any, seats: list[Seat]) -> str | None:
-    """Why a table with these settings cannot be rated, or None."""
+def rated_problem(players: int, rules: Any, seats: list[Seat], public: bool) -> str | None:
+    """Why a table with these settings cannot be rated, or None. Rated tables are public: the
+    history in every player's public profile shows each rated game's role and result."""
+    if not public:
+        return "rated: a rated table is public (its results show in public profiles)"
     if rules != "official":
         return "rated: a rated table plays the official rules (rules 'official')"
     if players not in R.PLAYERS:
@@ -225,7 +228,8 @@ def _rate_of(games: int, wins: int) -> dict[str, Any]:
 
 def profile(user_id: str) -> Write:
     """A player's profile: rating, rating history, and win rates by role and player count over
-    every finished game she played (casual and rated; a rated game she left counts too)."""
+    every finished game she played at a public table, or a published private one (casual and
+    rated; a rated game she left counts too). Unpublished private games stay private."""
 
     def run(conn: Connection) -> dict[str, Any] | None:
         u = db.users.c
@@ -266,6 +270,7 @@ def profile(user_id: str) -> Write:
             .join_from(db.games, db.tables, t.id == g.table_id)
             .where(
                 g.status == "finished",
+                sa.or_(t.public, t.published),
                 sa.cast(t.seats, sa.Text).contains(user_id, autoescape=True),
             )
         ):
