@@ -151,7 +151,6 @@ def test_casual_games_count_in_the_profile_but_not_the_rating(server: Server) ->
 def test_a_game_left_unrated_is_rated_at_the_next_start(make_server: Any, tmp_path: Any) -> None:
     """A crash (or an unavailable database) between the game's end and its rating: the next
     start rates it, once, with the same result."""
-    import sqlalchemy as sa
 
     from secret_hitler.server import db
     from secret_hitler.server.config import database_url_for
