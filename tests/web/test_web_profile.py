@@ -143,3 +143,20 @@ def test_every_language_has_the_words(chromium: Any, rated: Any, lang: str) -> N
         text = page.locator("body").inner_text()
         assert MISSING not in text, (lang, path)
     ctx.close()
+
+
+def test_the_lobby_creates_a_rated_table(chromium: Any, rated: Any) -> None:
+    server = rated["server"]
+    host = server.session("Rated Host")
+    ctx = _context(chromium, server, host["token"])
+    page = ctx.new_page()
+    page.goto(f"{server.url}/#/")
+    page.locator("#rated").check()
+    page.locator("form.create [type=submit]").click()
+    page.wait_for_url("**/#/t/*", timeout=10_000)
+    table_id = page.url.split("#/t/", 1)[1]
+    detail = server.api("GET", f"/api/tables/{table_id}", token=host["token"])
+    assert detail["rated"] is True and detail["public"] is True and detail["rules"] == "official"
+    assert [s["kind"] for s in detail["seats"]] == ["human"] + ["empty"] * 4
+    assert ctx.refused == []
+    ctx.close()
