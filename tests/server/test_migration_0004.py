@@ -20,7 +20,15 @@ from secret_hitler.server import db
 from secret_hitler.server import store as S
 from secret_hitler.server.config import database_url_for
 
-NEW_TABLES = ("rated_games", "ratings", "rating_history", "reports", "blocks", "bans")
+NEW_TABLES = (
+    "rated_games",
+    "ratings",
+    "rating_history",
+    "reports",
+    "blocks",
+    "bans",
+    "closed_tables",
+)
 
 
 def _alembic(engine: sa.engine.Engine, target: str) -> None:

@@ -220,3 +220,31 @@ def test_admin_works_without_a_server(tmp_path: Path) -> None:
     )
     assert result.exit_code == 0, result.output
     assert result.output.strip() == "no reports"
+
+
+def test_a_closure_outlives_the_server_rewriting_the_table(
+    make_server: Any, tmp_path: Path
+) -> None:
+    """The closure is kept apart from the table's row: if the server wrote the row back as
+    ``waiting`` after the admin's write (a join at that moment), the table still closes, at
+    once or at the next start."""
+    import sqlalchemy as sa
+
+    from secret_hitler.server import db
+    from secret_hitler.server.config import database_url_for
+
+    data = tmp_path / "closing"
+    server = make_server(data=data, **FAST)
+    alice = session(server, "Alice")
+    tid = http(server, "POST", "/api/tables", {"players": 5}, alice)["id"]
+    server.stop()
+    assert _admin(server, "close-table", tid).exit_code == 0
+    engine = db.make_engine(database_url_for(None, data))
+    with engine.begin() as conn:  # the row as a racing join would have written it
+        conn.execute(db.tables.update().where(db.tables.c.id == tid).values(status="waiting"))
+        assert conn.execute(sa.select(db.closed_tables.c.table_id)).scalars().all() == [tid]
+    engine.dispose()
+    again = make_server(data=data, **FAST)
+    assert http(again, "GET", f"/api/tables/{tid}")["status"] == "closed"
+    assert http(again, "GET", "/api/tables")["tables"] == []
+    assert _refused(again, "POST", f"/api/tables/{tid}/join", {}, alice).code == "not_found"

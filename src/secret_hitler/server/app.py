@@ -53,6 +53,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.hub = hub
         await hub.load()
         await ratings.catch_up(store)  # games that ended while no rating could be stored
+        await mod.sync(hub)  # tables closed by an administrator whose row the server rewrote
         mod.start(hub)
         # Long-lived objects (code, the restored games) never need scanning again: fewer and
         # shorter garbage-collection pauses while games are played.

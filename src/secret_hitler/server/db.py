@@ -173,6 +173,15 @@ class BanRow(Base):
     created_at: Mapped[float] = mapped_column(sa.Float)
 
 
+class ClosedTableRow(Base):
+    """A table an administrator closed (``secret-hitler admin close-table``). Kept apart from the
+    table's own row, which the server rewrites: the closure cannot be overwritten by a join."""
+
+    __tablename__ = "closed_tables"
+    table_id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    created_at: Mapped[float] = mapped_column(sa.Float)
+
+
 users: sa.Table = User.__table__  # type: ignore[assignment]
 tables: sa.Table = TableRow.__table__  # type: ignore[assignment]
 games: sa.Table = GameRow.__table__  # type: ignore[assignment]
@@ -185,6 +194,7 @@ rating_history: sa.Table = RatingHistoryRow.__table__  # type: ignore[assignment
 reports: sa.Table = ReportRow.__table__  # type: ignore[assignment]
 blocks: sa.Table = BlockRow.__table__  # type: ignore[assignment]
 bans: sa.Table = BanRow.__table__  # type: ignore[assignment]
+closed_tables: sa.Table = ClosedTableRow.__table__  # type: ignore[assignment]
 
 
 def make_engine(url: str) -> Engine:

@@ -140,8 +140,8 @@ class Moderation:
             return
 
         def closed(conn: Connection) -> list[str]:
-            t = db.tables.c
-            query = sa.select(t.id).where(t.id.in_(live), t.status == "closed")
+            c = db.closed_tables.c
+            query = sa.select(c.table_id).where(c.table_id.in_(live))
             return list(conn.execute(query).scalars())
 
         for table_id in await self.store.read(closed):
@@ -183,6 +183,10 @@ async def close_live(hub: Hub, table: Table) -> None:
             return
         table.status = "closed"
         table.log.warning("table closed by an administrator")
+        try:
+            await table.persist()  # the server may have rewritten the row since the closure
+        except Exception:  # the closure itself is stored: the next start skips the table anyway
+            table.log.warning("could not store the closed status", exc_info=True)
         table.broadcast_table()
         for c in list(table.conns):
             c.send_msg(P.error("table_closed", "an administrator closed this table"))
@@ -197,19 +201,26 @@ async def close_live(hub: Hub, table: Table) -> None:
 
 # ---------------------------------------------------------------------- admin writes
 def close_table(table_id: str) -> Any:
-    """(admin) Mark a waiting or playing table and its game closed; returns whether it was."""
+    """(admin) Close a waiting or playing table: its closure is recorded (a running server closes
+    it live) and the table and its game are marked closed. Returns whether it was open."""
 
     def run(conn: Connection) -> bool:
-        t, g = db.tables.c, db.games.c
+        t, g, c = db.tables.c, db.games.c, db.closed_tables.c
         done = conn.execute(
             db.tables.update()
             .where(t.id == table_id, t.status.in_(("waiting", "playing")))
             .values(status="closed")
         ).rowcount
+        if not done:
+            return False
         conn.execute(
             db.games.update().where(g.id == table_id, g.status == "playing").values(status="closed")
         )
-        return bool(done)
+        if conn.execute(sa.select(c.table_id).where(c.table_id == table_id)).first() is None:
+            conn.execute(
+                db.closed_tables.insert().values(table_id=table_id, created_at=time.time())
+            )
+        return True
 
     return run
 

@@ -1,5 +1,5 @@
 """Ratings (rated tables, rated games, ratings and their history) and moderation (reports,
-blocklists, bans).
+blocklists, bans, tables closed by an administrator).
 
 Revision ID: 0004
 Revises: 0002 (rechained after the accounts migration 0003 at merge)
@@ -75,10 +75,23 @@ def upgrade() -> None:
         sa.Column("reason", sa.Text, nullable=True),
         sa.Column("created_at", sa.Float, nullable=False),
     )
+    op.create_table(
+        "closed_tables",
+        sa.Column("table_id", sa.String(32), primary_key=True),
+        sa.Column("created_at", sa.Float, nullable=False),
+    )
 
 
 def downgrade() -> None:
-    for name in ("bans", "blocks", "reports", "rating_history", "ratings", "rated_games"):
+    for name in (
+        "closed_tables",
+        "bans",
+        "blocks",
+        "reports",
+        "rating_history",
+        "ratings",
+        "rated_games",
+    ):
         op.drop_table(name)
     with op.batch_alter_table("tables") as batch:
         batch.drop_column("rated")
