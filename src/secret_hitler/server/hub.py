@@ -15,6 +15,7 @@ from .auth import User
 from .config import Settings
 from .guard import Guard
 from .metrics import Metrics
+from .ratings import rated_problem
 from .store import Store
 from .tables import Seat, Table
 from .text import brief, json_problem
@@ -213,8 +214,6 @@ class Hub:
             seats[host_seat] = Seat("human", user.id, user.name, None)
         rated = bool(body.get("rated", False))
         if rated:
-            from .ratings import rated_problem
-
             problem = rated_problem(players, rules, seats, bool(body.get("public", True)))
             if problem is not None:
                 raise LobbyError(400, "not_ratable", problem)
