@@ -25,6 +25,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
         "limits",
         "argon2",  # argon2-cffi
         "httpx",
+        "openskill",  # ratings.py
         "numpy",  # every bot level the web client offers, bayes included
     ),
     "postgres": ("psycopg",),

@@ -16,7 +16,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from . import accounts, db, hosting, lobby, replay, ws
+from . import accounts, db, hosting, lobby, moderation, ratings, replay, ws
 from .auth import Sessions, Tokens
 from .config import Settings
 from .guard import BodyLimit
@@ -46,9 +46,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         store = Store(engine, write_timeout=settings.db_timeout)
         app.state.sessions = Sessions(app.state.tokens, store, settings.token_max_age)
         await app.state.sessions.purge()
+        mod = moderation.Moderation(store, settings.moderation_refresh)
+        await mod.load()
+        app.state.moderation = mod
         hub = Hub(settings, store, app.state.metrics)
         app.state.hub = hub
         await hub.load()
+        await ratings.catch_up(store)  # games that ended while no rating could be stored
+        await mod.sync(hub)  # tables closed by an administrator whose row the server rewrote
+        mod.start(hub)
         # Long-lived objects (code, the restored games) never need scanning again: fewer and
         # shorter garbage-collection pauses while games are played.
         gc.collect()
@@ -64,6 +70,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             watcher.cancel()
+            await mod.stop()
             gc.callbacks.remove(metrics.gc_callback)
             await hub.close()
             store.close()
@@ -86,6 +93,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(hosting.router)
     app.include_router(ws.router)
     app.include_router(replay.router)
+    app.include_router(ratings.router)
+    app.include_router(moderation.router)
     _install_errors(app)
     _install_ops(app)
     _install_static(app, settings)

@@ -144,13 +144,15 @@ class Settings:
     allowed_origins: tuple[str, ...] = ()
     # Proxies (IPs/CIDRs, or "*") whose X-Forwarded-Proto/-For are believed; None: none are.
     trusted_proxies: str | None = None
+    # seconds between reads of the bans and closed tables made by ``secret-hitler admin``
+    moderation_refresh: float = 2.0
     api_docs: bool = False  # /api/docs (Swagger UI, which loads its scripts from a CDN)
     extra: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def from_env(cls, limits: dict[str, str] | None = None, **overrides: Any) -> Settings:
         """Settings from SH_HOST, SH_PORT, SH_DATA, DATABASE_URL, SH_SECRET, SH_BOT_DELAY, SH_GRACE,
-        SH_DB_TIMEOUT, SH_BOT_TIMEOUT, SH_BOT_MODULES (comma-separated module names),
+        SH_DB_TIMEOUT, SH_BOT_TIMEOUT, SH_MODERATION_REFRESH, SH_BOT_MODULES (comma-separated module names),
         SH_ALLOWED_ORIGINS, SH_TRUSTED_PROXIES, SH_API_DOCS and the limits of ``LIMIT_ENV``.
 
         Keyword arguments that are not ``None`` (command-line flags) and ``limits`` (``--limit``
@@ -167,6 +169,7 @@ class Settings:
             "grace": _float("SH_GRACE", 60.0),
             "db_timeout": _float("SH_DB_TIMEOUT", 5.0),
             "bot_timeout": _float("SH_BOT_TIMEOUT", 10.0),
+            "moderation_refresh": _float("SH_MODERATION_REFRESH", 2.0),
             "bot_modules": tuple(
                 m.strip() for m in env.get("SH_BOT_MODULES", "").split(",") if m.strip()
             ),

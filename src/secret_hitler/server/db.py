@@ -58,6 +58,8 @@ class TableRow(Base):
     name: Mapped[str | None] = mapped_column(sa.String(64), nullable=True)  # set by the host
     webhook: Mapped[str | None] = mapped_column(sa.String(512), nullable=True)  # play-by-post
     rematch: Mapped[str | None] = mapped_column(sa.String(32), nullable=True)  # the next table
+    # A rated table: people only, official rules, 5-10 players (server/ratings.py).
+    rated: Mapped[bool] = mapped_column(sa.Boolean, server_default=sa.false())
 
 
 class SessionRow(Base):
@@ -114,12 +116,94 @@ class ChatRow(Base):
     ts: Mapped[float] = mapped_column(sa.Float)
 
 
+class RatedGameRow(Base):
+    """A rated game's players (user ids by seat, taken at the start: a leaver still counts);
+    ``rated_at`` is set once its rating update is committed (each game counts once)."""
+
+    __tablename__ = "rated_games"
+    game_id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    user_ids: Mapped[Any] = mapped_column(sa.JSON)
+    created_at: Mapped[float] = mapped_column(sa.Float)
+    rated_at: Mapped[float | None] = mapped_column(sa.Float, nullable=True)
+
+
+class RatingRow(Base):
+    __tablename__ = "ratings"
+    user_id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    mu: Mapped[float] = mapped_column(sa.Float)
+    sigma: Mapped[float] = mapped_column(sa.Float)
+    games: Mapped[int] = mapped_column(sa.Integer)
+    updated_at: Mapped[float] = mapped_column(sa.Float)
+
+
+class RatingHistoryRow(Base):
+    """One player's rating change by one rated game."""
+
+    __tablename__ = "rating_history"
+    game_id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    user_id: Mapped[str] = mapped_column(sa.String(32), primary_key=True, index=True)
+    players: Mapped[int] = mapped_column(sa.Integer)
+    role: Mapped[str] = mapped_column(sa.String(16))
+    won: Mapped[bool] = mapped_column(sa.Boolean)
+    mu_before: Mapped[float] = mapped_column(sa.Float)
+    sigma_before: Mapped[float] = mapped_column(sa.Float)
+    mu: Mapped[float] = mapped_column(sa.Float)
+    sigma: Mapped[float] = mapped_column(sa.Float)
+    ts: Mapped[float] = mapped_column(sa.Float, index=True)
+
+
+class ReportRow(Base):
+    __tablename__ = "reports"
+    id: Mapped[int] = mapped_column(sa.Integer, primary_key=True, autoincrement=True)
+    reporter: Mapped[str] = mapped_column(sa.String(32))
+    target: Mapped[str] = mapped_column(sa.String(32), index=True)
+    game_id: Mapped[str | None] = mapped_column(sa.String(32), nullable=True)
+    moment: Mapped[int | None] = mapped_column(sa.Integer, nullable=True)
+    reason: Mapped[str] = mapped_column(sa.Text)
+    created_at: Mapped[float] = mapped_column(sa.Float)
+
+
+class BlockRow(Base):
+    """``user_id`` blocked ``blocked``: the two never meet at a table."""
+
+    __tablename__ = "blocks"
+    user_id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    blocked: Mapped[str] = mapped_column(sa.String(32), primary_key=True, index=True)
+    created_at: Mapped[float] = mapped_column(sa.Float)
+
+
+class BanRow(Base):
+    """A ban (``secret-hitler admin ban``): ``kind`` ``user`` (a user id) or ``address`` (an IP)."""
+
+    __tablename__ = "bans"
+    kind: Mapped[str] = mapped_column(sa.String(8), primary_key=True)
+    value: Mapped[str] = mapped_column(sa.String(64), primary_key=True)
+    reason: Mapped[str | None] = mapped_column(sa.Text, nullable=True)
+    created_at: Mapped[float] = mapped_column(sa.Float)
+
+
+class ClosedTableRow(Base):
+    """A table an administrator closed (``secret-hitler admin close-table``). Kept apart from the
+    table's own row, which the server rewrites: the closure cannot be overwritten by a join."""
+
+    __tablename__ = "closed_tables"
+    table_id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    created_at: Mapped[float] = mapped_column(sa.Float)
+
+
 users: sa.Table = User.__table__  # type: ignore[assignment]
 tables: sa.Table = TableRow.__table__  # type: ignore[assignment]
 games: sa.Table = GameRow.__table__  # type: ignore[assignment]
 actions: sa.Table = ActionRow.__table__  # type: ignore[assignment]
 chat: sa.Table = ChatRow.__table__  # type: ignore[assignment]
 sessions: sa.Table = SessionRow.__table__  # type: ignore[assignment]
+rated_games: sa.Table = RatedGameRow.__table__  # type: ignore[assignment]
+ratings: sa.Table = RatingRow.__table__  # type: ignore[assignment]
+rating_history: sa.Table = RatingHistoryRow.__table__  # type: ignore[assignment]
+reports: sa.Table = ReportRow.__table__  # type: ignore[assignment]
+blocks: sa.Table = BlockRow.__table__  # type: ignore[assignment]
+bans: sa.Table = BanRow.__table__  # type: ignore[assignment]
+closed_tables: sa.Table = ClosedTableRow.__table__  # type: ignore[assignment]
 
 
 def make_engine(url: str) -> Engine:

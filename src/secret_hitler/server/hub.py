@@ -15,6 +15,7 @@ from .auth import NameError_, User, clean_name
 from .config import Settings
 from .guard import Guard
 from .metrics import Metrics
+from .ratings import rated_problem
 from .store import Store
 from .tables import Seat, Table
 from .text import brief, json_problem
@@ -245,6 +246,11 @@ class Hub:
             if seats[host_seat].kind != "empty":
                 raise LobbyError(409, "seat_taken", f"seat: seat {host_seat} is given to a bot")
             seats[host_seat] = Seat("human", user.id, user.name, None)
+        rated = bool(body.get("rated", False))
+        if rated:
+            problem = rated_problem(players, rules, seats, bool(body.get("public", True)))
+            if problem is not None:
+                raise LobbyError(400, "not_ratable", problem)
         if body.get("auto_start", True):
             self.check_bot_game(user.id, addr, seats)
         name, webhook = self.check_table_settings(body)
@@ -264,6 +270,7 @@ class Hub:
             host_addr=addr,
             name=name,
             webhook=webhook,
+            rated=rated,
         )
         await self.store.write(S.save_table(table.row(), insert=True))
         self._register(table)
@@ -335,6 +342,7 @@ class Hub:
             name=row.get("name"),
             webhook=row.get("webhook"),
             rematch=row.get("rematch"),
+            rated=bool(row.get("rated")),
         )
         for c in st.chat:
             table.chat.append(c)

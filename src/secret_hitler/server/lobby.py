@@ -15,6 +15,7 @@ from . import store as S
 from .auth import COOKIE, NameError_, Sessions, User, clean_name, new_user_id
 from .guard import client_address
 from .hub import Hub, LobbyError, bot_levels, default_level
+from .moderation import moderation_of, refuse_banned_address
 from .security import is_https
 from .tables import Seat, Table
 from .text import brief, skeleton
@@ -40,6 +41,7 @@ class CreateTable(BaseModel):
     auto_start: StrictBool = True
     name: StrictStr | None = None
     webhook: StrictStr | None = None
+    rated: StrictBool = False  # server/ratings.py: people only, official rules, 5-10 players
 
 
 class JoinBody(BaseModel):
@@ -115,6 +117,7 @@ async def create_session(body: SessionBody, request: Request, response: Response
     except NameError_ as exc:
         raise LobbyError(400, "invalid_name", str(exc)) from None
     hub = hub_of(request)
+    refuse_banned_address(request)
     if not hub.guard.hit(("session_rate", client_address(request.client))):
         raise LobbyError(
             429, "rate_limited", "too many new sessions from this address; try again later"
@@ -243,6 +246,7 @@ async def join(table_id: str, body: JoinBody, request: Request) -> dict[str, Any
             raise LobbyError(409, "already_seated", "you already hold a seat at this table")
         if user.id in table.removed:
             raise LobbyError(403, "removed", "the host removed you from this table")
+        moderation_of(request).check_join(user.id, table)
         seat = body.seat
         if seat is None:
             seat = table.free_seat()
@@ -314,6 +318,8 @@ async def add_bot(table_id: str, body: BotBody, request: Request) -> dict[str, A
     table = _table(hub_of(request), table_id, user)
     async with table.lock:
         _host_waiting(table, user)
+        if table.rated:
+            raise LobbyError(409, "rated_table", "a rated table is for people only: no bots")
         level = body.level or table.bot_level
         if level not in bot_levels():
             raise LobbyError(400, "invalid_bot", f"level: unknown bot level {brief(level)}")
@@ -356,6 +362,8 @@ async def start(table_id: str, request: Request, body: StartBody | None = None) 
     fill = body.fill_with_bots if body is not None else None
     async with table.lock:
         _host_waiting(table, user)
+        if fill is not None and table.rated:
+            raise LobbyError(409, "rated_table", "a rated table is for people only: no bots")
         if fill is not None and fill not in bot_levels():
             raise LobbyError(400, "invalid_bot", f"fill_with_bots: unknown bot level {brief(fill)}")
         if table.free_seat() is not None:
@@ -461,6 +469,7 @@ def _stored_detail(stored: S.StoredTable, user: User | None) -> dict[str, Any]:
         "timer": row["timer"],
         "bot_level": row["bot_level"],
         "auto_start": row["auto_start"],
+        "rated": bool(row.get("rated")),
         "seats": [
             {"seat": i, **Seat.from_json(s).to_json(), "connected": s.get("kind") == "bot"}
             for i, s in enumerate(row["seats"])

@@ -100,7 +100,14 @@ class Guard:
                     return
             token = bearer if bearer is not None else cookie
             state = scope.setdefault("state", {})
-            state["user"] = await scope["app"].state.sessions.user(token) if token else None
+            user = await scope["app"].state.sessions.user(token) if token else None
+            if user is not None and scope["app"].state.moderation.banned_user(user.id):
+                if kind == "websocket":
+                    await _ws_refuse(receive, send, "banned", "this account is banned")
+                else:
+                    await _json(send, 403, "banned", "this account is banned")
+                return
+            state["user"] = user
             state["token_source"] = (
                 None if token is None else "bearer" if bearer is not None else "cookie"
             )

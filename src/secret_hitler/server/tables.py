@@ -20,6 +20,7 @@ from ..bots import Agent
 from ..engine import Action, Game, GameError, IllegalAction, game_from_record
 from ..engine.actions import CLAIM
 from . import protocol as P
+from . import ratings
 from . import store as S
 from .auth import User
 from .chat import clean_chat
@@ -114,8 +115,10 @@ class Table(BotDriver):
         name: str | None = None,
         webhook: str | None = None,
         rematch: str | None = None,
+        rated: bool = False,
     ) -> None:
         self.hub = hub
+        self.rated = rated  # ratings count this table's game (server/ratings.py)
         self.id = id
         self.host = host
         self.host_name = host_name
@@ -207,6 +210,7 @@ class Table(BotDriver):
             "timer": self.timer,
             "bot_level": self.bot_level,
             "auto_start": self.auto_start,
+            "rated": self.rated,
             "seats": seats,
             "spectators": self.present.get(None, 0),
             "game_id": self.id if g is not None else None,
@@ -245,6 +249,7 @@ class Table(BotDriver):
             "name": self.name,
             "webhook": self.webhook,
             "rematch": self.rematch,
+            "rated": self.rated,
         }
 
     def record(self) -> dict[str, Any]:
@@ -526,8 +531,11 @@ class Table(BotDriver):
         }
         status = self.status
         self.status = "playing"
+        write = S.start_game(self.row(), game_row, replace=remake)
+        if self.rated:
+            write = ratings.with_rated_start(write, self.id, [s.user_id for s in self.seats])
         try:
-            await self.hub.store.write(S.start_game(self.row(), game_row, replace=remake))
+            await self.hub.store.write(write)
         except Exception:
             self.status = status
             self._restore_seats()
@@ -724,6 +732,8 @@ class Table(BotDriver):
             extra={"winner": g.winner.value if g.winner else None, "actions": len(g.actions)},
         )
         self.hub.metrics.games_active.dec()
+        if self.rated:
+            ratings.game_finished(self)
         self.deadline = self.deadline_at = None
         self.wake.set()
         self.broadcast_table()

@@ -22,7 +22,7 @@ const POLL_MS = 4000;
 
 export function mountLobby(root, params = {}) {
   const form = {
-    players: 5, preset: "official", public: true, bots: 4, level: "rule", timer: null,
+    players: 5, preset: "official", public: true, bots: 4, level: "rule", timer: null, rated: false,
     custom: false, powers: null, hitler_zone: 3, veto_zone: 5, fascists: "", hitler_knows: "auto",
     deck_l: 6, deck_f: 11, start_l: 0, start_f: 0, name: "", webhook: "",
   };
@@ -107,6 +107,8 @@ export function mountLobby(root, params = {}) {
       };
       if (form.name.trim()) body.name = form.name.trim();
       if (form.webhook.trim()) body.webhook = form.webhook.trim();
+      // a rated table (docs/ratings.md): official rules, people only, public
+      if (form.rated) Object.assign(body, { rated: true, rules: "official", public: true, bots: {} });
       const table = await post("/api/tables", body);
       location.hash = `#/t/${encodeURIComponent(table.id)}`;
     } catch (err) {
@@ -216,6 +218,9 @@ export function mountLobby(root, params = {}) {
         type: "button", class: "btn-link", onclick: () => { form.custom = true; form.powers = boardFor(form.players); render(); },
       }, t("lobby.custom.toggle")),
       vis,
+      h("label", { class: "radio" },
+        h("input", { type: "checkbox", id: "rated", checked: form.rated, onchange: (ev) => { form.rated = ev.target.checked; } }),
+        h("span", {}, h("strong", { text: t("lobby.rated") }), h("span", { class: "hint", text: t("lobby.rated.hint") }))),
       h("fieldset", { class: "grid-2" }, h("legend", { text: t("lobby.bots") }),
         field("bots", "lobby.bots.count", bots),
         h("div", { class: "field" }, h("label", { for: "level", text: t("lobby.bots.level") }), level,

@@ -1,4 +1,4 @@
-// Boot: language, header, hash router. Pages: lobby, table, replays, rules.
+// Boot: language, header, hash router. Pages: lobby, table, replays, rules, leaderboard, profiles.
 import { loadEngine } from "./engine.js";
 import { h, replace } from "./dom.js";
 import { icon } from "./icons.js";
@@ -7,6 +7,7 @@ import { mountLobby } from "./lobby.js";
 import { mountTable } from "./table.js";
 import { mountReplayList, mountReplay } from "./replay.js";
 import { mountRules } from "./rules.js";
+import { mountLeaderboard, mountProfile } from "./profile.js";
 
 const app = document.getElementById("app");
 let page = null;
@@ -37,6 +38,12 @@ function route() {
   } else if (first === "replay") {
     page = second ? mountReplay(app, second, params) : mountReplayList(app);
     nav = "replays";
+  } else if (first === "leaderboard") {
+    page = mountLeaderboard(app, params);
+    nav = "leaderboard";
+  } else if (first === "players" && second) {
+    page = mountProfile(app, second);
+    nav = "leaderboard";
   } else if (first === "rules") {
     page = mountRules(app);
     nav = "rules";
@@ -67,7 +74,7 @@ function renderHeader(nav = currentNav) {
   replace(header,
     h("a", { class: "brand", href: "#/" }, icon("fascist", "brand-icon"), h("span", { text: t("app.title") })),
     h("nav", { class: "main-nav", "aria-label": t("nav.menu") },
-      link("lobby", "#/", "nav.lobby"), link("replays", "#/replay", "nav.replays"), link("rules", "#/rules", "nav.rules")),
+      link("lobby", "#/", "nav.lobby"), link("replays", "#/replay", "nav.replays"), link("leaderboard", "#/leaderboard", "nav.leaderboard"), link("rules", "#/rules", "nav.rules")),
     h("div", { class: "lang" }, h("label", { for: "lang-select", class: "lang-label" }, icon("globe"), h("span", { class: "visually-hidden", text: t("app.language") })), select));
 }
 

@@ -1,0 +1,213 @@
+"""``secret-hitler admin``: moderation on the configured database (docs/server.md
+"Administration"): list reports, ban and unban users and addresses, close a table.
+
+It works on the database the server uses (``DATABASE_URL``, else the SQLite file in the data
+folder, ``SH_DATA`` or ``--data``), with the server running or not: a running server reads bans
+and closed tables again every ``SH_MODERATION_REFRESH`` seconds.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+app = typer.Typer(help="Moderation: reports, bans, closing tables.", no_args_is_help=True)
+reports_app = typer.Typer(help="Reports filed by players.", no_args_is_help=True)
+ban_app = typer.Typer(
+    help="Ban a user (her sessions are refused) or an address.", no_args_is_help=True
+)
+unban_app = typer.Typer(help="Lift a ban.", no_args_is_help=True)
+app.add_typer(reports_app, name="reports")
+app.add_typer(ban_app, name="ban")
+app.add_typer(unban_app, name="unban")
+
+_state: dict[str, Any] = {}
+
+DataOpt = Annotated[
+    Path | None,
+    typer.Option("--data", help="Data folder with the SQLite file (env SH_DATA; default ./var)."),
+]
+UrlOpt = Annotated[
+    str | None,
+    typer.Option("--database-url", help="postgresql://... (env DATABASE_URL)."),
+]
+
+
+@app.callback()
+def _options(data: DataOpt = None, database_url: UrlOpt = None) -> None:
+    _state["data"], _state["database_url"] = data, database_url
+
+
+def _fail(message: str, code: int = 1) -> None:
+    typer.echo(f"secret-hitler admin: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def _run(fn: Callable[[Any], Any]) -> Any:
+    """``fn(connection)`` in one transaction on the configured database (migrated first)."""
+    from ..extras import MissingExtra, require
+
+    try:
+        require("server", "secret-hitler admin")
+        from .config import Settings
+
+        try:
+            settings = Settings.from_env(
+                data=_state.get("data"), database_url=_state.get("database_url")
+            )
+        except ValueError as exc:
+            _fail(str(exc), 2)
+        if settings.sqlalchemy_url.startswith("postgresql"):
+            require("postgres", "secret-hitler admin with PostgreSQL")
+    except MissingExtra as exc:
+        _fail(str(exc), 2)
+    from sqlalchemy import exc as sa_exc
+
+    from . import db
+
+    engine = db.make_engine(settings.sqlalchemy_url)
+    try:
+        db.migrate(engine)
+        with engine.begin() as conn:
+            return fn(conn)
+    except sa_exc.OperationalError as exc:
+        _fail(f"the database is unavailable ({type(exc.orig).__name__})")
+    finally:
+        engine.dispose()
+
+
+def _when(ts: float) -> str:
+    return datetime.datetime.fromtimestamp(ts, datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+@reports_app.command("list")
+def reports_list(
+    limit: Annotated[int, typer.Option("--limit", min=1, max=10_000)] = 50,
+    player: Annotated[
+        str | None, typer.Option("--player", help="Only reports of this user.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per line.")] = False,
+) -> None:
+    """The newest reports first."""
+    import sqlalchemy as sa
+
+    from . import db
+
+    def run(conn: Any) -> list[dict[str, Any]]:
+        r = db.reports.c
+        query = sa.select(db.reports).order_by(r.id.desc()).limit(limit)
+        if player is not None:
+            query = query.where(r.target == player)
+        return [dict(row._mapping) for row in conn.execute(query)]
+
+    rows = _run(run)
+    for row in rows:
+        if as_json:
+            typer.echo(json.dumps(row, ensure_ascii=False))
+        else:
+            where = f" game {row['game_id']}" if row["game_id"] else ""
+            if row["moment"] is not None:
+                where += f" at action {row['moment']}"
+            typer.echo(
+                f"#{row['id']} {_when(row['created_at'])} {row['reporter']} reported "
+                f"{row['target']}{where}: {row['reason']!r}"
+            )
+    if not rows and not as_json:
+        typer.echo("no reports")
+
+
+def _ban(kind: str, value: str, reason: str | None) -> None:
+    import sqlalchemy as sa
+
+    from . import db
+
+    def run(conn: Any) -> str:
+        if kind == "user":
+            found = conn.execute(sa.select(db.users.c.id).where(db.users.c.id == value)).first()
+            if found is None:
+                return "missing"
+        b = db.bans.c
+        if conn.execute(sa.select(b.kind).where(b.kind == kind, b.value == value)).first():
+            return "already"
+        conn.execute(
+            db.bans.insert().values(kind=kind, value=value, reason=reason, created_at=time.time())
+        )
+        return "banned"
+
+    outcome = _run(run)
+    if outcome == "missing":
+        _fail(f"no user {value!r}")
+    typer.echo(f"{kind} {value} {'was already banned' if outcome == 'already' else 'banned'}")
+
+
+def _unban(kind: str, value: str) -> None:
+    from . import db
+
+    def run(conn: Any) -> int:
+        b = db.bans.c
+        return int(conn.execute(db.bans.delete().where(b.kind == kind, b.value == value)).rowcount)
+
+    if not _run(run):
+        _fail(f"{kind} {value} is not banned")
+    typer.echo(f"{kind} {value} unbanned")
+
+
+def _address(raw: str) -> str:
+    from .moderation import parse_address
+
+    try:
+        return parse_address(raw)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
+
+
+ReasonOpt = Annotated[str | None, typer.Option("--reason", help="Why (kept with the ban).")]
+
+
+@ban_app.command("user")
+def ban_user(
+    user_id: Annotated[str, typer.Argument(help="The user id (u_...).")], reason: ReasonOpt = None
+) -> None:
+    """Ban a user: every request and connection with her sessions is refused."""
+    _ban("user", user_id, reason)
+
+
+@ban_app.command("address")
+def ban_address(
+    address: Annotated[str, typer.Argument(help="An IP address or network (CIDR).")],
+    reason: ReasonOpt = None,
+) -> None:
+    """Ban an address: no new session can be opened from it."""
+    _ban("address", _address(address), reason)
+
+
+@unban_app.command("user")
+def unban_user(user_id: Annotated[str, typer.Argument(help="The user id.")]) -> None:
+    _unban("user", user_id)
+
+
+@unban_app.command("address")
+def unban_address(
+    address: Annotated[str, typer.Argument(help="The banned address or network.")],
+) -> None:
+    _unban("address", _address(address))
+
+
+@app.command("close-table")
+def close_table(table_id: Annotated[str, typer.Argument(help="The table (and game) id.")]) -> None:
+    """Close a waiting or playing table: its game stops and is not resumed."""
+    from .moderation import close_table as write
+
+    if not _run(write(table_id)):
+        _fail(f"no waiting or playing table {table_id!r}")
+    typer.echo(f"table {table_id} closed")
+
+
+def register(root: typer.Typer) -> None:
+    root.add_typer(app, name="admin")

@@ -1,0 +1,250 @@
+"""Moderation on a real server: reports, blocklists (blocked players never share a table), and
+``secret-hitler admin`` on the server's database while it runs (bans, closing a table)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from server_support import Client, HttpError, Server, http, session
+from typer.testing import CliRunner
+
+from secret_hitler.cli import app
+
+TIMEOUT = 20.0
+FAST = {"SH_MODERATION_REFRESH": "0.1"}
+
+
+def _wait_for(check: Any, timeout: float = TIMEOUT) -> Any:
+    end = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > end:
+            raise TimeoutError("condition not reached")
+        time.sleep(0.05)
+
+
+def _works(fn: Any) -> Any:
+    """``fn()``, or False while the server still refuses it (a ban is read within a moment)."""
+
+    def attempt() -> Any:
+        try:
+            return fn()
+        except HttpError:
+            return False
+
+    return attempt
+
+
+def _me(server: Server, token: str) -> str:
+    return str(http(server, "GET", "/api/me", token=token)["user_id"])
+
+
+def _admin(server: Server, *args: str) -> Any:
+    """``secret-hitler admin ARGS`` on the server's database (its data folder or DATABASE_URL)."""
+    env = {"SH_DATA": str(server.data), "DATABASE_URL": server.database_url or ""}
+    return CliRunner().invoke(app, ["admin", *args], env=env)
+
+
+def _refused(server: Server, method: str, path: str, body: Any, token: str | None) -> HttpError:
+    with pytest.raises(HttpError) as err:
+        http(server, method, path, body, token)
+    return err.value
+
+
+def _code(server: Server, method: str, path: str, body: Any = None) -> str | None:
+    """The error code of a request, or None when it succeeds."""
+    try:
+        http(server, method, path, body)
+    except HttpError as exc:
+        return exc.code
+    return None
+
+
+@pytest.fixture
+def mserver(make_server: Any, backend: str) -> Server:
+    return make_server(backend, **FAST)  # type: ignore[no-any-return]
+
+
+def test_reports_are_checked_and_listed_by_admin(mserver: Server) -> None:
+    server = mserver
+    alice, bob = session(server, "Alice"), session(server, "Bob")
+    bob_id = _me(server, bob)
+    table = http(
+        server,
+        "POST",
+        "/api/tables",
+        {"players": 5, "bots": {str(i): "random" for i in range(1, 5)}},
+        alice,
+    )
+    gid = table["id"]
+    report = http(
+        server,
+        "POST",
+        "/api/reports",
+        {"player": bob_id, "reason": "insults in chat", "game": gid, "moment": 0},
+        alice,
+    )
+    assert isinstance(report["id"], int)
+    bad = [
+        ({"player": bob_id, "reason": "x"}, None, 401, "unauthorized"),
+        ({"player": "u_nobody", "reason": "x"}, alice, 404, "not_found"),
+        ({"player": _me(server, alice), "reason": "x"}, alice, 400, "invalid_request"),
+        ({"player": bob_id, "reason": "   "}, alice, 400, "invalid_request"),
+        ({"player": bob_id, "reason": "x" * 501}, alice, 400, "invalid_request"),
+        ({"player": bob_id, "reason": "x", "moment": 3}, alice, 400, "invalid_request"),
+        ({"player": bob_id, "reason": "x", "game": "tnothing"}, alice, 404, "not_found"),
+        (
+            {"player": bob_id, "reason": "x", "game": gid, "moment": 100000},
+            alice,
+            400,
+            "invalid_request",
+        ),
+        ({"player": bob_id, "reason": "x", "extra": 1}, alice, 400, "invalid_request"),
+    ]
+    for body, token, status, code in bad:
+        err = _refused(server, "POST", "/api/reports", body, token)
+        assert (err.status, err.code) == (status, code), body
+    result = _admin(server, "reports", "list", "--json")
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in result.output.splitlines()]
+    assert len(rows) == 1  # the refused reports changed nothing
+    assert rows[0]["target"] == bob_id and rows[0]["game_id"] == gid and rows[0]["moment"] == 0
+    text = _admin(server, "reports", "list")
+    assert f"reported {bob_id} game {gid} at action 0: 'insults in chat'" in text.output
+
+
+def test_blocked_players_do_not_meet_at_a_table(server: Server) -> None:
+    alice, bob, carol = (session(server, n) for n in ("Alice", "Bob", "Carol"))
+    bob_id = _me(server, bob)
+    assert http(server, "POST", "/api/blocks", {"player": bob_id}, alice) == {"blocked": bob_id}
+    listed = http(server, "GET", "/api/blocks", token=alice)["blocked"]
+    assert listed == [{"user_id": bob_id, "name": "Bob"}]
+    assert http(server, "GET", "/api/blocks", token=bob)["blocked"] == []  # hers, not his
+    by_alice = http(server, "POST", "/api/tables", {"players": 5}, alice)["id"]
+    by_bob = http(server, "POST", "/api/tables", {"players": 5}, bob)["id"]
+    # both directions are refused, with a code that does not say who blocked whom
+    for tid, token in ((by_alice, bob), (by_bob, alice)):
+        err = _refused(server, "POST", f"/api/tables/{tid}/join", {}, token)
+        assert (err.status, err.code) == (403, "blocked")
+        assert "Alice" not in err.body["error"]["message"]
+    assert all(
+        s["user_id"] != bob_id for s in http(server, "GET", f"/api/tables/{by_alice}")["seats"]
+    )
+    http(server, "POST", f"/api/tables/{by_alice}/join", {}, carol)  # others are not affected
+    err = _refused(server, "POST", "/api/blocks", {"player": "u_nobody"}, alice)
+    assert err.code == "not_found"
+    http(server, "DELETE", f"/api/blocks/{bob_id}", token=alice)
+    assert http(server, "GET", "/api/blocks", token=alice)["blocked"] == []
+    http(server, "POST", f"/api/tables/{by_alice}/join", {}, bob)
+    err = _refused(server, "DELETE", f"/api/blocks/{bob_id}", None, alice)
+    assert err.code == "not_found"
+
+
+def test_a_banned_user_is_refused_and_an_address_ban_stops_new_sessions(mserver: Server) -> None:
+    server = mserver
+    alice, bob = session(server, "Alice"), session(server, "Bob")
+    bob_id = _me(server, bob)
+    table = http(server, "POST", "/api/tables", {"players": 5}, alice)["id"]
+
+    async def connected() -> Client:
+        c = Client(server, bob, "bob")
+        await c.connect(table)
+        return c
+
+    async def scenario() -> None:
+        client = await connected()
+        result = await asyncio.to_thread(_admin, server, "ban", "user", bob_id, "--reason", "spam")
+        assert result.exit_code == 0, result.output
+        # the open connection is told and closed; new requests and connections are refused
+        m = await client.recv_until(lambda m: m["type"] == "error" and m["code"] == "banned")
+        assert m["code"] == "banned"
+        again = Client(server, bob, "bob again")
+        await again.connect(table, hello=False)
+        refusal = await again.recv()
+        assert refusal["code"] == "banned"
+        await client.close()
+        await again.close()
+
+    asyncio.run(scenario())
+    err = _refused(server, "GET", "/api/me", None, bob)
+    assert (err.status, err.code) == (403, "banned")
+    assert _me(server, alice)  # others are not affected
+    assert "already banned" in _admin(server, "ban", "user", bob_id).output
+    assert _admin(server, "ban", "user", "u_nobody").exit_code == 1
+    assert _admin(server, "unban", "user", bob_id).exit_code == 0
+    _wait_for(_works(lambda: _me(server, bob)))
+    # an address: no new sessions from it; sessions already open keep working
+    assert _admin(server, "ban", "address", "not-an-ip").exit_code == 2
+    assert _admin(server, "ban", "address", "127.0.0.0/8").exit_code == 0
+    _wait_for(lambda: _code(server, "POST", "/api/session", {"name": "Mallory"}) == "banned")
+    assert _me(server, alice)
+    assert _admin(server, "unban", "address", "127.0.0.1").exit_code == 1  # not what was banned
+    assert _admin(server, "unban", "address", "127.0.0.0/8").exit_code == 0
+    _wait_for(_works(lambda: session(server, "Mallory")))
+
+
+def test_admin_closes_a_playing_table(mserver: Server) -> None:
+    server = mserver
+    alice = session(server, "Alice")
+    bots = {str(i): "random" for i in range(1, 5)}
+    tid = http(server, "POST", "/api/tables", {"players": 5, "bots": bots, "seat": 0}, alice)["id"]
+
+    async def scenario() -> None:
+        c = Client(server, alice, "alice")
+        await c.connect(tid)
+        result = await asyncio.to_thread(_admin, server, "close-table", tid)
+        assert result.exit_code == 0, result.output
+        m = await c.recv_until(lambda m: m["type"] == "error" and m["code"] == "table_closed")
+        assert m["code"] == "table_closed"
+        await c.close()
+
+    asyncio.run(scenario())
+    detail = _wait_for(
+        lambda: (d := http(server, "GET", f"/api/tables/{tid}"))["status"] == "closed" and d
+    )
+    assert detail["status"] == "closed"
+    assert tid not in [t["id"] for t in http(server, "GET", "/api/tables")["tables"]]
+    assert _admin(server, "close-table", tid).exit_code == 1  # only waiting or playing tables
+
+
+def test_admin_works_without_a_server(tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        app, ["admin", "--data", str(tmp_path / "d"), "reports", "list"], env={"DATABASE_URL": ""}
+    )
+    assert result.exit_code == 0, result.output
+    assert result.output.strip() == "no reports"
+
+
+def test_a_closure_outlives_the_server_rewriting_the_table(
+    make_server: Any, tmp_path: Path
+) -> None:
+    """The closure is kept apart from the table's row: if the server wrote the row back as
+    ``waiting`` after the admin's write (a join at that moment), the table still closes, at
+    once or at the next start."""
+    import sqlalchemy as sa
+
+    from secret_hitler.server import db
+    from secret_hitler.server.config import database_url_for
+
+    data = tmp_path / "closing"
+    server = make_server(data=data, **FAST)
+    alice = session(server, "Alice")
+    tid = http(server, "POST", "/api/tables", {"players": 5}, alice)["id"]
+    server.stop()
+    assert _admin(server, "close-table", tid).exit_code == 0
+    engine = db.make_engine(database_url_for(None, data))
+    with engine.begin() as conn:  # the row as a racing join would have written it
+        conn.execute(db.tables.update().where(db.tables.c.id == tid).values(status="waiting"))
+        assert conn.execute(sa.select(db.closed_tables.c.table_id)).scalars().all() == [tid]
+    engine.dispose()
+    again = make_server(data=data, **FAST)
+    assert http(again, "GET", f"/api/tables/{tid}")["status"] == "closed"
+    assert http(again, "GET", "/api/tables")["tables"] == []
+    assert _refused(again, "POST", f"/api/tables/{tid}/join", {}, alice).code == "not_found"

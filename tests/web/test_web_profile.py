@@ -1,0 +1,162 @@
+"""The leaderboard and a player profile in Chromium, after a real rated game: the rating
+history is an inline SVG chart with a point per rated game, the stats tables show the game,
+the block button works, and every language has its words."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+from web_support import LANGUAGES, MISSING, ROOT, Server, sign_in
+
+sys.path.insert(0, str(ROOT / "tests" / "server"))  # the WebSocket test client of the server tests
+from server_support import Client  # noqa: E402
+
+
+async def _rated_game(server: Server, tokens: list[str]) -> dict[str, Any]:
+    table = server.api("POST", "/api/tables", {"players": 5, "rated": True}, tokens[0])
+    clients = []
+    for i, token in enumerate(tokens):
+        c = Client(server, token, f"seat{i}")
+        await c.connect(table["id"])
+        if i:
+            await asyncio.to_thread(
+                server.api, "POST", f"/api/tables/{table['id']}/join", {"seat": i}, token
+            )
+        clients.append(c)
+    rng = random.Random(11)
+    await asyncio.gather(*(c.play(random.Random(rng.random())) for c in clients))
+    for c in clients:
+        await c.close()
+    record = clients[0].record
+    assert record is not None
+    return record
+
+
+@pytest.fixture(scope="module")
+def rated(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    server = Server(Path(tmp_path_factory.mktemp("profile-data"))).start()
+    try:
+        people = [server.session(f"Player {i}") for i in range(5)]
+        viewer = server.session("Viewer")
+        tokens = [p["token"] for p in people]
+        # Playwright's sync API runs an event loop in this thread: the game plays in another
+        with ThreadPoolExecutor(1) as pool:
+            record = pool.submit(asyncio.run, _rated_game(server, tokens)).result(timeout=120)
+        end = time.monotonic() + 20
+        while server.api("GET", f"/api/players/{people[0]['user_id']}")["rating"]["games"] < 1:
+            assert time.monotonic() < end, "the rated game was not rated"
+            time.sleep(0.05)
+        yield {"server": server, "people": people, "viewer": viewer, "record": record}
+    finally:
+        server.stop()
+
+
+def _context(chromium: Any, server: Server, token: str | None = None, lang: str = "en") -> Any:
+    ctx = chromium.new_context(viewport={"width": 390, "height": 844}, locale="en-US")
+    refused: list[str] = []
+    ctx.on(
+        "console", lambda m: refused.append(m.text) if "Content Security Policy" in m.text else None
+    )
+    ctx.add_init_script(f"localStorage.setItem('sh.lang', {lang!r});")
+    if token:
+        sign_in(ctx, server.url, token)
+    ctx.refused = refused
+    return ctx
+
+
+def test_profile_shows_the_rating_history_chart_and_stats(chromium: Any, rated: Any) -> None:
+    server, person, viewer = rated["server"], rated["people"][0], rated["viewer"]
+    record = rated["record"]
+    profile = server.api("GET", f"/api/players/{person['user_id']}")
+    ctx = _context(chromium, server, viewer["token"])
+    page = ctx.new_page()
+    page.goto(f"{server.url}/#/players/{person['user_id']}")
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    chart = page.locator("svg.rating-chart")
+    try:
+        chart.wait_for(timeout=10_000)
+    except Exception:
+        raise AssertionError((errors, page.locator("body").inner_text())) from None
+    assert page.locator("h1.page-title").inner_text() == "Player 0"
+    assert chart.get_attribute("data-points") == "1"
+    assert page.locator("svg.rating-chart circle").count() == 1
+    assert "Rating after each of 1 rated games" in chart.get_attribute("aria-label")
+    won = profile["history"][0]["won"]
+    assert page.locator("svg.rating-chart circle").get_attribute("class") == (
+        "dot won" if won else "dot lost"
+    )
+    assert page.locator("#profile-rating").inner_text() == f"{profile['rating']['rating']:.1f}"
+    role = record["roles"][0]
+    row = page.locator("table.stats-table tr", has_text=role.capitalize()).first
+    assert row.locator("td").all_inner_texts()[:2] == ["1", "1" if won else "0"]
+    assert page.locator("table.stats-table", has_text="5 players").count() == 1
+    # block from the profile: the server's blocklist has her now
+    page.locator("#block-toggle").click()
+    page.locator("#block-toggle", has_text="Unblock player").wait_for(timeout=10_000)
+    blocked = server.api("GET", "/api/blocks", token=viewer["token"])["blocked"]
+    assert [b["user_id"] for b in blocked] == [person["user_id"]]
+    page.locator("#block-toggle").click()
+    page.locator("#block-toggle", has_text="Block player").wait_for(timeout=10_000)
+    assert server.api("GET", "/api/blocks", token=viewer["token"])["blocked"] == []
+    page.screenshot(
+        path=str(Path(os.environ.get("SH_PROFILE_SHOT", "/dev/null"))), full_page=True
+    ) if os.environ.get("SH_PROFILE_SHOT") else None
+    assert ctx.refused == [] and errors == []
+    ctx.close()
+
+
+def test_leaderboard_links_to_profiles_and_shows_the_bots(chromium: Any, rated: Any) -> None:
+    server = rated["server"]
+    ctx = _context(chromium, server)
+    page = ctx.new_page()
+    page.goto(f"{server.url}/#/leaderboard?period=week")
+    rows = page.locator("#leaderboard tbody tr")
+    rows.first.wait_for(timeout=10_000)
+    assert rows.count() == 5
+    names = page.locator("#leaderboard tbody th a").all_inner_texts()
+    assert sorted(names) == [f"Player {i}" for i in range(5)]
+    assert page.locator("#bot-ratings tbody tr").count() >= 2
+    page.locator("#leaderboard tbody th a").first.click()
+    page.locator("svg.rating-chart").wait_for(timeout=10_000)
+    assert page.locator("h1.page-title").inner_text() == names[0]
+    assert ctx.refused == []
+    ctx.close()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_language_has_the_words(chromium: Any, rated: Any, lang: str) -> None:
+    server, person = rated["server"], rated["people"][1]
+    ctx = _context(chromium, server, rated["viewer"]["token"], lang)
+    page = ctx.new_page()
+    for path in (f"#/players/{person['user_id']}", "#/leaderboard"):
+        page.goto(f"{server.url}/{path}")
+        page.locator("svg.rating-chart, #leaderboard").first.wait_for(timeout=10_000)
+        text = page.locator("body").inner_text()
+        assert MISSING not in text, (lang, path)
+    ctx.close()
+
+
+def test_the_lobby_creates_a_rated_table(chromium: Any, rated: Any) -> None:
+    server = rated["server"]
+    host = server.session("Rated Host")
+    ctx = _context(chromium, server, host["token"])
+    page = ctx.new_page()
+    page.goto(f"{server.url}/#/")
+    page.locator("#rated").check()
+    page.locator("form.create [type=submit]").click()
+    page.wait_for_url("**/#/t/*", timeout=10_000)
+    table_id = page.url.split("#/t/", 1)[1]
+    detail = server.api("GET", f"/api/tables/{table_id}", token=host["token"])
+    assert detail["rated"] is True and detail["public"] is True and detail["rules"] == "official"
+    assert [s["kind"] for s in detail["seats"]] == ["human"] + ["empty"] * 4
+    assert ctx.refused == []
+    ctx.close()
