@@ -2,7 +2,7 @@
 blocklists, bans, tables closed by an administrator).
 
 Revision ID: 0004
-Revises: 0002 (rechained after the accounts migration 0003 at merge)
+Revises: 0003
 Create Date: 2026-12-01
 """
 
