@@ -27,6 +27,7 @@ _PLUGINS = (
     "secret_hitler.importers.cli",
     "secret_hitler.sim.cli",
     "secret_hitler.server.cli",
+    "secret_hitler.analysis",
 )
 
 

@@ -220,6 +220,54 @@ class BayesAgent(Agent):
             choice = turn[self.rng.randrange(len(turn))]
         return choice
 
+    def evaluate(self, view: View, legal: Sequence[Action]) -> dict[str, Any]:
+        """What the bot would play here and its estimate of each option, leaving its own later
+        choices unchanged (its random state and memory are restored): for game analysis.
+
+        ``scores``: one number per turn action where the bot ranks options by a score
+        (nominations, investigations, special elections, a liberal's executions), else None.
+        ``facts``: the posterior figures the decision turns on (docs/bots.md, "Analysis").
+        """
+        turn = [a for a in legal if a.type != "claim"]
+        state, forced, deferred = self.rng.getstate(), self.forced, set(self.deferred)
+        try:
+            choice = self.act(view, turn or legal)
+        finally:
+            self.rng.setstate(state)
+            self.forced, self.deferred = forced, deferred
+        b = self._sync(view)
+        phase = view.phase
+        scores: list[float] | None = None
+        informed = self._informed_fascist(view)
+        if phase == "nominate":
+            scores = self._nomination_scores(view, turn)
+        elif phase == "investigate" and not informed:
+            scores = self._investigation_scores(view, turn)
+        elif phase == "special_election" and not informed:
+            scores = self._special_election_scores(view, turn)
+        elif phase == "execute" and not informed:
+            scores = self._execution_scores(view, turn)
+        facts: dict[str, float] = {}
+        eye = self.public if informed and self.public is not None else b
+        probs = eye.conditioned_liberal(self.seat) if eye is self.public else None
+        if phase == "vote" and view.candidate is not None and view.nominee is not None:
+            m = eye.marginals(probs)
+            facts["p_liberal_government"] = eye.p_both_liberal(view.candidate, view.nominee, probs)
+            facts["average_liberal_government"] = self._clean_baseline(eye, view)
+            facts["p_chancellor_hitler"] = float(m[view.nominee, HIT])
+        elif phase in ("discard", "enact"):
+            partner = view.chancellor if phase == "discard" else view.president
+            if partner is None and phase == "discard":
+                partner = view.nominee
+            if partner is not None:
+                facts["p_partner_fascist"] = float(b.p_fascist_party()[partner])
+        return {
+            "choice": choice,
+            "options": turn,
+            "scores": scores,
+            "facts": {k: round(float(v), 4) for k, v in facts.items()},
+        }
+
     # ------------------------------------------------------------------ helpers
     def _suspicion(self, view: View, probs: np.ndarray | None = None) -> float:
         """How fascist the public thinks this seat and Hitler are (what a fascist protects)."""
@@ -308,10 +356,15 @@ class BayesAgent(Agent):
         return sum(view.alive) // 2 + 1
 
     def _nominate(self, view: View, legal: Sequence[Action]) -> Action | None:
+        return _pick(legal, self._nomination_scores(view, legal), self.rng)
+
+    def _nomination_scores(self, view: View, legal: Sequence[Action]) -> list[float]:
+        """The bot's score of each nominee (higher is better; ``_pick`` breaks ties)."""
         b = self.beliefs
         assert b is not None
         zone = view.fascist_policies >= view.hitler_zone
         team = self._team(view)
+        out: list[float] = []
         if self._informed_fascist(view):
             assert self.public is not None
             pub = self.public.marginals(self.public.conditioned_liberal(self.seat))
@@ -321,7 +374,6 @@ class BayesAgent(Agent):
                 counts = self._predicted_ja(view, self.seat, cands)
                 need = self._need(view)
                 passes = {c: counts[k] + 1 >= need for k, c in enumerate(cands)}
-            best, score = None, -1e9
             for a in legal:
                 c = a.target
                 assert c is not None
@@ -335,22 +387,17 @@ class BayesAgent(Agent):
                         s = trust + (
                             Tuning.nominate_hitler_early if hitler else Tuning.nominate_mate
                         )
-                s += 1e-6 * self.rng.random()
-                if s > score:
-                    best, score = a, s
-            return best
+                out.append(s)
+            return out
         m = b.marginals()
-        best, score = None, -1e9
         for a in legal:
             c = a.target
             assert c is not None
             s = float(m[c, LIB])
             if zone:
                 s -= 2.0 * float(m[c, HIT])
-            s += 1e-6 * self.rng.random()
-            if s > score:
-                best, score = a, s
-        return best
+            out.append(s)
+        return out
 
     def vote_features(self, view: View) -> np.ndarray:
         """The features of ``VOTE_FEATURES`` for the open election, from this seat's view."""
@@ -604,11 +651,13 @@ class BayesAgent(Agent):
                 if s < score:
                     best, score = a, s
             return best
-        bad = b.p_fascist_party()
-        return max(
-            legal,
-            key=lambda a: float(bad[a.target] * (1 - bad[a.target])) + 1e-6 * self.rng.random(),
-        )
+        return _pick(legal, self._investigation_scores(view, legal), self.rng)
+
+    def _investigation_scores(self, view: View, legal: Sequence[Action]) -> list[float]:
+        """A liberal's value of investigating each target: how uncertain the seat's party is."""
+        assert self.beliefs is not None
+        bad = self.beliefs.p_fascist_party()
+        return [float(bad[a.target] * (1 - bad[a.target])) for a in legal]
 
     def _special_election(self, view: View, legal: Sequence[Action]) -> Action | None:
         b = self.beliefs
@@ -623,8 +672,13 @@ class BayesAgent(Agent):
             assert self.public is not None
             pub = self.public.marginals(self.public.conditioned_liberal(self.seat))
             return max(legal, key=lambda a: float(pub[a.target, LIB]))
-        m = b.marginals()
-        return max(legal, key=lambda a: float(m[a.target, LIB]) + 1e-6 * self.rng.random())
+        return _pick(legal, self._special_election_scores(view, legal), self.rng)
+
+    def _special_election_scores(self, view: View, legal: Sequence[Action]) -> list[float]:
+        """A liberal's value of each next president: P(liberal)."""
+        assert self.beliefs is not None
+        m = self.beliefs.marginals()
+        return [float(m[a.target, LIB]) for a in legal]
 
     def _execute(self, view: View, legal: Sequence[Action]) -> Action | None:
         b = self.beliefs
@@ -646,13 +700,13 @@ class BayesAgent(Agent):
                     ),
                 )
             return None
-        m = b.marginals()
-        return max(
-            legal,
-            key=lambda a: (
-                float(m[a.target, HIT] + 0.3 * m[a.target, FAS]) + 1e-6 * self.rng.random()
-            ),
-        )
+        return _pick(legal, self._execution_scores(view, legal), self.rng)
+
+    def _execution_scores(self, view: View, legal: Sequence[Action]) -> list[float]:
+        """A liberal's value of shooting each target: P(Hitler) + 0.3 P(fascist)."""
+        assert self.beliefs is not None
+        m = self.beliefs.marginals()
+        return [float(m[a.target, HIT] + 0.3 * m[a.target, FAS]) for a in legal]
 
     def _threats(self, view: View) -> dict[int, float]:
         """Liberals who saw something private against the team: a liberal who investigated a
@@ -802,6 +856,16 @@ class BayesAgent(Agent):
             if s < score - 1e-9:
                 best, score = a, s
         return best
+
+
+def _pick(legal: Sequence[Action], scores: Sequence[float], rng: Any) -> Action | None:
+    """The best-scoring action; a tiny random jitter (one draw per action, in order) breaks ties."""
+    best, top = None, -1e18
+    for a, s in zip(legal, scores, strict=True):
+        s += 1e-6 * rng.random()
+        if s > top:
+            best, top = a, s
+    return best
 
 
 def _normalize_log(logw: np.ndarray) -> np.ndarray:
