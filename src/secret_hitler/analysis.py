@@ -33,7 +33,13 @@ ACTIONS_MAX = 5000  # records with more actions are refused (a real game has a f
 
 
 class AnalysisError(Exception):
-    """The record cannot be analysed (invalid, unknown seat, too long): a one-line message."""
+    """The record cannot be analysed (invalid, unknown seat, too long): a one-line message, with
+    the HTTP status and error code the server answers with."""
+
+    def __init__(self, message: str, code: str = "invalid_request", status: int = 400) -> None:
+        super().__init__(message)
+        self.code = code
+        self.status = status
 
 
 def analyze(
@@ -57,14 +63,14 @@ def analyze(
         raise AnalysisError(f"bot {str(bot)[:40]!r} cannot analyse; use one of {ANALYSIS_BOTS}")
     problem = bot_problem(bot)
     if problem is not None:
-        raise AnalysisError(problem)
+        raise AnalysisError(problem, "unavailable", 503)
     try:
         actions: list[Action] = parse_record(record).actions
         game = game_from_record(record, apply_actions=False)
     except InvalidRecord as exc:
-        raise AnalysisError(f"invalid record: {exc.message}") from None
+        raise AnalysisError(f"invalid record: {exc.message}", "invalid_record") from None
     if len(actions) > ACTIONS_MAX:
-        raise AnalysisError(f"the record has more than {ACTIONS_MAX} actions")
+        raise AnalysisError(f"the record has more than {ACTIONS_MAX} actions", "too_large", 413)
     if seat is not None and not 0 <= seat < game.n:
         raise AnalysisError(f"seat: the game has seats 0 to {game.n - 1}")
     agent: Any = make_agent(bot, seat if seat is not None else 0, seed)
@@ -88,7 +94,7 @@ def analyze(
     error = None
     for i, action in enumerate(actions):
         if deadline is not None and time.monotonic() > deadline:
-            raise AnalysisError("the analysis took too long")
+            raise AnalysisError("the analysis took too long", "too_slow", 503)
         if seat is not None and action.seat == seat and action.type != "claim":
             legal = game.legal_actions(seat)
             if action in legal:
