@@ -18,7 +18,6 @@ whose ~30 frequencies were measured on all the games (both halves).
 from __future__ import annotations
 
 import argparse
-import hashlib
 import time
 from pathlib import Path
 
@@ -30,21 +29,15 @@ from secret_hitler.datasets import SECRETHITLER_IO
 from secret_hitler.engine import Action, game_from_record
 from secret_hitler.engine import actions as A
 from secret_hitler.engine.types import Phase
-from secret_hitler.sim.evaluate import load_records
+from secret_hitler.sim.evaluate import game_half, load_records
 
 DATA = SECRETHITLER_IO  # the project's copy, data/secrethitler-io-games.jsonl.gz
 ROLES = ("liberal", "fascist", "hitler")
 
 
-def half(game_id: str) -> int:
-    """0: train, 1: test (a stable hash of the game id)."""
-    return hashlib.blake2b(game_id.encode(), digest_size=8).digest()[0] & 1
-
-
 def extract(records: list[dict]) -> dict[str, np.ndarray]:
     xs, ys, roles, halves, games = [], [], [], [], []
     for gi, record in enumerate(records):
-        gid = str(record.get("source", {}).get("id", gi))
         try:
             game = game_from_record(record, apply_actions=False)
             agents: dict[int, BayesAgent] = {}
@@ -65,7 +58,7 @@ def extract(records: list[dict]) -> dict[str, np.ndarray]:
             xs.append(x)
             ys.append(y)
             roles.append(r)
-            halves.append(half(gid))
+            halves.append(int(game_half(record, gi) == "test"))
             games.append(gi)
     return {
         "x": np.array(xs),
