@@ -36,48 +36,30 @@ FASCIST = "fascist"
 
 
 class Tuning:
-    """Decision thresholds of the bot (the beliefs model is in ``beliefs.Model``)."""
+    """Decision thresholds of the bot (the beliefs model is in ``beliefs.Model``). Set by hand
+    and by simulation sweeps at 7 players (docs/bots.md, "Known limits": 300-game sweeps are
+    within noise); no level changes them."""
 
     # A liberal votes ja when P(government liberal-liberal) reaches this share of the average
     # government's, less so as the tracker nears chaos (a top-deck is a coin flip at best).
     vote_share = (1.05, 0.85, 0.55)
     # In the Hitler zone a liberal refuses a chancellor who is Hitler with more than this.
     hitler_risk = 0.12
-    # Extra public suspicion a fascist accepts for one more fascist policy, by policies on track.
-    suspicion_budget = (0.3, 0.3, 0.4, 0.5, 0.6, 1.0)
-    # A fascist lets a liberal-liberal government through when the public sees it as this clean
-    # (voting nein on a clean government is what gives fascists away).
-    fascist_blend = 0.35
     # What a fascist protects: his own cover a little, Hitler's a lot (Hitler elected in the
     # zone is the fascists' likeliest win; a burnt fascist can still vote and pass policies).
-    # Before the zone a fascist president grooms Hitler: nominates him and passes him liberals.
-    groom_hitler = True
-    nominate_hitler_early = 0.5
-    hitler_public_vote = True
     self_weight = 0.35
     hitler_weight = 1.0
-    # Fascist votes copy the vote a liberal would cast from the public record, and break from
-    # it only when the vote count (predicted by running the liberal rule for every liberal on
-    # the public posterior) is within this many votes of the majority.
-    mimic_votes = True
-    pivot_margin = -1
     # Fascist nominations: the most trusted seat in the liberal eye, unless a teammate's
-    # government is predicted to pass (then these bonuses, on the trust scale).
+    # government is predicted to pass (then these bonuses, on the trust scale). Before the zone
+    # a fascist president grooms Hitler: nominates him and passes him liberals.
     nominate_mate = 0.3
-    predict_nominations = True
-    threat_weight = 0.5  # execution: preference for a liberal who has evidence against the team
+    nominate_hitler_early = 0.5
     zone_hitler_fallback = 0.3  # Hitler's bonus in the zone when his vote is not predicted to pass
-    # Rule eye: informed fascists also replay the public suspicion scores of the `rule`
-    # liberals (deterministic given the public record) and price moves with them.
-    rule_eye = True
-    rule_clear_hitler = True
-    hitler_nein = True
-    hitler_ja_clean = 0.4  # ...unless his own posterior makes the government this clean
-    spare_hitler = True
-    rule_groom = False
-    hitler_force_below = 0.0  # blind Hitler's rule score at or below which he forces FF
-    chan_betray = True  # fascist chancellor, liberal president, FL: enact F and claim FF
-    pres_force = True  # fascist president, liberal chancellor, FFL: pass FF and claim FFF
+    threat_weight = 0.5  # execution: preference for a liberal who has evidence against the team
+    # Blind Hitler votes nein unless his own posterior makes the government this clean, and
+    # forces FF while his replayed rule score is at or below this.
+    hitler_ja_clean = 0.4
+    hitler_force_below = 0.0
 
 
 # ---------------------------------------------------------------------- vote model fitted to people
@@ -182,10 +164,9 @@ class BayesAgent(Agent):
             self._initial = int(keep.sum())
         if self.public is not None:
             self.public.update(view)
-            if Tuning.rule_eye:
-                if self.shadow is None:
-                    self.shadow = RuleAgent(self.seat)
-                self.shadow._update(view)
+            if self.shadow is None:
+                self.shadow = RuleAgent(self.seat)
+            self.shadow._update(view)
         return self.beliefs
 
     def posterior(self, view: View) -> tuple[np.ndarray, np.ndarray]:
@@ -281,11 +262,6 @@ class BayesAgent(Agent):
                 out += Tuning.hitler_weight * float(m[s, HIT])
         return out
 
-    def _budget(self, view: View) -> float:
-        if view.liberal_policies >= 4 or view.fascist_policies >= 5:
-            return 1.0
-        return Tuning.suspicion_budget[min(view.fascist_policies, 5)]
-
     def _clean_baseline(self, b: Beliefs, view: View) -> float:
         """The average P(liberal-liberal) over governments of living players."""
         p = b.probs()
@@ -369,11 +345,9 @@ class BayesAgent(Agent):
             assert self.public is not None
             pub = self.public.marginals(self.public.conditioned_liberal(self.seat))
             cands = [a.target for a in legal if a.target is not None]
-            passes = {c: True for c in cands}
-            if Tuning.predict_nominations:
-                counts = self._predicted_ja(view, self.seat, cands)
-                need = self._need(view)
-                passes = {c: counts[k] + 1 >= need for k, c in enumerate(cands)}
+            counts = self._predicted_ja(view, self.seat, cands)
+            need = self._need(view)
+            passes = {c: counts[k] + 1 >= need for k, c in enumerate(cands)}
             for a in legal:
                 c = a.target
                 assert c is not None
@@ -491,30 +465,17 @@ class BayesAgent(Agent):
                 ja = True
             elif p not in team and c not in team and view.liberal_policies >= 4:
                 ja = False
-            elif Tuning.mimic_votes:
-                want = p in team or c in team
-                mimic = self._liberal_rule(self.public, probs, view, p, c)
-                if mimic == want or Tuning.pivot_margin < 0:
-                    ja = mimic
-                else:
-                    others = float(self._predicted_ja(view, p, [c])[0])
-                    pivot = self._need(view) - 1
-                    ja = want if abs(others - pivot) <= Tuning.pivot_margin else mimic
-            elif p in team or c in team:
-                ja = True
-            else:
-                clean = self.public.p_both_liberal(p, c, probs)
-                base = self._clean_baseline(self.public, view)
-                ja = clean >= base * (1 + Tuning.fascist_blend) and view.election_tracker < 2
+            else:  # vote as a liberal reading the public record would
+                ja = self._liberal_rule(self.public, probs, view, p, c)
         else:
             probs = None
-            if view.role == "hitler" and self.public is not None and Tuning.hitler_public_vote:
+            if view.role == "hitler" and self.public is not None:
                 # Blind Hitler votes as a liberal would from the public record alone: his own
                 # certainty of not being Hitler must not show in his votes.
                 probs = self.public.conditioned_liberal(self.seat)
                 b = self.public
             ja = self._liberal_rule(b, probs, view, p, c)
-            if view.role == "hitler" and self.shadow is not None and Tuning.hitler_nein:
+            if view.role == "hitler" and self.shadow is not None:
                 # Rule liberals charge every ja voter of a government that enacts a fascist
                 # policy: a blind Hitler keeps his score clean for the zone by voting nein.
                 own = self.beliefs
@@ -530,7 +491,6 @@ class BayesAgent(Agent):
         libs = hand.count(LIBERAL)
         if libs in (0, 3):
             return legal[0]
-        c = view.nominee if view.nominee is not None else view.chancellor
         if not self._informed_fascist(view):
             if view.role == "hitler" and view.liberal_policies >= 4 and libs == 1:
                 # Hitler cannot let the liberals win just to look good.
@@ -550,29 +510,17 @@ class BayesAgent(Agent):
         team = self._team(view)
         chan = view.chancellor
         if chan in team:
-            groom_until = 3 if self.shadow is not None and Tuning.rule_groom else 2
-            blind_hitler = (
-                view.known_roles[chan] == "hitler" and view.fascist_policies < groom_until
-            )
-            if blind_hitler and Tuning.groom_hitler and view.liberal_policies < 4:
+            blind_hitler = view.known_roles[chan] == "hitler" and view.fascist_policies < 2
+            if blind_hitler and view.liberal_policies < 4:
                 # Early on, hand Hitler a liberal to enact: his clean record wins the zone later.
                 return _find(legal, "discard", policy=FASCIST)
             return _find(legal, "discard", policy=LIBERAL)
         if libs == 2:
             # A liberal chancellor enacts a liberal either way: look clean.
             return _find(legal, "discard", policy=FASCIST)
-        # FFL to a liberal chancellor: passing FF forces a fascist policy, at the price of
-        # claiming FFF, which deck counting may make implausible.
-        if Tuning.pres_force and self.shadow is not None:
-            return _find(legal, "discard", policy=LIBERAL)
-        assert self.public is not None
-        honest = self.public.probs_with(c3=1, c2=1, enacted=LIBERAL)
-        lie = self.public.probs_with(c3=0, c2=0, enacted=FASCIST)
-        cost = self._suspicion(view, lie) - self._suspicion(view, honest)
-        del c
-        if cost <= self._budget(view):
-            return _find(legal, "discard", policy=LIBERAL)
-        return _find(legal, "discard", policy=FASCIST)
+        # FFL to a liberal chancellor: pass FF to force a fascist policy, and claim FFF (the
+        # rule liberals forgive it by deck counting).
+        return _find(legal, "discard", policy=LIBERAL)
 
     def _enact(self, view: View, legal: Sequence[Action]) -> Action | None:
         hand = list(view.hand)
@@ -597,9 +545,7 @@ class BayesAgent(Agent):
             return enact(LIBERAL)
         team = self._team(view)
         if (
-            self.shadow is not None
-            and Tuning.spare_hitler
-            and view.president in team
+            view.president in team
             and view.known_roles[view.president] == "hitler"
             and view.fascist_policies < 5
             and view.liberal_policies < 4
@@ -607,17 +553,8 @@ class BayesAgent(Agent):
             # Blind Hitler passed a liberal: a fascist enactment would make his truthful
             # claim ("I passed a liberal") read as throwing one away. Keep him clean.
             return enact(LIBERAL)
-        if view.president in team or view.fascist_policies >= 5:
-            return enact(FASCIST)
-        if Tuning.chan_betray and self.shadow is not None:
-            return enact(FASCIST)
-        assert self.public is not None
-        honest = self.public.probs_with(c2=1, enacted=LIBERAL)
-        lie = self.public.probs_with(c2=0, enacted=FASCIST)
-        cost = self._suspicion(view, lie) - self._suspicion(view, honest)
-        if cost <= self._budget(view):
-            return enact(FASCIST)
-        return enact(LIBERAL)
+        # With a teammate president, or a liberal one (FL enacted as F, claimed FF).
+        return enact(FASCIST)
 
     def _veto_response(self, view: View, legal: Sequence[Action]) -> Action | None:
         libs = list(view.hand).count(LIBERAL)
@@ -632,7 +569,7 @@ class BayesAgent(Agent):
             # One step ahead: the target whose claimed result (a teammate cleared, a liberal
             # framed) leaves the team least suspect in the liberal eye.
             team = set(self._team(view))
-            if self.shadow is not None and Tuning.rule_clear_hitler:
+            if self.shadow is not None:
                 # Rule liberals lower a seat's score when it is called liberal: clear Hitler
                 # before the zone, where liberals refuse any chancellor with a positive score.
                 for a in legal:
