@@ -21,6 +21,7 @@ fascist policies (docs/bots.md, "Rule eye").
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -95,27 +96,20 @@ VOTE_FEATURES = (
     "chancellor_last_fascist_gov",  # the chancellor was in the last government that enacted F
     "president_last_fascist_gov",
 )
-# Held-out agreement 73.3% on the test half (always-ja 52.7%); one weight vector per role of the
-# seat (liberal, fascist, Hitler), in the order of VOTE_FEATURES.
-# fmt: off
-HUMAN_VOTE_COEF: tuple[tuple[float, ...], ...] | None = (
-    (  # liberal
-        3.066, -1.328, -1.399, 1.819, -0.490, 0.296, 0.303, 0.000, 0.000,
-        0.000, 0.000, 0.000, -2.163, -0.721, 0.279, 1.128, -2.163, -0.721,
-        0.570, 0.247, -0.520, -1.135, 1.347, -0.096, -0.283, -0.093, 0.627,
-    ),
-    (  # fascist
-        1.307, -0.848, -1.266, 1.770, -0.642, 0.275, 0.637, 1.307, 0.000,
-        0.115, 0.174, 1.135, -3.608, -1.290, 0.927, 0.947, 0.000, 0.000,
-        0.317, 0.109, -0.667, -1.175, 1.128, 0.030, -0.198, 0.044, 0.442,
-    ),
-    (  # Hitler
-        0.620, -0.838, -1.167, 1.642, -0.514, 2.933, 1.161, 0.000, 0.620,
-        -0.615, -0.167, 0.000, -1.724, -0.510, 0.930, 0.865, 0.000, 0.000,
-        0.702, 0.008, -0.756, -1.243, 0.967, 0.003, -0.204, 0.267, 0.772,
-    ),
-)
-# fmt: on
+
+
+def _vote_coef() -> tuple[tuple[float, ...], ...]:
+    """The fitted coefficients (one vector per role of the seat: liberal, fascist, Hitler) from
+    ``bots/data/human_vote.json``, written by ``benchmarks/fit_vote_model.py --write``."""
+    from importlib.resources import files
+
+    data = json.loads(files(__package__).joinpath("data", "human_vote.json").read_text("utf-8"))
+    if tuple(data["features"]) != VOTE_FEATURES:
+        raise RuntimeError("human_vote.json was fitted on other features: rerun its command")
+    return tuple(tuple(float(c) for c in row) for row in data["coef"])
+
+
+HUMAN_VOTE_COEF: tuple[tuple[float, ...], ...] | None = _vote_coef()
 
 
 def _find(legal: Sequence[Action], kind: str, **fields: Any) -> Action | None:
