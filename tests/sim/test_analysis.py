@@ -125,3 +125,24 @@ def test_cli(tmp_path: Path) -> None:
     (tmp_path / "bad.json").write_text("{nope")
     res = runner.invoke(app, ["analyze", str(tmp_path / "bad.json"), "--seat", "0"])
     assert res.exit_code == 2 and "not valid JSON" in res.stderr
+
+
+def test_an_imported_real_game_is_analysed_from_each_point_of_view() -> None:
+    from secret_hitler.datasets import SECRETHITLER_IO
+    from secret_hitler.sim.evaluate import load_records
+
+    record = load_records(SECRETHITLER_IO, limit=1)[0]
+    liberal = record["roles"].index("liberal")
+    out = analyze(record, liberal, "bayes-human")
+    assert out["error"] is None and out["role"] == "liberal"
+    assert len(out["steps"]) == len(record["actions"]) + 1
+    people = [a for a in record["actions"] if a["seat"] == liberal and a["type"] != "claim"]
+    assert len(out["moves"]) == len(people) > 0
+    # by the end, the posterior has moved away from the deal's 1/2 for the other seats
+    others = [s for s in range(len(record["roles"])) if s != liberal]
+    before = [out["steps"][-2]["p_fascist"][s] for s in others]
+    assert any(abs(p - 0.5) > 0.05 for p in before)
+    spectator = analyze(record, None, "bayes-human")
+    assert spectator["moves"] == [] and spectator["steps"][-1]["p_fascist"] == [
+        0.0 if r == "liberal" else 1.0 for r in record["roles"]
+    ]
