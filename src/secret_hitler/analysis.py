@@ -26,9 +26,10 @@ import typer
 DEFAULT_BOT = "bayes"
 #: Levels that can judge moves (they have ``evaluate`` and ``posterior``).
 ANALYSIS_BOTS = ("bayes", "bayes-human")
-#: A move counts as a mistake only if the bot's pick differs (always reported) and, for scored
-#: options, the played option scores this much below the bot's pick.
-SCORE_MARGIN = 0.0
+#: A move is marked when the bot would pick another option and, for scored options, the played
+#: one scores more than this below the bot's pick (scores are probabilities: ties between equally
+#: trusted seats, broken at random by the bot, are not mistakes).
+SCORE_MARGIN = 0.005
 ACTIONS_MAX = 5000  # records with more actions are refused (a real game has a few hundred)
 
 

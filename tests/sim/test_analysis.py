@@ -146,3 +146,18 @@ def test_an_imported_real_game_is_analysed_from_each_point_of_view() -> None:
     assert spectator["moves"] == [] and spectator["steps"][-1]["p_fascist"] == [
         0.0 if r == "liberal" else 1.0 for r in record["roles"]
     ]
+
+
+def test_a_tie_between_equal_options_is_not_marked() -> None:
+    """At the deal every other seat is as trusted as the next: any nomination is as good."""
+    for seed in range(5, 40):
+        record = _record(seed)
+        seat = record["actions"][0]["seat"]
+        if record["roles"][seat] == "liberal":
+            break
+    else:
+        pytest.fail("no game in seeds 5-39 opens with a liberal president")
+    first = analyze(record, seat)["moves"][0]
+    assert first["step"] == 0 and first["phase"] == "nominate"
+    assert len({o["score"] for o in first["options"]}) == 1
+    assert not first["differs"]
