@@ -68,3 +68,15 @@ def test_private_game_analysis_follows_the_record_permission(make_server: Any) -
         assert info.value.status == 404 and info.value.code == "not_found"
     assert http(server, "GET", path, token=player)["seat"] == 0
     assert http(server, "GET", f"{path}&invite={table['invite']}", token=stranger)["seat"] == 0
+
+
+@pytest.mark.timeout(120)
+def test_analyses_are_rate_limited_per_address(make_server: Any) -> None:
+    server: Server = make_server("sqlite", SH_ANALYSIS_RATE="2/minute")
+    _, record = asyncio.run(_finished_bot_game(server))
+    body = json.dumps(record).encode()
+    assert [_post(server, "/api/analysis?view=1", body)[0] for _ in range(2)] == [200, 200]
+    status, refused = _post(server, "/api/analysis?view=1", body)
+    assert status == 429 and refused["error"]["code"] == "rate_limited"
+    # the replay endpoints are not limited by it
+    assert _post(server, "/api/replay?step=1", body)[0] == 200

@@ -72,6 +72,7 @@ LIMIT_ENV = {
     "bot_games_per_address": "SH_BOT_GAMES_PER_ADDRESS",
     "chat_rate": "SH_CHAT_RATE",
     "chat_rate_address": "SH_CHAT_RATE_ADDRESS",
+    "analysis_rate": "SH_ANALYSIS_RATE",
     "max_body": "SH_MAX_BODY",
     "waiting_expiry": "SH_WAITING_EXPIRY",
     "presence_delay": "SH_PRESENCE_DELAY",
@@ -120,6 +121,7 @@ class Settings:
     bot_games_per_address: int = 2
     chat_rate: str = "5/10 seconds"  # chat messages per user
     chat_rate_address: str = "15/10 seconds"  # chat messages per address
+    analysis_rate: str = "20/minute"  # game analyses per address (each up to 5 s of CPU)
     max_body: int = 1 << 20  # bytes of an HTTP request body
     waiting_expiry: float = 3600.0  # seconds a waiting table may go without a lobby change
     presence_delay: float = 1.0  # seconds spectator arrivals/departures are gathered for

@@ -18,8 +18,9 @@ from starlette.concurrency import run_in_threadpool
 from ..analysis import DEFAULT_BOT, AnalysisError, analyze
 from ..engine import Action, GameError, InvalidRecord, game_from_record
 from ..engine.record import parse_record
+from .guard import client_address
 from .hub import LobbyError
-from .lobby import game_record
+from .lobby import game_record, hub_of
 from .text import json_problem
 from .updates import public_action
 
@@ -117,6 +118,15 @@ async def replay_upload(
     return replay_step(await _uploaded(request), step, view)
 
 
+def _check_analysis_rate(request: Request) -> None:
+    """Analyses cost CPU: at most ``analysis_rate`` per client address (docs/security.md)."""
+    guard = hub_of(request).guard
+    if not guard.hit(("analysis_rate", client_address(request.client))):
+        raise LobbyError(
+            429, "rate_limited", "too many analyses from this address; try again later"
+        )
+
+
 async def _analysis(record: dict[str, Any], view: str | None, bot: str | None) -> dict[str, Any]:
     """The analysis (``secret_hitler.analysis``) off the event loop, within ANALYSIS_SECONDS."""
     seat: int | None = None
@@ -144,6 +154,7 @@ async def analysis_of_game(
 ) -> dict[str, Any]:
     # the record endpoint's permission check: 404 unknown or not visible, 409 still running
     record = await game_record(game_id, request, invite)
+    _check_analysis_rate(request)
     out = await _analysis(record, view, bot)
     out["game_id"] = game_id
     return out
@@ -153,4 +164,6 @@ async def analysis_of_game(
 async def analysis_upload(
     request: Request, view: str | None = None, bot: str | None = None
 ) -> dict[str, Any]:
-    return await _analysis(await _uploaded(request), view, bot)
+    record = await _uploaded(request)
+    _check_analysis_rate(request)
+    return await _analysis(record, view, bot)
