@@ -8,17 +8,22 @@ only (L2-regularised logistic regression, Newton's method, numpy only) and the a
 (predict ja when P(ja) >= 0.5) is reported on the "test" half, which the fit never saw.
 
     .venv/bin/python benchmarks/fit_vote_model.py [--data PATH] [--limit N] [--cache FILE.npz]
+    .venv/bin/python benchmarks/fit_vote_model.py --write   # the committed coefficients
 
 It prints the held-out agreement overall and by role next to two baselines (always ja, and the
-majority vote of each role in the training half), and the coefficients to paste into
-``HUMAN_VOTE_COEF`` in ``bots/bayes.py`` (one weight vector per role of the seat). Caveat: the posterior features use ``HUMAN_MODEL``,
-whose ~30 frequencies were measured on all the games (both halves).
+majority vote of each role in the training half). ``--write`` stores the coefficients (one
+weight vector per role of the seat, read by ``bots/bayes.py`` as ``HUMAN_VOTE_COEF``) in
+``src/secret_hitler/bots/data/human_vote.json`` with this command, and a small check (the fit
+on the first ``CHECK_GAMES`` games) that ``tests/bots/test_fitted.py`` reproduces in seconds.
+The posterior features use ``HUMAN_MODEL``, fitted on the train half only
+(``fit_human_model.py``): run that first.
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import time
 from pathlib import Path
 
@@ -30,21 +35,17 @@ from secret_hitler.datasets import SECRETHITLER_IO
 from secret_hitler.engine import Action, game_from_record
 from secret_hitler.engine import actions as A
 from secret_hitler.engine.types import Phase
-from secret_hitler.sim.evaluate import load_records
+from secret_hitler.sim.evaluate import game_half, load_records
 
 DATA = SECRETHITLER_IO  # the project's copy, data/secrethitler-io-games.jsonl.gz
+OUT = Path(__file__).resolve().parents[1] / "src/secret_hitler/bots/data/human_vote.json"
+CHECK_GAMES = 30
 ROLES = ("liberal", "fascist", "hitler")
-
-
-def half(game_id: str) -> int:
-    """0: train, 1: test (a stable hash of the game id)."""
-    return hashlib.blake2b(game_id.encode(), digest_size=8).digest()[0] & 1
 
 
 def extract(records: list[dict]) -> dict[str, np.ndarray]:
     xs, ys, roles, halves, games = [], [], [], [], []
     for gi, record in enumerate(records):
-        gid = str(record.get("source", {}).get("id", gi))
         try:
             game = game_from_record(record, apply_actions=False)
             agents: dict[int, BayesAgent] = {}
@@ -65,7 +66,7 @@ def extract(records: list[dict]) -> dict[str, np.ndarray]:
             xs.append(x)
             ys.append(y)
             roles.append(r)
-            halves.append(half(gid))
+            halves.append(int(game_half(record, gi) == "test"))
             games.append(gi)
     return {
         "x": np.array(xs),
@@ -98,6 +99,14 @@ def by_role(x: np.ndarray, role: np.ndarray) -> np.ndarray:
     return np.concatenate([x * (role == r)[:, None] for r in range(3)], axis=1)
 
 
+def fit_by_role(d: dict[str, np.ndarray], l2: float = 1.0) -> list[list[float]]:
+    """The per-role coefficients fitted on the train half of extracted features ``d``."""
+    x = by_role(d["x"], d["role"])
+    w = fit_logistic(x[d["half"] == 0], d["y"][d["half"] == 0], l2)
+    k = len(VOTE_FEATURES)
+    return [[round(float(c), 3) for c in w[r * k : (r + 1) * k]] for r in range(3)]
+
+
 def agreement(w: np.ndarray, x: np.ndarray, y: np.ndarray) -> float:
     return float(((x @ w >= 0) == (y > 0.5)).mean()) if len(y) else float("nan")
 
@@ -108,6 +117,7 @@ def main() -> None:
     ap.add_argument("--limit", type=int, default=None)
     ap.add_argument("--cache", type=Path, default=None, help="save/load the features here")
     ap.add_argument("--l2", type=float, default=1.0)
+    ap.add_argument("--write", action="store_true", help=f"write {OUT.name}")
     args = ap.parse_args()
     t0 = time.time()
     if args.cache is not None and args.cache.exists():
@@ -149,10 +159,32 @@ def main() -> None:
     print(f"  candidates' own votes: {agreement(w, x[cand], y[cand]):.4f} (n={cand.sum()})")
     rest = te & ~cand
     print(f"  other voters: {agreement(w, x[rest], y[rest]):.4f} (n={rest.sum()})")
-    print("HUMAN_VOTE_COEF = (  # liberal, fascist, Hitler; one weight per VOTE_FEATURES")
-    for r in range(3):
-        print("    (" + ", ".join(f"{c:.3f}" for c in w[r * k : (r + 1) * k]) + "),")
-    print(")")
+    coef = fit_by_role(d, args.l2)
+    print("coefficients (liberal, fascist, Hitler; one weight per VOTE_FEATURES):")
+    for row in coef:
+        print("  " + ", ".join(f"{c:.3f}" for c in row))
+    if not args.write:
+        return
+    if args.limit is not None or args.data != DATA:
+        raise SystemExit("--write fits the project's whole data file: no --limit / --data")
+    check = extract(load_records(args.data, CHECK_GAMES))
+    out = {
+        "command": "python benchmarks/fit_vote_model.py --write"
+        + (f" --l2 {args.l2}" if args.l2 != 1.0 else ""),
+        "data": {
+            "file": "data/secrethitler-io-games.jsonl.gz",
+            "sha256": hashlib.sha256(args.data.read_bytes()).hexdigest(),
+            "half": "train",
+            "votes": int(tr.sum()),
+        },
+        "l2": args.l2,
+        "held_out_agreement": round(agreement(w, x[te], y[te]), 4),
+        "features": list(VOTE_FEATURES),
+        "coef": coef,
+        "check": {"games": CHECK_GAMES, "coef": fit_by_role(check, args.l2)},
+    }
+    OUT.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
+    print(f"wrote {OUT}")
 
 
 if __name__ == "__main__":

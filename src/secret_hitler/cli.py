@@ -29,6 +29,7 @@ _PLUGINS = (
     "secret_hitler.server.cli",
     "secret_hitler.server.admin",
     "secret_hitler.ratings_cli",
+    "secret_hitler.analysis",
 )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import pytest
 
@@ -149,14 +150,29 @@ def test_fascist_claims_agree_with_the_partner_when_they_can() -> None:
     assert checked >= 20
 
 
-def _hitler_suspicion_at_zone(seeds: range) -> float:
-    """Mean public-eye P(Hitler) of the true Hitler when the third fascist policy lands."""
+def _hitler_suspicion_at_zone(seeds: range, naive: bool = False) -> float:
+    """Mean public-eye P(Hitler) of the true Hitler when the third fascist policy lands
+    (``naive``: the fascists back every government with a teammate instead)."""
+    import random
+
+    from secret_hitler.bots.bayes import BayesAgent
     from secret_hitler.bots.beliefs import HIT, Beliefs
+
+    class NaiveVotes(BayesAgent):
+        def _vote(self, view: Any, legal: Any) -> Any:
+            p, c = view.candidate, view.nominee
+            if self.seat in (p, c) or not self._informed_fascist(view):
+                return super()._vote(view, legal)
+            team = self._team(view)
+            return next(a for a in legal if a.ja is (p in team or c in team))
 
     total, count = 0.0, 0
     for seed in seeds:
         game = Game(7, seed=seed)
-        agents = [make_agent("bayes", s, 100 * seed + s) for s in range(7)]
+        if naive:
+            agents = [NaiveVotes(s, random.Random(100 * seed + s)) for s in range(7)]
+        else:
+            agents = [make_agent("bayes", s, 100 * seed + s) for s in range(7)]
         observer = Beliefs.for_view(game.view(0), public=True)
         hitler = [r.value for r in game.roles].index("hitler")
         while not game.finished:
@@ -179,16 +195,10 @@ def _hitler_suspicion_at_zone(seeds: range) -> float:
 def test_mimicking_votes_hide_hitler_better_than_team_votes() -> None:
     """Fascists who vote like a liberal reading the public record leave Hitler less suspect in
     the liberal eye than fascists who back every team government (the naive policy)."""
-    from secret_hitler.bots import bayes
 
     seeds = range(60)
     mimic = _hitler_suspicion_at_zone(seeds)
-    saved = bayes.Tuning.pivot_margin
-    try:
-        bayes.Tuning.pivot_margin = 99  # always vote for the team's interest
-        naive = _hitler_suspicion_at_zone(seeds)
-    finally:
-        bayes.Tuning.pivot_margin = saved
+    naive = _hitler_suspicion_at_zone(seeds, naive=True)
     assert mimic < naive, (mimic, naive)
 
 

@@ -8,7 +8,7 @@ import random
 import time
 from collections.abc import Sequence
 
-from secret_hitler.bots.base import Agent, available_bots, register
+from secret_hitler.bots.base import Agent, available_bots, default_level, register
 from secret_hitler.engine import Action, View
 
 
@@ -43,4 +43,4 @@ register("raising", Raising)
 register("unbuildable", _unbuildable)
 register("slow", Slow)
 if os.environ.get("SH_TEST_RAISING_STANDIN"):
-    register("rule", Raising)  # the stand-in level of absent players
+    register(default_level(), Raising)  # the stand-in level of absent players

@@ -305,7 +305,7 @@ def test_failing_bots_are_replaced(make_server: Any, backend: str) -> None:
 
 
 def test_failing_standin_is_replaced(make_server: Any) -> None:
-    """An absent player's stand-in (level ``rule``, here one that raises) plays at random."""
+    """An absent player's stand-in (the default level, here one that raises) plays at random."""
     server = make_server(SH_GRACE="0.2", SH_TEST_RAISING_STANDIN="1", **FAULT_ENV)
     host = session(server, "Host")
     bots = {str(s): "random" for s in range(1, 5)}

@@ -13,8 +13,10 @@ from secret_hitler import extras
 from secret_hitler.bots import base
 from secret_hitler.datasets import SECRETHITLER_IO
 from secret_hitler.sim.evaluate import (
+    EvaluateError,
     evaluate_roles,
     evaluate_votes,
+    game_half,
     load_records,
     register_evaluate,
 )
@@ -112,3 +114,31 @@ def test_a_level_whose_extra_is_missing_is_named(monkeypatch: pytest.MonkeyPatch
     out = CliRunner().invoke(_app(), ["evaluate", "votes", "--limit", "1"])
     assert out.exit_code == 2 and "Traceback" not in out.output
     assert "bot 'bayes' needs the bots extra: pip install 'secret-hitler[bots]'" in out.output
+
+
+def test_the_split_is_fixed_and_halves_the_real_games() -> None:
+    records = load_records(DATA, limit=200)
+    halves = [game_half(r, i) for i, r in enumerate(records)]
+    assert halves == [game_half(r, i) for i, r in enumerate(records)]  # no hidden state
+    assert 70 < halves.count("test") < 130
+    # the split is by the secrethitler.io id, not by position: shuffling changes nothing
+    ids = {r["source"]["id"]: h for r, h in zip(records, halves, strict=True)}
+    assert all(game_half(r, 999) == ids[r["source"]["id"]] for r in reversed(records))
+
+
+def test_roles_report_team_error_last_round_and_stages() -> None:
+    records = load_records(DATA, limit=12)
+    test = [r for i, r in enumerate(records) if game_half(r, i) == "test"]
+    report = evaluate_roles(records, "bayes-human", half="test", players=7)
+    data = report.to_json()
+    assert report.games == sum(len(r["roles"]) == 7 for r in test) > 0
+    last = data["last_round"]
+    # at 7 players the 4 liberals and Hitler do not know the team: 5 seats per game
+    assert last["points"] == 5 * report.games
+    assert last["all_liberal_error"] == round(3 / 7, 4)  # calling everyone liberal
+    assert 0.0 <= last["team_error"] < last["all_liberal_error"]
+    assert data["by_role"]["spectator"]["points"] > 0
+    assert set(data["by_stage"]) <= {"0", "1-2", "3-4", "5-6", "7+"}
+    assert sum(b["points"] for b in data["by_stage"].values()) == data["overall"]["points"]
+    with pytest.raises(EvaluateError, match="--half"):
+        evaluate_roles(records, "bayes", half="middle")

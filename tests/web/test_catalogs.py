@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from secret_hitler.bots.base import PLAYER_LEVELS
 from secret_hitler.engine.actions import CLAIM_SUBJECTS
 from secret_hitler.engine.types import Party, Phase, Policy, Power, Reason, Role
 
@@ -130,7 +131,8 @@ def test_keys_the_client_builds_from_engine_values(catalogs: dict[str, dict[str,
         "summary-zh",
     ):
         needed += [f"preset.{preset}.name", f"preset.{preset}.description"]
-    needed += [f"bot.level.{level}" for level in ("random", "rule", "bayes")]
+    needed += [f"bot.level.{level}" for level in PLAYER_LEVELS]
+    needed += [f"bot.level.{level}.description" for level in PLAYER_LEVELS]
     needed += [f"lobby.status.{s}" for s in ("waiting", "playing", "finished")]
     needed += [f"lang.{lang}" for lang in LANGS]
     missing = [key for key in needed if key not in en]

@@ -59,6 +59,26 @@ _BUILTIN: dict[str, tuple[str, str | None]] = {
 }
 
 
+#: The built-in levels as players see them, weakest first: engine name -> player-facing level.
+#: Engine names stay stable (records, the API, ``--liberals``); the lobby shows the player names
+#: (web i18n keys ``bot.level.<engine name>``: "Easy", "Normal", "Hard", "Human-like").
+PLAYER_LEVELS: dict[str, str] = {
+    "random": "easy",
+    "rule": "normal",
+    "bayes": "hard",
+    "bayes-human": "human-like",
+}
+#: The level of filled seats and stand-ins: the strongest built-in level that decides within
+#: DECISION_BUDGET_MS at 10 players (p99 of ``benchmarks/bot_speed.py``; docs/bots.md).
+DECISION_BUDGET_MS = 50.0
+STRONGEST_FIRST = ("bayes", "rule", "random")
+
+
+def default_level() -> str:
+    """The strongest level in STRONGEST_FIRST that can be made here (its extra installed)."""
+    return next(name for name in STRONGEST_FIRST if bot_problem(name) is None)
+
+
 #: Other packages add levels with an entry point in this group: ``name = "module:factory"``,
 #: where ``factory(seat, rng)`` returns an ``Agent`` (docs/extending.md).
 ENTRY_POINT_GROUP = "secret_hitler.bots"

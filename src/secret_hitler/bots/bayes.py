@@ -21,6 +21,7 @@ fascist policies (docs/bots.md, "Rule eye").
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -36,48 +37,30 @@ FASCIST = "fascist"
 
 
 class Tuning:
-    """Decision thresholds of the bot (the beliefs model is in ``beliefs.Model``)."""
+    """Decision thresholds of the bot (the beliefs model is in ``beliefs.Model``). Set by hand
+    and by simulation sweeps at 7 players (docs/bots.md, "Known limits": 300-game sweeps are
+    within noise); no level changes them."""
 
     # A liberal votes ja when P(government liberal-liberal) reaches this share of the average
     # government's, less so as the tracker nears chaos (a top-deck is a coin flip at best).
     vote_share = (1.05, 0.85, 0.55)
     # In the Hitler zone a liberal refuses a chancellor who is Hitler with more than this.
     hitler_risk = 0.12
-    # Extra public suspicion a fascist accepts for one more fascist policy, by policies on track.
-    suspicion_budget = (0.3, 0.3, 0.4, 0.5, 0.6, 1.0)
-    # A fascist lets a liberal-liberal government through when the public sees it as this clean
-    # (voting nein on a clean government is what gives fascists away).
-    fascist_blend = 0.35
     # What a fascist protects: his own cover a little, Hitler's a lot (Hitler elected in the
     # zone is the fascists' likeliest win; a burnt fascist can still vote and pass policies).
-    # Before the zone a fascist president grooms Hitler: nominates him and passes him liberals.
-    groom_hitler = True
-    nominate_hitler_early = 0.5
-    hitler_public_vote = True
     self_weight = 0.35
     hitler_weight = 1.0
-    # Fascist votes copy the vote a liberal would cast from the public record, and break from
-    # it only when the vote count (predicted by running the liberal rule for every liberal on
-    # the public posterior) is within this many votes of the majority.
-    mimic_votes = True
-    pivot_margin = -1
     # Fascist nominations: the most trusted seat in the liberal eye, unless a teammate's
-    # government is predicted to pass (then these bonuses, on the trust scale).
+    # government is predicted to pass (then these bonuses, on the trust scale). Before the zone
+    # a fascist president grooms Hitler: nominates him and passes him liberals.
     nominate_mate = 0.3
-    predict_nominations = True
-    threat_weight = 0.5  # execution: preference for a liberal who has evidence against the team
+    nominate_hitler_early = 0.5
     zone_hitler_fallback = 0.3  # Hitler's bonus in the zone when his vote is not predicted to pass
-    # Rule eye: informed fascists also replay the public suspicion scores of the `rule`
-    # liberals (deterministic given the public record) and price moves with them.
-    rule_eye = True
-    rule_clear_hitler = True
-    hitler_nein = True
-    hitler_ja_clean = 0.4  # ...unless his own posterior makes the government this clean
-    spare_hitler = True
-    rule_groom = False
-    hitler_force_below = 0.0  # blind Hitler's rule score at or below which he forces FF
-    chan_betray = True  # fascist chancellor, liberal president, FL: enact F and claim FF
-    pres_force = True  # fascist president, liberal chancellor, FFL: pass FF and claim FFF
+    threat_weight = 0.5  # execution: preference for a liberal who has evidence against the team
+    # Blind Hitler votes nein unless his own posterior makes the government this clean, and
+    # forces FF while his replayed rule score is at or below this.
+    hitler_ja_clean = 0.4
+    hitler_force_below = 0.0
 
 
 # ---------------------------------------------------------------------- vote model fitted to people
@@ -113,27 +96,20 @@ VOTE_FEATURES = (
     "chancellor_last_fascist_gov",  # the chancellor was in the last government that enacted F
     "president_last_fascist_gov",
 )
-# Held-out agreement 73.3% on the test half (always-ja 52.7%); one weight vector per role of the
-# seat (liberal, fascist, Hitler), in the order of VOTE_FEATURES.
-# fmt: off
-HUMAN_VOTE_COEF: tuple[tuple[float, ...], ...] | None = (
-    (  # liberal
-        3.066, -1.328, -1.399, 1.819, -0.490, 0.296, 0.303, 0.000, 0.000,
-        0.000, 0.000, 0.000, -2.163, -0.721, 0.279, 1.128, -2.163, -0.721,
-        0.570, 0.247, -0.520, -1.135, 1.347, -0.096, -0.283, -0.093, 0.627,
-    ),
-    (  # fascist
-        1.307, -0.848, -1.266, 1.770, -0.642, 0.275, 0.637, 1.307, 0.000,
-        0.115, 0.174, 1.135, -3.608, -1.290, 0.927, 0.947, 0.000, 0.000,
-        0.317, 0.109, -0.667, -1.175, 1.128, 0.030, -0.198, 0.044, 0.442,
-    ),
-    (  # Hitler
-        0.620, -0.838, -1.167, 1.642, -0.514, 2.933, 1.161, 0.000, 0.620,
-        -0.615, -0.167, 0.000, -1.724, -0.510, 0.930, 0.865, 0.000, 0.000,
-        0.702, 0.008, -0.756, -1.243, 0.967, 0.003, -0.204, 0.267, 0.772,
-    ),
-)
-# fmt: on
+
+
+def _vote_coef() -> tuple[tuple[float, ...], ...]:
+    """The fitted coefficients (one vector per role of the seat: liberal, fascist, Hitler) from
+    ``bots/data/human_vote.json``, written by ``benchmarks/fit_vote_model.py --write``."""
+    from importlib.resources import files
+
+    data = json.loads(files(__package__).joinpath("data", "human_vote.json").read_text("utf-8"))
+    if tuple(data["features"]) != VOTE_FEATURES:
+        raise RuntimeError("human_vote.json was fitted on other features: rerun its command")
+    return tuple(tuple(float(c) for c in row) for row in data["coef"])
+
+
+HUMAN_VOTE_COEF: tuple[tuple[float, ...], ...] | None = _vote_coef()
 
 
 def _find(legal: Sequence[Action], kind: str, **fields: Any) -> Action | None:
@@ -182,10 +158,9 @@ class BayesAgent(Agent):
             self._initial = int(keep.sum())
         if self.public is not None:
             self.public.update(view)
-            if Tuning.rule_eye:
-                if self.shadow is None:
-                    self.shadow = RuleAgent(self.seat)
-                self.shadow._update(view)
+            if self.shadow is None:
+                self.shadow = RuleAgent(self.seat)
+            self.shadow._update(view)
         return self.beliefs
 
     def posterior(self, view: View) -> tuple[np.ndarray, np.ndarray]:
@@ -220,6 +195,54 @@ class BayesAgent(Agent):
             choice = turn[self.rng.randrange(len(turn))]
         return choice
 
+    def evaluate(self, view: View, legal: Sequence[Action]) -> dict[str, Any]:
+        """What the bot would play here and its estimate of each option, leaving its own later
+        choices unchanged (its random state and memory are restored): for game analysis.
+
+        ``scores``: one number per turn action where the bot ranks options by a score
+        (nominations, investigations, special elections, a liberal's executions), else None.
+        ``facts``: the posterior figures the decision turns on (docs/bots.md, "Analysis").
+        """
+        turn = [a for a in legal if a.type != "claim"]
+        state, forced, deferred = self.rng.getstate(), self.forced, set(self.deferred)
+        try:
+            choice = self.act(view, turn or legal)
+        finally:
+            self.rng.setstate(state)
+            self.forced, self.deferred = forced, deferred
+        b = self._sync(view)
+        phase = view.phase
+        scores: list[float] | None = None
+        informed = self._informed_fascist(view)
+        if phase == "nominate":
+            scores = self._nomination_scores(view, turn)
+        elif phase == "investigate" and not informed:
+            scores = self._investigation_scores(view, turn)
+        elif phase == "special_election" and not informed:
+            scores = self._special_election_scores(view, turn)
+        elif phase == "execute" and not informed:
+            scores = self._execution_scores(view, turn)
+        facts: dict[str, float] = {}
+        eye = self.public if informed and self.public is not None else b
+        probs = eye.conditioned_liberal(self.seat) if eye is self.public else None
+        if phase == "vote" and view.candidate is not None and view.nominee is not None:
+            m = eye.marginals(probs)
+            facts["p_liberal_government"] = eye.p_both_liberal(view.candidate, view.nominee, probs)
+            facts["average_liberal_government"] = self._clean_baseline(eye, view)
+            facts["p_chancellor_hitler"] = float(m[view.nominee, HIT])
+        elif phase in ("discard", "enact"):
+            partner = view.chancellor if phase == "discard" else view.president
+            if partner is None and phase == "discard":
+                partner = view.nominee
+            if partner is not None:
+                facts["p_partner_fascist"] = float(b.p_fascist_party()[partner])
+        return {
+            "choice": choice,
+            "options": turn,
+            "scores": scores,
+            "facts": {k: round(float(v), 4) for k, v in facts.items()},
+        }
+
     # ------------------------------------------------------------------ helpers
     def _suspicion(self, view: View, probs: np.ndarray | None = None) -> float:
         """How fascist the public thinks this seat and Hitler are (what a fascist protects)."""
@@ -232,11 +255,6 @@ class BayesAgent(Agent):
             if view.known_roles[s] == "hitler":
                 out += Tuning.hitler_weight * float(m[s, HIT])
         return out
-
-    def _budget(self, view: View) -> float:
-        if view.liberal_policies >= 4 or view.fascist_policies >= 5:
-            return 1.0
-        return Tuning.suspicion_budget[min(view.fascist_policies, 5)]
 
     def _clean_baseline(self, b: Beliefs, view: View) -> float:
         """The average P(liberal-liberal) over governments of living players."""
@@ -308,20 +326,22 @@ class BayesAgent(Agent):
         return sum(view.alive) // 2 + 1
 
     def _nominate(self, view: View, legal: Sequence[Action]) -> Action | None:
+        return _pick(legal, self._nomination_scores(view, legal), self.rng)
+
+    def _nomination_scores(self, view: View, legal: Sequence[Action]) -> list[float]:
+        """The bot's score of each nominee (higher is better; ``_pick`` breaks ties)."""
         b = self.beliefs
         assert b is not None
         zone = view.fascist_policies >= view.hitler_zone
         team = self._team(view)
+        out: list[float] = []
         if self._informed_fascist(view):
             assert self.public is not None
             pub = self.public.marginals(self.public.conditioned_liberal(self.seat))
             cands = [a.target for a in legal if a.target is not None]
-            passes = {c: True for c in cands}
-            if Tuning.predict_nominations:
-                counts = self._predicted_ja(view, self.seat, cands)
-                need = self._need(view)
-                passes = {c: counts[k] + 1 >= need for k, c in enumerate(cands)}
-            best, score = None, -1e9
+            counts = self._predicted_ja(view, self.seat, cands)
+            need = self._need(view)
+            passes = {c: counts[k] + 1 >= need for k, c in enumerate(cands)}
             for a in legal:
                 c = a.target
                 assert c is not None
@@ -335,22 +355,17 @@ class BayesAgent(Agent):
                         s = trust + (
                             Tuning.nominate_hitler_early if hitler else Tuning.nominate_mate
                         )
-                s += 1e-6 * self.rng.random()
-                if s > score:
-                    best, score = a, s
-            return best
+                out.append(s)
+            return out
         m = b.marginals()
-        best, score = None, -1e9
         for a in legal:
             c = a.target
             assert c is not None
             s = float(m[c, LIB])
             if zone:
                 s -= 2.0 * float(m[c, HIT])
-            s += 1e-6 * self.rng.random()
-            if s > score:
-                best, score = a, s
-        return best
+            out.append(s)
+        return out
 
     def vote_features(self, view: View) -> np.ndarray:
         """The features of ``VOTE_FEATURES`` for the open election, from this seat's view."""
@@ -444,30 +459,17 @@ class BayesAgent(Agent):
                 ja = True
             elif p not in team and c not in team and view.liberal_policies >= 4:
                 ja = False
-            elif Tuning.mimic_votes:
-                want = p in team or c in team
-                mimic = self._liberal_rule(self.public, probs, view, p, c)
-                if mimic == want or Tuning.pivot_margin < 0:
-                    ja = mimic
-                else:
-                    others = float(self._predicted_ja(view, p, [c])[0])
-                    pivot = self._need(view) - 1
-                    ja = want if abs(others - pivot) <= Tuning.pivot_margin else mimic
-            elif p in team or c in team:
-                ja = True
-            else:
-                clean = self.public.p_both_liberal(p, c, probs)
-                base = self._clean_baseline(self.public, view)
-                ja = clean >= base * (1 + Tuning.fascist_blend) and view.election_tracker < 2
+            else:  # vote as a liberal reading the public record would
+                ja = self._liberal_rule(self.public, probs, view, p, c)
         else:
             probs = None
-            if view.role == "hitler" and self.public is not None and Tuning.hitler_public_vote:
+            if view.role == "hitler" and self.public is not None:
                 # Blind Hitler votes as a liberal would from the public record alone: his own
                 # certainty of not being Hitler must not show in his votes.
                 probs = self.public.conditioned_liberal(self.seat)
                 b = self.public
             ja = self._liberal_rule(b, probs, view, p, c)
-            if view.role == "hitler" and self.shadow is not None and Tuning.hitler_nein:
+            if view.role == "hitler" and self.shadow is not None:
                 # Rule liberals charge every ja voter of a government that enacts a fascist
                 # policy: a blind Hitler keeps his score clean for the zone by voting nein.
                 own = self.beliefs
@@ -483,7 +485,6 @@ class BayesAgent(Agent):
         libs = hand.count(LIBERAL)
         if libs in (0, 3):
             return legal[0]
-        c = view.nominee if view.nominee is not None else view.chancellor
         if not self._informed_fascist(view):
             if view.role == "hitler" and view.liberal_policies >= 4 and libs == 1:
                 # Hitler cannot let the liberals win just to look good.
@@ -503,29 +504,17 @@ class BayesAgent(Agent):
         team = self._team(view)
         chan = view.chancellor
         if chan in team:
-            groom_until = 3 if self.shadow is not None and Tuning.rule_groom else 2
-            blind_hitler = (
-                view.known_roles[chan] == "hitler" and view.fascist_policies < groom_until
-            )
-            if blind_hitler and Tuning.groom_hitler and view.liberal_policies < 4:
+            blind_hitler = view.known_roles[chan] == "hitler" and view.fascist_policies < 2
+            if blind_hitler and view.liberal_policies < 4:
                 # Early on, hand Hitler a liberal to enact: his clean record wins the zone later.
                 return _find(legal, "discard", policy=FASCIST)
             return _find(legal, "discard", policy=LIBERAL)
         if libs == 2:
             # A liberal chancellor enacts a liberal either way: look clean.
             return _find(legal, "discard", policy=FASCIST)
-        # FFL to a liberal chancellor: passing FF forces a fascist policy, at the price of
-        # claiming FFF, which deck counting may make implausible.
-        if Tuning.pres_force and self.shadow is not None:
-            return _find(legal, "discard", policy=LIBERAL)
-        assert self.public is not None
-        honest = self.public.probs_with(c3=1, c2=1, enacted=LIBERAL)
-        lie = self.public.probs_with(c3=0, c2=0, enacted=FASCIST)
-        cost = self._suspicion(view, lie) - self._suspicion(view, honest)
-        del c
-        if cost <= self._budget(view):
-            return _find(legal, "discard", policy=LIBERAL)
-        return _find(legal, "discard", policy=FASCIST)
+        # FFL to a liberal chancellor: pass FF to force a fascist policy, and claim FFF (the
+        # rule liberals forgive it by deck counting).
+        return _find(legal, "discard", policy=LIBERAL)
 
     def _enact(self, view: View, legal: Sequence[Action]) -> Action | None:
         hand = list(view.hand)
@@ -550,9 +539,7 @@ class BayesAgent(Agent):
             return enact(LIBERAL)
         team = self._team(view)
         if (
-            self.shadow is not None
-            and Tuning.spare_hitler
-            and view.president in team
+            view.president in team
             and view.known_roles[view.president] == "hitler"
             and view.fascist_policies < 5
             and view.liberal_policies < 4
@@ -560,17 +547,8 @@ class BayesAgent(Agent):
             # Blind Hitler passed a liberal: a fascist enactment would make his truthful
             # claim ("I passed a liberal") read as throwing one away. Keep him clean.
             return enact(LIBERAL)
-        if view.president in team or view.fascist_policies >= 5:
-            return enact(FASCIST)
-        if Tuning.chan_betray and self.shadow is not None:
-            return enact(FASCIST)
-        assert self.public is not None
-        honest = self.public.probs_with(c2=1, enacted=LIBERAL)
-        lie = self.public.probs_with(c2=0, enacted=FASCIST)
-        cost = self._suspicion(view, lie) - self._suspicion(view, honest)
-        if cost <= self._budget(view):
-            return enact(FASCIST)
-        return enact(LIBERAL)
+        # With a teammate president, or a liberal one (FL enacted as F, claimed FF).
+        return enact(FASCIST)
 
     def _veto_response(self, view: View, legal: Sequence[Action]) -> Action | None:
         libs = list(view.hand).count(LIBERAL)
@@ -585,7 +563,7 @@ class BayesAgent(Agent):
             # One step ahead: the target whose claimed result (a teammate cleared, a liberal
             # framed) leaves the team least suspect in the liberal eye.
             team = set(self._team(view))
-            if self.shadow is not None and Tuning.rule_clear_hitler:
+            if self.shadow is not None:
                 # Rule liberals lower a seat's score when it is called liberal: clear Hitler
                 # before the zone, where liberals refuse any chancellor with a positive score.
                 for a in legal:
@@ -604,11 +582,13 @@ class BayesAgent(Agent):
                 if s < score:
                     best, score = a, s
             return best
-        bad = b.p_fascist_party()
-        return max(
-            legal,
-            key=lambda a: float(bad[a.target] * (1 - bad[a.target])) + 1e-6 * self.rng.random(),
-        )
+        return _pick(legal, self._investigation_scores(view, legal), self.rng)
+
+    def _investigation_scores(self, view: View, legal: Sequence[Action]) -> list[float]:
+        """A liberal's value of investigating each target: how uncertain the seat's party is."""
+        assert self.beliefs is not None
+        bad = self.beliefs.p_fascist_party()
+        return [float(bad[a.target] * (1 - bad[a.target])) for a in legal]
 
     def _special_election(self, view: View, legal: Sequence[Action]) -> Action | None:
         b = self.beliefs
@@ -623,8 +603,13 @@ class BayesAgent(Agent):
             assert self.public is not None
             pub = self.public.marginals(self.public.conditioned_liberal(self.seat))
             return max(legal, key=lambda a: float(pub[a.target, LIB]))
-        m = b.marginals()
-        return max(legal, key=lambda a: float(m[a.target, LIB]) + 1e-6 * self.rng.random())
+        return _pick(legal, self._special_election_scores(view, legal), self.rng)
+
+    def _special_election_scores(self, view: View, legal: Sequence[Action]) -> list[float]:
+        """A liberal's value of each next president: P(liberal)."""
+        assert self.beliefs is not None
+        m = self.beliefs.marginals()
+        return [float(m[a.target, LIB]) for a in legal]
 
     def _execute(self, view: View, legal: Sequence[Action]) -> Action | None:
         b = self.beliefs
@@ -646,13 +631,13 @@ class BayesAgent(Agent):
                     ),
                 )
             return None
-        m = b.marginals()
-        return max(
-            legal,
-            key=lambda a: (
-                float(m[a.target, HIT] + 0.3 * m[a.target, FAS]) + 1e-6 * self.rng.random()
-            ),
-        )
+        return _pick(legal, self._execution_scores(view, legal), self.rng)
+
+    def _execution_scores(self, view: View, legal: Sequence[Action]) -> list[float]:
+        """A liberal's value of shooting each target: P(Hitler) + 0.3 P(fascist)."""
+        assert self.beliefs is not None
+        m = self.beliefs.marginals()
+        return [float(m[a.target, HIT] + 0.3 * m[a.target, FAS]) for a in legal]
 
     def _threats(self, view: View) -> dict[int, float]:
         """Liberals who saw something private against the team: a liberal who investigated a
@@ -802,6 +787,16 @@ class BayesAgent(Agent):
             if s < score - 1e-9:
                 best, score = a, s
         return best
+
+
+def _pick(legal: Sequence[Action], scores: Sequence[float], rng: Any) -> Action | None:
+    """The best-scoring action; a tiny random jitter (one draw per action, in order) breaks ties."""
+    best, top = None, -1e18
+    for a, s in zip(legal, scores, strict=True):
+        s += 1e-6 * rng.random()
+        if s > top:
+            best, top = a, s
+    return best
 
 
 def _normalize_log(logw: np.ndarray) -> np.ndarray:

@@ -17,6 +17,7 @@ event.
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -111,133 +112,32 @@ class Model:
     temper: float = 1.0
 
 
-# Fitted to the 7-player secrethitler.io games (data/secrethitler-io-games.jsonl.gz, 911 games): frequencies of each
-# behaviour by true role. People lie in other ways more often (a quarter of fascist claims
-# are neither the truth nor the cover story), Hitler lies like a fascist, fascists do not
-# favour teammates outside the Hitler zone, and votes are nearly uninformative.
-_HV = {  # [voter][pres party] -> P(ja) by chancellor role (L, F, H); outside / inside the zone
-    False: (
-        (((0.52, 0.49, 0.50), (0.45, 0.44, 0.47))),
-        (((0.48, 0.51, 0.51), (0.49, 0.49, 0.52))),
-        (((0.515, 0.51, 0.51), (0.45, 0.485, 0.485))),
-    ),
-    True: (
-        (((0.465, 0.39, 0.45), (0.23, 0.16, 0.25))),
-        (((0.31, 0.40, 0.63), (0.35, 0.42, 0.625))),
-        (((0.34, 0.41, 0.41), (0.27, 0.31, 0.31))),
-    ),
-}
-HUMAN_MODEL = Model(
-    eps=0.1,
-    nominate_fascist=(1.0, 0.8, 0.8),
-    nominate_fascist_zone=(1.0, 0.7, 1.3),
-    bad_pass=((0.08, 0.09, 0.09), (0.715, 0.44, 0.44), (0.59, 0.55, 0.55)),
-    bad_enact=((0.01, 0.01, 0.01), (0.485, 0.34, 0.34), (0.40, 0.34, 0.34)),
-    cover_lie=0.46,
-    cover_truth=0.23,
-    cover_lie_chancellor=0.73,
-    cover_truth_chancellor=0.05,
-    hitler_lies=1.0,
-    vote_table=(_HV[False], _HV[True]),
-)
+def model_from_json(kwargs: dict[str, Any]) -> Model:
+    """A ``Model`` from JSON keyword arguments (lists become the tuples the tables use)."""
+
+    def tup(x: Any) -> Any:
+        return tuple(tup(v) for v in x) if isinstance(x, list) else x
+
+    return Model(**{k: tup(v) for k, v in kwargs.items()})
 
 
-# The "liberal eye" of the bot fascists (their public-only posterior, what they try to fool):
-# the same measurement on the previous fascists (``fit_bot_model.py --games 400 --seed 7``,
-# before BOT_MODEL existed), which describes fascists who force policies and copy votes. Used
-# for pricing moves only; it made stronger fascists than BOT_MODEL in the same games.
-EYE_MODEL = Model(
-    ja_uninformed=0.353,
-    vote_table=(
-        (
-            ((0.434, 0.377, 0.457), (0.27, 0.314, 0.381)),
-            ((0.382, 0.378, 0.434), (0.25, 0.331, 0.374)),
-            ((0.458, 0.43, 0.457), (0.259, 0.273, 0.381)),
-        ),
-        (
-            ((0.566, 0.293, 0.448), (0.259, 0.223, 0.217)),
-            ((0.23, 0.375, 0.933), (0.281, 0.154, 0.885)),
-            ((0.351, 0.454, 0.448), (0.293, 0.217, 0.217)),
-        ),
-        (
-            ((0.473, 0.256, 0.451), (0.275, 0.206, 0.224)),
-            ((0.03, 0.182, 0.756), (0.176, 0.198, 0.694)),
-            ((0.449, 0.374, 0.451), (0.275, 0.255, 0.224)),
-        ),
-    ),
-    vote_relative=True,
-    bad_pass_hand=(
-        ((0.02, 0.02), (0.02, 0.02), (0.02, 0.02)),
-        ((0.97, 0.03), (0.97, 0.964), (0.361, 0.263)),
-        ((0.248, 0.03), (0.2, 0.045), (0.5, 0.5)),
-    ),
-    bad_enact=((0.02, 0.02, 0.02), (0.97, 0.964, 0.96), (0.086, 0.033, 0.5)),
-    cover_lie=0.45,
-    cover_truth=0.15,
-    cover_lie_chancellor=0.25,
-    cover_truth_chancellor=0.45,
-    hitler_lies=0.05,
-    nominate_fascist=(1.0, 1.85, 3.34),
-    nominate_fascist_zone=(1.0, 1.2, 3.99),
-    execute_fascist=(1.0, 0.05, 0.03),
-    frame_liberal=0.95,
-    clear_teammate=0.875,
-    hitler_truthful_investigation=0.95,
-)
+def load_model(name: str) -> Model:
+    """A fitted model from ``bots/data/NAME.json``, written by the fit script its ``command``
+    names (docs/bots.md, "Fitted numbers")."""
+    from importlib.resources import files
+
+    data = json.loads(files(__package__).joinpath("data", f"{name}.json").read_text("utf-8"))
+    return model_from_json(data["model"])
 
 
-# Fitted to our own bots by ``benchmarks/fit_bot_model.py --games 300 --seed 21 --fascists
-# bayes,rule`` (7 players; bayes liberals against bayes fascists and against rule fascists, so
-# that the liberals are not confidently wrong against either): run it, paste the ``Model(...)``
-# it prints. The fit was made before ``temper`` existed, so a rerun now gives slightly
-# different numbers. Every probability is floored (0.02-0.03 for an action a role never took
-# in the sample, 0.05 for claims and investigations), so a surprising action lowers a world's
-# weight instead of deleting it. Votes are read relative to a liberal's (``vote_relative``,
-# ratios capped at 4): the bot fascists copy the liberal vote, so votes carry little evidence,
-# except fascists backing Hitler in the zone and refusing clean governments at 4 liberal
-# policies. Fascist presidents force FF from FFL and pass LL from FLL; fascist chancellors
-# enact fascist from FL. ``temper`` 0.55: ``fit_bot_model.py --games 100 --seed 5 --temper``
-# (log-loss 3.32 against 3.64 untempered; uniform 3.82), see docs/bots.md.
-BOT_MODEL = Model(
-    ja_uninformed=0.381,
-    vote_table=(
-        (  # before the Hitler zone: voter L / F / H, president party L / F, chancellor L F H
-            ((0.678, 0.405, 0.458), (0.205, 0.178, 0.484)),
-            ((0.71, 0.287, 0.395), (0.513, 0.386, 0.476)),
-            ((0.723, 0.323, 0.458), (0.413, 0.66, 0.484)),
-        ),
-        (  # in the Hitler zone
-            ((0.577, 0.373, 0.457), (0.216, 0.328, 0.095)),
-            ((0.305, 0.372, 0.864), (0.259, 0.252, 0.381)),
-            ((0.368, 0.275, 0.457), (0.155, 0.246, 0.095)),
-        ),
-        (  # 4 liberal policies down
-            ((0.744, 0.466, 0.502), (0.231, 0.103, 0.07)),
-            ((0.538, 0.428, 0.654), (0.532, 0.278, 0.28)),
-            ((0.71, 0.259, 0.502), (0.384, 0.412, 0.07)),
-        ),
-    ),
-    vote_relative=True,
-    bad_pass_hand=(
-        ((0.02, 0.02), (0.02, 0.02), (0.02, 0.02)),
-        ((0.802, 0.031), (0.97, 0.941), (0.117, 0.267)),
-        ((0.243, 0.03), (0.06, 0.04), (0.5, 0.5)),
-    ),
-    bad_enact=((0.02, 0.02, 0.02), (0.838, 0.941, 0.97), (0.091, 0.03, 0.5)),
-    cover_lie=0.45,
-    cover_truth=0.15,
-    cover_lie_chancellor=0.9,
-    cover_truth_chancellor=0.05,
-    hitler_lies=0.613,
-    nominate_fascist=(1.0, 1.63, 1.1),
-    nominate_fascist_zone=(1.0, 0.87, 3.72),
-    execute_fascist=(1.0, 0.05, 0.03),
-    frame_liberal=0.547,
-    clear_teammate=0.95,
-    hitler_truthful_investigation=0.562,
-    temper=0.55,
-)
-
+# The fitted models (numbers and provenance in bots/data/*.json):
+# - HUMAN_MODEL: people, the train half of the 7-player secrethitler.io games
+#   (``benchmarks/fit_human_model.py``), for ``bayes-human``;
+# - BOT_MODEL: our own bots (``benchmarks/fit_bot_model.py``), for ``bayes``;
+# - EYE_MODEL: a frozen earlier bot fit, the "liberal eye" the bayes fascists price moves with.
+HUMAN_MODEL = load_model("human_model")
+EYE_MODEL = load_model("eye_model")
+BOT_MODEL = load_model("bot_model")
 DEFAULT_MODEL = BOT_MODEL
 
 
@@ -831,6 +731,7 @@ __all__ = [
     "BOT_MODEL",
     "DEFAULT_MODEL",
     "EYE_MODEL",
+    "HUMAN_MODEL",
     "FAS",
     "HIT",
     "LIB",
@@ -838,6 +739,8 @@ __all__ = [
     "Model",
     "Session",
     "hand_prior",
+    "load_model",
+    "model_from_json",
     "session_table",
     "worlds_matrix",
 ]

@@ -32,6 +32,62 @@ FAS = "fascist"
 KNOWN = 10.0  # the score of a seat known to be fascist
 
 
+class Weights:
+    """Every weight of the rule bot, in one place. None is fitted: they were set by hand when
+    the bot was written and kept because the rule-vs-rule games come out balanced (52.5%
+    liberal wins at 7 players, docs/bots.md "Results"); ``zone_penalty`` and ``zone_refuse``
+    were tuned by simulation at 7 players. docs/bots.md, ``rule``, describes each in words."""
+
+    # Suspicion from public events (added to the seat's public score).
+    fascist_gov = 1.0  # both members of a government that enacted a fascist policy
+    fascist_gov_ja = 0.3  # ...each other ja voter
+    liberal_gov = -0.5  # both members of a government that enacted a liberal policy
+    liberal_gov_ja = -0.1  # ...each other ja voter
+    conflict = 1.5  # both seats of two contradicting claims
+    chancellor_lied = 3.0  # admitted a liberal and enacted a fascist, or FF and enacted liberal
+    president_threw = 2.0  # a president who admits throwing a liberal away
+    fff_forgiven = -0.7  # an FFF / FF story, times how likely the draw was (deck counting)
+    fff_likely = 0.25  # P(FFF) at which that story is fully forgiven
+    two_to_one = 0.4  # a president who claims 2+ liberals while the chancellor claims 1
+    silent_fascist = 0.6  # no claim by the window's close, after a fascist policy
+    silent_liberal = 0.3  # ...after a liberal one
+    investigated_fascist = 2.5  # an investigation claim "fascist", times credibility
+    investigated_liberal = -1.0  # ...claim "liberal"
+    known_tiebreak = 0.01  # known fascists are ranked among themselves by public score
+    # Private adjustments (what only this seat saw).
+    drew_fff = 0.8  # the president who handed me FF (drew FFF, or threw a liberal away)
+    backed_known = 0.4  # a ja voter of a government with a seat I know is fascist
+    # Fascists' sense of who knows too much about the team.
+    threat_investigated = 3.0  # investigated a teammate / claims a teammate is fascist
+    threat_conflict = 2.0  # contradicted a teammate
+    # Liberal decisions.
+    zone_penalty = 3.0  # Hitler zone: distrust of a nominee not known to be not-Hitler
+    zone_refuse = 0.0  # ...score above which a liberal refuses him (1.0 at tracker 2)
+    zone_refuse_desperate = 1.0
+    vote_limit = 1.2  # nein when the worse member's score reaches this (2.2 at tracker 2)
+    vote_limit_desperate = 2.2
+    vote_above_mean = 1.5  # ...or exceeds the table's average by this much
+    execute_unsafe = 0.5  # preference for shooting a seat not confirmed not-Hitler
+    tiebreak = 0.05  # random jitter added to keys to break ties
+    # Fascist decisions (probabilities).
+    nominate_mate = 0.55  # nominate a teammate (Hitler blind: 0.35)
+    nominate_mate_careful = 0.35
+    tracker2_nein = 0.5  # a fascist votes nein on a non-team government at tracker 2
+    pass_ff_to_hitler = 0.6  # pass FF to Hitler as chancellor before the zone (1.0 in it)
+    force_power = 0.75  # force a fascist policy that gives a power (0.55 otherwise)
+    force_plain = 0.55
+    force_suspected = 0.3  # ...less this when the president's public score exceeds 1.5
+    force_suspected_above = 1.5
+    force_hitler = 0.3  # ...less this for Hitler
+    enact_with_mate = 0.6  # a Hitler chancellor enacts fascist with a teammate president
+    betray_power = 0.45  # a fascist chancellor with a liberal president enacts fascist (power)
+    betray_plain = 0.25
+    betray_hitler = 0.4  # ...times this for Hitler
+    investigate_hitler = 0.5  # investigate Hitler (and call him liberal)
+    frame = 0.5  # call an investigated liberal fascist
+    execute_public = 0.5  # weight of the public score when choosing a liberal to shoot
+
+
 def _nlib(policies: Sequence[str]) -> int:
     return sum(1 for p in policies if p == LIB)
 
@@ -74,10 +130,8 @@ class _Session:
 
 class RuleAgent(Agent):
     name = "rule"
-    # Hitler zone: extra distrust of a nominee not known to be not-Hitler, and the suspicion
-    # above which a liberal refuses him (tuned by simulation at 7 players).
-    zone_penalty = 3.0
-    zone_refuse = 0.0
+    zone_penalty = Weights.zone_penalty
+    zone_refuse = Weights.zone_refuse
 
     def __init__(self, seat: int, rng: random.Random | None = None) -> None:
         super().__init__(seat, rng)
@@ -161,7 +215,7 @@ class RuleAgent(Agent):
             (self.known_fas if e["party"] == FAS else self.known_lib).add(target)
         elif t == "investigated":
             if e["target"] in self.team and e["president"] not in self.team:
-                self.threat[e["president"]] += 3.0
+                self.threat[e["president"]] += Weights.threat_investigated
         elif t == "peek":
             self.my_peek = tuple(e["policies"])
         elif t == "nominated":
@@ -182,24 +236,26 @@ class RuleAgent(Agent):
         s.enacted = policy
         pub = self.pub
         if policy == FAS:
-            pub[s.pres] += 1.0
-            pub[s.chan] += 1.0
+            pub[s.pres] += Weights.fascist_gov
+            pub[s.chan] += Weights.fascist_gov
             for v in s.ja:
                 if v not in (s.pres, s.chan):
-                    pub[v] += 0.3
+                    pub[v] += Weights.fascist_gov_ja
             if s.passed and LIB in s.passed:
                 self._caught(s.chan)  # I passed a liberal and the chancellor chose fascist
             if s.received == (FAS, FAS):
-                self.priv[s.pres] += 0.8  # drew three fascists, or threw a liberal away
+                self.priv[s.pres] += (
+                    Weights.drew_fff
+                )  # drew three fascists, or threw a liberal away
         else:
-            pub[s.pres] -= 0.5
-            pub[s.chan] -= 0.5
+            pub[s.pres] += Weights.liberal_gov
+            pub[s.chan] += Weights.liberal_gov
             for v in s.ja:
                 if v not in (s.pres, s.chan):
-                    pub[v] -= 0.1
+                    pub[v] += Weights.liberal_gov_ja
         for v in s.ja:
             if v in self.known_fas or s.pres in self.known_fas or s.chan in self.known_fas:
-                self.priv[v] += 0.4
+                self.priv[v] += Weights.backed_known
 
     def _caught(self, seat: int) -> None:
         """This seat saw ``seat`` lie or betray: a certainty for a liberal."""
@@ -238,11 +294,11 @@ class RuleAgent(Agent):
             self._caught(s.peek[0])
 
     def _conflict(self, a: int, b: int) -> None:
-        self.pub[a] += 1.5
-        self.pub[b] += 1.5
+        self.pub[a] += Weights.conflict
+        self.pub[b] += Weights.conflict
         for x, y in ((a, b), (b, a)):
             if x in self.team and y not in self.team:
-                self.threat[y] += 2.0
+                self.threat[y] += Weights.threat_conflict
 
     def _score_claims(self, s: _Session) -> None:
         """Once both members have claimed: do the stories fit each other and the policy?"""
@@ -255,17 +311,19 @@ class RuleAgent(Agent):
             return
         if s.enacted == FAS:
             if cl >= 1:
-                pub[s.chan] += 3.0  # had a liberal and enacted a fascist
+                pub[s.chan] += Weights.chancellor_lied  # had a liberal and enacted a fascist
             elif pl >= 1:
-                pub[s.pres] += 2.0  # threw a liberal away
+                pub[s.pres] += Weights.president_threw  # threw a liberal away
             else:
-                blame = min(1.0, self._p_fff() / 0.25)
-                pub[s.pres] -= 0.7 * blame
-                pub[s.chan] -= 0.7 * blame
+                blame = min(1.0, self._p_fff() / Weights.fff_likely)
+                pub[s.pres] += Weights.fff_forgiven * blame
+                pub[s.chan] += Weights.fff_forgiven * blame
         elif s.enacted == LIB and cl == 0:
-            pub[s.chan] += 3.0  # claims fascists only but enacted a liberal: a lie
+            pub[s.chan] += (
+                Weights.chancellor_lied
+            )  # claims fascists only but enacted a liberal: a lie
         elif s.enacted == LIB and pl >= 2 and cl == 1:
-            pub[s.pres] += 0.4
+            pub[s.pres] += Weights.two_to_one
 
     def _p_fff(self) -> float:
         lib, fas = self.deck
@@ -280,7 +338,7 @@ class RuleAgent(Agent):
         if s is None or s.scored:
             return
         s.scored = True
-        silence = 0.6 if s.enacted == FAS else 0.3
+        silence = Weights.silent_fascist if s.enacted == FAS else Weights.silent_liberal
         if s.pres_claim is None:
             self.pub[s.pres] += silence
         if s.chan_claim is None:
@@ -296,17 +354,17 @@ class RuleAgent(Agent):
             self._caught(pres)
             return
         if target in self.team and party == FAS and pres not in self.team:
-            self.threat[pres] += 3.0
+            self.threat[pres] += Weights.threat_investigated
         credibility = 1.0 / (1.0 + max(0.0, self.score(pres)))
         if party == FAS:
-            self.pub[target] += 2.5 * credibility
+            self.pub[target] += Weights.investigated_fascist * credibility
         else:
-            self.pub[target] -= 1.0 * credibility
+            self.pub[target] += Weights.investigated_liberal * credibility
 
     def score(self, seat: int) -> float:
         """Suspicion from this seat's point of view (liberal reasoning)."""
         if seat in self.known_fas:
-            return KNOWN + self.pub[seat] * 0.01
+            return KNOWN + self.pub[seat] * Weights.known_tiebreak
         if seat in self.known_lib:
             return -KNOWN
         return self.pub[seat] + self.priv[seat]
@@ -351,7 +409,7 @@ class RuleAgent(Agent):
     def _best(self, seats: Sequence[int], key: Callable[[int], float]) -> int:
         """The seat with the smallest key, ties broken at random."""
         rnd = self.rng.random
-        return min(seats, key=lambda s: key(s) + rnd() * 0.05)
+        return min(seats, key=lambda s: key(s) + rnd() * Weights.tiebreak)
 
     def _fascist_play(self) -> bool:
         return self.role == FAS or (self.role == "hitler" and self.knows_team)
@@ -371,7 +429,9 @@ class RuleAgent(Agent):
         if not mates and not self._zone(view):
             mates = [t for t in targets if t == hitler]
         careful = self.role == "hitler"
-        if mates and self.rng.random() < (0.35 if careful else 0.55):
+        if mates and self.rng.random() < (
+            Weights.nominate_mate_careful if careful else Weights.nominate_mate
+        ):
             return self._best(mates, self.public)
         others = [t for t in targets if t not in team] or targets
         return self._best(others, self.public)
@@ -398,7 +458,7 @@ class RuleAgent(Agent):
                 return True
             if c in team or m in team:
                 return True
-            if view.election_tracker == 2 and self.rng.random() < 0.5:
+            if view.election_tracker == 2 and self.rng.random() < Weights.tracker2_nein:
                 return False
             return self._liberal_vote(view, c, m, self.public)
         return self._liberal_vote(view, c, m, self.score)
@@ -413,14 +473,14 @@ class RuleAgent(Agent):
             self._zone(view)
             and m not in view.not_hitler
             and m not in self.known_lib
-            and score(m) > (1.0 if desperate else self.zone_refuse)
+            and score(m) > (Weights.zone_refuse_desperate if desperate else self.zone_refuse)
         ):
             return False
-        limit = 2.2 if desperate else 1.2
+        limit = Weights.vote_limit_desperate if desperate else Weights.vote_limit
         living = [s for s in range(self.n) if view.alive[s] and s != self.seat]
         mean = sum(score(s) for s in living) / max(1, len(living))
         risk = max(score(c), score(m))
-        return risk < limit and risk <= mean + 1.5
+        return risk < limit and risk <= mean + Weights.vote_above_mean
 
     # -- legislation
     def _discard(self, view: View) -> Policy:
@@ -440,17 +500,18 @@ class RuleAgent(Agent):
         if fas < 2 and not must_block:
             return Policy.FASCIST  # a lone fascist would not get past a liberal chancellor
         if chan in self.team:
-            p = 0.6 if chan == self.hitler and not self._zone(view) else 1.0
+            p = Weights.pass_ff_to_hitler if chan == self.hitler and not self._zone(view) else 1.0
         elif must_block:
             p = 1.0
         else:
             slot = view.fascist_policies  # the next fascist policy covers board[slot]
             power = view.board[slot] if slot < len(view.board) else None
-            p = 0.75 if power in ("execute", "investigate", "special_election") else 0.55
-            if self.public(self.seat) > 1.5:
-                p -= 0.3
+            powers = ("execute", "investigate", "special_election")
+            p = Weights.force_power if power in powers else Weights.force_plain
+            if self.public(self.seat) > Weights.force_suspected_above:
+                p -= Weights.force_suspected
             if self.role == "hitler":
-                p -= 0.3
+                p -= Weights.force_hitler
         return Policy.LIBERAL if self.rng.random() < p else Policy.FASCIST
 
     def _enact(self, view: View, turn: list[Action]) -> Action:
@@ -476,12 +537,17 @@ class RuleAgent(Agent):
         if self.role == "hitler" and not self.knows_team:
             return Policy.LIBERAL
         if pres in self.team:
-            return Policy.FASCIST if self.role == FAS or self.rng.random() < 0.6 else Policy.LIBERAL
+            fascist = self.role == FAS or self.rng.random() < Weights.enact_with_mate
+            return Policy.FASCIST if fascist else Policy.LIBERAL
         slot = view.fascist_policies
         power = view.board[slot] if slot < len(view.board) else None
-        p = 0.45 if power in ("execute", "special_election") else 0.25
+        p = (
+            Weights.betray_power
+            if power in ("execute", "special_election")
+            else Weights.betray_plain
+        )
         if self.role == "hitler":
-            p *= 0.4
+            p *= Weights.betray_hitler
         return Policy.FASCIST if self.rng.random() < p else Policy.LIBERAL
 
     def _want_veto(self, view: View, hand: Sequence[str]) -> bool:
@@ -508,7 +574,7 @@ class RuleAgent(Agent):
     def _investigate(self, view: View, targets: list[int]) -> int:
         if self._fascist_play():
             hitler = self.hitler
-            if hitler in targets and self.rng.random() < 0.5:
+            if hitler in targets and self.rng.random() < Weights.investigate_hitler:
                 return hitler  # then claim him liberal
             libs = [t for t in targets if t not in self.team] or targets
             return self._best(libs, self.public)  # frame the most trusted
@@ -528,9 +594,13 @@ class RuleAgent(Agent):
     def _execute(self, view: View, targets: list[int]) -> int:
         if self._fascist_play():
             libs = [t for t in targets if t not in self.team] or targets
-            return self._best(libs, lambda s: -self.threat[s] + 0.5 * self.public(s))
+            return self._best(
+                libs, lambda s: -self.threat[s] + Weights.execute_public * self.public(s)
+            )
         safe = set(view.not_hitler)
-        return self._best(targets, lambda s: -self.score(s) - (0.5 if s not in safe else 0.0))
+        return self._best(
+            targets, lambda s: -self.score(s) - (Weights.execute_unsafe if s not in safe else 0.0)
+        )
 
     # ------------------------------------------------------------------ claims
     def claims(self, view: View, options: Sequence[Action]) -> list[Action]:
@@ -555,7 +625,7 @@ class RuleAgent(Agent):
             if liar and target is not None:
                 if target in self.team or truth == FAS:
                     party = LIB  # protect a teammate (Hitler learns one this way)
-                elif self.knows_team and self.rng.random() < 0.5:
+                elif self.knows_team and self.rng.random() < Weights.frame:
                     party = FAS  # frame a liberal
             return next((a for a in options if a.party == party), None)
         if subject == A.CLAIM_PEEK:

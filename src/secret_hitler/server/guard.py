@@ -25,7 +25,14 @@ UNKNOWN_ADDRESS = "unknown"
 class Guard:
     """Rate limits by name and key, and open WebSocket connections per address."""
 
-    RATES = ("session_rate", "signin_rate", "signin_rate_user", "chat_rate", "chat_rate_address")
+    RATES = (
+        "session_rate",
+        "signin_rate",
+        "signin_rate_user",
+        "chat_rate",
+        "chat_rate_address",
+        "analysis_rate",
+    )
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings

@@ -9,6 +9,7 @@ import time
 from typing import Any
 
 from ..bots import available_bots
+from ..bots import default_level as bots_default_level
 from ..engine import Rules, game_from_record
 from . import store as S
 from .auth import NameError_, User, clean_name
@@ -42,8 +43,8 @@ def bot_levels() -> list[str]:
 
 
 def default_level() -> str:
-    levels = bot_levels()
-    return "rule" if "rule" in levels else "random"
+    """Filled seats and stand-ins: the strongest level that decides within 50 ms (bots.base)."""
+    return bots_default_level()
 
 
 class Hub:

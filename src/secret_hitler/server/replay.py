@@ -9,19 +9,24 @@ once its host published it).
 from __future__ import annotations
 
 import json
+import time
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
+from starlette.concurrency import run_in_threadpool
 
+from ..analysis import DEFAULT_BOT, AnalysisError, analyze
 from ..engine import Action, GameError, InvalidRecord, game_from_record
 from ..engine.record import parse_record
+from .guard import client_address
 from .hub import LobbyError
-from .lobby import game_record
+from .lobby import game_record, hub_of
 from .text import json_problem
 from .updates import public_action
 
 RECORD_TEXT_MAX = 1000  # characters of any text in an uploaded record (names, chat lines)
 RECORD_DEPTH_MAX = 12
+ANALYSIS_SECONDS = 5.0  # an analysis that takes longer is stopped (a real game takes < 1 s)
 
 router = APIRouter()
 
@@ -89,10 +94,8 @@ async def replay_game(
     return out
 
 
-@router.post("/api/replay")
-async def replay_upload(
-    request: Request, step: int | None = None, view: str | None = None
-) -> dict[str, Any]:
+async def _uploaded(request: Request) -> dict[str, Any]:
+    """The record in the request body, checked for size (guard.BodyLimit), JSON and depth."""
     body = await request.body()  # at most ``max_body`` bytes (guard.BodyLimit)
     try:
         record = json.loads(body)
@@ -105,4 +108,62 @@ async def replay_upload(
     problem = json_problem(record, RECORD_TEXT_MAX, RECORD_DEPTH_MAX)
     if problem is not None:
         raise LobbyError(400, "invalid_record", f"record: {problem}")
-    return replay_step(record, step, view)
+    return record
+
+
+@router.post("/api/replay")
+async def replay_upload(
+    request: Request, step: int | None = None, view: str | None = None
+) -> dict[str, Any]:
+    return replay_step(await _uploaded(request), step, view)
+
+
+def _check_analysis_rate(request: Request) -> None:
+    """Analyses cost CPU: at most ``analysis_rate`` per client address (docs/security.md)."""
+    guard = hub_of(request).guard
+    if not guard.hit(("analysis_rate", client_address(request.client))):
+        raise LobbyError(
+            429, "rate_limited", "too many analyses from this address; try again later"
+        )
+
+
+async def _analysis(record: dict[str, Any], view: str | None, bot: str | None) -> dict[str, Any]:
+    """The analysis (``secret_hitler.analysis``) off the event loop, within ANALYSIS_SECONDS."""
+    seat: int | None = None
+    if view is not None and view != "spectator":
+        try:
+            seat = int(view)
+        except ValueError:
+            raise LobbyError(
+                400, "invalid_request", "view must be 'spectator' or a seat number"
+            ) from None
+    deadline = time.monotonic() + ANALYSIS_SECONDS
+    try:
+        return await run_in_threadpool(analyze, record, seat, bot or DEFAULT_BOT, deadline=deadline)
+    except AnalysisError as exc:
+        raise LobbyError(exc.status, exc.code, str(exc)) from None
+
+
+@router.get("/api/games/{game_id}/analysis")
+async def analysis_of_game(
+    game_id: str,
+    request: Request,
+    view: str | None = None,
+    bot: str | None = None,
+    invite: Annotated[str | None, Query()] = None,
+) -> dict[str, Any]:
+    # the record endpoint's permission check: 404 unknown or not visible, 409 still running
+    record = await game_record(game_id, request, invite)
+    _check_analysis_rate(request)
+    out = await _analysis(record, view, bot)
+    out["game_id"] = game_id
+    return out
+
+
+@router.post("/api/analysis")
+async def analysis_upload(
+    request: Request, view: str | None = None, bot: str | None = None
+) -> dict[str, Any]:
+    record = await _uploaded(request)
+    _check_analysis_rate(request)
+    return await _analysis(record, view, bot)

@@ -17,7 +17,7 @@ import json
 import math
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -177,80 +177,167 @@ def _votes_of_game(record: dict[str, Any], bot: str, seed: int, report: VoteRepo
 
 # ---------------------------------------------------------------------------------- roles
 
+#: Stages of a game by the number of policies on the board at a nomination.
+STAGES = (("0", 0, 0), ("1-2", 1, 2), ("3-4", 3, 4), ("5-6", 5, 6), ("7+", 7, 99))
+
+
+def game_half(record: dict[str, Any], index: int = 0) -> str:
+    """The fixed split of real games: ``train`` or ``test`` by the low bit of a blake2b hash of
+    the secrethitler.io game id (the record's index when it has none). Anything fitted to people
+    (``benchmarks/fit_vote_model.py``, ``fit_human_model.py``) uses ``train`` only; the
+    reported figures come from ``test``."""
+    import hashlib
+
+    gid = str(record.get("source", {}).get("id", index))
+    return ("train", "test")[hashlib.blake2b(gid.encode(), digest_size=8).digest()[0] & 1]
+
 
 @dataclass(slots=True)
-class RoleReport:
-    bot: str
-    games: int = 0
+class RoleAcc:
+    """Sums over scored points (one point: one point of view at one nomination)."""
+
     points: int = 0
     log_loss: float = 0.0
     uniform_log_loss: float = 0.0
     top1: int = 0
     uniform_top1: float = 0.0
-    by_role: dict[str, list[float]] = field(default_factory=dict)
-    errors: int = 0
+    team_error: float = 0.0  # share of all players whose team the MAP world gets wrong
+    others_error: float = 0.0  # ...of the other players only (the viewer knows himself)
+    all_liberal_error: float = 0.0  # the same for "everyone is liberal"
+    all_liberal_others: float = 0.0
 
-    def add(self, role: str, p_true: float, possible: int, top: bool) -> None:
-        loss = -math.log(max(p_true, 1e-12))
-        base = math.log(possible)
+    def add(self, row: RolePoint) -> None:
         self.points += 1
-        self.log_loss += loss
-        self.uniform_log_loss += base
-        self.top1 += top
-        self.uniform_top1 += 1.0 / possible
-        row = self.by_role.setdefault(role, [0, 0.0, 0.0, 0, 0.0])
-        row[0] += 1
-        row[1] += loss
-        row[2] += base
-        row[3] += top
-        row[4] += 1.0 / possible
+        self.log_loss += -math.log(max(row.p_true, 1e-12))
+        self.uniform_log_loss += math.log(row.possible)
+        self.top1 += row.top
+        self.uniform_top1 += 1.0 / row.possible
+        self.team_error += row.team_error
+        self.others_error += row.others_error
+        self.all_liberal_error += row.all_liberal_error
+        self.all_liberal_others += row.all_liberal_others
 
     def to_json(self) -> dict[str, Any]:
-        def block(k: float, loss: float, base: float, top: float, utop: float) -> dict[str, Any]:
-            return {
-                "points": int(k),
-                "log_loss": round(loss / k, 4) if k else 0.0,
-                "uniform_log_loss": round(base / k, 4) if k else 0.0,
-                "top1": round(top / k, 4) if k else 0.0,
-                "uniform_top1": round(utop / k, 4) if k else 0.0,
-            }
+        k = self.points
+
+        def avg(x: float) -> float:
+            return round(x / k, 4) if k else 0.0
 
         return {
+            "points": k,
+            "log_loss": avg(self.log_loss),
+            "uniform_log_loss": avg(self.uniform_log_loss),
+            "top1": avg(self.top1),
+            "uniform_top1": avg(self.uniform_top1),
+            "team_error": avg(self.team_error),
+            "team_error_others": avg(self.others_error),
+            "all_liberal_error": avg(self.all_liberal_error),
+            "all_liberal_error_others": avg(self.all_liberal_others),
+        }
+
+
+@dataclass(slots=True)
+class RolePoint:
+    viewer: str  # the viewer's role, or "spectator"
+    stage: str
+    last: bool  # the game's last nomination (the start of its last round)
+    p_true: float
+    possible: int
+    top: bool
+    team_error: float
+    others_error: float
+    all_liberal_error: float
+    all_liberal_others: float
+
+
+@dataclass(slots=True)
+class RoleReport:
+    bot: str
+    half: str = "all"
+    players: int | None = None
+    games: int = 0
+    overall: RoleAcc = field(default_factory=RoleAcc)
+    last_round: RoleAcc = field(default_factory=RoleAcc)
+    by_role: dict[str, RoleAcc] = field(default_factory=lambda: defaultdict(RoleAcc))
+    by_role_last: dict[str, RoleAcc] = field(default_factory=lambda: defaultdict(RoleAcc))
+    by_stage: dict[str, RoleAcc] = field(default_factory=lambda: defaultdict(RoleAcc))
+    errors: int = 0
+
+    def add(self, row: RolePoint) -> None:
+        """Seats count in ``overall``; the spectator only in its own rows."""
+        if row.viewer != "spectator":
+            self.overall.add(row)
+            self.by_stage[row.stage].add(row)
+            if row.last:
+                self.last_round.add(row)
+        self.by_role[row.viewer].add(row)
+        if row.last:
+            self.by_role_last[row.viewer].add(row)
+
+    def to_json(self) -> dict[str, Any]:
+        order = [name for name, _, _ in STAGES]
+        return {
             "bot": self.bot,
+            "half": self.half,
+            "players": self.players,
             "games": self.games,
-            "overall": block(
-                self.points, self.log_loss, self.uniform_log_loss, self.top1, self.uniform_top1
-            ),
-            "by_role": {k: block(*v) for k, v in sorted(self.by_role.items())},
+            "overall": self.overall.to_json(),
+            "last_round": self.last_round.to_json(),
+            "by_role": {k: v.to_json() for k, v in sorted(self.by_role.items())},
+            "by_role_last_round": {k: v.to_json() for k, v in sorted(self.by_role_last.items())},
+            "by_stage": {k: self.by_stage[k].to_json() for k in order if k in self.by_stage},
             "skipped_games": self.errors,
         }
 
 
-def evaluate_roles(records: Iterable[dict[str, Any]], bot: str, seed: int = 0) -> RoleReport:
-    """Score the bot's posterior over role assignments at every nomination of every game."""
+def evaluate_roles(
+    records: Iterable[dict[str, Any]],
+    bot: str,
+    seed: int = 0,
+    *,
+    half: str = "all",
+    players: int | None = None,
+) -> RoleReport:
+    """Score the role posterior of every seat that does not know the team, and of the
+    spectator, at every nomination of every game (of ``half`` and ``players`` when given)."""
     _check_bot(bot)
     probe = make_agent(bot, 0, 0)
     if not hasattr(probe, "posterior"):
         raise EvaluateError(f"bot {bot!r} keeps no posterior over roles (try --bot bayes)")
-    report = RoleReport(bot)
+    if half not in ("all", "train", "test"):
+        raise EvaluateError(f"--half: 'train', 'test' or 'all', not {half[:20]!r}")
+    report = RoleReport(bot, half, players)
     for gi, record in enumerate(records):
+        if half != "all" and game_half(record, gi) != half:
+            continue
+        if players is not None and len(record.get("roles") or ()) != players:
+            continue
         try:
-            _roles_of_game(record, bot, seed + gi, report)
+            rows = _roles_of_game(record, bot, seed + gi)
         except EvaluateError:
             raise
         except Exception:
             report.errors += 1
             continue
+        for row in rows:
+            report.add(row)
         report.games += 1
     return report
 
 
-def _roles_of_game(record: dict[str, Any], bot: str, seed: int, report: RoleReport) -> None:
+def _stage(policies: int) -> str:
+    return next(name for name, lo, hi in STAGES if lo <= policies <= hi)
+
+
+def _roles_of_game(record: dict[str, Any], bot: str, seed: int) -> list[RolePoint]:
     import numpy as np
+
+    from ..bots.beliefs import DEFAULT_MODEL, LIB, Beliefs
 
     agents: dict[int, Any] = {}  # bots with a ``posterior(view)``
     truth: np.ndarray | None = None
-    rows: list[tuple[str, float, int, bool]] = []
+    spectator: Beliefs | None = None
+    points: list[list[RolePoint]] = []  # per nomination
     for game, action in _replay(record):
         if action.type != A.NOMINATE:
             continue
@@ -258,21 +345,55 @@ def _roles_of_game(record: dict[str, Any], bot: str, seed: int, report: RoleRepo
             truth = np.array(
                 [{"liberal": 0, "fascist": 1, "hitler": 2}[r.value] for r in game.roles]
             )
-        for seat in range(game.n):
-            agent: Any = agents.get(seat)
-            if agent is None:
-                agents[seat] = agent = make_agent(bot, seat, seed * 16 + seat)
-            worlds, probs = agent.posterior(game.view(seat))
-            start = getattr(agent, "initial_possible", None)
-            match = np.nonzero((worlds == truth).all(axis=1))[0]
-            p_true = float(probs[match[0]]) if len(match) else 0.0
-            possible = start if start is not None else int((probs > 0).sum())
+        fascist_party = truth != LIB
+        n = game.n
+        public = game.view(None)
+        stage = _stage(public.liberal_policies + public.fascist_policies)
+        here: list[RolePoint] = []
+        for seat in [*range(n), None]:
+            view = game.view(seat)
+            if seat is None:
+                if spectator is None:
+                    model = getattr(make_agent(bot, 0, 0), "model", DEFAULT_MODEL)
+                    spectator = Beliefs.for_view(view, public=True, model=model)
+                spectator.update(view)
+                worlds, probs = spectator.R, spectator.probs()
+                possible = len(worlds)
+            else:
+                agent: Any = agents.get(seat)
+                if agent is None:
+                    agents[seat] = agent = make_agent(bot, seat, seed * 16 + seat)
+                worlds, probs = agent.posterior(view)
+                start = getattr(agent, "initial_possible", None)
+                possible = start if start is not None else int((probs > 0).sum())
             if possible <= 1:
                 continue  # this seat knows the whole team: nothing to score
-            top = bool(len(match)) and int(np.argmax(probs)) == int(match[0])
-            rows.append((game.roles[seat].value, p_true, possible, top))
-    for row in rows:
-        report.add(*row)
+            match = np.nonzero((worlds == truth).all(axis=1))[0]
+            p_true = float(probs[match[0]]) if len(match) else 0.0
+            best = int(np.argmax(probs))
+            top = bool(len(match)) and best == int(match[0])
+            wrong = (worlds[best] != LIB) != fascist_party
+            others = np.ones(n, dtype=bool)
+            if seat is not None:
+                others[seat] = False
+            here.append(
+                RolePoint(
+                    "spectator" if seat is None else game.roles[seat].value,
+                    stage,
+                    False,
+                    p_true,
+                    possible,
+                    top,
+                    float(wrong.mean()),
+                    float(wrong[others].mean()),
+                    float(fascist_party.mean()),
+                    float(fascist_party[others].mean()),
+                )
+            )
+        points.append(here)
+    if points:  # only once the whole game replayed
+        points[-1] = [replace(p, last=True) for p in points[-1]]
+    return [p for block in points for p in block]
 
 
 # ---------------------------------------------------------------------------------- CLI
@@ -340,35 +461,75 @@ def votes_command(
     console.print(f"always-ja baseline: {_pct(floor)}; games skipped: {report.errors}")
 
 
+_HALF = Annotated[
+    str,
+    typer.Option(
+        "--half",
+        help="Which half of the fixed split (game_half): test (held out), train or all.",
+    ),
+]
+_PLAYERS = Annotated[
+    int | None, typer.Option("--players", min=5, max=10, help="Only games of N players.")
+]
+
+
 @evaluate_app.command("roles")
 def roles_command(
-    path: _PATH = None, bot: _BOT = "bayes", limit: _LIMIT = None, as_json: _JSON = False
+    path: _PATH = None,
+    bot: _BOT = "bayes-human",
+    limit: _LIMIT = None,
+    half: _HALF = "test",
+    players: _PLAYERS = None,
+    as_json: _JSON = False,
 ) -> None:
-    """Log-loss and top-1 accuracy of the bot's role posterior, against the uniform prior."""
+    """Deduction: log-loss of the bot's role posterior against the uniform prior, and the team
+    error of its most likely assignment, at each nomination and at the start of the last round."""
     try:
         _check_bot(bot)
         records = load_records(path, limit)
-        report = evaluate_roles(records, bot)
+        report = evaluate_roles(records, bot, half=half, players=players)
     except EvaluateError as exc:
         raise _fail(str(exc)) from None
     data = report.to_json()
     if as_json:
         typer.echo(json.dumps(data, indent=2))
         return
-    table = Table(title=f"Role posterior of '{bot}' at each nomination ({report.games} games)")
-    for col in ("seats", "points", "log-loss", "uniform", "top-1", "uniform top-1"):
-        table.add_column(col, justify="left" if col == "seats" else "right")
-    blocks = [("all", data["overall"])] + list(data["by_role"].items())
-    for name, b in blocks:
+    console = Console()
+    title = (
+        f"Role deduction of '{bot}' ({report.games} games, half {half}"
+        + (f", {players} players" if players else "")
+        + ")"
+    )
+    table = Table(title=title)
+    cols = ("view", "when", "points", "log-loss", "uniform", "team error", "all liberal")
+    for col in cols:
+        table.add_column(col, justify="left" if col in ("view", "when") else "right")
+
+    def row(name: str, when: str, b: dict[str, Any]) -> None:
         table.add_row(
             name,
+            when,
             str(b["points"]),
             f"{b['log_loss']:.3f}",
             f"{b['uniform_log_loss']:.3f}",
-            _pct(b["top1"]),
-            _pct(b["uniform_top1"]),
+            f"{b['team_error']:.3f}",
+            f"{b['all_liberal_error']:.3f}",
         )
-    Console().print(table)
+
+    row("seats", "all", data["overall"])
+    row("seats", "last", data["last_round"])
+    for name, b in data["by_role"].items():
+        row(name, "all", b)
+        if name in data["by_role_last_round"]:
+            row(name, "last", data["by_role_last_round"][name])
+    for name, b in data["by_stage"].items():
+        row("seats", f"{name} pol.", b)
+    console.print(table)
+    console.print(
+        "team error: share of all players whose team the most likely role assignment gets "
+        "wrong; 'all liberal': the same for calling everyone liberal. Skipped games: "
+        f"{report.errors}"
+    )
 
 
 def register_evaluate(app: typer.Typer) -> None:
@@ -383,6 +544,7 @@ __all__ = [
     "evaluate_app",
     "evaluate_roles",
     "evaluate_votes",
+    "game_half",
     "load_records",
     "register_evaluate",
 ]

@@ -9,7 +9,9 @@ import { presetName } from "./board.js";
 import { accountPanel, myGamesPanel } from "./account.js";
 
 const POWERS = ["investigate", "special_election", "peek", "execute"];
-const BOT_LEVELS = ["random", "rule", "bayes"];
+// Easy, normal, hard, human-like (bots.base.PLAYER_LEVELS): the engine names, weakest first.
+// The lobby offers those the server has (GET /api/bots) and starts on the server's default.
+let BOT_LEVELS = ["random", "rule", "bayes", "bayes-human"];
 // seconds per decision; the long ones are for play-by-post tables (up to 7 days)
 const TIMERS = [null, 30, 60, 90, 120, 300, 3600, 4 * 3600, 86400, 2 * 86400, 7 * 86400];
 // Default slots offered when a custom board is first opened (the official boards, RULES.md).
@@ -22,7 +24,7 @@ const POLL_MS = 4000;
 
 export function mountLobby(root, params = {}) {
   const form = {
-    players: 5, preset: "official", public: true, bots: 4, level: "rule", timer: null, rated: false,
+    players: 5, preset: "official", public: true, bots: 4, level: "bayes", timer: null, rated: false,
     custom: false, powers: null, hitler_zone: 3, veto_zone: 5, fascists: "", hitler_knows: "auto",
     deck_l: 6, deck_f: 11, start_l: 0, start_f: 0, name: "", webhook: "",
   };
@@ -286,6 +288,12 @@ export function mountLobby(root, params = {}) {
       me = await currentUser();
       if (me && !nameInput.value) nameInput.value = me.name;
     } catch { /* offline: the list shows the error */ }
+    try {
+      const bots = await get("/api/bots");
+      const offered = BOT_LEVELS.filter((l) => bots.levels.includes(l));
+      if (offered.length) BOT_LEVELS = offered;
+      if (BOT_LEVELS.includes(bots.default)) form.level = bots.default;
+    } catch { /* keep the built-in list */ }
     if (params.invite) {
       try {
         inviteTable = await get(`/api/invite/${encodeURIComponent(params.invite)}`);

@@ -1,11 +1,13 @@
 // Replay viewer for finished games. The rules stay in Python: the server computes each step's view
-// (GET /api/games/{id}/replay?step=K&view=V, docs/protocol.md "Replay viewer").
+// (GET /api/games/{id}/replay?step=K&view=V, docs/protocol.md "Replay viewer"), and its analysis
+// (GET /api/games/{id}/analysis?view=V) for the analysis panel (analysis.js).
 import { h, replace, announce } from "./dom.js";
 import { icon } from "./icons.js";
 import { t } from "./i18n.js";
 import { get, request, errorText } from "./api.js";
 import { renderBoard, renderSeats, presetName, seatName } from "./board.js";
 import { describeEvents, renderLog } from "./log.js";
+import { renderAnalysis } from "./analysis.js";
 
 const PLAY_MS = 1200;
 
@@ -82,6 +84,8 @@ export function mountReplay(root, gameId, params = {}) {
     error: null,
     cache: new Map(),
     loading: false,
+    analyse: params.analysis === "1",
+    analyses: new Map(), // view -> the server's analysis, or {error}
   };
 
   const page = h("div", { class: "replay-page" });
@@ -103,6 +107,22 @@ export function mountReplay(root, gameId, params = {}) {
     state.cache.set(`${state.viewAs}:${data.step}`, data);
     if (step === null) state.cache.set(key, data);
     return data;
+  }
+
+  async function loadAnalysis() {
+    const key = state.viewAs;
+    if (!state.analyse || state.analyses.has(key)) return;
+    state.analyses.set(key, null);
+    const q = new URLSearchParams({ view: key });
+    try {
+      const data = fromFile
+        ? await request("POST", `/api/analysis?${q}`, record)
+        : await get(`/api/games/${encodeURIComponent(gameId)}/analysis?${q}`);
+      state.analyses.set(key, data);
+    } catch (err) {
+      state.analyses.set(key, { error: errorText(err.code, err.message) });
+    }
+    render();
   }
 
   async function go(step) {
@@ -163,7 +183,7 @@ export function mountReplay(root, gameId, params = {}) {
     });
     const viewSel = h("select", {
       id: "replay-view",
-      onchange: (ev) => { state.viewAs = ev.target.value; stop(); go(state.step); },
+      onchange: (ev) => { state.viewAs = ev.target.value; stop(); go(state.step); loadAnalysis(); },
     }, h("option", { value: "spectator", selected: state.viewAs === "spectator" }, t("replay.view.spectator")),
     Array.from({ length: view.players }, (_, s) => h("option", { value: String(s), selected: state.viewAs === String(s) },
       `${s + 1} · ${seatName({ view }, s)}`)));
@@ -177,7 +197,11 @@ export function mountReplay(root, gameId, params = {}) {
         control("next", t("replay.next"), () => { stop(); go(d.step + 1); }, atEnd),
         control("last", t("replay.last"), () => { stop(); go(n); }, atEnd)),
       h("label", { for: "replay-step", class: "step-label", text: t("replay.step", { i: d.step, n }) }), slider,
-      h("div", { class: "field inline" }, h("label", { for: "replay-view", text: t("replay.view_as") }), viewSel)));
+      h("div", { class: "field inline" }, h("label", { for: "replay-view", text: t("replay.view_as") }), viewSel),
+      h("button", {
+        type: "button", class: "btn btn-secondary", "aria-pressed": state.analyse ? "true" : "false", dataset: { fkey: "replay-analysis" },
+        onclick: () => { state.analyse = !state.analyse; render(); loadAnalysis(); },
+      }, t("analysis.toggle"))));
     const ctx = { view, table: null, mySeat: state.viewAs === "spectator" ? null : Number(state.viewAs), showRoles: true };
     const lines = describeEvents(view.events || [], ctx);
     const prevLines = describeEvents((view.events || []).slice(0, state.prevEvents), ctx).length;
@@ -185,12 +209,22 @@ export function mountReplay(root, gameId, params = {}) {
     parts.push(h("div", { class: "replay-grid" },
       h("section", { class: "area area-board" }, renderBoard(view)),
       h("section", { class: "area area-seats", "aria-labelledby": "seats-title" }, h("h2", { id: "seats-title", text: t("lobby.tables.col.players") }), renderSeats(ctx)),
-      h("section", { class: "area area-log", "aria-labelledby": "log-title" }, h("h2", { id: "log-title", text: t("log.title") }), logBox)));
+      h("section", { class: "area area-log", "aria-labelledby": "log-title" }, h("h2", { id: "log-title", text: t("log.title") }), logBox),
+      state.analyse ? analysisPanel(ctx) : null));
     replace(page, parts);
     logBox.scrollTop = logBox.scrollHeight;
   }
 
+  function analysisPanel(ctx) {
+    const a = state.analyses.get(state.viewAs);
+    const body = a && a.error
+      ? [h("h2", { id: "analysis-title", text: t("analysis.title") }), h("p", { class: "error", role: "alert" }, icon("warning"), h("span", { text: a.error }))]
+      : renderAnalysis(a || null, state.step, ctx, (step) => { stop(); go(step); });
+    return h("section", { class: "area area-analysis", "aria-labelledby": "analysis-title" }, body);
+  }
+
   render();
   go(state.step);
+  loadAnalysis();
   return { render, destroy() { stop(); } };
 }

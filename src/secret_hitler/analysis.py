@@ -1,0 +1,236 @@
+"""Game analysis, as a chess engine gives it: after every action of a record, how likely each
+seat is a fascist or Hitler from one point of view, and the moves where that seat played
+differently from the strongest bot, with the bot's estimate of each option.
+
+A point of view is a seat or the spectator. Everything comes from ``game.view(point)`` only:
+the posterior is ``bots.beliefs.Beliefs`` fed those views (the spectator's ignores private
+events), and the seat's moves are judged by a ``BayesAgent`` for that seat, which sees the same
+views it would see at the table. So changing anything that point of view did not observe
+changes nothing in its analysis (``tests/sim/test_analysis.py``). A spectator's analysis marks
+no moves: judging a move needs the mover's private knowledge.
+
+Used by ``secret-hitler analyze`` and by the server (``GET /api/games/{id}/analysis``,
+``POST /api/analysis``). Needs the ``bots`` extra (numpy); importing this module does not.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+#: The level that judges moves by default: the strongest built-in level.
+DEFAULT_BOT = "bayes"
+#: Levels that can judge moves (they have ``evaluate`` and ``posterior``).
+ANALYSIS_BOTS = ("bayes", "bayes-human")
+#: A move is marked when the bot would pick another option and, for scored options, the played
+#: one scores more than this below the bot's pick (scores are probabilities: ties between equally
+#: trusted seats, broken at random by the bot, are not mistakes).
+SCORE_MARGIN = 0.005
+ACTIONS_MAX = 5000  # records with more actions are refused (a real game has a few hundred)
+
+
+class AnalysisError(Exception):
+    """The record cannot be analysed (invalid, unknown seat, too long): a one-line message, with
+    the HTTP status and error code the server answers with."""
+
+    def __init__(self, message: str, code: str = "invalid_request", status: int = 400) -> None:
+        super().__init__(message)
+        self.code = code
+        self.status = status
+
+
+def analyze(
+    record: dict[str, Any],
+    seat: int | None,
+    bot: str = DEFAULT_BOT,
+    *,
+    deadline: float | None = None,
+    seed: int = 0,
+) -> dict[str, Any]:
+    """The analysis of ``record`` from ``seat`` (None: the spectator), as a JSON-able dict.
+
+    ``deadline`` (a ``time.monotonic()`` value) bounds the work: past it, AnalysisError.
+    """
+    from .bots.base import bot_problem, make_agent
+    from .bots.beliefs import ROLE_NAMES, Beliefs
+    from .engine import Action, GameError, InvalidRecord, game_from_record
+    from .engine.record import parse_record
+
+    if bot not in ANALYSIS_BOTS:
+        raise AnalysisError(f"bot {str(bot)[:40]!r} cannot analyse; use one of {ANALYSIS_BOTS}")
+    problem = bot_problem(bot)
+    if problem is not None:
+        raise AnalysisError(problem, "unavailable", 503)
+    try:
+        actions: list[Action] = parse_record(record).actions
+        game = game_from_record(record, apply_actions=False)
+    except InvalidRecord as exc:
+        raise AnalysisError(f"invalid record: {exc.message}", "invalid_record") from None
+    if len(actions) > ACTIONS_MAX:
+        raise AnalysisError(f"the record has more than {ACTIONS_MAX} actions", "too_large", 413)
+    if seat is not None and not 0 <= seat < game.n:
+        raise AnalysisError(f"seat: the game has seats 0 to {game.n - 1}")
+    agent: Any = make_agent(bot, seat if seat is not None else 0, seed)
+    beliefs = Beliefs.for_view(game.view(None), public=True, model=agent.model)
+
+    def point() -> dict[str, Any]:
+        view = game.view(seat)
+        if seat is None:
+            beliefs.update(view)
+            m = beliefs.marginals()
+        else:
+            _, probs = agent.posterior(view)
+            m = agent.beliefs.marginals(probs)
+        return {
+            "p_fascist": [round(float(m[s, 1] + m[s, 2]), 4) for s in range(game.n)],
+            "p_hitler": [round(float(m[s, 2]), 4) for s in range(game.n)],
+        }
+
+    steps = [{"step": 0, **point()}]
+    moves: list[dict[str, Any]] = []
+    error = None
+    for i, action in enumerate(actions):
+        if deadline is not None and time.monotonic() > deadline:
+            raise AnalysisError("the analysis took too long", "too_slow", 503)
+        if seat is not None and action.seat == seat and action.type != "claim":
+            legal = game.legal_actions(seat)
+            if action in legal:
+                moves.append(_judge(agent, game.view(seat), legal, action, i))
+        try:
+            game.apply(action)
+        except GameError as exc:
+            error = {"index": i, "code": exc.code, "message": exc.message}
+            break
+        steps.append({"step": i + 1, **point()})
+    view = game.view(seat)
+    return {
+        "seat": seat,
+        "bot": bot,
+        "players": game.n,
+        "role": view.role,
+        "roles": list(ROLE_NAMES),
+        "steps": steps,
+        "moves": moves,
+        "mistakes": sum(1 for m in moves if m["differs"]),
+        "error": error,
+    }
+
+
+def _judge(agent: Any, view: Any, legal: list[Any], played: Any, index: int) -> dict[str, Any]:
+    """One of the seat's own turns: what it played, what the bot would play, and why."""
+    ev = agent.evaluate(view, legal)
+    options, scores = ev["options"], ev["scores"]
+    choice = ev["choice"]
+    out: dict[str, Any] = {
+        "step": index,  # the action's index: the move is made from step ``index``
+        "phase": view.phase,
+        "played": played.to_json(),
+        "bot": choice.to_json(),
+        "differs": choice != played,
+        "options": [
+            {
+                "action": a.to_json(),
+                "score": None if scores is None else round(float(scores[k]), 4),
+            }
+            for k, a in enumerate(options)
+        ],
+        "facts": ev["facts"],
+    }
+    if scores is not None and played in options and choice in options:
+        loss = scores[options.index(choice)] - scores[options.index(played)]
+        out["loss"] = round(float(loss), 4)
+        out["differs"] = bool(out["differs"] and loss > SCORE_MARGIN)
+    return out
+
+
+# ---------------------------------------------------------------------------------- CLI
+
+_JSON = Annotated[bool, typer.Option("--json", help="Print the analysis as JSON.")]
+
+
+def analyze_command(
+    record_file: Annotated[Path, typer.Argument(help="A game record (JSON).", show_default=False)],
+    seat: Annotated[
+        int | None, typer.Option("--seat", help="Analyse from this seat's point of view.")
+    ] = None,
+    spectator: Annotated[
+        bool, typer.Option("--spectator", help="Analyse from the spectator's point of view.")
+    ] = False,
+    bot: Annotated[
+        str, typer.Option("--bot", help="The level that judges: bayes or bayes-human.")
+    ] = DEFAULT_BOT,
+    as_json: _JSON = False,
+) -> None:
+    """Per-step role probabilities from one point of view, and the seat's moves the bot would
+    have played differently (exit 2 on a bad record or option)."""
+
+    def fail(message: str) -> typer.Exit:
+        typer.echo(f"secret-hitler analyze: {message}", err=True)
+        return typer.Exit(2)
+
+    if (seat is None) == (not spectator):
+        raise fail("give exactly one of --seat S and --spectator")
+    try:
+        text = record_file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise fail(
+            f"{record_file}: cannot read the file ({getattr(exc, 'strerror', None) or exc})"
+        ) from None
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise fail(f"{record_file}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
+    if not isinstance(record, dict):
+        raise fail(f"{record_file}: a record is a JSON object")
+    try:
+        out = analyze(record, None if spectator else seat, bot)
+    except AnalysisError as exc:
+        raise fail(str(exc)) from None
+    if as_json:
+        typer.echo(json.dumps(out))
+        return
+    _print(out)
+
+
+def _print(out: dict[str, Any]) -> None:
+    who = "spectator" if out["seat"] is None else f"seat {out['seat']} ({out['role']})"
+    n = out["players"]
+    typer.echo(f"Analysis from the {who}'s point of view, judged by {out['bot']}")
+    typer.echo(
+        "step  " + "  ".join(f"  seat {s:<2}" for s in range(n)) + "   (P fascist / P Hitler)"
+    )
+    for st in out["steps"]:
+        cells = "  ".join(
+            f"{f:4.2f}/{h:4.2f}" for f, h in zip(st["p_fascist"], st["p_hitler"], strict=True)
+        )
+        typer.echo(f"{st['step']:>4}  {cells}")
+    marked = [m for m in out["moves"] if m["differs"]]
+    typer.echo(f"{len(out['moves'])} moves judged, {len(marked)} differ from {out['bot']}:")
+    for m in marked:
+        extra = "".join(f", {k} {v}" for k, v in m["facts"].items())
+        loss = f", score loss {m['loss']}" if "loss" in m else ""
+        typer.echo(
+            f"  step {m['step']} {m['phase']}: played {_short(m['played'])}, "
+            f"bot {_short(m['bot'])}{loss}{extra}"
+        )
+    if out["error"] is not None:
+        typer.echo(f"replay stopped at action {out['error']['index']}: {out['error']['message']}")
+
+
+def _short(action: dict[str, Any]) -> str:
+    return (
+        " ".join(f"{k}={v}" for k, v in action.items() if k not in ("seat", "type"))
+        or action["type"]
+    )
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``analyze`` to the main CLI."""
+    app.command("analyze")(analyze_command)
+
+
+__all__ = ["ANALYSIS_BOTS", "DEFAULT_BOT", "AnalysisError", "analyze", "register"]

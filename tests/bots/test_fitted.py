@@ -1,0 +1,81 @@
+"""Fitted numbers have provenance: each data file in bots/data names the command that wrote it,
+and rerunning the fit on the committed data reproduces the committed numbers."""
+
+from __future__ import annotations
+
+import json
+import sys
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+from secret_hitler.bots import beliefs
+
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
+sys.path.insert(0, str(BENCH))
+
+
+def _data(name: str) -> dict[str, Any]:
+    text = files("secret_hitler.bots").joinpath("data", f"{name}.json").read_text("utf-8")
+    return json.loads(text)  # type: ignore[no-any-return]
+
+
+def test_every_model_file_names_its_command_and_is_the_model_in_use() -> None:
+    for name, model in (
+        ("human_model", beliefs.HUMAN_MODEL),
+        ("bot_model", beliefs.BOT_MODEL),
+        ("eye_model", beliefs.EYE_MODEL),
+    ):
+        data = _data(name)
+        assert data["command"].startswith("python benchmarks/fit_"), name
+        script = data["command"].split()[1]
+        assert (BENCH.parent / script).exists(), script
+        assert beliefs.model_from_json(data["model"]) == model
+
+
+def test_the_human_model_refits_to_the_committed_numbers() -> None:
+    """The counting of fit_human_model.py on the committed data (train half) gives exactly the
+    committed model; its temper is the best of the committed temper scan (the scan replays the
+    posterior 4 times and takes a minute: not rerun here)."""
+    import fit_human_model
+
+    data = _data("human_model")
+    records = fit_human_model.train_records()
+    assert len(records) == data["data"]["games"]
+    refit = fit_human_model.fit_counts(records)
+    committed = dict(data["model"])
+    temper = committed.pop("temper")
+    assert refit == committed
+    scan = data["temper_scan"]
+    assert temper == float(min(scan, key=lambda k: scan[k]))
+
+
+def test_the_bot_fit_is_deterministic() -> None:
+    """fit_bot_model.py takes minutes (it plays 600 games); the smaller check: the same games
+    give the same numbers, so a rerun of its command is reproducible."""
+    import fit_bot_model
+
+    from secret_hitler.sim.simulator import Lineup, game_seed, play_game
+
+    def run() -> dict[str, Any]:
+        games = [play_game(7, Lineup("bayes", "rule"), seed=game_seed(21, i))[1] for i in range(3)]
+        return json.loads(json.dumps(fit_bot_model.fit(fit_bot_model.measure(games))))
+
+    assert run() == run()
+
+
+def test_the_vote_model_refits_on_its_small_check() -> None:
+    """fit_vote_model.py extracts 94,000 votes (minutes); the committed file also holds the fit
+    on its first games, which a rerun here reproduces, and the coefficients the bot uses."""
+    import fit_vote_model
+
+    from secret_hitler.bots.bayes import HUMAN_VOTE_COEF, VOTE_FEATURES
+    from secret_hitler.sim.evaluate import load_records
+
+    data = _data("human_vote")
+    assert data["command"].startswith("python benchmarks/fit_vote_model.py --write")
+    assert data["features"] == list(VOTE_FEATURES)
+    assert tuple(tuple(row) for row in data["coef"]) == HUMAN_VOTE_COEF
+    check = data["check"]
+    features = fit_vote_model.extract(load_records(fit_vote_model.DATA, check["games"]))
+    assert fit_vote_model.fit_by_role(features, data["l2"]) == check["coef"]

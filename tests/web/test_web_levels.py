@@ -1,0 +1,32 @@
+"""The lobby names the bot levels for players (easy, normal, hard, human-like) in every language
+and starts on the server's default level (GET /api/bots)."""
+
+from __future__ import annotations
+
+import pytest
+from web_support import missing_keys
+
+NAMES = {
+    "en": ["Easy", "Normal", "Hard", "Human-like"],
+    "ru": ["Лёгкий", "Обычный", "Сложный", "Как человек"],
+    "zh-Hans": ["简单", "普通", "困难", "拟人"],
+}
+
+
+@pytest.mark.parametrize("lang", sorted(NAMES))
+def test_lobby_offers_the_player_levels(web_server, new_context, lang: str) -> None:
+    default = web_server.api("GET", "/api/bots")["default"]
+    assert default == "bayes"
+    page = new_context(width=1366, height=768, lang=lang).new_page()
+    page.goto(web_server.url + "/")
+    page.wait_for_function("() => document.querySelector('#level option[value=\"bayes-human\"]')")
+    page.wait_for_function(f"() => document.querySelector('#level').value === '{default}'")
+    options = page.locator("#level option")
+    assert options.evaluate_all("els => els.map(e => e.value)") == [
+        "random",
+        "rule",
+        "bayes",
+        "bayes-human",
+    ]
+    assert options.all_inner_texts() == NAMES[lang]
+    assert not missing_keys(page)
