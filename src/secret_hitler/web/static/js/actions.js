@@ -173,10 +173,14 @@ function renderTargets(ctx, kind, actions) {
   const selected = ui.target !== undefined && actions.find((a) => a.target === ui.target) ? ui.target : null;
   const title = t(`prompt.${kind}`);
   const hint = t(`prompt.${kind}.hint`);
+  // One tab stop for the group (the selected player, else the first); arrow keys move inside it
+  // (table.js), Enter/Space select, Tab goes on to the confirm button.
+  const stop = selected !== null ? selected : (actions[0] && actions[0].target);
   const buttons = actions.map((a) => h("button", {
     type: "button",
     class: `btn target${selected === a.target ? " selected" : ""}`,
     "aria-pressed": selected === a.target ? "true" : "false",
+    tabindex: a.target === stop ? "0" : "-1",
     disabled: ctx.pending,
     dataset: { fkey: `target-${a.target}`, target: a.target },
     onclick: () => { ui.target = a.target; ctx.rerender(); },

@@ -5,6 +5,7 @@ import { icon } from "./icons.js";
 import { t } from "./i18n.js";
 import { get, post, ensureSession, currentUser, rememberedName, errorText } from "./api.js";
 import { presetName } from "./board.js";
+import { askNotifications } from "./alerts.js";
 
 const POWERS = ["investigate", "special_election", "peek", "execute"];
 const BOT_LEVELS = ["random", "rule", "bayes"];
@@ -73,6 +74,7 @@ export function mountLobby(root, params = {}) {
   async function create(ev) {
     ev.preventDefault();
     if (busy) return;
+    askNotifications(); // the creator sits down: "your turn" may come while the tab is hidden
     clearError();
     try {
       await session();
@@ -98,6 +100,7 @@ export function mountLobby(root, params = {}) {
   }
 
   async function join(table, seat) {
+    askNotifications();
     clearError();
     try {
       await session();

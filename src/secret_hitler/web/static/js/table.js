@@ -6,6 +6,7 @@ import { get, post, request, currentUser, ensureSession, rememberedName, errorTe
 import { renderBoard, renderSeats, roleBadge, policyTile, seatName, presetName } from "./board.js";
 import { describeEvents, renderLog } from "./log.js";
 import { renderActions } from "./actions.js";
+import { turnStarted, markTurn, soundOn, setSound, askNotifications } from "./alerts.js";
 
 const PING_MS = 25000;
 
@@ -39,6 +40,7 @@ export function mountTable(root, tableId, params = {}) {
     msgId: 0,
     logCount: 0,
     lastPrompt: null,
+    turnKey: null,
   };
 
   // ------------------------------------------------------------------ skeleton
@@ -341,6 +343,14 @@ export function mountTable(root, tableId, params = {}) {
     const timer = h("span", { class: "timer", hidden: true });
     parts.push(timer);
     if (state.seat === null && table) parts.push(h("span", { class: "spectating" }, icon("eye"), h("span", { text: t("spectator.mode") })));
+    if (state.seat !== null) {
+      const on = soundOn();
+      parts.push(h("button", {
+        type: "button", class: "btn btn-secondary btn-sound", "aria-pressed": on ? "true" : "false",
+        dataset: { fkey: "sound" }, title: t("turn.sound"),
+        onclick: () => { setSound(!soundOn()); renderStatus(); },
+      }, icon(on ? "sound" : "sound_off"), h("span", { text: t(on ? "turn.sound_on" : "turn.sound_off") })));
+    }
     replace(statusBar, parts);
     tickClock();
   }
@@ -382,9 +392,57 @@ export function mountTable(root, tableId, params = {}) {
       if (claims) parts.push(claims);
     }
     replace(actionArea, parts);
-    actionArea.classList.toggle("my-turn", state.legal.some((a) => a.type !== "claim"));
+    const plays = state.legal.filter((a) => a.type !== "claim");
+    const mine = plays.length > 0 && v.phase !== "game_over";
+    actionArea.classList.toggle("my-turn", mine);
     actionArea.classList.toggle("is-over", v.phase === "game_over");
+    // The area is named after the decision it shows ("Choose a Chancellor", ...).
+    const prompt = actionArea.querySelector(".decision .prompt, .gameover .prompt");
+    actionArea.setAttribute("aria-label", prompt ? prompt.textContent : t("table.actions"));
+    checkTurn(mine, `${v.round}:${v.phase}:${[...new Set(plays.map((a) => a.type))].join(",")}`, prompt);
   }
+
+  /** Alert once per new decision of this player; title and favicon follow the turn. */
+  function checkTurn(mine, key, prompt) {
+    if (!mine || state.seat === null) {
+      if (state.turnKey !== null) markTurn(false);
+      state.turnKey = null;
+      return;
+    }
+    if (state.turnKey === key) return;
+    state.turnKey = key;
+    turnStarted(prompt ? prompt.textContent : "");
+    // Keep the decision on screen, and give a keyboard user its first button.
+    const rect = actionArea.getBoundingClientRect();
+    if (rect.top < 0 || rect.bottom > window.innerHeight) actionArea.scrollIntoView({ block: "nearest" });
+    const active = document.activeElement;
+    if (!active || active === document.body || active === root) {
+      const first = actionArea.querySelector(".decision button:not([disabled])");
+      if (first) first.focus({ preventScroll: true });
+    }
+  }
+
+  // Keys: J / N vote Ja! / Nein! (by key position, so any keyboard layout works); arrow keys move
+  // between the players of a choice.
+  function onKey(ev) {
+    if (ev.defaultPrevented || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    const el = ev.target;
+    if (el && (el.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(el.tagName))) return;
+    if (ev.code === "KeyJ" || ev.code === "KeyN") {
+      const button = actionArea.querySelector(`.decision button[data-fkey="${ev.code === "KeyJ" ? "vote-ja" : "vote-nein"}"]:not([disabled])`);
+      if (button) { ev.preventDefault(); button.focus({ preventScroll: true }); button.click(); }
+      return;
+    }
+    const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1, Home: -Infinity, End: Infinity }[ev.key];
+    if (step === undefined || !el || !el.classList || !el.classList.contains("target")) return;
+    const group = [...actionArea.querySelectorAll(".targets button.target:not([disabled])")];
+    const i = group.indexOf(el);
+    if (i < 0) return;
+    ev.preventDefault();
+    const next = step === -Infinity ? 0 : step === Infinity ? group.length - 1 : (i + step + group.length) % group.length;
+    group[next].focus();
+  }
+  document.addEventListener("keydown", onKey);
 
   /** The result of the last election, read from its `votes` event (everyone's vote is public). */
   function renderLastVote(ctx) {
@@ -655,6 +713,7 @@ export function mountTable(root, tableId, params = {}) {
   }
 
   async function join(seat) {
+    askNotifications();
     try {
       if (!state.me) {
         const input = document.getElementById("join-name");
@@ -694,6 +753,7 @@ export function mountTable(root, tableId, params = {}) {
   }
 
   async function start(fill) {
+    askNotifications();
     try {
       const body = fill ? { fill_with_bots: fill } : {};
       await post(`/api/tables/${encodeURIComponent(tableId)}/start`, body);
@@ -767,6 +827,8 @@ export function mountTable(root, tableId, params = {}) {
     render: renderAll,
     destroy() {
       state.closed = true;
+      document.removeEventListener("keydown", onKey);
+      markTurn(false);
       clearInterval(state.pingTimer);
       clearInterval(state.clockTimer);
       clearTimeout(state.retryTimer);
