@@ -3,7 +3,7 @@
 import { h } from "./dom.js";
 import { icon } from "./icons.js";
 import { t } from "./i18n.js";
-import { seatName, policyTile, policyWords } from "./board.js";
+import { seatName, policyTile, policyWords, standinMark } from "./board.js";
 
 const TARGETED = ["nominate", "investigate", "special_election", "execute"];
 const ORDER = ["nominate", "vote", "discard", "enact", "veto", "veto_response", "investigate", "special_election", "execute"];
@@ -78,6 +78,12 @@ function renderWaiting(ctx) {
       if (holding) parts.push(h("div", { class: "hand", "aria-label": t("claim.pick_policies", { count: view.hand.length }) },
         view.hand.map((p) => h("div", { class: `card card-${p}` }, policyTile(p)))));
     }
+  }
+  // Who is away and played by a stand-in (or soon will be).
+  const seats = (ctx.table && ctx.table.seats) || [];
+  for (const s of toAct) {
+    const mark = standinMark(seats.find((x) => x.seat === s), seatName(ctx, s), "hint");
+    if (mark) parts.push(h("p", {}, mark));
   }
   return h("div", { class: "decision waiting", "aria-labelledby": "prompt-title" }, parts);
 }

@@ -120,6 +120,20 @@ export function renderBoard(view) {
         h("p", { class: "pile" }, icon("discard"), h("span", { text: t("board.discard_pile", { count: view.discard_pile }) })))));
 }
 
+/** "A bot plays for Cid in 42 s" / "A bot is playing for Cid": a disconnected seat's stand-in. */
+export function standinText(name, at) {
+  const left = Math.round(at - Date.now() / 1000);
+  return left > 0 ? t("standin.countdown", { name, seconds: left }) : t("standin.playing", { name });
+}
+
+/** The stand-in mark of a seat (`entry`: the table detail's seat), or null. It counts down:
+ * table.js refreshes every `[data-standin-at]` once a second. */
+export function standinMark(entry, name, cls = "badge muted") {
+  if (!entry || entry.kind !== "human" || entry.connected !== false || typeof entry.standin_at !== "number") return null;
+  return h("span", { class: `${cls} standin`, dataset: { standinAt: entry.standin_at, name } },
+    icon("bot"), h("span", { class: "standin-text", text: standinText(name, entry.standin_at) }));
+}
+
 function badge(name, text, cls = "") {
   return h("span", { class: `badge badge-${name} ${cls}`.trim() }, icon(name), h("span", { text }));
 }
@@ -158,7 +172,10 @@ export function renderSeats(ctx) {
       marks.push(badge(vote ? "ja" : "nein", t(vote ? "vote.ja" : "vote.nein"), vote ? "vote-ja" : "vote-nein"));
     }
     if ((view.to_act || []).includes(s) && view.phase !== "game_over") marks.push(h("span", { class: "badge thinking", text: t("status.thinking") }));
-    if (entry.kind === "human" && entry.connected === false) marks.push(badge("offline", t("seat.offline"), "muted"));
+    if (entry.kind === "human" && entry.connected === false) {
+      marks.push(badge("offline", t("seat.offline"), "muted"));
+      if (view.phase !== "game_over") marks.push(standinMark(entry, seatName(ctx, s)));
+    }
 
     const known = view.known_roles ? view.known_roles[s] : null;
     const roleShown = known && (ctx.showRoles || view.phase === "game_over");

@@ -3,7 +3,7 @@ import { h, replace, announce } from "./dom.js";
 import { icon } from "./icons.js";
 import { t } from "./i18n.js";
 import { get, post, request, currentUser, ensureSession, rememberedName, errorText, wsUrl } from "./api.js";
-import { renderBoard, renderSeats, roleBadge, policyTile, seatName, presetName } from "./board.js";
+import { renderBoard, renderSeats, roleBadge, policyTile, seatName, presetName, standinText } from "./board.js";
 import { describeEvents, renderLog } from "./log.js";
 import { renderActions } from "./actions.js";
 import { turnStarted, markTurn, soundOn, setSound, askNotifications } from "./alerts.js";
@@ -41,6 +41,7 @@ export function mountTable(root, tableId, params = {}) {
     logCount: 0,
     lastPrompt: null,
     turnKey: null,
+    forced: [], // moves the server's stand-in made for this seat: [{by, text}]
   };
 
   // ------------------------------------------------------------------ skeleton
@@ -140,15 +141,23 @@ export function mountTable(root, tableId, params = {}) {
     state.pingTimer = setInterval(() => sendRaw({ v: 1, type: "ping" }), PING_MS);
   }
 
+  // A lost connection is retried for as long as the page is open (a phone loses the network
+  // often): at most every 10 s, and at once when the network or the page comes back.
   function scheduleReconnect() {
     if (state.closed) return;
     state.retry += 1;
-    state.conn = state.retry > 8 ? "closed" : "reconnecting";
+    state.conn = "reconnecting";
     renderConn();
-    if (state.conn === "closed") return;
-    const delay = Math.min(10000, 500 * 2 ** (state.retry - 1));
+    const delay = Math.min(10000, 500 * 2 ** Math.min(state.retry - 1, 5));
     state.retryTimer = setTimeout(connect, delay);
   }
+
+  function retrySoon() {
+    if (state.closed || state.ws || state.conn !== "reconnecting" || document.hidden) return;
+    connect();
+  }
+  window.addEventListener("online", retrySoon);
+  document.addEventListener("visibilitychange", retrySoon);
 
   function sendRaw(msg) {
     if (state.ws && state.ws.readyState === WebSocket.OPEN) {
@@ -208,8 +217,8 @@ export function mountTable(root, tableId, params = {}) {
         if (msg.table) state.table = msg.table;
         state.pending = false;
         noticesFrom(msg.events || []);
-        if (msg.by === "timer" && msg.action && msg.action.seat === state.seat && state.seat !== null) {
-          showError("__text", t("timer.expired"));
+        if (msg.by && msg.action && msg.action.seat === state.seat && state.seat !== null) {
+          state.forced.push({ by: msg.by, text: describeForced(msg) });
         }
         if (before && before.phase !== (state.view && state.view.phase)) state.ui = { key: null };
         renderAll();
@@ -275,6 +284,54 @@ export function mountTable(root, tableId, params = {}) {
     if (!text) return;
     if (sendRaw({ v: 1, type: "chat", text })) chatInput.value = "";
     else showError("network");
+  }
+
+  /** The move a stand-in made for this seat, in words: the update's public `action` and the
+   * events and view this seat got with it (its own discard, its own vote). */
+  function describeForced(msg) {
+    const a = msg.action;
+    const events = msg.events || [];
+    const find = (type) => events.find((e) => e.type === type);
+    const name = (s) => seatName(context(), s);
+    const policy = (p) => t(`policy.${p}`);
+    switch (a.type) {
+      case "nominate": return t("standin.move.nominate", { name: name(a.target) });
+      case "vote": {
+        const reveal = find("votes");
+        const ja = reveal ? reveal.votes[a.seat] : msg.view && msg.view.own_vote;
+        return typeof ja === "boolean" ? t("standin.move.vote", { vote: t(ja ? "vote.ja" : "vote.nein") }) : t("standin.move.voted");
+      }
+      case "discard": {
+        const e = find("passed") || find("chancellor_discarded");
+        const p = e && (e.discarded || e.policy);
+        return p ? t("standin.move.discard", { policy: policy(p) }) : t("standin.move.other");
+      }
+      case "enact": {
+        const e = find("enacted");
+        return e ? t("standin.move.enact", { policy: policy(e.policy) }) : t("standin.move.other");
+      }
+      case "veto": return t("standin.move.veto");
+      case "veto_response": {
+        const e = find("veto");
+        return e ? t(e.accepted ? "standin.move.veto_accepted" : "standin.move.veto_refused") : t("standin.move.other");
+      }
+      case "investigate": case "special_election": case "execute":
+        return t(`standin.move.${a.type}`, { name: name(a.target) });
+      default: return t("standin.move.other");
+    }
+  }
+
+  function renderForced() {
+    if (!state.forced.length) return null;
+    const away = state.forced.some((f) => f.by === "absent");
+    return h("div", { class: "notice private-notice forced-notice", role: "group", "aria-labelledby": "forced-title" },
+      h("h2", { id: "forced-title" }, icon("bot"), h("span", { text: t(away ? "standin.title.absent" : "standin.title.timer") })),
+      h("ul", { class: "forced-moves" }, state.forced.map((f) => h("li", { text: f.text }))),
+      h("p", { class: "hint", text: t("standin.no_claims") }),
+      h("button", {
+        type: "button", class: "btn btn-primary", dataset: { fkey: "forced-ok" },
+        onclick: () => { state.forced = []; renderAction(); },
+      }, t("app.ok")));
   }
 
   // ------------------------------------------------------------------ notices & announcements
@@ -370,7 +427,13 @@ export function mountTable(root, tableId, params = {}) {
     el.classList.toggle("urgent", left <= 10);
     el.replaceChildren(icon("timer"), document.createTextNode(t("timer.left", { seconds: left })));
   }
-  state.clockTimer = setInterval(tickClock, 1000);
+  function tickStandins() {
+    for (const el of root.querySelectorAll("[data-standin-at]")) {
+      const text = el.querySelector(".standin-text");
+      if (text) text.textContent = standinText(el.dataset.name, Number(el.dataset.standinAt));
+    }
+  }
+  state.clockTimer = setInterval(() => { tickClock(); tickStandins(); }, 1000);
 
   function renderAction() {
     const v = state.view;
@@ -378,6 +441,7 @@ export function mountTable(root, tableId, params = {}) {
     const ctx = context();
     const parts = [];
     if (v.phase === "game_over") parts.push(renderGameOver(ctx));
+    parts.push(renderForced());
     for (const [i, n] of state.notices.entries()) parts.push(renderNotice(ctx, n, i));
     if (v.phase !== "game_over") {
       if (state.seat === null) parts.push(h("p", { class: "banner spectator" }, icon("eye"), h("span", { text: t("spectator.hint") })));
@@ -828,6 +892,8 @@ export function mountTable(root, tableId, params = {}) {
     destroy() {
       state.closed = true;
       document.removeEventListener("keydown", onKey);
+      window.removeEventListener("online", retrySoon);
+      document.removeEventListener("visibilitychange", retrySoon);
       markTurn(false);
       clearInterval(state.pingTimer);
       clearInterval(state.clockTimer);
