@@ -37,8 +37,8 @@ async def _timer(server: Server) -> None:
 
 
 @pytest.mark.timeout(90)
-def test_decision_timer_stand_in(server: Server) -> None:
-    asyncio.run(_timer(server))
+def test_decision_timer_stand_in(make_server: Any) -> None:
+    asyncio.run(_timer(make_server(SH_MIN_TIMER="1")))  # 1 s timers, for a quick test
 
 
 async def _absent(server: Server) -> None:

@@ -109,7 +109,8 @@ def test_only_the_servers_legal_actions_are_offered(web_server, new_context) -> 
 
 
 def test_refusals_are_shown_in_plain_words(web_server, new_context) -> None:
-    """A signed-in spectator may not chat during a game: the refusal comes from the catalog."""
+    """A signed-in spectator is not offered the chat during a game, and is told why; a refused
+    setting is named in the catalog's words, never in the server's English message."""
     host = web_server.session("Host")
     bots = {str(s): "random" for s in range(1, 5)}
     table = web_server.api("POST", "/api/tables", {"players": 5, "bots": bots}, token=host["token"])
@@ -120,10 +121,19 @@ def test_refusals_are_shown_in_plain_words(web_server, new_context) -> None:
     page.wait_for_selector(".table-grid:not([hidden]) .board", timeout=20000)
     assert page.locator(".status-bar .spectating").count() == 1
     assert page.locator(".area-role").is_hidden()
-    page.fill("#chat-input", "hello")
-    page.get_by_role("button", name="Send").click()
-    page.wait_for_selector(".error-box .error", timeout=5000)
-    assert "Spectators can read the chat but not write." in page.locator(".error-box").inner_text()
+    assert page.locator(".chat-form").is_hidden()
+    assert page.locator(".chat-hint").inner_text() == "Spectators can read the chat but not write."
+    # the engine refuses five Execution slots at five players (A12): in plain, translated words
+    page.goto(f"{web_server.url}/#/")
+    page.wait_for_selector("form.create")
+    page.select_option("#players", "5")
+    page.get_by_role("button", name="Change the rules").click()
+    for i in range(5):
+        page.select_option(f"#power-{i}", "execute")
+    page.get_by_role("button", name="Create table").click()
+    error = page.locator(".error").first
+    error.wait_for(timeout=5000)
+    assert error.inner_text() == "These rule settings are not valid. Check: Powers per slot."
 
 
 UNLABELLED = """() => {

@@ -75,6 +75,7 @@ LIMIT_ENV = {
     "max_body": "SH_MAX_BODY",
     "waiting_expiry": "SH_WAITING_EXPIRY",
     "presence_delay": "SH_PRESENCE_DELAY",
+    "min_timer": "SH_MIN_TIMER",
 }
 
 
@@ -123,6 +124,7 @@ class Settings:
     max_body: int = 1 << 20  # bytes of an HTTP request body
     waiting_expiry: float = 3600.0  # seconds a waiting table may go without a lobby change
     presence_delay: float = 1.0  # seconds spectator arrivals/departures are gathered for
+    min_timer: int = 30  # shortest decision timer a table may have (the web form's shortest)
     token_max_age: int = 30 * 24 * 3600
     log_json: bool = True
     db_timeout: float = 5.0  # seconds a write waits for an unavailable/locked database, then fails

@@ -132,6 +132,12 @@ async def create_session(body: SessionBody, request: Request, response: Response
 
 @router.get("/api/me")
 async def me(request: Request) -> dict[str, Any]:
+    """Who this is. Without any credentials (a first visit) that is nobody, not an error, so a
+    browser does not log a failed request; credentials that do not hold are still ``401``."""
+    if user_of(request) is None and not (
+        request.headers.get("authorization") or request.cookies.get(COOKIE)
+    ):
+        return {"user_id": None, "name": None}
     user = need_user(request)
     return {"user_id": user.id, "name": user.name}
 

@@ -38,8 +38,8 @@ export function mountLobby(root, params = {}) {
   const page = h("div", { class: "lobby-page" });
   replace(root, page);
 
-  function showError(code, message) {
-    replace(errorBox, h("p", { class: "error" }, icon("warning"), h("span", { text: errorText(code, message) })));
+  function showError(code, message, field) {
+    replace(errorBox, h("p", { class: "error" }, icon("warning"), h("span", { text: errorText(code, message, null, field) })));
   }
   function showText(text) { replace(errorBox, h("p", { class: "error" }, icon("warning"), h("span", { text }))); }
   function clearError() { replace(errorBox); }
@@ -79,7 +79,7 @@ export function mountLobby(root, params = {}) {
     try {
       await session();
     } catch (err) {
-      if (err.code) showError(err.code, err.message);
+      if (err.code) showError(err.code, err.message, err.field);
       return;
     }
     busy = true;
@@ -93,7 +93,7 @@ export function mountLobby(root, params = {}) {
       const table = await post("/api/tables", body);
       location.hash = `#/t/${encodeURIComponent(table.id)}`;
     } catch (err) {
-      showError(err.code, err.message);
+      showError(err.code, err.message, err.field);
     } finally {
       busy = false;
     }
@@ -110,7 +110,7 @@ export function mountLobby(root, params = {}) {
       await post(`/api/tables/${encodeURIComponent(table.id)}/join`, body);
       location.hash = `#/t/${encodeURIComponent(table.id)}`;
     } catch (err) {
-      if (err.code) showError(err.code, err.message);
+      if (err.code) showError(err.code, err.message, err.field);
     }
   }
 
@@ -265,7 +265,7 @@ export function mountLobby(root, params = {}) {
         inviteTable = await get(`/api/invite/${encodeURIComponent(params.invite)}`);
         if (inviteTable && !inviteTable.invite) inviteTable.invite = params.invite;
       } catch (err) {
-        showError(err.code, err.message);
+        showError(err.code, err.message, err.field);
       }
     }
     render();

@@ -56,28 +56,34 @@ export function mountTable(root, tableId, params = {}) {
   const logArea = h("section", { class: "area area-log", id: "log", "aria-labelledby": "log-title" });
   const chatList = h("ol", { class: "chat-list" });
   const chatScroll = h("div", { class: "chat-scroll", tabindex: "0", role: "region", "aria-labelledby": "chat-title", "aria-live": "polite" }, chatList);
-  const chatInput = h("input", { id: "chat-input", type: "text", maxlength: "300", autocomplete: "off", dataset: { fkey: "chat-input" } });
+  const CHAT_MAX = 300; // the server's limit (docs/protocol.md 3.3)
+  const chatCount = h("span", { class: "chat-count", id: "chat-count", "aria-live": "off" });
+  const chatInput = h("input", {
+    id: "chat-input", type: "text", maxlength: String(CHAT_MAX), autocomplete: "off",
+    "aria-describedby": "chat-count", dataset: { fkey: "chat-input" }, oninput: () => countChat(),
+  });
+  const chatShown = new Map(); // chat id -> its <li>: new lines are appended, never re-rendered
   const chatHint = h("p", { class: "hint chat-hint" });
   const chatButton = h("button", { type: "submit", class: "btn btn-secondary" });
   const chatForm = h("form", { class: "chat-form", onsubmit: (ev) => { ev.preventDefault(); sendChat(); } });
   const chatLabel = h("label", { for: "chat-input", class: "visually-hidden" });
   const chatTitle = h("h2", { id: "chat-title" });
   const chatArea = h("section", { class: "area area-chat", "aria-labelledby": "chat-title" });
-  chatForm.append(chatLabel, chatInput, chatButton);
+  chatForm.append(chatLabel, chatInput, chatButton, chatCount);
   chatArea.append(chatTitle, chatScroll, chatHint, chatForm);
   const logTitle = h("h2", { id: "log-title" });
   logArea.append(logTitle, logList);
 
   const mainCol = h("div", { class: "main-col" }, boardArea, actionArea);
   const sideCol = h("div", { class: "side-col" }, roleArea, logArea, chatArea);
-  const grid = h("div", { class: "table-grid" }, seatsArea, mainCol, sideCol);
-  const waiting = h("div", { class: "waiting-room" });
+  const grid = h("div", { class: "table-grid", hidden: true }, seatsArea, mainCol, sideCol);
+  const waiting = h("div", { class: "waiting-room" }, h("p", { text: t("app.loading") }));
   const page = h("div", { class: "table-page" }, connBanner, errorBox, statusBar, waiting, grid);
   replace(root, page);
 
   // ------------------------------------------------------------------ errors & connection
-  function showError(code, message, detail) {
-    const text = code === "__text" ? message : errorText(code, message, detail);
+  function showError(code, message, detail, field) {
+    const text = code === "__text" ? message : errorText(code, message, detail, field);
     state.errors = [{ text, at: Date.now() }];
     renderErrors();
     setTimeout(() => { state.errors = state.errors.filter((e) => Date.now() - e.at < 7900); renderErrors(); }, 8000);
@@ -130,9 +136,10 @@ export function mountTable(root, tableId, params = {}) {
       state.pending = false;
       if (state.closed) return;
       if (ev.code >= 4000 && ev.code < 4500) {
+        if (ev.code === 4404) { notFound(); return; }
         state.conn = "closed";
         renderConn();
-        showError(ev.code === 4404 ? "not_found" : ev.code === 4401 ? "unauthorized" : "ws_closed", ev.reason);
+        showError(ev.code === 4401 ? "unauthorized" : "ws_closed", ev.reason);
         return;
       }
       scheduleReconnect();
@@ -282,8 +289,13 @@ export function mountTable(root, tableId, params = {}) {
   function sendChat() {
     const text = chatInput.value.trim();
     if (!text) return;
-    if (sendRaw({ v: 1, type: "chat", text })) chatInput.value = "";
-    else showError("network");
+    if (sendRaw({ v: 1, type: "chat", text })) { chatInput.value = ""; countChat(); } else showError("network");
+  }
+
+  function countChat() {
+    const n = chatInput.value.length;
+    chatCount.textContent = t("chat.count", { count: n, max: CHAT_MAX });
+    chatCount.classList.toggle("near", n > CHAT_MAX - 30);
   }
 
   /** The move a stand-in made for this seat, in words: the update's public `action` and the
@@ -680,19 +692,37 @@ export function mountTable(root, tableId, params = {}) {
     chatLabel.textContent = t("chat.placeholder");
     chatInput.placeholder = t("chat.placeholder");
     chatButton.textContent = t("chat.send");
+    countChat();
+    // Offer the chat only to those the server lets write (docs/protocol.md 3.3).
     const v = state.view;
+    const playing = Boolean(v) && v.phase !== "game_over";
     let hint = "";
-    if (state.seat === null) hint = t("chat.spectators_read_only");
-    else if (v && v.alive && !v.alive[state.seat] && v.phase !== "game_over") hint = t("chat.dead");
+    let silent = false; // may write later in this game
+    if (!state.me && !state.userId) hint = t("chat.spectators_read_only");
+    else if (playing && state.seat === null) hint = t("chat.spectators_read_only");
+    else if (playing && v.alive && !v.alive[state.seat]) hint = t("chat.dead");
+    else if (playing && ["discard", "enact", "veto_response"].includes(v.phase)
+      && (v.president === state.seat || v.chancellor === state.seat)) { hint = t("chat.government_silent"); silent = true; }
     chatHint.textContent = hint;
     chatHint.hidden = !hint;
+    chatForm.hidden = Boolean(hint) && !silent;
+    chatInput.disabled = silent;
+    chatButton.disabled = silent;
   }
 
+  /** Append the chat lines not shown yet (the list is a live region: only new lines are read). */
   function renderChat() {
     const atBottom = chatScroll.scrollHeight - chatScroll.scrollTop - chatScroll.clientHeight < 40;
-    replace(chatList, state.chat.map((m) => h("li", { class: `chat-msg${m.seat === state.seat && m.seat !== null ? " mine" : ""}` },
-      h("span", { class: "chat-name", text: m.seat !== null && m.seat !== undefined ? `${m.seat + 1} · ${m.name || seatName(context(), m.seat)}` : (m.name || "") }),
-      h("span", { class: "chat-text", text: m.text }))));
+    const ids = new Set(state.chat.map((m) => m.id));
+    for (const [id, li] of chatShown) if (!ids.has(id)) { li.remove(); chatShown.delete(id); }
+    for (const m of state.chat) {
+      if (chatShown.has(m.id)) continue;
+      const li = h("li", { class: `chat-msg${m.seat === state.seat && m.seat !== null ? " mine" : ""}` },
+        h("span", { class: "chat-name", text: m.seat !== null && m.seat !== undefined ? `${m.seat + 1} · ${m.name || seatName(context(), m.seat)}` : (m.name || "") }),
+        h("span", { class: "chat-text", text: m.text }));
+      chatShown.set(m.id, li);
+      chatList.append(li);
+    }
     if (atBottom) chatScroll.scrollTop = chatScroll.scrollHeight;
   }
 
@@ -790,14 +820,14 @@ export function mountTable(root, tableId, params = {}) {
       const table = await post(`/api/tables/${encodeURIComponent(tableId)}/join`, body);
       if (table && table.seats) state.table = table;
       reconnectNow();
-    } catch (err) { showError(err.code, err.message); }
+    } catch (err) { showError(err.code, err.message, null, err.field); }
   }
 
   async function leave() {
     try {
       await post(`/api/tables/${encodeURIComponent(tableId)}/leave`);
       reconnectNow();
-    } catch (err) { showError(err.code, err.message); }
+    } catch (err) { showError(err.code, err.message, null, err.field); }
   }
 
   async function addBot(seat) {
@@ -806,14 +836,14 @@ export function mountTable(root, tableId, params = {}) {
       const body = level ? { seat, level } : { seat };
       state.table = await post(`/api/tables/${encodeURIComponent(tableId)}/bots`, body);
       renderAll();
-    } catch (err) { showError(err.code, err.message); }
+    } catch (err) { showError(err.code, err.message, null, err.field); }
   }
 
   async function removeBot(seat) {
     try {
       state.table = await request("DELETE", `/api/tables/${encodeURIComponent(tableId)}/bots/${seat}`);
       renderAll();
-    } catch (err) { showError(err.code, err.message); }
+    } catch (err) { showError(err.code, err.message, null, err.field); }
   }
 
   async function start(fill) {
@@ -821,20 +851,20 @@ export function mountTable(root, tableId, params = {}) {
     try {
       const body = fill ? { fill_with_bots: fill } : {};
       await post(`/api/tables/${encodeURIComponent(tableId)}/start`, body);
-    } catch (err) { showError(err.code, err.message); }
+    } catch (err) { showError(err.code, err.message, null, err.field); }
   }
 
   // ------------------------------------------------------------------ start
   async function boot() {
     try {
       state.me = await currentUser();
-    } catch (err) { showError(err.code, err.message); }
+    } catch (err) { showError(err.code, err.message, null, err.field); }
     try {
       const q = state.invite ? `?invite=${encodeURIComponent(state.invite)}` : "";
       state.table = await get(`/api/tables/${encodeURIComponent(tableId)}${q}`);
     } catch (err) {
-      showError(err.code, err.message);
-      if (err.status === 404) { state.conn = "closed"; renderConn(); return; }
+      if (err.status === 404) { notFound(); return; }
+      showError(err.code, err.message, null, err.field);
     }
     if (state.table && state.table.status === "finished") {
       // A finished table is no longer live: show its result from the stored record.
@@ -845,6 +875,17 @@ export function mountTable(root, tableId, params = {}) {
     connect();
   }
 
+  /** An unknown table, or a private one without its invite: one message and the way back. */
+  function notFound() {
+    state.closed = true;
+    clearTimeout(state.retryTimer);
+    clearInterval(state.pingTimer);
+    replace(root, h("section", { class: "card-panel not-found", role: "alert", "aria-labelledby": "not-found-title" },
+      h("h2", { id: "not-found-title" }, icon("warning"), h("span", { text: t("table.not_found.title") })),
+      h("p", { text: t("table.not_found.text") }),
+      h("a", { class: "btn btn-primary", href: "#/" }, t("gameover.back_to_lobby"))));
+  }
+
   async function showFinished() {
     const table = state.table;
     const gameId = table.game_id || tableId;
@@ -853,7 +894,7 @@ export function mountTable(root, tableId, params = {}) {
       const q = state.invite ? `?invite=${encodeURIComponent(state.invite)}` : "";
       state.record = await get(`/api/games/${encodeURIComponent(gameId)}/record${q}`);
     } catch (err) {
-      showError(err.code, err.message);
+      showError(err.code, err.message, null, err.field);
     }
     state.conn = "open";
     renderConn();
