@@ -5,13 +5,20 @@ import { icon } from "./icons.js";
 import { t, list } from "./i18n.js";
 
 /** Display name of a seat: the game's names, else the table's seat names, else "Seat N". */
+/** A name as shown: the server names bot seats "Bot 3" (no person may take such a name), so
+ * those are said in the page's language ("Бот 3", "机器人 3"). */
+export function displayName(name) {
+  const bot = /^Bot (\d{1,2})$/.exec(name || "");
+  return bot ? t("seat.bot_name", { seat: bot[1] }) : name;
+}
+
 export function seatName(ctx, seat) {
   if (seat === null || seat === undefined) return "?";
   const fromView = ctx.view && ctx.view.names ? ctx.view.names[seat] : null;
-  if (fromView) return fromView;
+  if (fromView) return displayName(fromView);
   const seats = ctx.table && ctx.table.seats;
   const entry = seats ? seats.find((s) => s.seat === seat) : null;
-  if (entry && entry.name) return entry.name;
+  if (entry && entry.name) return displayName(entry.name);
   if (entry && entry.kind === "bot") return t("seat.bot_name", { seat: seat + 1 });
   return t("seat.number", { seat: seat + 1 });
 }
@@ -183,7 +190,7 @@ export function renderSeats(ctx) {
     const name = seatName(ctx, s);
     const head = h("div", { class: "seat-head" },
       h("span", { class: "seat-num", "aria-label": t("seat.number", { seat: s + 1 }), text: String(s + 1) }),
-      h("span", { class: "seat-name", text: name }),
+      h("span", { class: "seat-name", title: name, text: name }),
       mine ? h("span", { class: "you-tag", text: t("seat.you") }) : null,
       entry.kind === "bot" ? h("span", { class: "seat-kind", title: t("seat.bot") }, icon("bot"),
         h("span", { class: "visually-hidden", text: t("seat.bot") })) : null);

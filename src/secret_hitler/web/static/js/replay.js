@@ -4,7 +4,7 @@ import { h, replace, announce } from "./dom.js";
 import { icon } from "./icons.js";
 import { t } from "./i18n.js";
 import { get, request, errorText } from "./api.js";
-import { renderBoard, renderSeats, presetName, seatName } from "./board.js";
+import { renderBoard, renderSeats, presetName, seatName, displayName } from "./board.js";
 import { describeEvents, renderLog } from "./log.js";
 
 const PLAY_MS = 1200;
@@ -40,7 +40,7 @@ export function mountReplayList(root) {
           h("div", { class: "table-card-main" },
             h("h3", { text: t("lobby.tables.name", { id: g.id }) }),
             h("dl", { class: "facts inline" },
-              h("dt", { text: t("lobby.tables.col.players") }), h("dd", { text: names ? names.join(t("list.separator")) : String(g.players) }),
+              h("dt", { text: t("lobby.tables.col.players") }), h("dd", { text: names ? names.map(displayName).join(t("list.separator")) : String(g.players) }),
               h("dt", { text: t("lobby.tables.col.rules") }), h("dd", { text: presetName(g.rules) }),
               g.winner ? [h("dt", { text: t("lobby.tables.col.status") }), h("dd", { text: t(g.winner === "liberal" ? "gameover.liberals_win" : "gameover.fascists_win") })] : null)),
           h("div", { class: "table-card-actions" },

@@ -3,7 +3,7 @@ import { h, replace, announce } from "./dom.js";
 import { icon } from "./icons.js";
 import { t } from "./i18n.js";
 import { get, post, request, currentUser, ensureSession, rememberedName, errorText, wsUrl } from "./api.js";
-import { renderBoard, renderSeats, roleBadge, policyTile, seatName, presetName, standinText } from "./board.js";
+import { renderBoard, renderSeats, roleBadge, policyTile, seatName, displayName, presetName, standinText } from "./board.js";
 import { describeEvents, renderLog } from "./log.js";
 import { renderActions } from "./actions.js";
 import { turnStarted, markTurn, soundOn, setSound, askNotifications } from "./alerts.js";
@@ -578,7 +578,7 @@ export function mountTable(root, tableId, params = {}) {
     }
     const roles = (v.known_roles || []).map((role, s) => h("li", { class: `reveal-row${s === state.seat ? " mine" : ""}` },
       h("span", { class: "seat-num", text: String(s + 1) }),
-      h("span", { class: "seat-name", text: seatName(ctx, s) }),
+      h("span", { class: "seat-name", title: seatName(ctx, s), text: seatName(ctx, s) }),
       role ? roleBadge(role) : null,
       v.alive[s] ? null : h("span", { class: "badge badge-dead" }, icon("dead"), h("span", { text: t("status.dead") }))));
     parts.push(h("h3", { text: t("gameover.roles_revealed") }), h("ul", { class: "roles-revealed" }, roles));
@@ -718,7 +718,7 @@ export function mountTable(root, tableId, params = {}) {
     for (const m of state.chat) {
       if (chatShown.has(m.id)) continue;
       const li = h("li", { class: `chat-msg${m.seat === state.seat && m.seat !== null ? " mine" : ""}` },
-        h("span", { class: "chat-name", text: m.seat !== null && m.seat !== undefined ? `${m.seat + 1} · ${m.name || seatName(context(), m.seat)}` : (m.name || "") }),
+        h("span", { class: "chat-name", text: m.seat !== null && m.seat !== undefined ? `${m.seat + 1} · ${displayName(m.name) || seatName(context(), m.seat)}` : (m.name || "") }),
         h("span", { class: "chat-text", text: m.text }));
       chatShown.set(m.id, li);
       chatList.append(li);
@@ -742,7 +742,7 @@ export function mountTable(root, tableId, params = {}) {
       h("dt", { text: t("lobby.timer") }), h("dd", { text: table.timer ? t("lobby.timer.seconds", { seconds: table.timer }) : t("lobby.timer.off") })));
     if (table.invite) parts.push(inviteBox(table.invite));
     const rows = seats.map((s) => {
-      const who = s.kind === "empty" ? t("seat.empty") : s.kind === "bot" ? (s.name || t("seat.bot_name", { seat: s.seat + 1 })) : (s.name || "");
+      const who = s.kind === "empty" ? t("seat.empty") : s.kind === "bot" ? (displayName(s.name) || t("seat.bot_name", { seat: s.seat + 1 })) : (s.name || "");
       const tags = [];
       if (s.seat === mine) tags.push(h("span", { class: "you-tag", text: t("seat.you") }));
       if (s.kind === "bot") tags.push(h("span", { class: "badge muted" }, icon("bot"), h("span", { text: s.level ? t(`bot.level.${s.level}`) : t("seat.bot") })));
@@ -760,7 +760,7 @@ export function mountTable(root, tableId, params = {}) {
       }
       return h("li", { class: `wait-seat kind-${s.kind}` },
         h("span", { class: "seat-num", text: String(s.seat + 1) }),
-        h("span", { class: "seat-name", text: who }), tags, h("span", { class: "wait-buttons" }, buttons));
+        h("span", { class: "seat-name", title: who, text: who }), tags, h("span", { class: "wait-buttons" }, buttons));
     });
     if (!state.me && mine === null && free && table.status === "waiting") {
       parts.push(h("div", { class: "field" },
@@ -916,7 +916,7 @@ export function mountTable(root, tableId, params = {}) {
       parts.push(h("h3", { text: t("gameover.roles_revealed") }), h("ul", { class: "roles-revealed" },
         roles.map((role, s) => h("li", { class: "reveal-row" },
           h("span", { class: "seat-num", text: String(s + 1) }),
-          h("span", { class: "seat-name", text: (names && names[s]) || t("seat.number", { seat: s + 1 }) }),
+          h("span", { class: "seat-name", text: displayName(names && names[s]) || t("seat.number", { seat: s + 1 }) }),
           roleBadge(role)))));
     }
     const buttons = [h("a", { class: "btn btn-primary", href: `#/replay/${encodeURIComponent(gameId)}` }, icon("play"), h("span", { text: t("gameover.replay") }))];
