@@ -483,7 +483,9 @@ def test_russian_names_stay_in_the_nominative(catalogs: dict[str, dict[str, Any]
 
 
 @pytest.mark.parametrize("lang", ["zh-Hans", "zh-Hant"])
-def test_chinese_uses_full_width_punctuation(catalogs: dict[str, dict[str, Any]], lang: str) -> None:
+def test_chinese_uses_full_width_punctuation(
+    catalogs: dict[str, dict[str, Any]], lang: str
+) -> None:
     """Colons, commas, semicolons, question marks and brackets next to Chinese text are full
     width (，：；？（）); ASCII stays inside Latin text (URLs, "Ja!", the name rule)."""
     han = r"[\u3400-\u9fff]"
