@@ -144,7 +144,7 @@ def test_chat_counts_and_appends(web_server, new_context) -> None:
     ctx = new_context(width=390, height=844, token=host["token"])
     page = ctx.new_page()
     page.goto(f"{web_server.url}/#/t/{table['id']}")
-    page.wait_for_selector("#chat-input")
+    page.wait_for_selector('.table-page[data-conn="open"] #chat-input')
     assert page.locator("#chat-input").get_attribute("maxlength") == "300"
     assert page.locator(".chat-count").inner_text() == "0/300"
     page.fill("#chat-input", "x" * 12)

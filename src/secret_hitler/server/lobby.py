@@ -402,15 +402,23 @@ def _may_see(row: dict[str, Any], user: User | None, invite: str | None, publish
 
 @router.get("/api/games")
 async def list_games(
-    request: Request, limit: Annotated[int, Query(ge=1, le=200)] = 50, finished: int = 1
+    request: Request,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    finished: int = 1,
+    before: Annotated[float | None, Query(ge=0, le=1e11)] = None,
 ) -> dict[str, Any]:
+    """A page of finished games, newest first; ``next`` is the ``before`` of the next page."""
     user = user_of(request)
     games = await hub_of(request).store.read(
         S.list_finished(
-            limit, lambda row: _may_see(row, user, None, published=True), user.id if user else None
+            limit,
+            lambda row: _may_see(row, user, None, published=True),
+            user.id if user else None,
+            before,
         )
     )
-    return {"games": games}
+    more = len(games) == limit and games[-1].get("finished_at") is not None
+    return {"games": games, "next": games[-1]["finished_at"] if more else None}
 
 
 @router.get("/api/games/{game_id}/record")
