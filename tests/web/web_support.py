@@ -38,7 +38,17 @@ def sign_in(ctx: Any, url: str, token: str) -> None:
 class Server(LiveServer):
     """The live server, with plain HTTP helpers for setting up tables without a browser."""
 
-    DEFAULT_ENV = {"SH_BOT_DELAY": "0", "SH_SECRET": "web-test-secret", "SH_GRACE": "600"}
+    # Every browser test comes from 127.0.0.1: the per-address limits (tested in tests/server)
+    # are raised so that the whole session's tables, guests and bot games fit.
+    DEFAULT_ENV = {
+        "SH_BOT_DELAY": "0",
+        "SH_SECRET": "web-test-secret",
+        "SH_GRACE": "600",
+        "SH_SESSION_RATE": "600/minute",
+        "SH_TABLES_PER_ADDRESS": "500",
+        "SH_BOT_GAMES_PER_ADDRESS": "20",
+        "SH_CHAT_RATE_ADDRESS": "100/10 seconds",
+    }
     LOG_LEVEL = "warning"
 
     # -- plain HTTP, for setting up tables without a browser -----------------------------
