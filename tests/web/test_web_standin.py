@@ -1,6 +1,7 @@
 """Stand-ins on screen, in a real Chromium: a seat whose player lost the connection shows the
 grace countdown, then "A bot is playing for Cid"; when Cid's connection comes back he is told
-what was played for him, and no claim was made in his name."""
+what was played for him, and no claim was made in his name; a player whose decision timer ran
+out is told which move was made."""
 
 from __future__ import annotations
 
@@ -32,7 +33,9 @@ NETWORK = """
 
 @pytest.fixture(scope="module")
 def grace_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    server = Server(Path(tmp_path_factory.mktemp("standin-data")), SH_GRACE="2").start()
+    server = Server(
+        Path(tmp_path_factory.mktemp("standin-data")), SH_GRACE="2", SH_MIN_TIMER="2"
+    ).start()
     try:
         yield server
     finally:
@@ -154,4 +157,47 @@ def test_stand_in_shown_and_the_returning_player_told(grace_server, chromium) ->
     finally:
         actx.close()
         cctx.close()
+    assert refused == [], refused
+
+
+def test_a_timed_out_player_sees_the_move_made(grace_server, chromium) -> None:
+    tim = grace_server.session("Tim")
+    bots = {str(s): "random" for s in range(1, 5)}
+    refused: list[str] = []
+    ctx = _context(chromium, grace_server, tim["token"], refused)
+    try:
+        page = ctx.new_page()
+        frames = FrameLog(page)
+        table = grace_server.api(
+            "POST",
+            "/api/tables",
+            {"players": 5, "bots": bots, "timer": 2, "auto_start": False},
+            tim["token"],
+        )
+        page.goto(f"{grace_server.url}/#/t/{table['id']}")
+        page.wait_for_selector('.table-page[data-conn="open"]')
+        grace_server.api("POST", f"/api/tables/{table['id']}/start", {}, tim["token"])
+        # Tim does nothing: the timer's stand-in moves for him, and he is told which move
+        notice = page.locator(".forced-notice")
+        notice.wait_for(timeout=20000)
+        assert "Time is up: a move was made for you" in notice.inner_text()
+        deadline = time.monotonic() + 10
+        while True:  # the timer keeps moving for him: read the frames and the page together
+            timed = [
+                m["action"]
+                for m in frames.of_type("update")
+                if m.get("by") == "timer" and m["action"]["seat"] == 0
+            ]
+            shown = notice.locator(".forced-moves li").all_inner_texts()
+            if len(shown) == len(timed) or time.monotonic() > deadline:
+                break
+            page.wait_for_timeout(50)
+        assert len(shown) == len(timed) >= 1
+        names = [n.strip() for n in page.locator(".seat .seat-name").all_inner_texts()]
+        for action, text in zip(timed, shown, strict=True):
+            want = _expected(action, names)
+            assert text == want if want else (text and "⟦" not in text)
+        assert not any(a["type"] == "claim" for a in timed)
+    finally:
+        ctx.close()
     assert refused == [], refused

@@ -61,6 +61,20 @@ ON_SCREEN = """() => {
 }"""
 
 
+# WCAG contrast ratio of an element's text colour against its own background colour.
+CONTRAST = """(selector) => {
+  const el = document.querySelector(selector);
+  const s = getComputedStyle(el);
+  const lum = (c) => {
+    const [r, g, b] = c.match(/[\\d.]+/g).slice(0, 3).map(Number).map(v => {
+      v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const [a, b] = [lum(s.color), lum(s.backgroundColor)].sort((x, y) => y - x);
+  return (a + 0.05) / (b + 0.05);
+}"""
+
+
 def _turn(page: Any) -> dict[str, Any]:
     return page.evaluate(
         """() => ({
@@ -190,6 +204,8 @@ def _keyboard_step(page: Any, rng: random.Random) -> bool:
         assert now == steps
         page.keyboard.press("Enter")  # select
         assert page.evaluate("document.activeElement.getAttribute('aria-pressed')") == "true"
+        # the selected player keeps a readable seat number (not gold on gold)
+        assert page.evaluate(CONTRAST, ".targets .target.selected .seat-num") >= 4.5
         page.keyboard.press("Tab")
         assert page.evaluate("document.activeElement.classList.contains('confirm')")
         page.keyboard.press("Enter")  # confirm
