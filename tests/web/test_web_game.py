@@ -224,3 +224,48 @@ def test_invite_link_to_a_private_table(web_server, new_context) -> None:
     page.locator(".invite-box").get_by_role("button", name="Join").click()
     page.wait_for_selector(".table-grid:not([hidden]) .board", timeout=20000)
     assert page.locator(".seat.mine .seat-name").inner_text() == "Guest"
+
+
+def test_the_governments_memory_aid(web_server, new_context) -> None:
+    """The governments list follows the public events: one row per nominated government, the
+    vote counts of the `votes` events, the enacted policies, and claims under their government."""
+    ctx = new_context(width=390, height=844)
+    page = ctx.new_page()
+    frames = FrameLog(page)
+    page.goto(web_server.url + "/")
+    page.fill("#name", "Mem")
+    page.select_option("#players", "5")
+    page.select_option("#bots", "4")
+    page.get_by_role("button", name="Create table").click()
+    page.wait_for_selector(".table-grid:not([hidden]) .board", timeout=20000)
+    page.locator(".history summary").click()  # opened, and remembered
+    play_until_over(page, random.Random(8))
+    events = [
+        e
+        for m in frames.of_type("welcome", "update")
+        for e in (
+            (m.get("view") or {}).get("events") or []
+            if m["type"] == "welcome"
+            else m.get("events") or []
+        )
+    ]
+    nominated = [e for e in events if e["type"] == "nominated"]
+    votes = [e for e in events if e["type"] == "votes"]
+    rows = page.locator(".history-row")
+    assert rows.count() == len(nominated) >= 4
+    for i, (n, v) in enumerate(zip(nominated, votes, strict=False)):
+        row = rows.nth(i)
+        names = page.locator(".seat .seat-name").all_inner_texts()
+        assert (
+            row.locator(".history-gov").inner_text()
+            == f"{names[n['president']]} → {names[n['chancellor']]}"
+        )
+        assert row.locator(".history-vote").inner_text() == f"{v['ja']} Ja, {v['nein']} Nein"
+    enacted = [e["policy"] for e in events if e["type"] == "enacted" and not e.get("chaos")]
+    shown = page.locator(".history-row .result:not(.failed)").all_inner_texts()
+    assert [s.split()[0].lower() for s in shown if "policy" in s] == enacted
+    # every claim is listed under the government its claimer sat in
+    claims = [e for e in events if e["type"] == "claim"]
+    assert page.locator(".history-claims li").count() == len(claims)
+    assert page.evaluate("localStorage.getItem('sh.history')") == "open"
+    assert MISSING not in page.locator(".area-history").inner_text()

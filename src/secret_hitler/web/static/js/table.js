@@ -6,6 +6,7 @@ import { get, post, request, currentUser, ensureSession, rememberedName, errorTe
 import { renderBoard, renderSeats, roleBadge, policyTile, seatName, displayName, presetName, standinText } from "./board.js";
 import { describeEvents, renderLog } from "./log.js";
 import { renderActions } from "./actions.js";
+import { renderHistory } from "./history.js";
 import { turnStarted, markTurn, soundOn, setSound, askNotifications } from "./alerts.js";
 
 const PING_MS = 25000;
@@ -73,9 +74,17 @@ export function mountTable(root, tableId, params = {}) {
   chatArea.append(chatTitle, chatScroll, chatHint, chatForm);
   const logTitle = h("h2", { id: "log-title" });
   logArea.append(logTitle, logList);
+  // Memory aid: every government so far, folded away until wanted (remembered per browser).
+  const historyBody = h("div", { class: "history-body" });
+  const historySummary = h("summary", {});
+  const historyBox = h("details", {
+    class: "history", ontoggle: () => { try { localStorage.setItem("sh.history", historyBox.open ? "open" : "closed"); } catch { /* ignore */ } },
+  }, historySummary, historyBody);
+  try { historyBox.open = localStorage.getItem("sh.history") === "open"; } catch { /* ignore */ }
+  const historyArea = h("section", { class: "area area-history", "aria-label": t("history.title") }, historyBox);
 
   const mainCol = h("div", { class: "main-col" }, boardArea, actionArea);
-  const sideCol = h("div", { class: "side-col" }, roleArea, logArea, chatArea);
+  const sideCol = h("div", { class: "side-col" }, roleArea, historyArea, logArea, chatArea);
   const grid = h("div", { class: "table-grid", hidden: true }, seatsArea, mainCol, sideCol);
   const waiting = h("div", { class: "waiting-room" }, h("p", { text: t("app.loading") }));
   const page = h("div", { class: "table-page" }, connBanner, errorBox, statusBar, waiting, grid);
@@ -393,8 +402,15 @@ export function mountTable(root, tableId, params = {}) {
     renderBoardArea();
     renderSeatsArea();
     renderLogArea();
+    renderHistoryArea();
     renderChatChrome();
     renderChat();
+  }
+
+  function renderHistoryArea() {
+    historyArea.setAttribute("aria-label", t("history.title"));
+    historySummary.replaceChildren(icon("tracker"), h("span", { text: t("history.title") }));
+    replace(historyBody, renderHistory(context(), state.view.events || []));
   }
 
   function renderStatus() {
