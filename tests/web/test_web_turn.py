@@ -181,7 +181,7 @@ def _keyboard_step(page: Any, rng: random.Random) -> bool:
           const targets = [...d.querySelectorAll('button.target')];
           return {
             vote: Boolean(d.querySelector('[data-fkey=vote-ja]')),
-            focused: d.contains(a), target: targets.indexOf(a), targets: targets.length,
+            focused: d.contains(a), onDecision: a === d, target: targets.indexOf(a), targets: targets.length,
             tabStops: targets.filter(b => b.tabIndex === 0).length,
           };
         }"""
@@ -192,6 +192,11 @@ def _keyboard_step(page: Any, rng: random.Random) -> bool:
         page.keyboard.press("KeyJ" if rng.random() < 0.6 else "KeyN")
         return True
     assert info["focused"], "a new decision must have the keyboard focus"
+    if info["onDecision"]:  # the decision itself has the focus (Space scrolls, votes nothing)
+        page.keyboard.press("Tab")
+        info["target"] = page.evaluate(
+            "[...document.querySelectorAll('.decision button.target')].indexOf(document.activeElement)"
+        )
     if info["targets"]:
         assert info["tabStops"] == 1  # one tab stop for the group of players
         assert info["target"] == 0

@@ -475,6 +475,9 @@ export function mountTable(root, tableId, params = {}) {
       if (state.seat === null) parts.push(h("p", { class: "banner spectator" }, icon("eye"), h("span", { text: t("spectator.hint") })));
       else if (!v.alive[state.seat]) parts.push(h("p", { class: "banner dead" }, icon("dead"), h("span", { text: t("table.you_are_dead") })));
       const { decision, claims } = renderActions(ctx);
+      // Focusable by script (not by Tab), and keeps the focus across re-renders.
+      decision.tabIndex = -1;
+      decision.dataset.fkey = "decision";
       parts.push(decision);
       const votes = renderLastVote(ctx);
       if (votes) parts.push(votes);
@@ -504,13 +507,15 @@ export function mountTable(root, tableId, params = {}) {
     if (state.turnKey === key) return;
     state.turnKey = key;
     turnStarted(prompt ? prompt.textContent : "");
-    // Keep the decision on screen, and give a keyboard user its first button.
+    // Keep the decision on screen, and bring the keyboard to it: the focus goes to the decision
+    // itself (not to a button, so that Space still scrolls and never votes by surprise); Tab
+    // then reaches its first button.
     const rect = actionArea.getBoundingClientRect();
     if (rect.top < 0 || rect.bottom > window.innerHeight) actionArea.scrollIntoView({ block: "nearest" });
     const active = document.activeElement;
-    if (!active || active === document.body || active === root) {
-      const first = actionArea.querySelector(".decision button:not([disabled])");
-      if (first) first.focus({ preventScroll: true });
+    if (!active || active === document.body || active === root || active.classList.contains("decision")) {
+      const decision = actionArea.querySelector(".decision");
+      if (decision) decision.focus({ preventScroll: true });
     }
   }
 
