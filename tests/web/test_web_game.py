@@ -269,3 +269,37 @@ def test_the_governments_memory_aid(web_server, new_context) -> None:
     assert page.locator(".history-claims li").count() == len(claims)
     assert page.evaluate("localStorage.getItem('sh.history')") == "open"
     assert MISSING not in page.locator(".area-history").inner_text()
+
+
+def test_an_enacted_policy_is_marked_once(web_server, new_context) -> None:
+    """The slot a policy was just enacted into is marked (for its animation) on the render that
+    shows it, and only that slot."""
+    ctx = new_context(width=1366, height=768)
+    page = ctx.new_page()
+    page.goto(web_server.url + "/")
+    page.evaluate(
+        """() => { window.__marks = [];
+          new MutationObserver(() => {
+            for (const s of document.querySelectorAll('.slot.just-enacted')) {
+              const track = s.closest('.track').classList.contains('track-liberal') ? 'liberal' : 'fascist';
+              const slots = [...s.parentNode.children];
+              const filled = slots.filter(x => x.classList.contains('filled')).length;
+              window.__marks.push([track, slots.indexOf(s) + 1, filled]);
+            }
+          }).observe(document.body, {subtree: true, childList: true}); }"""
+    )
+    page.fill("#name", "Ena")
+    page.select_option("#players", "5")
+    page.select_option("#bots", "4")
+    page.get_by_role("button", name="Create table").click()
+    page.wait_for_selector(".table-grid:not([hidden]) .board", timeout=20000)
+    play_until_over(page, random.Random(12))
+    marks = page.evaluate("window.__marks")
+    assert marks, "no enactment was marked"
+    assert all(slot == filled for _, slot, filled in marks), marks  # the newest slot only
+    counts = [int(c.split("/")[0]) for c in page.locator(".track-count").all_inner_texts()]
+    # every enactment was marked, on the render that showed it
+    assert {(track, slot) for track, slot, _ in marks} == {
+        *(("liberal", i) for i in range(1, counts[0] + 1)),
+        *(("fascist", i) for i in range(1, counts[1] + 1)),
+    }

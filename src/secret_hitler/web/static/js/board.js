@@ -55,7 +55,9 @@ function trackSlot(cls, content, label) {
 }
 
 /** Liberal track, fascist track (this game's board), election tracker and piles. */
-export function renderBoard(view) {
+/** `fresh`: {liberal, fascist} counts seen before this render: a slot filled since then is marked
+ * `just-enacted` (a short animation, none with reduced motion). */
+export function renderBoard(view, fresh = null) {
   const lib = view.liberal_policies;
   const fas = view.fascist_policies;
 
@@ -67,7 +69,8 @@ export function renderBoard(view) {
     else parts.push(h("span", { class: "slot-num", text: String(i) }));
     if (i === 5) parts.push(h("span", { class: "slot-note", text: t("board.liberals_win_slot") }));
     const label = `${t("board.liberal_track")} ${i}: ${filled ? t("policy.liberal") : "—"}${i === 5 ? ", " + t("board.liberals_win_slot") : ""}`;
-    libSlots.push(trackSlot(filled ? "filled" : "empty", parts, label));
+    const isNew = filled && fresh && i > fresh.liberal;
+    libSlots.push(trackSlot(`${filled ? "filled" : "empty"}${isNew ? " just-enacted" : ""}`, parts, label));
   }
 
   const fasSlots = [];
@@ -92,7 +95,8 @@ export function renderBoard(view) {
     }
     const zone = i > view.hitler_zone;
     const label = `${t("board.fascist_track")} ${i}: ${filled ? t("policy.fascist") : "—"}${notes.length ? ", " + notes.join(", ") : ""}${zone ? ", " + t("board.hitler_zone") : ""}`;
-    fasSlots.push(trackSlot(`${filled ? "filled" : "empty"}${zone ? " hitler-zone" : ""}`, parts, label));
+    const isNew = filled && fresh && i > fresh.fascist;
+    fasSlots.push(trackSlot(`${filled ? "filled" : "empty"}${zone ? " hitler-zone" : ""}${isNew ? " just-enacted" : ""}`, parts, label));
   }
 
   const tracker = [];

@@ -691,7 +691,11 @@ export function mountTable(root, tableId, params = {}) {
   }
 
   function renderBoardArea() {
-    replace(boardArea, h("h2", { class: "visually-hidden", text: t("board.fascist_track") }), renderBoard(state.view));
+    const v = state.view;
+    const seen = state.boardSeen; // the counts of the last render: newer slots are animated once
+    const fresh = seen && (v.liberal_policies > seen.liberal || v.fascist_policies > seen.fascist) ? seen : null;
+    state.boardSeen = { liberal: v.liberal_policies, fascist: v.fascist_policies };
+    replace(boardArea, h("h2", { class: "visually-hidden", text: t("board.fascist_track") }), renderBoard(v, fresh));
   }
 
   function renderSeatsArea() {
