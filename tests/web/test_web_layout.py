@@ -159,3 +159,32 @@ def test_chat_counts_and_appends(web_server, new_context) -> None:
     # the first line is the same element: new lines are appended, the list is not redrawn
     assert page.locator(".chat-msg").first.get_attribute("data-mark") == "kept"
     assert page.locator(".chat-count").inner_text() == "0/300"
+
+
+def test_big_screen_mode_for_a_room(web_server, new_context) -> None:
+    """A spectator's table at 1920x1080 in big-screen mode: larger text, no chat field, panels
+    apart; leaving it restores the normal size."""
+    watcher = web_server.session("Tv")
+    bots = {str(s): "random" for s in range(7)}
+    table = web_server.api(
+        "POST", "/api/tables", {"players": 7, "bots": bots, "seat": None}, token=watcher["token"]
+    )
+    ctx = new_context(width=1920, height=1080)
+    page = ctx.new_page()
+    page.goto(f"{web_server.url}/#/t/{table['id']}")
+    page.wait_for_selector(".status-bar .btn-big")
+    normal = page.evaluate("parseFloat(getComputedStyle(document.documentElement).fontSize)")
+    page.locator(".status-bar .btn-big").click()
+    page.wait_for_function("() => document.documentElement.classList.contains('big-screen')")
+    page.wait_for_selector(".table-grid:not([hidden]) .board, .gameover", timeout=20000)
+    big = page.evaluate("parseFloat(getComputedStyle(document.documentElement).fontSize)")
+    assert big >= 1.35 * normal
+    if page.locator(".table-grid:not([hidden])").count():
+        result = page.evaluate(OVERLAPS, TABLE_PANELS)
+        assert result["overlaps"] == [], result
+        assert page.locator(".chat-form").is_hidden()
+    assert page.evaluate(TOO_WIDE) == []
+    page.get_by_role("link", name="Leave big screen").click()
+    page.wait_for_function("() => !document.documentElement.classList.contains('big-screen')")
+    page.goto(web_server.url + "/")  # other pages are never big
+    assert not page.evaluate("document.documentElement.classList.contains('big-screen')")

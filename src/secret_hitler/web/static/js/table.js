@@ -89,6 +89,9 @@ export function mountTable(root, tableId, params = {}) {
   const waiting = h("div", { class: "waiting-room" }, h("p", { text: t("app.loading") }));
   const page = h("div", { class: "table-page" }, connBanner, errorBox, statusBar, waiting, grid);
   replace(root, page);
+  // Big-screen mode (#/t/{id}?big=1): everything larger, for a TV the whole room watches.
+  const big = params.big === "1";
+  document.documentElement.classList.toggle("big-screen", big);
 
   // ------------------------------------------------------------------ errors & connection
   function showError(code, message, detail, field) {
@@ -428,6 +431,8 @@ export function mountTable(root, tableId, params = {}) {
     const timer = h("span", { class: "timer", hidden: true });
     parts.push(timer);
     if (state.seat === null && table) parts.push(h("span", { class: "spectating" }, icon("eye"), h("span", { text: t("spectator.mode") })));
+    const href = `#/t/${encodeURIComponent(tableId)}${big ? "" : "?big=1"}${state.invite ? `${big ? "?" : "&"}invite=${encodeURIComponent(state.invite)}` : ""}`;
+    parts.push(h("a", { class: "btn btn-secondary btn-sound btn-big", href }, icon("eye"), h("span", { text: t(big ? "table.big_screen.exit" : "table.big_screen") })));
     if (state.seat !== null) {
       const on = soundOn();
       parts.push(h("button", {
@@ -958,6 +963,7 @@ export function mountTable(root, tableId, params = {}) {
     destroy() {
       state.closed = true;
       document.removeEventListener("keydown", onKey);
+      document.documentElement.classList.remove("big-screen");
       window.removeEventListener("online", retrySoon);
       document.removeEventListener("visibilitychange", retrySoon);
       markTurn(false);
