@@ -30,7 +30,8 @@ def test_sessions_and_names(server: Server) -> None:
     token = session(server, "Alice")
     me = http(server, "GET", "/api/me", token=token)
     assert me["name"] == "Alice" and me["user_id"].startswith("u_")
-    assert _err(server, "GET", "/api/me").code == "unauthorized"
+    # no credentials at all (a first visit): nobody, without an error
+    assert http(server, "GET", "/api/me") == {"user_id": None, "name": None}
     assert _err(server, "GET", "/api/me", token=token + "x").status == 401
     # browsers: the cookie
     req = urllib.request.Request(
@@ -65,6 +66,8 @@ def test_create_validation(server: Server) -> None:
         ({"players": 7, "bots": {"9": "random"}}, 400, "bad_seat"),
         ({"players": 7, "bots": {"0": "random"}}, 409, "seat_taken"),
         ({"players": 7, "timer": 0}, 400, "invalid_request"),
+        ({"players": 7, "timer": 1}, 400, "timer_too_short"),  # below SH_MIN_TIMER (30)
+        ({"players": 7, "timer": 29}, 400, "timer_too_short"),
         ({"players": "seven"}, 400, "invalid_request"),
         ({}, 400, "invalid_request"),
     ]
@@ -74,6 +77,21 @@ def test_create_validation(server: Server) -> None:
         assert e.body["error"]["message"]
     e = _err(server, "POST", "/api/tables", {"players": 7, "rules": {"hitler_zone": 9}}, token)
     assert "hitler_zone" in e.body["error"]["message"]
+    # the refused setting is named in `field`, for clients to word in their own language
+    assert e.body["error"]["field"] == "hitler_zone"
+    e = _err(
+        server, "POST", "/api/tables", {"players": 5, "rules": {"powers": ["execute"] * 5}}, token
+    )
+    assert e.body["error"]["field"] == "powers"
+    assert (
+        _err(server, "POST", "/api/tables", {"players": 7, "timer": 5}, token).body["error"][
+            "field"
+        ]
+        == "timer"
+    )
+    assert _err(server, "POST", "/api/tables", {"players": "x"}, token).body["error"]["field"] == (
+        "players"
+    )
     assert _err(server, "POST", "/api/tables", {"players": 7}).code == "unauthorized"
     t = http(
         server,

@@ -57,6 +57,14 @@ def test_replay_steps_match_the_engine(server: Server) -> None:
                 assert got["action"]["seat"] == actions[k - 1]["seat"]
     end = http(server, "GET", f"/api/games/{tid}/replay")
     assert end["step"] == len(actions) and end["view"]["winner"] == record["result"]["winner"]
+    # where each round begins: the engine's round number there, and no round left out
+    fresh = game_from_record(record, apply_actions=False)
+    starts = {}
+    for i, a in enumerate(actions):
+        starts.setdefault(fresh.round, i)
+        fresh.apply(Action.from_json(a))
+    assert end["rounds"] == [{"round": r, "step": s} for r, s in starts.items()]
+    assert len(end["rounds"]) >= 3 and end["rounds"][0]["step"] == 0
 
 
 def test_replay_refuses_bad_requests(server: Server) -> None:
@@ -80,3 +88,15 @@ def test_replay_refuses_bad_requests(server: Server) -> None:
     assert bad["status"] == 400 and bad["error"]["code"] == "invalid_record"
     bad = _post_record(server, json.dumps({**record, "players": 3}).encode())
     assert bad["status"] == 400 and "players" in bad["error"]["message"]
+
+
+def test_finished_games_are_paged(server: Server) -> None:
+    first, _ = asyncio.run(_finished_bot_game(server))
+    second, _ = asyncio.run(_finished_bot_game(server))
+    page1 = http(server, "GET", "/api/games?limit=1")
+    assert [g["id"] for g in page1["games"]] == [second] and page1["next"] is not None
+    page2 = http(server, "GET", f"/api/games?limit=1&before={page1['next']}")
+    assert [g["id"] for g in page2["games"]] == [first]
+    page3 = http(server, "GET", f"/api/games?limit=1&before={page2['next']}")
+    assert page3 == {"games": [], "next": None}
+    assert http(server, "GET", "/api/games?limit=5")["next"] is None  # all on one page

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 from typing import Any
 
 import pytest
@@ -36,8 +37,8 @@ async def _timer(server: Server) -> None:
 
 
 @pytest.mark.timeout(90)
-def test_decision_timer_stand_in(server: Server) -> None:
-    asyncio.run(_timer(server))
+def test_decision_timer_stand_in(make_server: Any) -> None:
+    asyncio.run(_timer(make_server(SH_MIN_TIMER="1")))  # 1 s timers, for a quick test
 
 
 async def _absent(server: Server) -> None:
@@ -69,6 +70,10 @@ async def _absent(server: Server) -> None:
     assert ben_was_replaced(ben) or watcher.record is not None
     table_now = await ahttp(server, "GET", f"/api/tables/{tid}")
     assert table_now["seats"][1]["connected"] is False
+    # when the stand-in took over (Unix time, like `deadline`): past, within the grace period
+    if table_now["status"] == "playing":
+        assert time.time() - 30 < table_now["seats"][1]["standin_at"] <= time.time()
+    assert "standin_at" not in table_now["seats"][0]  # connected
     # Ben comes back with the last seq he saw: he gets exactly the updates he missed
     last = ben.seq
     first = await ben.connect(tid, since=last)

@@ -119,6 +119,22 @@ def main() -> None:
                 page.wait_for_timeout(300)
                 page.evaluate("window.scrollTo(0, 0)")
                 page.screenshot(path=str(out / "gameover-1366x768.png"))
+                # its replay, at round 4 as seen by Ada, on a small phone and a laptop
+                page.wait_for_function("() => document.querySelector('.gameover')")
+                rounds = server.api("GET", f"/api/games/{table_id}/replay")["rounds"]
+                step = next((r["step"] for r in rounds if r["round"] == 4), rounds[-1]["step"])
+                for w, h in [(360, 740), (1366, 768)]:
+                    shot = browser.new_context(
+                        viewport={"width": w, "height": h}, locale="en-US", device_scale_factor=1
+                    )
+                    sign_in(shot, server.url, me["token"])
+                    sp = shot.new_page()
+                    sp.goto(f"{server.url}/#/replay/{table_id}?step={step}&view=0")
+                    sp.wait_for_selector(".replay-controls")
+                    sp.wait_for_selector(".replay-grid .area-chat")
+                    sp.wait_for_timeout(300)
+                    sp.screenshot(path=str(out / f"replay-{w}x{h}.png"))
+                    shot.close()
                 ctx.close()
                 browser.close()
         finally:

@@ -72,11 +72,37 @@ def test_flat_object_of_non_empty_strings(catalogs: dict[str, dict[str, Any]], l
         assert value == value.strip() or key == "list.separator", f"{lang}: {key} has stray spaces"
 
 
+# Plural keys are `base#category`, one per category of Intl.PluralRules for the language (CLDR).
+PLURALS = {
+    "en": {"one", "other"},
+    "ru": {"one", "few", "many", "other"},
+    "vi": {"other"},
+    "zh-Hans": {"other"},
+    "zh-Hant": {"other"},
+}
+
+
+def _plural_bases(catalog: dict[str, Any]) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for key in catalog:
+        if "#" in key:
+            base, category = key.split("#", 1)
+            out.setdefault(base, set()).add(category)
+    return out
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_same_key_set_as_english(catalogs: dict[str, dict[str, Any]], lang: str) -> None:
-    ref, cat = set(catalogs[REFERENCE]), set(catalogs[lang])
+    ref = {k for k in catalogs[REFERENCE] if "#" not in k}
+    cat = {k for k in catalogs[lang] if "#" not in k}
     assert not ref - cat, f"{lang} lacks {sorted(ref - cat)}"
     assert not cat - ref, f"{lang} has extra {sorted(cat - ref)}"
+    bases = _plural_bases(catalogs[lang])
+    assert set(bases) == set(_plural_bases(catalogs[REFERENCE])), lang
+    for base, categories in bases.items():
+        assert categories == PLURALS[lang], f"{lang}: {base} has {sorted(categories)}"
+        for category in categories:  # the number itself is always shown
+            assert "{count}" in catalogs[lang][f"{base}#{category}"], (lang, base, category)
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -89,6 +115,9 @@ def test_braces_are_only_placeholders(catalogs: dict[str, dict[str, Any]], lang:
 @pytest.mark.parametrize("lang", [lang for lang in LANGS if lang != REFERENCE])
 def test_same_placeholders_per_key(catalogs: dict[str, dict[str, Any]], lang: str) -> None:
     for key, ref in catalogs[REFERENCE].items():
+        if "#" in key:  # plural forms: every form of every language has the same placeholders
+            key = key.split("#")[0] + "#other"
+            ref = catalogs[REFERENCE][key]
         assert _placeholders(catalogs[lang][key]) == _placeholders(ref), (
             f"{lang}: {key} has {sorted(_placeholders(catalogs[lang][key]))}, "
             f"en has {sorted(_placeholders(ref))}"
@@ -434,10 +463,38 @@ def test_chinese_scripts_are_not_mixed(catalogs: dict[str, dict[str, Any]]) -> N
 
 
 def test_translations_are_translated(catalogs: dict[str, dict[str, Any]]) -> None:
-    """Long English sentences must not be left untranslated."""
+    """Long English sentences must not be left untranslated (placeholders are not words)."""
     en = catalogs[REFERENCE]
     for lang in LANGS:
         if lang == REFERENCE:
             continue
-        same = [k for k, v in en.items() if len(v) > 24 and catalogs[lang][k] == v]
+        same = [
+            k for k, v in en.items() if len(PLACEHOLDER.sub("", v)) > 24 and catalogs[lang][k] == v
+        ]
         assert not same, (lang, same)
+
+
+def test_russian_names_stay_in_the_nominative(catalogs: dict[str, dict[str, Any]]) -> None:
+    """Names are not declined ("предлагает Алису" would need case forms of every name): a name
+    stands at the start, after a colon, dash or arrow, after the title it goes with, or as the
+    subject of a clause ("что {target} — ...")."""
+    name = re.compile(r"\{(name|names|president|chancellor|target)\}")
+    allowed = re.compile(r"(^|: |— |→ |Президент |Канцлер |, |что )$")
+    for key, value in catalogs["ru"].items():
+        for m in name.finditer(value):
+            before = value[: m.start()]
+            assert allowed.search(before), f"ru: {key}: {value!r}"
+
+
+@pytest.mark.parametrize("lang", ["zh-Hans", "zh-Hant"])
+def test_chinese_uses_full_width_punctuation(
+    catalogs: dict[str, dict[str, Any]], lang: str
+) -> None:
+    """Colons, commas, semicolons, question marks and brackets next to Chinese text are full
+    width (，：；？（）); ASCII stays inside Latin text (URLs, "Ja!", the name rule)."""
+    han = r"[\u3400-\u9fff]"
+    bad = re.compile(rf"{han}\s?[:,;?(]|[:,;?)]\s?{han}|\({han}|{han}\)")
+    for key, value in catalogs[lang].items():
+        if key == "error.code.invalid_name":  # lists the ASCII characters a name may use
+            continue
+        assert not bad.search(PLACEHOLDER.sub("", value)), f"{lang}: {key}: {value!r}"

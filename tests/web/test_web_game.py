@@ -109,7 +109,8 @@ def test_only_the_servers_legal_actions_are_offered(web_server, new_context) -> 
 
 
 def test_refusals_are_shown_in_plain_words(web_server, new_context) -> None:
-    """A signed-in spectator may not chat during a game: the refusal comes from the catalog."""
+    """A signed-in spectator is not offered the chat during a game, and is told why; a refused
+    setting is named in the catalog's words, never in the server's English message."""
     host = web_server.session("Host")
     bots = {str(s): "random" for s in range(1, 5)}
     table = web_server.api("POST", "/api/tables", {"players": 5, "bots": bots}, token=host["token"])
@@ -120,10 +121,19 @@ def test_refusals_are_shown_in_plain_words(web_server, new_context) -> None:
     page.wait_for_selector(".table-grid:not([hidden]) .board", timeout=20000)
     assert page.locator(".status-bar .spectating").count() == 1
     assert page.locator(".area-role").is_hidden()
-    page.fill("#chat-input", "hello")
-    page.get_by_role("button", name="Send").click()
-    page.wait_for_selector(".error-box .error", timeout=5000)
-    assert "Spectators can read the chat but not write." in page.locator(".error-box").inner_text()
+    assert page.locator(".chat-form").is_hidden()
+    assert page.locator(".chat-hint").inner_text() == "Spectators can read the chat but not write."
+    # the engine refuses five Execution slots at five players (A12): in plain, translated words
+    page.goto(f"{web_server.url}/#/")
+    page.wait_for_selector("form.create")
+    page.select_option("#players", "5")
+    page.get_by_role("button", name="Change the rules").click()
+    for i in range(5):
+        page.select_option(f"#power-{i}", "execute")
+    page.get_by_role("button", name="Create table").click()
+    error = page.locator(".error").first
+    error.wait_for(timeout=5000)
+    assert error.inner_text() == "These rule settings are not valid. Check: Powers per slot."
 
 
 UNLABELLED = """() => {
@@ -214,3 +224,82 @@ def test_invite_link_to_a_private_table(web_server, new_context) -> None:
     page.locator(".invite-box").get_by_role("button", name="Join").click()
     page.wait_for_selector(".table-grid:not([hidden]) .board", timeout=20000)
     assert page.locator(".seat.mine .seat-name").inner_text() == "Guest"
+
+
+def test_the_governments_memory_aid(web_server, new_context) -> None:
+    """The governments list follows the public events: one row per nominated government, the
+    vote counts of the `votes` events, the enacted policies, and claims under their government."""
+    ctx = new_context(width=390, height=844)
+    page = ctx.new_page()
+    frames = FrameLog(page)
+    page.goto(web_server.url + "/")
+    page.fill("#name", "Mem")
+    page.select_option("#players", "5")
+    page.select_option("#bots", "4")
+    page.get_by_role("button", name="Create table").click()
+    page.wait_for_selector(".table-grid:not([hidden]) .board", timeout=20000)
+    page.locator(".history summary").click()  # opened, and remembered
+    play_until_over(page, random.Random(8))
+    events = [
+        e
+        for m in frames.of_type("welcome", "update")
+        for e in (
+            (m.get("view") or {}).get("events") or []
+            if m["type"] == "welcome"
+            else m.get("events") or []
+        )
+    ]
+    nominated = [e for e in events if e["type"] == "nominated"]
+    votes = [e for e in events if e["type"] == "votes"]
+    rows = page.locator(".history-row")
+    assert rows.count() == len(nominated) >= 4
+    for i, (n, v) in enumerate(zip(nominated, votes, strict=False)):
+        row = rows.nth(i)
+        names = page.locator(".seat .seat-name").all_inner_texts()
+        assert (
+            row.locator(".history-gov").inner_text()
+            == f"{names[n['president']]} → {names[n['chancellor']]}"
+        )
+        assert row.locator(".history-vote").inner_text() == f"{v['ja']} Ja, {v['nein']} Nein"
+    enacted = [e["policy"] for e in events if e["type"] == "enacted" and not e.get("chaos")]
+    shown = page.locator(".history-row .result:not(.failed)").all_inner_texts()
+    assert [s.split()[0].lower() for s in shown if "policy" in s] == enacted
+    # every claim is listed under the government its claimer sat in
+    claims = [e for e in events if e["type"] == "claim"]
+    assert page.locator(".history-claims li").count() == len(claims)
+    assert page.evaluate("localStorage.getItem('sh.history')") == "open"
+    assert MISSING not in page.locator(".area-history").inner_text()
+
+
+def test_an_enacted_policy_is_marked_once(web_server, new_context) -> None:
+    """The slot a policy was just enacted into is marked (for its animation) on the render that
+    shows it, and only that slot."""
+    ctx = new_context(width=1366, height=768)
+    page = ctx.new_page()
+    page.goto(web_server.url + "/")
+    page.evaluate(
+        """() => { window.__marks = [];
+          new MutationObserver(() => {
+            for (const s of document.querySelectorAll('.slot.just-enacted')) {
+              const track = s.closest('.track').classList.contains('track-liberal') ? 'liberal' : 'fascist';
+              const slots = [...s.parentNode.children];
+              const filled = slots.filter(x => x.classList.contains('filled')).length;
+              window.__marks.push([track, slots.indexOf(s) + 1, filled]);
+            }
+          }).observe(document.body, {subtree: true, childList: true}); }"""
+    )
+    page.fill("#name", "Ena")
+    page.select_option("#players", "5")
+    page.select_option("#bots", "4")
+    page.get_by_role("button", name="Create table").click()
+    page.wait_for_selector(".table-grid:not([hidden]) .board", timeout=20000)
+    play_until_over(page, random.Random(12))
+    marks = page.evaluate("window.__marks")
+    assert marks, "no enactment was marked"
+    assert all(slot == filled for _, slot, filled in marks), marks  # the newest slot only
+    counts = [int(c.split("/")[0]) for c in page.locator(".track-count").all_inner_texts()]
+    # every enactment was marked, on the render that showed it
+    assert {(track, slot) for track, slot, _ in marks} == {
+        *(("liberal", i) for i in range(1, counts[0] + 1)),
+        *(("fascist", i) for i in range(1, counts[1] + 1)),
+    }

@@ -73,6 +73,16 @@ def test_every_page_in_every_language(web_server, new_context, tables, lang: str
     page.goto(f"{web_server.url}/#/t/{tables['playing']}")
     page.wait_for_selector(".table-grid:not([hidden]) .area-action .decision button")
     _assert_complete(page, "table")
+    # the server's bot names, in this language ("Бот 2", "机器人 2"), with the full name as title
+    bot_name = {
+        "en": "Bot 2",
+        "zh-Hans": "机器人 2",
+        "zh-Hant": "機器人 2",
+        "ru": "Бот 2",
+        "vi": "Bot 2",
+    }
+    second = page.locator('.seat[data-seat="1"] .seat-name')
+    assert second.inner_text() == bot_name[lang] and second.get_attribute("title") == bot_name[lang]
     page.locator(".role-toggle").click()
     page.wait_for_selector("#role-secret")
     _assert_complete(page, "table, role revealed")

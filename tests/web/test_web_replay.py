@@ -122,3 +122,92 @@ def test_replay_viewer_against_the_documented_endpoint(web_server, new_context) 
     )
     page.get_by_role("button", name="Pause").click()
     assert not missing_keys(page)
+
+
+def test_replay_rounds_link_chat_and_paging(web_server, new_context) -> None:
+    """Jump to a round, a link to the moment (step and view) that opens the same moment, the
+    table chat in time order, and the list of finished games page by page."""
+    host = web_server.session("Rita")
+    bots = {str(s): "random" for s in range(5)}
+    table = web_server.api(
+        "POST",
+        "/api/tables",
+        {"players": 5, "bots": bots, "seat": None, "auto_start": False},
+        token=host["token"],
+    )
+    tid = table["id"]
+    ctx = new_context(width=360, height=740, token=host["token"])
+    page = ctx.new_page()
+    page.goto(f"{web_server.url}/#/t/{tid}")
+    page.wait_for_selector('.table-page[data-conn="open"] #chat-input')
+    for line in ("first", "second", "third"):
+        page.fill("#chat-input", line)
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            "t => [...document.querySelectorAll('.chat-text')].some(e => e.textContent === t)",
+            arg=line,
+        )
+    web_server.api("POST", f"/api/tables/{tid}/start", {}, token=host["token"])
+    deadline = time.monotonic() + 60
+    while web_server.api("GET", f"/api/tables/{tid}")["status"] != "finished":
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    end = web_server.api("GET", f"/api/games/{tid}/replay")
+    page.goto(f"{web_server.url}/#/replay/{tid}")
+    page.wait_for_selector(".replay-controls")
+    # the chat, in time order
+    page.wait_for_selector(".replay-chat")
+    assert page.locator(".replay-chat .chat-text").all_inner_texts() == ["first", "second", "third"]
+    # jump to round 3
+    third = next(r for r in end["rounds"] if r["round"] == 3)
+    page.select_option("#replay-round", str(third["step"]))
+    page.wait_for_function(
+        "s => document.querySelector('.step-label').textContent.startsWith(`Step ${s} `)",
+        arg=third["step"],
+    )
+    page.select_option("#replay-view", "1")
+    page.wait_for_selector(".log-list .private")
+    # the address names the moment; opened elsewhere it shows the same moment
+    url = page.evaluate("location.href")
+    assert f"step={third['step']}" in url and "view=1" in url
+    other = new_context(width=1366, height=768).new_page()
+    other.goto(url)
+    other.wait_for_selector(".replay-controls")
+    assert other.locator(".step-label").inner_text().startswith(f"Step {third['step']} ")
+    assert other.locator("#replay-view").input_value() == "1"
+    assert other.locator("#replay-round").input_value() == str(third["step"])
+    assert not missing_keys(page)
+
+    # the list, page by page (two pages of the server's answer, stubbed here)
+    def games(route) -> None:
+        from urllib.parse import parse_qs, urlparse
+
+        q = parse_qs(urlparse(route.request.url).query)
+        first = "before" not in q
+        body = {
+            "games": [
+                {
+                    "id": f"g{'A' if first else 'B'}{i}",
+                    "players": 5,
+                    "names": ["Bot 1"] * 5,
+                    "rules": "official",
+                    "winner": "liberal",
+                    "reason": "liberal_policies",
+                }
+                for i in range(int(q["limit"][0]) if first else 3)
+            ],
+            "next": 1700000000.5 if first else None,
+        }
+        assert first or q["before"] == ["1700000000.5"]
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
+
+    page.route("**/api/games?*", games)
+    page.goto(f"{web_server.url}/#/replay")
+    page.wait_for_selector(".table-card")
+    shown = page.locator(".table-card").count()
+    page.get_by_role("button", name="More games").click()
+    page.wait_for_function(
+        "n => document.querySelectorAll('.table-card').length === n", arg=shown + 3
+    )
+    assert page.get_by_role("button", name="More games").count() == 0
+    assert "Бот" not in page.locator("main").inner_text()

@@ -101,16 +101,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
-def _error(status: int, code: str, message: str) -> JSONResponse:
-    """Every HTTP error body: the message is capped and always encodable (text.safe_message)."""
-    body = {"error": {"code": code, "message": safe_message(message)}}
-    return JSONResponse(body, status_code=status)
+def _error(status: int, code: str, message: str, field: str | None = None) -> JSONResponse:
+    """Every HTTP error body: the message is capped and always encodable (text.safe_message);
+    ``field`` names the refused setting or body field when there is one."""
+    error: dict[str, str] = {"code": code, "message": safe_message(message)}
+    if field:
+        error["field"] = field
+    return JSONResponse({"error": error}, status_code=status)
 
 
 def _install_errors(app: FastAPI) -> None:
     @app.exception_handler(LobbyError)
     async def lobby_error(_: Request, exc: LobbyError) -> JSONResponse:
-        return _error(exc.status, exc.code, exc.message)
+        return _error(exc.status, exc.code, exc.message, exc.field)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
@@ -123,9 +126,10 @@ def _install_errors(app: FastAPI) -> None:
                 if p != "body"
             ]
             message = f"{'.'.join(loc) or 'body'}: {err.get('msg', 'invalid')}"
+            field = loc[0] if loc else None
         else:
-            message = "invalid request"
-        return _error(400, "invalid_request", message)
+            message, field = "invalid request", None
+        return _error(400, "invalid_request", message, field)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:

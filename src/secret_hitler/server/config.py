@@ -81,6 +81,7 @@ LIMIT_ENV = {
     "remake_window": "SH_REMAKE_WINDOW",
     "webhook_timeout": "SH_WEBHOOK_TIMEOUT",
     "presence_delay": "SH_PRESENCE_DELAY",
+    "min_timer": "SH_MIN_TIMER",
 }
 
 
@@ -136,6 +137,7 @@ class Settings:
     remake_window: float = 60.0  # seconds a remake vote stays open
     webhook_timeout: float = 10.0  # seconds a table's webhook POST may take
     presence_delay: float = 1.0  # seconds spectator arrivals/departures are gathered for
+    min_timer: int = 30  # shortest decision timer a table may have (the web form's shortest)
     token_max_age: int = 30 * 24 * 3600
     log_json: bool = True
     db_timeout: float = 5.0  # seconds a write waits for an unavailable/locked database, then fails

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import secrets
 import time
 from typing import Any
@@ -29,13 +30,21 @@ RULES_DEPTH_MAX = 8
 
 
 class LobbyError(Exception):
-    """A refused lobby request: HTTP status, stable code, message."""
+    """A refused lobby request: HTTP status, stable code, message, and the refused field (a
+    setting or body field name, so a client can say which in its own language)."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(self, status: int, code: str, message: str, field: str | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        self.field = field
+
+
+def setting_named(message: str) -> str | None:
+    """The setting an engine refusal names ("powers: ..." -> "powers"), if it names one."""
+    name = message.split(":", 1)[0]
+    return name if ":" in message and re.fullmatch(r"[a-z_]{1,32}", name) else None
 
 
 def bot_levels() -> list[str]:
@@ -201,15 +210,23 @@ class Hub:
     ) -> Table:
         self.check_new_table(user.id, addr)
         players = body["players"]
+        timer = body.get("timer")
+        if timer is not None and timer < self.settings.min_timer:
+            raise LobbyError(
+                400,
+                "timer_too_short",
+                f"timer: at least {self.settings.min_timer} seconds",
+                "timer",
+            )
         rules = body.get("rules") or "official"
         problem = json_problem(rules, RULES_TEXT_MAX, RULES_DEPTH_MAX)
         if problem is not None:
-            raise LobbyError(400, "invalid_settings", f"rules: {problem}")
+            raise LobbyError(400, "invalid_settings", f"rules: {problem}", "rules")
         try:
             Rules.from_json(rules).validate(players)
         except Exception as exc:
             message = getattr(exc, "message", str(exc))
-            raise LobbyError(400, "invalid_settings", message) from None
+            raise LobbyError(400, "invalid_settings", message, setting_named(message)) from None
         levels = bot_levels()
         bot_level = body.get("bot_level") or default_level()
         if bot_level not in levels:

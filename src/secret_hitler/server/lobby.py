@@ -143,7 +143,13 @@ def set_session_cookie(request: Request, response: Response, token: str) -> None
 
 @router.get("/api/me")
 async def me(request: Request) -> dict[str, Any]:
-    """Who the session is; ``username`` is null for a guest (docs/protocol.md "Accounts")."""
+    """Who the session is; ``username`` is null for a guest (docs/protocol.md "Accounts").
+    Without any credentials (a first visit) that is nobody, not an error, so a browser does not
+    log a failed request; credentials that do not hold are still ``401``."""
+    if user_of(request) is None and not (
+        request.headers.get("authorization") or request.cookies.get(COOKIE)
+    ):
+        return {"user_id": None, "name": None, "username": None}
     user = need_user(request)
     username = await hub_of(request).store.read(S.username_of(user.id))
     return {"user_id": user.id, "name": user.name, "username": username}
@@ -418,15 +424,23 @@ def _may_see(row: dict[str, Any], user: User | None, invite: str | None, publish
 
 @router.get("/api/games")
 async def list_games(
-    request: Request, limit: Annotated[int, Query(ge=1, le=200)] = 50, finished: int = 1
+    request: Request,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    finished: int = 1,
+    before: Annotated[float | None, Query(ge=0, le=1e11)] = None,
 ) -> dict[str, Any]:
+    """A page of finished games, newest first; ``next`` is the ``before`` of the next page."""
     user = user_of(request)
     games = await hub_of(request).store.read(
         S.list_finished(
-            limit, lambda row: _may_see(row, user, None, published=True), user.id if user else None
+            limit,
+            lambda row: _may_see(row, user, None, published=True),
+            user.id if user else None,
+            before,
         )
     )
-    return {"games": games}
+    more = len(games) == limit and games[-1].get("finished_at") is not None
+    return {"games": games, "next": games[-1]["finished_at"] if more else None}
 
 
 @router.get("/api/games/{game_id}/record")

@@ -60,13 +60,25 @@ def replay_step(record: dict[str, Any], step: int | None, view: str | None) -> d
         raise LobbyError(400, "invalid_request", f"step must be 0 to {steps}")
     seat = _view_arg(view, game.n)
     error = None
-    for i, action in enumerate(actions[:step]):
+    shown: dict[str, Any] | None = None
+    # The whole game is replayed: the view is taken at `step`, and `rounds` (the step at which
+    # each round begins, for "jump to round") needs every step.
+    rounds: list[dict[str, int]] = []
+    for i, action in enumerate(actions):
+        if not rounds or rounds[-1]["round"] != game.round:
+            rounds.append({"round": game.round, "step": i})
+        if i == step:
+            shown = game.view(seat).to_json()
         try:
             game.apply(action)
         except GameError as exc:
-            error = {"index": i, "code": exc.code, "message": exc.message}
-            step = i
+            if i < step:
+                error = {"index": i, "code": exc.code, "message": exc.message}
+                step = i
+                shown = game.view(seat).to_json()
             break
+    if shown is None:
+        shown = game.view(seat).to_json()
     last = public_action(actions[step - 1]) if step > 0 else None
     game_id = record.get("id")
     return {
@@ -74,7 +86,8 @@ def replay_step(record: dict[str, Any], step: int | None, view: str | None) -> d
         "step": step,
         "steps": steps,
         "action": last,
-        "view": game.view(seat).to_json(),
+        "view": shown,
+        "rounds": rounds,
         "error": error,
     }
 

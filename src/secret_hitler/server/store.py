@@ -664,10 +664,14 @@ def set_published(table_id: str, published: bool) -> Write:
 
 
 def list_finished(
-    limit: int, visible: Callable[[dict[str, Any]], bool], user_id: str | None
+    limit: int,
+    visible: Callable[[dict[str, Any]], bool],
+    user_id: str | None,
+    before: float | None = None,
 ) -> Write:
-    """The newest finished games whose table row passes ``visible``. SQL keeps public and
-    published tables and those that mention ``user_id`` (a superset of hers); ``visible`` decides."""
+    """The newest finished games whose table row passes ``visible`` (finished before ``before``,
+    for the next page). SQL keeps public and published tables and those that mention ``user_id``
+    (a superset of hers); ``visible`` decides."""
 
     def run(conn: Connection) -> list[dict[str, Any]]:
         g = db.games.c
@@ -689,6 +693,8 @@ def list_finished(
             .where(g.status == "finished")
             .order_by(g.finished_at.desc())
         )
+        if before is not None:
+            query = query.where(g.finished_at < before)
         shown: list[sa.ColumnElement[bool]] = [t.public, t.published]
         if user_id is not None:
             shown += [

@@ -190,6 +190,16 @@ class Table(BotDriver):
     def seq(self) -> int:
         return 0 if self.game is None else len(self.game.actions) + 1
 
+    @staticmethod
+    def _wall_clock(loop_time: float) -> float:
+        """A time of the event loop's clock as Unix time (clients count down to it, like
+        ``deadline``)."""
+        try:
+            now = asyncio.get_running_loop().time()
+        except RuntimeError:
+            now = time.monotonic()
+        return round(time.time() + loop_time - now, 2)
+
     def detail(self, member: bool) -> dict[str, Any]:
         g = self.game
         done = self.status == "finished"  # set only once the last action is committed
@@ -197,6 +207,9 @@ class Table(BotDriver):
         for i, s in enumerate(self.seats):
             d = {"seat": i, **s.to_json()}
             d["connected"] = s.kind == "bot" or (s.kind == "human" and self.connected(i))
+            away = self.away_since.get(i)
+            if g is not None and not done and not d["connected"] and away is not None:
+                d["standin_at"] = self._wall_clock(away + self.hub.settings.grace)
             seats.append(d)
         return {
             "id": self.id,

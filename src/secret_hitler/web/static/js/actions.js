@@ -2,8 +2,8 @@
 // Nothing here decides what is legal: an action that is not in `legal` is never offered.
 import { h } from "./dom.js";
 import { icon } from "./icons.js";
-import { t } from "./i18n.js";
-import { seatName, policyTile, policyWords } from "./board.js";
+import { t, tn } from "./i18n.js";
+import { seatName, policyTile, policyWords, standinMark } from "./board.js";
 
 const TARGETED = ["nominate", "investigate", "special_election", "execute"];
 const ORDER = ["nominate", "vote", "discard", "enact", "veto", "veto_response", "investigate", "special_election", "execute"];
@@ -69,15 +69,21 @@ function renderWaiting(ctx) {
   if (phase === "vote") {
     const mine = mySeat !== null && mySeat !== undefined && view.voted && view.voted[mySeat];
     parts.push(h("h2", { class: "prompt", id: "prompt-title", text: mine ? t("vote.cast") : t("waiting.vote") }));
-    parts.push(h("p", { class: "hint", text: toAct.length === 1 ? t("prompt.waiting_votes.one") : t("prompt.waiting_votes", { count: toAct.length }) }));
+    parts.push(h("p", { class: "hint", text: tn("prompt.waiting_votes", toAct.length) }));
   } else {
     const who = toAct.length ? seatName(ctx, toAct[0]) : "?";
     parts.push(h("h2", { class: "prompt", id: "prompt-title", text: t(`waiting.${phase}`, { name: who }) }));
     if (phase === "discard" || phase === "enact" || phase === "veto_response") {
       const holding = view.hand && view.hand.length;
-      if (holding) parts.push(h("div", { class: "hand", "aria-label": t("claim.pick_policies", { count: view.hand.length }) },
+      if (holding) parts.push(h("div", { class: "hand", "aria-label": tn("claim.pick_policies", view.hand.length) },
         view.hand.map((p) => h("div", { class: `card card-${p}` }, policyTile(p)))));
     }
+  }
+  // Who is away and played by a stand-in (or soon will be).
+  const seats = (ctx.table && ctx.table.seats) || [];
+  for (const s of toAct) {
+    const mark = standinMark(seats.find((x) => x.seat === s), seatName(ctx, s), "hint");
+    if (mark) parts.push(h("p", {}, mark));
   }
   return h("div", { class: "decision waiting", "aria-labelledby": "prompt-title" }, parts);
 }
@@ -173,14 +179,18 @@ function renderTargets(ctx, kind, actions) {
   const selected = ui.target !== undefined && actions.find((a) => a.target === ui.target) ? ui.target : null;
   const title = t(`prompt.${kind}`);
   const hint = t(`prompt.${kind}.hint`);
+  // One tab stop for the group (the selected player, else the first); arrow keys move inside it
+  // (table.js), Enter/Space select, Tab goes on to the confirm button.
+  const stop = selected !== null ? selected : (actions[0] && actions[0].target);
   const buttons = actions.map((a) => h("button", {
     type: "button",
     class: `btn target${selected === a.target ? " selected" : ""}`,
     "aria-pressed": selected === a.target ? "true" : "false",
+    tabindex: a.target === stop ? "0" : "-1",
     disabled: ctx.pending,
     dataset: { fkey: `target-${a.target}`, target: a.target },
     onclick: () => { ui.target = a.target; ctx.rerender(); },
-  }, h("span", { class: "seat-num", text: String(a.target + 1) }), h("span", { class: "target-name", text: seatName(ctx, a.target) })));
+  }, h("span", { class: "seat-num", text: String(a.target + 1) }), h("span", { class: "target-name", title: seatName(ctx, a.target), text: seatName(ctx, a.target) })));
   const chosen = selected !== null ? actions.find((a) => a.target === selected) : null;
   const confirm = h("button", {
     type: "button",
@@ -242,7 +252,7 @@ function renderClaims(ctx, claims) {
       const truth = truthFor(ctx, subject, options);
       const buttons = options.map((o, i) => {
         const label = o.subject === "investigation"
-          ? `${seatName(ctx, o.target)}: ${t(`party.inline.${o.party}`)}`
+          ? t("claim.investigation_option", { name: seatName(ctx, o.target), party: t(`claim.party.${o.party}`) })
           : policyWords(o.policies);
         const content = o.subject === "investigation"
           ? [icon(o.party), h("span", { text: label })]
@@ -255,7 +265,7 @@ function renderClaims(ctx, claims) {
         }, content);
       });
       block.push(h("div", { class: "claim-panel", id: panelId },
-        h("p", { class: "hint", text: subject === "investigation" ? t("claim.pick_party") : t("claim.pick_policies", { count: options[0].policies.length }) }),
+        h("p", { class: "hint", text: subject === "investigation" ? t("claim.pick_party") : tn("claim.pick_policies", options[0].policies.length) }),
         truth ? h("button", {
           type: "button", class: "btn btn-primary claim-truth", disabled: ctx.pending,
           dataset: { fkey: `claim-${subject}-truth`, action: "claim" },

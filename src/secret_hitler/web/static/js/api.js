@@ -8,10 +8,11 @@ const NAME_KEY = "sh.name";
 try { localStorage.removeItem("sh.token"); } catch { /* ignore */ }
 
 export class ApiError extends Error {
-  constructor(code, message, status) {
+  constructor(code, message, status, field) {
     super(message || code);
     this.code = code;
     this.status = status;
+    this.field = field || null; // the refused setting or field, named by the server
   }
 }
 
@@ -42,7 +43,7 @@ export async function request(method, path, body) {
     const error = data && data.error ? data.error : {};
     const code = error.code || (response.status === 401 ? "unauthorized"
       : response.status === 404 ? "not_found" : "http_" + response.status);
-    throw new ApiError(code, error.message || response.statusText, response.status);
+    throw new ApiError(code, error.message || response.statusText, response.status, typeof error.field === "string" ? error.field : null);
   }
   return data;
 }
@@ -58,7 +59,8 @@ let me = null;
 export async function currentUser() {
   if (me) return me;
   try {
-    me = await get("/api/me");
+    const data = await get("/api/me"); // {user_id: null} without a session (no 401 logged)
+    me = data && data.user_id ? data : null;
   } catch (err) {
     if (err.status === 401 || err.status === 403 || err.code === "unauthorized") return null;
     throw err;
@@ -86,18 +88,25 @@ export async function ensureSession(name) {
   return me;
 }
 
-/** Plain words for an error code (from the catalogs), with the server's message as a detail. */
-const WITH_DETAILS = new Set(["invalid_request", "invalid_settings", "invalid_record"]);
+/** The words of a setting or field the server names in an error (`field`). */
+function fieldName(field) {
+  const keys = { players: "lobby.create.players", timer: "lobby.timer", rules: "lobby.create.rules", name: "lobby.display_name" };
+  if (has(`lobby.custom.${field}`)) return t(`lobby.custom.${field}`);
+  return keys[field] ? t(keys[field]) : field;
+}
 
-export function errorText(code, message, detail) {
+/**
+ * Plain words for an error, all from the catalogs: by code (`detail`: the engine's code of a
+ * refusal), with the refused setting (`field`) named. The server's English message is never
+ * shown: it is for logs and API users.
+ */
+export function errorText(code, message, detail, field) {
   if (code === "network") return t("error.network");
   if (typeof detail === "string" && has(`error.code.${detail}`)) return t(`error.code.${detail}`);
   const key = `error.code.${code}`;
-  // The server's message names the field or setting: worth showing for these.
-  if (code && has(key) && message && WITH_DETAILS.has(code)) return `${t(key)} ${t("error.details", { message })}`;
-  if (code && has(key)) return t(key);
-  if (message) return `${t("error.generic")} ${t("error.details", { message })}`;
-  return t("error.unknown", { code: code || "?" });
+  const which = typeof field === "string" && field ? ` ${t("error.field", { field: fieldName(field) })}` : "";
+  if (code && has(key)) return `${t(key)}${which}`;
+  return `${t("error.unknown", { code: code || "?" })}${which}`;
 }
 
 /** The WebSocket URL of `path` on this server; the browser sends the session cookie itself. */

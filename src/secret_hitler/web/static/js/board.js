@@ -5,13 +5,20 @@ import { icon } from "./icons.js";
 import { t, list } from "./i18n.js";
 
 /** Display name of a seat: the game's names, else the table's seat names, else "Seat N". */
+/** A name as shown: the server names bot seats "Bot 3" (no person may take such a name), so
+ * those are said in the page's language ("Бот 3", "机器人 3"). */
+export function displayName(name) {
+  const bot = /^Bot (\d{1,2})$/.exec(name || "");
+  return bot ? t("seat.bot_name", { seat: bot[1] }) : name;
+}
+
 export function seatName(ctx, seat) {
   if (seat === null || seat === undefined) return "?";
   const fromView = ctx.view && ctx.view.names ? ctx.view.names[seat] : null;
-  if (fromView) return fromView;
+  if (fromView) return displayName(fromView);
   const seats = ctx.table && ctx.table.seats;
   const entry = seats ? seats.find((s) => s.seat === seat) : null;
-  if (entry && entry.name) return entry.name;
+  if (entry && entry.name) return displayName(entry.name);
   if (entry && entry.kind === "bot") return t("seat.bot_name", { seat: seat + 1 });
   return t("seat.number", { seat: seat + 1 });
 }
@@ -48,7 +55,9 @@ function trackSlot(cls, content, label) {
 }
 
 /** Liberal track, fascist track (this game's board), election tracker and piles. */
-export function renderBoard(view) {
+/** `fresh`: {liberal, fascist} counts seen before this render: a slot filled since then is marked
+ * `just-enacted` (a short animation, none with reduced motion). */
+export function renderBoard(view, fresh = null) {
   const lib = view.liberal_policies;
   const fas = view.fascist_policies;
 
@@ -60,7 +69,8 @@ export function renderBoard(view) {
     else parts.push(h("span", { class: "slot-num", text: String(i) }));
     if (i === 5) parts.push(h("span", { class: "slot-note", text: t("board.liberals_win_slot") }));
     const label = `${t("board.liberal_track")} ${i}: ${filled ? t("policy.liberal") : "—"}${i === 5 ? ", " + t("board.liberals_win_slot") : ""}`;
-    libSlots.push(trackSlot(filled ? "filled" : "empty", parts, label));
+    const isNew = filled && fresh && i > fresh.liberal;
+    libSlots.push(trackSlot(`${filled ? "filled" : "empty"}${isNew ? " just-enacted" : ""}`, parts, label));
   }
 
   const fasSlots = [];
@@ -85,7 +95,8 @@ export function renderBoard(view) {
     }
     const zone = i > view.hitler_zone;
     const label = `${t("board.fascist_track")} ${i}: ${filled ? t("policy.fascist") : "—"}${notes.length ? ", " + notes.join(", ") : ""}${zone ? ", " + t("board.hitler_zone") : ""}`;
-    fasSlots.push(trackSlot(`${filled ? "filled" : "empty"}${zone ? " hitler-zone" : ""}`, parts, label));
+    const isNew = filled && fresh && i > fresh.fascist;
+    fasSlots.push(trackSlot(`${filled ? "filled" : "empty"}${zone ? " hitler-zone" : ""}${isNew ? " just-enacted" : ""}`, parts, label));
   }
 
   const tracker = [];
@@ -118,6 +129,20 @@ export function renderBoard(view) {
       h("section", { class: "piles" },
         h("p", { class: "pile" }, icon("draw"), h("span", { text: t("board.draw_pile", { count: view.draw_pile }) })),
         h("p", { class: "pile" }, icon("discard"), h("span", { text: t("board.discard_pile", { count: view.discard_pile }) })))));
+}
+
+/** "A bot plays for Cid in 42 s" / "A bot is playing for Cid": a disconnected seat's stand-in. */
+export function standinText(name, at) {
+  const left = Math.round(at - Date.now() / 1000);
+  return left > 0 ? t("standin.countdown", { name, seconds: left }) : t("standin.playing", { name });
+}
+
+/** The stand-in mark of a seat (`entry`: the table detail's seat), or null. It counts down:
+ * table.js refreshes every `[data-standin-at]` once a second. */
+export function standinMark(entry, name, cls = "badge muted") {
+  if (!entry || entry.kind !== "human" || entry.connected !== false || typeof entry.standin_at !== "number") return null;
+  return h("span", { class: `${cls} standin`, dataset: { standinAt: entry.standin_at, name } },
+    icon("bot"), h("span", { class: "standin-text", text: standinText(name, entry.standin_at) }));
 }
 
 function badge(name, text, cls = "") {
@@ -158,7 +183,10 @@ export function renderSeats(ctx) {
       marks.push(badge(vote ? "ja" : "nein", t(vote ? "vote.ja" : "vote.nein"), vote ? "vote-ja" : "vote-nein"));
     }
     if ((view.to_act || []).includes(s) && view.phase !== "game_over") marks.push(h("span", { class: "badge thinking", text: t("status.thinking") }));
-    if (entry.kind === "human" && entry.connected === false) marks.push(badge("offline", t("seat.offline"), "muted"));
+    if (entry.kind === "human" && entry.connected === false) {
+      marks.push(badge("offline", t("seat.offline"), "muted"));
+      if (view.phase !== "game_over") marks.push(standinMark(entry, seatName(ctx, s)));
+    }
 
     const known = view.known_roles ? view.known_roles[s] : null;
     const roleShown = known && (ctx.showRoles || view.phase === "game_over");
@@ -166,7 +194,7 @@ export function renderSeats(ctx) {
     const name = seatName(ctx, s);
     const head = h("div", { class: "seat-head" },
       h("span", { class: "seat-num", "aria-label": t("seat.number", { seat: s + 1 }), text: String(s + 1) }),
-      h("span", { class: "seat-name", text: name }),
+      h("span", { class: "seat-name", title: name, text: name }),
       mine ? h("span", { class: "you-tag", text: t("seat.you") }) : null,
       entry.kind === "bot" ? h("span", { class: "seat-kind", title: t("seat.bot") }, icon("bot"),
         h("span", { class: "visually-hidden", text: t("seat.bot") })) : null);

@@ -65,6 +65,18 @@ export function t(key, params) {
     Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : whole);
 }
 
+/**
+ * A text that depends on a number: `key#one`, `key#few`, `key#many`, `key#other`, ... chosen by
+ * Intl.PluralRules for this language (English has one/other, Russian one/few/many/other, Chinese
+ * and Vietnamese only other). `{count}` is filled in.
+ */
+export function tn(key, count, params) {
+  let rule = "other";
+  try { rule = new Intl.PluralRules(current).select(count); } catch { /* other */ }
+  const all = { count, ...(params || {}) };
+  return has(`${key}#${rule}`) ? t(`${key}#${rule}`, all) : t(`${key}#other`, all);
+}
+
 /** The first key of `keys` present in the catalog, rendered; else the last one (marked missing). */
 export function tFirst(keys, params) {
   for (const key of keys) if (has(key)) return t(key, params);

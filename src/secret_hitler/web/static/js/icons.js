@@ -114,6 +114,14 @@ const ICONS = {
   last: [["path", { d: "M18 5v14M6 6l8 6-8 6z" }]],
   play: [["path", { d: "M7 4.5l13 7.5-13 7.5z" }]],
   pause: [["path", { d: "M8 5v14M16 5v14" }]],
+  sound: [ // a speaker with waves
+    ["path", { d: "M3.5 9.5h4l5-4v13l-5-4h-4z" }],
+    ["path", { d: "M16 9a4 4 0 0 1 0 6M18.5 6.5a7.5 7.5 0 0 1 0 11" }],
+  ],
+  sound_off: [ // a speaker, crossed out
+    ["path", { d: "M3.5 9.5h4l5-4v13l-5-4h-4z" }],
+    ["path", { d: "M16 9.5l5 5M21 9.5l-5 5" }],
+  ],
   warning: [
     ["path", { d: "M10.3 3.9 1.8 18a2 2 0 0 0 1.7 3h17a2 2 0 0 0 1.7-3L13.7 3.9a2 2 0 0 0-3.4 0z" }],
     ["path", { d: "M12 9v4M12 17h.01" }],

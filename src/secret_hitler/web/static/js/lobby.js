@@ -7,6 +7,7 @@ import { t } from "./i18n.js";
 import { get, post, patch, ensureSession, currentUser, setCurrentUser, rememberedName, errorText } from "./api.js";
 import { presetName } from "./board.js";
 import { accountPanel, myGamesPanel } from "./account.js";
+import { askNotifications } from "./alerts.js";
 
 const POWERS = ["investigate", "special_election", "peek", "execute"];
 // Easy, normal, hard, human-like (bots.base.PLAYER_LEVELS): the engine names, weakest first.
@@ -48,8 +49,8 @@ export function mountLobby(root, params = {}) {
     myGames.refresh();
   });
 
-  function showError(code, message) {
-    replace(errorBox, h("p", { class: "error" }, icon("warning"), h("span", { text: errorText(code, message) })));
+  function showError(code, message, field) {
+    replace(errorBox, h("p", { class: "error" }, icon("warning"), h("span", { text: errorText(code, message, null, field) })));
   }
   function showText(text) { replace(errorBox, h("p", { class: "error" }, icon("warning"), h("span", { text }))); }
   function clearError() { replace(errorBox); }
@@ -92,11 +93,12 @@ export function mountLobby(root, params = {}) {
   async function create(ev) {
     ev.preventDefault();
     if (busy) return;
+    askNotifications(); // the creator sits down: "your turn" may come while the tab is hidden
     clearError();
     try {
       await session();
     } catch (err) {
-      if (err.code) showError(err.code, err.message);
+      if (err.code) showError(err.code, err.message, err.field);
       return;
     }
     busy = true;
@@ -114,13 +116,14 @@ export function mountLobby(root, params = {}) {
       const table = await post("/api/tables", body);
       location.hash = `#/t/${encodeURIComponent(table.id)}`;
     } catch (err) {
-      showError(err.code, err.message);
+      showError(err.code, err.message, err.field);
     } finally {
       busy = false;
     }
   }
 
   async function join(table, seat) {
+    askNotifications();
     clearError();
     try {
       await session();
@@ -130,7 +133,7 @@ export function mountLobby(root, params = {}) {
       await post(`/api/tables/${encodeURIComponent(table.id)}/join`, body);
       location.hash = `#/t/${encodeURIComponent(table.id)}`;
     } catch (err) {
-      if (err.code) showError(err.code, err.message);
+      if (err.code) showError(err.code, err.message, err.field);
     }
   }
 
@@ -299,7 +302,7 @@ export function mountLobby(root, params = {}) {
         inviteTable = await get(`/api/invite/${encodeURIComponent(params.invite)}`);
         if (inviteTable && !inviteTable.invite) inviteTable.invite = params.invite;
       } catch (err) {
-        showError(err.code, err.message);
+        showError(err.code, err.message, err.field);
       }
     }
     render();

@@ -90,6 +90,11 @@ async function boot() {
     // the server is away: the pages that need it say so themselves
   }
   renderHeader();
+  // The sticky header's height, for what sticks below it (the action area on one's turn).
+  const topbar = document.getElementById("topbar");
+  const measure = () => document.documentElement.style.setProperty("--topbar-h", `${Math.ceil(topbar.getBoundingClientRect().height)}px`);
+  if (window.ResizeObserver) new ResizeObserver(measure).observe(topbar);
+  measure();
   window.addEventListener("hashchange", route);
   route();
 }

@@ -5,15 +5,18 @@ import { h, replace, announce } from "./dom.js";
 import { icon } from "./icons.js";
 import { t } from "./i18n.js";
 import { get, request, errorText } from "./api.js";
-import { renderBoard, renderSeats, presetName, seatName } from "./board.js";
+import { renderBoard, renderSeats, presetName, seatName, displayName } from "./board.js";
 import { describeEvents, renderLog } from "./log.js";
 import { renderAnalysis } from "./analysis.js";
 
 const PLAY_MS = 1200;
+const PAGE = 20; // finished games per page of the list
 
 export function mountReplayList(root) {
   let games = null;
   let error = null;
+  let next = null; // `before` of the next page, null on the last one
+  let loadingMore = false;
   const fileInput = h("input", { id: "record-file", type: "file", accept: ".json,application/json", class: "visually-hidden" });
   fileInput.addEventListener("change", async () => {
     const file = fileInput.files && fileInput.files[0];
@@ -42,24 +45,36 @@ export function mountReplayList(root) {
           h("div", { class: "table-card-main" },
             h("h3", { text: t("lobby.tables.name", { id: g.id }) }),
             h("dl", { class: "facts inline" },
-              h("dt", { text: t("lobby.tables.col.players") }), h("dd", { text: names ? names.join(t("list.separator")) : String(g.players) }),
+              h("dt", { text: t("lobby.tables.col.players") }), h("dd", { text: names ? names.map(displayName).join(t("list.separator")) : String(g.players) }),
               h("dt", { text: t("lobby.tables.col.rules") }), h("dd", { text: presetName(g.rules) }),
               g.winner ? [h("dt", { text: t("lobby.tables.col.status") }), h("dd", { text: t(g.winner === "liberal" ? "gameover.liberals_win" : "gameover.fascists_win") })] : null)),
           h("div", { class: "table-card-actions" },
             h("a", { class: "btn btn-primary", href: `#/replay/${encodeURIComponent(g.id)}` }, icon("play"), h("span", { text: t("replay.play") }))));
       })));
+      if (next !== null) {
+        parts.push(h("div", { class: "button-row" }, h("button", {
+          type: "button", class: "btn btn-secondary", disabled: loadingMore, dataset: { fkey: "more-games" },
+          onclick: () => load(next),
+        }, t("replay.more"))));
+      }
     }
     replace(root, h("div", { class: "replay-page" }, parts));
   }
 
-  async function load() {
+  async function load(before = null) {
+    loadingMore = true;
     try {
-      const data = await get("/api/games?finished=1");
-      games = (data && (data.games || data.tables)) || [];
+      const q = new URLSearchParams({ limit: String(PAGE) });
+      if (before !== null) q.set("before", String(before));
+      const data = await get(`/api/games?${q}`);
+      const page = (data && data.games) || [];
+      games = before === null ? page : (games || []).concat(page);
+      next = data && typeof data.next === "number" ? data.next : null;
     } catch (err) {
-      games = [];
+      if (games === null) games = [];
       error = { text: errorText(err.code, err.message) };
     }
+    loadingMore = false;
     render();
   }
   render();
@@ -86,7 +101,27 @@ export function mountReplay(root, gameId, params = {}) {
     loading: false,
     analyse: params.analysis === "1",
     analyses: new Map(), // view -> the server's analysis, or {error}
+    chat: fromFile ? ((record && Array.isArray(record.chat)) ? record.chat : []) : null,
+    invite: params.invite || null,
   };
+
+  // The table chat, in time order (the record carries it; a record file may not).
+  async function loadChat() {
+    if (state.chat !== null) return;
+    try {
+      const q = state.invite ? `?invite=${encodeURIComponent(state.invite)}` : "";
+      const rec = await get(`/api/games/${encodeURIComponent(gameId)}/record${q}`);
+      state.chat = Array.isArray(rec && rec.chat) ? rec.chat : [];
+    } catch { state.chat = []; }
+    render();
+  }
+
+  /** The address of this moment (step and view), kept in the URL so it can be shared. */
+  function shareUrl() {
+    const q = new URLSearchParams({ step: String(state.step), view: state.viewAs });
+    if (state.invite) q.set("invite", state.invite);
+    return `#/replay/${encodeURIComponent(gameId)}?${q}`;
+  }
 
   const page = h("div", { class: "replay-page" });
   replace(root, page);
@@ -97,6 +132,7 @@ export function mountReplay(root, gameId, params = {}) {
     const q = new URLSearchParams();
     if (step !== null) q.set("step", String(step));
     q.set("view", state.viewAs);
+    if (state.invite) q.set("invite", state.invite);
     let data;
     if (fromFile) {
       if (!record) throw Object.assign(new Error("no record"), { code: "invalid_record" });
@@ -144,6 +180,8 @@ export function mountReplay(root, gameId, params = {}) {
     } finally {
       state.loading = false;
     }
+    // replaceState, not a hash change: the page stays, the address follows the moment.
+    if (state.data && !fromFile) history.replaceState(null, "", shareUrl());
     render();
     if (state.data) announce(t("replay.step", { i: state.step, n: state.steps }));
   }
@@ -198,6 +236,8 @@ export function mountReplay(root, gameId, params = {}) {
         control("last", t("replay.last"), () => { stop(); go(n); }, atEnd)),
       h("label", { for: "replay-step", class: "step-label", text: t("replay.step", { i: d.step, n }) }), slider,
       h("div", { class: "field inline" }, h("label", { for: "replay-view", text: t("replay.view_as") }), viewSel),
+      roundPicker(d),
+      fromFile ? null : shareButton(),
       h("button", {
         type: "button", class: "btn btn-secondary", "aria-pressed": state.analyse ? "true" : "false", dataset: { fkey: "replay-analysis" },
         onclick: () => { state.analyse = !state.analyse; render(); loadAnalysis(); },
@@ -210,6 +250,7 @@ export function mountReplay(root, gameId, params = {}) {
       h("section", { class: "area area-board" }, renderBoard(view)),
       h("section", { class: "area area-seats", "aria-labelledby": "seats-title" }, h("h2", { id: "seats-title", text: t("lobby.tables.col.players") }), renderSeats(ctx)),
       h("section", { class: "area area-log", "aria-labelledby": "log-title" }, h("h2", { id: "log-title", text: t("log.title") }), logBox),
+      chatPanel(view),
       state.analyse ? analysisPanel(ctx) : null));
     replace(page, parts);
     logBox.scrollTop = logBox.scrollHeight;
@@ -223,8 +264,43 @@ export function mountReplay(root, gameId, params = {}) {
     return h("section", { class: "area area-analysis", "aria-labelledby": "analysis-title" }, body);
   }
 
+  function roundPicker(d) {
+    const rounds = Array.isArray(d.rounds) ? d.rounds : [];
+    if (!rounds.length) return null;
+    let current = rounds[0];
+    for (const r of rounds) if (r.step <= d.step) current = r;
+    return h("div", { class: "field inline" },
+      h("label", { for: "replay-round", text: t("replay.round") }),
+      h("select", { id: "replay-round", onchange: (ev) => { stop(); go(Number(ev.target.value)); } },
+        rounds.map((r) => h("option", { value: String(r.step), selected: r === current }, t("table.round", { n: r.round })))));
+  }
+
+  function shareButton() {
+    const done = h("span", { class: "copied", role: "status" });
+    return h("div", { class: "share" }, h("button", {
+      type: "button", class: "btn btn-secondary", dataset: { fkey: "replay-share" },
+      onclick: async () => {
+        const url = `${location.origin}${location.pathname}${shareUrl()}`;
+        try { await navigator.clipboard.writeText(url); done.textContent = t("lobby.invite.copied"); } catch { done.textContent = url; }
+      },
+    }, icon("copy"), h("span", { text: t("replay.share") })), done);
+  }
+
+  function chatPanel(view) {
+    const lines = (state.chat || []).slice().sort((a, b) => (a.ts - b.ts) || (a.id - b.id));
+    const ctx = { view, table: null };
+    return h("section", { class: "area area-chat", "aria-labelledby": "replay-chat-title" },
+      h("h2", { id: "replay-chat-title" }, icon("chat"), h("span", { text: t("chat.title") })),
+      state.chat === null ? h("p", { class: "hint", text: t("app.loading") })
+        : !lines.length ? h("p", { class: "hint", text: t("replay.no_chat") })
+          : h("ol", { class: "chat-list replay-chat" }, lines.map((m) => h("li", { class: "chat-msg" },
+            h("span", { class: "chat-name", text: m.seat !== null && m.seat !== undefined ? `${m.seat + 1} · ${displayName(m.name) || seatName(ctx, m.seat)}` : (m.name || "") }),
+            h("span", { class: "chat-text", text: m.text })))));
+  }
+
   render();
   go(state.step);
   loadAnalysis();
+  loadChat();
   return { render, destroy() { stop(); } };
 }

@@ -3,9 +3,11 @@ import { h, replace, announce } from "./dom.js";
 import { icon } from "./icons.js";
 import { t } from "./i18n.js";
 import { get, post, request, currentUser, ensureSession, rememberedName, errorText, wsUrl } from "./api.js";
-import { renderBoard, renderSeats, roleBadge, policyTile, seatName, presetName } from "./board.js";
+import { renderBoard, renderSeats, roleBadge, policyTile, seatName, displayName, presetName, standinText } from "./board.js";
 import { describeEvents, renderLog } from "./log.js";
 import { renderActions } from "./actions.js";
+import { renderHistory } from "./history.js";
+import { turnStarted, markTurn, soundOn, setSound, askNotifications } from "./alerts.js";
 
 const PING_MS = 25000;
 
@@ -39,6 +41,8 @@ export function mountTable(root, tableId, params = {}) {
     msgId: 0,
     logCount: 0,
     lastPrompt: null,
+    turnKey: null,
+    forced: [], // moves the server's stand-in made for this seat: [{by, text}]
   };
 
   // ------------------------------------------------------------------ skeleton
@@ -53,28 +57,45 @@ export function mountTable(root, tableId, params = {}) {
   const logArea = h("section", { class: "area area-log", id: "log", "aria-labelledby": "log-title" });
   const chatList = h("ol", { class: "chat-list" });
   const chatScroll = h("div", { class: "chat-scroll", tabindex: "0", role: "region", "aria-labelledby": "chat-title", "aria-live": "polite" }, chatList);
-  const chatInput = h("input", { id: "chat-input", type: "text", maxlength: "300", autocomplete: "off", dataset: { fkey: "chat-input" } });
+  const CHAT_MAX = 300; // the server's limit (docs/protocol.md 3.3)
+  const chatCount = h("span", { class: "chat-count", id: "chat-count", "aria-live": "off" });
+  const chatInput = h("input", {
+    id: "chat-input", type: "text", maxlength: String(CHAT_MAX), autocomplete: "off",
+    "aria-describedby": "chat-count", dataset: { fkey: "chat-input" }, oninput: () => countChat(),
+  });
+  const chatShown = new Map(); // chat id -> its <li>: new lines are appended, never re-rendered
   const chatHint = h("p", { class: "hint chat-hint" });
   const chatButton = h("button", { type: "submit", class: "btn btn-secondary" });
   const chatForm = h("form", { class: "chat-form", onsubmit: (ev) => { ev.preventDefault(); sendChat(); } });
   const chatLabel = h("label", { for: "chat-input", class: "visually-hidden" });
   const chatTitle = h("h2", { id: "chat-title" });
   const chatArea = h("section", { class: "area area-chat", "aria-labelledby": "chat-title" });
-  chatForm.append(chatLabel, chatInput, chatButton);
+  chatForm.append(chatLabel, chatInput, chatButton, chatCount);
   chatArea.append(chatTitle, chatScroll, chatHint, chatForm);
   const logTitle = h("h2", { id: "log-title" });
   logArea.append(logTitle, logList);
+  // Memory aid: every government so far, folded away until wanted (remembered per browser).
+  const historyBody = h("div", { class: "history-body" });
+  const historySummary = h("summary", {});
+  const historyBox = h("details", {
+    class: "history", ontoggle: () => { try { localStorage.setItem("sh.history", historyBox.open ? "open" : "closed"); } catch { /* ignore */ } },
+  }, historySummary, historyBody);
+  try { historyBox.open = localStorage.getItem("sh.history") === "open"; } catch { /* ignore */ }
+  const historyArea = h("section", { class: "area area-history", "aria-label": t("history.title") }, historyBox);
 
   const mainCol = h("div", { class: "main-col" }, boardArea, actionArea);
-  const sideCol = h("div", { class: "side-col" }, roleArea, logArea, chatArea);
-  const grid = h("div", { class: "table-grid" }, seatsArea, mainCol, sideCol);
-  const waiting = h("div", { class: "waiting-room" });
+  const sideCol = h("div", { class: "side-col" }, roleArea, historyArea, logArea, chatArea);
+  const grid = h("div", { class: "table-grid", hidden: true }, seatsArea, mainCol, sideCol);
+  const waiting = h("div", { class: "waiting-room" }, h("p", { text: t("app.loading") }));
   const page = h("div", { class: "table-page" }, connBanner, errorBox, statusBar, waiting, grid);
   replace(root, page);
+  // Big-screen mode (#/t/{id}?big=1): everything larger, for a TV the whole room watches.
+  const big = params.big === "1";
+  document.documentElement.classList.toggle("big-screen", big);
 
   // ------------------------------------------------------------------ errors & connection
-  function showError(code, message, detail) {
-    const text = code === "__text" ? message : errorText(code, message, detail);
+  function showError(code, message, detail, field) {
+    const text = code === "__text" ? message : errorText(code, message, detail, field);
     state.errors = [{ text, at: Date.now() }];
     renderErrors();
     setTimeout(() => { state.errors = state.errors.filter((e) => Date.now() - e.at < 7900); renderErrors(); }, 8000);
@@ -127,9 +148,10 @@ export function mountTable(root, tableId, params = {}) {
       state.pending = false;
       if (state.closed) return;
       if (ev.code >= 4000 && ev.code < 4500) {
+        if (ev.code === 4404) { notFound(); return; }
         state.conn = "closed";
         renderConn();
-        showError(ev.code === 4404 ? "not_found" : ev.code === 4401 ? "unauthorized" : "ws_closed", ev.reason);
+        showError(ev.code === 4401 ? "unauthorized" : "ws_closed", ev.reason);
         return;
       }
       scheduleReconnect();
@@ -138,15 +160,23 @@ export function mountTable(root, tableId, params = {}) {
     state.pingTimer = setInterval(() => sendRaw({ v: 1, type: "ping" }), PING_MS);
   }
 
+  // A lost connection is retried for as long as the page is open (a phone loses the network
+  // often): at most every 10 s, and at once when the network or the page comes back.
   function scheduleReconnect() {
     if (state.closed) return;
     state.retry += 1;
-    state.conn = state.retry > 8 ? "closed" : "reconnecting";
+    state.conn = "reconnecting";
     renderConn();
-    if (state.conn === "closed") return;
-    const delay = Math.min(10000, 500 * 2 ** (state.retry - 1));
+    const delay = Math.min(10000, 500 * 2 ** Math.min(state.retry - 1, 5));
     state.retryTimer = setTimeout(connect, delay);
   }
+
+  function retrySoon() {
+    if (state.closed || state.ws || state.conn !== "reconnecting" || document.hidden) return;
+    connect();
+  }
+  window.addEventListener("online", retrySoon);
+  document.addEventListener("visibilitychange", retrySoon);
 
   function sendRaw(msg) {
     if (state.ws && state.ws.readyState === WebSocket.OPEN) {
@@ -206,8 +236,8 @@ export function mountTable(root, tableId, params = {}) {
         if (msg.table) state.table = msg.table;
         state.pending = false;
         noticesFrom(msg.events || []);
-        if (msg.by === "timer" && msg.action && msg.action.seat === state.seat && state.seat !== null) {
-          showError("__text", t("timer.expired"));
+        if (msg.by && msg.action && msg.action.seat === state.seat && state.seat !== null) {
+          state.forced.push({ by: msg.by, text: describeForced(msg) });
         }
         if (before && before.phase !== (state.view && state.view.phase)) state.ui = { key: null };
         renderAll();
@@ -271,8 +301,61 @@ export function mountTable(root, tableId, params = {}) {
   function sendChat() {
     const text = chatInput.value.trim();
     if (!text) return;
-    if (sendRaw({ v: 1, type: "chat", text })) chatInput.value = "";
-    else showError("network");
+    if (sendRaw({ v: 1, type: "chat", text })) { chatInput.value = ""; countChat(); } else showError("network");
+  }
+
+  function countChat() {
+    const n = chatInput.value.length;
+    chatCount.textContent = t("chat.count", { count: n, max: CHAT_MAX });
+    chatCount.classList.toggle("near", n > CHAT_MAX - 30);
+  }
+
+  /** The move a stand-in made for this seat, in words: the update's public `action` and the
+   * events and view this seat got with it (its own discard, its own vote). */
+  function describeForced(msg) {
+    const a = msg.action;
+    const events = msg.events || [];
+    const find = (type) => events.find((e) => e.type === type);
+    const name = (s) => seatName(context(), s);
+    const policy = (p) => t(`policy.${p}`);
+    switch (a.type) {
+      case "nominate": return t("standin.move.nominate", { name: name(a.target) });
+      case "vote": {
+        const reveal = find("votes");
+        const ja = reveal ? reveal.votes[a.seat] : msg.view && msg.view.own_vote;
+        return typeof ja === "boolean" ? t("standin.move.vote", { vote: t(ja ? "vote.ja" : "vote.nein") }) : t("standin.move.voted");
+      }
+      case "discard": {
+        const e = find("passed") || find("chancellor_discarded");
+        const p = e && (e.discarded || e.policy);
+        return p ? t("standin.move.discard", { policy: policy(p) }) : t("standin.move.other");
+      }
+      case "enact": {
+        const e = find("enacted");
+        return e ? t("standin.move.enact", { policy: policy(e.policy) }) : t("standin.move.other");
+      }
+      case "veto": return t("standin.move.veto");
+      case "veto_response": {
+        const e = find("veto");
+        return e ? t(e.accepted ? "standin.move.veto_accepted" : "standin.move.veto_refused") : t("standin.move.other");
+      }
+      case "investigate": case "special_election": case "execute":
+        return t(`standin.move.${a.type}`, { name: name(a.target) });
+      default: return t("standin.move.other");
+    }
+  }
+
+  function renderForced() {
+    if (!state.forced.length) return null;
+    const away = state.forced.some((f) => f.by === "absent");
+    return h("div", { class: "notice private-notice forced-notice", role: "group", "aria-labelledby": "forced-title" },
+      h("h2", { id: "forced-title" }, icon("bot"), h("span", { text: t(away ? "standin.title.absent" : "standin.title.timer") })),
+      h("ul", { class: "forced-moves" }, state.forced.map((f) => h("li", { text: f.text }))),
+      h("p", { class: "hint", text: t("standin.no_claims") }),
+      h("button", {
+        type: "button", class: "btn btn-primary", dataset: { fkey: "forced-ok" },
+        onclick: () => { state.forced = []; renderAction(); },
+      }, t("app.ok")));
   }
 
   // ------------------------------------------------------------------ notices & announcements
@@ -322,8 +405,15 @@ export function mountTable(root, tableId, params = {}) {
     renderBoardArea();
     renderSeatsArea();
     renderLogArea();
+    renderHistoryArea();
     renderChatChrome();
     renderChat();
+  }
+
+  function renderHistoryArea() {
+    historyArea.setAttribute("aria-label", t("history.title"));
+    historySummary.replaceChildren(icon("tracker"), h("span", { text: t("history.title") }));
+    replace(historyBody, renderHistory(context(), state.view.events || []));
   }
 
   function renderStatus() {
@@ -341,6 +431,16 @@ export function mountTable(root, tableId, params = {}) {
     const timer = h("span", { class: "timer", hidden: true });
     parts.push(timer);
     if (state.seat === null && table) parts.push(h("span", { class: "spectating" }, icon("eye"), h("span", { text: t("spectator.mode") })));
+    const href = `#/t/${encodeURIComponent(tableId)}${big ? "" : "?big=1"}${state.invite ? `${big ? "?" : "&"}invite=${encodeURIComponent(state.invite)}` : ""}`;
+    parts.push(h("a", { class: "btn btn-secondary btn-big", href }, icon("eye"), h("span", { text: t(big ? "table.big_screen.exit" : "table.big_screen") })));
+    if (state.seat !== null) {
+      const on = soundOn();
+      parts.push(h("button", {
+        type: "button", class: "btn btn-secondary btn-sound", "aria-pressed": on ? "true" : "false",
+        dataset: { fkey: "sound" }, title: t("turn.sound"),
+        onclick: () => { setSound(!soundOn()); renderStatus(); },
+      }, icon(on ? "sound" : "sound_off"), h("span", { text: t(on ? "turn.sound_on" : "turn.sound_off") })));
+    }
     replace(statusBar, parts);
     tickClock();
   }
@@ -360,7 +460,13 @@ export function mountTable(root, tableId, params = {}) {
     el.classList.toggle("urgent", left <= 10);
     el.replaceChildren(icon("timer"), document.createTextNode(t("timer.left", { seconds: left })));
   }
-  state.clockTimer = setInterval(tickClock, 1000);
+  function tickStandins() {
+    for (const el of root.querySelectorAll("[data-standin-at]")) {
+      const text = el.querySelector(".standin-text");
+      if (text) text.textContent = standinText(el.dataset.name, Number(el.dataset.standinAt));
+    }
+  }
+  state.clockTimer = setInterval(() => { tickClock(); tickStandins(); }, 1000);
 
   function renderAction() {
     const v = state.view;
@@ -368,11 +474,15 @@ export function mountTable(root, tableId, params = {}) {
     const ctx = context();
     const parts = [];
     if (v.phase === "game_over") parts.push(renderGameOver(ctx));
+    parts.push(renderForced());
     for (const [i, n] of state.notices.entries()) parts.push(renderNotice(ctx, n, i));
     if (v.phase !== "game_over") {
       if (state.seat === null) parts.push(h("p", { class: "banner spectator" }, icon("eye"), h("span", { text: t("spectator.hint") })));
       else if (!v.alive[state.seat]) parts.push(h("p", { class: "banner dead" }, icon("dead"), h("span", { text: t("table.you_are_dead") })));
       const { decision, claims } = renderActions(ctx);
+      // Focusable by script (not by Tab), and keeps the focus across re-renders.
+      decision.tabIndex = -1;
+      decision.dataset.fkey = "decision";
       parts.push(decision);
       const votes = renderLastVote(ctx);
       if (votes) parts.push(votes);
@@ -382,9 +492,59 @@ export function mountTable(root, tableId, params = {}) {
       if (claims) parts.push(claims);
     }
     replace(actionArea, parts);
-    actionArea.classList.toggle("my-turn", state.legal.some((a) => a.type !== "claim"));
+    const plays = state.legal.filter((a) => a.type !== "claim");
+    const mine = plays.length > 0 && v.phase !== "game_over";
+    actionArea.classList.toggle("my-turn", mine);
     actionArea.classList.toggle("is-over", v.phase === "game_over");
+    // The area is named after the decision it shows ("Choose a Chancellor", ...).
+    const prompt = actionArea.querySelector(".decision .prompt, .gameover .prompt");
+    actionArea.setAttribute("aria-label", prompt ? prompt.textContent : t("table.actions"));
+    checkTurn(mine, `${v.round}:${v.phase}:${[...new Set(plays.map((a) => a.type))].join(",")}`, prompt);
   }
+
+  /** Alert once per new decision of this player; title and favicon follow the turn. */
+  function checkTurn(mine, key, prompt) {
+    if (!mine || state.seat === null) {
+      if (state.turnKey !== null) markTurn(false);
+      state.turnKey = null;
+      return;
+    }
+    if (state.turnKey === key) return;
+    state.turnKey = key;
+    turnStarted(prompt ? prompt.textContent : "");
+    // Keep the decision on screen, and bring the keyboard to it: the focus goes to the decision
+    // itself (not to a button, so that Space still scrolls and never votes by surprise); Tab
+    // then reaches its first button.
+    const rect = actionArea.getBoundingClientRect();
+    if (rect.top < 0 || rect.bottom > window.innerHeight) actionArea.scrollIntoView({ block: "nearest" });
+    const active = document.activeElement;
+    if (!active || active === document.body || active === root || active.classList.contains("decision")) {
+      const decision = actionArea.querySelector(".decision");
+      if (decision) decision.focus({ preventScroll: true });
+    }
+  }
+
+  // Keys: J / N vote Ja! / Nein! (by key position, so any keyboard layout works); arrow keys move
+  // between the players of a choice.
+  function onKey(ev) {
+    if (ev.defaultPrevented || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    const el = ev.target;
+    if (el && (el.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(el.tagName))) return;
+    if (ev.code === "KeyJ" || ev.code === "KeyN") {
+      const button = actionArea.querySelector(`.decision button[data-fkey="${ev.code === "KeyJ" ? "vote-ja" : "vote-nein"}"]:not([disabled])`);
+      if (button) { ev.preventDefault(); button.focus({ preventScroll: true }); button.click(); }
+      return;
+    }
+    const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1, Home: -Infinity, End: Infinity }[ev.key];
+    if (step === undefined || !el || !el.classList || !el.classList.contains("target")) return;
+    const group = [...actionArea.querySelectorAll(".targets button.target:not([disabled])")];
+    const i = group.indexOf(el);
+    if (i < 0) return;
+    ev.preventDefault();
+    const next = step === -Infinity ? 0 : step === Infinity ? group.length - 1 : (i + step + group.length) % group.length;
+    group[next].focus();
+  }
+  document.addEventListener("keydown", onKey);
 
   /** The result of the last election, read from its `votes` event (everyone's vote is public). */
   function renderLastVote(ctx) {
@@ -444,7 +604,7 @@ export function mountTable(root, tableId, params = {}) {
     }
     const roles = (v.known_roles || []).map((role, s) => h("li", { class: `reveal-row${s === state.seat ? " mine" : ""}` },
       h("span", { class: "seat-num", text: String(s + 1) }),
-      h("span", { class: "seat-name", text: seatName(ctx, s) }),
+      h("span", { class: "seat-name", title: seatName(ctx, s), text: seatName(ctx, s) }),
       role ? roleBadge(role) : null,
       v.alive[s] ? null : h("span", { class: "badge badge-dead" }, icon("dead"), h("span", { text: t("status.dead") }))));
     parts.push(h("h3", { text: t("gameover.roles_revealed") }), h("ul", { class: "roles-revealed" }, roles));
@@ -536,7 +696,11 @@ export function mountTable(root, tableId, params = {}) {
   }
 
   function renderBoardArea() {
-    replace(boardArea, h("h2", { class: "visually-hidden", text: t("board.fascist_track") }), renderBoard(state.view));
+    const v = state.view;
+    const seen = state.boardSeen; // the counts of the last render: newer slots are animated once
+    const fresh = seen && (v.liberal_policies > seen.liberal || v.fascist_policies > seen.fascist) ? seen : null;
+    state.boardSeen = { liberal: v.liberal_policies, fascist: v.fascist_policies };
+    replace(boardArea, h("h2", { class: "visually-hidden", text: t("board.fascist_track") }), renderBoard(v, fresh));
   }
 
   function renderSeatsArea() {
@@ -558,19 +722,37 @@ export function mountTable(root, tableId, params = {}) {
     chatLabel.textContent = t("chat.placeholder");
     chatInput.placeholder = t("chat.placeholder");
     chatButton.textContent = t("chat.send");
+    countChat();
+    // Offer the chat only to those the server lets write (docs/protocol.md 3.3).
     const v = state.view;
+    const playing = Boolean(v) && v.phase !== "game_over";
     let hint = "";
-    if (state.seat === null) hint = t("chat.spectators_read_only");
-    else if (v && v.alive && !v.alive[state.seat] && v.phase !== "game_over") hint = t("chat.dead");
+    let silent = false; // may write later in this game
+    if (!state.me && !state.userId) hint = t("chat.spectators_read_only");
+    else if (playing && state.seat === null) hint = t("chat.spectators_read_only");
+    else if (playing && v.alive && !v.alive[state.seat]) hint = t("chat.dead");
+    else if (playing && ["discard", "enact", "veto_response"].includes(v.phase)
+      && (v.president === state.seat || v.chancellor === state.seat)) { hint = t("chat.government_silent"); silent = true; }
     chatHint.textContent = hint;
     chatHint.hidden = !hint;
+    chatForm.hidden = Boolean(hint) && !silent;
+    chatInput.disabled = silent;
+    chatButton.disabled = silent;
   }
 
+  /** Append the chat lines not shown yet (the list is a live region: only new lines are read). */
   function renderChat() {
     const atBottom = chatScroll.scrollHeight - chatScroll.scrollTop - chatScroll.clientHeight < 40;
-    replace(chatList, state.chat.map((m) => h("li", { class: `chat-msg${m.seat === state.seat && m.seat !== null ? " mine" : ""}` },
-      h("span", { class: "chat-name", text: m.seat !== null && m.seat !== undefined ? `${m.seat + 1} · ${m.name || seatName(context(), m.seat)}` : (m.name || "") }),
-      h("span", { class: "chat-text", text: m.text }))));
+    const ids = new Set(state.chat.map((m) => m.id));
+    for (const [id, li] of chatShown) if (!ids.has(id)) { li.remove(); chatShown.delete(id); }
+    for (const m of state.chat) {
+      if (chatShown.has(m.id)) continue;
+      const li = h("li", { class: `chat-msg${m.seat === state.seat && m.seat !== null ? " mine" : ""}` },
+        h("span", { class: "chat-name", text: m.seat !== null && m.seat !== undefined ? `${m.seat + 1} · ${displayName(m.name) || seatName(context(), m.seat)}` : (m.name || "") }),
+        h("span", { class: "chat-text", text: m.text }));
+      chatShown.set(m.id, li);
+      chatList.append(li);
+    }
     if (atBottom) chatScroll.scrollTop = chatScroll.scrollHeight;
   }
 
@@ -590,7 +772,7 @@ export function mountTable(root, tableId, params = {}) {
       h("dt", { text: t("lobby.timer") }), h("dd", { text: table.timer ? t("lobby.timer.seconds", { seconds: table.timer }) : t("lobby.timer.off") })));
     if (table.invite) parts.push(inviteBox(table.invite));
     const rows = seats.map((s) => {
-      const who = s.kind === "empty" ? t("seat.empty") : s.kind === "bot" ? (s.name || t("seat.bot_name", { seat: s.seat + 1 })) : (s.name || "");
+      const who = s.kind === "empty" ? t("seat.empty") : s.kind === "bot" ? (displayName(s.name) || t("seat.bot_name", { seat: s.seat + 1 })) : (s.name || "");
       const tags = [];
       if (s.seat === mine) tags.push(h("span", { class: "you-tag", text: t("seat.you") }));
       if (s.kind === "bot") tags.push(h("span", { class: "badge muted" }, icon("bot"), h("span", { text: s.level ? t(`bot.level.${s.level}`) : t("seat.bot") })));
@@ -608,7 +790,7 @@ export function mountTable(root, tableId, params = {}) {
       }
       return h("li", { class: `wait-seat kind-${s.kind}` },
         h("span", { class: "seat-num", text: String(s.seat + 1) }),
-        h("span", { class: "seat-name", text: who }), tags, h("span", { class: "wait-buttons" }, buttons));
+        h("span", { class: "seat-name", title: who, text: who }), tags, h("span", { class: "wait-buttons" }, buttons));
     });
     if (!state.me && mine === null && free && table.status === "waiting") {
       parts.push(h("div", { class: "field" },
@@ -655,6 +837,7 @@ export function mountTable(root, tableId, params = {}) {
   }
 
   async function join(seat) {
+    askNotifications();
     try {
       if (!state.me) {
         const input = document.getElementById("join-name");
@@ -667,14 +850,14 @@ export function mountTable(root, tableId, params = {}) {
       const table = await post(`/api/tables/${encodeURIComponent(tableId)}/join`, body);
       if (table && table.seats) state.table = table;
       reconnectNow();
-    } catch (err) { showError(err.code, err.message); }
+    } catch (err) { showError(err.code, err.message, null, err.field); }
   }
 
   async function leave() {
     try {
       await post(`/api/tables/${encodeURIComponent(tableId)}/leave`);
       reconnectNow();
-    } catch (err) { showError(err.code, err.message); }
+    } catch (err) { showError(err.code, err.message, null, err.field); }
   }
 
   async function addBot(seat) {
@@ -683,34 +866,35 @@ export function mountTable(root, tableId, params = {}) {
       const body = level ? { seat, level } : { seat };
       state.table = await post(`/api/tables/${encodeURIComponent(tableId)}/bots`, body);
       renderAll();
-    } catch (err) { showError(err.code, err.message); }
+    } catch (err) { showError(err.code, err.message, null, err.field); }
   }
 
   async function removeBot(seat) {
     try {
       state.table = await request("DELETE", `/api/tables/${encodeURIComponent(tableId)}/bots/${seat}`);
       renderAll();
-    } catch (err) { showError(err.code, err.message); }
+    } catch (err) { showError(err.code, err.message, null, err.field); }
   }
 
   async function start(fill) {
+    askNotifications();
     try {
       const body = fill ? { fill_with_bots: fill } : {};
       await post(`/api/tables/${encodeURIComponent(tableId)}/start`, body);
-    } catch (err) { showError(err.code, err.message); }
+    } catch (err) { showError(err.code, err.message, null, err.field); }
   }
 
   // ------------------------------------------------------------------ start
   async function boot() {
     try {
       state.me = await currentUser();
-    } catch (err) { showError(err.code, err.message); }
+    } catch (err) { showError(err.code, err.message, null, err.field); }
     try {
       const q = state.invite ? `?invite=${encodeURIComponent(state.invite)}` : "";
       state.table = await get(`/api/tables/${encodeURIComponent(tableId)}${q}`);
     } catch (err) {
-      showError(err.code, err.message);
-      if (err.status === 404) { state.conn = "closed"; renderConn(); return; }
+      if (err.status === 404) { notFound(); return; }
+      showError(err.code, err.message, null, err.field);
     }
     if (state.table && state.table.status === "finished") {
       // A finished table is no longer live: show its result from the stored record.
@@ -721,6 +905,17 @@ export function mountTable(root, tableId, params = {}) {
     connect();
   }
 
+  /** An unknown table, or a private one without its invite: one message and the way back. */
+  function notFound() {
+    state.closed = true;
+    clearTimeout(state.retryTimer);
+    clearInterval(state.pingTimer);
+    replace(root, h("section", { class: "card-panel not-found", role: "alert", "aria-labelledby": "not-found-title" },
+      h("h2", { id: "not-found-title" }, icon("warning"), h("span", { text: t("table.not_found.title") })),
+      h("p", { text: t("table.not_found.text") }),
+      h("a", { class: "btn btn-primary", href: "#/" }, t("gameover.back_to_lobby"))));
+  }
+
   async function showFinished() {
     const table = state.table;
     const gameId = table.game_id || tableId;
@@ -729,7 +924,7 @@ export function mountTable(root, tableId, params = {}) {
       const q = state.invite ? `?invite=${encodeURIComponent(state.invite)}` : "";
       state.record = await get(`/api/games/${encodeURIComponent(gameId)}/record${q}`);
     } catch (err) {
-      showError(err.code, err.message);
+      showError(err.code, err.message, null, err.field);
     }
     state.conn = "open";
     renderConn();
@@ -751,7 +946,7 @@ export function mountTable(root, tableId, params = {}) {
       parts.push(h("h3", { text: t("gameover.roles_revealed") }), h("ul", { class: "roles-revealed" },
         roles.map((role, s) => h("li", { class: "reveal-row" },
           h("span", { class: "seat-num", text: String(s + 1) }),
-          h("span", { class: "seat-name", text: (names && names[s]) || t("seat.number", { seat: s + 1 }) }),
+          h("span", { class: "seat-name", text: displayName(names && names[s]) || t("seat.number", { seat: s + 1 }) }),
           roleBadge(role)))));
     }
     const buttons = [h("a", { class: "btn btn-primary", href: `#/replay/${encodeURIComponent(gameId)}` }, icon("play"), h("span", { text: t("gameover.replay") }))];
@@ -767,6 +962,11 @@ export function mountTable(root, tableId, params = {}) {
     render: renderAll,
     destroy() {
       state.closed = true;
+      document.removeEventListener("keydown", onKey);
+      document.documentElement.classList.remove("big-screen");
+      window.removeEventListener("online", retrySoon);
+      document.removeEventListener("visibilitychange", retrySoon);
+      markTurn(false);
       clearInterval(state.pingTimer);
       clearInterval(state.clockTimer);
       clearTimeout(state.retryTimer);
