@@ -105,12 +105,24 @@ class ChatRow(Base):
     ts: Mapped[float] = mapped_column(sa.Float)
 
 
+class TableLease(Base):
+    """Which node of a cluster owns a live table (server/lease.py). ``token`` grows at every
+    change of owner: a write carrying an older token is refused (fencing)."""
+
+    __tablename__ = "table_leases"
+    table_id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    owner: Mapped[str] = mapped_column(sa.String(64))
+    token: Mapped[int] = mapped_column(sa.BigInteger)
+    expires_at: Mapped[float] = mapped_column(sa.Float)
+
+
 users: sa.Table = User.__table__  # type: ignore[assignment]
 tables: sa.Table = TableRow.__table__  # type: ignore[assignment]
 games: sa.Table = GameRow.__table__  # type: ignore[assignment]
 actions: sa.Table = ActionRow.__table__  # type: ignore[assignment]
 chat: sa.Table = ChatRow.__table__  # type: ignore[assignment]
 sessions: sa.Table = SessionRow.__table__  # type: ignore[assignment]
+table_leases: sa.Table = TableLease.__table__  # type: ignore[assignment]
 
 
 def make_engine(url: str) -> Engine:

@@ -403,7 +403,7 @@ class Table(BotDriver):
         """Store the lobby state; if that fails the seats go back to what is stored."""
         self.touched = asyncio.get_running_loop().time()
         try:
-            await self.hub.store.write(S.save_table(self.row(), insert=False))
+            await self.hub.write(self, S.save_table(self.row(), insert=False))
         except Exception:
             self._restore_seats()
             raise
@@ -455,7 +455,7 @@ class Table(BotDriver):
         }
         self.status = "playing"
         try:
-            await self.hub.store.write(S.start_game(self.row(), game_row))
+            await self.hub.write(self, S.start_game(self.row(), game_row))
         except Exception:
             self.status = "waiting"
             self._restore_seats()
@@ -535,10 +535,12 @@ class Table(BotDriver):
                 }
                 write.table_update = {"status": "finished"}
             try:
-                await self.hub.store.write(write)
+                await self.hub.write(self, write)
             except Exception as exc:
                 self._undo_last(n_res)  # nobody heard of it: the game goes back
                 self.unsynced = True
+                if isinstance(exc, P.ProtocolError):  # e.g. the table moved to another node
+                    raise
                 if S.is_unavailable(exc):
                     self.log.warning("action not stored: the database is unavailable")
                     raise P.ProtocolError(
@@ -667,7 +669,7 @@ class Table(BotDriver):
                 "ts": round(time.time(), 3),
             }
             try:
-                await self.hub.store.write(S.save_chat(self.id, message))
+                await self.hub.write(self, S.save_chat(self.id, message))
             except S.StorageUnavailable:
                 raise P.ProtocolError(
                     "unavailable", "the database is unavailable: the message was not sent"
