@@ -52,8 +52,9 @@ async def _table_over_nodes(nodes: list[Server], seed: int) -> tuple[str, list[C
     tokens = [session(nodes[i % len(nodes)], f"P{i}") for i in range(PLAYERS)]
     table = await ahttp(owner, "POST", "/api/tables", {"players": PLAYERS}, tokens[0])
     tid = table["id"]
-    for tok in tokens[1:]:
-        await ahttp(owner, "POST", f"/api/tables/{tid}/join", {}, tok)
+    for i, tok in enumerate(tokens[1:], 1):  # the lobby works on every node
+        joined = await ahttp(nodes[i % len(nodes)], "POST", f"/api/tables/{tid}/join", {}, tok)
+        assert joined["seats"][i]["user_id"] is not None
     clients = [Client(nodes[i % len(nodes)], tok, f"seat{i}") for i, tok in enumerate(tokens)]
     for c in clients:
         first = await c.connect(tid)
@@ -135,7 +136,7 @@ def _expired(engine: sa.Engine, tid: str) -> bool:
 
 # ---------------------------------------------------------------------- whole games
 @pytest.mark.timeout(120)
-def test_a_game_with_clients_on_three_nodes(make_server: Any, database: str, redis: Redis) -> None:
+def test_a_game_with_clients_on_three_nodes(redis: Redis, make_server: Any, database: str) -> None:
     nodes = start_nodes(make_server, database, redis, 3)
     for n in nodes:
         health = http(n, "GET", "/healthz")
@@ -144,7 +145,20 @@ def test_a_game_with_clients_on_three_nodes(make_server: Any, database: str, red
 
     async def run() -> None:
         rng = random.Random(11)
+        host = session(nodes[1], "Waiting host")  # a waiting table owned by node 1
+        waiting = await ahttp(nodes[1], "POST", "/api/tables", {"players": 5}, host)
         tid, clients, spectator = await _table_over_nodes(nodes, 11)
+        for n in nodes:  # every node lists every open table, and describes any
+            listed = {t["id"]: t for t in http(n, "GET", "/api/tables")["tables"]}
+            assert {tid, waiting["id"]} <= set(listed)
+            assert listed[tid]["status"] == "playing" and listed[waiting["id"]]["invite"] is None
+            assert http(n, "GET", f"/api/tables/{tid}")["seats"][3]["connected"] is True
+            by_invite = http(n, "GET", f"/api/invite/{waiting['invite']}", token=host)
+            assert by_invite["id"] == waiting["id"]
+        # a lobby change at a node that does not own the table is made by its owner
+        bot = http(nodes[2], "POST", f"/api/tables/{waiting['id']}/bots", {"seat": 4}, host)
+        assert bot["seats"][4]["kind"] == "bot"
+        assert http(nodes[1], "GET", f"/api/tables/{waiting['id']}")["seats"][4]["kind"] == "bot"
         late = Client(nodes[2], None, "spectator2")
         await late.connect(tid)
         await asyncio.gather(
@@ -203,7 +217,7 @@ async def _failover(
 
 
 @pytest.mark.timeout(120)
-def test_sigkill_of_the_owner_mid_game(make_server: Any, database: str, redis: Redis) -> None:
+def test_sigkill_of_the_owner_mid_game(redis: Redis, make_server: Any, database: str) -> None:
     nodes = start_nodes(make_server, database, redis, 3)
 
     def kill_owner(tid: str) -> None:
@@ -221,7 +235,7 @@ def test_sigkill_of_the_owner_mid_game(make_server: Any, database: str, redis: R
 
 @pytest.mark.timeout(120)
 def test_owner_stopped_past_its_lease_stops_acting(
-    make_server: Any, database: str, redis: Redis
+    redis: Redis, make_server: Any, database: str
 ) -> None:
     """SIGSTOP of the owner until another node took its table, then SIGCONT: its (stale)
     timers and renewals find the lease gone; any write it tries is refused by the token."""
@@ -254,7 +268,7 @@ def test_owner_stopped_past_its_lease_stops_acting(
 
 
 @pytest.mark.timeout(120)
-def test_a_redis_restart_mid_game(make_server: Any, database: str, redis: Redis) -> None:
+def test_a_redis_restart_mid_game(redis: Redis, make_server: Any, database: str) -> None:
     nodes = start_nodes(make_server, database, redis, 3)
 
     async def run() -> None:
@@ -267,7 +281,7 @@ def test_a_redis_restart_mid_game(make_server: Any, database: str, redis: Redis)
 
 
 @pytest.mark.timeout(120)
-def test_rolling_restart_drains_the_owner(make_server: Any, database: str, redis: Redis) -> None:
+def test_rolling_restart_drains_the_owner(redis: Redis, make_server: Any, database: str) -> None:
     nodes = start_nodes(make_server, database, redis, 3)
 
     def drain_owner(tid: str) -> None:

@@ -51,7 +51,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if settings.redis_url is not None:  # one node of many (cluster.py)
             from .cluster import Cluster
 
-            hub.cluster = Cluster(hub, settings.node, settings.redis_url, settings.lease_ttl)
+            hub.cluster = Cluster(hub, app, settings.node, settings.redis_url, settings.lease_ttl)
             await hub.cluster.start()
         await hub.load()
         if hub.cluster is not None:
@@ -88,6 +88,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.metrics = Metrics()
     app.state.tokens = Tokens(settings.signing_secret(), settings.token_max_age)
+    if settings.redis_url is not None:  # a cluster node: lobby requests reach any node
+        from .cluster import LobbyForward
+
+        app.add_middleware(LobbyForward, owner_app=app)
     app.add_middleware(BodyLimit, max_body=settings.max_body)
     app.add_middleware(Guard, settings=settings)
     app.include_router(lobby.router)

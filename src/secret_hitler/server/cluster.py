@@ -22,21 +22,26 @@ Without ``REDIS_URL`` none of this exists: the server is the single process it a
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import json
 import logging
 import random
+import re
+import secrets
 import time
 from typing import TYPE_CHECKING, Any
 
 import redis.asyncio as aioredis
+import sqlalchemy as sa
 from redis import exceptions as redis_errors
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from . import lease
+from . import db, lease
 from . import protocol as P
 from . import store as S
 from .lease import Fenced, LeaseLost
-from .relay import Relay, inbox
+from .relay import Relay, direct, inbox
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -49,8 +54,9 @@ ORPHANS_PER_TICK = 20
 
 
 class Cluster:
-    def __init__(self, hub: Hub, node: str, redis_url: str, ttl: float) -> None:
+    def __init__(self, hub: Hub, app: Any, node: str, redis_url: str, ttl: float) -> None:
         self.hub = hub
+        self.hub_app = app  # the FastAPI application (forwarded requests run through it)
         self.node = node
         self.ttl = ttl
         self.held: dict[str, int] = {}  # table id -> lease token
@@ -254,6 +260,45 @@ class Cluster:
             for proxy in [p for p in self.relay.proxies.values() if p.owner == node]:
                 proxy.conn.close(1012)
 
+    # ------------------------------------------------------------------ requests to a node
+    async def call(self, node: str, request: dict[str, Any]) -> dict[str, Any] | None:
+        """Have ``node`` serve an HTTP request (LobbyForward); None if it does not answer."""
+        rid = f"{self.node}.rpc.{secrets.token_hex(8)}"
+        fut: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        self.relay.calls[rid] = fut
+        try:
+            await self.subscribe(direct(rid))
+            self.publish(
+                inbox(node),
+                json.dumps({"op": "http", "cid": rid, "node": self.node, "request": request}),
+            )
+            answer: dict[str, Any] = json.loads(await asyncio.wait_for(fut, FORWARD_TIMEOUT))
+            return answer
+        except (TimeoutError, *REDIS_ERRORS):
+            return None
+        finally:
+            self.relay.calls.pop(rid, None)
+            await self.unsubscribe(direct(rid))
+
+    async def answer(self, rid: str, request: dict[str, Any]) -> None:
+        """(at the node asked) Serve a forwarded request and publish its answer."""
+        forward: LobbyForward | None = getattr(self.hub_app.state, "forward", None)
+        if forward is None:
+            return
+        try:
+            out = await forward.run(request)
+        except Exception:
+            log.exception("a forwarded request failed")
+            out = {"status": 500, "headers": [], "body": ""}
+        self.publish(direct(rid), json.dumps(out))
+
+    async def living_nodes(self) -> list[str]:
+        try:
+            keys = [_text(k) async for k in self.redis.scan_iter("sh:alive:*", count=100)]
+        except REDIS_ERRORS:
+            return [self.node]
+        return sorted(k.removeprefix("sh:alive:") for k in keys)[:1000]
+
     # ------------------------------------------------------------------ Redis
     def publish(self, channel: str, payload: str) -> None:
         self._out.put_nowait((channel, payload))
@@ -365,3 +410,186 @@ def _stop_driver(table: Table) -> None:
     if table.driver is not None:
         table.driver.cancel()
         table.driver = None
+
+
+# ---------------------------------------------------------------------- the lobby on every node
+_TABLE_PATH = re.compile(r"/api/tables/([A-Za-z0-9_-]{1,32})(?:/.*)?")
+_INVITE_PATH = re.compile(r"/api/invite/([A-Za-z0-9_-]{1,64})")
+FORWARD_TIMEOUT = 10.0  # seconds a node waits for another to answer a forwarded request
+
+
+class LobbyForward:
+    """ASGI middleware (inside the cross-site and body-size checks): a lobby request about a
+    table that another node owns is made by that node (through Redis), and the list of open
+    tables is gathered from every node; everything else is served here."""
+
+    def __init__(self, app: ASGIApp, owner_app: Any) -> None:
+        self.app = app
+        self.owner_app = owner_app
+        owner_app.state.forward = self
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope.get("sh_forwarded"):
+            await self.app(scope, receive, send)
+            return
+        hub: Hub | None = getattr(self.owner_app.state, "hub", None)
+        if hub is None or hub.cluster is None:
+            await self.app(scope, receive, send)
+            return
+        cluster = hub.cluster
+        path = scope["path"]
+        if path == "/api/tables" and scope["method"] == "GET":
+            await self._gather(cluster, scope, receive, send)
+            return
+        table_id = None
+        if m := _TABLE_PATH.fullmatch(path):
+            table_id = m.group(1)
+        elif m := _INVITE_PATH.fullmatch(path):
+            table_id = await hub.store.read(_by_invite(m.group(1)))
+        owner = None
+        if table_id is not None and hub.get(table_id) is None:
+            found = await cluster.locate(table_id)
+            owner = found if isinstance(found, str) else None
+        if owner is None:
+            await self.app(scope, receive, send)
+            return
+        body = await _read_body(receive)
+        answer = await cluster.call(owner, _request(scope, body))
+        if answer is None:
+            await _send_json(send, 503, _unavailable())
+            return
+        await _send_raw(send, answer)
+
+    async def _gather(self, cluster: Cluster, scope: Scope, receive: Receive, send: Send) -> None:
+        request = _request(scope, await _read_body(receive))
+        nodes = await cluster.living_nodes()
+        answers = await asyncio.gather(
+            self.run(request),
+            *(cluster.call(n, request) for n in nodes if n != cluster.node),
+        )
+        tables: list[dict[str, Any]] = []
+        for answer in answers:
+            if answer is not None and answer["status"] == 200:
+                tables.extend(json.loads(answer["body"])["tables"])
+        tables.sort(key=lambda t: t.get("created_at") or 0, reverse=True)
+        await _send_json(send, 200, {"tables": tables})
+
+    async def run(self, request: dict[str, Any]) -> dict[str, Any]:
+        """(at the owner) Serve a forwarded request; its answer as a dict."""
+        from .auth import User
+
+        u = request.get("user")
+        scope: dict[str, Any] = {
+            "type": "http",
+            "asgi": {"version": "3.0"},
+            "http_version": "1.1",
+            "method": request["method"],
+            "scheme": "http",
+            "path": request["path"],
+            "raw_path": request["path"].encode(),
+            "query_string": request["query"].encode("latin-1"),
+            "root_path": "",
+            "headers": [(k.encode("latin-1"), v.encode("latin-1")) for k, v in request["headers"]],
+            "client": tuple(request["client"]) if request.get("client") else None,
+            "server": None,
+            "app": self.owner_app,
+            "state": {
+                "user": None if u is None else User(str(u["id"]), str(u["name"])),
+                "token_source": request.get("token_source"),
+            },
+            "sh_forwarded": True,
+        }
+        body = base64.b64decode(request["body"])
+        sent = False
+
+        async def receive() -> Message:
+            nonlocal sent
+            if sent:
+                return {"type": "http.disconnect"}
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        out: dict[str, Any] = {"status": 500, "headers": [], "body": ""}
+        chunks: list[bytes] = []
+
+        async def send(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                out["status"] = message["status"]
+                out["headers"] = [
+                    (k.decode("latin-1"), v.decode("latin-1"))
+                    for k, v in message.get("headers", [])
+                ]
+            elif message["type"] == "http.response.body":
+                chunks.append(message.get("body", b""))
+
+        await self.app(scope, receive, send)
+        out["body"] = b"".join(chunks).decode("utf-8", "replace")
+        return out
+
+
+def _request(scope: Scope, body: bytes) -> dict[str, Any]:
+    state = scope.get("state") or {}
+    user = state.get("user")
+    client = scope.get("client")
+    return {
+        "method": scope["method"],
+        "path": scope["path"],
+        "query": scope.get("query_string", b"").decode("latin-1"),
+        "headers": [
+            (k.decode("latin-1"), v.decode("latin-1"))
+            for k, v in scope.get("headers", [])
+            if k.lower() not in (b"content-length", b"host", b"connection")
+        ],
+        "client": list(client) if client else None,
+        "user": None if user is None else {"id": user.id, "name": user.name},
+        "token_source": state.get("token_source"),
+        "body": base64.b64encode(body).decode("ascii"),
+    }
+
+
+async def _read_body(receive: Receive) -> bytes:
+    chunks = []
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            break
+        chunks.append(message.get("body", b""))
+        if not message.get("more_body"):
+            break
+    return b"".join(chunks)
+
+
+def _unavailable() -> dict[str, Any]:
+    return {"error": {"code": "unavailable", "message": "the table's server does not answer"}}
+
+
+async def _send_json(send: Send, status: int, body: dict[str, Any]) -> None:
+    data = json.dumps(body).encode()
+    await _send_raw(
+        send,
+        {
+            "status": status,
+            "headers": [("content-type", "application/json")],
+            "body": data.decode(),
+        },
+    )
+
+
+async def _send_raw(send: Send, answer: dict[str, Any]) -> None:
+    data = str(answer["body"]).encode("utf-8")
+    headers = [
+        (str(k).encode("latin-1"), str(v).encode("latin-1"))
+        for k, v in answer["headers"]
+        if str(k).lower() != "content-length"
+    ]
+    headers.append((b"content-length", str(len(data)).encode()))
+    await send({"type": "http.response.start", "status": int(answer["status"]), "headers": headers})
+    await send({"type": "http.response.body", "body": data})
+
+
+def _by_invite(code: str) -> S.Write:
+    def run(conn: Any) -> str | None:
+        row = conn.execute(sa.select(db.tables.c.id).where(db.tables.c.invite == code)).first()
+        return None if row is None else str(row[0])
+
+    return run

@@ -123,6 +123,8 @@ class Relay:
         self.remote: dict[str, RemoteConn] = {}  # owner side: cid -> connection
         self.proxies: dict[str, Proxy] = {}  # edge side: cid -> connection
         self._last: dict[tuple[str, str], str] = {}  # (table, key) -> last text published
+        self.calls: dict[str, asyncio.Future[str]] = {}  # forwarded requests: id -> answer
+        self._tasks: set[asyncio.Task[None]] = set()
         self._ids = itertools.count(1)
         self._salt = secrets.token_hex(4)
 
@@ -149,6 +151,12 @@ class Relay:
         cid = str(data.get("cid"))
         if op == "attach":
             self._attach(cid, data)
+        elif op == "http":
+            request = data.get("request")
+            if isinstance(request, dict):
+                task = asyncio.create_task(self.cluster.answer(cid, request))
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
         elif op == "msg":
             rc = self.remote.get(cid)
             if rc is not None and not rc.closed:
@@ -211,6 +219,11 @@ class Relay:
         return f"{self.cluster.node}.{self._salt}.{next(self._ids)}"
 
     def on_direct(self, cid: str, payload: str) -> None:
+        call = self.calls.get(cid)
+        if call is not None:
+            if not call.done():
+                call.set_result(payload)
+            return
         proxy = self.proxies.get(cid)
         if proxy is not None:
             proxy.from_owner(payload)
@@ -316,9 +329,21 @@ async def _forward(hub: Any, proxy: Proxy) -> None:
     conn = proxy.conn
     ws = conn.ws
     max_bytes = hub.settings.max_message
+    loop = asyncio.get_running_loop()
+    hello_by = loop.time() + hub.settings.hello_timeout
     while not conn.closed:
         try:
-            message = await ws.receive()
+            if proxy.ready:
+                message = await ws.receive()
+            else:  # as for local connections: a hello within hello_timeout, or the slot is freed
+                message = await asyncio.wait_for(ws.receive(), max(0.0, hello_by - loop.time()))
+        except TimeoutError:
+            if proxy.ready:  # the owner's welcome came in the meantime
+                continue
+            timeout = hub.settings.hello_timeout
+            conn.send_msg(P.error("hello_timeout", f"no hello within {timeout:g} s"))
+            conn.close(4408)
+            return
         except (WebSocketDisconnect, RuntimeError):
             return
         if message["type"] == "websocket.disconnect":
