@@ -5,6 +5,8 @@ restarted; every message checked against its recipient's engine view."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -19,7 +21,17 @@ from cluster_support import (
     start_nodes,
     wait_for,
 )
-from server_support import Client, Postgres, Server, ahttp, check_messages, http, session, states
+from server_support import (
+    Client,
+    Postgres,
+    Server,
+    ahttp,
+    check_messages,
+    http,
+    session,
+    states,
+)
+from server_support import _no_foreign_secrets as no_foreign_secrets
 
 from secret_hitler.engine import game_from_record
 from secret_hitler.server import db, lease
@@ -77,6 +89,66 @@ def _check_game(tid: str, clients: list[Client], spectators: list[Client], node:
     stored = http(node, "GET", f"/api/games/{tid}/record")
     assert stored["actions"] == record["actions"]
     return record
+
+
+class ChannelTap:
+    """A Redis subscriber to every table channel (``sh:t:*``), as another node would be."""
+
+    def __init__(self, url: str) -> None:
+        import redis.asyncio as aioredis
+
+        self.client = aioredis.from_url(url)
+        self.pubsub = self.client.pubsub()
+        self.got: list[tuple[str, str]] = []
+        self.task: asyncio.Task[None] | None = None
+
+    async def start(self) -> ChannelTap:
+        await self.pubsub.psubscribe("sh:t:*")
+        self.task = asyncio.create_task(self._read())
+        return self
+
+    async def _read(self) -> None:
+        while True:
+            m = await self.pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+            if m is not None:
+                self.got.append((m["channel"].decode(), m["data"].decode()))
+
+    async def stop(self) -> list[tuple[str, str]]:
+        assert self.task is not None
+        self.task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self.task
+        await self.pubsub.aclose()
+        await self.client.aclose()
+        return self.got
+
+
+def _check_channels(
+    tid: str, published: list[tuple[str, str]], record: dict[str, Any]
+) -> dict[str, int]:
+    """Every update published on a recipient's channel equals that recipient's engine view and
+    legal actions, carries only events routed to it, and no private event of another seat."""
+    table_states = states(record, [*range(PLAYERS), None])
+    checked: dict[str, int] = {}
+    for channel, text in published:
+        _, _, table_id, key = channel.split(":")
+        if table_id != tid:
+            continue
+        m = json.loads(text)
+        seat = None if key.startswith("spec") else int(key)
+        if m["type"] == "table":
+            assert (m["table"]["invite"] is None) == (key == "spec"), (key, m)
+        if m["type"] != "update":
+            continue
+        exp_view, exp_events, exp_legal = table_states[m["seq"]][seat]
+        assert m["view"] == exp_view, f"channel {key}: view differs at seq {m['seq']}"
+        assert m["legal"] == exp_legal, f"channel {key}: legal differs at seq {m['seq']}"
+        new = m["events"]  # the recipient's newest events, exactly
+        assert not new or exp_events[-len(new) :] == new, f"channel {key}: events at {m['seq']}"
+        if m["view"]["phase"] != "game_over":
+            no_foreign_secrets(seat, m, record)
+        checked[key] = checked.get(key, 0) + 1
+    return checked
 
 
 def _owner_of(database: str, tid: str) -> tuple[str, int] | None:
@@ -145,6 +217,7 @@ def test_a_game_with_clients_on_three_nodes(redis: Redis, make_server: Any, data
 
     async def run() -> None:
         rng = random.Random(11)
+        tap = await ChannelTap(redis.url).start()  # reads every table channel, as a node does
         host = session(nodes[1], "Waiting host")  # a waiting table owned by node 1
         waiting = await ahttp(nodes[1], "POST", "/api/tables", {"players": 5}, host)
         tid, clients, spectator = await _table_over_nodes(nodes, 11)
@@ -166,8 +239,14 @@ def test_a_game_with_clients_on_three_nodes(redis: Redis, make_server: Any, data
             spectator.play(rng),
             late.play(rng),
         )
-        _check_game(tid, clients, [spectator, late], nodes[2])
+        record = _check_game(tid, clients, [spectator, late], nodes[2])
         assert _owner_of(database, tid) == ("node0", 1)  # one owner all along
+        published = await tap.stop()
+        # seats 1, 2, 4 and the spectators are relayed: their channels carried the game, and
+        # each channel only what its recipient may know
+        checked = _check_channels(tid, published, record)
+        assert {"1", "2", "4", "spec"} <= set(checked)
+        assert all(n >= len(record["actions"]) // 2 for n in checked.values()), checked
         for c in [*clients, spectator, late]:
             await c.close()
 

@@ -73,6 +73,8 @@ class Cluster:
         self._inbox_seen = False
         self._tasks: list[asyncio.Task[None]] = []
         self._sub_lock = asyncio.Lock()
+        self._adopting: set[str] = set()  # tables being taken over right now
+        self._missing: set[str] = set()  # leases held for tables not in the hub at last tick
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> None:
@@ -98,12 +100,11 @@ class Cluster:
         for table in tables:
             async with table.lock:  # an action being committed is finished first
                 _stop_driver(table)
+                self._forget_table(table, 1012)
         held, self.held = dict(self.held), {}
-        if held:
+        if held:  # free at once (a write still in flight is fenced by the token as ever)
             with contextlib.suppress(Exception):
                 await self.hub.store.write(lease.release(self.node, held))
-        for table in tables:
-            self._forget_table(table, 1012)
         log.info("node drained", extra={"node": self.node, "tables": len(tables)})
 
     async def close(self) -> None:
@@ -163,13 +164,19 @@ class Cluster:
 
     async def adopt(self, table_id: str) -> Table | None:
         """Take an orphan over (its lease is free or expired) and restore it from the database."""
-        if table_id in self.hub.tables or not await self.claim(table_id):
+        if table_id in self.hub.tables or table_id in self._adopting:
             return self.hub.get(table_id)
-        stored = await self.hub.store.read(lambda conn: S.load_table(conn, table_id))
-        if stored is None or stored.table["status"] not in ("waiting", "playing"):
-            self.held.pop(table_id, None)
-            return None
-        table = self.hub.restore(stored)
+        self._adopting.add(table_id)
+        try:
+            if not await self.claim(table_id):
+                return self.hub.get(table_id)
+            stored = await self.hub.store.read(lambda conn: S.load_table(conn, table_id))
+            if stored is None or stored.table["status"] not in ("waiting", "playing"):
+                self.held.pop(table_id, None)
+                return None
+            table = self.hub.restore(stored)
+        finally:
+            self._adopting.discard(table_id)
         log.info("table taken over", extra={"game_id": table_id, "node": self.node})
         return table
 
@@ -227,6 +234,11 @@ class Cluster:
             return
         with contextlib.suppress(*REDIS_ERRORS):
             await self._heartbeat()
+        # a finished table the hub forgot (absent at two ticks: not one being created now)
+        missing = {t for t in self.held if t not in self.hub.tables and t not in self._adopting}
+        for table_id in missing & self._missing:
+            del self.held[table_id]
+        self._missing = missing - self._missing
         held = dict(self.held)
         if held:
             for table_id in await self.hub.store.write(lease.renew(self.node, held, self.ttl)):

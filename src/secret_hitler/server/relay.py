@@ -84,7 +84,7 @@ class RemoteConn(Conn):
         self.node = node
         self.table = table
         self.key: str | None = None
-        self.frames: asyncio.Queue[str] = asyncio.Queue()
+        self.frames: asyncio.Queue[str | None] = asyncio.Queue()  # None: stop
         self.worker: asyncio.Task[None] | None = None
 
     def _announce_key(self) -> str:
@@ -195,8 +195,10 @@ class Relay:
         from .ws import handle_text  # (ws imports the cluster hooks)
 
         hub = self.cluster.hub
-        while not rc.closed:
+        while True:
             text = await rc.frames.get()
+            if text is None:
+                return
             await handle_text(hub, rc.table, rc, text)
 
     def forget(self, cid: str) -> None:
@@ -206,8 +208,8 @@ class Relay:
         rc.closed = True
         rc.table.detach(rc)
         self.cluster.hub.metrics.ws_connections.dec()
-        if rc.worker is not None and rc.worker is not asyncio.current_task():
-            rc.worker.cancel()
+        # never cancelled: a frame being handled (an action being committed) is finished first
+        rc.frames.put_nowait(None)
 
     def drop_node(self, node: str) -> None:
         """A node's heartbeat is gone: its relayed connections are too."""

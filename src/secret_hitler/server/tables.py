@@ -536,6 +536,10 @@ class Table(BotDriver):
                 write.table_update = {"status": "finished"}
             try:
                 await self.hub.write(self, write)
+            except asyncio.CancelledError:  # the caller went away: the commit may still happen
+                self._undo_last(n_res)
+                self.unsynced = True  # the next action first takes the game from the database
+                raise
             except Exception as exc:
                 self._undo_last(n_res)  # nobody heard of it: the game goes back
                 self.unsynced = True
