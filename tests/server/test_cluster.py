@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
+import websockets
 from cluster_support import (
     Redis,
     find_redis,
@@ -23,6 +24,7 @@ from cluster_support import (
 )
 from server_support import (
     Client,
+    HttpError,
     Postgres,
     Server,
     ahttp,
@@ -390,3 +392,36 @@ def test_a_cluster_needs_postgresql(tmp_path: Any) -> None:
         Settings(node_id="a b").check_cluster()
     with pytest.raises(ValueError, match="REDIS_URL"):
         Settings(redis_url="http://x", database_url="postgresql://x/y").check_cluster()
+
+
+@pytest.mark.timeout(60)
+def test_a_sign_out_on_one_node_closes_the_sessions_sockets_on_every_node(
+    redis: Redis, make_server: Any, database: str
+) -> None:
+    nodes = start_nodes(make_server, database, redis, 3)
+
+    async def run() -> None:
+        host = session(nodes[0], "Host")
+        table = await ahttp(nodes[0], "POST", "/api/tables", {"players": 5}, host)
+        token = session(nodes[1], "Leaver")
+        other = session(nodes[1], "Stayer")
+        local = Client(nodes[0], token, "local")  # on the table's owner
+        relayed = Client(nodes[1], token, "relayed")  # through Redis
+        stayer = Client(nodes[1], other, "stayer")
+        for c in (local, relayed, stayer):
+            assert (await c.connect(table["id"]))["type"] == "welcome"  # type: ignore[index]
+        assert await ahttp(nodes[2], "POST", "/api/logout", {}, token) == {"revoked": 1}
+        for c in (local, relayed):
+            m = await c.recv_until(lambda m: m["type"] == "error")
+            assert m["code"] == "signed_out"
+            with pytest.raises(websockets.ConnectionClosed):
+                await c.recv(5)
+        with pytest.raises(HttpError) as err:
+            http(nodes[0], "GET", "/api/me", token=token)
+        assert err.value.status == 401
+        await stayer.send({"v": 1, "type": "ping"})  # another user's socket stays open
+        assert (await stayer.recv_until(lambda m: m["type"] == "pong"))["type"] == "pong"
+        for c in (local, relayed, stayer):
+            await c.close()
+
+    asyncio.run(run())

@@ -41,7 +41,7 @@ from . import db, lease
 from . import protocol as P
 from . import store as S
 from .lease import Fenced, LeaseLost
-from .relay import Relay, direct, inbox
+from .relay import Relay, direct, inbox, user_from
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -134,7 +134,7 @@ class Cluster:
         try:
             return await self.hub.store.write(self.fence(table.id, fn))
         except LeaseLost:
-            log.warning("lease lost: table dropped", extra={"game_id": table.id})
+            log.warning("lease lost: a write was refused", extra={"game_id": table.id})
             asyncio.get_running_loop().call_soon(self.lost, table)
             raise P.ProtocolError(
                 "moved", "this table is now served by another server: reconnect"
@@ -186,8 +186,12 @@ class Cluster:
         held = await self.hub.store.read(lease.holder(table_id))
         if held is not None:
             owner, _token, expires_at = held
-            if expires_at > time.time() and owner != self.node:
-                return str(owner)
+            left = expires_at - time.time()
+            if left > 0 and owner != self.node:
+                if await self._alive(owner):
+                    return str(owner)
+                # its node is gone: the lease runs out within ``ttl``, then take the table
+                await asyncio.sleep(min(left, self.ttl) + 0.05)
         row = await self.hub.store.read(S.table_row(table_id))
         if row is None or row["status"] not in ("waiting", "playing"):
             return None
@@ -244,7 +248,7 @@ class Cluster:
             for table_id in await self.hub.store.write(lease.renew(self.node, held, self.ttl)):
                 table = self.hub.get(table_id)
                 if table is not None and self.held.get(table_id) == held[table_id]:
-                    log.warning("lease lost: table dropped", extra={"game_id": table_id})
+                    log.warning("lease lost at renewal", extra={"game_id": table_id})
                     self.lost(table)
         for table_id in await self.hub.store.read(lease.orphans(ORPHANS_PER_TICK)):
             try:
@@ -252,6 +256,12 @@ class Cluster:
             except Exception:
                 log.exception("could not take a table over", extra={"game_id": table_id})
         await self._check_peers()
+
+    async def _alive(self, node: str) -> bool:
+        try:
+            return bool(await self.redis.exists(f"sh:alive:{node}"))
+        except REDIS_ERRORS:
+            return True  # unknown: let the relay find out
 
     async def _heartbeat(self) -> None:
         await self.redis.set(f"sh:alive:{self.node}", "1", px=int(self.ttl * 1000))
@@ -303,6 +313,18 @@ class Cluster:
             log.exception("a forwarded request failed")
             out = {"status": 500, "headers": [], "body": ""}
         self.publish(direct(rid), json.dumps(out))
+
+    async def signed_out(self, user_id: str) -> None:
+        """A node signed ``user_id`` out: forget her revoked sessions, close their sockets."""
+        live = set(await self.hub.store.read(_sessions_of(user_id)))
+        sessions = getattr(self.hub_app.state, "sessions", None)
+        if sessions is not None:
+            sessions.revoked_elsewhere(user_id, live)
+        conns = self.relay.conns_of(user_id)
+        for c in conns:
+            if c.user is not None and c.user.session is not None and c.user.session not in live:
+                c.send_msg(P.error("signed_out", "this session was signed out"))
+                c.close()
 
     async def living_nodes(self) -> list[str]:
         try:
@@ -450,6 +472,9 @@ class LobbyForward:
             return
         cluster = hub.cluster
         path = scope["path"]
+        if path == "/api/logout" and scope["method"] == "POST":
+            await self._logout(cluster, scope, receive, send)
+            return
         if path == "/api/tables" and scope["method"] == "GET":
             await self._gather(cluster, scope, receive, send)
             return
@@ -472,6 +497,23 @@ class LobbyForward:
             return
         await _send_raw(send, answer)
 
+    async def _logout(self, cluster: Cluster, scope: Scope, receive: Receive, send: Send) -> None:
+        """A sign-out here ends the user's revoked sessions' sockets on every node."""
+        status = 0
+
+        async def watch(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        await self.app(scope, receive, watch)
+        user = (scope.get("state") or {}).get("user")
+        if status == 200 and user is not None:
+            msg = json.dumps({"op": "logout", "cid": "", "user": user.id})
+            for node in await cluster.living_nodes():
+                cluster.publish(inbox(node), msg)
+
     async def _gather(self, cluster: Cluster, scope: Scope, receive: Receive, send: Send) -> None:
         request = _request(scope, await _read_body(receive))
         nodes = await cluster.living_nodes()
@@ -488,8 +530,6 @@ class LobbyForward:
 
     async def run(self, request: dict[str, Any]) -> dict[str, Any]:
         """(at the owner) Serve a forwarded request; its answer as a dict."""
-        from .auth import User
-
         u = request.get("user")
         scope: dict[str, Any] = {
             "type": "http",
@@ -506,7 +546,7 @@ class LobbyForward:
             "server": None,
             "app": self.owner_app,
             "state": {
-                "user": None if u is None else User(str(u["id"]), str(u["name"])),
+                "user": None if u is None else user_from(u),
                 "token_source": request.get("token_source"),
             },
             "sh_forwarded": True,
@@ -553,7 +593,9 @@ def _request(scope: Scope, body: bytes) -> dict[str, Any]:
             if k.lower() not in (b"content-length", b"host", b"connection")
         ],
         "client": list(client) if client else None,
-        "user": None if user is None else {"id": user.id, "name": user.name},
+        "user": None
+        if user is None
+        else {"id": user.id, "name": user.name, "session": user.session},
         "token_source": state.get("token_source"),
         "body": base64.b64encode(body).decode("ascii"),
     }
@@ -603,5 +645,13 @@ def _by_invite(code: str) -> S.Write:
     def run(conn: Any) -> str | None:
         row = conn.execute(sa.select(db.tables.c.id).where(db.tables.c.invite == code)).first()
         return None if row is None else str(row[0])
+
+    return run
+
+
+def _sessions_of(user_id: str) -> S.Write:
+    def run(conn: Any) -> list[str]:
+        c = db.sessions.c
+        return [str(r[0]) for r in conn.execute(sa.select(c.id).where(c.user_id == user_id))]
 
     return run

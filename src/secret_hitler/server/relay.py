@@ -55,6 +55,11 @@ def table_pattern(table_id: str) -> str:
     return f"sh:t:{table_id}:*"
 
 
+def user_from(u: dict[str, Any]) -> User:
+    session = u.get("session")
+    return User(str(u["id"]), str(u["name"]), None if session is None else str(session))
+
+
 def channel_key(table: Table, conn: Conn) -> str:
     if conn.seat is not None:
         return str(conn.seat)
@@ -166,6 +171,26 @@ class Relay:
                     rc.frames.put_nowait(str(data.get("text", "")))
         elif op == "detach":
             self.forget(cid)
+        elif op == "logout":
+            task = asyncio.create_task(self.cluster.signed_out(str(data.get("user"))))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    def conns_of(self, user_id: str) -> list[Conn]:
+        """Every connection of ``user_id`` on this node: its tables' (relayed ones included)
+        and those it relays to other nodes."""
+        out = [
+            c
+            for t in self.cluster.hub.tables.values()
+            for c in t.conns
+            if c.user is not None and c.user.id == user_id
+        ]
+        out += [
+            p.conn
+            for p in self.proxies.values()
+            if p.conn.user is not None and p.conn.user.id == user_id
+        ]
+        return out
 
     def _attach(self, cid: str, data: dict[str, Any]) -> None:
         hub = self.cluster.hub
@@ -176,7 +201,7 @@ class Relay:
             self.publish(direct(cid), "c1012")
             return
         u = data.get("user")
-        user = None if u is None else User(str(u["id"]), str(u["name"]))
+        user = None if u is None else user_from(u)
         invite_ok = data.get("invite") == table.invite
         if not table.public and not invite_ok and not table.is_member(user.id if user else None):
             err = P.error("invite_required", "this table is private: the invite code is needed")
@@ -302,7 +327,9 @@ async def serve_remote(
         proxy.to_owner(
             "attach",
             table=table_id,
-            user=None if user is None else {"id": user.id, "name": user.name},
+            user=None
+            if user is None
+            else {"id": user.id, "name": user.name, "session": user.session},
             invite=ws.query_params.get("invite"),
             addr=addr,
         )
