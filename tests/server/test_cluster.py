@@ -362,18 +362,21 @@ def test_a_redis_restart_mid_game(redis: Redis, make_server: Any, database: str)
 
 
 @pytest.mark.timeout(120)
-def test_rolling_restart_drains_the_owner(redis: Redis, make_server: Any, database: str) -> None:
+@pytest.mark.parametrize("how", ["endpoint", "sigterm"])
+def test_rolling_restart_drains_the_owner(
+    redis: Redis, make_server: Any, database: str, how: str
+) -> None:
     nodes = start_nodes(make_server, database, redis, 3)
 
     def drain_owner(tid: str) -> None:
-        assert http(nodes[0], "POST", "/admin/drain") == {"drained": True, "node": "node0"}
-        ready = None
-        try:
-            http(nodes[0], "GET", "/readyz")
-        except Exception as exc:  # noqa: BLE001 - the 503 is what is expected
-            ready = exc
-        assert getattr(ready, "status", None) == 503
-        nodes[0].stop()  # SIGTERM: nothing left to hand over
+        if how == "endpoint":
+            assert http(nodes[0], "POST", "/admin/drain") == {"drained": True, "node": "node0"}
+            with pytest.raises(HttpError) as err:
+                http(nodes[0], "GET", "/readyz")
+            assert err.value.status == 503 and err.value.body["reason"] == "draining"
+        nodes[0].stop()  # SIGTERM: the node drains (if it did not yet) and exits
+        log = nodes[0].log_tail(200_000)
+        assert '"node drained"' in log and "Application shutdown complete" in log
 
     async def run() -> None:
         _, _, _, tid = await _failover(nodes, database, drain_owner)
