@@ -78,8 +78,11 @@ class Cluster:
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> None:
-        """Join the cluster (before the hub loads its tables)."""
-        await self.pubsub.subscribe(inbox(self.node))
+        """Join the cluster (before the hub loads its tables); Redis must answer."""
+        try:
+            await self.pubsub.subscribe(inbox(self.node))
+        except REDIS_ERRORS as exc:  # one clear line, without the URL (it may hold a password)
+            raise RuntimeError(f"REDIS_URL: Redis does not answer ({type(exc).__name__})") from None
         self._tasks = [
             asyncio.create_task(self._reader(), name="cluster-reader"),
             asyncio.create_task(self._publisher(), name="cluster-publisher"),

@@ -177,13 +177,13 @@ class Relay:
             task.add_done_callback(self._tasks.discard)
 
     def conns_of(self, user_id: str) -> list[Conn]:
-        """Every connection of ``user_id`` on this node: its tables' (relayed ones included)
-        and those it relays to other nodes."""
+        """Every socket of ``user_id`` that this node holds: those of its tables and those it
+        relays to other nodes (a relayed one is closed by the node holding its socket)."""
         out = [
             c
             for t in self.cluster.hub.tables.values()
             for c in t.conns
-            if c.user is not None and c.user.id == user_id
+            if c.user is not None and c.user.id == user_id and not isinstance(c, RemoteConn)
         ]
         out += [
             p.conn
