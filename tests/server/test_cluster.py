@@ -398,7 +398,7 @@ def test_a_cluster_needs_postgresql(tmp_path: Any) -> None:
 
 
 @pytest.mark.timeout(60)
-def test_a_sign_out_on_one_node_closes_the_sessions_sockets_on_every_node(
+def test_sign_out_and_private_tables_across_nodes(
     redis: Redis, make_server: Any, database: str
 ) -> None:
     nodes = start_nodes(make_server, database, redis, 3)
@@ -426,5 +426,21 @@ def test_a_sign_out_on_one_node_closes_the_sessions_sockets_on_every_node(
         assert (await stayer.recv_until(lambda m: m["type"] == "pong"))["type"] == "pong"
         for c in (local, relayed, stayer):
             await c.close()
+        # a private table: a relayed socket is let in by the owner's rules (the invite)
+        private = await ahttp(
+            nodes[0], "POST", "/api/tables", {"players": 5, "public": False}, host
+        )
+        outsider = Client(nodes[2], None, "outsider")
+        await outsider.connect(private["id"], hello=False)
+        refused = await outsider.recv()
+        assert refused["type"] == "error" and refused["code"] == "invite_required"
+        with pytest.raises(websockets.ConnectionClosed) as closed:
+            await outsider.recv(5)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4403
+        guest = Client(nodes[2], None, "guest")
+        welcome = await guest.connect(private["id"], query=f"?invite={private['invite']}")
+        assert welcome is not None and welcome["type"] == "welcome"
+        assert welcome["table"]["invite"] is None  # a guest is not a member
+        await guest.close()
 
     asyncio.run(run())
