@@ -89,7 +89,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.metrics = Metrics()
     app.state.tokens = Tokens(settings.signing_secret(), settings.token_max_age)
     if settings.redis_url is not None:  # a cluster node: lobby requests reach any node
-        from .cluster import LobbyForward
+        from .forward import LobbyForward
 
         app.add_middleware(LobbyForward, owner_app=app)
     app.add_middleware(BodyLimit, max_body=settings.max_body)
