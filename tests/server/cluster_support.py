@@ -93,13 +93,16 @@ class Redis:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
-def start_nodes(make_server: Any, database_url: str, redis: Redis, n: int) -> list[Server]:
+def start_nodes(
+    make_server: Any, database_url: str, redis: Redis, n: int, **env: str
+) -> list[Server]:
     return [
         make_server(
             database_url=database_url,
             REDIS_URL=redis.url,
             SH_NODE_ID=f"node{i}",
             SH_LEASE_TTL=str(LEASE_TTL),
+            **env,
         )
         for i in range(n)
     ]

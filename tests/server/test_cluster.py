@@ -401,7 +401,7 @@ def test_a_cluster_needs_postgresql(tmp_path: Any) -> None:
 def test_sign_out_and_private_tables_across_nodes(
     redis: Redis, make_server: Any, database: str
 ) -> None:
-    nodes = start_nodes(make_server, database, redis, 3)
+    nodes = start_nodes(make_server, database, redis, 3, SH_HELLO_TIMEOUT="2")
 
     async def run() -> None:
         host = session(nodes[0], "Host")
@@ -442,5 +442,13 @@ def test_sign_out_and_private_tables_across_nodes(
         assert welcome is not None and welcome["type"] == "welcome"
         assert welcome["table"]["invite"] is None  # a guest is not a member
         await guest.close()
+        # a relayed socket that never says hello is closed as a local one would be
+        silent = Client(nodes[1], None, "silent")
+        await silent.connect(table["id"], hello=False)
+        timeout = await silent.recv(10)
+        assert timeout["type"] == "error" and timeout["code"] == "hello_timeout"
+        with pytest.raises(websockets.ConnectionClosed) as closed:
+            await silent.recv(5)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4408
 
     asyncio.run(run())
