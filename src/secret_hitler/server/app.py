@@ -40,7 +40,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        engine = db.make_engine(settings.sqlalchemy_url)
+        # a cluster node frozen mid-transaction loses its session (and row locks) within a lease
+        idle = settings.lease_ttl if settings.redis_url is not None else None
+        engine = db.make_engine(settings.sqlalchemy_url, idle_in_transaction=idle)
         settings.private_data()
         db.migrate(engine)
         store = Store(engine, write_timeout=settings.db_timeout)

@@ -125,7 +125,10 @@ sessions: sa.Table = SessionRow.__table__  # type: ignore[assignment]
 table_leases: sa.Table = TableLease.__table__  # type: ignore[assignment]
 
 
-def make_engine(url: str) -> Engine:
+def make_engine(url: str, idle_in_transaction: float | None = None) -> Engine:
+    """``idle_in_transaction`` (PostgreSQL, seconds): the server ends a session that holds a
+    transaction open that long without a word (a cluster node frozen mid-commit must not keep
+    the row locks that another node needs to take its tables over)."""
     if url.startswith("sqlite"):
         path = url.split("///", 1)[-1].split("?", 1)[0]
         if path and path != ":memory:":
@@ -145,7 +148,10 @@ def make_engine(url: str) -> Engine:
         return engine
     # A server that is down or unreachable must fail a connection attempt quickly (the store
     # retries with backoff), not hang a worker thread for the TCP timeout.
-    connect_args = {"connect_timeout": 5} if url.startswith("postgresql") else {}
+    connect_args: dict[str, Any] = {"connect_timeout": 5} if url.startswith("postgresql") else {}
+    if idle_in_transaction is not None and url.startswith("postgresql"):
+        ms = max(1, int(idle_in_transaction * 1000))
+        connect_args["options"] = f"-c idle_in_transaction_session_timeout={ms}"
     return sa.create_engine(
         url, pool_size=5, max_overflow=5, pool_pre_ping=True, connect_args=connect_args
     )
