@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Debian packages the test suite needs: Chromium (browser tests) and PostgreSQL (persistence
-# tests). Installed only when missing; needs root (CI runs as root).
+# Debian packages the test suite needs: Chromium (browser tests), PostgreSQL (persistence
+# tests) and Redis (cluster tests, tests/server/test_cluster.py). Installed only when missing;
+# needs root (CI runs as root).
 set -euo pipefail
 
 need=()
@@ -8,6 +9,7 @@ need=()
 if ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; then
   need+=(postgresql)
 fi
+command -v redis-server >/dev/null 2>&1 || [ -x /usr/bin/redis-server ] || need+=(redis-server)
 if [ ${#need[@]} -eq 0 ]; then
   exit 0
 fi

@@ -29,6 +29,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
         "numpy",  # every bot level the web client offers, bayes included
     ),
     "postgres": ("psycopg",),
+    "cluster": ("redis", "psycopg"),  # REDIS_URL: one node of many, on PostgreSQL
     "bots": ("numpy",),
     "plot": ("matplotlib",),
     "rl": ("pettingzoo", "gymnasium", "numpy"),

@@ -40,7 +40,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        engine = db.make_engine(settings.sqlalchemy_url)
+        # a cluster node frozen mid-transaction loses its session (and row locks) within a lease
+        idle = settings.lease_ttl if settings.redis_url is not None else None
+        engine = db.make_engine(settings.sqlalchemy_url, idle_in_transaction=idle)
         settings.private_data()
         db.migrate(engine)
         store = Store(engine, write_timeout=settings.db_timeout)
@@ -51,10 +53,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.moderation = mod
         hub = Hub(settings, store, app.state.metrics)
         app.state.hub = hub
+        if settings.redis_url is not None:  # one node of many (cluster.py)
+            from .cluster import Cluster
+
+            hub.cluster = Cluster(hub, app, settings.node, settings.redis_url, settings.lease_ttl)
+            await hub.cluster.start()
         await hub.load()
         await ratings.catch_up(store)  # games that ended while no rating could be stored
         await mod.sync(hub)  # tables closed by an administrator whose row the server rewrote
         mod.start(hub)
+        if hub.cluster is not None:
+            hub.cluster.start_maintenance()
         # Long-lived objects (code, the restored games) never need scanning again: fewer and
         # shorter garbage-collection pauses while games are played.
         gc.collect()
@@ -72,6 +81,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             watcher.cancel()
             await mod.stop()
             gc.callbacks.remove(metrics.gc_callback)
+            if hub.cluster is not None:  # hand the tables over before stopping
+                await hub.cluster.close()
             await hub.close()
             store.close()
 
@@ -86,6 +97,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.metrics = Metrics()
     app.state.tokens = Tokens(settings.signing_secret(), settings.token_max_age)
+    if settings.redis_url is not None:  # a cluster node: lobby requests reach any node
+        from .forward import LobbyForward
+
+        app.add_middleware(LobbyForward, owner_app=app)
     app.add_middleware(BodyLimit, max_body=settings.max_body)
     app.add_middleware(Guard, settings=settings)
     app.include_router(lobby.router)
@@ -176,7 +191,23 @@ def _install_ops(app: FastAPI) -> None:
             "database": store.engine.url.get_backend_name(),
             "storage": "ok" if store.ok else "unavailable",
         }
+        if hub.cluster is not None:
+            body["node"] = hub.cluster.node
+            body["leases"] = len(hub.cluster.held)
+            body["redis"] = "ok" if hub.cluster.redis_ok else "unavailable"
         return JSONResponse(body, status_code=200 if store.alive else 503)
+
+    @app.post("/admin/drain")
+    async def drain(request: Request) -> JSONResponse:
+        """A cluster node hands its tables over to the others (before a restart); from the
+        machine itself only. The node then answers /readyz with 503 until it is restarted."""
+        hub: Hub = request.app.state.hub
+        if request.client is None or request.client.host not in ("127.0.0.1", "::1"):
+            return _error(403, "forbidden", "drain is allowed from the node's own machine only")
+        if hub.cluster is None:
+            return _error(409, "not_a_cluster", "this server is not a cluster node")
+        await hub.cluster.drain()
+        return JSONResponse({"drained": True, "node": hub.cluster.node})
 
     @app.get("/readyz")
     async def readyz(request: Request) -> JSONResponse:
@@ -191,6 +222,14 @@ def _install_ops(app: FastAPI) -> None:
         if reason is not None:
             body["reason"] = reason
             body["down_since"] = store.down_since
+        if hub.cluster is not None:
+            body["node"] = hub.cluster.node
+            if hub.cluster.draining and reason is None:
+                reason = "draining"
+            elif not hub.cluster.redis_ok and reason is None:
+                reason = "redis unavailable"
+            if reason is not None:
+                body["ready"], body["reason"] = False, reason
         broken = [t.id for t in hub.tables.values() if t.status == "broken"]
         if broken:
             body["broken_tables"] = broken[:100]

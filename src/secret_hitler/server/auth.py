@@ -118,10 +118,10 @@ class Tokens:
 
 class Sessions:
     """Which tokens are still valid: a token names a row of the ``sessions`` table, and logout
-    deletes the row. Lookups are cached in memory (one server process owns the database, and
-    a session id is never reused, so a cached answer can only change by a revocation or a
-    rename here). The display name comes from the user's row, not the token: a rename on one
-    device shows on every device."""
+    deletes the row. Lookups are cached in memory (a session id is never reused, so a cached
+    answer can only change by a revocation or a rename: here, or on another node of a cluster,
+    which tells every node, see ``revoked_elsewhere``). The display name comes from the user's
+    row, not the token: a rename on one device shows on every device."""
 
     CACHE = 50_000
 
@@ -215,6 +215,12 @@ class Sessions:
         for sid in revoked:
             self._remember(sid, None)
         return revoked
+
+    def revoked_elsewhere(self, user_id: str, live: set[str]) -> None:
+        """Another node signed ``user_id`` out: cached sessions of hers not in ``live`` end."""
+        for sid in [sid for sid, owner in self._owner.items() if owner == user_id]:
+            if sid not in live:
+                self._remember(sid, None)
 
     async def purge(self) -> None:
         """Forget sessions whose tokens have expired anyway."""

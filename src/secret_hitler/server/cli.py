@@ -42,6 +42,21 @@ def serve(
             help="Seconds a disconnected player is waited for (env SH_GRACE; default 60).",
         ),
     ] = None,
+    node_id: Annotated[
+        str | None,
+        typer.Option(
+            "--node-id",
+            help="This node's id in a cluster (env SH_NODE_ID; default host name and port).",
+        ),
+    ] = None,
+    redis_url: Annotated[
+        str | None,
+        typer.Option(
+            "--redis-url",
+            help="redis://...: run as one node of many, with PostgreSQL (env REDIS_URL; "
+            "docs/deploy.md).",
+        ),
+    ] = None,
     limit: Annotated[
         list[str] | None,
         typer.Option(
@@ -78,11 +93,15 @@ def serve(
                 database_url=database_url,
                 bot_delay=bot_delay,
                 grace=grace,
+                node_id=node_id,
+                redis_url=redis_url,
             )
         except ValueError as exc:
             raise typer.BadParameter(str(exc)) from None
         if settings.sqlalchemy_url.startswith("postgresql"):
             require("postgres", "secret-hitler serve with PostgreSQL")
+        if settings.redis_url is not None:
+            require("cluster", "secret-hitler serve with REDIS_URL")
     except MissingExtra as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(2) from None

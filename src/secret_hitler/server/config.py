@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import re
 import secrets
+import socket
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -12,6 +14,7 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 # Where the server writes its SQLite database and key; ./data holds the project's data sets.
 DEFAULT_DATA = Path("var")
+_NODE_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
 STATIC_DIR = Path(__file__).resolve().parent.parent / "web" / "static"
 
 
@@ -151,13 +154,18 @@ class Settings:
     # seconds between reads of the bans and closed tables made by ``secret-hitler admin``
     moderation_refresh: float = 2.0
     api_docs: bool = False  # /api/docs (Swagger UI, which loads its scripts from a CDN)
+    # A cluster (docs/deploy.md): with a Redis URL the server is one node of many, on PostgreSQL.
+    redis_url: str | None = None
+    node_id: str | None = None  # default: host name and port
+    lease_ttl: float = 10.0  # seconds a node's table lease lasts unless renewed
     extra: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def from_env(cls, limits: dict[str, str] | None = None, **overrides: Any) -> Settings:
         """Settings from SH_HOST, SH_PORT, SH_DATA, DATABASE_URL, SH_SECRET, SH_BOT_DELAY, SH_GRACE,
-        SH_DB_TIMEOUT, SH_BOT_TIMEOUT, SH_MODERATION_REFRESH, SH_BOT_MODULES (comma-separated module names),
-        SH_ALLOWED_ORIGINS, SH_TRUSTED_PROXIES, SH_API_DOCS and the limits of ``LIMIT_ENV``.
+        SH_DB_TIMEOUT, SH_BOT_TIMEOUT, SH_MODERATION_REFRESH, SH_BOT_MODULES (comma-separated module
+        names), SH_ALLOWED_ORIGINS, SH_TRUSTED_PROXIES, SH_API_DOCS, REDIS_URL, SH_NODE_ID,
+        SH_LEASE_TTL and the limits of ``LIMIT_ENV``.
 
         Keyword arguments that are not ``None`` (command-line flags) and ``limits`` (``--limit``
         NAME -> VALUE) win over the environment. A bad value raises ``ValueError``.
@@ -180,6 +188,9 @@ class Settings:
             "allowed_origins": _origins(env.get("SH_ALLOWED_ORIGINS")),
             "trusted_proxies": (env.get("SH_TRUSTED_PROXIES") or "").strip() or None,
             "api_docs": _flag("SH_API_DOCS"),
+            "redis_url": env.get("REDIS_URL") or None,
+            "node_id": env.get("SH_NODE_ID") or None,
+            "lease_ttl": _float("SH_LEASE_TTL", 10.0),
         }
         defaults = cls()
         given = {k: env[e] for k, e in LIMIT_ENV.items() if env.get(e)}
@@ -191,7 +202,31 @@ class Settings:
             values[name] = _limit_value(name, raw, getattr(defaults, name))
         values.update({k: v for k, v in overrides.items() if v is not None})
         values["data"] = Path(values["data"])
-        return cls(**values)
+        settings = cls(**values)
+        settings.check_cluster()
+        return settings
+
+    def check_cluster(self) -> None:
+        """A cluster needs PostgreSQL (shared by the nodes) and a well-formed node id."""
+        if self.node_id is not None and not _NODE_ID.fullmatch(self.node_id):
+            raise ValueError(
+                f"--node-id: {self.node_id[:80]!r} must be 1-64 letters, digits, '.', '_' or '-'"
+            )
+        if self.redis_url is None:
+            return
+        if not self.redis_url.startswith(("redis://", "rediss://", "unix://")):
+            raise ValueError("REDIS_URL: must start with redis://, rediss:// or unix://")
+        if not self.sqlalchemy_url.startswith("postgresql"):
+            raise ValueError(
+                "REDIS_URL: the nodes of a cluster share a PostgreSQL: set DATABASE_URL"
+            )
+        if not self.lease_ttl > 0:
+            raise ValueError("SH_LEASE_TTL: must be more than 0")
+
+    @property
+    def node(self) -> str:
+        """This node's id in a cluster."""
+        return self.node_id or f"{socket.gethostname()[:50]}-{self.port}"
 
     def with_(self, **changes: Any) -> Settings:
         return replace(self, **changes)

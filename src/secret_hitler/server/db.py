@@ -191,6 +191,17 @@ class ClosedTableRow(Base):
     created_at: Mapped[float] = mapped_column(sa.Float)
 
 
+class TableLease(Base):
+    """Which node of a cluster owns a live table (server/lease.py). ``token`` grows at every
+    change of owner: a write carrying an older token is refused (fencing)."""
+
+    __tablename__ = "table_leases"
+    table_id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    owner: Mapped[str] = mapped_column(sa.String(64))
+    token: Mapped[int] = mapped_column(sa.BigInteger)
+    expires_at: Mapped[float] = mapped_column(sa.Float)
+
+
 users: sa.Table = User.__table__  # type: ignore[assignment]
 tables: sa.Table = TableRow.__table__  # type: ignore[assignment]
 games: sa.Table = GameRow.__table__  # type: ignore[assignment]
@@ -204,9 +215,13 @@ reports: sa.Table = ReportRow.__table__  # type: ignore[assignment]
 blocks: sa.Table = BlockRow.__table__  # type: ignore[assignment]
 bans: sa.Table = BanRow.__table__  # type: ignore[assignment]
 closed_tables: sa.Table = ClosedTableRow.__table__  # type: ignore[assignment]
+table_leases: sa.Table = TableLease.__table__  # type: ignore[assignment]
 
 
-def make_engine(url: str) -> Engine:
+def make_engine(url: str, idle_in_transaction: float | None = None) -> Engine:
+    """``idle_in_transaction`` (PostgreSQL, seconds): the server ends a session that holds a
+    transaction open that long without a word (a cluster node frozen mid-commit must not keep
+    the row locks that another node needs to take its tables over)."""
     if url.startswith("sqlite"):
         path = url.split("///", 1)[-1].split("?", 1)[0]
         if path and path != ":memory:":
@@ -226,7 +241,10 @@ def make_engine(url: str) -> Engine:
         return engine
     # A server that is down or unreachable must fail a connection attempt quickly (the store
     # retries with backoff), not hang a worker thread for the TCP timeout.
-    connect_args = {"connect_timeout": 5} if url.startswith("postgresql") else {}
+    connect_args: dict[str, Any] = {"connect_timeout": 5} if url.startswith("postgresql") else {}
+    if idle_in_transaction is not None and url.startswith("postgresql"):
+        ms = max(1, int(idle_in_transaction * 1000))
+        connect_args["options"] = f"-c idle_in_transaction_session_timeout={ms}"
     return sa.create_engine(
         url, pool_size=5, max_overflow=5, pool_pre_ping=True, connect_args=connect_args
     )

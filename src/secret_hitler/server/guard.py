@@ -1,17 +1,18 @@
 """What one client address or one user may hold or do (docs/security.md "Limits").
 
-Rates use the ``limits`` library (moving windows, in memory: the server is one process); counts
+Rates use the ``limits`` library (moving windows, in memory, or in Redis on a cluster); counts
 of things held (connections, tables, games) are counted where they live. Every setting is in
 ``config.Settings`` / ``config.LIMIT_ENV``.
 """
 
 from __future__ import annotations
 
+import logging
 from collections import Counter
 from typing import Any
 
 from limits import RateLimitItem, parse
-from limits.storage import MemoryStorage
+from limits.storage import MemoryStorage, storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 from starlette.exceptions import HTTPException
 from starlette.responses import JSONResponse
@@ -20,6 +21,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .config import Settings
 
 UNKNOWN_ADDRESS = "unknown"
+log = logging.getLogger("secret_hitler.server.guard")
 
 
 class Guard:
@@ -36,17 +38,26 @@ class Guard:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self._limiter = MovingWindowRateLimiter(MemoryStorage())
+        # One process: in memory. A cluster: in Redis, so every node counts the same events.
+        storage = (
+            MemoryStorage()
+            if settings.redis_url is None
+            else storage_from_string(settings.redis_url, socket_timeout=1, socket_connect_timeout=1)
+        )
+        self._limiter = MovingWindowRateLimiter(storage)
         self._rates: dict[str, RateLimitItem] = {n: parse(getattr(settings, n)) for n in self.RATES}
         self.connections: Counter[str] = Counter()
 
     def hit(self, *checks: tuple[str, str]) -> bool:
         """Count one event against every ``(rate name, key)``, only if all of them allow it."""
         items = [(self._rates[name], name, key) for name, key in checks]
-        if not all(self._limiter.test(item, name, key) for item, name, key in items):
-            return False
-        for item, name, key in items:
-            self._limiter.hit(item, name, key)
+        try:
+            if not all(self._limiter.test(item, name, key) for item, name, key in items):
+                return False
+            for item, name, key in items:
+                self._limiter.hit(item, name, key)
+        except Exception as exc:  # noqa: BLE001 - Redis away: rates are not enforced meanwhile
+            log.warning("rate limits unavailable (%s)", type(exc).__name__[:60])
         return True
 
     def connect(self, addr: str) -> bool:

@@ -7,7 +7,7 @@ import logging
 import re
 import secrets
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..bots import available_bots
 from ..bots import default_level as bots_default_level
@@ -22,6 +22,9 @@ from .store import Store
 from .tables import Seat, Table
 from .text import brief, json_problem
 from .webhooks import WebhookError, Webhooks, check_url
+
+if TYPE_CHECKING:
+    from .cluster import Cluster
 
 log = logging.getLogger("secret_hitler.server.hub")
 
@@ -67,6 +70,13 @@ class Hub:
         self.guard = Guard(settings)
         self.webhooks = Webhooks(settings.webhook_timeout)
         self._sweeper: asyncio.Task[None] | None = None
+        self.cluster: Cluster | None = None  # one node of many (cluster.py), else None
+
+    async def write(self, table: Table, fn: S.Write) -> Any:
+        """A write of ``table``'s state; on a cluster it is fenced by the table's lease."""
+        if self.cluster is not None:
+            return await self.cluster.write(table, fn)
+        return await self.store.write(fn)
 
     # ------------------------------------------------------------------ lookup
     def get(self, table_id: str) -> Table | None:
@@ -290,6 +300,8 @@ class Hub:
             webhook=webhook,
             rated=rated,
         )
+        if self.cluster is not None:
+            await self.cluster.claim_new(table.id)
         await self.store.write(S.save_table(table.row(), insert=True))
         self._register(table)
         table.log.info("table created", extra={"players": players, "host": user.id})
@@ -330,15 +342,22 @@ class Hub:
         """Rebuild every waiting or playing table; unfinished games resume by replay."""
         self._sweeper = asyncio.create_task(self._sweep(), name="expire-waiting-tables")
         stored_tables = await self.store.read(S.load_active)
+        if self.cluster is not None:  # only the tables whose lease this node gets
+            stored_tables = await self.cluster.claim_stored(stored_tables)
         for st in stored_tables:
-            try:
-                self._restore(st)
-            except Exception as exc:
-                table = self.tables.get(st.table["id"])
-                if table is None:
-                    log.exception("could not restore table", extra={"game_id": st.table["id"]})
-                else:
-                    table.mark_broken(exc)
+            self.restore(st)
+
+    def restore(self, st: S.StoredTable) -> Table | None:
+        """Rebuild one stored table (startup, or a cluster node taking an orphan over)."""
+        try:
+            self._restore(st)
+        except Exception as exc:
+            table = self.tables.get(st.table["id"])
+            if table is None:
+                log.exception("could not restore table", extra={"game_id": st.table["id"]})
+            else:
+                table.mark_broken(exc)
+        return self.tables.get(st.table["id"])
 
     def _restore(self, st: S.StoredTable) -> None:
         row = st.table

@@ -491,7 +491,7 @@ class Table(BotDriver):
         """Store the lobby state; if that fails the seats go back to what is stored."""
         self.touched = asyncio.get_running_loop().time()
         try:
-            await self.hub.store.write(S.save_table(self.row(), insert=False))
+            await self.hub.write(self, S.save_table(self.row(), insert=False))
         except Exception:
             self._restore_seats()
             raise
@@ -548,7 +548,7 @@ class Table(BotDriver):
         if self.rated:
             write = ratings.with_rated_start(write, self.id, [s.user_id for s in self.seats])
         try:
-            await self.hub.store.write(write)
+            await self.hub.write(self, write)
         except Exception:
             self.status = status
             self._restore_seats()
@@ -652,10 +652,16 @@ class Table(BotDriver):
                 }
                 write.table_update = {"status": "finished"}
             try:
-                await self.hub.store.write(write)
+                await self.hub.write(self, write)
+            except asyncio.CancelledError:  # the caller went away: the commit may still happen
+                self._undo_last(n_res)
+                self.unsynced = True  # the next action first takes the game from the database
+                raise
             except Exception as exc:
                 self._undo_last(n_res)  # nobody heard of it: the game goes back
                 self.unsynced = True
+                if isinstance(exc, P.ProtocolError):  # e.g. the table moved to another node
+                    raise
                 if S.is_unavailable(exc):
                     self.log.warning("action not stored: the database is unavailable")
                     raise P.ProtocolError(
@@ -790,7 +796,7 @@ class Table(BotDriver):
                 "ts": round(time.time(), 3),
             }
             try:
-                await self.hub.store.write(S.save_chat(self.id, message))
+                await self.hub.write(self, S.save_chat(self.id, message))
             except S.StorageUnavailable:
                 raise P.ProtocolError(
                     "unavailable", "the database is unavailable: the message was not sent"

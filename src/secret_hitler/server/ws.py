@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from typing import Any
 
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
@@ -33,6 +34,12 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     hub: Hub = app.state.hub
     user = getattr(ws.state, "user", None)  # security.Guard checked the origin and credential
     table = hub.get(table_id)
+    if table is None and hub.cluster is not None:  # another node's table, or an orphan
+        found = await hub.cluster.locate(table_id)
+        if isinstance(found, str):
+            await _serve_relayed(ws, hub, table_id, found, user)
+            return
+        table = found
     if table is None:
         await _refuse(ws, "not_found", f"no live table {brief(table_id)}", 4404)
         return
@@ -63,6 +70,25 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
             conn.close()
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(sender, 5)
+    finally:
+        hub.guard.disconnect(addr)
+
+
+async def _serve_relayed(ws: WebSocket, hub: Hub, table_id: str, owner: str, user: Any) -> None:
+    """The table is owned by node ``owner``: the socket is served through it (relay.py)."""
+    from .relay import serve_remote
+
+    assert hub.cluster is not None
+    addr = client_address(ws.client)
+    if not hub.guard.connect(addr):
+        limit = hub.settings.connections_per_address
+        await _refuse(
+            ws, "too_many_connections", f"at most {limit} open connections per address", 4429
+        )
+        return
+    try:
+        await ws.accept()
+        await serve_remote(hub.cluster, ws, table_id, owner, user, addr)
     finally:
         hub.guard.disconnect(addr)
 
@@ -123,16 +149,19 @@ async def _receive_loop(hub: Hub, table: Table, conn: Conn) -> None:
             except UnicodeDecodeError:
                 _error(hub, conn, P.ProtocolError("bad_json", "the message is not UTF-8 JSON"))
                 continue
-        try:
-            msg = P.parse_client(text, max_bytes)
-            await _dispatch(hub, table, conn, msg)
-        except P.ProtocolError as exc:
-            _error(hub, conn, exc)
-        except Exception:
-            table.log.exception("error handling a message")
-            _error(
-                hub, conn, P.ProtocolError("internal_error", "the server failed on this message")
-            )
+        await handle_text(hub, table, conn, text)
+
+
+async def handle_text(hub: Hub, table: Table, conn: Conn, text: str) -> None:
+    """One client frame, from this node's socket or relayed from another node (relay.py)."""
+    try:
+        msg = P.parse_client(text, hub.settings.max_message)
+        await _dispatch(hub, table, conn, msg)
+    except P.ProtocolError as exc:
+        _error(hub, conn, exc)
+    except Exception:
+        table.log.exception("error handling a message")
+        _error(hub, conn, P.ProtocolError("internal_error", "the server failed on this message"))
 
 
 def _error(hub: Hub, conn: Conn, exc: P.ProtocolError) -> None:
