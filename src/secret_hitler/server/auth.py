@@ -218,7 +218,9 @@ class Sessions:
 
     def revoked_elsewhere(self, user_id: str, live: set[str]) -> None:
         """Another node signed ``user_id`` out: cached sessions of hers not in ``live`` end."""
-        for sid in [sid for sid, owner in self._owner.items() if owner == user_id]:
+        for sid in [
+            s for s, owner in self._owner.items() if owner is not None and owner[0] == user_id
+        ]:
             if sid not in live:
                 self._remember(sid, None)
 
