@@ -146,8 +146,10 @@ async def _outage(server: Server, down: Callable[[], None], up: Callable[[], Non
     assert reply["type"] == "error" and reply["id"] == "outage-1", reply
     assert reply["code"] == "unavailable"
     assert DB_TIMEOUT * 0.9 <= waited < DB_TIMEOUT + 5
-    # the event loop answered all along (a commit waiting for the database blocks nothing)
-    assert len(lags) >= 3 and max(lags) < 0.5, lags
+    # the event loop answered all along (a commit waiting for the database blocks nothing): the
+    # stall this guards against was 7.6 s; on a loaded machine one ping may still be slow, so
+    # the bound is on the 90th percentile, with a generous maximum
+    assert len(lags) >= 3 and sorted(lags)[len(lags) * 9 // 10] < 0.25 and max(lags) < 2.0, lags
     # liveness: alive, and says the storage is away; readiness: 503
     health = http(server, "GET", "/healthz")
     assert health["ok"] is True and health["storage"] == "unavailable", health
