@@ -43,7 +43,7 @@ bench: install-dev
 ## to the server or postgres extras.
 lock: $(BIN)/python
 	$(BIN)/pip install --quiet uv
-	$(BIN)/uv pip compile pyproject.toml --extra server --extra postgres --universal \
+	$(BIN)/uv pip compile pyproject.toml --extra server --extra postgres --extra cluster --universal \
 		--python-version 3.11 --custom-compile-command "make lock" -o requirements/server.lock
 
 clean:
