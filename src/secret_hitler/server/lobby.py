@@ -396,7 +396,7 @@ async def publish(
     hub = hub_of(request)
     row = await hub.store.read(S.table_row(table_id))
     if row is None or not _may_see(row, user, None, published=False):
-        raise LobbyError(404, "not_found", f"no table {table_id!r}")
+        raise LobbyError(404, "not_found", f"no table {brief(table_id)}")
     if user.id != row["host"]:
         raise LobbyError(403, "not_host", "only the host may do this")
     published = body.published if body is not None else True
@@ -450,7 +450,7 @@ async def game_record(
     hub = hub_of(request)
     row = await hub.store.read(S.table_row(game_id))
     if row is None or not _may_see(row, user_of(request), invite, published=True):
-        raise LobbyError(404, "not_found", f"no game {game_id!r}")
+        raise LobbyError(404, "not_found", f"no game {brief(game_id)}")
     table = hub.get(game_id)
     if table is not None and table.game is not None:
         if table.status != "finished":
