@@ -112,6 +112,12 @@ class RemoteConn(Conn):
         tag = "r" if msg.get("type") in ("welcome", "resumed") else "m"
         self.relay.publish(direct(self.cid), tag + P.dumps(msg))
 
+    def send_own(self, text: str, starts: bool = False) -> None:
+        if self.closed:
+            return
+        self._announce_key()
+        self.relay.publish(direct(self.cid), ("r" if starts else "m") + text)
+
     def close(self, code: int = 1000) -> None:
         if not self.closed:
             self.closed = True

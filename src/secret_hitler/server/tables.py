@@ -85,6 +85,11 @@ class Conn:
     def send_msg(self, msg: dict[str, Any]) -> None:
         self.send(P.dumps(msg))
 
+    def send_own(self, text: str, starts: bool = False) -> None:
+        """A frame for this connection alone (a welcome, a resume's updates), not one shared
+        by every connection of its seat; ``starts``: it begins the connection's stream."""
+        self.send(text)
+
     def close(self, code: int = 1000) -> None:
         """Close after the queued messages have been sent, with WebSocket close ``code``."""
         if not self.closed:
@@ -366,7 +371,7 @@ class Table(BotDriver):
                 self.log.error("welcome over its padded length")
                 length = welcome_length(self.game, len(text.encode()))
             text = pad_to(text, length)
-        conn.send(text)
+        conn.send_own(text, starts=True)
         if conn.user is not None:
             self.last_seat[conn.user.id] = conn.seat
         if self.game is not None and self.game.finished:
@@ -456,7 +461,7 @@ class Table(BotDriver):
             member = self.is_member(user_id)
             conn.send_msg(P.resumed(since, self.seq, self.detail(member)))
             for text in self.missed_updates(conn.seat, since):
-                conn.send(text)
+                conn.send_own(text)
             if msg.chat_since is not None:
                 for c in self.chat:
                     if c["id"] > msg.chat_since:
@@ -726,7 +731,7 @@ class Table(BotDriver):
         for c in self.conns:
             if c.ready:
                 for text in self.missed_updates(c.seat, announced):
-                    c.send(text)
+                    c.send_own(text)
         if game.finished:
             self.status = "finished"
             over = P.dumps(P.game_over(self.record()))
