@@ -31,7 +31,7 @@ def test_sessions_and_names(server: Server) -> None:
     me = http(server, "GET", "/api/me", token=token)
     assert me["name"] == "Alice" and me["user_id"].startswith("u_")
     # no credentials at all (a first visit): nobody, without an error
-    assert http(server, "GET", "/api/me") == {"user_id": None, "name": None}
+    assert http(server, "GET", "/api/me") == {"user_id": None, "name": None, "username": None}
     assert _err(server, "GET", "/api/me", token=token + "x").status == 401
     # browsers: the cookie
     req = urllib.request.Request(
