@@ -237,13 +237,7 @@ class View:
 def _field(index: int, name: str) -> property:
     def get(self: View) -> Any:
         values = self._values
-        if values is None:
-            observer = self._observer
-            assert observer is not None
-            observer.fill(self)
-            values = self._values
-            assert values is not None
-        return values[index]
+        return (values if values is not None else self.values())[index]
 
     get.__name__ = name
     return property(get)
