@@ -173,11 +173,11 @@ def test_a_write_under_a_lost_lease_is_refused_by_the_database(database: str) ->
     db.migrate(engine)
     try:
         with engine.begin() as conn:
-            first = lease.acquire("t1", "a", 0.2)(conn)
+            first = lease.acquire("t1", "a", 3.0)(conn)
         assert first == 1
         with engine.begin() as conn:  # held and not expired: another node cannot take it
             assert lease.acquire("t1", "b", 10)(conn) is None
-        wait_for(lambda: _expired(engine, "t1"), 5, "the lease to expire")
+        wait_for(lambda: _expired(engine, "t1"), 15, "the lease to expire")
         with engine.begin() as conn:
             second = lease.acquire("t1", "b", 10)(conn)
         assert second == 2  # the token only grows

@@ -153,7 +153,7 @@ def test_the_lobby_creates_a_rated_table(chromium: Any, rated: Any) -> None:
     page.goto(f"{server.url}/#/")
     page.locator("#rated").check()
     page.locator("form.create [type=submit]").click()
-    page.wait_for_url("**/#/t/*", timeout=10_000)
+    page.wait_for_url("**/#/t/*", timeout=20_000)
     table_id = page.url.split("#/t/", 1)[1]
     detail = server.api("GET", f"/api/tables/{table_id}", token=host["token"])
     assert detail["rated"] is True and detail["public"] is True and detail["rules"] == "official"
