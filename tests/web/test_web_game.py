@@ -88,7 +88,11 @@ def test_only_the_servers_legal_actions_are_offered(web_server, new_context) -> 
     page.select_option("#players", "7")
     page.select_option("#bots", "6")
     page.get_by_role("button", name="Create table").click()
-    page.wait_for_selector(".table-grid:not([hidden]) .board", timeout=20000)
+    try:
+        page.wait_for_selector(".table-grid:not([hidden]) .board", timeout=60000)
+    except Exception as exc:  # say what the page showed instead (an error, the lobby, ...)
+        shown = page.locator("main").inner_text()[:500]
+        raise AssertionError(f"no board at {page.url}; the page shows: {shown!r}") from exc
     rng = random.Random(2)
     compared = set()
     for _ in range(2000):
