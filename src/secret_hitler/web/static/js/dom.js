@@ -33,15 +33,30 @@ export function setAttrs(el, attrs) {
   }
 }
 
+// A focused element that append() moved into a tree being built (a field a page keeps across its
+// renders, like the lobby's name): moving it drops the focus before replace() can see it, so
+// replace() gives it back. Renders are synchronous: it is forgotten at the end of the task.
+let movedFocus = null;
+
 export function append(el, children) {
   for (const child of children.flat(Infinity)) {
     if (child === null || child === undefined || child === false) continue;
-    el.appendChild(child instanceof Node ? child : document.createTextNode(String(child)));
+    if (child instanceof Node) {
+      const active = document.activeElement;
+      if (active && active !== document.body && child.contains(active)) {
+        movedFocus = active;
+        queueMicrotask(() => { movedFocus = null; });
+      }
+      el.appendChild(child);
+    } else {
+      el.appendChild(document.createTextNode(String(child)));
+    }
   }
   return el;
 }
 
-/** Replace all children of `el` (keeps keyboard focus on an equivalent element when possible). */
+/** Replace all children of `el` (keeps keyboard focus on an equivalent element when possible, or
+ * on the focused element itself when it is one of the new children). */
 export function replace(el, ...children) {
   const active = document.activeElement;
   const inside = active && active !== document.body && el.contains(active);
@@ -52,6 +67,8 @@ export function replace(el, ...children) {
   let again = null;
   if (key) again = el.querySelector(`[data-fkey="${CSS.escape(key)}"]`);
   else if (id) again = document.getElementById(id);
+  if (!again && movedFocus && el.contains(movedFocus) && (!document.activeElement || document.activeElement === document.body)) again = movedFocus;
+  movedFocus = null;
   if (again && again !== document.activeElement) again.focus({ preventScroll: true });
   return el;
 }

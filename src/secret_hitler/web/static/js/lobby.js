@@ -232,8 +232,8 @@ export function mountLobby(root, params = {}) {
           h("p", { class: "hint", id: "level-hint", text: t(`bot.level.${form.level}.description`) }))),
       h("div", { class: "field" }, h("label", { for: "timer", text: t("lobby.timer") }), timer,
         h("p", { class: "hint", id: "timer-hint", text: t("lobby.timer.hint") })),
-      field("table-name", "lobby.table_name", h("input", { id: "table-name", type: "text", maxlength: "24", value: form.name, onchange: (ev) => { form.name = ev.target.value; } })),
-      field("webhook", "lobby.webhook", h("input", { id: "webhook", type: "url", maxlength: "512", inputmode: "url", value: form.webhook, "aria-describedby": "webhook-hint", onchange: (ev) => { form.webhook = ev.target.value; } }), "lobby.webhook.hint"),
+      field("table-name", "lobby.table_name", h("input", { id: "table-name", type: "text", maxlength: "24", value: form.name, oninput: (ev) => { form.name = ev.target.value; } })),
+      field("webhook", "lobby.webhook", h("input", { id: "webhook", type: "url", maxlength: "512", inputmode: "url", value: form.webhook, "aria-describedby": "webhook-hint", oninput: (ev) => { form.webhook = ev.target.value; } }), "lobby.webhook.hint"),
       h("button", { type: "submit", class: "btn btn-primary big", dataset: { fkey: "create" } }, icon("play"), h("span", { text: t("lobby.create.submit") })));
   }
 
