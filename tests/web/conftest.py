@@ -12,16 +12,6 @@ import pytest
 from web_support import Server, launch_chromium, sign_in
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """A stopgap: since the last merges a few browser tests, different ones each run, sometimes
-    wait past their timeouts for the table page; each passes when run again. They get two more
-    tries until the cause is found (noted for the next session); every other test runs once."""
-    here = Path(__file__).parent
-    for item in items:
-        if Path(str(item.fspath)).is_relative_to(here):
-            item.add_marker(pytest.mark.flaky(reruns=2))
-
-
 @pytest.fixture(scope="module")
 def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     server = Server(Path(tmp_path_factory.mktemp("web-data"))).start()
