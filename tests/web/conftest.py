@@ -1,4 +1,5 @@
-"""Fixtures for the browser tests: one real server per test module, one Chromium for the session.
+"""Fixtures for the browser tests: one real server per test module, one Chromium for a run of
+browser tests.
 
 A server per module keeps what one module's games leave running (bot games, waiting tables)
 from slowing the next module's pages."""
@@ -7,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from web_support import Server, launch_chromium, sign_in
@@ -21,20 +23,63 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         server.stop()
 
 
-@pytest.fixture(scope="session")
-def chromium() -> Iterator[object]:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    sync_playwright = sync_api.sync_playwright
+class _Chromium:
+    """One Playwright and Chromium for a run of browser tests, stopped as soon as the next test
+    is not one: while Playwright's sync API lives it marks an event loop as running in this
+    thread, and every later ``asyncio.run()`` (the server tests') would refuse to start."""
 
-    with sync_playwright() as p:
+    def __init__(self) -> None:
+        self.playwright: Any = None
+        self.browser: Any = None
+        self.problem: str | None = None
+
+    def get(self) -> Any:
+        if self.problem is not None:
+            pytest.skip(self.problem)
+        if self.browser is None:
+            sync_api = pytest.importorskip("playwright.sync_api")
+            playwright = sync_api.sync_playwright().start()
+            try:
+                self.browser = launch_chromium(playwright)
+            except Exception as exc:  # no Chromium on this machine
+                playwright.stop()
+                self.problem = f"Chromium cannot start: {exc}"
+                pytest.skip(self.problem)
+            self.playwright = playwright
+        return self.browser
+
+    def stop(self) -> None:
+        if self.playwright is None:
+            return
         try:
-            browser = launch_chromium(p)
-        except Exception as exc:  # no Chromium on this machine
-            pytest.skip(f"Chromium cannot start: {exc}")
-        try:
-            yield browser
+            self.browser.close()
         finally:
-            browser.close()
+            self.playwright.stop()
+            self.playwright = self.browser = None
+
+
+_CHROMIUM = _Chromium()
+HERE = Path(__file__).parent
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    """After a browser test's fixtures are gone: Chromium stops unless a browser test is next."""
+    try:
+        return (yield)
+    finally:
+        if nextitem is None or not Path(str(nextitem.fspath)).is_relative_to(HERE):
+            _CHROMIUM.stop()
+
+
+def pytest_sessionfinish() -> None:
+    _CHROMIUM.stop()
+
+
+@pytest.fixture
+def chromium() -> Any:
+    """The shared Chromium (started by the first browser test of a run of them)."""
+    return _CHROMIUM.get()
 
 
 @pytest.fixture

@@ -21,6 +21,7 @@ def test_typing_goes_on_across_the_lobbys_second_render(
 ) -> None:
     page = new_context(width=390, height=844).new_page()
     held: list[Any] = []
+
     def hold(route: Any) -> None:  # the lobby's boot waits here until the route is released
         held.append(route)
 
