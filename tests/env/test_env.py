@@ -82,10 +82,13 @@ def test_reset_seed_is_deterministic_and_seeds_differ() -> None:
 
 
 def test_incremental_encoder_equals_encoding_from_scratch_everywhere() -> None:
-    """Every seat, every step, every preset: the environment's incremental observation is the one
-    encoded from scratch from the same view."""
+    """Every seat, every step, every preset: the environment's observation (incremental, built
+    from bytes) is the one ``encode_view`` computes with NumPy from scratch from
+    ``game.view(seat)``; seats are asked in a shuffled order, so a seat's cached blocks must
+    survive other seats' observations."""
     seen: set[str] = set()
     compared = 0
+    order = random.Random(7)
     for preset in PRESETS:
         for players in (5, 7, 10):
             e = raw_env(players, preset)
@@ -93,10 +96,12 @@ def test_incremental_encoder_equals_encoding_from_scratch_everywhere() -> None:
             def check(e: SecretHitlerEnv) -> None:
                 nonlocal compared
                 g = e.game
-                for seat in range(g.n):
-                    e._encoder.sync(g.observer)
-                    fast = e._encoder.encode(g.view(seat))
+                seats = list(range(g.n))
+                order.shuffle(seats)
+                for seat in seats:
+                    fast = e.observe(f"player_{seat}")["observation"]
                     ref = encode_view(g.view(seat), layout=e.layout)
+                    assert fast.dtype == ref.dtype and fast.shape == ref.shape
                     assert np.array_equal(fast, ref), (g.rules.preset, g.n, g.phase, seat)
                     compared += 1
 
@@ -324,3 +329,23 @@ def test_observation_fields_are_where_the_layout_says() -> None:
         )
         assert obs[lay["candidate"].offset + e.game.candidate] == 1.0
         assert obs[lay["phase"].offset] == 1.0  # nominate
+
+
+@pytest.mark.parametrize("history", [0, 1, 3])
+def test_observation_equals_encoding_from_scratch_for_any_history_length(history: int) -> None:
+    """The byte-built blocks follow the layout for every history length (rows shift, own rows
+    shift with them, a zero-length history has none)."""
+    e = raw_env(7, "official", history=history)
+    compared = 0
+
+    def check(e: SecretHitlerEnv) -> None:
+        nonlocal compared
+        for seat in range(7):
+            fast = e.observe(f"player_{seat}")["observation"]
+            assert fast.shape == (e.layout.size,)
+            assert np.array_equal(fast, encode_view(e.game.view(seat), layout=e.layout))
+            compared += 1
+
+    for seed in range(3):
+        _random_game(e, seed, check)
+    assert compared > 200

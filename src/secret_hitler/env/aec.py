@@ -18,7 +18,8 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ..engine import Game, Rules
-from ..engine.types import Phase, Role, Winner
+from ..engine.types import Role, Winner
+from ..engine.view import View
 from .encoding import (
     ACTIONS,
     DEFAULT_HISTORY,
@@ -30,6 +31,9 @@ from .encoding import (
 )
 
 _GAME_OPTIONS = ("roles", "first_president", "deck", "reshuffles")
+_NO_MASK = np.zeros(NUM_ACTIONS, dtype=np.int8)
+#: the mask of each set of legal indices (a few hundred at most), copied out for each caller
+_MASKS: dict[tuple[int, ...], np.ndarray] = {}
 
 
 class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
@@ -138,9 +142,10 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
         self._cache = {}
         if game.winner is not None:
             self._finish(game.winner)
+            self._accumulate_rewards()
         else:
+            # rewards are 0 until the end, so there is nothing to accumulate
             self.agent_selection = self.possible_agents[self._next_seat()]
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
@@ -159,13 +164,14 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
     def _mask(self, seat: int) -> np.ndarray:
         game = self.game
         assert game is not None
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        if game.phase is Phase.GAME_OVER:
-            return mask
-        idx = [i for i in map(action_index, game.legal_actions(seat)) if i >= 0]
-        if idx:
-            mask[idx] = 1
-        return mask
+        if game.winner is not None:
+            return _NO_MASK.copy()
+        key = tuple([i for i in map(action_index, game.legal_actions(seat)) if i >= 0])
+        mask = _MASKS.get(key)
+        if mask is None:
+            mask = _MASKS[key] = np.zeros(NUM_ACTIONS, dtype=np.int8)
+            mask[list(key)] = 1
+        return mask.copy()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """Observation of ``agent``, encoded only when asked for (and cached until the next step)."""
@@ -175,19 +181,18 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
             return cached
         game = self.game
         assert game is not None
-        view = game.view(seat)
         if self.from_view:
-            vector = encode_view(view, layout=self.layout)
+            vector = encode_view(game.view(seat), layout=self.layout)
         else:
-            assert self._encoder is not None
-            self._encoder.sync(game.observer)
-            vector = self._encoder.encode(view)
+            encoder = self._encoder
+            assert encoder is not None
+            observer = game.observer
+            encoder.sync(observer)
+            # the view's fields, without keeping a View (nothing holds it past this call)
+            vector = encoder.encode(seat, View(observer, seat).values())
         # Only the selected agent may act now (PettingZoo classic convention): during a vote the
         # voters waiting their turn get an all-zero mask too.
-        if agent == self.agent_selection:
-            mask = self._mask(seat)
-        else:
-            mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        mask = self._mask(seat) if agent == self.agent_selection else _NO_MASK.copy()
         obs = {"observation": vector, "action_mask": mask}
         self._cache[seat] = obs
         return obs
