@@ -186,10 +186,9 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
         else:
             encoder = self._encoder
             assert encoder is not None
-            observer = game.observer
-            encoder.sync(observer)
-            # the view's fields, without keeping a View (nothing holds it past this call)
-            vector = encoder.encode(seat, View(observer, seat).values())
+            # The view's fields, computed by the observer now; the View is not registered with
+            # the observer (as ``game.view`` does) since nothing holds it past this call.
+            vector = encoder.encode(seat, View(encoder.sync(game.observer), seat).values())
         # Only the selected agent may act now (PettingZoo classic convention): during a vote the
         # voters waiting their turn get an all-zero mask too.
         mask = self._mask(seat) if agent == self.agent_selection else _NO_MASK.copy()

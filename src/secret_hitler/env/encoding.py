@@ -606,17 +606,17 @@ class TableEncoder:
         }
 
     # -- events
-    def sync(self, observer: Observer) -> None:
-        """Read the events logged since the last call."""
+    def sync(self, observer: Observer) -> Observer:
+        """Read the events logged since the last call; returns ``observer``."""
         routed = observer.routed(self._cursor)
-        if not routed:
-            return
-        handlers = self.handlers
-        for e, audience in routed:
-            handler = handlers.get(e["type"])
-            if handler is not None:
-                handler(e, audience)
-        self._cursor += len(routed)
+        if routed:
+            get = self.handlers.get
+            for e, audience in routed:
+                handler = get(e["type"])
+                if handler is not None:
+                    handler(e, audience)
+            self._cursor += len(routed)
+        return observer
 
     def _changed_history(self) -> None:
         self._hist_bytes = None
@@ -704,8 +704,8 @@ class TableEncoder:
         role, known, inv = v[_ROLE], v[_KNOWN], v[_INVESTIGATIONS]
         seen = self._seen[seat]
         out = self._private_bytes[seat]
-        if out is not None and role == seen[0] and known == seen[1] and inv == seen[2]:
-            return out
+        if out is not None and role is seen[0] and inv is seen[2] and known == seen[1]:
+            return out  # the observer keeps role and investigations until they change
         row = self.private[seat]
         at = self._role_at
         row[at : at + 3] = _ZERO_ROLE
