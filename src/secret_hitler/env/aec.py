@@ -70,6 +70,10 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
         self.layout = Layout(history)
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self._seat_of = {a: i for i, a in enumerate(self.possible_agents)}
+        # every seat from each seat's left, that seat last (the order votes are cast in)
+        self._left_of = [
+            tuple((c + k) % players for k in range(1, players + 1)) for c in range(players)
+        ]
         # one space object per agent, so that seeding one agent's space leaves the others alone
         self.observation_spaces = {a: self._make_space() for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
@@ -118,8 +122,10 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
         if len(to_act) == 1:
             return to_act[0]
         # a vote: walk the living voters from the candidate's left
-        c, n = game.candidate, game.n
-        return min(to_act, key=lambda s: (s - c - 1) % n)
+        for s in self._left_of[game.candidate]:
+            if s in to_act:
+                return s
+        raise AssertionError("a vote with no voter left")
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
