@@ -3,6 +3,7 @@ observation depends on nothing the seat has not observed."""
 
 from __future__ import annotations
 
+import logging
 import random
 import warnings
 
@@ -349,3 +350,39 @@ def test_observation_equals_encoding_from_scratch_for_any_history_length(history
     for seed in range(3):
         _random_game(e, seed, check)
     assert compared > 200
+
+
+def test_wrapped_env_keeps_the_order_checks_and_plays_like_the_raw_one(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """``env()`` passes ``last`` and ``step`` straight through for speed; the call-order checks
+    of PettingZoo's wrapper still hold, and a game goes exactly as in ``raw_env``."""
+    wrapped = env(7)
+    with pytest.raises(AttributeError, match="before reset"):
+        wrapped.last()
+    with pytest.raises(AssertionError, match="before step"):
+        wrapped.step(0)
+    with pytest.raises(AssertionError, match="before observe"):
+        wrapped.observe("player_0")
+    raw = raw_env(7)
+    for e in (wrapped, raw):
+        e.reset(seed=4)
+    rng_w, rng_r = random.Random(4), random.Random(4)
+    for agent in wrapped.agent_iter():
+        assert agent == raw.agent_selection
+        ow, rw, tw, uw, iw = wrapped.last()
+        or_, rr, tr, ur, ir = raw.last()
+        assert np.array_equal(ow["observation"], or_["observation"])
+        assert np.array_equal(ow["action_mask"], or_["action_mask"])
+        assert (rw, tw, uw, iw) == (rr, tr, ur, ir)
+        if tw:
+            wrapped.step(None)
+            raw.step(None)
+            continue
+        legal = np.flatnonzero(ow["action_mask"])
+        wrapped.step(int(legal[rng_w.randrange(len(legal))]))
+        raw.step(int(legal[rng_r.randrange(len(legal))]))
+    assert not raw.agents and not wrapped.agents
+    with caplog.at_level(logging.WARNING):
+        wrapped.step(None)  # PettingZoo's logger warns, nothing happens
+    assert "after all agents are terminated" in caplog.text
