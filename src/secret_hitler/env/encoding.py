@@ -561,7 +561,7 @@ class TableEncoder:
     (``encode(seat, values)``, the tuple ``View.values()`` returns). The vector equals the one
     ``encode_view`` computes from scratch with NumPy (tests/env/test_env.py), but it is built
     for speed: every block is kept as float32 bytes, a field's bytes are looked up by its
-    value (``_pieces``), and the vector is one ``bytearray.join`` read by ``np.frombuffer``,
+    value (``_Pieces``), and the vector is one ``bytearray.join`` read by ``np.frombuffer``,
     so an observation costs about a dozen dictionary look-ups and no NumPy arithmetic.
     """
 
