@@ -32,7 +32,7 @@ from .encoding import (
 
 _GAME_OPTIONS = ("roles", "first_president", "deck", "reshuffles")
 _NO_MASK = np.zeros(NUM_ACTIONS, dtype=np.int8)
-#: the mask of each set of legal indices (a few hundred at most), copied out for each caller
+#: the mask of each set of legal indices (bounded: sets of seats per action kind), copied out
 _MASKS: dict[tuple[int, ...], np.ndarray] = {}
 
 
