@@ -32,7 +32,7 @@ from .encoding import (
 
 _GAME_OPTIONS = ("roles", "first_president", "deck", "reshuffles")
 _NO_MASK = np.zeros(NUM_ACTIONS, dtype=np.int8)
-#: the mask of each set of legal indices (bounded: sets of seats per action kind), copied out
+#: the mask of each tuple of legal indices (claims -1; bounded: sets of seats per action kind)
 _MASKS: dict[tuple[int, ...], np.ndarray] = {}
 
 
@@ -172,11 +172,11 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
         assert game is not None
         if game.winner is not None:
             return _NO_MASK.copy()
-        key = tuple([i for i in map(action_index, game.legal_actions(seat)) if i >= 0])
+        key = tuple(map(action_index, game.legal_actions(seat)))  # claims are -1
         mask = _MASKS.get(key)
         if mask is None:
             mask = _MASKS[key] = np.zeros(NUM_ACTIONS, dtype=np.int8)
-            mask[list(key)] = 1
+            mask[[i for i in key if i >= 0]] = 1
         return mask.copy()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
