@@ -18,8 +18,8 @@ import time
 
 import numpy as np
 
+from secret_hitler.env import action_index, raw_env
 from secret_hitler.env import env as make_env
-from secret_hitler.env import raw_env
 
 
 def rollout(environment, episodes: int, seed: int) -> tuple[int, int, float]:
@@ -41,6 +41,29 @@ def rollout(environment, episodes: int, seed: int) -> tuple[int, int, float]:
     return steps, episodes, time.perf_counter() - start
 
 
+def rollout_without_observations(environment, episodes: int, seed: int) -> tuple[int, int, float]:
+    """The same games with ``last(observe=False)``: the policy picks among the engine's legal
+    actions itself, so the figure is the engine, the AEC loop and the mask ``step`` checks,
+    a ceiling for any observation encoding."""
+    rng = random.Random(seed)
+    steps = 0
+    start = time.perf_counter()
+    for episode in range(episodes):
+        environment.reset(seed=seed + episode)
+        game = environment.unwrapped.game
+        for agent in environment.agent_iter():
+            _, reward, terminated, truncated, info = environment.last(observe=False)
+            if terminated or truncated:
+                action = None
+            else:
+                seat = int(agent.rsplit("_", 1)[1])
+                legal = [i for i in map(action_index, game.legal_actions(seat)) if i >= 0]
+                action = legal[rng.randrange(len(legal))]
+                steps += 1
+            environment.step(action)
+    return steps, episodes, time.perf_counter() - start
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=7)
@@ -53,6 +76,11 @@ def main() -> None:
         help="use env() (PettingZoo wrappers) instead of raw_env()",
     )
     parser.add_argument(
+        "--no-observation",
+        action="store_true",
+        help="never ask for an observation (a ceiling: the engine, the loop and the mask check)",
+    )
+    parser.add_argument(
         "--profile",
         type=int,
         default=0,
@@ -63,16 +91,19 @@ def main() -> None:
     args = parser.parse_args()
     factory = make_env if args.wrapped else raw_env
     environment = factory(args.players, args.rules)
-    rollout(environment, 20, args.seed)  # warm-up
+    play = rollout_without_observations if args.no_observation else rollout
+    play(environment, 20, args.seed)  # warm-up
     profiler = cProfile.Profile() if args.profile else None
     cpu = time.process_time()
     if profiler is not None:
         profiler.enable()
-    steps, games, seconds = rollout(environment, args.episodes, args.seed)
+    steps, games, seconds = play(environment, args.episodes, args.seed)
     if profiler is not None:
         profiler.disable()
     cpu = time.process_time() - cpu
     kind = "env()" if args.wrapped else "raw_env()"
+    if args.no_observation:
+        kind += " without observations"
     print(
         f"{kind} {args.players} players, {args.rules}: {steps} steps in {games} games, "
         f"{seconds:.2f} s -> {steps / seconds:,.0f} steps/s ({steps / games:.1f} steps/game)"
