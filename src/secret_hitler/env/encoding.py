@@ -576,7 +576,10 @@ class TableEncoder:
         size = layout.block_size("private")
         # private block of each seat (role, known roles, investigations, peek, own history)
         self.private = [array("f", bytes(4 * size)) for _ in range(players)]
-        self._private_bytes: list[bytes | None] = [None] * players
+        # its bytes in two parts: up to the own history (changes rarely), and the own history
+        # (shifts at every nomination)
+        self._head_bytes: list[bytes | None] = [None] * players
+        self._own_bytes: list[bytes | None] = [None] * players
         self._seen: list[tuple[Any, Any, Any]] = [(None, None, None)] * players
         self.hist = array("f", bytes(4 * layout.block_size("history")))
         self._hist_bytes: bytes | None = None
@@ -618,13 +621,6 @@ class TableEncoder:
             self._cursor += len(routed)
         return observer
 
-    def _changed_history(self) -> None:
-        self._hist_bytes = None
-
-    def _changed(self, seats: Sequence[int]) -> None:
-        for s in seats:
-            self._private_bytes[s] = None
-
     def _nominated(self, data: Any, _aud: Any) -> None:
         self.records += 1
         k = self.k
@@ -638,10 +634,10 @@ class TableEncoder:
         h[_R["chancellor"] + data["chancellor"]] = 1.0
         self._hist_bytes = None
         a, b = self._own_at, self._own_at + k * pr
-        for s, row in enumerate(self.private):
+        for row in self.private:
             row[a + pr : b] = row[a : b - pr]
             row[a : a + pr] = _ZERO_PRIVATE_ROW
-            self._private_bytes[s] = None
+        self._own_bytes = [None] * self.n
 
     def _set(self, index: int) -> None:
         if self.k and self.records:
@@ -681,7 +677,7 @@ class TableEncoder:
             at = self._own_at + _PR[field] + libs
             for s in aud:
                 self.private[s][at] = 1.0
-                self._private_bytes[s] = None
+                self._own_bytes[s] = None
 
     def _drew(self, data: Any, aud: Sequence[int] | None) -> None:
         self._own(data, aud, "drew_liberals")
@@ -696,14 +692,15 @@ class TableEncoder:
             row[at : at + 6] = _ZERO_PEEK
             for i, p in enumerate(data["policies"][:3]):
                 row[at + 2 * i + (0 if p == "liberal" else 1)] = 1.0
-            self._private_bytes[s] = None
+            self._head_bytes[s] = None
 
     # -- fields
-    def _private_of(self, seat: int, v: tuple[Any, ...]) -> bytes:
-        """The seat's private block; role, known roles and investigations from its view."""
+    def _head_of(self, seat: int, v: tuple[Any, ...]) -> bytes:
+        """The seat's private block up to its own history; role, known roles and
+        investigations from its view."""
         role, known, inv = v[_ROLE], v[_KNOWN], v[_INVESTIGATIONS]
         seen = self._seen[seat]
-        out = self._private_bytes[seat]
+        out = self._head_bytes[seat]
         if out is not None and role is seen[0] and inv is seen[2] and known == seen[1]:
             return out  # the observer keeps role and investigations until they change
         row = self.private[seat]
@@ -721,7 +718,7 @@ class TableEncoder:
         for target, party in inv:
             row[at + 2 * target + (0 if party == "liberal" else 1)] = 1.0
         self._seen[seat] = (role, known, inv)
-        out = self._private_bytes[seat] = row.tobytes()
+        out = self._head_bytes[seat] = row[: self._own_at].tobytes()
         return out
 
     def encode(self, seat: int, v: tuple[Any, ...]) -> np.ndarray:
@@ -732,7 +729,10 @@ class TableEncoder:
             block = _static_block(self.layout, v[_PLAYERS], v[_BOARD], v[_HZ], v[_VZ])
             static = self._static = block.tobytes()
             self._deck = _deck_size(v[_RULES])
-        private = self._private_of(seat, v)
+        head = self._head_of(seat, v)
+        own = self._own_bytes[seat]
+        if own is None:
+            own = self._own_bytes[seat] = self.private[seat][self._own_at :].tobytes()
         hist = self._hist_bytes
         if hist is None:
             hist = self._hist_bytes = self.hist.tobytes()
@@ -744,7 +744,8 @@ class TableEncoder:
         buf = self._join(
             (
                 static,
-                private,
+                head,
+                own,
                 hist,
                 _PHASE_BYTES[phase],
                 _ONE if seat in to_act else _NONE,
