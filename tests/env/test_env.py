@@ -3,6 +3,7 @@ observation depends on nothing the seat has not observed."""
 
 from __future__ import annotations
 
+import logging
 import random
 import warnings
 
@@ -82,10 +83,13 @@ def test_reset_seed_is_deterministic_and_seeds_differ() -> None:
 
 
 def test_incremental_encoder_equals_encoding_from_scratch_everywhere() -> None:
-    """Every seat, every step, every preset: the environment's incremental observation is the one
-    encoded from scratch from the same view."""
+    """Every seat, every step, every preset: the environment's observation (incremental, built
+    from bytes) is the one ``encode_view`` computes with NumPy from scratch from
+    ``game.view(seat)``; seats are asked in a shuffled order, so a seat's cached blocks must
+    survive other seats' observations."""
     seen: set[str] = set()
     compared = 0
+    order = random.Random(7)
     for preset in PRESETS:
         for players in (5, 7, 10):
             e = raw_env(players, preset)
@@ -93,10 +97,12 @@ def test_incremental_encoder_equals_encoding_from_scratch_everywhere() -> None:
             def check(e: SecretHitlerEnv) -> None:
                 nonlocal compared
                 g = e.game
-                for seat in range(g.n):
-                    e._encoder.sync(g.observer)
-                    fast = e._encoder.encode(g.view(seat))
+                seats = list(range(g.n))
+                order.shuffle(seats)
+                for seat in seats:
+                    fast = e.observe(f"player_{seat}")["observation"]
                     ref = encode_view(g.view(seat), layout=e.layout)
+                    assert fast.dtype == ref.dtype and fast.shape == ref.shape
                     assert np.array_equal(fast, ref), (g.rules.preset, g.n, g.phase, seat)
                     compared += 1
 
@@ -324,3 +330,59 @@ def test_observation_fields_are_where_the_layout_says() -> None:
         )
         assert obs[lay["candidate"].offset + e.game.candidate] == 1.0
         assert obs[lay["phase"].offset] == 1.0  # nominate
+
+
+@pytest.mark.parametrize("history", [0, 1, 3])
+def test_observation_equals_encoding_from_scratch_for_any_history_length(history: int) -> None:
+    """The byte-built blocks follow the layout for every history length (rows shift, own rows
+    shift with them, a zero-length history has none)."""
+    e = raw_env(7, "official", history=history)
+    compared = 0
+
+    def check(e: SecretHitlerEnv) -> None:
+        nonlocal compared
+        for seat in range(7):
+            fast = e.observe(f"player_{seat}")["observation"]
+            assert fast.shape == (e.layout.size,)
+            assert np.array_equal(fast, encode_view(e.game.view(seat), layout=e.layout))
+            compared += 1
+
+    for seed in range(3):
+        _random_game(e, seed, check)
+    assert compared > 200
+
+
+def test_wrapped_env_keeps_the_order_checks_and_plays_like_the_raw_one(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """``env()`` passes ``last`` and ``step`` straight through for speed; the call-order checks
+    of PettingZoo's wrapper still hold, and a game goes exactly as in ``raw_env``."""
+    wrapped = env(7)
+    with pytest.raises(AttributeError, match="before reset"):
+        wrapped.last()
+    with pytest.raises(AssertionError, match="before step"):
+        wrapped.step(0)
+    with pytest.raises(AssertionError, match="before observe"):
+        wrapped.observe("player_0")
+    raw = raw_env(7)
+    for e in (wrapped, raw):
+        e.reset(seed=4)
+    rng_w, rng_r = random.Random(4), random.Random(4)
+    for agent in wrapped.agent_iter():
+        assert agent == raw.agent_selection
+        ow, rw, tw, uw, iw = wrapped.last()
+        or_, rr, tr, ur, ir = raw.last()
+        assert np.array_equal(ow["observation"], or_["observation"])
+        assert np.array_equal(ow["action_mask"], or_["action_mask"])
+        assert (rw, tw, uw, iw) == (rr, tr, ur, ir)
+        if tw:
+            wrapped.step(None)
+            raw.step(None)
+            continue
+        legal = np.flatnonzero(ow["action_mask"])
+        wrapped.step(int(legal[rng_w.randrange(len(legal))]))
+        raw.step(int(legal[rng_r.randrange(len(legal))]))
+    assert not raw.agents and not wrapped.agents
+    with caplog.at_level(logging.WARNING):
+        wrapped.step(None)  # PettingZoo's logger warns, nothing happens
+    assert "after all agents are terminated" in caplog.text

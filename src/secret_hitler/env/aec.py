@@ -18,7 +18,8 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ..engine import Game, Rules
-from ..engine.types import Phase, Role, Winner
+from ..engine.types import Role, Winner
+from ..engine.view import View
 from .encoding import (
     ACTIONS,
     DEFAULT_HISTORY,
@@ -30,6 +31,9 @@ from .encoding import (
 )
 
 _GAME_OPTIONS = ("roles", "first_president", "deck", "reshuffles")
+_NO_MASK = np.zeros(NUM_ACTIONS, dtype=np.int8)
+#: the mask of each tuple of legal indices (claims -1; bounded: sets of seats per action kind)
+_MASKS: dict[tuple[int, ...], np.ndarray] = {}
 
 
 class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
@@ -66,6 +70,10 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
         self.layout = Layout(history)
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self._seat_of = {a: i for i, a in enumerate(self.possible_agents)}
+        # every seat from each seat's left, that seat last (the order votes are cast in)
+        self._left_of = [
+            tuple((c + k) % players for k in range(1, players + 1)) for c in range(players)
+        ]
         # one space object per agent, so that seeding one agent's space leaves the others alone
         self.observation_spaces = {a: self._make_space() for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
@@ -114,8 +122,10 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
         if len(to_act) == 1:
             return to_act[0]
         # a vote: walk the living voters from the candidate's left
-        c, n = game.candidate, game.n
-        return min(to_act, key=lambda s: (s - c - 1) % n)
+        for s in self._left_of[game.candidate]:
+            if s in to_act:
+                return s
+        raise AssertionError("a vote with no voter left")
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -138,9 +148,10 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
         self._cache = {}
         if game.winner is not None:
             self._finish(game.winner)
+            self._accumulate_rewards()
         else:
+            # rewards are 0 until the end, so there is nothing to accumulate
             self.agent_selection = self.possible_agents[self._next_seat()]
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
@@ -159,13 +170,14 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
     def _mask(self, seat: int) -> np.ndarray:
         game = self.game
         assert game is not None
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        if game.phase is Phase.GAME_OVER:
-            return mask
-        idx = [i for i in map(action_index, game.legal_actions(seat)) if i >= 0]
-        if idx:
-            mask[idx] = 1
-        return mask
+        if game.winner is not None:
+            return _NO_MASK.copy()
+        key = tuple(map(action_index, game.legal_actions(seat)))  # claims are -1
+        mask = _MASKS.get(key)
+        if mask is None:
+            mask = _MASKS[key] = np.zeros(NUM_ACTIONS, dtype=np.int8)
+            mask[[i for i in key if i >= 0]] = 1
+        return mask.copy()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """Observation of ``agent``, encoded only when asked for (and cached until the next step)."""
@@ -175,19 +187,17 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
             return cached
         game = self.game
         assert game is not None
-        view = game.view(seat)
         if self.from_view:
-            vector = encode_view(view, layout=self.layout)
+            vector = encode_view(game.view(seat), layout=self.layout)
         else:
-            assert self._encoder is not None
-            self._encoder.sync(game.observer)
-            vector = self._encoder.encode(view)
+            encoder = self._encoder
+            assert encoder is not None
+            # The view's fields, computed by the observer now; the View is not registered with
+            # the observer (as ``game.view`` does) since nothing holds it past this call.
+            vector = encoder.encode(seat, View(encoder.sync(game.observer), seat).values())
         # Only the selected agent may act now (PettingZoo classic convention): during a vote the
         # voters waiting their turn get an all-zero mask too.
-        if agent == self.agent_selection:
-            mask = self._mask(seat)
-        else:
-            mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        mask = self._mask(seat) if agent == self.agent_selection else _NO_MASK.copy()
         obs = {"observation": vector, "action_mask": mask}
         self._cache[seat] = obs
         return obs
@@ -224,14 +234,33 @@ def raw_env(
     return SecretHitlerEnv(players, rules, render_mode, **kwargs)
 
 
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's ``OrderEnforcingWrapper`` with its checks, and ``last`` and ``step`` passed
+    to the environment directly: the inherited ones read each attribute (the selected agent,
+    its reward, flags and info, the agent list) through two ``__getattr__`` levels, which cost
+    about a third of a random-policy step."""
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.last(observe)  # type: ignore[no-any-return]
+
+    def step(self, action: Any) -> None:
+        if self._has_reset and self.env.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)  # the wrapper's own error or warning
+
+
 def env(
     players: int = 7,
     rules: str | dict[str, Any] | Rules = "official",
     render_mode: str | None = None,
     **kwargs: Any,
 ) -> AECEnv[str, dict[str, np.ndarray], int]:
-    """The environment inside PettingZoo's call-order check (``OrderEnforcingWrapper``).
+    """The environment inside PettingZoo's call-order check (an ``OrderEnforcingWrapper``).
 
     No ``AssertOutOfBoundsWrapper``: ``step`` already refuses any index outside the mask.
     """
-    return wrappers.OrderEnforcingWrapper(raw_env(players, rules, render_mode, **kwargs))
+    return _OrderEnforcing(raw_env(players, rules, render_mode, **kwargs))

@@ -12,6 +12,7 @@ the vector has the same size and meaning for 5 to 10 players.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -556,29 +557,335 @@ class TableEncoder:
     """The observations of every seat of one game, for an environment that serves them all.
 
     Each new event is read once for all seats, routed by the audience the engine's observer
-    gives it (``Observer.routed``); the rest of each vector comes from that seat's view. The
-    vector is the one ``SeatEncoder``/``encode_view`` give (tests/env/test_env.py).
+    gives it (``Observer.routed``); the rest of each vector comes from that seat's view fields
+    (``encode(seat, values)``, the tuple ``View.values()`` returns). The vector equals the one
+    ``encode_view`` computes from scratch with NumPy (tests/env/test_env.py), but it is built
+    for speed: every block is kept as float32 bytes, a field's bytes are looked up by its
+    value (``_Pieces``), and the vector is one ``bytearray.join`` read by ``np.frombuffer``,
+    so an observation costs about a dozen dictionary look-ups and no NumPy arithmetic.
     """
 
     def __init__(self, players: int, layout: Layout) -> None:
         self.layout = layout
-        self.blocks = EventBlocks(players, layout)
+        self.n = players
+        self.k = layout.history
         self._cursor = 0
-        self._assembler = _Assembler(layout)
+        self.records = 0
+        self._static: bytes | None = None
+        self._deck = 1
+        size = layout.block_size("private")
+        # private block of each seat (role, known roles, investigations, peek, own history)
+        self.private = [array("f", bytes(4 * size)) for _ in range(players)]
+        # its bytes in two parts: up to the own history (changes rarely), and the own history
+        # (shifts at every nomination)
+        self._head_bytes: list[bytes | None] = [None] * players
+        self._own_bytes: list[bytes | None] = [None] * players
+        self._seen: list[tuple[Any, Any, Any]] = [(None, None, None)] * players
+        self.hist = array("f", bytes(4 * layout.block_size("history")))
+        self._hist_bytes: bytes | None = None
+        rel = layout.rel
+        self._seat_at = rel("seat", "private")
+        self._role_at = rel("role", "private")
+        self._known_at = rel("known_roles", "private")
+        self._inv_at = rel("investigations", "private")
+        self._peek_at = rel("peek", "private")
+        self._own_at = rel("own_history", "private")
+        for s in range(players):
+            self.private[s][self._seat_at + s] = 1.0
+        self._join = bytearray().join
+        self.handlers = {
+            "nominated": self._nominated,
+            "votes": self._votes,
+            "enacted": self._enacted,
+            "veto": self._veto,
+            "power": self._power,
+            "investigated": self._target,
+            "special_election": self._target,
+            "executed": self._target,
+            "drew": self._drew,
+            "passed": self._passed,
+            "received": self._passed,
+            "peek": self._peek_event,
+        }
 
-    def sync(self, observer: Observer) -> None:
-        """Read the events logged since the last call."""
-        feed = self.blocks.feed
+    # -- events
+    def sync(self, observer: Observer) -> Observer:
+        """Read the events logged since the last call; returns ``observer``."""
         routed = observer.routed(self._cursor)
-        for e, audience in routed:
-            feed(e["type"], e, audience)
-        self._cursor += len(routed)
+        if routed:
+            get = self.handlers.get
+            for e, audience in routed:
+                handler = get(e["type"])
+                if handler is not None:
+                    handler(e, audience)
+            self._cursor += len(routed)
+        return observer
 
-    def encode(self, view: View) -> np.ndarray:
-        seat = view.seat
-        if seat is None:
-            raise ValueError("a spectator view has no seat to encode")
-        return self._assembler.vector(view.values(), seat, self.blocks)
+    def _nominated(self, data: Any, _aud: Any) -> None:
+        self.records += 1
+        k = self.k
+        if not k:
+            return
+        h, r, pr = self.hist, RECORD_SIZE, PRIVATE_RECORD_SIZE
+        h[r:] = h[:-r]
+        h[:r] = _ZERO_ROW
+        h[_R["valid"]] = 1.0
+        h[_R["president"] + data["president"]] = 1.0
+        h[_R["chancellor"] + data["chancellor"]] = 1.0
+        self._hist_bytes = None
+        a, b = self._own_at, self._own_at + k * pr
+        for row in self.private:
+            row[a + pr : b] = row[a : b - pr]
+            row[a : a + pr] = _ZERO_PRIVATE_ROW
+        self._own_bytes = [None] * self.n
+
+    def _set(self, index: int) -> None:
+        if self.k and self.records:
+            self.hist[index] = 1.0
+            self._hist_bytes = None
+
+    def _votes(self, data: Any, _aud: Any) -> None:
+        if not (self.k and self.records):
+            return
+        h = self.hist
+        ja, nein = _R["ja"], _R["nein"]
+        for s, v in enumerate(data["votes"]):
+            if v is True:
+                h[ja + s] = 1.0
+            elif v is False:
+                h[nein + s] = 1.0
+        if data["passed"]:
+            h[_R["elected"]] = 1.0
+        self._hist_bytes = None
+
+    def _enacted(self, data: Any, _aud: Any) -> None:
+        i = 0 if data["policy"] == "liberal" else 1
+        self._set((_R["chaos"] if data["chaos"] else _R["enacted"]) + i)
+
+    def _veto(self, data: Any, _aud: Any) -> None:
+        self._set(_R["vetoed"] if data["accepted"] else _R["veto_refused"])
+
+    def _power(self, data: Any, _aud: Any) -> None:
+        self._set(_R["power"] + _POWER_INDEX[data["power"]])
+
+    def _target(self, data: Any, _aud: Any) -> None:
+        self._set(_R["target"] + data["target"])
+
+    def _own(self, data: Any, aud: Sequence[int] | None, field: str) -> None:
+        if self.k and self.records and aud:
+            libs = sum(1 for p in data["policies"] if p == "liberal")
+            at = self._own_at + _PR[field] + libs
+            for s in aud:
+                self.private[s][at] = 1.0
+                self._own_bytes[s] = None
+
+    def _drew(self, data: Any, aud: Sequence[int] | None) -> None:
+        self._own(data, aud, "drew_liberals")
+
+    def _passed(self, data: Any, aud: Sequence[int] | None) -> None:
+        self._own(data, aud, "passed_liberals")
+
+    def _peek_event(self, data: Any, aud: Sequence[int] | None) -> None:
+        at = self._peek_at
+        for s in aud or ():
+            row = self.private[s]
+            row[at : at + 6] = _ZERO_PEEK
+            for i, p in enumerate(data["policies"][:3]):
+                row[at + 2 * i + (0 if p == "liberal" else 1)] = 1.0
+            self._head_bytes[s] = None
+
+    # -- fields
+    def _head_of(self, seat: int, v: tuple[Any, ...]) -> bytes:
+        """The seat's private block up to its own history; role, known roles and
+        investigations from its view."""
+        role, known, inv = v[_ROLE], v[_KNOWN], v[_INVESTIGATIONS]
+        seen = self._seen[seat]
+        out = self._head_bytes[seat]
+        if out is not None and role is seen[0] and inv is seen[2] and known == seen[1]:
+            return out  # the observer keeps role and investigations until they change
+        row = self.private[seat]
+        at = self._role_at
+        row[at : at + 3] = _ZERO_ROLE
+        if role is not None:
+            row[at + _ROLE_INDEX[role]] = 1.0
+        at = self._known_at
+        row[at : at + 3 * MAX_SEATS] = _ZERO_KNOWN
+        for s, r in enumerate(known):
+            if r is not None:
+                row[at + 3 * s + _ROLE_INDEX[r]] = 1.0
+        at = self._inv_at
+        row[at : at + 2 * MAX_SEATS] = _ZERO_INVESTIGATIONS
+        for target, party in inv:
+            row[at + 2 * target + (0 if party == "liberal" else 1)] = 1.0
+        self._seen[seat] = (role, known, inv)
+        out = self._head_bytes[seat] = row[: self._own_at].tobytes()
+        return out
+
+    def encode(self, seat: int, v: tuple[Any, ...]) -> np.ndarray:
+        """The observation vector of ``seat`` from its view fields ``v`` (``View.values()``),
+        after ``sync``."""
+        static = self._static
+        if static is None:
+            block = _static_block(self.layout, v[_PLAYERS], v[_BOARD], v[_HZ], v[_VZ])
+            static = self._static = block.tobytes()
+            self._deck = _deck_size(v[_RULES])
+        head = self._head_of(seat, v)
+        own = self._own_bytes[seat]
+        if own is None:
+            own = self._own_bytes[seat] = self.private[seat][self._own_at :].tobytes()
+        hist = self._hist_bytes
+        if hist is None:
+            hist = self._hist_bytes = self.hist.tobytes()
+        phase = v[_PHASE]
+        to_act = v[_TO_ACT]
+        fascist = v[_FASCIST]
+        hand = v[_HAND]
+        deck = self._deck  # an int: part of a dictionary key
+        buf = self._join(
+            (
+                static,
+                head,
+                own,
+                hist,
+                _PHASE_BYTES[phase],
+                _ONE if seat in to_act else _NONE,
+                _seats(to_act),
+                _flags(v[_ALIVE]),
+                _offices((v[_CANDIDATE], v[_NOMINEE], v[_PRESIDENT], v[_CHANCELLOR])),
+                _seats(v[_TERM_LIMITED]),
+                _flags(v[_INVESTIGATED]),
+                _seats(v[_NOT_HITLER]),
+                _flags(v[_VOTED]) if phase == "vote" else _TEN_ZEROS,
+                _votes(v[_VOTES]),
+                _tracks((v[_LIBERAL], fascist, v[_TRACKER])),
+                _hand(hand),
+                _states((v[_VETO_AVAILABLE], v[_VETO_PROPOSED], fascist >= v[_HZ], v[_WINNER])),
+                _counts((v[_DRAW], v[_DISCARD], min(v[_ROUND], 32), deck)),
+            )
+        )
+        return np.frombuffer(buf, _FLOAT32)
+
+
+def _float32(values: Sequence[float]) -> bytes:
+    return array("f", values).tobytes()
+
+
+_FLOAT32 = np.dtype(np.float32)  # a dtype object: np.frombuffer converts a type on every call
+_ONE, _NONE = _float32([1.0]), _float32([0.0])
+_TEN_ZEROS = _float32([0.0] * MAX_SEATS)
+_ZERO_ROW = array("f", bytes(4 * RECORD_SIZE))
+_ZERO_PRIVATE_ROW = array("f", bytes(4 * PRIVATE_RECORD_SIZE))
+_ZERO_PEEK = array("f", bytes(4 * 6))
+_ZERO_ROLE = array("f", bytes(4 * 3))
+_ZERO_KNOWN = array("f", bytes(4 * 3 * MAX_SEATS))
+_ZERO_INVESTIGATIONS = array("f", bytes(4 * 2 * MAX_SEATS))
+_PHASE_BYTES = {
+    p: _float32([1.0 if i == _PHASE_INDEX[p] else 0.0 for i in range(len(PHASES))]) for p in PHASES
+}
+
+
+class _Pieces(dict[Any, bytes]):
+    """Float32 bytes of one field (or a few adjacent fields) by value, computed on first use.
+
+    The keys are view values (tuples of seats, flags or votes of at most 10 seats, small ints;
+    the round capped where its feature saturates), so every table is bounded whatever the
+    number of games played: at most 3**10 entries for votes, 2**10 for a set of seats, and a
+    few thousand for the others; shared by every environment of the process.
+    """
+
+    __slots__ = ("_build",)
+
+    def __init__(self, build: Any) -> None:
+        super().__init__()
+        self._build = build
+
+    def __missing__(self, key: Any) -> bytes:
+        out = self[key] = _float32(self._build(key))
+        return out
+
+
+def _seat_slots(seats: Sequence[int]) -> list[float]:
+    out = [0.0] * MAX_SEATS
+    for s in seats:
+        out[s] = 1.0
+    return out
+
+
+def _flag_slots(flags: Sequence[bool]) -> list[float]:
+    return [1.0 if f else 0.0 for f in flags] + [0.0] * (MAX_SEATS - len(flags))
+
+
+def _one_hot(size: int, index: int | None) -> list[float]:
+    out = [0.0] * size
+    if index is not None:
+        out[index] = 1.0
+    return out
+
+
+def _vote_slots(votes: Sequence[bool | None]) -> list[float]:
+    return _seat_slots([s for s, v in enumerate(votes) if v is True]) + _seat_slots(
+        [s for s, v in enumerate(votes) if v is False]
+    )
+
+
+def _office_slots(seats: tuple[int | None, ...]) -> list[float]:
+    out: list[float] = []
+    for s in seats:
+        out += _one_hot(MAX_SEATS, s)
+    return out
+
+
+def _track_slots(key: tuple[int, int, int]) -> list[float]:
+    liberal, fascist, tracker = key
+    return (
+        _one_hot(6, min(liberal, 5)) + _one_hot(7, min(fascist, 6)) + _one_hot(3, min(tracker, 2))
+    )
+
+
+def _hand_slots(hand: Sequence[str]) -> list[float]:
+    liberal = sum(1 for p in hand if p == "liberal")
+    return _one_hot(4, liberal) + _one_hot(4, len(hand) - liberal)
+
+
+def _state_slots(key: tuple[Any, ...]) -> list[float]:
+    veto_available, veto_proposed, zone, winner = key
+    out = [float(bool(veto_available)), float(bool(veto_proposed)), float(bool(zone))]
+    return out + _one_hot(2, None if winner is None else (0 if winner == "liberal" else 1))
+
+
+def _count_slots(key: tuple[int, int, int, int]) -> list[float]:
+    draw, discard, round_, deck = key
+    return [draw / deck, discard / deck, min(round_ / 32.0, 1.0)]
+
+
+# bound ``dict.__getitem__`` (C level; ``__missing__`` fills a new key)
+_seats = _Pieces(_seat_slots).__getitem__
+_flags = _Pieces(_flag_slots).__getitem__
+_votes = _Pieces(_vote_slots).__getitem__
+_offices = _Pieces(_office_slots).__getitem__
+_tracks = _Pieces(_track_slots).__getitem__
+_hand = _Pieces(_hand_slots).__getitem__
+_states = _Pieces(_state_slots).__getitem__
+_counts = _Pieces(_count_slots).__getitem__
+
+#: The dynamic fields in the order ``TableEncoder.encode`` joins its pieces (checked below).
+_JOIN_ORDER = (
+    ("phase",),
+    ("my_turn",),
+    ("to_act",),
+    ("alive",),
+    ("candidate", "nominee", "president", "chancellor"),
+    ("term_limited",),
+    ("investigated",),
+    ("not_hitler",),
+    ("voted",),
+    ("votes_ja", "votes_nein"),
+    ("liberal_policies", "fascist_policies", "election_tracker"),
+    ("hand_liberal", "hand_fascist"),
+    ("veto_available", "veto_proposed", "hitler_zone_active", "winner"),
+    ("draw_pile", "discard_pile", "round"),
+)
+assert [f for group in _JOIN_ORDER for f in group] == [name for name, _, _ in _DYNAMIC]
 
 
 class _Assembler:
@@ -653,6 +960,28 @@ _EVENTS, _PHASE, _FASCIST, _HZ = (
     _AT["fascist_policies"],
     _AT["hitler_zone"],
 )
+_PLAYERS, _BOARD, _VZ, _RULES = _AT["players"], _AT["board"], _AT["veto_zone"], _AT["rules"]
+_ROLE, _KNOWN, _INVESTIGATIONS = _AT["role"], _AT["known_roles"], _AT["investigations"]
+_TO_ACT, _ALIVE, _TERM_LIMITED = _AT["to_act"], _AT["alive"], _AT["term_limited"]
+_CANDIDATE, _NOMINEE, _PRESIDENT, _CHANCELLOR = (
+    _AT["candidate"],
+    _AT["nominee"],
+    _AT["president"],
+    _AT["chancellor"],
+)
+_INVESTIGATED, _NOT_HITLER, _VOTED, _VOTES = (
+    _AT["investigated"],
+    _AT["not_hitler"],
+    _AT["voted"],
+    _AT["votes"],
+)
+_LIBERAL, _TRACKER, _HAND = _AT["liberal_policies"], _AT["election_tracker"], _AT["hand"]
+_VETO_AVAILABLE, _VETO_PROPOSED, _WINNER = (
+    _AT["veto_available"],
+    _AT["veto_proposed"],
+    _AT["winner"],
+)
+_DRAW, _DISCARD, _ROUND = _AT["draw_pile"], _AT["discard_pile"], _AT["round"]
 
 
 def encode_view(
