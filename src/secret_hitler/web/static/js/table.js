@@ -7,6 +7,7 @@ import { renderBoard, renderSeats, roleBadge, policyTile, seatName, displayName,
 import { describeEvents, renderLog } from "./log.js";
 import { renderActions } from "./actions.js";
 import { renderHistory } from "./history.js";
+import { aidsOf, decorateSeats, noteEditor, mountAidSwitches } from "./aids.js";
 import { turnStarted, markTurn, soundOn, setSound, askNotifications } from "./alerts.js";
 
 const PING_MS = 25000;
@@ -83,11 +84,18 @@ export function mountTable(root, tableId, params = {}) {
   try { historyBox.open = localStorage.getItem("sh.history") === "open"; } catch { /* ignore */ }
   const historyArea = h("section", { class: "area area-history", "aria-label": t("history.title") }, historyBox);
 
+  // Memory aids (aids.js): their switches, and the note editor the seats open.
+  // They sit under the seats, in a box of their own that the seats' re-render leaves alone.
+  const aidsArea = h("div", { class: "area-aids" });
+  const seatsBody = h("div", { class: "seats-body" });
+  seatsArea.append(seatsBody, aidsArea);
+  const notes = noteEditor(() => renderSeatsArea());
+
   const mainCol = h("div", { class: "main-col" }, boardArea, actionArea);
   const sideCol = h("div", { class: "side-col" }, roleArea, historyArea, logArea, chatArea);
   const grid = h("div", { class: "table-grid", hidden: true }, seatsArea, mainCol, sideCol);
   const waiting = h("div", { class: "waiting-room" }, h("p", { text: t("app.loading") }));
-  const page = h("div", { class: "table-page" }, connBanner, errorBox, statusBar, waiting, grid);
+  const page = h("div", { class: "table-page" }, connBanner, errorBox, statusBar, waiting, grid, notes.dialog);
   replace(root, page);
   // Big-screen mode (#/t/{id}?big=1): everything larger, for a TV the whole room watches.
   const big = params.big === "1";
@@ -411,9 +419,13 @@ export function mountTable(root, tableId, params = {}) {
   }
 
   function renderHistoryArea() {
-    historyArea.setAttribute("aria-label", t("history.title"));
-    historySummary.replaceChildren(icon("tracker"), h("span", { text: t("history.title") }));
-    replace(historyBody, renderHistory(context(), state.view.events || []));
+    const aids = aidsOf(tableId);
+    const title = t(aids.history ? "history.title" : "claim.title");
+    mountAidSwitches(aidsArea, tableId, () => { renderSeatsArea(); renderHistoryArea(); });
+    historyArea.hidden = !aids.history && !aids.claims;
+    historyArea.setAttribute("aria-label", title);
+    historySummary.replaceChildren(icon("tracker"), h("span", { text: title }));
+    replace(historyBody, renderHistory(context(), state.view.events || [], { claims: aids.claims, governments: aids.history }));
   }
 
   function renderStatus() {
@@ -704,7 +716,13 @@ export function mountTable(root, tableId, params = {}) {
   }
 
   function renderSeatsArea() {
-    replace(seatsArea, h("h2", { id: "seats-title", text: t("lobby.tables.col.players") }), renderSeats(context()));
+    const ctx = context();
+    const list = renderSeats(ctx);
+    decorateSeats(list, {
+      aids: aidsOf(tableId), view: state.view, mySeat: state.seat, editor: notes,
+      gameKey: (state.table && state.table.game_id) || tableId, name: (s) => seatName(ctx, s),
+    });
+    replace(seatsBody, h("h2", { id: "seats-title", text: t("lobby.tables.col.players") }), list);
   }
 
   function renderLogArea() {
