@@ -8,6 +8,7 @@ import { describeEvents, renderLog } from "./log.js";
 import { renderActions } from "./actions.js";
 import { renderHistory } from "./history.js";
 import { aidsOf, decorateSeats, noteEditor, mountAidSwitches } from "./aids.js";
+import { mountCoach } from "./tutorial.js";
 import { turnStarted, markTurn, soundOn, setSound, askNotifications } from "./alerts.js";
 
 const PING_MS = 25000;
@@ -97,6 +98,7 @@ export function mountTable(root, tableId, params = {}) {
   const waiting = h("div", { class: "waiting-room" }, h("p", { text: t("app.loading") }));
   const page = h("div", { class: "table-page" }, connBanner, errorBox, statusBar, waiting, grid, notes.dialog);
   replace(root, page);
+  const coach = params.tutorial === "1" ? mountCoach(page) : null; // the tutorial (tutorial.js)
   // Big-screen mode (#/t/{id}?big=1): everything larger, for a TV the whole room watches.
   const big = params.big === "1";
   document.documentElement.classList.toggle("big-screen", big);
@@ -416,6 +418,7 @@ export function mountTable(root, tableId, params = {}) {
     renderHistoryArea();
     renderChatChrome();
     renderChat();
+    if (coach) coach.update(state);
   }
 
   function renderHistoryArea() {
@@ -985,6 +988,7 @@ export function mountTable(root, tableId, params = {}) {
       window.removeEventListener("online", retrySoon);
       document.removeEventListener("visibilitychange", retrySoon);
       markTurn(false);
+      if (coach) coach.destroy();
       clearInterval(state.pingTimer);
       clearInterval(state.clockTimer);
       clearTimeout(state.retryTimer);
