@@ -133,6 +133,9 @@ def test_the_glossary_from_the_lobby(web_server, new_context, lang) -> None:
     page = new_context(width=390, height=844, lang=lang).new_page()
     page.goto(web_server.url + "/")
     page.wait_for_selector("#learn-to-play")
+    if lang == "en":
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / "lobby-learn-390.png"))
     page.locator(".learn a[href='#/glossary']").click()
     page.wait_for_selector(".glossary dt")
     catalog = json.loads((I18N / f"{lang}.json").read_text(encoding="utf-8"))
