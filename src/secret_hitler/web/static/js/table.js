@@ -3,12 +3,12 @@ import { h, replace, announce } from "./dom.js";
 import { icon } from "./icons.js";
 import { t } from "./i18n.js";
 import { get, post, request, currentUser, ensureSession, rememberedName, errorText, wsUrl } from "./api.js";
+import { aidsOf, decorateSeats, noteEditor, mountAidSwitches } from "./aids.js";
+import { mountCoach } from "./tutorial.js";
 import { renderBoard, renderSeats, roleBadge, policyTile, seatName, displayName, presetName, standinText } from "./board.js";
 import { describeEvents, renderLog } from "./log.js";
 import { renderActions } from "./actions.js";
 import { renderHistory } from "./history.js";
-import { aidsOf, decorateSeats, noteEditor, mountAidSwitches } from "./aids.js";
-import { mountCoach } from "./tutorial.js";
 import { turnStarted, markTurn, soundOn, setSound, askNotifications } from "./alerts.js";
 
 const PING_MS = 25000;
@@ -76,6 +76,13 @@ export function mountTable(root, tableId, params = {}) {
   chatArea.append(chatTitle, chatScroll, chatHint, chatForm);
   const logTitle = h("h2", { id: "log-title" });
   logArea.append(logTitle, logList);
+  // Memory aids (aids.js): their switches, and the note editor the seats open.
+  // They sit under the seats, in a box of their own that the seats' re-render leaves alone.
+  const aidsArea = h("div", { class: "area-aids" });
+  const seatsBody = h("div", { class: "seats-body" });
+  seatsArea.append(seatsBody, aidsArea);
+  const notes = noteEditor(() => renderSeatsArea());
+
   // Memory aid: every government so far, folded away until wanted (remembered per browser).
   const historyBody = h("div", { class: "history-body" });
   const historySummary = h("summary", {});
@@ -84,13 +91,6 @@ export function mountTable(root, tableId, params = {}) {
   }, historySummary, historyBody);
   try { historyBox.open = localStorage.getItem("sh.history") === "open"; } catch { /* ignore */ }
   const historyArea = h("section", { class: "area area-history", "aria-label": t("history.title") }, historyBox);
-
-  // Memory aids (aids.js): their switches, and the note editor the seats open.
-  // They sit under the seats, in a box of their own that the seats' re-render leaves alone.
-  const aidsArea = h("div", { class: "area-aids" });
-  const seatsBody = h("div", { class: "seats-body" });
-  seatsArea.append(seatsBody, aidsArea);
-  const notes = noteEditor(() => renderSeatsArea());
 
   const mainCol = h("div", { class: "main-col" }, boardArea, actionArea);
   const sideCol = h("div", { class: "side-col" }, roleArea, historyArea, logArea, chatArea);
