@@ -1,10 +1,10 @@
 // The table page: waiting room, then the game over the WebSocket (docs/protocol.md).
 import { h, replace, announce } from "./dom.js";
 import { icon } from "./icons.js";
-import { t } from "./i18n.js";
-import { get, post, request, currentUser, ensureSession, rememberedName, errorText, wsUrl } from "./api.js";
 import { aidsOf, decorateSeats, noteEditor, mountAidSwitches } from "./aids.js";
 import { mountCoach } from "./tutorial.js";
+import { t } from "./i18n.js";
+import { get, post, request, currentUser, ensureSession, rememberedName, errorText, wsUrl } from "./api.js";
 import { renderBoard, renderSeats, roleBadge, policyTile, seatName, displayName, presetName, standinText } from "./board.js";
 import { describeEvents, renderLog } from "./log.js";
 import { renderActions } from "./actions.js";
