@@ -22,13 +22,18 @@ ACTIVE = "(() => { const a = document.activeElement; return a ? (a.id || a.datas
 
 def _tab_until(page: Any, predicate: str, limit: int = 60) -> None:
     """Press Tab until ``predicate`` (JS, about ``document.activeElement``) holds."""
+    path = []
     for _ in range(limit):
         if page.evaluate(
             f"(() => {{ const a = document.activeElement; return Boolean({predicate}); }})()"
         ):
             return
+        path.append(page.evaluate(ACTIVE))
         page.keyboard.press("Tab")
-    raise AssertionError(f"Tab never reached {predicate}; at {page.evaluate(ACTIVE)}")
+    state = page.evaluate(
+        "[document.querySelector('.coach').dataset.step, document.querySelector('.area-action').outerHTML.slice(0, 1500)]"
+    )
+    raise AssertionError(f"Tab never reached {predicate}; went {path[:25]}; {state}")
 
 
 def _choose(page: Any, steps_right: int) -> None:
@@ -42,12 +47,15 @@ def _choose(page: Any, steps_right: int) -> None:
     page.keyboard.press("Enter")
 
 
-def _decision(page: Any) -> list[str]:
-    """The buttons of this player's decision now (their data-action; a player to choose: "")."""
-    return page.evaluate(
-        "[...document.querySelectorAll('.area-action.my-turn .decision button:not([disabled])')]"
-        ".map(b => b.dataset.action || '')"
+def _now(page: Any) -> tuple[str, list[str]]:
+    """The coach's step and the buttons of this player's decision (their data-action; a player
+    to choose: ""), read at one moment (the page renders both together)."""
+    step, actions = page.evaluate(
+        """[document.querySelector('.coach').dataset.step,
+            [...document.querySelectorAll('.area-action.my-turn .decision button:not([disabled])')]
+              .map(b => b.dataset.action || '')]"""
     )
+    return step, actions
 
 
 def _play_tutorial(page: Any, url: str, lang: str) -> list[str]:
@@ -62,18 +70,18 @@ def _play_tutorial(page: Any, url: str, lang: str) -> list[str]:
     deadline = time.monotonic() + 120
     while True:
         assert time.monotonic() < deadline, f"the tutorial stalled after {steps}"
-        step = page.get_attribute(".coach", "data-step")
+        step, actions = _now(page)
         if not steps or steps[-1] != step:
             steps.append(step)
             if lang == "en" or step in ("night", "veto", "done"):
                 page.screenshot(path=str(SHOTS / f"tutorial-{lang}-{step}-390.png"))
+            continue  # read the page again: it may have moved on during the screenshot
         if step == "done":
             return steps
         if step == "night":
             assert page.evaluate("document.activeElement.classList.contains('coach-next')")
             page.keyboard.press("Enter")
             continue
-        actions = _decision(page)
         if not actions:
             page.wait_for_timeout(50)
             continue
