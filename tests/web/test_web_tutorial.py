@@ -58,6 +58,13 @@ def _now(page: Any) -> tuple[str, list[str]]:
     return step, actions
 
 
+def _marked(page: Any) -> list[int]:
+    """The seats with the "Not Hitler" mark."""
+    return page.evaluate(
+        "[...document.querySelectorAll('.seat:has(.badge-not_hitler)')].map(s => +s.dataset.seat)"
+    )
+
+
 def _play_tutorial(page: Any, url: str, lang: str) -> list[str]:
     page.goto(url + "/")
     page.wait_for_selector("#learn-to-play")
@@ -90,8 +97,13 @@ def _play_tutorial(page: Any, url: str, lang: str) -> list[str]:
         elif step == "nominate":
             _choose(page, 0)  # seat 2, as the coach says
         elif step == "power":
+            # the memory aid's marks follow the engine: seat 2 was elected Chancellor with 4
+            # fascist policies on the board (E8)
+            assert _marked(page) == [1]
             _choose(page, 1)  # seat 3, as the coach says
         elif step == "veto":
+            # seat 3 was executed and the game went on (P4); he is now an elected Chancellor (E8)
+            assert _marked(page) == [0, 1, 2]
             _tab_until(page, "a.dataset.action === 'veto'")
             page.keyboard.press("Enter")
         elif step == "session":
