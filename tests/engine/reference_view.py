@@ -94,6 +94,12 @@ def reference_view(game: Game, seat: int | None) -> dict[str, Any]:
             {a.subject for a in game.legal_actions(seat) if a.type == "claim"},
             key=["president_hand", "chancellor_hand", "peek", "investigation"].index,
         )
+    # Publicly not Hitler: E8 chancellors and the dead while the game goes on (an executed
+    # Hitler ends it, P4), everyone but Hitler once roles are revealed (W2).
+    if game.finished:
+        proven = [s for s, r in enumerate(game.roles) if r is not Role.HITLER]
+    else:
+        proven = sorted(game.not_hitler | {s for s in range(n) if not game.alive[s]})
     pending = game.pending_power
     return {
         "seat": seat,
@@ -132,6 +138,7 @@ def reference_view(game: Game, seat: int | None) -> dict[str, Any]:
         "pending_power": None if pending is None else pending.value,
         "investigated": list(game.investigated),
         "not_hitler": sorted(game.not_hitler),
+        "proven_not_hitler": proven,
         "investigations": [
             [e["target"], e["party"]] for e in events if e["type"] == "investigation"
         ],

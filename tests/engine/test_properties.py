@@ -338,6 +338,7 @@ def unseen_roles(game: Game, seat: int, rng: random.Random) -> list[str]:
 def _without_roles(view: dict) -> dict:
     view = dict(view)
     view.pop("known_roles")
+    view.pop("proven_not_hitler")  # at the end it is everyone but Hitler (W2), so roles too
     view["events"] = [{k: v for k, v in e.items() if k != "roles"} for e in view["events"]]
     return view
 

@@ -429,6 +429,8 @@ def test_E8_elected_chancellor_in_hitler_zone_is_publicly_not_hitler():
     for view in all_views(game):
         assert view["not_hitler"] == [4]
     assert events_of(game, "not_hitler") == [{"type": "not_hitler", "seat": 4}]
+    for view in all_views(game):
+        assert view["proven_not_hitler"] == [4]
 
 
 def test_E9_electing_a_government_does_not_reset_the_tracker():
@@ -633,6 +635,9 @@ def test_P4_execution_kills_and_reveals_nothing():
     assert game.view(None).board == board  # S4
     assert game.candidate == 1
     assert 4 not in game.eligible_chancellors()
+    # the game went on, so the executed seat was not Hitler: public proof beside E8's chancellor 1
+    assert [game.view(s).proven_not_hitler for s in (0, 4, None)] == [(1, 4)] * 3
+    assert game.view(None).not_hitler == (1,)
     nominate(game, 2)
     assert game.to_act() == [0, 1, 2, 3, 5, 6]
     vote_all(game, {0: True, 1: True, 2: True, 3: True, 5: False, 6: False})  # 4 of 6 living
@@ -646,6 +651,8 @@ def test_P4_A2_executing_hitler_wins_for_the_liberals_even_by_a_fascist_presiden
     game.apply(Action.execute(4, HITLER))
     assert (game.winner.value, game.reason.value) == ("liberal", "hitler_executed")
     assert game.alive[HITLER] is False
+    # W2: every role revealed, so everyone but Hitler is proven not Hitler, Hitler is not
+    assert game.view(None).proven_not_hitler == tuple(s for s in range(7) if s != HITLER)
 
 
 # =============================================================================== veto

@@ -58,6 +58,7 @@ VIEW_FIELDS = {
     "pending_power",
     "investigated",
     "not_hitler",
+    "proven_not_hitler",
     "investigations",
     "open_claims",
     "winner",

@@ -50,7 +50,17 @@ class _Seat:
 class Observer:
     """Per-seat knowledge of one game; created by the game on the first ``Game.view`` call."""
 
-    __slots__ = ("_game", "_cursor", "_seats", "_all", "_viewers", "_lock", "_rules", "_board")
+    __slots__ = (
+        "_game",
+        "_cursor",
+        "_seats",
+        "_all",
+        "_viewers",
+        "_lock",
+        "_rules",
+        "_board",
+        "_proven",
+    )
 
     def __init__(self, game: Game) -> None:
         n = game.n
@@ -64,6 +74,7 @@ class Observer:
         self._lock = threading.Lock()
         self._rules: ReadOnlyDict = freeze(game.rules.describe())
         self._board = tuple(None if p is None else p.value for p in game.board)
+        self._proven: tuple[int, ...] = ()  # proven_not_hitler, kept up to date by ``sync``
 
     # ------------------------------------------------------------------ observing events
     def sync(self) -> None:
@@ -88,6 +99,9 @@ class Observer:
             learn = _LEARN.get(e.type)
             if learn is not None:
                 learn(e, observers)
+            prove = _PROOF.get(e.type)
+            if prove is not None:
+                self._proven = prove(e.data, self._proven)
         self._cursor = end
 
     def routed(self, start: int) -> list[tuple[ReadOnlyDict, tuple[int, ...] | None]]:
@@ -188,6 +202,7 @@ class Observer:
             None if pending is None else pending.value,
             tuple(g.investigated),
             tuple(sorted(g.not_hitler)),
+            self._proven,
             st.investigations,
             () if seat is None else g.open_claims(seat),
             None if winner is None else winner.value,
@@ -248,6 +263,15 @@ _LEARN: dict[str, Callable[[Event, tuple[_Seat, ...]], None]] = {
     "passed": _learn_hand,
     "received": _learn_hand,
     "legislative_session": _new_session,
+}
+
+# ---------------------------------------------------------------------- public proofs
+# What makes a seat publicly not Hitler: E8 (elected chancellor in the Hitler zone, the game went
+# on), P4 (executed: had it been Hitler, ``game_over`` follows in the same action), W2 (the end).
+_PROOF: dict[str, Callable[[Any, tuple[int, ...]], tuple[int, ...]]] = {
+    "not_hitler": lambda d, p: tuple(sorted({*p, d["seat"]})),
+    "executed": lambda d, p: tuple(sorted({*p, d["target"]})),
+    "game_over": lambda d, p: tuple(s for s, r in enumerate(d["roles"]) if r != "hitler"),
 }
 
 __all__ = ["FIELDS", "Observer"]

@@ -57,6 +57,7 @@ FIELDS: tuple[str, ...] = (
     "pending_power",  # a power the next elected president will use (power_timing next_president)
     "investigated",
     "not_hitler",
+    "proven_not_hitler",  # seats publicly proven not Hitler: not_hitler, executed (P4), all at the end
     "investigations",  # (target, party) this seat learned
     "open_claims",  # the claim subjects this seat may still claim
     "winner",
@@ -169,6 +170,7 @@ class View:
         pending_power: str | None
         investigated: tuple[bool, ...]
         not_hitler: tuple[int, ...]
+        proven_not_hitler: tuple[int, ...]
         investigations: tuple[tuple[int, str], ...]
         open_claims: tuple[str, ...]
         winner: str | None

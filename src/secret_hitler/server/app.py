@@ -16,7 +16,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from . import accounts, db, hosting, lobby, moderation, ratings, replay, ws
+from . import accounts, db, hosting, lobby, moderation, ratings, replay, tutorial, ws
 from .auth import Sessions, Tokens
 from .config import Settings
 from .guard import BodyLimit
@@ -110,6 +110,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(replay.router)
     app.include_router(ratings.router)
     app.include_router(moderation.router)
+    app.include_router(tutorial.router)
     _install_errors(app)
     _install_ops(app)
     _install_static(app, settings)

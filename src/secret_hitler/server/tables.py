@@ -99,6 +99,9 @@ class Conn:
 
 
 class Table(BotDriver):
+    # Chance fixed in advance, as ``Game`` keyword arguments (record fixings): server/tutorial.py
+    fixings: dict[str, Any] | None = None
+
     def __init__(
         self,
         hub: Hub,
@@ -526,7 +529,7 @@ class Table(BotDriver):
         game of this table is dealt anew (hosting.py), everyone is welcomed to it."""
         names = [s.name or f"Seat {i}" for i, s in enumerate(self.seats)]
         seed = secrets.randbits(63)
-        game = Game(names, self.rules, seed)
+        game = Game(names, self.rules, seed, **(self.fixings or {}))
         rec = game.to_record()
         now = time.time()
         game_row = {

@@ -8,6 +8,7 @@ import { get, post, patch, ensureSession, currentUser, setCurrentUser, remembere
 import { presetName } from "./board.js";
 import { accountPanel, myGamesPanel } from "./account.js";
 import { askNotifications } from "./alerts.js";
+import { learnPanel } from "./tutorial.js";
 
 const POWERS = ["investigate", "special_election", "peek", "execute"];
 // Easy, normal, hard, human-like (bots.base.PLAYER_LEVELS): the engine names, weakest first.
@@ -274,6 +275,7 @@ export function mountLobby(root, params = {}) {
       h("p", { class: "tagline", text: t("app.tagline") }),
       errorBox,
       nameField,
+      learnPanel(session, (err) => showError(err.code, err.message, err.field)),
     ];
     if (inviteTable) {
       parts.push(h("section", { class: "invite-box card-panel", "aria-labelledby": "invite-title" },

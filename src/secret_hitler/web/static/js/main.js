@@ -8,6 +8,7 @@ import { mountTable } from "./table.js";
 import { mountReplayList, mountReplay } from "./replay.js";
 import { mountRules } from "./rules.js";
 import { mountLeaderboard, mountProfile } from "./profile.js";
+import { mountGlossary } from "./glossary.js";
 
 const app = document.getElementById("app");
 let page = null;
@@ -44,6 +45,9 @@ function route() {
   } else if (first === "players" && second) {
     page = mountProfile(app, second);
     nav = "leaderboard";
+  } else if (first === "glossary") {
+    page = mountGlossary(app);
+    nav = "rules";
   } else if (first === "rules") {
     page = mountRules(app);
     nav = "rules";

@@ -1,6 +1,8 @@
 // The table page: waiting room, then the game over the WebSocket (docs/protocol.md).
 import { h, replace, announce } from "./dom.js";
 import { icon } from "./icons.js";
+import { aidsOf, decorateSeats, noteEditor, mountAidSwitches } from "./aids.js";
+import { mountCoach } from "./tutorial.js";
 import { t } from "./i18n.js";
 import { get, post, request, currentUser, ensureSession, rememberedName, errorText, wsUrl } from "./api.js";
 import { renderBoard, renderSeats, roleBadge, policyTile, seatName, displayName, presetName, standinText } from "./board.js";
@@ -74,6 +76,13 @@ export function mountTable(root, tableId, params = {}) {
   chatArea.append(chatTitle, chatScroll, chatHint, chatForm);
   const logTitle = h("h2", { id: "log-title" });
   logArea.append(logTitle, logList);
+  // Memory aids (aids.js): their switches, and the note editor the seats open.
+  // They sit under the seats, in a box of their own that the seats' re-render leaves alone.
+  const aidsArea = h("div", { class: "area-aids" });
+  const seatsBody = h("div", { class: "seats-body" });
+  seatsArea.append(seatsBody, aidsArea);
+  const notes = noteEditor(() => renderSeatsArea());
+
   // Memory aid: every government so far, folded away until wanted (remembered per browser).
   const historyBody = h("div", { class: "history-body" });
   const historySummary = h("summary", {});
@@ -87,8 +96,9 @@ export function mountTable(root, tableId, params = {}) {
   const sideCol = h("div", { class: "side-col" }, roleArea, historyArea, logArea, chatArea);
   const grid = h("div", { class: "table-grid", hidden: true }, seatsArea, mainCol, sideCol);
   const waiting = h("div", { class: "waiting-room" }, h("p", { text: t("app.loading") }));
-  const page = h("div", { class: "table-page" }, connBanner, errorBox, statusBar, waiting, grid);
+  const page = h("div", { class: "table-page" }, connBanner, errorBox, statusBar, waiting, grid, notes.dialog);
   replace(root, page);
+  const coach = params.tutorial === "1" ? mountCoach(page) : null; // the tutorial (tutorial.js)
   // Big-screen mode (#/t/{id}?big=1): everything larger, for a TV the whole room watches.
   const big = params.big === "1";
   document.documentElement.classList.toggle("big-screen", big);
@@ -408,12 +418,17 @@ export function mountTable(root, tableId, params = {}) {
     renderHistoryArea();
     renderChatChrome();
     renderChat();
+    if (coach) coach.update(state);
   }
 
   function renderHistoryArea() {
-    historyArea.setAttribute("aria-label", t("history.title"));
-    historySummary.replaceChildren(icon("tracker"), h("span", { text: t("history.title") }));
-    replace(historyBody, renderHistory(context(), state.view.events || []));
+    const aids = aidsOf(tableId);
+    const title = t(aids.history ? "history.title" : "claim.title");
+    mountAidSwitches(aidsArea, tableId, () => { renderSeatsArea(); renderHistoryArea(); });
+    historyArea.hidden = !aids.history && !aids.claims;
+    historyArea.setAttribute("aria-label", title);
+    historySummary.replaceChildren(icon("tracker"), h("span", { text: title }));
+    replace(historyBody, renderHistory(context(), state.view.events || [], { claims: aids.claims, governments: aids.history }));
   }
 
   function renderStatus() {
@@ -704,7 +719,13 @@ export function mountTable(root, tableId, params = {}) {
   }
 
   function renderSeatsArea() {
-    replace(seatsArea, h("h2", { id: "seats-title", text: t("lobby.tables.col.players") }), renderSeats(context()));
+    const ctx = context();
+    const list = renderSeats(ctx);
+    decorateSeats(list, {
+      aids: aidsOf(tableId), view: state.view, mySeat: state.seat, editor: notes,
+      gameKey: (state.table && state.table.game_id) || tableId, name: (s) => seatName(ctx, s),
+    });
+    replace(seatsBody, h("h2", { id: "seats-title", text: t("lobby.tables.col.players") }), list);
   }
 
   function renderLogArea() {
@@ -967,6 +988,7 @@ export function mountTable(root, tableId, params = {}) {
       window.removeEventListener("online", retrySoon);
       document.removeEventListener("visibilitychange", retrySoon);
       markTurn(false);
+      if (coach) coach.destroy();
       clearInterval(state.pingTimer);
       clearInterval(state.clockTimer);
       clearTimeout(state.retryTimer);
