@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Debian packages the test suite needs: Chromium (browser tests), PostgreSQL (persistence
+# Debian packages the test suite needs: Chromium and the Noto CJK fonts (browser tests and
+# screenshots; without the fonts Chinese renders as empty boxes), PostgreSQL (persistence
 # tests) and Redis (cluster tests, tests/server/test_cluster.py). Installed only when missing;
 # needs root (CI runs as root).
 set -euo pipefail
 
 need=()
 [ -x /usr/bin/chromium ] || need+=(chromium)
+dpkg -s fonts-noto-cjk >/dev/null 2>&1 || need+=(fonts-noto-cjk)
 if ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; then
   need+=(postgresql)
 fi
