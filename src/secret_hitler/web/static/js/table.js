@@ -3,11 +3,13 @@ import { h, replace, announce } from "./dom.js";
 import { icon } from "./icons.js";
 import { t } from "./i18n.js";
 import { get, post, request, currentUser, ensureSession, rememberedName, errorText, wsUrl } from "./api.js";
-import { renderBoard, renderSeats, roleBadge, policyTile, seatName, displayName, presetName, standinText } from "./board.js";
+import { renderBoard, renderSeats, roleBadge, policyTile, seatName, displayName, presetName, standinText, watchMotion } from "./board.js";
 import { describeEvents, renderLog } from "./log.js";
 import { renderActions } from "./actions.js";
 import { renderHistory } from "./history.js";
 import { turnStarted, markTurn, soundOn, setSound, askNotifications } from "./alerts.js";
+import { playEvents } from "./sounds.js";
+import { speakEvents, speechAvailable, speechOn, setSpeech, stopSpeech } from "./speech.js";
 
 const PING_MS = 25000;
 
@@ -92,6 +94,7 @@ export function mountTable(root, tableId, params = {}) {
   // Big-screen mode (#/t/{id}?big=1): everything larger, for a TV the whole room watches.
   const big = params.big === "1";
   document.documentElement.classList.toggle("big-screen", big);
+  const motion = watchMotion(page, () => state.view); // cards turn over, roles one by one
 
   // ------------------------------------------------------------------ errors & connection
   function showError(code, message, detail, field) {
@@ -242,6 +245,8 @@ export function mountTable(root, tableId, params = {}) {
         if (before && before.phase !== (state.view && state.view.phase)) state.ui = { key: null };
         renderAll();
         announceNews(msg.events || []);
+        playEvents(msg.events || []);
+        if (big) speakEvents(msg.events || [], context());
         break;
       }
       case "table":
@@ -437,9 +442,17 @@ export function mountTable(root, tableId, params = {}) {
       const on = soundOn();
       parts.push(h("button", {
         type: "button", class: "btn btn-secondary btn-sound", "aria-pressed": on ? "true" : "false",
-        dataset: { fkey: "sound" }, title: t("turn.sound"),
+        dataset: { fkey: "sound" }, title: t("sound.title"),
         onclick: () => { setSound(!soundOn()); renderStatus(); },
       }, icon(on ? "sound" : "sound_off"), h("span", { text: t(on ? "turn.sound_on" : "turn.sound_off") })));
+    }
+    if (big && speechAvailable()) {
+      const on = speechOn();
+      parts.push(h("button", {
+        type: "button", class: "btn btn-secondary btn-speech", "aria-pressed": on ? "true" : "false",
+        dataset: { fkey: "speech" }, title: t("speech.title"),
+        onclick: () => { setSpeech(!speechOn()); renderStatus(); },
+      }, icon("speak"), h("span", { text: t(on ? "speech.on" : "speech.off") })));
     }
     replace(statusBar, parts);
     tickClock();
@@ -964,6 +977,8 @@ export function mountTable(root, tableId, params = {}) {
       state.closed = true;
       document.removeEventListener("keydown", onKey);
       document.documentElement.classList.remove("big-screen");
+      motion.disconnect();
+      stopSpeech();
       window.removeEventListener("online", retrySoon);
       document.removeEventListener("visibilitychange", retrySoon);
       markTurn(false);
