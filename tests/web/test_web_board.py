@@ -325,35 +325,58 @@ def test_board_art_is_present_and_readable_at_phone_and_laptop_sizes(
 
 # ---------------------------------------------------------------------- vote cards
 def test_vote_cards_turn_over_only_after_the_engine_reveals_them(web_server, new_context) -> None:
-    table_id, token = _table(web_server, "Voter")
-    ctx = new_context(width=390, height=844, token=token)
-    ctx.add_init_script(WIRE)  # type: ignore[attr-defined]
-    ctx.add_init_script(CARDS)  # type: ignore[attr-defined]
-    page = ctx.new_page()
+    """Two people and three bots: the first person votes before the second, so each round there
+    is a moment where the first one's own vote is cast and not yet revealed."""
+    first = web_server.session("Voter")["token"]
+    second = web_server.session("Later")["token"]
+    bots = {str(s): "rule" for s in range(2, 5)}
+    table = web_server.api(
+        "POST", "/api/tables", {"players": 5, "bots": bots, "auto_start": False}, token=first
+    )
+    table_id = str(table["id"])
+    web_server.api("POST", f"/api/tables/{table_id}/join", {"seat": 1}, token=second)
+    pages = []
     errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    _open_and_start(web_server, page, table_id, token)
-    _play(page, random.Random(7))
-    shots = page.evaluate("window.__cards")
-    reveals = page.evaluate("window.__wire.votes")
-    assert reveals >= 3
-    face_down = face_up = 0
-    for shot in shots:
-        assert shot["leaks"] == [], shot  # a face down card holds no vote, not even in the DOM
-        if shot["votes"] == 0:
-            assert shot["up"] == [], shot  # nothing turned over before the first reveal
-        for seat, vote in shot["up"]:
-            assert vote == ("ja" if shot["last"][seat] else "nein"), shot  # the engine's reveal
-        if shot["voting"]:
-            # the person's own vote waits: no card face up while votes are being cast
-            assert shot["up"] == [], shot
-        if shot["down"]:
-            face_down += 1
-        if shot["up"]:
-            face_up += 1
-    assert face_down and face_up
-    flips = page.evaluate("window.__flips")
-    assert flips >= 3  # the cards turn over (an animation per card) when the votes come out
+    for token in (first, second):
+        ctx = new_context(width=390, height=844, token=token)
+        ctx.add_init_script(WIRE)  # type: ignore[attr-defined]
+        ctx.add_init_script(CARDS)  # type: ignore[attr-defined]
+        page = ctx.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{web_server.url}/#/t/{table_id}")
+        page.wait_for_selector(".table-page[data-conn=open]")
+        pages.append(page)
+    web_server.api("POST", f"/api/tables/{table_id}/start", {}, token=first)
+    rng = random.Random(7)
+    deadline = time.monotonic() + 180
+    while not pages[0].locator(".gameover").count():
+        assert time.monotonic() < deadline, "the game did not end in time"
+        acted = False
+        for page in pages:  # the first person always gets to vote first
+            acted = act_once(page, rng) or acted
+            page.wait_for_timeout(30)
+        if not acted:
+            pages[0].wait_for_timeout(50)
+    own_waiting = 0
+    for page in pages:
+        shots = page.evaluate("window.__cards")
+        assert page.evaluate("window.__wire.votes") >= 3
+        face_down = face_up = 0
+        for shot in shots:
+            assert shot["leaks"] == [], shot  # a face down card holds no vote, not even in the DOM
+            if shot["votes"] == 0:
+                assert shot["up"] == [], shot  # nothing turned over before the first reveal
+            for seat, vote in shot["up"]:
+                assert vote == ("ja" if shot["last"][seat] else "nein"), shot  # the engine's reveal
+            if shot["down"] or shot["voting"]:
+                # votes are being cast: no card is face up, the seat's own neither
+                assert shot["up"] == [], shot
+            face_down += bool(shot["down"])
+            face_up += bool(shot["up"])
+            own_waiting += shot["mine"] in shot["down"]
+        assert face_down and face_up
+        assert page.evaluate("window.__flips") >= 3  # the cards turn over when the votes come out
+    assert own_waiting  # a page showed its own cast vote face down, waiting for the reveal
     assert not errors
 
 
@@ -395,6 +418,67 @@ def test_reduced_motion_runs_no_animation_and_full_motion_does(web_server, new_c
             assert {"vote-inner", "policy", "reveal-row"} <= set(seen["kinds"]), seen
         assert page.locator(".gameover .roles-revealed .reveal-row").count() == 5
         assert not errors
+        ctx.close()  # type: ignore[attr-defined]
+
+
+# The private notices (table.js draws them; board.js's watchMotion animates them), rebuilt the way
+# the table page rebuilds them on each update: the peek's three cards are dealt one after another,
+# the investigation's card turns up, and a rebuild carries on instead of starting again.
+NOTICES = """async () => {
+  const { watchMotion } = await import('/static/js/board.js');
+  const make = (tag, cls, kids = []) => { const e = document.createElement(tag); e.className = cls; e.append(...kids); return e; };
+  const root = make('div', 'motion-probe');
+  document.body.append(root);
+  let view = null;  // as on the table page: no view until the server's welcome
+  const watch = watchMotion(root, () => view);
+  const tick = () => new Promise((r) => setTimeout(r, 0));
+  view = { events: [{ type: 'game_started' }] };
+  const draw = () => root.replaceChildren(make('div', 'notice private-notice', [
+    make('ol', 'hand peek', [0, 1, 2].map(() => make('li', 'card card-fascist')))]),
+    make('div', 'notice private-notice', [make('p', 'investigation party-liberal')]));
+  const timing = () => [...root.querySelectorAll('.card, .investigation')].map((el) => {
+    const a = el.getAnimations()[0];
+    return a ? a.effect.getComputedTiming().delay : null;
+  });
+  draw();  // on the table when the page opened: not animated
+  await tick();
+  const before = timing();
+  view = { events: [{ type: 'game_started' }, { type: 'peek' }, { type: 'investigation' }] };
+  draw();  // a new peek and a new investigation
+  await tick();
+  const fresh = timing();
+  await new Promise((r) => setTimeout(r, 150));
+  draw();  // the next update redraws the notices
+  await tick();
+  const redrawn = timing();
+  await new Promise((r) => setTimeout(r, 1200));
+  draw();
+  await tick();
+  const later = timing();
+  watch.disconnect();
+  root.remove();
+  return { before, fresh, redrawn, later };
+}"""
+
+
+def test_peek_and_investigation_cards_animate_once(web_server, new_context) -> None:
+    for reduce in (False, True):
+        ctx = new_context(width=390, height=844)
+        page = ctx.new_page()
+        page.emulate_media(reduced_motion="reduce" if reduce else "no-preference")
+        page.goto(web_server.url + "/")
+        page.wait_for_selector("form.create")
+        got = page.evaluate(NOTICES)
+        assert got["before"] == [None] * 4 and got["later"] == [None] * 4, got
+        if reduce:
+            assert got["fresh"] == [None] * 4 and got["redrawn"] == [None] * 4, got
+            continue
+        cards, card = got["fresh"][:3], got["fresh"][3]
+        assert None not in cards and card is not None, got
+        assert cards[0] < cards[1] < cards[2]  # dealt one after another
+        # a redraw 150 ms later goes on from where the deal was: every delay 150 ms shorter
+        for a, b in zip(got["fresh"], got["redrawn"], strict=True):
+            assert b is not None and a - b >= 140, got
         ctx.close()  # type: ignore[attr-defined]
 
 
