@@ -141,7 +141,8 @@ def main() -> None:
                     tv_page.wait_for_timeout(300)
                     tv_page.screenshot(path=str(big_shot))
                 tv.close()
-                page.wait_for_timeout(300)
+                # the roles are revealed one by one: the picture once all are shown
+                page.wait_for_function("() => document.getAnimations().length === 0")
                 page.evaluate("window.scrollTo(0, 0)")
                 page.screenshot(path=str(out / "gameover-1366x768.png"))
                 # its replay, at round 4 as seen by Ada, on a small phone and a laptop

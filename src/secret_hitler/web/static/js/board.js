@@ -260,6 +260,8 @@ const SELECTED = [
   [".private-notice .hand.peek .card", "deal", (v) => `peek:${count(v, "peek")}`],
   [".private-notice .investigation", "reveal", (v) => `investigation:${count(v, "investigation")}`],
   [".gameover .roles-revealed .reveal-row", "roles", (v) => `${(v.events || []).length}`],
+  // the seats' roles at the end come with the end screen's rows, one by one
+  [".seats .seat-role", "roles", (v) => (v.phase === "game_over" ? `${(v.events || []).length}` : null)],
 ];
 
 export function reducedMotion() {
@@ -281,7 +283,9 @@ export function watchMotion(root, getView) {
       out.push([el.querySelector(".vote-inner") || el, kind, el.dataset.motion, ranks[kind] - 1]);
     }
     for (const [sel, kind, key] of SELECTED) {
-      root.querySelectorAll(sel).forEach((el, i) => out.push([el, kind, `${kind}:${key(view)}`, i]));
+      const k = key(view);
+      if (k === null) continue;
+      root.querySelectorAll(sel).forEach((el, i) => out.push([el, kind, `${kind}:${k}`, i]));
     }
     return out;
   };
