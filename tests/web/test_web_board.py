@@ -586,4 +586,12 @@ def test_big_screen_speaks_the_main_events_in_the_page_language(web_server, new_
     page.locator(".status-bar .btn-big").click()
     page.wait_for_function("() => !document.documentElement.classList.contains('big-screen')")
     assert page.evaluate("window.__speech.cancels") >= 1  # leaving the big screen stops speaking
+    # the room's TV is often a spectator: it gets both switches too
+    tv = new_context(width=1920, height=1080, lang="ru")
+    tv.add_init_script(SPEECH)  # type: ignore[attr-defined]
+    tv_page = tv.new_page()
+    tv_page.goto(f"{web_server.url}/#/t/{table_id}?big=1")
+    tv_page.wait_for_selector(".status-bar .spectating")
+    assert tv_page.locator(".status-bar .btn-sound").count() == 1
+    assert tv_page.locator(".status-bar .btn-speech").count() == 1
     assert not errors

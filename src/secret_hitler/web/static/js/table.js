@@ -438,21 +438,20 @@ export function mountTable(root, tableId, params = {}) {
     if (state.seat === null && table) parts.push(h("span", { class: "spectating" }, icon("eye"), h("span", { text: t("spectator.mode") })));
     const href = `#/t/${encodeURIComponent(tableId)}${big ? "" : "?big=1"}${state.invite ? `${big ? "?" : "&"}invite=${encodeURIComponent(state.invite)}` : ""}`;
     parts.push(h("a", { class: "btn btn-secondary btn-big", href }, icon("eye"), h("span", { text: t(big ? "table.big_screen.exit" : "table.big_screen") })));
-    if (state.seat !== null) {
-      const on = soundOn();
-      parts.push(h("button", {
-        type: "button", class: "btn btn-secondary btn-sound", "aria-pressed": on ? "true" : "false",
-        dataset: { fkey: "sound" }, title: t("sound.title"),
-        onclick: () => { setSound(!soundOn()); renderStatus(); },
-      }, icon(on ? "sound" : "sound_off"), h("span", { text: t(on ? "turn.sound_on" : "turn.sound_off") })));
-    }
+    // Spectators (the room's TV) hear the game's sounds too: the switch is for everyone.
+    const on = soundOn();
+    parts.push(h("button", {
+      type: "button", class: "btn btn-secondary btn-sound", "aria-pressed": on ? "true" : "false",
+      dataset: { fkey: "sound" }, title: t("sound.title"),
+      onclick: () => { setSound(!soundOn()); renderStatus(); },
+    }, icon(on ? "sound" : "sound_off"), h("span", { text: t(on ? "turn.sound_on" : "turn.sound_off") })));
     if (big && speechAvailable()) {
-      const on = speechOn();
+      const speaking = speechOn();
       parts.push(h("button", {
-        type: "button", class: "btn btn-secondary btn-speech", "aria-pressed": on ? "true" : "false",
+        type: "button", class: "btn btn-secondary btn-speech", "aria-pressed": speaking ? "true" : "false",
         dataset: { fkey: "speech" }, title: t("speech.title"),
         onclick: () => { setSpeech(!speechOn()); renderStatus(); },
-      }, icon("speak"), h("span", { text: t(on ? "speech.on" : "speech.off") })));
+      }, icon("speak"), h("span", { text: t(speaking ? "speech.on" : "speech.off") })));
     }
     replace(statusBar, parts);
     tickClock();
