@@ -232,7 +232,7 @@ function voteCard(view, seat, vote) {
   const word = t(vote ? "vote.ja" : "vote.nein");
   return h("span", {
     class: `vote-card revealed vote-${vote ? "ja" : "nein"}`, role: "img", "aria-label": word,
-    dataset: { vote: vote ? "ja" : "nein", motion: `flip:${revealId(view)}:${seat}`, motionOrder: seat },
+    dataset: { vote: vote ? "ja" : "nein", motion: `flip:${revealId(view)}:${seat}` },
   }, h("span", { class: "vote-inner" },
     h("span", { class: "vote-face vote-front" }, icon(vote ? "ja" : "nein"), h("span", { class: "vote-word", text: word })),
     h("span", { class: "vote-face vote-back", "aria-hidden": "true" })));
