@@ -1,5 +1,6 @@
 """Screenshots of the web client for the README: the lobby and a table in mid-game, at phone
-(390x844) and laptop (1366x768) sizes, plus a few more pages.
+(390x844) and laptop (1366x768) sizes, the big-screen mode on a TV (1920x1080) with the votes
+face up, plus a few more pages.
 
     .venv/bin/python tests/web/make_screenshots.py [--out docs/screenshots]
 
@@ -110,13 +111,38 @@ def main() -> None:
                     sp.wait_for_selector(".rules-page .rules-table")
                     sp.screenshot(path=str(out / f"rules-{w}x{h}.png"))
                     shot.close()
-                # the end of the game
+                # the end of the game; on the way, the room's TV (a spectator in big-screen mode,
+                # still: no motion) at a moment the person decides with the last votes face up
+                tv = browser.new_context(
+                    viewport={"width": 1920, "height": 1080},
+                    locale="en-US",
+                    device_scale_factor=1,
+                    reduced_motion="reduce",
+                )
+                tv_page = tv.new_page()
+                tv_page.goto(f"{server.url}/#/t/{table_id}?big=1")
+                tv_page.wait_for_selector(".table-grid:not([hidden]) .board")
                 rng = random.Random(4)
                 deadline = time.monotonic() + 120
+                big_shot = out / "big-screen-1920x1080.png"
+                shot_taken = False
                 while not page.locator(".gameover").count() and time.monotonic() < deadline:
+                    deciding = page.locator(".area-action.my-turn .decision button").count() > 0
+                    voting = page.locator(".area-action .decision .btn-ja").count() > 0
+                    if not shot_taken and deciding and not voting:
+                        if tv_page.locator(".vote-card.revealed").count():
+                            tv_page.wait_for_timeout(300)
+                            tv_page.screenshot(path=str(big_shot))
+                            shot_taken = True
                     if not act_once(page, rng):
                         page.wait_for_timeout(60)
-                page.wait_for_timeout(300)
+                if not shot_taken:  # no such moment in this game: the TV at the end
+                    tv_page.wait_for_selector(".gameover")
+                    tv_page.wait_for_timeout(300)
+                    tv_page.screenshot(path=str(big_shot))
+                tv.close()
+                # the roles are revealed one by one: the picture once all are shown
+                page.wait_for_function("() => document.getAnimations().length === 0")
                 page.evaluate("window.scrollTo(0, 0)")
                 page.screenshot(path=str(out / "gameover-1366x768.png"))
                 # its replay, at round 4 as seen by Ada, on a small phone and a laptop

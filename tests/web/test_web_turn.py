@@ -35,8 +35,11 @@ HOOKS = """
     constructor() { this.state = "running"; this.currentTime = 0; this.destination = node(); }
     resume() { return Promise.resolve(); }
     createOscillator() {
-      rec.tones += 1;
-      return { ...node(), type: "", frequency: { value: 0 }, start() {}, stop() {} };
+      // count the notes of the turn tone only (sounds.js SOUNDS.turn: 660 and 880 Hz); the other
+      // sounds (votes, policies, ...) are test_web_board.py's
+      const osc = { ...node(), type: "", frequency: { value: 0 },
+        start() { if (osc.frequency.value === 660 || osc.frequency.value === 880) rec.tones += 1; }, stop() {} };
+      return osc;
     }
     createGain() { return { ...node(), gain: { setValueAtTime() {}, exponentialRampToValueAtTime() {} } }; }
   }

@@ -43,9 +43,15 @@ export function policyTile(policy, { small = false, label } = {}) {
     h("span", { class: "policy-word", text: label || t(`policy.short.${policy}`) }));
 }
 
+/** A role: a badge, or (`big`) the secret role card itself, its art from static/img/role-*.svg. */
 export function roleBadge(role, { big = false } = {}) {
   const party = role === "liberal" ? "liberal" : "fascist";
-  return h("span", { class: `role-badge role-${role} party-${party}${big ? " big" : ""}` },
+  if (big) {
+    return h("span", { class: `role-badge role-card role-${role} party-${party} big` },
+      icon(role === "hitler" ? "hitler" : party),
+      h("span", { class: "role-word", text: t(`role.${role}`) }));
+  }
+  return h("span", { class: `role-badge role-${role} party-${party}` },
     icon(role === "hitler" ? "hitler" : party),
     h("span", { text: t(`role.${role}`) }));
 }
@@ -173,14 +179,14 @@ export function renderSeats(ctx) {
     if (view.investigated && view.investigated[s]) marks.push(badge("investigate", t("status.investigated")));
     if ((view.not_hitler || []).includes(s)) marks.push(badge("not_hitler", t("status.not_hitler")));
     const vote = view.votes ? view.votes[s] : null;
+    const cast = vote !== null && vote !== undefined;
+    let card = null;
     if (voting) {
-      if (view.rules && view.rules.voting === "public_sequential" && vote !== null && vote !== undefined) {
-        marks.push(badge(vote ? "ja" : "nein", t(vote ? "vote.ja" : "vote.nein"), vote ? "vote-ja" : "vote-nein"));
-      } else if (view.voted && view.voted[s]) {
-        marks.push(badge("ja", t("status.voted"), "voted"));
-      }
-    } else if (alive && vote !== null && vote !== undefined && view.phase !== "game_over") {
-      marks.push(badge(vote ? "ja" : "nein", t(vote ? "vote.ja" : "vote.nein"), vote ? "vote-ja" : "vote-nein"));
+      // Face down until the engine reveals the votes; only the public sequential vote shows them.
+      if (view.rules && view.rules.voting === "public_sequential" && cast) card = voteCard(view, s, vote);
+      else if (view.voted && view.voted[s]) card = voteCard(view, s, null);
+    } else if (alive && cast && view.phase !== "game_over") {
+      card = voteCard(view, s, vote);
     }
     if ((view.to_act || []).includes(s) && view.phase !== "game_over") marks.push(h("span", { class: "badge thinking", text: t("status.thinking") }));
     if (entry.kind === "human" && entry.connected === false) {
@@ -198,13 +204,118 @@ export function renderSeats(ctx) {
       mine ? h("span", { class: "you-tag", text: t("seat.you") }) : null,
       entry.kind === "bot" ? h("span", { class: "seat-kind", title: t("seat.bot") }, icon("bot"),
         h("span", { class: "visually-hidden", text: t("seat.bot") })) : null);
-    const body = [head, h("div", { class: "marks" }, marks)];
+    const body = [head, h("div", { class: "marks" }, marks), card];
     if (roleShown) body.push(h("div", { class: "seat-role" }, roleBadge(known)));
 
-    const cls = ["seat", alive ? "alive" : "is-dead", mine ? "mine" : "",
+    const cls = ["seat", alive ? "alive" : "is-dead", mine ? "mine" : "", card ? "has-vote" : "",
       view.president === s ? "is-president" : "", view.chancellor === s ? "is-chancellor" : "",
       (view.to_act || []).includes(s) ? "acting" : ""].filter(Boolean).join(" ");
     items.push(h("li", { class: cls, dataset: { seat: s } }, body));
   }
   return h("ol", { class: "seats", "aria-label": t("lobby.tables.col.players") }, items);
+}
+
+/** Which reveal of votes a view shows: flipping cards are keyed by it (see watchMotion). */
+function revealId(view) {
+  const count = (view.events || []).filter((e) => e.type === "votes").length;
+  return `${view.round}:${count}:${view.phase === "vote" ? "open" : "done"}`;
+}
+
+/** A seat's Ja!/Nein! card: face down (`vote` null: has voted, not revealed) or face up. The face
+ * up card turns over once when it first appears (watchMotion); a face down one holds no vote. */
+function voteCard(view, seat, vote) {
+  if (vote === null) {
+    return h("span", { class: "vote-card face-down", role: "img", "aria-label": t("status.voted") },
+      h("span", { class: "vote-inner" },
+        h("span", { class: "vote-face vote-back" }, icon("lock"), h("span", { class: "vote-word", text: t("status.voted") }))));
+  }
+  const word = t(vote ? "vote.ja" : "vote.nein");
+  return h("span", {
+    class: `vote-card revealed vote-${vote ? "ja" : "nein"}`, role: "img", "aria-label": word,
+    dataset: { vote: vote ? "ja" : "nein", motion: `flip:${revealId(view)}:${seat}` },
+  }, h("span", { class: "vote-inner" },
+    h("span", { class: "vote-face vote-front" }, icon(vote ? "ja" : "nein"), h("span", { class: "vote-word", text: word })),
+    h("span", { class: "vote-face vote-back", "aria-hidden": "true" })));
+}
+
+// ---------------------------------------------------------------------- motion
+// Animations with the Web Animations API, keyed by what they show: a card turns over the first
+// time its key appears, and a re-render in the middle (the next update) carries on from where it
+// was instead of starting again. Nothing moves with prefers-reduced-motion, nor for what was
+// already on the table when the page opened.
+const MOTIONS = {
+  flip: { duration: 600, stagger: 90, easing: "cubic-bezier(.3,.7,.4,1)",
+    frames: [{ transform: "rotateY(180deg)" }, { transform: "rotateY(0deg)" }] },
+  deal: { duration: 450, stagger: 220, easing: "ease-out",
+    frames: [{ transform: "translateY(-48px) rotate(-10deg)", opacity: 0 }, { transform: "none", opacity: 1 }] },
+  reveal: { duration: 700, stagger: 0, easing: "ease-out",
+    frames: [{ transform: "perspective(400px) rotateX(90deg)", opacity: 0 }, { transform: "none", opacity: 1 }] },
+  roles: { duration: 500, stagger: 650, easing: "ease-out",
+    frames: [{ transform: "perspective(500px) rotateY(90deg)", opacity: 0 }, { transform: "none", opacity: 1 }] },
+};
+
+// Elements other modules draw, found by selector: [selector, kind, key from the view].
+const count = (view, type) => (view.events || []).filter((e) => e.type === type).length;
+const SELECTED = [
+  [".private-notice .hand.peek .card", "deal", (v) => `peek:${count(v, "peek")}`],
+  [".private-notice .investigation", "reveal", (v) => `investigation:${count(v, "investigation")}`],
+  [".gameover .roles-revealed .reveal-row", "roles", (v) => `${(v.events || []).length}`],
+  // the seats' roles at the end come with the end screen's rows, one by one
+  [".seats .seat-role", "roles", (v) => (v.phase === "game_over" ? `${(v.events || []).length}` : null)],
+];
+
+export function reducedMotion() {
+  return Boolean(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
+}
+
+/** Watch `root` and animate what newly appears (see MOTIONS). `getView()`: the view shown. */
+export function watchMotion(root, getView) {
+  const started = new Map(); // key -> time first seen (null: was there already, never animated)
+  const done = new WeakSet(); // elements already given their animation
+  let primed = false;
+  let seenEvents = 0; // fewer events than before: a new game at this table, every key is new
+  const items = (view) => {
+    const out = [];
+    const ranks = {};
+    for (const el of root.querySelectorAll("[data-motion]")) {
+      const kind = el.dataset.motion.split(":")[0];
+      ranks[kind] = (ranks[kind] || 0) + 1;
+      out.push([el.querySelector(".vote-inner") || el, kind, el.dataset.motion, ranks[kind] - 1]);
+    }
+    for (const [sel, kind, key] of SELECTED) {
+      const k = key(view);
+      if (k === null) continue;
+      root.querySelectorAll(sel).forEach((el, i) => out.push([el, kind, `${kind}:${k}`, i]));
+    }
+    return out;
+  };
+  const run = () => {
+    const view = getView();
+    if (!view) return;
+    const now = performance.now();
+    const events = (view.events || []).length;
+    if (events < seenEvents) started.clear();
+    seenEvents = events;
+    const found = items(view);
+    if (!primed) {
+      for (const [, , key] of found) started.set(key, null);
+      primed = true;
+      return;
+    }
+    const quiet = reducedMotion();
+    for (const [el, kind, key, rank] of found) {
+      if (!started.has(key)) started.set(key, quiet ? null : now);
+      const at = started.get(key);
+      const m = MOTIONS[kind];
+      if (at === null || !m || done.has(el) || typeof el.animate !== "function") continue;
+      done.add(el);
+      const delay = rank * m.stagger - (now - at);
+      if (delay + m.duration <= 0) continue;
+      el.animate(m.frames, { duration: m.duration, delay, easing: m.easing, fill: "backwards" });
+    }
+  };
+  const observer = new MutationObserver(run);
+  observer.observe(root, { childList: true, subtree: true });
+  run();
+  return { disconnect: () => observer.disconnect() };
 }

@@ -5,11 +5,13 @@ import { aidsOf, decorateSeats, noteEditor, mountAidSwitches } from "./aids.js";
 import { mountCoach } from "./tutorial.js";
 import { t } from "./i18n.js";
 import { get, post, request, currentUser, ensureSession, rememberedName, errorText, wsUrl } from "./api.js";
-import { renderBoard, renderSeats, roleBadge, policyTile, seatName, displayName, presetName, standinText } from "./board.js";
+import { renderBoard, renderSeats, roleBadge, policyTile, seatName, displayName, presetName, standinText, watchMotion } from "./board.js";
 import { describeEvents, renderLog } from "./log.js";
 import { renderActions } from "./actions.js";
 import { renderHistory } from "./history.js";
 import { turnStarted, markTurn, soundOn, setSound, askNotifications } from "./alerts.js";
+import { playEvents } from "./sounds.js";
+import { speakEvents, speechAvailable, speechOn, setSpeech, stopSpeech } from "./speech.js";
 
 const PING_MS = 25000;
 
@@ -102,6 +104,7 @@ export function mountTable(root, tableId, params = {}) {
   // Big-screen mode (#/t/{id}?big=1): everything larger, for a TV the whole room watches.
   const big = params.big === "1";
   document.documentElement.classList.toggle("big-screen", big);
+  const motion = watchMotion(page, () => state.view); // cards turn over, roles one by one
 
   // ------------------------------------------------------------------ errors & connection
   function showError(code, message, detail, field) {
@@ -252,6 +255,8 @@ export function mountTable(root, tableId, params = {}) {
         if (before && before.phase !== (state.view && state.view.phase)) state.ui = { key: null };
         renderAll();
         announceNews(msg.events || []);
+        playEvents(msg.events || []);
+        if (big) speakEvents(msg.events || [], context());
         break;
       }
       case "table":
@@ -448,13 +453,20 @@ export function mountTable(root, tableId, params = {}) {
     if (state.seat === null && table) parts.push(h("span", { class: "spectating" }, icon("eye"), h("span", { text: t("spectator.mode") })));
     const href = `#/t/${encodeURIComponent(tableId)}${big ? "" : "?big=1"}${state.invite ? `${big ? "?" : "&"}invite=${encodeURIComponent(state.invite)}` : ""}`;
     parts.push(h("a", { class: "btn btn-secondary btn-big", href }, icon("eye"), h("span", { text: t(big ? "table.big_screen.exit" : "table.big_screen") })));
-    if (state.seat !== null) {
-      const on = soundOn();
+    // Spectators (the room's TV) hear the game's sounds too: the switch is for everyone.
+    const on = soundOn();
+    parts.push(h("button", {
+      type: "button", class: "btn btn-secondary btn-sound", "aria-pressed": on ? "true" : "false",
+      dataset: { fkey: "sound" }, title: t("sound.title"),
+      onclick: () => { setSound(!soundOn()); renderStatus(); },
+    }, icon(on ? "sound" : "sound_off"), h("span", { text: t(on ? "turn.sound_on" : "turn.sound_off") })));
+    if (big && speechAvailable()) {
+      const speaking = speechOn();
       parts.push(h("button", {
-        type: "button", class: "btn btn-secondary btn-sound", "aria-pressed": on ? "true" : "false",
-        dataset: { fkey: "sound" }, title: t("turn.sound"),
-        onclick: () => { setSound(!soundOn()); renderStatus(); },
-      }, icon(on ? "sound" : "sound_off"), h("span", { text: t(on ? "turn.sound_on" : "turn.sound_off") })));
+        type: "button", class: "btn btn-secondary btn-speech", "aria-pressed": speaking ? "true" : "false",
+        dataset: { fkey: "speech" }, title: t("speech.title"),
+        onclick: () => { setSpeech(!speechOn()); renderStatus(); },
+      }, icon("speak"), h("span", { text: t(speaking ? "speech.on" : "speech.off") })));
     }
     replace(statusBar, parts);
     tickClock();
@@ -985,6 +997,8 @@ export function mountTable(root, tableId, params = {}) {
       state.closed = true;
       document.removeEventListener("keydown", onKey);
       document.documentElement.classList.remove("big-screen");
+      motion.disconnect();
+      stopSpeech();
       window.removeEventListener("online", retrySoon);
       document.removeEventListener("visibilitychange", retrySoon);
       markTurn(false);
