@@ -68,7 +68,7 @@ class Hub:
         self.invites: dict[str, str] = {}
         self.standin_level = default_level()
         self.guard = Guard(settings)
-        self.webhooks = Webhooks(settings.webhook_timeout)
+        self.webhooks = Webhooks(settings.webhook_timeout, settings.webhook_allow_private)
         self._sweeper: asyncio.Task[None] | None = None
         self.cluster: Cluster | None = None  # one node of many (cluster.py), else None
 
@@ -309,8 +309,7 @@ class Hub:
             await table.maybe_autostart()
         return table
 
-    @staticmethod
-    def check_table_settings(body: dict[str, Any]) -> tuple[str | None, str | None]:
+    def check_table_settings(self, body: dict[str, Any]) -> tuple[str | None, str | None]:
         """The table's ``name`` (display-name rules) and ``webhook`` (webhooks.check_url)."""
         name = body.get("name")
         if name == "":
@@ -323,9 +322,9 @@ class Hub:
         webhook = body.get("webhook")
         if webhook is not None:
             try:
-                webhook = check_url(webhook)
+                webhook = check_url(webhook, self.settings.webhook_allow_private)
             except WebhookError as exc:
-                raise LobbyError(400, "invalid_settings", str(exc)) from None
+                raise LobbyError(400, exc.code, str(exc), "webhook") from None
         return name, webhook
 
     def _new_id(self) -> str:
