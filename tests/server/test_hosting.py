@@ -254,3 +254,40 @@ def test_a_remake_vote_deals_the_game_anew(make_server: Any) -> None:
     server.stop()
     server.start()
     assert http(server, "GET", f"/api/tables/{t}")["status"] == "playing"  # the new game restores
+
+
+@pytest.mark.timeout(90)
+def test_a_host_who_never_connects_hands_over_to_someone_who_is_here(make_server: Any) -> None:
+    server: Server = make_server(SH_GRACE="1")
+    a, b, c = (session(server, n) for n in ("Ivy", "Jon", "Kim"))
+    t = http(server, "POST", "/api/tables", {"players": 5, "auto_start": False}, token=a)["id"]
+    for tok in (b, c):
+        http(server, "POST", f"/api/tables/{t}/join", {}, token=tok)
+
+    async def run() -> None:
+        cc = Client(server, c, "kim")  # Ivy (host) and Jon never connect; Kim does
+        await cc.connect(t)
+        m = await cc.recv_until(
+            lambda m: m["type"] == "table" and m["table"]["host"] != _me(server, a), timeout=15
+        )
+        assert m["table"]["host_name"] == "Kim"  # not Jon, the next seat, who is not here
+        await cc.close()
+
+    asyncio.run(run())
+
+
+@pytest.mark.timeout(120)
+def test_a_removed_person_stays_removed_after_a_restart(
+    make_server: Any, backend: str, tmp_path: Any
+) -> None:
+    data = tmp_path / "restart"
+    server: Server = make_server(backend, data=data)
+    a, b = session(server, "Lou"), session(server, "Max")
+    t = http(server, "POST", "/api/tables", {"players": 5, "auto_start": False}, token=a)["id"]
+    http(server, "POST", f"/api/tables/{t}/join", {}, token=b)
+    http(server, "POST", f"/api/tables/{t}/seats/1", {"to": "empty"}, token=a)
+    url = server.database_url
+    server.stop()
+    again: Server = make_server(backend, data=data, database_url=url)
+    assert http(again, "GET", f"/api/tables/{t}")["status"] == "waiting"
+    assert _err(http, again, "POST", f"/api/tables/{t}/join", {}, token=b).code == "removed"

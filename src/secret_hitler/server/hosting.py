@@ -82,10 +82,14 @@ async def seat(table_id: str, seat: int, body: SeatBody, request: Request) -> di
         level = body.level or table.bot_level
         if level not in bot_levels():
             raise LobbyError(400, "invalid_bot", "level: unknown bot level")
+        removed = False
         if table.status == "waiting":
             if body.to == "empty":
                 table.seats[seat] = Seat()
+                removed = s.user_id not in table.removed
                 table.removed.add(s.user_id)  # not back at this table by themselves
+            elif table.rated:
+                raise LobbyError(409, "rated_table", "a rated table is for people only: no bots")
             else:
                 table.seats[seat] = Seat("bot", None, f"Bot {seat + 1}", level)
         elif table.status == "playing":
@@ -96,7 +100,12 @@ async def seat(table_id: str, seat: int, body: SeatBody, request: Request) -> di
             table.seat_to_bot(seat)
         else:
             raise LobbyError(409, "game_over", "the game is over")
-        await table.persist()
+        try:
+            await table.persist()  # (the removal is stored with the table: migration 0006)
+        except Exception:
+            if removed:
+                table.removed.discard(s.user_id)  # not stored: nothing changed
+            raise
         table.reseat(s.user_id)
         table.broadcast_table()
         table.log.info("seat freed by host", extra={"seat": seat, "to": body.to})
