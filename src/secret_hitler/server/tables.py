@@ -147,6 +147,7 @@ class Table(BotDriver):
         self.offline_since: float | None = self.touched
         self.renamed: dict[int, str] = {}  # seats of deleted users: their placeholder names
         self.remake: dict[str, Any] | None = None  # an open remake vote (hosting.py)
+        self.remake_result: dict[str, Any] | None = None  # how the last one went (hosting.py)
         self.removed: set[str] = removed or set()  # users the host removed (stored with the row)
         self.game: Game | None = None
         self.action_by: list[str | None] = []
@@ -248,6 +249,7 @@ class Table(BotDriver):
                 "needed": self.remake["needed"],
                 "ends_at": self.remake["ends_at"],
             },
+            "remake_result": self.remake_result,
         }
 
     def row(self) -> dict[str, Any]:
