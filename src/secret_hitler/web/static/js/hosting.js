@@ -5,7 +5,7 @@
 // what the table detail says.
 import { h } from "./dom.js";
 import { icon } from "./icons.js";
-import { t } from "./i18n.js";
+import { t, language } from "./i18n.js";
 import { post, request } from "./api.js";
 import { displayName } from "./board.js";
 
@@ -163,7 +163,7 @@ export function remakeBox(ctx) {
   const parts = [h("h3", { id: "remake-title", text: t("remake.title") })];
   if (poll) {
     parts.push(h("p", { class: "remake-count", role: "status", text: t("remake.open", { yes: poll.yes, no: poll.no, needed: poll.needed }) }));
-    parts.push(h("p", { class: "hint", text: t("remake.ends", { time: new Date(poll.ends_at * 1000).toLocaleTimeString() }) }));
+    parts.push(h("p", { class: "hint", text: t("remake.ends", { time: new Date(poll.ends_at * 1000).toLocaleTimeString(language()) }) }));
     if (m.vote) parts.push(h("p", { class: "hint", text: t(m.vote.yes ? "remake.voted_yes" : "remake.voted_no") }));
     if (voter) {
       parts.push(h("div", { class: "button-row" },
