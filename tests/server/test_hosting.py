@@ -206,6 +206,34 @@ def test_rematch_opens_a_table_with_the_same_people_and_settings(server: Server)
 
 
 @pytest.mark.timeout(150)
+def test_rematch_of_a_finished_table_the_server_no_longer_holds(make_server: Any) -> None:
+    server: Server = make_server()
+    a, b = session(server, "Ola"), session(server, "Pia")
+    first = http(
+        server, "POST", "/api/tables", {"players": 5, "bots": BOTS, "name": "Later"}, token=a
+    )
+    t = first["id"]
+
+    async def play() -> None:
+        c = Client(server, a, "ola")
+        await c.connect(t)
+        await c.play(random.Random(3), claim_p=0.0, timeout=90)
+        await c.close()
+
+    asyncio.run(play())
+    server.stop()
+    server.start()  # finished tables are not restored: only the database knows this one
+    assert _err(http, server, "POST", f"/api/tables/{t}/rematch", token=b).code == "not_seated"
+    new = http(server, "POST", f"/api/tables/{t}/rematch", token=a)
+    assert new["id"] != t and new["status"] == "waiting" and new["name"] == "Later"
+    assert [(s["kind"], s["user_id"]) for s in new["seats"]] == [
+        (s["kind"], s["user_id"]) for s in first["seats"]
+    ]
+    assert http(server, "GET", f"/api/tables/{t}", token=a)["rematch"] == new["id"]
+    assert http(server, "POST", f"/api/tables/{t}/rematch", token=a)["id"] == new["id"]  # once
+
+
+@pytest.mark.timeout(150)
 def test_a_remake_vote_deals_the_game_anew(make_server: Any) -> None:
     server: Server = make_server(SH_REMAKE_WINDOW="2")
     a, b, c = (session(server, n) for n in ("Kai", "Lea", "Max"))
@@ -240,10 +268,20 @@ def test_a_remake_vote_deals_the_game_anew(make_server: Any) -> None:
         assert d["remade"] is False and d["remake"]["yes"] == 1 and d["remake"]["needed"] == 2
         m = await watcher.recv_until(lambda m: m["type"] == "table" and m["table"]["remake"])
         assert _me(server, a) not in str(m["table"]["remake"])  # anonymous: counts only
-        # nobody joins in within the window: the poll closes
-        await watcher.recv_until(lambda m: m["type"] == "table" and m["table"]["remake"] is None)
+        # nobody joins in within the window: the poll closes, and everyone sees how it went
+        m = await watcher.recv_until(
+            lambda m: m["type"] == "table" and m["table"]["remake"] is None
+        )
+        result = m["table"]["remake_result"]
+        assert (result["passed"], result["yes"], result["no"], result["needed"]) == (
+            False,
+            1,
+            0,
+            2,
+        )
         assert http(server, "POST", path, {"vote": True}, token=b)["remade"] is False
-        assert http(server, "POST", path, {"vote": True}, token=a)["remade"] is True
+        done = http(server, "POST", path, {"vote": True}, token=a)
+        assert done["remade"] is True and done["remake_result"]["passed"] is True
         m = await watcher.recv_until(lambda m: m["type"] == "welcome")
         # a new game from its start (only the first nomination and bot votes can be in it)
         assert m["view"]["round"] == 1 and m["seq"] <= 4 and not m["view"]["votes"][0]
@@ -254,3 +292,40 @@ def test_a_remake_vote_deals_the_game_anew(make_server: Any) -> None:
     server.stop()
     server.start()
     assert http(server, "GET", f"/api/tables/{t}")["status"] == "playing"  # the new game restores
+
+
+@pytest.mark.timeout(90)
+def test_a_host_who_never_connects_hands_over_to_someone_who_is_here(make_server: Any) -> None:
+    server: Server = make_server(SH_GRACE="1")
+    a, b, c = (session(server, n) for n in ("Ivy", "Jon", "Kim"))
+    t = http(server, "POST", "/api/tables", {"players": 5, "auto_start": False}, token=a)["id"]
+    for tok in (b, c):
+        http(server, "POST", f"/api/tables/{t}/join", {}, token=tok)
+
+    async def run() -> None:
+        cc = Client(server, c, "kim")  # Ivy (host) and Jon never connect; Kim does
+        await cc.connect(t)
+        m = await cc.recv_until(
+            lambda m: m["type"] == "table" and m["table"]["host"] != _me(server, a), timeout=15
+        )
+        assert m["table"]["host_name"] == "Kim"  # not Jon, the next seat, who is not here
+        await cc.close()
+
+    asyncio.run(run())
+
+
+@pytest.mark.timeout(120)
+def test_a_removed_person_stays_removed_after_a_restart(
+    make_server: Any, backend: str, tmp_path: Any
+) -> None:
+    data = tmp_path / "restart"
+    server: Server = make_server(backend, data=data)
+    a, b = session(server, "Lou"), session(server, "Max")
+    t = http(server, "POST", "/api/tables", {"players": 5, "auto_start": False}, token=a)["id"]
+    http(server, "POST", f"/api/tables/{t}/join", {}, token=b)
+    http(server, "POST", f"/api/tables/{t}/seats/1", {"to": "empty"}, token=a)
+    url = server.database_url
+    server.stop()
+    again: Server = make_server(backend, data=data, database_url=url)
+    assert http(again, "GET", f"/api/tables/{t}")["status"] == "waiting"
+    assert _err(http, again, "POST", f"/api/tables/{t}/join", {}, token=b).code == "removed"

@@ -19,7 +19,8 @@ BOTS = {str(i): "random" for i in range(1, 5)}
 
 
 class Receiver:
-    """An incoming-webhook endpoint: ``/ok`` answers 200, ``/hang`` never answers until closed."""
+    """An incoming-webhook endpoint: ``/ok`` answers 200, ``/hang`` never answers until closed,
+    ``/redirect`` sends to ``/ok`` (a webhook must not follow it)."""
 
     def __init__(self) -> None:
         self.bodies: list[dict[str, Any]] = []
@@ -33,12 +34,17 @@ class Receiver:
                 body = json.loads(self.rfile.read(length))
                 body["_path"] = self.path
                 body["_type"] = self.headers.get("content-type")
+                body["_host"] = self.headers.get("host")
                 with outer.got:
                     outer.bodies.append(body)
                     outer.got.notify_all()
                 if self.path == "/hang":
                     outer.release.wait(30)
-                self.send_response(200)
+                if self.path == "/redirect":
+                    self.send_response(302)
+                    self.send_header("location", "/ok")
+                else:
+                    self.send_response(200)
                 self.end_headers()
 
             def log_message(self, *args: Any) -> None:
@@ -82,8 +88,9 @@ def _play(server: Server, token: str, table_id: str, seed: int = 2) -> dict[str,
 
 @pytest.mark.timeout(150)
 def test_the_webhook_hears_of_each_human_turn_and_the_end(
-    server: Server, receiver: Receiver
+    make_server: Any, receiver: Receiver
 ) -> None:
+    server: Server = make_server(SH_WEBHOOK_ALLOW_PRIVATE="1")  # the receiver is on loopback
     tok = session(server, "Alice")
     days = 2 * 86400
     table = http(
@@ -117,7 +124,7 @@ def test_the_webhook_hears_of_each_human_turn_and_the_end(
 
 @pytest.mark.timeout(150)
 def test_a_hanging_webhook_never_holds_the_game_up(make_server: Any, receiver: Receiver) -> None:
-    server: Server = make_server(SH_WEBHOOK_TIMEOUT="1")
+    server: Server = make_server(SH_WEBHOOK_TIMEOUT="1", SH_WEBHOOK_ALLOW_PRIVATE="1")
     tok = session(server, "Alice")
     for url in (receiver.url + "/hang", "http://127.0.0.1:9/closed"):
         t = http(

@@ -139,6 +139,9 @@ class Settings:
     offline_expiry: float = 900.0  # seconds a waiting table may have no player connected
     remake_window: float = 60.0  # seconds a remake vote stays open
     webhook_timeout: float = 10.0  # seconds a table's webhook POST may take
+    # Webhooks may reach private, loopback, link-local, multicast and reserved addresses
+    # (SH_WEBHOOK_ALLOW_PRIVATE=1; off by default: docs/security.md "Webhooks")
+    webhook_allow_private: bool = False
     presence_delay: float = 1.0  # seconds spectator arrivals/departures are gathered for
     min_timer: int = 30  # shortest decision timer a table may have (the web form's shortest)
     token_max_age: int = 30 * 24 * 3600
@@ -164,8 +167,8 @@ class Settings:
     def from_env(cls, limits: dict[str, str] | None = None, **overrides: Any) -> Settings:
         """Settings from SH_HOST, SH_PORT, SH_DATA, DATABASE_URL, SH_SECRET, SH_BOT_DELAY, SH_GRACE,
         SH_DB_TIMEOUT, SH_BOT_TIMEOUT, SH_MODERATION_REFRESH, SH_BOT_MODULES (comma-separated module
-        names), SH_ALLOWED_ORIGINS, SH_TRUSTED_PROXIES, SH_API_DOCS, REDIS_URL, SH_NODE_ID,
-        SH_LEASE_TTL and the limits of ``LIMIT_ENV``.
+        names), SH_ALLOWED_ORIGINS, SH_TRUSTED_PROXIES, SH_API_DOCS, SH_WEBHOOK_ALLOW_PRIVATE,
+        REDIS_URL, SH_NODE_ID, SH_LEASE_TTL and the limits of ``LIMIT_ENV``.
 
         Keyword arguments that are not ``None`` (command-line flags) and ``limits`` (``--limit``
         NAME -> VALUE) win over the environment. A bad value raises ``ValueError``.
@@ -188,6 +191,7 @@ class Settings:
             "allowed_origins": _origins(env.get("SH_ALLOWED_ORIGINS")),
             "trusted_proxies": (env.get("SH_TRUSTED_PROXIES") or "").strip() or None,
             "api_docs": _flag("SH_API_DOCS"),
+            "webhook_allow_private": _flag("SH_WEBHOOK_ALLOW_PRIVATE"),
             "redis_url": env.get("REDIS_URL") or None,
             "node_id": env.get("SH_NODE_ID") or None,
             "lease_ttl": _float("SH_LEASE_TTL", 10.0),

@@ -60,6 +60,8 @@ class TableRow(Base):
     rematch: Mapped[str | None] = mapped_column(sa.String(32), nullable=True)  # the next table
     # A rated table: people only, official rules, 5-10 players (server/ratings.py).
     rated: Mapped[bool] = mapped_column(sa.Boolean, server_default=sa.false())
+    # user ids the host removed from the waiting table (server/hosting.py); NULL: nobody
+    removed: Mapped[Any] = mapped_column(sa.JSON, nullable=True)
 
 
 class SessionRow(Base):

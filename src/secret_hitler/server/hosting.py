@@ -13,12 +13,15 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, StrictBool, StrictStr
+from sqlalchemy import Connection
 
+from . import db
 from . import store as S
 from .auth import User
 from .hub import Hub, LobbyError, bot_levels
 from .lobby import _detail, _table, hub_of, need_user
 from .tables import Seat, Table
+from .text import brief
 
 router = APIRouter()
 
@@ -82,10 +85,14 @@ async def seat(table_id: str, seat: int, body: SeatBody, request: Request) -> di
         level = body.level or table.bot_level
         if level not in bot_levels():
             raise LobbyError(400, "invalid_bot", "level: unknown bot level")
+        removed = False
         if table.status == "waiting":
             if body.to == "empty":
                 table.seats[seat] = Seat()
+                removed = s.user_id not in table.removed
                 table.removed.add(s.user_id)  # not back at this table by themselves
+            elif table.rated:
+                raise LobbyError(409, "rated_table", "a rated table is for people only: no bots")
             else:
                 table.seats[seat] = Seat("bot", None, f"Bot {seat + 1}", level)
         elif table.status == "playing":
@@ -96,7 +103,12 @@ async def seat(table_id: str, seat: int, body: SeatBody, request: Request) -> di
             table.seat_to_bot(seat)
         else:
             raise LobbyError(409, "game_over", "the game is over")
-        await table.persist()
+        try:
+            await table.persist()  # (the removal is stored with the table: migration 0006)
+        except Exception:
+            if removed:
+                table.removed.discard(s.user_id)  # not stored: nothing changed
+            raise
         table.reseat(s.user_id)
         table.broadcast_table()
         table.log.info("seat freed by host", extra={"seat": seat, "to": body.to})
@@ -110,6 +122,8 @@ async def rematch(table_id: str, request: Request) -> dict[str, Any]:
     same table."""
     user = need_user(request)
     hub = hub_of(request)
+    if hub.get(table_id) is None:  # a finished table the hub no longer holds (or a restart)
+        return await _rematch_stored(hub, table_id, user, request)
     table = _table(hub, table_id, user)
     async with table.lock:
         if table.seat_of(user.id) is None:
@@ -120,39 +134,75 @@ async def rematch(table_id: str, request: Request) -> dict[str, Any]:
             existing = hub.get(table.rematch)
             if existing is not None:
                 return _detail(existing, user)
-        new = await _open_rematch(hub, table, user, request)
+        new = await _open_rematch(hub, table.row(), user, request)
         table.rematch = new.id
         await table.persist()
         table.broadcast_table()
     return _detail(new, user)
 
 
-async def _open_rematch(hub: Hub, old: Table, user: User, request: Request) -> Table:
+_STORED_REMATCH = asyncio.Lock()  # one stored table's rematch at a time (they are rare)
+
+
+async def _rematch_stored(hub: Hub, table_id: str, user: User, request: Request) -> dict[str, Any]:
+    """Rematch of a finished table known only to the database: the same checks, and the new
+    table's id is stored on the old row only if no rematch was stored first."""
+    async with _STORED_REMATCH:
+        row = await hub.store.read(S.table_row(table_id))
+        seated = row is not None and any(
+            s.get("kind") == "human" and s.get("user_id") == user.id for s in row["seats"]
+        )
+        if row is None or not (row["public"] or seated or user.id == row["host"]):
+            raise LobbyError(404, "not_found", f"no table {brief(table_id)}")
+        if not seated:
+            raise LobbyError(403, "not_seated", "only the players of this game may ask")
+        if row["status"] != "finished":
+            raise LobbyError(409, "game_not_finished", "the game is still being played")
+        if row.get("rematch") is not None:
+            existing = hub.get(row["rematch"])
+            if existing is not None:
+                return _detail(existing, user)
+        new = await _open_rematch(hub, row, user, request)
+        await hub.store.write(_set_rematch(table_id, new.id))
+    return _detail(new, user)
+
+
+def _set_rematch(table_id: str, new_id: str) -> S.Write:
+    def run(conn: Connection) -> None:
+        t = db.tables
+        conn.execute(t.update().where(t.c.id == table_id).values(rematch=new_id))
+
+    return run
+
+
+async def _open_rematch(hub: Hub, old: dict[str, Any], user: User, request: Request) -> Table:
+    """A new table with the settings and seats of ``old`` (a table row)."""
     from .guard import client_address
 
     addr = client_address(request.client)
     hub.check_new_table(user.id, addr)
-    seats = [Seat.from_json(s.to_json()) for s in old.seats]
+    seats = [Seat.from_json(s) for s in old["seats"]]
     table = Table(
         hub,
         id=hub._new_id(),
         host=user.id,
         host_name=user.name,
-        players=old.players,
-        rules=old.rules,
-        public=old.public,
+        players=old["players"],
+        rules=old["rules"],
+        public=old["public"],
         invite=hub._new_invite(),
-        timer=old.timer,
-        bot_level=old.bot_level,
+        timer=old["timer"],
+        bot_level=old["bot_level"],
         auto_start=False,  # the others may not be back yet: the host starts it
         seats=seats,
         host_addr=addr,
-        name=old.name,
-        webhook=old.webhook,
+        name=old.get("name"),
+        webhook=old.get("webhook"),
+        rated=bool(old.get("rated")),
     )
     await hub.store.write(S.save_table(table.row(), insert=True))
     hub._register(table)
-    table.log.info("rematch opened", extra={"of": old.id})
+    table.log.info("rematch opened", extra={"of": old["id"]})
     return table
 
 
@@ -210,6 +260,7 @@ async def remake(table_id: str, request: Request, body: RemakeBody | None = None
         passed = len(poll["yes"] & voters) >= poll["needed"]
         if passed:
             table.remake = None
+            table.remake_result = _result(poll, True)
             table.log.info("remake passed")
             await table.start_game(remake=True)
         else:
@@ -219,7 +270,19 @@ async def remake(table_id: str, request: Request, body: RemakeBody | None = None
     return detail
 
 
+def _result(poll: dict[str, Any], passed: bool) -> dict[str, Any]:
+    """How a closed remake vote went (counts only: the vote is anonymous)."""
+    return {
+        "passed": passed,
+        "yes": len(poll["yes"]),
+        "no": len(poll["no"]),
+        "needed": poll["needed"],
+        "at": round(time.time(), 3),
+    }
+
+
 def _close_poll(table: Table, poll: dict[str, Any]) -> None:
     if table.remake is poll:
         table.remake = None
+        table.remake_result = _result(poll, False)
         table.broadcast_table()

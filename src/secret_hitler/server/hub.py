@@ -68,7 +68,7 @@ class Hub:
         self.invites: dict[str, str] = {}
         self.standin_level = default_level()
         self.guard = Guard(settings)
-        self.webhooks = Webhooks(settings.webhook_timeout)
+        self.webhooks = Webhooks(settings.webhook_timeout, settings.webhook_allow_private)
         self._sweeper: asyncio.Task[None] | None = None
         self.cluster: Cluster | None = None  # one node of many (cluster.py), else None
 
@@ -164,12 +164,13 @@ class Hub:
         )
 
     def _host_gone(self, table: Table, now: float) -> bool:
-        """The host's seat has been offline for longer than the grace time."""
+        """The host's seat has been offline for longer than the grace time (a host who has not
+        connected since the table was made or restored: counted from the first sweep)."""
         seat = table.seat_of(table.host)
-        if seat is None or table.status not in ("waiting", "playing"):
+        if seat is None or table.status not in ("waiting", "playing") or table.connected(seat):
             return False
-        away = table.away_since.get(seat)
-        return away is not None and not table.connected(seat) and now - away >= self.settings.grace
+        away = table.away_since.setdefault(seat, now)
+        return now - away >= self.settings.grace
 
     async def _sweep(self) -> None:
         """Close stale waiting tables; pass the host role of a host offline past the grace."""
@@ -195,7 +196,8 @@ class Hub:
 
     async def _pass_host(self, table: Table, now: float) -> None:
         async with table.lock:
-            if self._host_gone(table, now) and table.pass_host():
+            # to someone who is here: passing it between absent people would help nobody
+            if self._host_gone(table, now) and table.pass_host(connected_only=True):
                 await table.persist()
                 table.broadcast_table()
 
@@ -309,8 +311,7 @@ class Hub:
             await table.maybe_autostart()
         return table
 
-    @staticmethod
-    def check_table_settings(body: dict[str, Any]) -> tuple[str | None, str | None]:
+    def check_table_settings(self, body: dict[str, Any]) -> tuple[str | None, str | None]:
         """The table's ``name`` (display-name rules) and ``webhook`` (webhooks.check_url)."""
         name = body.get("name")
         if name == "":
@@ -323,9 +324,9 @@ class Hub:
         webhook = body.get("webhook")
         if webhook is not None:
             try:
-                webhook = check_url(webhook)
+                webhook = check_url(webhook, self.settings.webhook_allow_private)
             except WebhookError as exc:
-                raise LobbyError(400, "invalid_settings", str(exc)) from None
+                raise LobbyError(400, exc.code, str(exc), "webhook") from None
         return name, webhook
 
     def _new_id(self) -> str:
@@ -380,6 +381,7 @@ class Hub:
             webhook=row.get("webhook"),
             rematch=row.get("rematch"),
             rated=bool(row.get("rated")),
+            removed={str(u) for u in row.get("removed") or ()},
         )
         for c in st.chat:
             table.chat.append(c)

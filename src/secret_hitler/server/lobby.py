@@ -494,4 +494,9 @@ def _stored_detail(stored: S.StoredTable, user: User | None) -> dict[str, Any]:
         "winner": g["winner"] if g else None,
         "reason": g["reason"] if g else None,
         "problem": None,
+        "name": row.get("name"),
+        "webhook": row.get("webhook") is not None,
+        "rematch": row.get("rematch"),
+        "remake": None,
+        "remake_result": None,
     }

@@ -124,6 +124,7 @@ class Table(BotDriver):
         webhook: str | None = None,
         rematch: str | None = None,
         rated: bool = False,
+        removed: set[str] | None = None,
     ) -> None:
         self.hub = hub
         self.rated = rated  # ratings count this table's game (server/ratings.py)
@@ -149,7 +150,8 @@ class Table(BotDriver):
         self.offline_since: float | None = self.touched
         self.renamed: dict[int, str] = {}  # seats of deleted users: their placeholder names
         self.remake: dict[str, Any] | None = None  # an open remake vote (hosting.py)
-        self.removed: set[str] = set()  # users the host removed (in memory: until a restart)
+        self.remake_result: dict[str, Any] | None = None  # how the last one went (hosting.py)
+        self.removed: set[str] = removed or set()  # users the host removed (stored with the row)
         self.game: Game | None = None
         self.action_by: list[str | None] = []
         self.conns: set[Conn] = set()
@@ -250,6 +252,7 @@ class Table(BotDriver):
                 "needed": self.remake["needed"],
                 "ends_at": self.remake["ends_at"],
             },
+            "remake_result": self.remake_result,
         }
 
     def row(self) -> dict[str, Any]:
@@ -271,6 +274,7 @@ class Table(BotDriver):
             "webhook": self.webhook,
             "rematch": self.rematch,
             "rated": self.rated,
+            "removed": sorted(self.removed) or None,
         }
 
     def record(self) -> dict[str, Any]:
@@ -285,9 +289,9 @@ class Table(BotDriver):
     def human_connected(self) -> bool:
         return any(s.kind == "human" and self.connected(i) for i, s in enumerate(self.seats))
 
-    def pass_host(self, exclude: str | None = None) -> bool:
-        """The host role goes to the next human seat after the host's (a connected one first);
-        False when nobody can take it."""
+    def pass_host(self, exclude: str | None = None, connected_only: bool = False) -> bool:
+        """The host role goes to the next human seat after the host's (a connected one first;
+        ``connected_only``: only a connected one); False when nobody can take it."""
         start = self.seat_of(self.host)
         start = -1 if start is None else start
         order = [(start + k) % self.players for k in range(1, self.players + 1)]
@@ -298,6 +302,8 @@ class Table(BotDriver):
             and self.seats[i].user_id not in (self.host, exclude, None)
         ]
         humans.sort(key=lambda i: not self.connected(i))  # stable: seat order within each
+        if connected_only:
+            humans = [i for i in humans if self.connected(i)]
         if not humans:
             return False
         seat = self.seats[humans[0]]

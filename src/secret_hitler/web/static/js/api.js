@@ -90,7 +90,7 @@ export async function ensureSession(name) {
 
 /** The words of a setting or field the server names in an error (`field`). */
 function fieldName(field) {
-  const keys = { players: "lobby.create.players", timer: "lobby.timer", rules: "lobby.create.rules", name: "lobby.display_name" };
+  const keys = { players: "lobby.create.players", timer: "lobby.timer", rules: "lobby.create.rules", name: "lobby.display_name", webhook: "lobby.webhook" };
   if (has(`lobby.custom.${field}`)) return t(`lobby.custom.${field}`);
   return keys[field] ? t(keys[field]) : field;
 }

@@ -12,6 +12,7 @@ import { renderHistory } from "./history.js";
 import { turnStarted, markTurn, soundOn, setSound, askNotifications } from "./alerts.js";
 import { playEvents } from "./sounds.js";
 import { speakEvents, speechAvailable, speechOn, setSpeech, stopSpeech } from "./speech.js";
+import { tableTools, remakeBox, rematchButton } from "./hosting.js";
 
 const PING_MS = 25000;
 
@@ -94,7 +95,8 @@ export function mountTable(root, tableId, params = {}) {
   try { historyBox.open = localStorage.getItem("sh.history") === "open"; } catch { /* ignore */ }
   const historyArea = h("section", { class: "area area-history", "aria-label": t("history.title") }, historyBox);
 
-  const mainCol = h("div", { class: "main-col" }, boardArea, actionArea);
+  const toolsArea = h("section", { class: "area area-tools", hidden: true }); // hosting.js
+  const mainCol = h("div", { class: "main-col" }, boardArea, actionArea, toolsArea);
   const sideCol = h("div", { class: "side-col" }, roleArea, historyArea, logArea, chatArea);
   const grid = h("div", { class: "table-grid", hidden: true }, seatsArea, mainCol, sideCol);
   const waiting = h("div", { class: "waiting-room" }, h("p", { text: t("app.loading") }));
@@ -421,9 +423,25 @@ export function mountTable(root, tableId, params = {}) {
     renderSeatsArea();
     renderLogArea();
     renderHistoryArea();
+    renderTools();
     renderChatChrome();
     renderChat();
     if (coach) coach.update(state);
+  }
+
+  /** What hosting.js needs: the table as this page holds it, and a way to change it. */
+  function hostingContext() {
+    return {
+      tableId, table: state.table, seat: state.seat, view: state.view, seq: state.seq,
+      userId: state.userId || (state.me && state.me.user_id) || null,
+      showError, setTable: (detail) => { state.table = detail; }, rerender: renderAll,
+    };
+  }
+
+  function renderTools() {
+    const tools = tableTools(hostingContext());
+    toolsArea.hidden = !tools;
+    replace(toolsArea, tools);
   }
 
   function renderHistoryArea() {
@@ -514,6 +532,7 @@ export function mountTable(root, tableId, params = {}) {
       const votes = renderLastVote(ctx);
       if (votes) parts.push(votes);
       if (claims) parts.push(claims);
+      parts.push(remakeBox(hostingContext())); // after the decision (hosting.js)
     } else {
       const { claims } = renderActions({ ...ctx, legal: [] });
       if (claims) parts.push(claims);
@@ -646,6 +665,7 @@ export function mountTable(root, tableId, params = {}) {
       type: "button", class: "btn btn-secondary",
       onclick: () => { logArea.scrollIntoView({ behavior: "smooth", block: "start" }); logList.focus({ preventScroll: true }); },
     }, h("span", { text: t("gameover.history") })));
+    buttons.push(rematchButton(hostingContext()));
     buttons.push(h("a", { class: "btn btn-primary", href: "#/" }, h("span", { text: t("gameover.back_to_lobby") })));
     parts.push(h("div", { class: "button-row" }, buttons));
     return h("div", { class: "gameover", "aria-labelledby": "prompt-title" }, parts);
@@ -797,7 +817,7 @@ export function mountTable(root, tableId, params = {}) {
     const isHost = table.host && (table.host === state.userId || (state.me && table.host === state.me.user_id));
     const seats = (table.seats || []).slice().sort((a, b) => a.seat - b.seat);
     const free = seats.filter((s) => s.kind === "empty").length;
-    const parts = [h("h2", { text: t("lobby.tables.name", { id: table.id || tableId }) })];
+    const parts = [h("h2", { class: "table-title", text: table.name || t("lobby.tables.name", { id: table.id || tableId }) })];
     parts.push(h("dl", { class: "facts" },
       h("dt", { text: t("lobby.create.rules") }), h("dd", { text: presetName(table.rules) }),
       h("dt", { text: t("lobby.create.players") }), h("dd", { text: t("lobby.create.players_value", { count: table.players }) }),
@@ -849,6 +869,7 @@ export function mountTable(root, tableId, params = {}) {
       parts.push(h("div", { class: "button-row" }, buttons));
     }
     if (mine === null) parts.push(h("p", { class: "banner spectator" }, icon("eye"), h("span", { text: t("spectator.hint") })));
+    parts.push(tableTools(hostingContext()));
     replace(waiting, parts, h("div", { class: "waiting-chat" }, chatArea));
   }
 
@@ -982,7 +1003,7 @@ export function mountTable(root, tableId, params = {}) {
           h("span", { class: "seat-name", text: displayName(names && names[s]) || t("seat.number", { seat: s + 1 }) }),
           roleBadge(role)))));
     }
-    const buttons = [h("a", { class: "btn btn-primary", href: `#/replay/${encodeURIComponent(gameId)}` }, icon("play"), h("span", { text: t("gameover.replay") }))];
+    const buttons = [rematchButton(hostingContext()), h("a", { class: "btn btn-primary", href: `#/replay/${encodeURIComponent(gameId)}` }, icon("play"), h("span", { text: t("gameover.replay") }))];
     if (rec) buttons.push(h("button", { type: "button", class: "btn btn-secondary", onclick: downloadRecord }, icon("download"), h("span", { text: t("gameover.download") })));
     buttons.push(h("a", { class: "btn btn-secondary", href: "#/" }, h("span", { text: t("gameover.back_to_lobby") })));
     parts.push(h("div", { class: "button-row" }, buttons));

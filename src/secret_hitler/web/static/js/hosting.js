@@ -1,0 +1,213 @@
+// Tables that look after themselves, on the table page (docs/protocol.md "Hosting",
+// "Moderation"): the host's tools (name the table, remove someone from a waiting table, give a
+// seat to a bot), the anonymous remake vote, rematch on the end screen, and reporting a player
+// at this moment of this game. The server decides everything; this module only asks it and shows
+// what the table detail says.
+import { h } from "./dom.js";
+import { icon } from "./icons.js";
+import { t, language } from "./i18n.js";
+import { post, request } from "./api.js";
+import { displayName } from "./board.js";
+
+/** This module's styles, loaded with it (index.html stays as it is). */
+function useStyles() {
+  if (document.getElementById("hosting-css")) return;
+  document.head.appendChild(h("link", { id: "hosting-css", rel: "stylesheet", href: "/static/css/hosting.css" }));
+}
+useStyles();
+
+// What the user is typing or has chosen, per table: the table page re-renders on every
+// broadcast, so drafts live here rather than in the elements.
+const memory = new Map();
+function mem(tableId) {
+  if (!memory.has(tableId)) memory.set(tableId, { name: null, report: null, reason: "", vote: null, notice: null });
+  return memory.get(tableId);
+}
+
+/**
+ * ctx: { tableId, table, seat, userId, view, seq, showError(code, message, detail, field),
+ *        setTable(detail), rerender() }
+ */
+function isHost(ctx) {
+  return Boolean(ctx.table && ctx.userId && ctx.table.host === ctx.userId);
+}
+
+function path(ctx, tail = "") {
+  return `/api/tables/${encodeURIComponent(ctx.tableId)}${tail}`;
+}
+
+async function call(ctx, fn, after) {
+  try {
+    const detail = await fn();
+    if (detail && detail.seats) ctx.setTable(detail);
+    if (after) after(detail);
+  } catch (err) {
+    ctx.showError(err.code, err.message, null, err.field);
+  }
+  ctx.rerender();
+}
+
+function seatLabel(s) {
+  return s.kind === "bot" ? (displayName(s.name) || t("seat.bot_name", { seat: s.seat + 1 })) : (s.name || t("seat.number", { seat: s.seat + 1 }));
+}
+
+// ------------------------------------------------------------------ host tools and reports
+/** The table tools: the host's (name, seats) and, for everyone signed in, "Report" per player. */
+export function tableTools(ctx) {
+  const table = ctx.table;
+  if (!table || !ctx.userId || !["waiting", "playing", "finished"].includes(table.status)) return null;
+  const m = mem(ctx.tableId);
+  const host = isHost(ctx) && table.status !== "finished";
+  const parts = [h("h2", { id: "tools-title" }, h("span", { text: t(host ? "tools.host.title" : "tools.title") }))];
+  if (m.notice) {
+    parts.push(h("p", { class: "hint tools-notice", role: "status", text: m.notice }));
+  }
+  if (host) parts.push(nameForm(ctx, m));
+  const rows = [];
+  for (const s of (table.seats || []).slice().sort((a, b) => a.seat - b.seat)) {
+    if (s.kind !== "human" || !s.user_id || s.user_id === ctx.userId) continue;
+    const buttons = [];
+    if (host && table.status === "waiting") {
+      buttons.push(h("button", { type: "button", class: "btn btn-secondary", dataset: { fkey: `tool-remove-${s.seat}` }, onclick: () => freeSeat(ctx, s, "empty") },
+        h("span", { text: t("tools.seat.remove") })));
+      if (!table.rated) {
+        buttons.push(h("button", { type: "button", class: "btn btn-secondary", dataset: { fkey: `tool-bot-${s.seat}` }, onclick: () => freeSeat(ctx, s, "bot") },
+          icon("bot"), h("span", { text: t("tools.seat.to_bot") })));
+      }
+    }
+    if (host && table.status === "playing" && s.connected === false) {
+      buttons.push(h("button", { type: "button", class: "btn btn-secondary", dataset: { fkey: `tool-bot-${s.seat}` }, onclick: () => freeSeat(ctx, s, "bot") },
+        icon("bot"), h("span", { text: t("tools.seat.to_bot") })));
+    }
+    buttons.push(h("button", { type: "button", class: "btn btn-link", dataset: { fkey: `tool-report-${s.seat}` }, "aria-expanded": m.report === s.seat ? "true" : "false",
+      onclick: () => { m.report = m.report === s.seat ? null : s.seat; m.notice = null; ctx.rerender(); } },
+    icon("warning"), h("span", { text: t("tools.report") })));
+    rows.push(h("li", { class: "tool-seat" },
+      h("span", { class: "seat-num", text: String(s.seat + 1) }),
+      h("span", { class: "seat-name", title: seatLabel(s), text: seatLabel(s) }),
+      s.connected === false ? h("span", { class: "badge muted" }, icon("offline"), h("span", { text: t("seat.offline") })) : null,
+      h("span", { class: "tool-buttons" }, buttons)));
+    if (m.report === s.seat) rows.push(h("li", { class: "tool-report" }, reportForm(ctx, m, s)));
+  }
+  if (rows.length) parts.push(h("ul", { class: "tool-seats" }, rows));
+  if (parts.length === 1) return null;
+  return h("div", { class: "table-tools", "aria-labelledby": "tools-title" }, parts);
+}
+
+function nameForm(ctx, m) {
+  const input = h("input", {
+    id: "tools-table-name", type: "text", maxlength: "24", autocomplete: "off",
+    value: m.name !== null ? m.name : (ctx.table.name || ""), dataset: { fkey: "tools-table-name" },
+    placeholder: t("lobby.tables.name", { id: ctx.table.id }),
+    oninput: () => { m.name = input.value; },
+  });
+  return h("form", {
+    class: "tool-name", onsubmit: (ev) => {
+      ev.preventDefault();
+      const name = input.value.trim();
+      call(ctx, () => request("PATCH", path(ctx), { name }), () => { m.name = null; m.notice = t("tools.name.saved"); });
+    },
+  },
+  h("label", { for: "tools-table-name", text: t("tools.name") }),
+  h("div", { class: "invite-row" }, input,
+    h("button", { type: "submit", class: "btn btn-secondary", dataset: { fkey: "tools-table-name-save" }, text: t("tools.name.save") })));
+}
+
+function freeSeat(ctx, s, to) {
+  const m = mem(ctx.tableId);
+  m.notice = null;
+  call(ctx, () => post(path(ctx, `/seats/${s.seat}`), { to }), () => {
+    m.notice = t(to === "empty" ? "tools.seat.removed" : "tools.seat.botted", { name: seatLabel(s) });
+  });
+}
+
+function reportForm(ctx, m, s) {
+  const reason = h("textarea", {
+    id: "table-report-reason", maxlength: "500", rows: "3", required: true, dataset: { fkey: "table-report-reason" },
+    oninput: () => { m.reason = reason.value; },
+  });
+  reason.value = m.reason;
+  const game = ctx.table.game_id;
+  // The moment: how many moves of this game were made when the report was written.
+  const moment = game && typeof ctx.seq === "number" ? Math.max(0, ctx.seq - 1) : null;
+  return h("form", {
+    class: "report-form", onsubmit: (ev) => {
+      ev.preventDefault();
+      const body = { player: s.user_id, reason: reason.value };
+      if (game) body.game = game;
+      if (moment !== null) body.moment = moment;
+      call(ctx, () => post("/api/reports", body), () => { m.report = null; m.reason = ""; m.notice = t("tools.report.sent"); });
+    },
+  },
+  h("h3", { text: t("tools.report.title", { name: seatLabel(s) }) }),
+  h("div", { class: "field" }, h("label", { for: "table-report-reason", text: t("tools.report.reason") }), reason),
+  h("p", { class: "hint", text: moment !== null ? t("tools.report.moment", { count: moment }) : t("tools.report.table") }),
+  h("div", { class: "button-row" },
+    h("button", { type: "submit", class: "btn btn-danger", dataset: { fkey: "table-report-send" }, text: t("tools.report.send") }),
+    h("button", { type: "button", class: "btn btn-secondary", text: t("app.cancel"), onclick: () => { m.report = null; ctx.rerender(); } })));
+}
+
+// ------------------------------------------------------------------ remake vote
+/** The remake vote while it can be called or is open (the action area shows it). */
+export function remakeBox(ctx) {
+  const { table, view } = ctx;
+  if (!table || table.status !== "playing" || !view || view.phase === "game_over") return null;
+  const m = mem(ctx.tableId);
+  const poll = table.remake;
+  const result = table.remake_result;
+  const early = !(view.liberal_policies || view.fascist_policies); // the server's window: no policy yet
+  const seat = ctx.seat !== null ? (table.seats || []).find((s) => s.seat === ctx.seat) : null;
+  const voter = Boolean(seat && seat.kind === "human" && view.alive && view.alive[ctx.seat]);
+  if (!poll && !(early && (voter || result))) return null;
+  if (poll && m.vote && m.vote.ends_at !== poll.ends_at) m.vote = null;
+  const parts = [h("h3", { id: "remake-title", text: t("remake.title") })];
+  if (poll) {
+    parts.push(h("p", { class: "remake-count", role: "status", text: t("remake.open", { yes: poll.yes, no: poll.no, needed: poll.needed }) }));
+    parts.push(h("p", { class: "hint", text: t("remake.ends", { time: new Date(poll.ends_at * 1000).toLocaleTimeString(language()) }) }));
+    if (m.vote) parts.push(h("p", { class: "hint", text: t(m.vote.yes ? "remake.voted_yes" : "remake.voted_no") }));
+    if (voter) {
+      parts.push(h("div", { class: "button-row" },
+        h("button", { type: "button", class: "btn btn-primary", dataset: { fkey: "remake-yes" }, onclick: () => vote(ctx, true, poll) }, t("remake.yes")),
+        h("button", { type: "button", class: "btn btn-secondary", dataset: { fkey: "remake-no" }, onclick: () => vote(ctx, false, poll) }, t("remake.no"))));
+    }
+  } else {
+    if (result) {
+      parts.push(h("p", { class: "remake-result", role: "status", text: result.passed ? t("remake.passed") : t("remake.failed", { yes: result.yes, needed: result.needed }) }));
+    }
+    if (voter && early) {
+      parts.push(h("p", { class: "hint", text: t("remake.hint") }));
+      parts.push(h("button", { type: "button", class: "btn btn-secondary", dataset: { fkey: "remake-call" }, onclick: () => vote(ctx, true, null) }, t("remake.call")));
+    }
+  }
+  return h("div", { class: "remake", "aria-labelledby": "remake-title" }, parts);
+}
+
+function vote(ctx, yes, poll) {
+  const m = mem(ctx.tableId);
+  call(ctx, () => post(path(ctx, "/remake"), { vote: yes }), (detail) => {
+    const open = detail && detail.remake;
+    m.vote = open ? { yes, ends_at: open.ends_at } : null;
+    if (!poll && !open) m.vote = null;
+  });
+}
+
+// ------------------------------------------------------------------ rematch
+/** On the end screen: "Rematch" (a new table, same people and settings) or the way to it. */
+export function rematchButton(ctx) {
+  const table = ctx.table;
+  if (!table || !ctx.userId) return null;
+  const seated = (table.seats || []).some((s) => s.kind === "human" && s.user_id === ctx.userId);
+  if (!seated) return null;
+  if (table.rematch) {
+    return h("a", { class: "btn btn-secondary", id: "to-rematch", href: `#/t/${encodeURIComponent(table.rematch)}` }, icon("play"), h("span", { text: t("mygames.to_rematch") }));
+  }
+  return h("button", {
+    type: "button", class: "btn btn-secondary", id: "rematch", dataset: { fkey: "rematch" },
+    onclick: async () => {
+      try {
+        const next = await post(path(ctx, "/rematch"), {});
+        location.hash = `#/t/${encodeURIComponent(next.id)}`;
+      } catch (err) { ctx.showError(err.code, err.message, null, err.field); }
+    },
+  }, icon("play"), h("span", { text: t("mygames.rematch") }));
+}

@@ -1,0 +1,127 @@
+"""Webhooks cannot be turned against the server's own network (docs/security.md "Webhooks"):
+private, loopback, link-local, multicast and reserved addresses are refused when the URL is set
+and again when a POST is sent (after the host name is resolved), unless the operator allows them
+(``SH_WEBHOOK_ALLOW_PRIVATE``); redirects are not followed."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import socket
+from typing import Any
+
+import pytest
+from server_support import HttpError, Server, http, session
+from test_play_by_post import Receiver, receiver  # noqa: F401 (the fixture)
+
+from secret_hitler.server.webhooks import Webhooks, check_url
+
+REFUSED = [
+    "http://127.0.0.1:8000/hook",
+    "http://127.1/hook",
+    "http://0x7f000001/hook",
+    "http://10.1.2.3/hook",
+    "http://192.168.0.10/hook",
+    "http://172.16.5.4/hook",
+    "http://100.64.0.1/hook",
+    "http://169.254.169.254/latest/meta-data",
+    "http://0.0.0.0/hook",
+    "http://224.0.0.1/hook",
+    "http://240.0.0.1/hook",
+    "http://255.255.255.255/hook",
+    "http://[::1]/hook",
+    "http://[fe80::1]/hook",
+    "http://[fc00::1]/hook",
+    "http://[ff02::1]/hook",
+    "http://[::ffff:127.0.0.1]/hook",
+    "http://[2002:7f00:1::]/hook",  # 6to4 around 127.0.0.1
+    "http://localhost:8000/hook",
+    "https://LOCALHOST./hook",
+    "http://api.localhost/hook",
+]
+
+
+@pytest.mark.timeout(60)
+def test_private_webhook_addresses_are_refused_with_their_own_code(server: Server) -> None:
+    tok = session(server, "Ann")
+    for url in REFUSED:
+        with pytest.raises(HttpError) as info:
+            http(server, "POST", "/api/tables", {"players": 5, "webhook": url}, token=tok)
+        err = info.value.body["error"]
+        assert (info.value.status, err["code"], err["field"]) == (400, "webhook_private", "webhook")
+        assert url[7:30] not in err["message"]  # the URL is not echoed
+    t = http(server, "POST", "/api/tables", {"players": 5}, token=tok)["id"]
+    with pytest.raises(HttpError) as info:
+        http(server, "PATCH", f"/api/tables/{t}", {"webhook": "http://10.0.0.1/x"}, token=tok)
+    assert info.value.code == "webhook_private"
+    assert http(server, "GET", f"/api/tables/{t}")["webhook"] is False  # nothing changed
+    for url in ("https://8.8.8.8/hook", "https://hooks.example.org/services/T0/B0"):
+        detail = http(server, "PATCH", f"/api/tables/{t}", {"webhook": url}, token=tok)
+        assert detail["webhook"] is True
+
+
+@pytest.mark.timeout(60)
+def test_an_operator_may_allow_private_addresses(make_server: Any) -> None:
+    server: Server = make_server(SH_WEBHOOK_ALLOW_PRIVATE="1")
+    tok = session(server, "Ann")
+    for url in ("http://127.0.0.1:9/hook", "http://[::1]/hook", "http://localhost/hook"):
+        t = http(server, "POST", "/api/tables", {"players": 5, "webhook": url}, token=tok)
+        assert t["webhook"] is True
+        http(server, "POST", f"/api/tables/{t['id']}/leave", token=tok)  # under the table limit
+
+
+def test_the_check_without_a_server() -> None:
+    assert check_url("http://10.0.0.1/", allow_private=True) == "http://10.0.0.1/"
+    assert check_url("https://example.org/hook") == "https://example.org/hook"
+
+
+class _Table:
+    """What ``Webhooks`` needs of a table to send: its log."""
+
+    id = "tunit"
+    log = logging.getLogger("test.webhooks")
+
+
+def _resolving(monkeypatch: pytest.MonkeyPatch, name: str, address: str) -> None:
+    """``name`` resolves to ``address`` (as a DNS answer an attacker controls would)."""
+    real = asyncio.base_events.BaseEventLoop.getaddrinfo
+
+    async def fake(self: Any, host: Any, port: Any, *args: Any, **kw: Any) -> Any:
+        if host == name:
+            return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (address, port))]
+        return await real(self, host, port, *args, **kw)
+
+    monkeypatch.setattr(asyncio.base_events.BaseEventLoop, "getaddrinfo", fake)
+
+
+@pytest.mark.timeout(30)
+def test_a_name_that_resolves_to_a_private_address_is_refused_when_sending(
+    monkeypatch: pytest.MonkeyPatch,
+    receiver: Receiver,  # noqa: F811
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    name = "hooks.attacker.example"
+    _resolving(monkeypatch, name, "127.0.0.1")
+    port = receiver.url.rsplit(":", 1)[1]
+    url = f"http://{name}:{port}/ok"
+    assert check_url(url) == url  # a name passes when it is set: it is checked at each POST
+
+    async def send(allow: bool, target: str) -> Webhooks:
+        hooks = Webhooks(5.0, allow_private=allow)
+        await hooks._send(_Table(), target, {"event": "turn"})  # type: ignore[arg-type]
+        await hooks.close()
+        return hooks
+
+    with caplog.at_level(logging.WARNING, "test.webhooks"):
+        refused = asyncio.run(send(False, url))
+    assert (refused.sent, refused.failed) == (0, 1) and receiver.bodies == []
+    assert any(getattr(r, "error", None) == "webhook_private" for r in caplog.records)
+    assert all(name not in r.getMessage() for r in caplog.records)
+
+    allowed = asyncio.run(send(True, url))  # the operator allows it: the checked address is
+    assert (allowed.sent, allowed.failed) == (1, 0)  # reached, under the URL's own host name
+    assert [(b["_path"], b["_host"]) for b in receiver.bodies] == [("/ok", f"{name}:{port}")]
+
+    redirected = asyncio.run(send(True, receiver.url + "/redirect"))
+    assert (redirected.sent, redirected.failed) == (0, 1)
+    assert [b["_path"] for b in receiver.bodies] == ["/ok", "/redirect"]  # not followed
