@@ -104,6 +104,8 @@ def test_create_validation(server: Server) -> None:
     assert http(server, "GET", "/api/rules")["presets"]["official"]["hitler_zone"] == 3
     levels = http(server, "GET", "/api/bots")
     assert "random" in levels["levels"] and levels["default"] in levels["levels"]
+    assert levels["offered"][:2] == ["random", "rule"] and "tutorial" not in levels["offered"]
+    assert set(levels["offered"]) <= set(levels["levels"])
 
 
 def test_lobby_flow(server: Server) -> None:

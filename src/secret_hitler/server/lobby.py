@@ -8,6 +8,7 @@ from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
+from ..bots import PLAYER_LEVELS
 from ..engine import PRESETS
 from ..engine.events import PRIVATE_EVENT_TYPES
 from . import protocol as P
@@ -194,7 +195,11 @@ async def rules() -> dict[str, Any]:
 
 @router.get("/api/bots")
 async def bots() -> dict[str, Any]:
-    return {"levels": bot_levels(), "default": default_level()}
+    """``offered``: the levels a person may choose (bots.PLAYER_LEVELS order), as the web
+    client's lobby and waiting room show them; ``levels``: every level a table may name."""
+    levels = bot_levels()
+    offered = [name for name in PLAYER_LEVELS if name in levels]
+    return {"levels": levels, "offered": offered, "default": default_level()}
 
 
 # ---------------------------------------------------------------------- lobby

@@ -1,5 +1,6 @@
 // The lobby: display name, account and my games (account.js), create a table, public tables
 // (join or watch), invite links.
+import { botLevels, FALLBACK_LEVELS } from "./levels.js";
 import { engine } from "./engine.js";
 import { h, replace } from "./dom.js";
 import { icon } from "./icons.js";
@@ -11,9 +12,8 @@ import { askNotifications } from "./alerts.js";
 import { learnPanel } from "./tutorial.js";
 
 const POWERS = ["investigate", "special_election", "peek", "execute"];
-// Easy, normal, hard, human-like (bots.base.PLAYER_LEVELS): the engine names, weakest first.
-// The lobby offers those the server has (GET /api/bots) and starts on the server's default.
-let BOT_LEVELS = ["random", "rule", "bayes", "bayes-human"];
+// Easy, normal, hard, human-like: the server says which (levels.js, GET /api/bots).
+let BOT_LEVELS = FALLBACK_LEVELS.levels;
 // seconds per decision; the long ones are for play-by-post tables (up to 7 days)
 const TIMERS = [null, 30, 60, 90, 120, 300, 3600, 4 * 3600, 86400, 2 * 86400, 7 * 86400];
 // Default slots offered when a custom board is first opened (the official boards, RULES.md).
@@ -294,10 +294,9 @@ export function mountLobby(root, params = {}) {
       if (me && !nameInput.value) nameInput.value = me.name;
     } catch { /* offline: the list shows the error */ }
     try {
-      const bots = await get("/api/bots");
-      const offered = BOT_LEVELS.filter((l) => bots.levels.includes(l));
-      if (offered.length) BOT_LEVELS = offered;
-      if (BOT_LEVELS.includes(bots.default)) form.level = bots.default;
+      const bots = await botLevels();
+      BOT_LEVELS = bots.levels;
+      form.level = bots.default;
     } catch { /* keep the built-in list */ }
     if (params.invite) {
       try {

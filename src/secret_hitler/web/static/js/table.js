@@ -1,4 +1,5 @@
 // The table page: waiting room, then the game over the WebSocket (docs/protocol.md).
+import { botLevels, FALLBACK_LEVELS } from "./levels.js";
 import { h, replace, announce } from "./dom.js";
 import { icon } from "./icons.js";
 import { aidsOf, decorateSeats, noteEditor, mountAidSwitches } from "./aids.js";
@@ -48,6 +49,8 @@ export function mountTable(root, tableId, params = {}) {
     lastPrompt: null,
     turnKey: null,
     forced: [], // moves the server's stand-in made for this seat: [{by, text}]
+    levels: FALLBACK_LEVELS, // the bot levels offered, until GET /api/bots answers
+    draft: { name: null, fill: true, level: null }, // the waiting room's fields, kept across redraws
   };
 
   // ------------------------------------------------------------------ skeleton
@@ -848,7 +851,10 @@ export function mountTable(root, tableId, params = {}) {
     if (!state.me && mine === null && free && table.status === "waiting") {
       parts.push(h("div", { class: "field" },
         h("label", { for: "join-name", text: t("lobby.display_name") }),
-        h("input", { id: "join-name", type: "text", maxlength: "24", autocomplete: "nickname", value: rememberedName(), placeholder: t("lobby.display_name.placeholder") })));
+        h("input", {
+          id: "join-name", type: "text", maxlength: "24", autocomplete: "nickname", placeholder: t("lobby.display_name.placeholder"),
+          value: state.draft.name ?? rememberedName(), oninput: (e) => { state.draft.name = e.target.value; },
+        })));
     }
     parts.push(h("h3", { text: t("lobby.tables.col.players") }), h("ol", { class: "wait-seats" }, rows));
     if (table.status === "waiting") {
@@ -856,9 +862,11 @@ export function mountTable(root, tableId, params = {}) {
       if (!isHost && !free) { /* already said */ } else if (!isHost) parts.push(h("p", { class: "hint", text: t("lobby.waiting_for_host") }));
       const buttons = [];
       if (isHost) {
-        const fill = h("input", { type: "checkbox", id: "fill-bots", checked: true });
-        const level = h("select", { id: "fill-level", "aria-label": t("lobby.bots.level") },
-          ["random", "rule", "bayes"].map((l) => h("option", { value: l, selected: l === "rule" }, t(`bot.level.${l}`))));
+        // What the host chose survives the waiting room's redraws (each table update).
+        const fill = h("input", { type: "checkbox", id: "fill-bots", checked: state.draft.fill, onchange: (e) => { state.draft.fill = e.target.checked; } });
+        const chosen = state.draft.level ?? state.levels.default;
+        const level = h("select", { id: "fill-level", "aria-label": t("lobby.bots.level"), onchange: (e) => { state.draft.level = e.target.value; } },
+          state.levels.levels.map((l) => h("option", { value: l, selected: l === chosen }, t(`bot.level.${l}`))));
         buttons.push(h("div", { class: "fill-row" }, h("label", { for: "fill-bots" }, fill, h("span", { text: t("lobby.fill_bots") })), level));
         buttons.push(h("button", {
           type: "button", class: "btn btn-primary big", dataset: { fkey: "start" },
@@ -940,6 +948,7 @@ export function mountTable(root, tableId, params = {}) {
 
   // ------------------------------------------------------------------ start
   async function boot() {
+    botLevels().then((levels) => { state.levels = levels; if (!state.closed) renderAll(); });
     try {
       state.me = await currentUser();
     } catch (err) { showError(err.code, err.message, null, err.field); }
