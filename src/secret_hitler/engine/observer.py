@@ -15,7 +15,7 @@ import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .events import Event, ReadOnlyDict, freeze
+from .events import Event, ReadOnlyDict
 from .types import Phase
 from .view import FIELDS, EventLog, View
 
@@ -62,8 +62,8 @@ class Observer:
         # nobody holds any more costs nothing.
         self._viewers: list[weakref.ref[View]] = []
         self._lock = threading.Lock()
-        self._rules: ReadOnlyDict = freeze(game.rules.describe())
-        self._board = tuple(None if p is None else p.value for p in game.board)
+        self._rules: ReadOnlyDict = game._setup.describe
+        self._board = game._setup.board_values
 
     # ------------------------------------------------------------------ observing events
     def sync(self) -> None:
