@@ -48,6 +48,24 @@ _HAND_CLAIMS = {
     2: [tuple([F] * (2 - k) + [L] * k) for k in range(3)],
 }
 _PEEK_CLAIMS = [(a, b, c) for a in (F, L) for b in (F, L) for c in (F, L)]
+# Interned claims: every claim a seat may be offered, by subject (and investigated seat).
+_POLICY_CLAIMS = {
+    subject: [
+        tuple(
+            Action(s, A.CLAIM, subject=subject, policies=c)
+            for c in (_PEEK_CLAIMS if subject == A.CLAIM_PEEK else _HAND_CLAIMS[size])
+        )
+        for s in range(_MAX_SEATS)
+    ]
+    for subject, size in A.CLAIM_SIZES.items()
+}
+_INVESTIGATION_CLAIMS = [
+    [
+        tuple(Action(s, A.CLAIM, subject=A.CLAIM_INVESTIGATION, target=t, party=p) for p in Party)
+        for t in range(_MAX_SEATS)
+    ]
+    for s in range(_MAX_SEATS)
+]
 
 _POWER_PHASE = {
     Power.INVESTIGATE: Phase.INVESTIGATE,
@@ -419,12 +437,12 @@ class Game:
         return (chan,) if pres is None or pres == chan else (pres, chan)
 
     def legal_actions(self, seat: int) -> list[Action]:
-        """Every action ``seat`` may take now, optional claims included."""
+        """Every action ``seat`` may take now, optional claims included (always last)."""
         ph = self.phase
         out: list[Action]
-        if ph is _VOTE:
-            out = list(_VOTES[seat]) if self.alive[seat] and self.votes[seat] is None else []
-        elif ph is _NOMINATE:
+        if ph is _VOTE:  # no claim is open during a vote (a nomination closes them)
+            return list(_VOTES[seat]) if self.alive[seat] and self.votes[seat] is None else []
+        if ph is _NOMINATE:
             if seat == self.candidate:
                 row = _TARGET_ACTIONS[A.NOMINATE][seat]
                 out = [row[t] for t in self.eligible_chancellors()]
@@ -476,20 +494,13 @@ class Game:
         return self._pending_power
 
     def _claim_options(self, seat: int) -> list[Action]:
-        out = []
+        out: list[Action] = []
         for subject, target in self._claims[seat].items():
             if subject == A.CLAIM_INVESTIGATION:
                 assert target is not None
-                out += [
-                    Action(seat, A.CLAIM, subject=subject, target=target, party=p) for p in Party
-                ]
-            elif subject == A.CLAIM_PEEK:
-                out += [Action(seat, A.CLAIM, subject=subject, policies=c) for c in _PEEK_CLAIMS]
+                out += _INVESTIGATION_CLAIMS[seat][target]
             else:
-                size = A.CLAIM_SIZES[subject]
-                out += [
-                    Action(seat, A.CLAIM, subject=subject, policies=c) for c in _HAND_CLAIMS[size]
-                ]
+                out += _POLICY_CLAIMS[subject][seat]
         return out
 
     def is_legal(self, action: Action) -> bool:
@@ -1106,7 +1117,10 @@ class Game:
 
     def view(self, seat: int | None) -> View:
         """What ``seat`` may know now (``None``: a spectator), as an immutable snapshot."""
-        return self.observer.view(seat)
+        observer = self._observer
+        if observer is None:
+            observer = self._observer = Observer(self)
+        return observer.view(seat)
 
     def visible_events(self, seat: int | None) -> list[Event]:
         """The log entries ``seat`` observes (``None``: the public ones)."""
