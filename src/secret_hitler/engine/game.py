@@ -95,6 +95,40 @@ _VETO_RESPONSE = Phase.VETO_RESPONSE
 _GAME_OVER = Phase.GAME_OVER
 
 
+def _shuffle_inline(rng: random.Random, x: list[Any]) -> None:
+    """``rng.shuffle(x)`` with its ``_randbelow`` inlined: the same draws in the same order (a
+    shuffle is half the cost of a new game otherwise). Used only if it matches the running
+    Python's ``random`` (checked at import, ``_same_as_stdlib``)."""
+    getrandbits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
+
+
+def _stdlib_shuffle(rng: random.Random, x: list[Any]) -> None:
+    rng.shuffle(x)
+
+
+def _same_as_stdlib() -> bool:
+    """Whether ``_shuffle_inline`` leaves lists and the generator as ``Random.shuffle`` does."""
+    for seed in range(4):
+        for size in (2, 7, 17, 60):
+            a, b = list(range(size)), list(range(size))
+            ra, rb = random.Random(seed), random.Random(seed)
+            ra.shuffle(a)
+            _shuffle_inline(rb, b)
+            if a != b or ra.random() != rb.random():
+                return False
+    return True
+
+
+_shuffle = _shuffle_inline if _same_as_stdlib() else _stdlib_shuffle
+
+
 class _Setup:
     """What a game of given rules and seat count shares with every other such game, computed
     once (``_setup``): the validated rules resolved for the table, and the immutable start-up
@@ -307,11 +341,11 @@ class Game:
         # Chance, always drawn in the same order: roles, first president, deck.
         fascists = setup.fascists
         dealt = list(setup.dealt)
-        rng.shuffle(dealt)
+        _shuffle(rng, dealt)
         first = rng.randrange(n)
         lib, fas = rules.deck
         pile = list(setup.pile)
-        rng.shuffle(pile)
+        _shuffle(rng, pile)
         if roles is not None:
             dealt = _parse_roles(roles, n, fascists)
         if first_president is not None:
@@ -416,9 +450,9 @@ class Game:
         if self._eligible is None:
             c, alive = self.candidate, self.alive
             barred = self.term_limited()
-            elig = tuple(s for s in range(self.n) if alive[s] and s != c and s not in barred)
+            elig = tuple([s for s in range(self.n) if alive[s] and s != c and s not in barred])
             if not elig:
-                elig = tuple(s for s in range(self.n) if alive[s] and s != c)
+                elig = tuple([s for s in range(self.n) if alive[s] and s != c])
             self._eligible = elig
         return self._eligible
 
@@ -692,7 +726,7 @@ class Game:
     def _log(
         self, kind: str, data: dict[str, Any], audience: tuple[int, ...] | None = None
     ) -> None:
-        self.events.append(Event(kind, data, audience))
+        self.events.append(Event(kind, ReadOnlyDict(data), audience))
 
     def _note(
         self,
@@ -760,7 +794,7 @@ class Game:
     def _tally(self) -> None:
         votes = tuple(self.votes)
         self.last_votes = votes
-        ja = sum(1 for v in votes if v)
+        ja = votes.count(True)  # votes are True, False or None (the dead)
         passed = 2 * ja > self.living
         self._note("votes", _VOTES_FIELDS, (votes, ja, self.living - ja, passed))
         if passed:
@@ -940,10 +974,10 @@ class Game:
                     "fascist policies of the draw and discard piles"
                 )
             # Shuffle anyway, so that later unfixed chance events are the same as without fixings.
-            self._rng.shuffle([L] * lib + [F] * fas)
+            _shuffle(self._rng, [L] * lib + [F] * fas)
         else:
             pile = [L] * lib + [F] * fas
-            self._rng.shuffle(pile)
+            _shuffle(self._rng, pile)
         self.reshuffles.append(tuple(pile))
         self._draw = pile[::-1]
         self.discard_liberal = self.discard_fascist = 0
