@@ -152,7 +152,9 @@ def run_game(
     # Agents that keep the default ``claims`` (claim nothing) need not be asked.
     talkers = [type(a).claims is not Agent.claims for a in agents]
     anyone_talks = any(talkers)
-    to_act, legal_actions, view, apply = game.to_act, game.legal_actions, game.view, game.apply
+    # ``game.observer.view`` is ``game.view`` without one call per decision.
+    to_act, legal_actions, apply = game.to_act, game.legal_actions, game.apply
+    view = game.observer.view
     claim, vote = A.CLAIM, Phase.VOTE
     turns = 0
     claims = 0
