@@ -86,7 +86,8 @@ class Event:
     """One entry of the game log.
 
     ``audience`` is ``None`` for a public event, else the tuple of seats that observe it.
-    ``data`` holds only JSON values; its lists and dicts are read-only.
+    ``data`` holds only JSON values and is read-only all the way down, so the engine shares one
+    event between the games that log the same one (``Game._note``).
     """
 
     __slots__ = ("type", "data", "audience", "_json")

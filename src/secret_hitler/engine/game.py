@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from enum import Enum
+from functools import lru_cache
 from typing import Any
 
 from . import actions as A
@@ -46,6 +48,24 @@ _HAND_CLAIMS = {
     2: [tuple([F] * (2 - k) + [L] * k) for k in range(3)],
 }
 _PEEK_CLAIMS = [(a, b, c) for a in (F, L) for b in (F, L) for c in (F, L)]
+# Interned claims: every claim a seat may be offered, by subject (and investigated seat).
+_POLICY_CLAIMS = {
+    subject: [
+        tuple(
+            Action(s, A.CLAIM, subject=subject, policies=c)
+            for c in (_PEEK_CLAIMS if subject == A.CLAIM_PEEK else _HAND_CLAIMS[size])
+        )
+        for s in range(_MAX_SEATS)
+    ]
+    for subject, size in A.CLAIM_SIZES.items()
+}
+_INVESTIGATION_CLAIMS = [
+    [
+        tuple(Action(s, A.CLAIM, subject=A.CLAIM_INVESTIGATION, target=t, party=p) for p in Party)
+        for t in range(_MAX_SEATS)
+    ]
+    for s in range(_MAX_SEATS)
+]
 
 _POWER_PHASE = {
     Power.INVESTIGATE: Phase.INVESTIGATE,
@@ -73,6 +93,152 @@ _DISCARD = Phase.DISCARD
 _ENACT = Phase.ENACT
 _VETO_RESPONSE = Phase.VETO_RESPONSE
 _GAME_OVER = Phase.GAME_OVER
+
+
+def _shuffle_inline(rng: random.Random, x: list[Any]) -> None:
+    """``rng.shuffle(x)`` with its ``_randbelow`` inlined: the same draws in the same order (a
+    shuffle is half the cost of a new game otherwise). Used only if it matches the running
+    Python's ``random`` (checked at import, ``_same_as_stdlib``)."""
+    getrandbits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
+
+
+def _stdlib_shuffle(rng: random.Random, x: list[Any]) -> None:
+    rng.shuffle(x)
+
+
+def _same_as_stdlib() -> bool:
+    """Whether ``_shuffle_inline`` leaves lists and the generator as ``Random.shuffle`` does."""
+    for seed in range(4):
+        for size in (2, 7, 17, 60):
+            a, b = list(range(size)), list(range(size))
+            ra, rb = random.Random(seed), random.Random(seed)
+            ra.shuffle(a)
+            _shuffle_inline(rb, b)
+            if a != b or ra.random() != rb.random():
+                return False
+    return True
+
+
+_shuffle = _shuffle_inline if _same_as_stdlib() else _stdlib_shuffle
+
+
+class _Setup:
+    """What a game of given rules and seat count shares with every other such game, computed
+    once (``_setup``): the validated rules resolved for the table, and the immutable start-up
+    events and view constants that depend on nothing else."""
+
+    __slots__ = (
+        "board",
+        "hitler_knows",
+        "fascists",
+        "dealt",
+        "pile",
+        "started",
+        "roles",
+        "nights",
+        "voted",
+        "describe",
+        "board_values",
+    )
+
+    def __init__(self, rules: Rules, n: int) -> None:
+        rules.validate(n)
+        self.board = rules.board(n)
+        self.hitler_knows = rules.hitler_knows(n)
+        self.fascists = fascists = rules.fascist_count(n)
+        self.dealt = (
+            (Role.HITLER,) + (Role.FASCIST,) * fascists + (Role.LIBERAL,) * (n - fascists - 1)
+        )
+        lib, fas = rules.deck
+        self.pile = (L,) * lib + (F,) * fas
+        self.board_values = tuple(None if p is None else p.value for p in self.board)
+        liberal, fascist = rules.start_track
+        #: The ``game_started`` data of an unnamed table (``names`` set per game otherwise).
+        self.started = ReadOnlyDict(
+            players=n,
+            names=None,
+            rules=freeze(rules.to_json()),
+            board=ReadOnlyList(self.board_values),
+            hitler_zone=rules.hitler_zone,
+            veto_zone=rules.veto_zone,
+            liberal_policies=liberal,
+            fascist_policies=fascist,
+            draw_pile=lib + fas,
+        )
+        #: ``roles[seat][role]``: the event that tells ``seat`` its role.
+        self.roles = tuple(
+            {
+                r: Event("role", ReadOnlyDict(seat=s, role=r._value_, party=r.party._value_), (s,))
+                for r in Role
+            }
+            for s in range(n)
+        )
+        #: ``night`` events by (seat, fascist team as (seat, role) pairs); filled as met.
+        self.nights: dict[tuple[int, tuple[tuple[int, str], ...]], Event] = {}
+        #: ``voted[seat][ja]``: the public notice of a vote (with the vote if votes are public).
+        public = rules.voting == "public_sequential"
+        self.voted = tuple(
+            {
+                ja: Event("voted", ReadOnlyDict(seat=s, ja=ja) if public else ReadOnlyDict(seat=s))
+                for ja in (True, False)
+            }
+            for s in range(n)
+        )
+        self.describe: ReadOnlyDict = freeze(rules.describe())
+
+
+@lru_cache(maxsize=256)
+def _setup(rules: Rules, n: int) -> _Setup:
+    return _Setup(rules, n)
+
+
+# Shared events. Most events carry a few small values (seats, counts, policies), so the same
+# event recurs across games: ``Game._note`` looks it up by (type, values, audience) and builds
+# it once. Events are immutable (read-only data), so sharing one between games is safe. The
+# field names of each type are fixed here, one tuple per type; at most _SHARED_MAX are kept.
+_SHARED: dict[tuple[Any, ...], Event] = {}
+_SHARED_MAX = 1 << 15
+_CANDIDATE = ("seat", "round", "eligible")
+_GOVERNMENT = ("president", "chancellor")
+_VOTES_FIELDS = ("votes", "ja", "nein", "passed")
+_VALUE = ("value",)
+_SEAT = ("seat",)
+_SESSION = ("president", "chancellor", "veto", "draw_pile")
+_POLICIES = ("policies",)
+_PRESIDENT = ("president",)
+_PASSED = ("discarded", "policies")
+_POLICY = ("policy",)
+_ENACTED = ("policy", "chaos", "liberal_policies", "fascist_policies")
+_POWER = ("power", "president")
+_DRAW_PILE = ("draw_pile",)
+_TARGETING = ("president", "target")
+_INVESTIGATION = ("target", "party")
+
+
+def _plain(value: Any) -> Any:
+    """An event value as JSON: enum members by their value, tuples as read-only lists."""
+    if type(value) is tuple:
+        return ReadOnlyList(_plain(v) for v in value)
+    if isinstance(value, Enum):
+        return value.value
+    return value
+
+
+def _shared_event(
+    key: tuple[Any, ...], kind: str, names: tuple[str, ...], audience: tuple[int, ...] | None
+) -> Event:
+    values = key[1]
+    event = Event(kind, ReadOnlyDict(zip(names, map(_plain, values), strict=True)), audience)
+    if len(_SHARED) < _SHARED_MAX:
+        _SHARED[key] = event
+    return event
 
 
 def _illegal(code: str, message: str) -> IllegalAction:
@@ -138,11 +304,12 @@ class Game:
         "_claims",
         "winner",
         "reason",
+        "finished",  # winner is not None (a plain attribute: read at every step of a loop)
         "events",
         "actions",
-        "_public_votes",
         "_voters",
         "_observer",
+        "_setup",
     )
 
     def __init__(
@@ -162,23 +329,23 @@ class Game:
         else:
             self.names = tuple(str(x) for x in players)
             n = len(self.names)
-        self.rules = rules if isinstance(rules, Rules) else Rules.from_json(rules)
-        self.rules.validate(n)
+        self.rules = rules = rules if isinstance(rules, Rules) else Rules.from_json(rules)
+        self._setup = setup = _setup(rules, n)  # validates the rules for n seats
         self.n = n
         self.seed = seed
-        self.board = self.rules.board(n)
-        self.hitler_knows = self.rules.hitler_knows(n)
+        self.board = setup.board
+        self.hitler_knows = setup.hitler_knows
         rng = random.Random(seed)
         self._rng = rng
 
         # Chance, always drawn in the same order: roles, first president, deck.
-        fascists = self.rules.fascist_count(n)
-        dealt = [Role.HITLER] + [Role.FASCIST] * fascists + [Role.LIBERAL] * (n - fascists - 1)
-        rng.shuffle(dealt)
+        fascists = setup.fascists
+        dealt = list(setup.dealt)
+        _shuffle(rng, dealt)
         first = rng.randrange(n)
-        lib, fas = self.rules.deck
-        pile = [L] * lib + [F] * fas
-        rng.shuffle(pile)
+        lib, fas = rules.deck
+        pile = list(setup.pile)
+        _shuffle(rng, pile)
         if roles is not None:
             dealt = _parse_roles(roles, n, fascists)
         if first_president is not None:
@@ -241,18 +408,14 @@ class Game:
         self._claims: dict[int, dict[str, int | None]] = {}
         self.winner: Winner | None = None
         self.reason: Reason | None = None
+        self.finished = False
         self.events: list[Event] = []
         self.actions: list[Action] = []
-        self._public_votes = self.rules.voting == "public_sequential"
         self._observer: Observer | None = None
         self.phase = _NOMINATE
         self._start()
 
     # ------------------------------------------------------------------ queries
-    @property
-    def finished(self) -> bool:
-        return self.winner is not None
-
     @property
     def draw_pile(self) -> int:
         return len(self._draw)
@@ -287,9 +450,9 @@ class Game:
         if self._eligible is None:
             c, alive = self.candidate, self.alive
             barred = self.term_limited()
-            elig = tuple(s for s in range(self.n) if alive[s] and s != c and s not in barred)
+            elig = tuple([s for s in range(self.n) if alive[s] and s != c and s not in barred])
             if not elig:
-                elig = tuple(s for s in range(self.n) if alive[s] and s != c)
+                elig = tuple([s for s in range(self.n) if alive[s] and s != c])
             self._eligible = elig
         return self._eligible
 
@@ -308,12 +471,12 @@ class Game:
         return (chan,) if pres is None or pres == chan else (pres, chan)
 
     def legal_actions(self, seat: int) -> list[Action]:
-        """Every action ``seat`` may take now, optional claims included."""
+        """Every action ``seat`` may take now, optional claims included (always last)."""
         ph = self.phase
         out: list[Action]
-        if ph is _VOTE:
-            out = list(_VOTES[seat]) if self.alive[seat] and self.votes[seat] is None else []
-        elif ph is _NOMINATE:
+        if ph is _VOTE:  # no claim is open during a vote (a nomination closes them)
+            return list(_VOTES[seat]) if self.alive[seat] and self.votes[seat] is None else []
+        if ph is _NOMINATE:
             if seat == self.candidate:
                 row = _TARGET_ACTIONS[A.NOMINATE][seat]
                 out = [row[t] for t in self.eligible_chancellors()]
@@ -365,20 +528,13 @@ class Game:
         return self._pending_power
 
     def _claim_options(self, seat: int) -> list[Action]:
-        out = []
+        out: list[Action] = []
         for subject, target in self._claims[seat].items():
             if subject == A.CLAIM_INVESTIGATION:
                 assert target is not None
-                out += [
-                    Action(seat, A.CLAIM, subject=subject, target=target, party=p) for p in Party
-                ]
-            elif subject == A.CLAIM_PEEK:
-                out += [Action(seat, A.CLAIM, subject=subject, policies=c) for c in _PEEK_CLAIMS]
+                out += _INVESTIGATION_CLAIMS[seat][target]
             else:
-                size = A.CLAIM_SIZES[subject]
-                out += [
-                    Action(seat, A.CLAIM, subject=subject, policies=c) for c in _HAND_CLAIMS[size]
-                ]
+                out += _POLICY_CLAIMS[subject][seat]
         return out
 
     def is_legal(self, action: Action) -> bool:
@@ -394,21 +550,25 @@ class Game:
         observer = self._observer
         if observer is not None and observer._viewers:
             observer.before_change()  # views handed out keep describing the game before this
-        if (
-            action.type == "vote"
-            and self.phase is _VOTE
-            and (not self._fixed_reshuffles or self.votes_cast + 1 < self.living)
-        ):
-            seat = action.seat
+        if action.type == "vote" and self.phase is _VOTE:
+            # The fast path of the commonest action; anything unusual takes the full check.
+            seat, ja, votes = action.seat, action.ja, self.votes
+            cast = self.votes_cast + 1
             if (
                 type(seat) is int
                 and 0 <= seat < self.n
+                and votes[seat] is None
                 and self.alive[seat]
-                and self.votes[seat] is None
-                and type(action.ja) is bool
+                and type(ja) is bool
+                and (cast < self.living or not self._fixed_reshuffles)
             ):
                 self.actions.append(action)
-                self._vote(seat, action.ja)
+                votes[seat] = ja
+                self.votes_cast = cast
+                self._voters.remove(seat)
+                self.events.append(self._setup.voted[seat][ja])
+                if cast == self.living:
+                    self._tally()
                 return
         self._check(action)
         if self._fixed_reshuffles and action.type in _MAY_RESHUFFLE:
@@ -566,34 +726,42 @@ class Game:
     def _log(
         self, kind: str, data: dict[str, Any], audience: tuple[int, ...] | None = None
     ) -> None:
-        self.events.append(Event(kind, data, audience))
+        self.events.append(Event(kind, ReadOnlyDict(data), audience))
+
+    def _note(
+        self,
+        kind: str,
+        names: tuple[str, ...],
+        values: tuple[Any, ...],
+        audience: tuple[int, ...] | None = None,
+    ) -> None:
+        """Log an event made of small immutable values, shared with every game that logs the
+        same one (``_SHARED``); ``names`` is the type's one tuple of field names."""
+        key = (kind, values, audience)
+        event = _SHARED.get(key)
+        if event is None:
+            event = _shared_event(key, kind, names, audience)
+        self.events.append(event)
 
     def _start(self) -> None:
-        n = self.n
-        self._log(
-            "game_started",
-            {
-                "players": n,
-                "names": None if self.names is None else ReadOnlyList(self.names),
-                "rules": freeze(self.rules.to_json()),
-                "board": ReadOnlyList(None if p is None else p.value for p in self.board),
-                "hitler_zone": self.rules.hitler_zone,
-                "veto_zone": self.rules.veto_zone,
-                "liberal_policies": self.liberal,
-                "fascist_policies": self.fascist,
-                "draw_pile": len(self._draw),
-            },
-        )
+        n, setup, events = self.n, self._setup, self.events
+        started = setup.started
+        if self.names is not None:
+            started = ReadOnlyDict(started, names=ReadOnlyList(self.names))
+        events.append(Event("game_started", started))
         roles = self.roles
+        role_events = setup.roles
         for s in range(n):
-            self._log(
-                "role", {"seat": s, "role": roles[s].value, "party": roles[s].party.value}, (s,)
-            )
-        fascist_team = {s: roles[s].value for s in range(n) if roles[s] is not Role.LIBERAL}
+            events.append(role_events[s][roles[s]])
+        team = tuple((s, roles[s]._value_) for s in range(n) if roles[s] is not Role.LIBERAL)
+        nights = setup.nights
         for s in range(n):
             if roles[s] is Role.FASCIST or (roles[s] is Role.HITLER and self.hitler_knows):
-                known = {str(k): v for k, v in fascist_team.items() if k != s}
-                self._log("night", {"known": ReadOnlyDict(known)}, (s,))
+                night = nights.get((s, team))
+                if night is None:
+                    known = ReadOnlyDict({str(k): v for k, v in team if k != s})
+                    night = nights[(s, team)] = Event("night", ReadOnlyDict(known=known), (s,))
+                events.append(night)
         self._begin_round(self.first_president)
 
     def _begin_round(self, candidate: int) -> None:
@@ -602,14 +770,7 @@ class Game:
         self.nominee = None
         self._eligible = None
         self.phase = _NOMINATE
-        self._log(
-            "candidate",
-            {
-                "seat": candidate,
-                "round": self.round,
-                "eligible": ReadOnlyList(self.eligible_chancellors()),
-            },
-        )
+        self._note("candidate", _CANDIDATE, (candidate, self.round, self.eligible_chancellors()))
 
     def _nominate(self, seat: int, target: int) -> None:
         if self._claims:
@@ -620,26 +781,22 @@ class Game:
         alive = self.alive
         self._voters = [s for s in range(self.n) if alive[s]]
         self.phase = _VOTE
-        self._log("nominated", {"president": seat, "chancellor": target})
+        self._note("nominated", _GOVERNMENT, (seat, target))
 
     def _vote(self, seat: int, ja: bool) -> None:
         self.votes[seat] = ja
         self.votes_cast += 1
         self._voters.remove(seat)
-        data = {"seat": seat, "ja": ja} if self._public_votes else {"seat": seat}
-        self.events.append(Event("voted", data))
+        self.events.append(self._setup.voted[seat][ja])
         if self.votes_cast == self.living:
             self._tally()
 
     def _tally(self) -> None:
         votes = tuple(self.votes)
         self.last_votes = votes
-        ja = sum(1 for v in votes if v)
+        ja = votes.count(True)  # votes are True, False or None (the dead)
         passed = 2 * ja > self.living
-        self._log(
-            "votes",
-            {"votes": ReadOnlyList(votes), "ja": ja, "nein": self.living - ja, "passed": passed},
-        )
+        self._note("votes", _VOTES_FIELDS, (votes, ja, self.living - ja, passed))
         if passed:
             self._elected()
         else:
@@ -649,7 +806,7 @@ class Game:
 
     def _advance_tracker(self) -> None:
         self.tracker += 1
-        self._log("tracker", {"value": self.tracker})
+        self._note("tracker", _VALUE, (self.tracker,))
         if self.tracker >= 3:
             self._chaos()
 
@@ -660,16 +817,16 @@ class Game:
         rules = self.rules
         if rules.term_limits != "last_enacted":
             self._limit_pres, self._limit_chan, self._limit_round = pres, chan, self.round
-        self._log("elected", {"president": pres, "chancellor": chan})
+        self._note("elected", _GOVERNMENT, (pres, chan))
         if rules.tracker_resets_on_election and self.tracker:
             self.tracker = 0
-            self._log("tracker", {"value": 0})
+            self._note("tracker", _VALUE, (0,))
         if self.fascist >= rules.hitler_zone:
             if self.roles[chan] is Role.HITLER:
                 self._win(Winner.FASCIST, Reason.HITLER_ELECTED)
                 return
             self.not_hitler.add(chan)
-            self._log("not_hitler", {"seat": chan})
+            self._note("not_hitler", _SEAT, (chan,))
         if rules.power_timing == "next_president" and self._pending_power is not None:
             power, self._pending_power = self._pending_power, None
             if power is Power.SPECIAL_ELECTION:
@@ -690,32 +847,21 @@ class Game:
         self.hand = [draw.pop(), draw.pop(), draw.pop()]
         pres, chan = self.president, self.chancellor
         self.phase = _DISCARD
-        self._log(
-            "legislative_session",
-            {
-                "president": pres,
-                "chancellor": chan,
-                "veto": self.veto_enabled,
-                "draw_pile": len(draw),
-            },
-        )
+        self._note("legislative_session", _SESSION, (pres, chan, self.veto_enabled, len(draw)))
         assert pres is not None and chan is not None
-        self._log("drew", {"policies": ReadOnlyList([p._value_ for p in self.hand])}, (pres,))
+        self._note("drew", _POLICIES, (tuple(self.hand),), (pres,))
 
     def _discard(self, seat: int, policy: Policy) -> None:
         hand = self.hand
         hand.remove(policy)
         self._add_discard(policy)
         self.phase = _ENACT
-        self._log("president_discarded", {"president": seat})
-        self._log(
-            "passed",
-            {"discarded": policy._value_, "policies": ReadOnlyList([p._value_ for p in hand])},
-            (seat,),
-        )
+        self._note("president_discarded", _PRESIDENT, (seat,))
+        passed = tuple(hand)
+        self._note("passed", _PASSED, (policy, passed), (seat,))
         chan = self.chancellor
         assert chan is not None
-        self._log("received", {"policies": ReadOnlyList([p._value_ for p in hand])}, (chan,))
+        self._note("received", _POLICIES, (passed,), (chan,))
 
     def _add_discard(self, policy: Policy) -> None:
         if policy is L:
@@ -730,7 +876,7 @@ class Game:
         self._add_discard(other)
         chan = self.chancellor
         assert chan is not None
-        self._log("chancellor_discarded", {"policy": other._value_}, (chan,))
+        self._note("chancellor_discarded", _POLICY, (other,), (chan,))
         self._government_enacts(policy)
 
     def _government_enacts(self, policy: Policy) -> None:
@@ -772,15 +918,7 @@ class Game:
             self.fascist += 1
         self.tracker = 0
         self.hand = []
-        self._log(
-            "enacted",
-            {
-                "policy": policy._value_,
-                "chaos": chaos,
-                "liberal_policies": self.liberal,
-                "fascist_policies": self.fascist,
-            },
-        )
+        self._note("enacted", _ENACTED, (policy, chaos, self.liberal, self.fascist))
         if self.liberal >= 5:
             self._win(Winner.LIBERAL, Reason.FIVE_LIBERAL_POLICIES)
             return True
@@ -810,7 +948,7 @@ class Game:
 
     def _chaos(self) -> None:
         policy = self._draw.pop()
-        self._log("chaos", {"policy": policy.value})
+        self._note("chaos", _POLICY, (policy,))
         rules = self.rules
         if rules.chaos_clears_term_limits:
             self._limit_pres = self._limit_chan = None
@@ -836,21 +974,21 @@ class Game:
                     "fascist policies of the draw and discard piles"
                 )
             # Shuffle anyway, so that later unfixed chance events are the same as without fixings.
-            self._rng.shuffle([L] * lib + [F] * fas)
+            _shuffle(self._rng, [L] * lib + [F] * fas)
         else:
             pile = [L] * lib + [F] * fas
-            self._rng.shuffle(pile)
+            _shuffle(self._rng, pile)
         self.reshuffles.append(tuple(pile))
         self._draw = pile[::-1]
         self.discard_liberal = self.discard_fascist = 0
-        self._log("reshuffled", {"draw_pile": len(pile)})
+        self._note("reshuffled", _DRAW_PILE, (len(pile),))
 
     def _begin_power(self, power: Power, president: int, after: str) -> None:
         self._after_power = after
         self.power_president = president
         if power is Power.PEEK:
             top = ReadOnlyList([p.value for p in self._draw[-1:-4:-1]])
-            self._log("power", {"power": power.value, "president": president})
+            self._note("power", _POWER, (power, president))
             self._log("peek", {"policies": top}, (president,))
             self._claims.setdefault(president, {})[A.CLAIM_PEEK] = None
             self._continue()
@@ -871,7 +1009,7 @@ class Game:
             return
         self.power_targets = tuple(targets)
         self.phase = _POWER_PHASE[power]
-        self._log("power", {"power": power.value, "president": president})
+        self._note("power", _POWER, (power, president))
 
     def _continue(self) -> None:
         self.power_targets = ()
@@ -882,19 +1020,15 @@ class Game:
 
     def _investigate(self, seat: int, target: int) -> None:
         self.investigated[target] = True
-        self._log("investigated", {"president": seat, "target": target})
-        self._log(
-            "investigation",
-            {"target": target, "party": self.roles[target].party.value},
-            (seat,),
-        )
+        self._note("investigated", _TARGETING, (seat, target))
+        self._note("investigation", _INVESTIGATION, (target, self.roles[target].party), (seat,))
         self._claims.setdefault(seat, {})[A.CLAIM_INVESTIGATION] = target
         self._continue()
 
     def _special_election(self, seat: int, target: int) -> None:
         self._special_next = target
         self._rotation = seat  # A10: rotation resumes left of the latest caller
-        self._log("special_election", {"president": seat, "target": target})
+        self._note("special_election", _TARGETING, (seat, target))
         self._continue()
 
     def _execute(self, seat: int, target: int) -> None:
@@ -949,6 +1083,7 @@ class Game:
 
     def _win(self, winner: Winner, reason: Reason) -> None:
         self.winner, self.reason = winner, reason
+        self.finished = True
         self.phase = _GAME_OVER
         self._claims = {}
         self.hand = []
@@ -1016,7 +1151,10 @@ class Game:
 
     def view(self, seat: int | None) -> View:
         """What ``seat`` may know now (``None``: a spectator), as an immutable snapshot."""
-        return self.observer.view(seat)
+        observer = self._observer
+        if observer is None:
+            observer = self._observer = Observer(self)
+        return observer.view(seat)
 
     def visible_events(self, seat: int | None) -> list[Event]:
         """The log entries ``seat`` observes (``None``: the public ones)."""

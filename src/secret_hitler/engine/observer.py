@@ -15,7 +15,7 @@ import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .events import Event, ReadOnlyDict, freeze
+from .events import Event, ReadOnlyDict
 from .types import Phase
 from .view import FIELDS, EventLog, View
 
@@ -24,6 +24,7 @@ assert FIELDS[0] == "seat" and FIELDS[-1] == "events"  # the order ``_values`` f
 if TYPE_CHECKING:
     from .game import Game
 
+_ref = weakref.ref
 _SESSION = frozenset({Phase.DISCARD, Phase.ENACT, Phase.VETO_RESPONSE})
 _POWER_OF_PHASE = {
     Phase.INVESTIGATE: "investigate",
@@ -72,8 +73,8 @@ class Observer:
         # nobody holds any more costs nothing.
         self._viewers: list[weakref.ref[View]] = []
         self._lock = threading.Lock()
-        self._rules: ReadOnlyDict = freeze(game.rules.describe())
-        self._board = tuple(None if p is None else p.value for p in game.board)
+        self._rules: ReadOnlyDict = game._setup.describe
+        self._board = game._setup.board_values
         self._proven: tuple[int, ...] = ()  # proven_not_hitler, kept up to date by ``sync``
 
     # ------------------------------------------------------------------ observing events
@@ -115,21 +116,19 @@ class Observer:
 
     # ------------------------------------------------------------------ views
     def view(self, seat: int | None) -> View:
-        n = self._game.n
-        if seat is not None and not (type(seat) is int and 0 <= seat < n):
-            raise ValueError(f"seat must be 0 to {n - 1} or None")
+        if seat is not None and not (type(seat) is int and 0 <= seat < self._game.n):
+            raise ValueError(f"seat must be 0 to {self._game.n - 1} or None")
         view = View(self, seat)
-        self._viewers.append(weakref.ref(view))
+        self._viewers.append(_ref(view))
         return view
 
     def before_change(self) -> None:
         """Fill every view handed out since the last change that is still referenced."""
-        with self._lock:
-            viewers, self._viewers = self._viewers, []
-            for ref in viewers:
-                view = ref()
-                if view is not None and view._values is None:
-                    view._fill(self._values(view._seat))
+        viewers, self._viewers = self._viewers, []
+        for ref in viewers:
+            view = ref()
+            if view is not None and view._values is None:  # usually dropped already: no lock
+                self.fill(view)
 
     def fill(self, view: View) -> None:
         """Take the snapshot of a view now (a no-op when it is already filled)."""

@@ -35,7 +35,7 @@ class SimulationError(RuntimeError):
 
 def derive_seed(*parts: object) -> int:
     """A 63-bit seed from any parts, identical on every platform and Python run."""
-    text = ":".join(str(p) for p in parts).encode()
+    text = ":".join(map(str, parts)).encode()
     return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
 
 
@@ -152,28 +152,34 @@ def run_game(
     # Agents that keep the default ``claims`` (claim nothing) need not be asked.
     talkers = [type(a).claims is not Agent.claims for a in agents]
     anyone_talks = any(talkers)
-    to_act, legal_actions, view, apply = game.to_act, game.legal_actions, game.view, game.apply
-    claimants = game.claimants
+    # ``game.observer.view`` is ``game.view`` without one call per decision.
+    to_act, legal_actions, apply = game.to_act, game.legal_actions, game.apply
+    view = game.observer.view
+    claim, vote = A.CLAIM, Phase.VOTE
     turns = 0
     claims = 0
     while not game.finished:
-        # In a vote, everyone who has not voted yet, asked in seat order.
-        voting = game.phase is Phase.VOTE
-        seats = to_act() if voting else to_act()[:1]
-        for seat in seats:
+        # In a vote, everyone who has not voted yet, asked in seat order; else the one actor.
+        for seat in to_act():
             legal = legal_actions(seat)
-            if seat in claimants():  # claims are offered apart, never as a turn
-                legal = [a for a in legal if a.type != A.CLAIM]
+            if (
+                legal and legal[-1].type == claim
+            ):  # claims come last, and are offered apart, never as a turn
+                legal = [a for a in legal if a.type != claim]
             action = agents[seat].act(view(seat), legal)
             # Legal actions are interned: identity first, equality only for a bot's own copies.
-            if not any(action is a for a in legal) and action not in legal:
-                raise SimulationError(
-                    f"bot {labels[seat]!r} at seat {seat} (game seed {game.seed}) chose "
-                    f"{action!r}, which is not among its legal actions"
-                )
+            for offered in legal:
+                if offered is action:
+                    break
+            else:
+                if action not in legal:
+                    raise SimulationError(
+                        f"bot {labels[seat]!r} at seat {seat} (game seed {game.seed}) chose "
+                        f"{action!r}, which is not among its legal actions"
+                    )
             apply(action)
             turns += 1
-            if game.phase is not Phase.VOTE:  # the vote is over (or was never open)
+            if game.phase is not vote:  # the vote is over (or was never open)
                 if anyone_talks and game.claimants():
                     claims += _offer_claims(game, agents, labels, talkers)
                 break
