@@ -13,24 +13,26 @@ import typer
 from .engine import InvalidRecord, replay, replay_summary
 from .extras import MissingExtra, extra_for
 
-app = typer.Typer(
+_app = typer.Typer(
     help="Secret Hitler: rules engine, bots, simulator, server and research tools.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
 
-# Modules that add their commands with a ``register(app)`` function. Each imports only light
-# modules at load time (the CLI must start on a plain install); a command that needs an extra
-# checks for it when it runs (``extras.require``).
-_PLUGINS = (
-    "secret_hitler.importers.cli",
-    "secret_hitler.sim.cli",
-    "secret_hitler.server.cli",
-    "secret_hitler.server.admin",
-    "secret_hitler.ratings_cli",
-    "secret_hitler.analysis",
-)
+# Modules that add their commands with a ``register(app)`` function, and the commands each adds.
+# Each imports only light modules at load time (the CLI must start on a plain install); a command
+# that needs an extra checks for it when it runs (``extras.require``). A run of one command loads
+# only its module (start-up is part of every `simulate`), ``--help`` loads them all;
+# tests/sim/test_cli.py checks each module adds exactly the commands named here.
+_PLUGINS: dict[str, tuple[str, ...]] = {
+    "secret_hitler.importers.cli": ("import",),
+    "secret_hitler.sim.cli": ("simulate", "tournament", "evaluate"),
+    "secret_hitler.server.cli": ("serve",),
+    "secret_hitler.server.admin": ("admin",),
+    "secret_hitler.ratings_cli": ("ratings",),
+    "secret_hitler.analysis": ("analyze",),
+}
 
 
 def _err(message: str) -> None:
@@ -48,7 +50,7 @@ def _parse_view(value: str | None) -> int | None | str:
         raise typer.BadParameter("--view takes a seat number or 'spectator'") from None
 
 
-@app.command("replay")
+@_app.command("replay")
 def replay_command(
     files: Annotated[list[Path], typer.Argument(help="Record files (JSON).", show_default=False)],
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per record.")] = False,
@@ -122,23 +124,37 @@ def replay_command(
     raise typer.Exit(status)
 
 
-def _register_plugins() -> None:
-    for name in _PLUGINS:
+_registered: set[str] = set()
+
+
+def __getattr__(name: str) -> Any:
+    """``secret_hitler.cli.app``: the whole command (every plugin), for tests and embedders."""
+    if name == "app":
+        _register_plugins()
+        return _app
+    raise AttributeError(name)
+
+
+def _register_plugins(command: str | None = None) -> None:
+    """Register the plugin that adds ``command``, or every plugin (for help and the unknown)."""
+    names = [m for m, commands in _PLUGINS.items() if command in commands] or list(_PLUGINS)
+    for name in names:
+        if name in _registered:
+            continue
+        _registered.add(name)
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as exc:
             if exc.name and name.startswith(exc.name):
                 continue
             raise
-        module.register(app)
-
-
-_register_plugins()
+        module.register(_app)
 
 
 def main() -> None:
+    _register_plugins(sys.argv[1] if len(sys.argv) > 1 else None)
     try:
-        app()
+        _app()
     except KeyboardInterrupt:
         sys.exit(130)
     except MissingExtra as exc:

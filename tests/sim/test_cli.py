@@ -149,3 +149,40 @@ def test_tournament_writes_every_cell(tmp_path: Path) -> None:
     assert "## 5 players" in md and "## 7 players" in md
     assert "| liberals \\ fascists | random | rule |" in md
     assert "--bots random,rule" in md
+
+
+def test_each_plugin_adds_exactly_the_commands_the_cli_loads_it_for() -> None:
+    """`secret-hitler CMD` loads only CMD's module (start-up counts in every run), so the map
+    in cli.py must name what each module's ``register`` adds."""
+    import importlib
+
+    import typer
+
+    from secret_hitler import cli
+
+    for module, commands in cli._PLUGINS.items():
+        one = typer.Typer()
+        importlib.import_module(module).register(one)
+        added = [c.name for c in one.registered_commands] + [g.name for g in one.registered_groups]
+        assert sorted(added) == sorted(commands), module
+
+
+def test_one_command_loads_only_its_own_plugin() -> None:
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys; from secret_hitler import cli; sys.argv = ['secret-hitler', 'simulate', "
+        "'--games', '1', '--jobs', '1', '--quiet', '--json']; "
+        "import contextlib\nwith contextlib.suppress(SystemExit): cli.main()\n"
+        "print(sorted(m for m in sys.modules if m in cli._PLUGINS))"
+    )
+    out = (
+        subprocess.run(
+            [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
+        )
+        .stdout.strip()
+        .splitlines()
+    )
+    assert json.loads(out[0])["games"] == 1
+    assert out[-1] == "['secret_hitler.sim.cli']"
