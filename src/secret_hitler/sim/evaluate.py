@@ -280,8 +280,8 @@ def _votes_of_game(record: dict[str, Any], bot: str, seed: int, report: VoteRepo
         report.by_tracker[tracker].add(same, human)
         report.by_zone["hitler_zone" if zone else "before_zone"].add(same, human)
         report.always_ja += human
-    for role, same, options in nominations:
-        report.nominations[role].add(same, options)
+    for role, same, count in nominations:
+        report.nominations[role].add(same, count)
     for role, true, mine in claims:
         tally = report.claims[role]
         tally.people += 1
@@ -629,13 +629,13 @@ def votes_command(
     for col in ("role", "nominations", "same nominee", "uniform", "claims", "false: people", "bot"):
         other.add_column(col, justify="left" if col == "role" else "right")
     for role in sorted(set(report.nominations) | set(report.claims)):
-        n = report.nominations[role].to_json()
+        nj = report.nominations[role].to_json()
         c = report.claims[role].to_json()
         other.add_row(
             role,
-            str(n["nominations"]),
-            _pct(n["agreement"]),
-            _pct(n["uniform_agreement"]),
+            str(nj["nominations"]),
+            _pct(nj["agreement"]),
+            _pct(nj["uniform_agreement"]),
             str(c["people_claims"]),
             _pct(c["people_false_share"]),
             _pct(c["bot_false_share"]),
