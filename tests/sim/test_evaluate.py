@@ -191,3 +191,15 @@ def test_claim_truth_is_read_from_the_seats_own_events() -> None:
     assert not claim_is_true(V, Action.claim_policies(0, "president_hand", ["fascist"] * 3))
     assert claim_is_true(V, Action.claim_investigation(0, 3, "fascist"))
     assert not claim_is_true(V, Action.claim_investigation(0, 3, "liberal"))
+
+
+@pytest.mark.parametrize("players", [5, 6, 8, 9, 10])
+def test_the_seven_player_models_carry_over_to_other_sizes(players: int) -> None:
+    """BOT_MODEL is fitted at 7 players; at every other size its posterior still beats the
+    uniform prior on bayes games (log-loss), so one model serves every table."""
+    records = [
+        play_game(players, Lineup("bayes", "bayes"), seed=s)[1].to_record() for s in range(3)
+    ]
+    data = evaluate_roles(records, "bayes").to_json()["overall"]
+    assert data["points"] > 0
+    assert data["log_loss"] < data["uniform_log_loss"]
