@@ -3,9 +3,9 @@
 Every bot level plays whole games at 5 to 10 players under each rules preset; a wrapper checks
 each decision against moves no sensible player makes, from the seat's own view only (what it
 holds, what it knows from the engine's ``View``): a liberal chancellor holding a liberal enacts
-it; a liberal president holding a liberal passes one; a liberal never nominates, nor votes ja
-on, a chancellor it knows is fascist once Hitler can win by election (unless the engine has
-confirmed him not Hitler); a liberal tells the truth; an informed fascist elects Hitler in the
+it; a liberal president holding a liberal passes one; once Hitler can win by election a liberal
+never nominates a seat it knows is fascist (when another is eligible), nor votes ja on one not
+confirmed not Hitler; a liberal tells the truth; an informed fascist elects Hitler in the
 zone, wins with a sixth fascist policy when he can, never shoots Hitler and never calls him
 fascist. A game that crashes, or plays an illegal move, fails too (``run_game`` raises).
 """
@@ -76,14 +76,10 @@ class Checked(Agent):
                 for a in legal
                 if a.type == "nominate"
                 and a.target is not None
-                and not (_known_fascist(view, a.target) and _hitler_electable(view, a.target))
+                and not _known_fascist(view, a.target)
             ]
-            if (
-                role == "liberal"
-                and _known_fascist(view, c)
-                and _hitler_electable(view, c)
-                and others
-            ):
+            zone = view.fascist_policies >= view.hitler_zone  # Hitler can win by election
+            if role == "liberal" and zone and _known_fascist(view, c) and others:
                 self._fault(view, f"a liberal nominated seat {c}, known fascist, in the zone")
         elif action.type == "vote":
             self.counts["vote"] += 1
