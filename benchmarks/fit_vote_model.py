@@ -12,7 +12,7 @@ only (L2-regularised logistic regression, Newton's method, numpy only) and the a
 
 It prints the held-out agreement overall and by role next to two baselines (always ja, and the
 majority vote of each role in the training half). ``--write`` stores the coefficients (one
-weight vector per role of the seat, read by ``bots/bayes.py`` as ``HUMAN_VOTE_COEF``) in
+weight vector per role of the seat and zone, read by ``bots/bayes.py`` as ``HUMAN_VOTE_COEF``) in
 ``src/secret_hitler/bots/data/human_vote.json`` with this command, and a small check (the fit
 on the first ``CHECK_GAMES`` games) that ``tests/bots/test_fitted.py`` reproduces in seconds.
 The posterior features use ``HUMAN_MODEL``, fitted on the train half only
@@ -40,6 +40,7 @@ from secret_hitler.sim.evaluate import game_half, load_records
 DATA = SECRETHITLER_IO  # the project's copy, data/secrethitler-io-games.jsonl.gz
 OUT = Path(__file__).resolve().parents[1] / "src/secret_hitler/bots/data/human_vote.json"
 CHECK_GAMES = 30
+NEW_FROM = "own_ja_rate"  # the first feature added for issue 13.4: the ablation starts here
 ROLES = ("liberal", "fascist", "hitler")
 
 
@@ -94,17 +95,27 @@ def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float = 1.0, iters: int = 30)
     return w
 
 
-def by_role(x: np.ndarray, role: np.ndarray) -> np.ndarray:
-    """One copy of the features per role (liberal, fascist, Hitler): a separate model each."""
-    return np.concatenate([x * (role == r)[:, None] for r in range(3)], axis=1)
+GROUPS = 6  # one model per role of the voter (liberal, fascist, Hitler) and zone (before, in)
 
 
-def fit_by_role(d: dict[str, np.ndarray], l2: float = 1.0) -> list[list[float]]:
-    """The per-role coefficients fitted on the train half of extracted features ``d``."""
-    x = by_role(d["x"], d["role"])
+def groups(x: np.ndarray, role: np.ndarray) -> np.ndarray:
+    """The model of each vote: ``2 * role + in the Hitler zone`` (as ``bayes.BayesAgent._vote``)."""
+    zone = x[:, VOTE_FEATURES.index("hitler_zone")] > 0.5
+    return role * 2 + zone.astype(int)
+
+
+def by_group(x: np.ndarray, group: np.ndarray, count: int = GROUPS) -> np.ndarray:
+    """One copy of the features per group: a separate model each."""
+    return np.concatenate([x * (group == g)[:, None] for g in range(count)], axis=1)
+
+
+def fit_by_group(d: dict[str, np.ndarray], l2: float = 1.0) -> list[list[float]]:
+    """The per-(role, zone) coefficients fitted on the train half of extracted features ``d``.
+    One per role alone gave 73.8% held out, one per role and zone 74.7% (issue 13.4)."""
+    x = by_group(d["x"], groups(d["x"], d["role"]))
     w = fit_logistic(x[d["half"] == 0], d["y"][d["half"] == 0], l2)
     k = len(VOTE_FEATURES)
-    return [[round(float(c), 3) for c in w[r * k : (r + 1) * k]] for r in range(3)]
+    return [[round(float(c), 3) for c in w[g * k : (g + 1) * k]] for g in range(GROUPS)]
 
 
 def agreement(w: np.ndarray, x: np.ndarray, y: np.ndarray) -> float:
@@ -130,7 +141,11 @@ def main() -> None:
     assert x.shape[1] == len(VOTE_FEATURES), "features changed: delete the cache"
     shared = fit_logistic(x[hv == 0], y[hv == 0], args.l2)
     print(f"one model for all roles: held-out {agreement(shared, x[hv == 1], y[hv == 1]):.4f}")
-    x = by_role(x, role)
+    tr, te = hv == 0, hv == 1
+    per_role = by_group(x, role, 3)
+    w_role = fit_logistic(per_role[tr], y[tr], args.l2)
+    print(f"one model per role (not zone): held-out {agreement(w_role, per_role[te], y[te]):.4f}")
+    x = by_group(x, groups(x, role))
     tr, te = hv == 0, hv == 1
     print(
         f"{len(y)} votes from {len(np.unique(d['game']))} games "
@@ -152,6 +167,26 @@ def main() -> None:
             f"  {name}: {agreement(w, x[m], y[m]):.4f} (majority of the role {base:.4f}, n={m.sum()})"
         )
     k = len(VOTE_FEATURES)
+    tracker = np.rint(d["x"][:, VOTE_FEATURES.index("tracker")] * 2).astype(int)
+    zone = d["x"][:, VOTE_FEATURES.index("hitler_zone")] > 0.5
+    for t in range(3):
+        m = te & (tracker == t)
+        print(
+            f"  tracker {t}: {agreement(w, x[m], y[m]):.4f} (always ja {y[m].mean():.4f}, n={m.sum()})"
+        )
+    for z, name in ((False, "before the Hitler zone"), (True, "in the Hitler zone")):
+        m = te & (zone == z)
+        print(
+            f"  {name}: {agreement(w, x[m], y[m]):.4f} (always ja {y[m].mean():.4f}, n={m.sum()})"
+        )
+    if NEW_FROM in VOTE_FEATURES:
+        j = VOTE_FEATURES.index(NEW_FROM)
+        old_cols = np.concatenate([np.arange(r * k, r * k + j) for r in range(GROUPS)])
+        w_old = fit_logistic(x[tr][:, old_cols], y[tr], args.l2)
+        print(
+            f"  without the features from {NEW_FROM} on: "
+            f"{agreement(w_old, x[te][:, old_cols], y[te]):.4f}"
+        )
     cand = te & (
         (x[:, VOTE_FEATURES.index("is_president") :: k].sum(axis=1) > 0)
         | (x[:, VOTE_FEATURES.index("is_chancellor") :: k].sum(axis=1) > 0)
@@ -159,8 +194,8 @@ def main() -> None:
     print(f"  candidates' own votes: {agreement(w, x[cand], y[cand]):.4f} (n={cand.sum()})")
     rest = te & ~cand
     print(f"  other voters: {agreement(w, x[rest], y[rest]):.4f} (n={rest.sum()})")
-    coef = fit_by_role(d, args.l2)
-    print("coefficients (liberal, fascist, Hitler; one weight per VOTE_FEATURES):")
+    coef = fit_by_group(d, args.l2)
+    print("coefficients (liberal, fascist, Hitler; each before and in the zone):")
     for row in coef:
         print("  " + ", ".join(f"{c:.3f}" for c in row))
     if not args.write:
@@ -181,7 +216,7 @@ def main() -> None:
         "held_out_agreement": round(agreement(w, x[te], y[te]), 4),
         "features": list(VOTE_FEATURES),
         "coef": coef,
-        "check": {"games": CHECK_GAMES, "coef": fit_by_role(check, args.l2)},
+        "check": {"games": CHECK_GAMES, "coef": fit_by_group(check, args.l2)},
     }
     OUT.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {OUT}")

@@ -78,4 +78,4 @@ def test_the_vote_model_refits_on_its_small_check() -> None:
     assert tuple(tuple(row) for row in data["coef"]) == HUMAN_VOTE_COEF
     check = data["check"]
     features = fit_vote_model.extract(load_records(fit_vote_model.DATA, check["games"]))
-    assert fit_vote_model.fit_by_role(features, data["l2"]) == check["coef"]
+    assert fit_vote_model.fit_by_group(features, data["l2"]) == check["coef"]

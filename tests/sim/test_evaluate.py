@@ -142,3 +142,64 @@ def test_roles_report_team_error_last_round_and_stages() -> None:
     assert sum(b["points"] for b in data["by_stage"].values()) == data["overall"]["points"]
     with pytest.raises(EvaluateError, match="--half"):
         evaluate_roles(records, "bayes", half="middle")
+
+
+def test_team_split_error_sums_hitler_out() -> None:
+    """The likeliest team split can differ from the likeliest world's teams: two worlds with
+    the same fascist party (Hitler swapped) outweigh one more likely world."""
+    import numpy as np
+
+    from secret_hitler.sim.evaluate import _likeliest_split
+
+    worlds = np.array([[2, 1, 0, 0], [1, 2, 0, 0], [0, 0, 2, 1]])
+    split = _likeliest_split(worlds, np.array([0.3, 0.3, 0.4]))
+    assert split.tolist() == [True, True, False, False]
+
+
+def test_votes_report_nominations_claims_tracker_and_zone() -> None:
+    """On bots' own games, bayes mostly names the same nominee (ties and mixed choices are
+    drawn by its own random state) and its liberals, like the people there, never lie; every
+    vote counts once per breakdown."""
+    records = _bot_records(3)
+    data = evaluate_votes(records, "bayes").to_json()
+    total = data["overall"]["votes"]
+    assert sum(t["votes"] for t in data["by_tracker"].values()) == total
+    assert sum(t["votes"] for t in data["by_zone"].values()) == total
+    noms = data["nominations_by_role"]
+    assert sum(n["nominations"] for n in noms.values()) > 10
+    for n in noms.values():
+        assert n["agreement"] > 0.6 > 0.4 > n["uniform_agreement"]
+    claims = data["claims_by_role"]
+    assert claims["liberal"]["people_claims"] > 0
+    assert claims["liberal"]["people_false_share"] == claims["liberal"]["bot_false_share"] == 0
+    real = evaluate_votes(load_records(DATA, limit=4), "bayes-human").to_json()
+    assert sum(c["people_claims"] for c in real["claims_by_role"].values()) > 0
+    assert 0.0 <= real["nominations_by_role"]["liberal"]["agreement"] <= 1.0
+
+
+def test_claim_truth_is_read_from_the_seats_own_events() -> None:
+    from secret_hitler.engine import Action
+    from secret_hitler.sim.evaluate import claim_is_true
+
+    class V:
+        events = ({"type": "drew", "policies": ["fascist", "liberal", "fascist"]},)
+        investigations = ((3, "fascist"),)
+
+    assert claim_is_true(
+        V, Action.claim_policies(0, "president_hand", ["liberal", "fascist", "fascist"])
+    )
+    assert not claim_is_true(V, Action.claim_policies(0, "president_hand", ["fascist"] * 3))
+    assert claim_is_true(V, Action.claim_investigation(0, 3, "fascist"))
+    assert not claim_is_true(V, Action.claim_investigation(0, 3, "liberal"))
+
+
+@pytest.mark.parametrize("players", [5, 6, 8, 9, 10])
+def test_the_seven_player_models_carry_over_to_other_sizes(players: int) -> None:
+    """BOT_MODEL is fitted at 7 players; at every other size its posterior still beats the
+    uniform prior on bayes games (log-loss), so one model serves every table."""
+    records = [
+        play_game(players, Lineup("bayes", "bayes"), seed=s)[1].to_record() for s in range(3)
+    ]
+    data = evaluate_roles(records, "bayes").to_json()["overall"]
+    assert data["points"] > 0
+    assert data["log_loss"] < data["uniform_log_loss"]

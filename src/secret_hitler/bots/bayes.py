@@ -95,11 +95,24 @@ VOTE_FEATURES = (
     "chancellor_last_ja",
     "chancellor_last_fascist_gov",  # the chancellor was in the last government that enacted F
     "president_last_fascist_gov",
+    # Added for the 80% target (issue 13.4): the voter's own style so far, seating, claims.
+    "own_ja_rate",  # (ja + 1) / (votes + 2) of this seat's earlier votes in this game
+    "seat_after_candidate",  # the voter is the next living seat after the candidate
+    "conflict_president",  # the president's hand claim contradicted his partner's (or vice versa)
+    "conflict_chancellor",
+    "called_fascist_president",  # an investigation claim named him fascist
+    "called_fascist_chancellor",
+    "p_clean_government",  # P(both candidates liberal) in the seat's posterior (as susp_*)
+    "president_nein_on_me",  # the president voted nein on the voter's last candidacy
+    "chancellor_nein_on_me",
+    "own_last_same_president_ja",  # this seat's vote on the president's last candidacy
+    "own_last_same_president_nein",
 )
 
 
 def _vote_coef() -> tuple[tuple[float, ...], ...]:
-    """The fitted coefficients (one vector per role of the seat: liberal, fascist, Hitler) from
+    """The fitted coefficients (one vector per role of the seat: liberal, fascist, Hitler; each
+    before and in the Hitler zone, ``2 * role + zone``) from
     ``bots/data/human_vote.json``, written by ``benchmarks/fit_vote_model.py --write``."""
     from importlib.resources import files
 
@@ -380,6 +393,7 @@ class BayesAgent(Agent):
             probs = self.public.conditioned_liberal(me)
             m = self.public.marginals(probs)
         else:
+            probs = None
             m = b.marginals()
         sp = float(m[p, FAS] + m[p, HIT])
         sc = float(m[c, FAS] + m[c, HIT])
@@ -390,18 +404,49 @@ class BayesAgent(Agent):
         nom: tuple[int, int] | None = None
         gov: tuple[int, int] | None = None
         bad_gov: tuple[int, int] | None = None
+        own_ja = own_n = 0
+        conflict: set[int] = set()
+        called: set[int] = set()
+        on_me: dict[int, bool] = {}  # seat -> ja on my last candidacy
+        same_pres: bool | None = None
+        claim3: tuple[int, int] | None = None  # (president, liberals claimed of 3)
         for e in view.events:
             kind = e["type"]
             if kind == "nominated":
                 nom = (e["president"], e["chancellor"])
             elif kind == "votes" and nom is not None:
-                last = (nom, e["votes"])
-                if nom == (p, c) and e["votes"][me] is not None:
-                    pair_before = bool(e["votes"][me])
+                votes = e["votes"]
+                last = (nom, votes)
+                if nom == (p, c) and votes[me] is not None:
+                    pair_before = bool(votes[me])
+                if votes[me] is not None:
+                    own_n += 1
+                    own_ja += bool(votes[me])
+                    if nom[0] == p:
+                        same_pres = bool(votes[me])
+                if me in nom:
+                    on_me = {s: bool(v) for s, v in enumerate(votes) if v is not None}
             elif kind == "legislative_session":
                 gov = (e["president"], e["chancellor"])
+                claim3 = None
             elif kind == "enacted" and not e.get("chaos"):
                 bad_gov = gov if e["policy"] == FASCIST else None
+            elif kind == "claim" and gov is not None:
+                subject = e["subject"]
+                if subject == "president_hand" and e["seat"] == gov[0]:
+                    claim3 = (gov[0], list(e["policies"]).count(LIBERAL))
+                elif subject == "chancellor_hand" and e["seat"] == gov[1] and claim3:
+                    k2 = list(e["policies"]).count(LIBERAL)
+                    if k2 > claim3[1] or k2 < claim3[1] - 1:
+                        conflict.update(gov)
+                elif subject == "investigation" and e.get("party") == FASCIST:
+                    called.add(e["target"])
+        living = [s for s in range(view.players) if view.alive[s]]
+        after = next((s for s in living if s > p), living[0] if living else p)
+        if informed and self.public is not None:
+            clean = self.public.p_both_liberal(p, c, probs)
+        else:
+            clean = b.p_both_liberal(p, c)
         last_me = last[1][me] if last is not None else None
         cast = [v for v in last[1] if v is not None] if last is not None else []
         share = sum(1 for v in cast if v) / len(cast) if cast else 0.5
@@ -435,6 +480,17 @@ class BayesAgent(Agent):
             float(cj),
             float(bad_gov is not None and c in bad_gov),
             float(bad_gov is not None and p in bad_gov),
+            (own_ja + 1) / (own_n + 2),
+            float(me == after and me not in (p, c)),
+            float(p in conflict),
+            float(c in conflict),
+            float(p in called),
+            float(c in called),
+            clean,
+            float(on_me.get(p) is False),
+            float(on_me.get(c) is False),
+            float(same_pres is True),
+            float(same_pres is False),
         )
         return np.array(x)
 
@@ -446,8 +502,15 @@ class BayesAgent(Agent):
         zone = view.fascist_policies >= view.hitler_zone
         ja = True
         if self.vote_coef is not None:
+            # Plain sense first (tests/bots/test_plain_sense.py): the vote that wins or loses
+            # the game on the spot is never left to the fitted model.
+            if zone and c not in view.not_hitler:
+                if self._informed_fascist(view) and view.known_roles[c] == "hitler":
+                    return _find(legal, "vote", ja=True)
+                if view.role == LIBERAL and float(b.p_fascist_party()[c]) > 0.999:
+                    return _find(legal, "vote", ja=False)
             role = {LIBERAL: 0, FASCIST: 1}.get(view.role or "", 2)
-            z = float(np.dot(self.vote_coef[role], self.vote_features(view)))
+            z = float(np.dot(self.vote_coef[2 * role + zone], self.vote_features(view)))
             return _find(legal, "vote", ja=z >= 0.0)
         if self.seat in (p, c):
             ja = True

@@ -340,6 +340,7 @@ class Beliefs:
         self.peek_claim: int | None = None
         self.power_president: int | None = None
         self.over = False
+        self.executed_pending: int | None = None  # executed seat, until the game goes on
         self._probs: np.ndarray | None = None
         self._onehot = np.zeros((self.W, players * 3))
         for s in range(players):
@@ -414,6 +415,11 @@ class Beliefs:
         for e in events[self.seen :]:
             self._event(e)
         self.seen = len(events)
+        if self.executed_pending is not None and not self.over:
+            # The game went on after the execution (a win is logged by the same action, so it
+            # would be in these events): the executed seat was not Hitler.
+            self._mask(self.R[:, self.executed_pending] != HIT)
+        self.executed_pending = None
         self._probs = None
 
     def _mask(self, keep: np.ndarray) -> None:
@@ -617,6 +623,7 @@ class Beliefs:
         p, t = e["president"], e["target"]
         self._target_choice(p, t, self.model.execute_fascist, exclude=())
         self.alive[t] = False
+        self.executed_pending = t
         if "role" in e:
             self._mask(self.R[:, t] == ROLE_INDEX[e["role"]])
 

@@ -117,14 +117,60 @@ class Tally:
 
 
 @dataclass(slots=True)
+class Choices:
+    """Nominations: how often the bot names the person's nominee, next to a uniform pick."""
+
+    agree: int = 0
+    total: int = 0
+    uniform: float = 0.0
+
+    def add(self, same: bool, options: int) -> None:
+        self.agree += same
+        self.total += 1
+        self.uniform += 1.0 / max(options, 1)
+
+    def to_json(self) -> dict[str, Any]:
+        k = self.total
+        return {
+            "nominations": k,
+            "agreement": round(self.agree / k, 4) if k else 0.0,
+            "uniform_agreement": round(self.uniform / k, 4) if k else 0.0,
+        }
+
+
+@dataclass(slots=True)
+class ClaimTally:
+    """Claims by one role: the share of false ones, people's next to the bot's at the same
+    moments (the bot may decline to claim; its share is over the claims it made)."""
+
+    people: int = 0
+    people_false: int = 0
+    bot: int = 0
+    bot_false: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "people_claims": self.people,
+            "people_false_share": round(self.people_false / self.people, 4) if self.people else 0.0,
+            "bot_claims": self.bot,
+            "bot_false_share": round(self.bot_false / self.bot, 4) if self.bot else 0.0,
+        }
+
+
+@dataclass(slots=True)
 class VoteReport:
     bot: str
     games: int = 0
     overall: Tally = field(default_factory=Tally)
     by_role: dict[str, Tally] = field(default_factory=lambda: defaultdict(Tally))
     by_players: dict[int, Tally] = field(default_factory=lambda: defaultdict(Tally))
+    by_tracker: dict[int, Tally] = field(default_factory=lambda: defaultdict(Tally))
+    by_zone: dict[str, Tally] = field(default_factory=lambda: defaultdict(Tally))
+    nominations: dict[str, Choices] = field(default_factory=lambda: defaultdict(Choices))
+    claims: dict[str, ClaimTally] = field(default_factory=lambda: defaultdict(ClaimTally))
     always_ja: int = 0  # agreement of a bot that always votes ja: the floor to beat
     errors: int = 0  # games that failed to replay (skipped)
+    half: str = "all"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -136,15 +182,35 @@ class VoteReport:
             else 0.0,
             "by_role": {k: v.to_json() for k, v in sorted(self.by_role.items())},
             "by_players": {str(k): v.to_json() for k, v in sorted(self.by_players.items())},
+            "by_tracker": {str(k): v.to_json() for k, v in sorted(self.by_tracker.items())},
+            "by_zone": {k: v.to_json() for k, v in sorted(self.by_zone.items())},
+            "nominations_by_role": {k: v.to_json() for k, v in sorted(self.nominations.items())},
+            "claims_by_role": {k: v.to_json() for k, v in sorted(self.claims.items())},
+            "half": self.half,
             "skipped_games": self.errors,
         }
 
 
-def evaluate_votes(records: Iterable[dict[str, Any]], bot: str, seed: int = 0) -> VoteReport:
-    """Ask ``bot`` for every recorded vote and count how often it votes like the person did."""
+def evaluate_votes(
+    records: Iterable[dict[str, Any]],
+    bot: str,
+    seed: int = 0,
+    *,
+    half: str = "all",
+    players: int | None = None,
+) -> VoteReport:
+    """Ask ``bot`` for every recorded vote, nomination and claim and compare with the person:
+    vote agreement (by role, player count, tracker and zone), agreement on the nominee, and the
+    share of false claims by role (people's and the bot's at the same moments)."""
     _check_bot(bot)
-    report = VoteReport(bot)
+    if half not in ("all", "train", "test"):
+        raise EvaluateError(f"--half: 'train', 'test' or 'all', not {half[:20]!r}")
+    report = VoteReport(bot, half=half)
     for gi, record in enumerate(records):
+        if half != "all" and game_half(record, gi) != half:
+            continue
+        if players is not None and len(record.get("roles") or ()) != players:
+            continue
         try:
             _votes_of_game(record, bot, seed + gi, report)
         except Exception:  # a game the engine refuses: count it, keep going
@@ -154,25 +220,75 @@ def evaluate_votes(records: Iterable[dict[str, Any]], bot: str, seed: int = 0) -
     return report
 
 
+def claim_is_true(view: Any, claim: Action) -> bool:
+    """Whether ``claim`` states what the claiming seat saw (its own events in ``view``)."""
+    last: dict[str, Any] = {}
+    for e in view.events:
+        if e["type"] in ("drew", "received", "peek"):
+            last[e["type"]] = e
+    subject = claim.subject
+    said = [str(p) for p in claim.policies or ()]
+    if subject == A.CLAIM_INVESTIGATION:
+        return any(
+            t == claim.target and party == str(claim.party) for t, party in view.investigations
+        )
+    source = {"president_hand": "drew", "chancellor_hand": "received", "peek": "peek"}[str(subject)]
+    seen = [str(p) for p in last[source]["policies"]] if source in last else []
+    return said == seen if subject == "peek" else sorted(said) == sorted(seen)
+
+
 def _votes_of_game(record: dict[str, Any], bot: str, seed: int, report: VoteReport) -> None:
     agents: dict[int, Agent] = {}
-    rows: list[tuple[str, int, bool, bool]] = []
+    rows: list[tuple[str, int, int, bool, bool, bool]] = []
+    nominations: list[tuple[str, bool, int]] = []
+    claims: list[tuple[str, bool, bool | None]] = []  # role, person's claim true, bot's
     for game, action in _replay(record):
-        if action.type != A.VOTE or game.phase is not Phase.VOTE:
-            continue
         seat = action.seat
+        kind = action.type
+        if kind not in (A.VOTE, A.NOMINATE, A.CLAIM):
+            continue
         agent = agents.get(seat)
         if agent is None:
             agent = agents[seat] = make_agent(bot, seat, seed * 16 + seat)
-        legal = [a for a in game.legal_actions(seat) if a.type == A.VOTE]
-        choice = agent.act(game.view(seat), legal)
-        human = bool(action.ja)
-        rows.append((game.roles[seat].value, game.n, bool(choice.ja) == human, human))
-    for role, n, same, human in rows:  # only once the whole game replayed
+        role = game.roles[seat].value
+        view = game.view(seat)
+        if kind == A.VOTE and game.phase is Phase.VOTE:
+            legal = [a for a in game.legal_actions(seat) if a.type == A.VOTE]
+            choice = agent.act(view, legal)
+            human = bool(action.ja)
+            zone = view.fascist_policies >= view.hitler_zone
+            rows.append(
+                (role, game.n, view.election_tracker, zone, bool(choice.ja) == human, human)
+            )
+        elif kind == A.NOMINATE and game.phase is Phase.NOMINATE:
+            legal = [a for a in game.legal_actions(seat) if a.type == A.NOMINATE]
+            choice = agent.act(view, legal)
+            nominations.append((role, choice.target == action.target, len(legal)))
+        elif kind == A.CLAIM:
+            options = [
+                a
+                for a in game.legal_actions(seat)
+                if a.type == A.CLAIM and a.subject == action.subject
+            ]
+            made = agent.claims(view, options) if options else []
+            mine = claim_is_true(view, made[0]) if made else None
+            claims.append((role, claim_is_true(view, action), mine))
+    for role, n, tracker, zone, same, human in rows:  # only once the whole game replayed
         report.overall.add(same, human)
         report.by_role[role].add(same, human)
         report.by_players[n].add(same, human)
+        report.by_tracker[tracker].add(same, human)
+        report.by_zone["hitler_zone" if zone else "before_zone"].add(same, human)
         report.always_ja += human
+    for role, same, count in nominations:
+        report.nominations[role].add(same, count)
+    for role, true, mine in claims:
+        tally = report.claims[role]
+        tally.people += 1
+        tally.people_false += not true
+        if mine is not None:
+            tally.bot += 1
+            tally.bot_false += not mine
 
 
 # ---------------------------------------------------------------------------------- roles
@@ -205,6 +321,7 @@ class RoleAcc:
     others_error: float = 0.0  # ...of the other players only (the viewer knows himself)
     all_liberal_error: float = 0.0  # the same for "everyone is liberal"
     all_liberal_others: float = 0.0
+    split_error: float = 0.0  # the same for the most likely team split (Hitler summed out)
 
     def add(self, row: RolePoint) -> None:
         self.points += 1
@@ -216,6 +333,7 @@ class RoleAcc:
         self.others_error += row.others_error
         self.all_liberal_error += row.all_liberal_error
         self.all_liberal_others += row.all_liberal_others
+        self.split_error += row.split_error
 
     def to_json(self) -> dict[str, Any]:
         k = self.points
@@ -233,6 +351,7 @@ class RoleAcc:
             "team_error_others": avg(self.others_error),
             "all_liberal_error": avg(self.all_liberal_error),
             "all_liberal_error_others": avg(self.all_liberal_others),
+            "team_split_error": avg(self.split_error),
         }
 
 
@@ -248,6 +367,7 @@ class RolePoint:
     others_error: float
     all_liberal_error: float
     all_liberal_others: float
+    split_error: float = 0.0
 
 
 @dataclass(slots=True)
@@ -373,6 +493,7 @@ def _roles_of_game(record: dict[str, Any], bot: str, seed: int) -> list[RolePoin
             best = int(np.argmax(probs))
             top = bool(len(match)) and best == int(match[0])
             wrong = (worlds[best] != LIB) != fascist_party
+            split = _likeliest_split(worlds, probs)
             others = np.ones(n, dtype=bool)
             if seat is not None:
                 others[seat] = False
@@ -388,12 +509,24 @@ def _roles_of_game(record: dict[str, Any], bot: str, seed: int) -> list[RolePoin
                     float(wrong[others].mean()),
                     float(fascist_party.mean()),
                     float(fascist_party[others].mean()),
+                    float((split != fascist_party).mean()),
                 )
             )
         points.append(here)
     if points:  # only once the whole game replayed
         points[-1] = [replace(p, last=True) for p in points[-1]]
     return [p for block in points for p in block]
+
+
+def _likeliest_split(worlds: Any, probs: Any) -> Any:
+    """The most likely team split (which seats are of the fascist party, Hitler summed out)."""
+    import numpy as np
+
+    party = worlds != 0
+    keys = party.astype(np.int64) @ (1 << np.arange(worlds.shape[1], dtype=np.int64))
+    uniq, inverse = np.unique(keys, return_inverse=True)
+    best = int(np.argmax(np.bincount(inverse, weights=probs)))
+    return party[int(np.argmax(inverse == best))]
 
 
 # ---------------------------------------------------------------------------------- CLI
@@ -426,21 +559,50 @@ def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
+_HALF = Annotated[
+    str,
+    typer.Option(
+        "--half",
+        help="Which half of the fixed split (game_half): test (held out), train or all.",
+    ),
+]
+_PLAYERS = Annotated[
+    int | None, typer.Option("--players", min=5, max=10, help="Only games of N players.")
+]
+
+
+_VOTE_HALF = Annotated[
+    str,
+    typer.Option(
+        "--half",
+        help="Which half of the fixed split (game_half): all, test (held out) or train.",
+    ),
+]
+
+
 @evaluate_app.command("votes")
 def votes_command(
-    path: _PATH = None, bot: _BOT = "bayes", limit: _LIMIT = None, as_json: _JSON = False
+    path: _PATH = None,
+    bot: _BOT = "bayes",
+    limit: _LIMIT = None,
+    half: _VOTE_HALF = "all",
+    players: _PLAYERS = None,
+    as_json: _JSON = False,
 ) -> None:
-    """How often the bot votes like the person in that seat did, knowing what they knew."""
+    """How often the bot votes like the person in that seat did, knowing what they knew; and
+    its nominations and claims next to people's."""
     try:
         _check_bot(bot)
         records = load_records(path, limit)
-        report = evaluate_votes(records, bot)
+        report = evaluate_votes(records, bot, half=half, players=players)
     except EvaluateError as exc:
         raise _fail(str(exc)) from None
     if as_json:
         typer.echo(json.dumps(report.to_json(), indent=2))
         return
-    table = Table(title=f"Vote agreement of '{bot}' with people ({report.games} games)")
+    table = Table(
+        title=f"Vote agreement of '{bot}' with people ({report.games} games, half {half})"
+    )
     for col in ("group", "votes", "agreement", "people ja"):
         table.add_column(col, justify="left" if col == "group" else "right")
 
@@ -454,23 +616,31 @@ def votes_command(
         row(role, t)
     for n, t in sorted(report.by_players.items()):
         row(f"{n} players", t)
+    for k, t in sorted(report.by_tracker.items()):
+        row(f"tracker {k}", t)
+    for z, t in sorted(report.by_zone.items()):
+        row(z.replace("_", " "), t)
     console = Console()
     console.print(table)
     total = report.overall.total
     floor = report.always_ja / total if total else 0.0
     console.print(f"always-ja baseline: {_pct(floor)}; games skipped: {report.errors}")
-
-
-_HALF = Annotated[
-    str,
-    typer.Option(
-        "--half",
-        help="Which half of the fixed split (game_half): test (held out), train or all.",
-    ),
-]
-_PLAYERS = Annotated[
-    int | None, typer.Option("--players", min=5, max=10, help="Only games of N players.")
-]
+    other = Table(title="Nominations (same nominee) and claims (share false)")
+    for col in ("role", "nominations", "same nominee", "uniform", "claims", "false: people", "bot"):
+        other.add_column(col, justify="left" if col == "role" else "right")
+    for role in sorted(set(report.nominations) | set(report.claims)):
+        nj = report.nominations[role].to_json()
+        c = report.claims[role].to_json()
+        other.add_row(
+            role,
+            str(nj["nominations"]),
+            _pct(nj["agreement"]),
+            _pct(nj["uniform_agreement"]),
+            str(c["people_claims"]),
+            _pct(c["people_false_share"]),
+            _pct(c["bot_false_share"]),
+        )
+    console.print(other)
 
 
 @evaluate_app.command("roles")
@@ -501,7 +671,7 @@ def roles_command(
         + ")"
     )
     table = Table(title=title)
-    cols = ("view", "when", "points", "log-loss", "uniform", "team error", "all liberal")
+    cols = ("view", "when", "points", "log-loss", "uniform", "error", "split", "all lib")
     for col in cols:
         table.add_column(col, justify="left" if col in ("view", "when") else "right")
 
@@ -513,6 +683,7 @@ def roles_command(
             f"{b['log_loss']:.3f}",
             f"{b['uniform_log_loss']:.3f}",
             f"{b['team_error']:.3f}",
+            f"{b['team_split_error']:.3f}",
             f"{b['all_liberal_error']:.3f}",
         )
 
@@ -526,8 +697,9 @@ def roles_command(
         row("seats", f"{name} pol.", b)
     console.print(table)
     console.print(
-        "team error: share of all players whose team the most likely role assignment gets "
-        "wrong; 'all liberal': the same for calling everyone liberal. Skipped games: "
+        "error: share of all players whose team the most likely role assignment gets wrong; "
+        "split: the same for the most likely split into teams (Hitler summed out); all lib: "
+        "for calling everyone liberal. Skipped games: "
         f"{report.errors}"
     )
 
