@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
@@ -48,33 +47,6 @@ def test_liberals_claim_the_truth() -> None:
                 seat = e.data["seat"]
                 if game.roles[seat].value == "liberal":
                     assert sorted(e.data["policies"]) == drew[seat]
-
-
-def test_decision_time_at_ten_players() -> None:
-    times: list[float] = []
-
-    class Timed:
-        def __init__(self, seat: int) -> None:
-            self.inner = make_agent("bayes", seat, seat)
-
-        def act(self, view, legal):  # type: ignore[no-untyped-def]
-            t = time.perf_counter()
-            out = self.inner.act(view, legal)
-            times.append(time.perf_counter() - t)
-            return out
-
-        def claims(self, view, options):  # type: ignore[no-untyped-def]
-            t = time.perf_counter()
-            out = self.inner.claims(view, options)
-            times.append(time.perf_counter() - t)
-            return out
-
-    for seed in range(6):
-        play_game(10, Lineup("bayes", "bayes"), seed=seed, agents=[Timed(s) for s in range(10)])  # type: ignore[misc]
-    times.sort()
-    median = times[len(times) // 2]
-    p99 = times[int(len(times) * 0.99)]
-    assert median < 0.002 and p99 < 0.020, (median, p99)
 
 
 def test_registered() -> None:
