@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from secret_hitler.sim import Lineup
-from secret_hitler.sim.simulator import game_seed, play_game, wilson
+from secret_hitler.sim.simulator import Z95, game_seed, play_game, wilson
 
 PLAYERS = 7
 TARGET_POINTS = 8.0
@@ -56,29 +56,40 @@ def _rate(winners: dict[int, str], games: int) -> tuple[int, int, float, float, 
 
 def summary(path: Path, seed: int, games: int, cells: list[str]) -> None:
     done = _done(path, seed)
-    rates = {}
     print(f"{PLAYERS} players, official rules, seed {seed}; liberal wins (95% Wilson interval)")
     for cell in cells:
         wins, n, p, lo, hi = _rate(done.get(cell, {}), games)
-        rates[cell] = (p, n)
         liberals, fascists = cell.split("-")
         print(
             f"  {liberals:>7} liberals vs {fascists:<7} fascists: {100 * p:5.1f}% "
             f"({100 * lo:.1f}-{100 * hi:.1f}), {wins}/{n} games"
         )
-    base = rates.get("bayes-bayes")
-    if base is None or base[1] == 0:
+    base = done.get("bayes-bayes")
+    if not base:
         return
     for cell, sign, what in (
         ("search-bayes", 1, "search liberals gain"),
         ("bayes-search", -1, "search fascists take"),
     ):
-        if cell in rates and rates[cell][1]:
-            diff = 100 * sign * (rates[cell][0] - base[0])
-            verdict = "met" if diff >= TARGET_POINTS else "NOT met"
-            print(
-                f"  {what} {diff:+.1f} points over bayes (target >= {TARGET_POINTS:.0f}): {verdict}"
-            )
+        paired = [i for i in done.get(cell, {}) if i in base and i < games]
+        if not paired:
+            continue
+        # Paired by deal: game i of both cells has the same seeds, and a search agent plays
+        # exactly like bayes until its first override, so most pairs end the same way.
+        diffs = [
+            sign * ((done[cell][i] == "liberal") - (base[i] == "liberal")) for i in paired
+        ]
+        n = len(diffs)
+        mean = sum(diffs) / n
+        sd = (sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)) ** 0.5
+        half = Z95 * sd / n**0.5
+        verdict = "met" if 100 * mean >= TARGET_POINTS else "NOT met"
+        print(
+            f"  {what} {100 * mean:+.1f} points over bayes (paired 95% CI "
+            f"{100 * (mean - half):+.1f} to {100 * (mean + half):+.1f}; {n} deals, "
+            f"{sum(1 for d in diffs if d)} with another winner; target >= "
+            f"{TARGET_POINTS:.0f}): {verdict}"
+        )
 
 
 def _jobs(

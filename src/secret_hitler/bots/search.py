@@ -317,7 +317,17 @@ class _WorldBuilder:
             needed = list(s.received)
         elif s.enacted is not None:
             needed = [s.enacted]
-        hand = self.pile.draw_hand(rng, s.drew, needed)
+        exact = s.drew
+        if exact is None and s.received is not None and not self.pile.forced:
+            # The card this seat did not receive, uniform among the others left; it goes on top
+            # so that the pair keeps the order this seat received it in.
+            lib, fas = self.pile.left
+            lib -= s.received.count(L)
+            fas -= s.received.count(F)
+            if lib < 0 or fas < 0 or lib + fas == 0:
+                raise WorldError("the pile cannot hold the received pair")
+            exact = [L if rng.random() * (lib + fas) < lib else F, *s.received]
+        hand = self.pile.draw_hand(rng, exact, needed)
         if s.discard_slot is None:  # the session is still at the president's discard
             return
         # The president's discard: known to this seat, or one that leaves what followed possible.
@@ -391,9 +401,19 @@ class SearchAgent(Agent):
     def __init__(self, seat: int, rng: random.Random | None = None, tuning: Tuning = Tuning()):
         super().__init__(seat, rng)
         self.tuning = tuning
-        self.base = BayesAgent(seat, random.Random(self.rng.getrandbits(64)))
-        self.rollouts_done = 0  # total rollouts played (the budget is checked by the tests)
+        # The bayes agent gets this agent's own random source, so that it plays exactly like a
+        # bayes agent of the same seed; the search draws from a source derived from it (games
+        # of `search` and `bayes` on the same seeds stay the same until a search overrides).
+        self.base = BayesAgent(seat, self.rng)
+        twin = random.Random()
+        twin.setstate(self.rng.getstate())
+        self.search_rng = random.Random(twin.getrandbits(64) ^ 0x5EA4C4)
+        # Counters for tests and benchmarks: rollouts played, sampled worlds that could not
+        # explain the view (resampled), samples given up after ``world_tries``, searched phases.
+        self.rollouts_done = 0
         self.worlds_rejected = 0
+        self.worlds_lost = 0
+        self.phases_searched: set[str] = set()
 
     def claims(self, view: View, options: Sequence[Action]) -> list[Action]:
         return self.base.claims(view, options)
@@ -443,7 +463,7 @@ class SearchAgent(Agent):
     def _search(self, view: View, candidates: Sequence[Action], per: int) -> list[float] | None:
         """Mean team win rate of each candidate over ``per`` sampled worlds (None: no world)."""
         R, probs = self.base.posterior(view)
-        rng = self.rng
+        rng = self.search_rng
         mine = "liberal" if view.party == "liberal" else "fascist"
         totals = [0.0] * len(candidates)
         worlds = 0
@@ -462,8 +482,10 @@ class SearchAgent(Agent):
                 except WorldError:
                     self.worlds_rejected += 1
             if world is None:
+                self.worlds_lost += 1
                 continue
             worlds += 1
+            self.phases_searched.add(str(view.phase))
             seed = rng.getrandbits(63)
             # The rollout bots read the shared past once per world; each candidate gets copies.
             agents = [RuleAgent(s, random.Random(seed + s)) for s in range(world.n)]
