@@ -55,6 +55,7 @@ class Tuning:
     # unsure whether the nominee is Hitler: P(nominee is Hitler) within this band (the bayes
     # liberals refuse above 0.12, ``bayes.Tuning``).
     vote_band: tuple[float, float] = (0.06, 0.2)
+    votes_in_zone_only: bool = True  # False: search votes outside the Hitler zone too (tests)
 
 
 SEARCHED = frozenset(
@@ -453,7 +454,9 @@ class SearchAgent(Agent):
 
     def _unsure(self, view: View) -> bool:
         """In the Hitler zone, whether this seat cannot tell if the nominee is Hitler."""
-        if view.nominee is None or view.fascist_policies < view.hitler_zone:
+        if view.nominee is None:
+            return False
+        if self.tuning.votes_in_zone_only and view.fascist_policies < view.hitler_zone:
             return False
         R, probs = self.base.posterior(view)
         p_hitler = float(probs[R[:, view.nominee] == HIT].sum())
