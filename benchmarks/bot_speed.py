@@ -9,7 +9,10 @@ and stand-ins should get: the strongest (``bots.base.STRONGEST_FIRST``) whose p9
 is within ``bots.base.DECISION_BUDGET_MS`` (50 ms); ``bots.base.default_level`` must agree.
 
     .venv/bin/python benchmarks/bot_speed.py [--games 40] [--players 7,10] [--bots rule,bayes]
-        [--search-games 4]
+        [--search-games 4] [--clock wall|cpu]
+
+``--clock cpu`` times the process's CPU time instead of the wall clock: on a machine loaded by
+other jobs, wall times follow the load (see docs/bots.md, Benchmarks).
 """
 
 from __future__ import annotations
@@ -30,6 +33,9 @@ TARGETS = {"bayes": (2.0, 20.0), "rule": (1.0, 5.0)}  # (median ms, p99 ms) at 1
 SEARCH_MEDIAN_MS = {7: 100.0, 10: 300.0}  # `search`, default budget: median ms by players
 
 
+CLOCK = time.perf_counter
+
+
 class Timed(Agent):
     """Wraps an agent and records how long each of its decisions takes."""
 
@@ -44,9 +50,9 @@ class Timed(Agent):
 
     def act(self, view: View, legal: Sequence[Action]) -> Action:
         rollouts = getattr(self.inner, "rollouts_done", 0)
-        start = time.perf_counter()
+        start = CLOCK()
         action = self.inner.act(view, legal)
-        spent = time.perf_counter() - start
+        spent = CLOCK() - start
         self.times.append(spent)
         self.turns.append(spent)
         if getattr(self.inner, "rollouts_done", 0) > rollouts:  # `search`: a search ran
@@ -54,9 +60,9 @@ class Timed(Agent):
         return action
 
     def claims(self, view: View, options: Sequence[Action]) -> list[Action]:
-        start = time.perf_counter()
+        start = CLOCK()
         made = self.inner.claims(view, options)
-        self.times.append(time.perf_counter() - start)
+        self.times.append(CLOCK() - start)
         return made
 
 
@@ -90,12 +96,18 @@ def main() -> None:
     parser.add_argument(
         "--search-games", type=int, default=4, help="games for `search` (it is slow)"
     )
+    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall")
     args = parser.parse_args()
+    global CLOCK
+    CLOCK = time.process_time if args.clock == "cpu" else time.perf_counter
     random.seed(0)
     p99s: dict[str, float] = {}
     counts = [int(p) for p in args.players.split(",")]
     for players in counts:
-        print(f"{players} players, {args.games} games per bot (every seat played by the bot)")
+        print(
+            f"{players} players, {args.games} games per bot ({args.search_games} for search), "
+            f"every seat played by the bot, {args.clock} clock"
+        )
         print(
             f"{'bot':<12}{'calls':>7}{'median':>9}{'p90':>9}{'p99':>9}{'max':>9}"
             f"{'turns':>7}{'median':>9}{'p90':>9}  ms; target"
