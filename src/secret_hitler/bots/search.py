@@ -101,15 +101,15 @@ class _Pile:
                 if lib + fas == 0:
                     raise WorldError("the pile is empty")
                 card = L if rng.random() * (lib + fas) < lib else F
-            self._take(0 if card is L else 1)
+            self.take(0 if card is L else 1)
         self.order.append(card)
         return card
 
-    def _take(self, i: int) -> bool:
+    def take(self, i: int) -> None:
+        """Remove one card of kind ``i`` (0 liberal, 1 fascist) from the unassigned rest."""
         if self.left[i] <= 0:
             raise WorldError("no such card left in the pile")
         self.left[i] -= 1
-        return True
 
     def draw_hand(
         self,
@@ -140,7 +140,7 @@ class _Pile:
                 hand.append(card)
             if _holds(hand, contains):
                 for card in hand:
-                    self._take(0 if card is L else 1)
+                    self.take(0 if card is L else 1)
                     self.order.append(card)
                 return hand
         raise WorldError("no hand explains the session")
@@ -296,7 +296,7 @@ class _WorldBuilder:
         self._close()
         cards = [Policy(p) for p in e["policies"]]
         for c in cards:
-            self.pile._take(0 if c is L else 1)
+            self.pile.take(0 if c is L else 1)
         self.pile.forced = cards
 
     def _on_reshuffled(self, e: Any) -> None:
