@@ -467,14 +467,45 @@ class SearchAgent(Agent):
         return lo <= p_hitler <= hi
 
     def _search(self, view: View, candidates: Sequence[Action], per: int) -> list[float] | None:
-        """Mean team win rate of each candidate over ``per`` sampled worlds (None: no world)."""
+        """Mean team win rate of each candidate over ``per`` sampled worlds (None: no world).
+
+        At a vote the worlds are stratified by whether the nominee is Hitler (half of them each
+        way, weighted by the posterior): a few i.i.d. worlds would often miss the rare world
+        where a ja loses the game at once.
+        """
         R, probs = self.base.posterior(view)
+        strata = [(1.0, probs, per)]
+        if view.phase == Phase.VOTE and view.nominee is not None and per >= 2:
+            hitler = R[:, view.nominee] == HIT
+            p = float(probs[hitler].sum())
+            if 0.0 < p < 1.0:
+                strata = [(p, probs * hitler, per // 2), (1.0 - p, probs * ~hitler, per - per // 2)]
+        rates = [0.0] * len(candidates)
+        weight = 0.0
+        for share, weights, count in strata:
+            found = self._worlds(view, candidates, R, weights, count)
+            if found is not None:
+                rates = [r + share * f for r, f in zip(rates, found, strict=True)]
+                weight += share
+        if weight == 0.0:
+            return None
+        return [r / weight for r in rates]
+
+    def _worlds(
+        self,
+        view: View,
+        candidates: Sequence[Action],
+        R: np.ndarray,
+        weights: np.ndarray,
+        count: int,
+    ) -> list[float] | None:
+        """Mean win rate of each candidate over ``count`` worlds drawn with ``weights``."""
         rng = self.search_rng
         mine = "liberal" if view.party == "liberal" else "fascist"
         totals = [0.0] * len(candidates)
         worlds = 0
-        cum = np.cumsum(probs)
-        for _ in range(per):
+        cum = np.cumsum(weights)
+        for _ in range(count):
             world = None
             for _ in range(self.tuning.world_tries):
                 w = int(np.searchsorted(cum, rng.random() * cum[-1], side="right"))
