@@ -44,8 +44,8 @@ class Tuning:
     # (nominations, a liberal's powers), else the first others.
     max_candidates: int = 2
     # Another candidate must beat the bayes choice's win rate by this much: with 4 worlds, by
-    # 2 of them (with 0.2, one world was enough and noise overrode: search liberals -7.7 points
-    # over 78 paired deals of benchmarks/search_strength.py).
+    # 2 of them (with 0.2, one world was enough and noise overrode: search liberals -7.5 points
+    # over 80 paired deals of benchmarks/search_strength.py).
     margin: float = 0.5
     world_tries: int = 4  # attempts per world before a sample is given up (rejected worlds)
     # Search only near the end, where one decision often decides the game and rollouts are
