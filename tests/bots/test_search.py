@@ -256,3 +256,21 @@ def test_without_an_override_it_plays_the_bayes_game() -> None:
             played.append([a.to_json() for a in game.actions])
         assert played[0] == played[1]
         assert sum(a.rollouts_done for a in searches) > 0
+
+
+def test_veto_responses_are_searched_and_worlds_hold_with_a_start_track() -> None:
+    """Five fascist policies on the board from the start: every session may be vetoed."""
+    rules = {"start_track": {"liberal": 0, "fascist": 5}}
+    phases: set[str] = set()
+    for seed in range(6):
+        game = Game(7, rules, seed)
+        searches = [SearchAgent(s, random.Random(seed + s), EVERYWHERE) for s in range(7)]
+        run_game(game, [Legal(s, game) for s in searches])
+        assert game.finished
+        phases = phases.union(*(s.phases_searched for s in searches))
+    assert "veto_response" in phases
+    game = Game(7, rules, 1)
+    rng = random.Random(1)
+    probes = [Probe(make_agent("bayes", s, s), game, rng) for s in range(7)]
+    run_game(game, probes)
+    assert sum(p.built for p in probes) > 0
