@@ -76,9 +76,7 @@ def summary(path: Path, seed: int, games: int, cells: list[str]) -> None:
             continue
         # Paired by deal: game i of both cells has the same seeds, and a search agent plays
         # exactly like bayes until its first override, so most pairs end the same way.
-        diffs = [
-            sign * ((done[cell][i] == "liberal") - (base[i] == "liberal")) for i in paired
-        ]
+        diffs = [sign * ((done[cell][i] == "liberal") - (base[i] == "liberal")) for i in paired]
         n = len(diffs)
         mean = sum(diffs) / n
         sd = (sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)) ** 0.5
