@@ -56,6 +56,7 @@ _BUILTIN: dict[str, tuple[str, str | None]] = {
     "rule": ("rule", None),
     "bayes": ("bayes", "bots"),
     "bayes-human": ("bayes", "bots"),
+    "search": ("search", "bots"),
 }
 
 
@@ -67,6 +68,7 @@ PLAYER_LEVELS: dict[str, str] = {
     "rule": "normal",
     "bayes": "hard",
     "bayes-human": "human-like",
+    "search": "expert",
 }
 #: The level of filled seats and stand-ins: the strongest built-in level that decides within
 #: DECISION_BUDGET_MS at 10 players (p99 of ``benchmarks/bot_speed.py``; docs/bots.md).

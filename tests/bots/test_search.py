@@ -1,0 +1,276 @@
+"""The `search` bot: sampled worlds reproduce the seat's view, decisions are legal, seeded,
+within their rollout budget, and depend on the seat's view only."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+import pytest
+from test_view_isolation import Checker, Recorder, Replayer, Spy, _Diverged, _swap_two_hidden_roles
+
+from secret_hitler.bots import Agent, make_agent
+from secret_hitler.bots.search import SEARCHED, SearchAgent, Tuning, WorldError, build_world
+from secret_hitler.engine import PRESETS, Action, Game, View
+from secret_hitler.engine import actions as A
+from secret_hitler.engine.types import Role
+from secret_hitler.sim.simulator import run_game
+
+#: Search at every decision with a real choice (not only in the endgame), on a tiny budget.
+EVERYWHERE = Tuning(
+    rollouts=2, max_candidates=2, from_fascist=0, from_liberal=0, from_tracker=0,
+    vote_band=(0.0, 1.0), votes_in_zone_only=False,
+)  # fmt: skip
+#: What the seat's world must show exactly as the real game does (votes aside: the other
+#: voters' hidden ballots are left to the rollouts).
+SAME = (
+    "phase", "round", "role", "party", "alive", "candidate", "nominee", "president",
+    "chancellor", "term_limited", "eligible", "liberal_policies", "fascist_policies",
+    "election_tracker", "draw_pile", "discard_pile", "hand", "veto_available", "veto_refused",
+    "power", "pending_power", "investigated", "not_hitler", "investigations", "open_claims",
+)  # fmt: skip
+
+
+class Probe(Agent):
+    """Plays like ``inner`` and, at every decision, builds worlds from the seat's view."""
+
+    def __init__(self, inner: Agent, game: Game, rng: random.Random) -> None:
+        super().__init__(inner.seat, inner.rng)
+        self.inner, self.game, self.sample_rng = inner, game, rng
+        self.built = 0
+        self.failed = 0
+        self.calls = 0
+
+    def _probe(self, view: View) -> None:
+        self.calls += 1
+        if self.calls % 3:  # every third decision of the seat: enough moments, a third the time
+            return
+        true_roles = [r.value for r in self.game.roles]
+        for _ in range(2):
+            try:
+                world = build_world(view, true_roles, self.sample_rng)
+            except WorldError:  # an unlucky deck sample (the search resamples)
+                self.failed += 1
+                continue
+            mine = world.view(self.seat)
+            for field in SAME:
+                assert getattr(mine, field) == getattr(view, field), field
+            assert world.legal_actions(self.seat) == self.game.legal_actions(self.seat)
+            self.built += 1
+
+    def act(self, view: View, legal: Sequence[Action]) -> Action:
+        self._probe(view)
+        return self.inner.act(view, legal)
+
+    def claims(self, view: View, options: Sequence[Action]) -> list[Action]:
+        return self.inner.claims(view, options)
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_sampled_worlds_reproduce_the_seat_view(preset: str) -> None:
+    """With the true roles, every world replays to the seat's moment: same public state, same
+    hand, investigations and legal actions (the deck and hidden discards are sampled)."""
+    built = failed = 0
+    for players in range(5, 11):
+        game = Game(players, preset, seed=players)
+        rng = random.Random(players)
+        agents: list[Agent] = [
+            Probe(make_agent("bayes", s, 100 * players + s), game, rng) for s in range(players)
+        ]
+        run_game(game, agents)
+        built += sum(a.built for a in agents)  # type: ignore[attr-defined]
+        failed += sum(a.failed for a in agents)  # type: ignore[attr-defined]
+    assert built > 300
+    assert failed <= 0.1 * (built + failed)
+
+
+def _searching_game(
+    players: int, preset: str, seed: int, seat_role: Role
+) -> tuple[Game, SearchAgent]:
+    game = Game(players, preset, seed)
+    seat = next(s for s, r in enumerate(game.roles) if r is seat_role)
+    agents: list[Agent] = [make_agent("bayes", s, seed + s) for s in range(players)]
+    search = SearchAgent(seat, random.Random(seed), EVERYWHERE)
+    agents[seat] = Legal(search, game)
+    run_game(game, agents)
+    return game, search
+
+
+class Legal(Agent):
+    """Checks that every decision is one of the actions offered, within the budget."""
+
+    def __init__(self, inner: SearchAgent, game: Game) -> None:
+        super().__init__(inner.seat, inner.rng)
+        self.inner, self.game = inner, game
+
+    def act(self, view: View, legal: Sequence[Action]) -> Action:
+        before = self.inner.rollouts_done
+        action = self.inner.act(view, legal)
+        assert action in legal and action.type != A.CLAIM
+        spent = self.inner.rollouts_done - before
+        assert spent <= self.inner.tuning.rollouts
+        assert spent == 0 or (len(legal) > 1 and view.phase in SEARCHED)
+        return action
+
+    def claims(self, view: View, options: Sequence[Action]) -> list[Action]:
+        made = self.inner.claims(view, options)
+        assert all(c in options for c in made)
+        return made
+
+
+@pytest.mark.parametrize("players", [5, 6, 7, 8, 9, 10])
+def test_search_plays_legal_games(players: int) -> None:
+    presets = sorted(PRESETS)
+    phases: set[str] = set()
+    for i, role in enumerate((Role.LIBERAL, Role.FASCIST, Role.HITLER)):
+        preset = presets[(players + i) % len(presets)]
+        game, search = _searching_game(players, preset, 10 * players + i, role)
+        assert game.finished
+        assert search.rollouts_done > 0
+        phases |= search.phases_searched
+    assert {"nominate", "vote"} <= phases
+
+
+def test_every_searched_phase_is_reached() -> None:
+    phases: set[str] = set()
+    for seed in range(12):
+        role = (Role.LIBERAL, Role.FASCIST)[seed % 2]
+        _, search = _searching_game(7, "official", seed, role)
+        phases |= search.phases_searched
+    # Every searched phase but the veto response (a veto at 5 fascist policies is rare here).
+    assert phases == {
+        "nominate", "vote", "discard", "enact", "investigate", "special_election", "execute"
+    }  # fmt: skip
+
+
+def test_same_seed_same_decisions() -> None:
+    def decisions() -> list[Action]:
+        game = Game(7, "official", 5)
+        seat = next(s for s, r in enumerate(game.roles) if r is Role.LIBERAL)
+        agents: list[Agent] = [make_agent("bayes", s, 50 + s) for s in range(7)]
+        spy = Spy(SearchAgent(seat, random.Random(3), EVERYWHERE))
+        agents[seat] = spy
+        run_game(game, agents)
+        assert spy.inner.rollouts_done > 0  # type: ignore[attr-defined]
+        return [entry[3] for entry in spy.log]
+
+    assert decisions() == decisions()
+
+
+class Count(Agent):
+    """Records how many rollouts each decision with a choice planned (played or given up)."""
+
+    def __init__(self, search: SearchAgent) -> None:
+        super().__init__(search.seat, search.rng)
+        self.search = search
+        self.spent: list[int] = []
+
+    def _planned(self) -> int:
+        return self.search.rollouts_done + 2 * self.search.worlds_lost  # 2 candidates
+
+    def act(self, view: View, legal: Sequence[Action]) -> Action:
+        before = self._planned()
+        action = self.search.act(view, legal)
+        if len(legal) > 1:
+            self.spent.append(self._planned() - before)
+        return action
+
+    def claims(self, view: View, options: Sequence[Action]) -> list[Action]:
+        return self.search.claims(view, options)
+
+
+def test_the_budget_is_a_number_of_rollouts() -> None:
+    """Each searched decision plays exactly rollouts // candidates worlds per candidate."""
+    for budget in (2, 6):
+        tuning = Tuning(
+            rollouts=budget, max_candidates=2, from_fascist=0, from_liberal=0, from_tracker=0,
+            vote_band=(0.0, 1.0), votes_in_zone_only=False,
+        )  # fmt: skip
+        game = Game(7, "official", 11)
+        seat = next(s for s, r in enumerate(game.roles) if r is Role.LIBERAL)
+        search = SearchAgent(seat, random.Random(1), tuning)
+        counter = Count(search)
+        agents: list[Agent] = [make_agent("bayes", s, s) for s in range(7)]
+        agents[seat] = counter
+        run_game(game, agents)
+        assert counter.spent and set(counter.spent) == {budget}
+
+
+def test_decisions_depend_only_on_the_view() -> None:
+    """Two games whose hidden roles differ where the searching liberal cannot see: its views
+    and its decisions are the same until its views differ."""
+    compared = 0
+    for seed in range(4):
+        first = Game(7, "official", seed)
+        seat = next(s for s, r in enumerate(first.roles) if r is Role.LIBERAL)
+        agents: list[Agent] = [Recorder(make_agent("bayes", s, 1000 + s)) for s in range(7)]
+        spy_a = Spy(SearchAgent(seat, random.Random(99), EVERYWHERE))
+        agents[seat] = spy_a
+        run_game(first, agents)
+
+        roles, swapped = _swap_two_hidden_roles(first.roles, seat)
+        second = Game(7, "official", seed, roles=roles)
+        spy_b = Checker(SearchAgent(seat, random.Random(99), EVERYWHERE), spy_a.log, swapped)
+        replay: list[Agent] = [
+            spy_b if s == seat else Replayer(s, agents[s].answers)  # type: ignore[attr-defined]
+            for s in range(7)
+        ]
+        try:
+            run_game(second, replay)
+        except _Diverged:
+            pass
+        compared += spy_b.compared
+        assert spy_b.inner.rollouts_done > 0  # type: ignore[attr-defined]
+    assert compared > 60
+
+
+def test_registered_and_forced_decisions_are_immediate() -> None:
+    agent = make_agent("search", 2, seed=1)
+    assert isinstance(agent, SearchAgent)
+    game = Game(7, "official", 1)
+    seat = game.to_act()[0]
+    legal = game.legal_actions(seat)[:1]
+    search = SearchAgent(seat, random.Random(0), EVERYWHERE)
+    assert search.act(game.view(seat), legal) == legal[0]
+    assert search.rollouts_done == 0
+
+
+def test_without_an_override_it_plays_the_bayes_game() -> None:
+    """The bayes part draws on the agent's own random source and the search on another, so a
+    search that never overrides plays the very game of a bayes agent of the same seed (the
+    strength benchmark compares cells deal by deal on that ground)."""
+    never = Tuning(rollouts=2, margin=2.0)
+    for seed in range(2):
+        played = []
+        for level in ("bayes", "search"):
+            game = Game(7, "official", seed)
+            agents: list[Agent] = []
+            searches: list[SearchAgent] = []
+            for s in range(7):
+                if level == "search" and game.roles[s] is Role.LIBERAL:
+                    searches.append(SearchAgent(s, random.Random(seed + s), never))
+                    agents.append(searches[-1])
+                else:
+                    agents.append(make_agent("bayes", s, seed + s))
+            run_game(game, agents)
+            played.append([a.to_json() for a in game.actions])
+        assert played[0] == played[1]
+        assert sum(a.rollouts_done for a in searches) > 0
+
+
+def test_veto_responses_are_searched_and_worlds_hold_with_a_start_track() -> None:
+    """Five fascist policies on the board from the start: every session may be vetoed."""
+    rules = {"start_track": {"liberal": 0, "fascist": 5}}
+    phases: set[str] = set()
+    for seed in range(6):
+        game = Game(7, rules, seed)
+        searches = [SearchAgent(s, random.Random(seed + s), EVERYWHERE) for s in range(7)]
+        run_game(game, [Legal(s, game) for s in searches])
+        assert game.finished
+        phases = phases.union(*(s.phases_searched for s in searches))
+    assert "veto_response" in phases
+    game = Game(7, rules, 1)
+    rng = random.Random(1)
+    probes = [Probe(make_agent("bayes", s, s), game, rng) for s in range(7)]
+    run_game(game, probes)
+    assert sum(p.built for p in probes) > 0
