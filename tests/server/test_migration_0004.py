@@ -12,6 +12,7 @@ from typing import Any
 import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
+from migration_support import playing_game_row
 from server_support import Client, http
 
 from secret_hitler.engine import Game, game_from_record
@@ -79,26 +80,7 @@ def _store_at_0002(conn: sa.Connection, game: Game) -> None:
             published=False,
         )
     )
-    conn.execute(
-        db.games.insert().values(
-            id="tmigrated",
-            table_id="tmigrated",
-            players=5,
-            names=rec["players"],
-            rules=rec["rules"],
-            seed=rec.get("seed"),
-            roles=rec["roles"],
-            first_president=rec["first_president"],
-            deck=rec["deck"],
-            reshuffles=rec["reshuffles"],
-            status="playing",
-            winner=None,
-            reason=None,
-            action_count=len(rec["actions"]),
-            created_at=now,
-            finished_at=None,
-        )
-    )
+    conn.execute(db.games.insert().values(**playing_game_row("tmigrated", rec, now)))
     for i, action in enumerate(rec["actions"]):
         conn.execute(
             db.actions.insert().values(

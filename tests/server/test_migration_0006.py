@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from migration_support import playing_game_row
 from server_support import Client, HttpError, http, session
 from test_migration_0004 import _alembic, _game_in_progress
 
@@ -71,28 +72,7 @@ def _store_at_0005(engine: sa.Engine, host: str, game_actions: list[dict[str, An
                 },
             ],
         )
-        conn.execute(
-            meta.tables["games"]
-            .insert()
-            .values(
-                id="tplaying",
-                table_id="tplaying",
-                players=5,
-                names=rec["players"],
-                rules=rec["rules"],
-                seed=rec.get("seed"),
-                roles=rec["roles"],
-                first_president=rec["first_president"],
-                deck=rec["deck"],
-                reshuffles=rec["reshuffles"],
-                status="playing",
-                winner=None,
-                reason=None,
-                action_count=len(rec["actions"]),
-                created_at=now,
-                finished_at=None,
-            )
-        )
+        conn.execute(meta.tables["games"].insert().values(**playing_game_row("tplaying", rec, now)))
         conn.execute(
             meta.tables["actions"].insert(),
             [

@@ -14,6 +14,7 @@ import pytest
 import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
+from migration_support import playing_game_row
 from server_support import Client, Server, http
 
 from secret_hitler.engine import Game
@@ -81,24 +82,7 @@ def _stored_game(engine: sa.Engine) -> tuple[str, Game]:
         conn.execute(
             meta.tables["games"]
             .insert()
-            .values(
-                id="told",
-                table_id="told",
-                players=5,
-                names=names,
-                rules=rec["rules"],
-                seed=SEED,
-                roles=rec["roles"],
-                first_president=rec["first_president"],
-                deck=rec["deck"],
-                reshuffles=rec["reshuffles"],
-                status="playing",
-                winner=None,
-                reason=None,
-                action_count=len(rec["actions"]),
-                created_at=now,
-                finished_at=None,
-            )
+            .values(**playing_game_row("told", rec, now, names=names, seed=SEED))
         )
         conn.execute(
             meta.tables["actions"].insert(),
