@@ -359,46 +359,7 @@ async def serve_remote(
 
 async def _forward(hub: Any, proxy: Proxy) -> None:
     """Client frames to the owner until the socket closes (sizes checked here, the rest there)."""
-    from starlette.websockets import WebSocketDisconnect
+    from .ws import client_texts
 
-    conn = proxy.conn
-    ws = conn.ws
-    max_bytes = hub.settings.max_message
-    loop = asyncio.get_running_loop()
-    hello_by = loop.time() + hub.settings.hello_timeout
-    while not conn.closed:
-        try:
-            if proxy.ready:
-                message = await ws.receive()
-            else:  # as for local connections: a hello within hello_timeout, or the slot is freed
-                message = await asyncio.wait_for(ws.receive(), max(0.0, hello_by - loop.time()))
-        except TimeoutError:
-            if proxy.ready:  # the owner's welcome came in the meantime
-                continue
-            timeout = hub.settings.hello_timeout
-            conn.send_msg(P.error("hello_timeout", f"no hello within {timeout:g} s"))
-            conn.close(4408)
-            return
-        except (WebSocketDisconnect, RuntimeError):
-            return
-        if message["type"] == "websocket.disconnect":
-            return
-        text = message.get("text")
-        if text is None:
-            data = message.get("bytes") or b""
-            if len(data) > max_bytes:
-                conn.send_msg(
-                    P.error("message_too_large", f"a message may have at most {max_bytes} bytes")
-                )
-                continue
-            try:
-                text = data.decode("utf-8")
-            except UnicodeDecodeError:
-                conn.send_msg(P.error("bad_json", "the message is not UTF-8 JSON"))
-                continue
-        if len(text.encode("utf-8")) > max_bytes:
-            conn.send_msg(
-                P.error("message_too_large", f"a message may have at most {max_bytes} bytes")
-            )
-            continue
+    async for text in client_texts(hub, proxy.conn, lambda: proxy.ready):
         proxy.to_owner("msg", text=text)

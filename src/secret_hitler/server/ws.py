@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
@@ -113,17 +114,29 @@ async def _sender(conn: Conn) -> None:
 
 
 async def _receive_loop(hub: Hub, table: Table, conn: Conn) -> None:
+    async for text in client_texts(hub, conn, lambda: conn.ready):
+        await handle_text(hub, table, conn, text)
+
+
+async def client_texts(hub: Hub, conn: Conn, ready: Callable[[], bool]) -> AsyncIterator[str]:
+    """The text of each frame a client sends until its socket closes: on this node's sockets and
+    on those relayed to a table's owner (relay.py). A frame over the size limit or not UTF-8 is
+    answered with an error and skipped; a connection not ``ready()`` (no hello answered) within
+    ``hello_timeout`` is told so and closed, so a silent client holds a slot that long at most."""
     ws = conn.ws
     max_bytes = hub.settings.max_message
+    too_large = f"a message may have at most {max_bytes} bytes"
     loop = asyncio.get_running_loop()
     hello_by = loop.time() + hub.settings.hello_timeout
     while not conn.closed:
         try:
-            if conn.ready:
+            if ready():
                 message = await ws.receive()
-            else:  # a connection that never says hello holds a slot for hello_timeout at most
+            else:
                 message = await asyncio.wait_for(ws.receive(), max(0.0, hello_by - loop.time()))
         except TimeoutError:
+            if ready():  # a relayed connection: the owner's welcome came in the meantime
+                continue
             timeout = hub.settings.hello_timeout
             _error(hub, conn, P.ProtocolError("hello_timeout", f"no hello within {timeout:g} s"))
             conn.close(4408)
@@ -136,20 +149,17 @@ async def _receive_loop(hub: Hub, table: Table, conn: Conn) -> None:
         if text is None:
             data = message.get("bytes") or b""
             if len(data) > max_bytes:
-                _error(
-                    hub,
-                    conn,
-                    P.ProtocolError(
-                        "message_too_large", f"a message may have at most {max_bytes} bytes"
-                    ),
-                )
+                _error(hub, conn, P.ProtocolError("message_too_large", too_large))
                 continue
             try:
                 text = data.decode("utf-8")
             except UnicodeDecodeError:
                 _error(hub, conn, P.ProtocolError("bad_json", "the message is not UTF-8 JSON"))
                 continue
-        await handle_text(hub, table, conn, text)
+        elif len(text) > max_bytes // 4 and len(text.encode("utf-8")) > max_bytes:
+            _error(hub, conn, P.ProtocolError("message_too_large", too_large))
+            continue
+        yield text
 
 
 async def handle_text(hub: Hub, table: Table, conn: Conn, text: str) -> None:
