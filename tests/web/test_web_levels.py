@@ -1,4 +1,4 @@
-"""The lobby names the bot levels for players (easy, normal, hard, human-like) in every language
+"""The lobby names the bot levels for players (easy, normal, hard, human-like, expert) in every language
 and starts on the server's default level (GET /api/bots)."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ import pytest
 from web_support import missing_keys
 
 NAMES = {
-    "en": ["Easy", "Normal", "Hard", "Human-like"],
-    "ru": ["Лёгкий", "Обычный", "Сложный", "Как человек"],
-    "zh-Hans": ["简单", "普通", "困难", "拟人"],
+    "en": ["Easy", "Normal", "Hard", "Human-like", "Expert"],
+    "ru": ["Лёгкий", "Обычный", "Сложный", "Как человек", "Эксперт"],
+    "zh-Hans": ["简单", "普通", "困难", "拟人", "专家"],
 }
 
 
@@ -27,6 +27,7 @@ def test_lobby_offers_the_player_levels(web_server, new_context, lang: str) -> N
         "rule",
         "bayes",
         "bayes-human",
+        "search",
     ]
     assert options.all_inner_texts() == NAMES[lang]
     assert not missing_keys(page)

@@ -74,8 +74,9 @@ export function saveNote(gameKey, seat, text) {
 export function noteEditor(onSaved) {
   const area = h("textarea", { id: "note-text", maxlength: String(NOTE_MAX), rows: "4" });
   const label = h("label", { for: "note-text" });
-  const save = h("button", { type: "submit", class: "btn", value: "save" });
-  const cancel = h("button", { type: "button", class: "btn btn-secondary", value: "cancel" });
+  // Named from the start: a closed dialog's buttons are still in the page for assistive tools.
+  const save = h("button", { type: "submit", class: "btn", value: "save", text: t("aids.note.save") });
+  const cancel = h("button", { type: "button", class: "btn btn-secondary", value: "cancel", text: t("aids.note.cancel") });
   const form = h("form", { method: "dialog" }, label, area, h("div", { class: "button-row" }, save, cancel));
   const dialog = h("dialog", { class: "note-dialog" }, form);
   let current = null;
