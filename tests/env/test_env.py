@@ -84,9 +84,10 @@ def test_reset_seed_is_deterministic_and_seeds_differ() -> None:
 
 def test_incremental_encoder_equals_encoding_from_scratch_everywhere() -> None:
     """Every seat, every step, every preset: the environment's observation (incremental, built
-    from bytes) is the one ``encode_view`` computes with NumPy from scratch from
-    ``game.view(seat)``; seats are asked in a shuffled order, so a seat's cached blocks must
-    survive other seats' observations."""
+    from the observer's routed events) is the one ``encode_view`` computes from scratch from
+    ``game.view(seat)`` alone; seats are asked in a shuffled order, so a seat's cached blocks
+    must survive other seats' observations. (Both run the same encoder: what its slots mean is
+    checked against the game by the layout and history-row tests.)"""
     seen: set[str] = set()
     compared = 0
     order = random.Random(7)
@@ -386,3 +387,53 @@ def test_wrapped_env_keeps_the_order_checks_and_plays_like_the_raw_one(
     with caplog.at_level(logging.WARNING):
         wrapped.step(None)  # PettingZoo's logger warns, nothing happens
     assert "after all agents are terminated" in caplog.text
+
+
+def test_history_rows_say_what_each_government_did() -> None:
+    """The meaning of the history block, read against the game's own events: one encoder
+    writes it (incremental and from scratch alike), so this is its independent check."""
+    from secret_hitler.env.encoding import RECORD_FIELDS
+
+    at, row = 0, {}
+    for name, size, _ in RECORD_FIELDS:
+        row[name] = (at, size)
+        at += size
+
+    def part(obs: np.ndarray, name: str) -> list[float]:
+        start, size = row[name]
+        return obs[history + start : history + start + size].tolist()
+
+    e = raw_env(7)
+    history = e.layout["history"].offset
+    checked = 0
+    seen: set[int] = set()
+
+    def check(env: SecretHitlerEnv) -> None:
+        nonlocal checked
+        events = [x.json for x in env.game.events]
+        last = max((i for i, x in enumerate(events) if x["type"] == "nominated"), default=None)
+        if last is None or last in seen:
+            return
+        enacted = [x for x in events[last:] if x["type"] == "enacted" and not x["chaos"]]
+        if not enacted:  # this government has not enacted (yet): check it once it has
+            return
+        seen.add(last)
+        nominated = events[last]
+        votes = next(x for x in events[last:] if x["type"] == "votes")["votes"]
+        policy = enacted[0]["policy"]
+        for seat in range(7):
+            obs = env.observe(f"player_{seat}")["observation"]
+            assert part(obs, "valid") == [1.0]
+            assert part(obs, "president") == [float(s == nominated["president"]) for s in range(10)]
+            assert part(obs, "chancellor") == [
+                float(s == nominated["chancellor"]) for s in range(10)
+            ]
+            assert part(obs, "ja")[:7] == [float(v is True) for v in votes]
+            assert part(obs, "nein")[:7] == [float(v is False) for v in votes]
+            assert part(obs, "elected") == [1.0]
+            assert part(obs, "enacted") == [float(policy == "liberal"), float(policy == "fascist")]
+        checked += 1
+
+    for seed in range(3):
+        _random_game(e, seed, check)
+    assert checked >= 5

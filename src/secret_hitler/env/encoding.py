@@ -1,9 +1,10 @@
 """Fixed-size encodings of a seat's knowledge and of the action space.
 
 An observation is a function of the seat's engine ``View`` alone (engine/view.py), so it cannot
-depend on anything the seat has not observed. ``SeatEncoder`` builds it incrementally: it reads
-each event of the view's log once (the history and private blocks) and the rest from the view's
-fields; ``encode_view(view)`` is the same code run from scratch. The engine's observer is the
+depend on anything the seat has not observed. ``TableEncoder`` builds it incrementally for every
+seat of a game at once: it reads each new event once (the history and private blocks) and the
+rest from the seat's view fields. ``SeatEncoder`` runs the same code on one seat's views alone,
+and ``encode_view(view)`` runs it from scratch. The engine's observer is the
 only place that decides what a seat sees; nothing here reads the game.
 
 Seats are absolute (seat ``s`` is slot ``s``) and every seat block has ``MAX_SEATS`` slots, so
@@ -302,120 +303,6 @@ class Layout:
 
 
 # ----------------------------------------------------------------------------- event blocks
-class EventBlocks:
-    """Per-seat private blocks and the public history block, fed one observed event at a time.
-
-    ``feed(type, data, audience)``: ``audience`` is ``None`` for a public event or the seats that
-    observe it. Roles, known roles and investigations come from the view's fields instead.
-    """
-
-    def __init__(self, n: int, layout: Layout) -> None:
-        self.n = n
-        self.layout = layout
-        self.k = layout.history
-        self.private = np.zeros((n, layout.block_size("private")), dtype=np.float32)
-        self.hist = np.zeros(layout.block_size("history"), dtype=np.float32)
-        self.records = 0
-        p = {name: layout.rel(name, "private") for name, _, _ in _PRIVATE}
-        self._seat, self._role, self._known = p["seat"], p["role"], p["known_roles"]
-        self._inv, self._peek = p["investigations"], p["peek"]
-        self._own = layout.rel("own_history", "private")
-        for s in range(n):
-            self.private[s, self._seat + s] = 1.0
-        handlers = {
-            "nominated": self._nominated,
-            "votes": self._votes,
-            "enacted": self._enacted,
-            "veto": self._veto,
-            "power": self._power,
-            "investigated": self._target,
-            "special_election": self._target,
-            "executed": self._executed,
-            "drew": self._drew,
-            "passed": self._passed,
-            "received": self._received,
-            "peek": self._peek_event,
-        }
-        self.handlers = handlers
-
-    def feed(self, kind: str, data: dict[str, Any], audience: Sequence[int] | None) -> None:
-        handler = self.handlers.get(kind)
-        if handler is not None:
-            handler(data, audience)
-
-    # -- history
-    def _nominated(self, data: dict[str, Any], _aud: Any) -> None:
-        self.records += 1
-        if not self.k:
-            return
-        h, r, pr = self.hist, RECORD_SIZE, PRIVATE_RECORD_SIZE
-        h[r:] = h[:-r].copy()
-        h[:r] = 0.0
-        own = self.private[:, self._own : self._own + self.k * pr]
-        own[:, pr:] = own[:, :-pr].copy()
-        own[:, :pr] = 0.0
-        h[_R["valid"]] = 1.0
-        h[_R["president"] + data["president"]] = 1.0
-        h[_R["chancellor"] + data["chancellor"]] = 1.0
-
-    def _row(self) -> bool:
-        return self.k > 0 and self.records > 0
-
-    def _votes(self, data: dict[str, Any], _aud: Any) -> None:
-        if not self._row():
-            return
-        h = self.hist
-        ja, nein = _R["ja"], _R["nein"]
-        for s, v in enumerate(data["votes"]):
-            if v is True:
-                h[ja + s] = 1.0
-            elif v is False:
-                h[nein + s] = 1.0
-        if data["passed"]:
-            h[_R["elected"]] = 1.0
-
-    def _enacted(self, data: dict[str, Any], _aud: Any) -> None:
-        if not self._row():
-            return
-        i = 0 if data["policy"] == "liberal" else 1
-        self.hist[(_R["chaos"] if data["chaos"] else _R["enacted"]) + i] = 1.0
-
-    def _veto(self, data: dict[str, Any], _aud: Any) -> None:
-        if self._row():
-            self.hist[_R["vetoed"] if data["accepted"] else _R["veto_refused"]] = 1.0
-
-    def _power(self, data: dict[str, Any], _aud: Any) -> None:
-        if self._row():
-            self.hist[_R["power"] + _POWER_INDEX[data["power"]]] = 1.0
-
-    def _target(self, data: dict[str, Any], _aud: Any) -> None:
-        if self._row():
-            self.hist[_R["target"] + data["target"]] = 1.0
-
-    _executed = _target
-
-    def _drew(self, data: dict[str, Any], aud: Sequence[int] | None) -> None:
-        if self._row() and aud:
-            libs = sum(1 for p in data["policies"] if p == "liberal")
-            for s in aud:
-                self.private[s, self._own + _PR["drew_liberals"] + libs] = 1.0
-
-    def _passed(self, data: dict[str, Any], aud: Sequence[int] | None) -> None:
-        if self._row() and aud:
-            libs = sum(1 for p in data["policies"] if p == "liberal")
-            for s in aud:
-                self.private[s, self._own + _PR["passed_liberals"] + libs] = 1.0
-
-    _received = _passed
-
-    def _peek_event(self, data: dict[str, Any], aud: Sequence[int] | None) -> None:
-        for s in aud or ():
-            row = self.private[s]
-            row[self._peek : self._peek + 6] = 0.0
-            for i, p in enumerate(data["policies"][:3]):
-                row[self._peek + 2 * i + (0 if p == "liberal" else 1)] = 1.0
-
-
 # ----------------------------------------------------------------------------- static & dynamic
 def _static_block(
     layout: Layout, n: int, board: Sequence[str | None], hz: int, vz: int
@@ -434,109 +321,19 @@ def _static_block(
     return out
 
 
-class _Dyn:
-    """Offsets of the dynamic fields inside the dynamic block (plain ints for speed)."""
-
-    def __init__(self, layout: Layout) -> None:
-        for name, _, _ in _DYNAMIC:
-            setattr(self, name, layout.rel(name, "dynamic"))
-        self.size = layout.block_size("dynamic")
-
-
-def _dynamic_block(
-    d: Any,
-    seat: int,
-    phase: int,
-    to_act: Sequence[int],
-    alive: Sequence[bool],
-    candidate: int | None,
-    nominee: int | None,
-    president: int | None,
-    chancellor: int | None,
-    term_limited: Sequence[int],
-    investigated: Sequence[bool],
-    not_hitler: Any,
-    voted: Sequence[bool] | None,
-    votes: Sequence[bool | None] | None,
-    liberal: int,
-    fascist: int,
-    tracker: int,
-    hand_liberal: int,
-    hand_fascist: int,
-    veto_available: bool,
-    veto_proposed: bool,
-    hitler_zone_active: bool,
-    winner: str | None,
-    draw_pile: float,
-    discard_pile: float,
-    round_: float,
-) -> np.ndarray:
-    """One-hot writes collected in a list and applied with a single fancy-index assignment."""
-    hot = [d.phase + phase]
-    if seat in to_act:
-        hot.append(d.my_turn)
-    o = d.to_act
-    hot += [o + s for s in to_act]
-    o = d.alive
-    hot += [o + s for s, a in enumerate(alive) if a]
-    if candidate is not None:
-        hot.append(d.candidate + candidate)
-    if nominee is not None:
-        hot.append(d.nominee + nominee)
-    if president is not None:
-        hot.append(d.president + president)
-    if chancellor is not None:
-        hot.append(d.chancellor + chancellor)
-    o = d.term_limited
-    hot += [o + s for s in term_limited]
-    o = d.investigated
-    hot += [o + s for s, a in enumerate(investigated) if a]
-    o = d.not_hitler
-    hot += [o + s for s in not_hitler]
-    if voted is not None:
-        o = d.voted
-        hot += [o + s for s, a in enumerate(voted) if a]
-    if votes is not None:
-        ja, nein = d.votes_ja, d.votes_nein
-        for s, v in enumerate(votes):
-            if v is True:
-                hot.append(ja + s)
-            elif v is False:
-                hot.append(nein + s)
-    hot.append(d.liberal_policies + min(liberal, 5))
-    hot.append(d.fascist_policies + min(fascist, 6))
-    hot.append(d.election_tracker + min(tracker, 2))
-    hot.append(d.hand_liberal + hand_liberal)
-    hot.append(d.hand_fascist + hand_fascist)
-    if veto_available:
-        hot.append(d.veto_available)
-    if veto_proposed:
-        hot.append(d.veto_proposed)
-    if hitler_zone_active:
-        hot.append(d.hitler_zone_active)
-    if winner is not None:
-        hot.append(d.winner + (0 if winner == "liberal" else 1))
-    out = np.zeros(d.size, dtype=np.float32)
-    out[hot] = 1.0
-    out[d.draw_pile] = draw_pile
-    out[d.discard_pile] = discard_pile
-    out[d.round] = round_
-    return out
-
-
 # ----------------------------------------------------------------------------- encoders
 _AT = {name: i for i, name in enumerate(VIEW_FIELDS)}
 
 
 class SeatEncoder:
-    """The observations of one seat, from its successive views; each event is read once."""
+    """The observations of one seat from its successive views alone: each event of the view's
+    log is read once, by the same code ``TableEncoder`` reads every seat's events with."""
 
     def __init__(self, seat: int, players: int, layout: Layout) -> None:
         self.seat = seat
         self.layout = layout
-        self.blocks = EventBlocks(players, layout)
+        self._table = TableEncoder(players, layout)
         self._seen = 0
-        self._assembler = _Assembler(layout)
 
     def encode(self, view: View) -> np.ndarray:
         """The observation vector of ``view`` (a later view of the same seat than the last)."""
@@ -545,12 +342,11 @@ class SeatEncoder:
             raise ValueError(f"this encoder is for seat {seat}, not {view.seat}")
         v = view.values()
         events = v[_EVENTS]
-        feed = self.blocks.feed
+        feed = self._table.feed
         for e in events[self._seen :]:
-            kind = e["type"]
-            feed(kind, e, (seat,) if kind in _PRIVATE_EVENTS else None)
+            feed(e, (seat,) if e["type"] in _PRIVATE_EVENTS else None)
         self._seen = len(events)
-        return self._assembler.vector(v, seat, self.blocks)
+        return self._table.encode(seat, v).copy()
 
 
 class TableEncoder:
@@ -559,7 +355,7 @@ class TableEncoder:
     Each new event is read once for all seats, routed by the audience the engine's observer
     gives it (``Observer.routed``); the rest of each vector comes from that seat's view fields
     (``encode(seat, values)``, the tuple ``View.values()`` returns). The vector equals the one
-    ``encode_view`` computes from scratch with NumPy (tests/env/test_env.py), but it is built
+    ``encode_view`` computes from one view from scratch (tests/env/test_env.py); it is built
     for speed: every block is kept as float32 bytes, a field's bytes are looked up by its
     value (``_Pieces``), and the vector is one ``bytearray.join`` read by ``np.frombuffer``,
     so an observation costs about a dozen dictionary look-ups and no NumPy arithmetic.
@@ -609,6 +405,12 @@ class TableEncoder:
         }
 
     # -- events
+    def feed(self, event: Any, audience: Sequence[int] | None) -> None:
+        """One event of the log, with the seats that observe it (``None``: everyone)."""
+        handler = self.handlers.get(event["type"])
+        if handler is not None:
+            handler(event, audience)
+
     def sync(self, observer: Observer) -> Observer:
         """Read the events logged since the last call; returns ``observer``."""
         routed = observer.routed(self._cursor)
@@ -886,72 +688,6 @@ _JOIN_ORDER = (
     ("draw_pile", "discard_pile", "round"),
 )
 assert [f for group in _JOIN_ORDER for f in group] == [name for name, _, _ in _DYNAMIC]
-
-
-class _Assembler:
-    """The parts of an observation that come from the view's fields."""
-
-    def __init__(self, layout: Layout) -> None:
-        self.layout = layout
-        self._dyn = _Dyn(layout)
-        self._static: np.ndarray | None = None
-        self._deck = 1.0
-        rel = layout.rel
-        self._role_at = rel("role", "private")
-        self._known_at = rel("known_roles", "private")
-        self._inv_at = rel("investigations", "private")
-
-    def vector(self, v: tuple[Any, ...], seat: int, blocks: EventBlocks) -> np.ndarray:
-        if self._static is None:
-            self._static = _static_block(
-                self.layout, v[_AT["players"]], v[_AT["board"]], v[_HZ], v[_AT["veto_zone"]]
-            )
-            self._deck = float(_deck_size(v[_AT["rules"]]))
-        private = blocks.private[seat].copy()
-        role = v[_AT["role"]]
-        if role is not None:
-            private[self._role_at + _ROLE_INDEX[role]] = 1.0
-        known = self._known_at
-        for s, r in enumerate(v[_AT["known_roles"]]):
-            if r is not None:
-                private[known + 3 * s + _ROLE_INDEX[r]] = 1.0
-        inv = self._inv_at
-        for target, party in v[_AT["investigations"]]:
-            private[inv + 2 * target + (0 if party == "liberal" else 1)] = 1.0
-        deck = self._deck
-        phase = v[_PHASE]
-        hand = v[_AT["hand"]]
-        hand_liberal = hand.count("liberal")
-        fascist = v[_FASCIST]
-        dyn = _dynamic_block(
-            self._dyn,
-            seat,
-            _PHASE_INDEX[phase],
-            v[_AT["to_act"]],
-            v[_AT["alive"]],
-            v[_AT["candidate"]],
-            v[_AT["nominee"]],
-            v[_AT["president"]],
-            v[_AT["chancellor"]],
-            v[_AT["term_limited"]],
-            v[_AT["investigated"]],
-            v[_AT["not_hitler"]],
-            v[_AT["voted"]] if phase == "vote" else None,
-            v[_AT["votes"]],
-            v[_AT["liberal_policies"]],
-            fascist,
-            v[_AT["election_tracker"]],
-            hand_liberal,
-            len(hand) - hand_liberal,
-            v[_AT["veto_available"]],
-            v[_AT["veto_proposed"]],
-            fascist >= v[_HZ],
-            v[_AT["winner"]],
-            v[_AT["draw_pile"]] / deck,
-            v[_AT["discard_pile"]] / deck,
-            min(v[_AT["round"]] / 32.0, 1.0),
-        )
-        return np.concatenate((self._static, private, blocks.hist, dyn))
 
 
 _EVENTS, _PHASE, _FASCIST, _HZ = (
