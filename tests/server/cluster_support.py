@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import websockets
-from server_support import TIMEOUT, Client, Server
+from server_support import Client, Server
 
 from live_server import free_port
 
@@ -106,16 +106,6 @@ def start_nodes(
         )
         for i in range(n)
     ]
-
-
-def wait_for(pred: Any, timeout: float = TIMEOUT, what: str = "a condition") -> Any:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        value = pred()
-        if value:
-            return value
-        time.sleep(0.05)  # polling a server's state, bounded by the deadline
-    raise TimeoutError(f"timed out waiting for {what}")
 
 
 async def reconnect(

@@ -408,3 +408,14 @@ def _no_foreign_secrets(seat: int | None, m: dict[str, Any], record: dict[str, A
         assert seat in (view["president"], view["chancellor"])
     for target, _party in view["investigations"]:
         assert seat is not None and target != seat
+
+
+def wait_for(pred: Any, timeout: float = TIMEOUT, what: str = "a condition") -> Any:
+    """Poll ``pred()`` until it returns something truthy; the server's state, bounded."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        value = pred()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise TimeoutError(f"timed out waiting for {what}")

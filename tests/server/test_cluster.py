@@ -20,7 +20,6 @@ from cluster_support import (
     play_through,
     public,
     start_nodes,
-    wait_for,
 )
 from server_support import (
     Client,
@@ -32,6 +31,7 @@ from server_support import (
     http,
     session,
     states,
+    wait_for,
 )
 from server_support import _no_foreign_secrets as no_foreign_secrets
 

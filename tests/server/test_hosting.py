@@ -6,12 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import random
-import time
-from collections.abc import Callable
 from typing import Any
 
 import pytest
-from server_support import Client, HttpError, Server, http, session
+from server_support import Client, HttpError, Server, http, session, wait_for
 
 BOTS = {str(i): "random" for i in range(1, 5)}
 
@@ -20,15 +18,6 @@ def _err(fn: Any, *args: Any, **kw: Any) -> HttpError:
     with pytest.raises(HttpError) as info:
         fn(*args, **kw)
     return info.value
-
-
-def _until(check: Callable[[], bool], timeout: float = 15.0) -> None:
-    """Wait for a condition the server reaches by itself (bounded)."""
-    end = time.monotonic() + timeout
-    while not check():
-        if time.monotonic() > end:
-            raise TimeoutError("condition not reached")
-        time.sleep(0.05)
 
 
 def _me(server: Server, token: str) -> str:
@@ -72,13 +61,13 @@ def test_waiting_tables_nobody_is_at_close(make_server: Any) -> None:
         cb = Client(server, b, "eve")
         await cb.connect(watched)
         await asyncio.to_thread(
-            _until, lambda: http(server, "GET", f"/api/tables/{empty}")["status"] == "expired"
+            wait_for, lambda: http(server, "GET", f"/api/tables/{empty}")["status"] == "expired"
         )
         # Eve is connected: her table stays, even though it is as old
         assert http(server, "GET", f"/api/tables/{watched}")["status"] == "waiting"
         await cb.close()
         await asyncio.to_thread(
-            _until, lambda: http(server, "GET", f"/api/tables/{watched}")["status"] == "expired"
+            wait_for, lambda: http(server, "GET", f"/api/tables/{watched}")["status"] == "expired"
         )
 
     asyncio.run(run())
@@ -153,7 +142,7 @@ def test_the_host_names_the_table_and_frees_or_hands_over_seats(server: Server) 
         )
         await cb.close()
         await asyncio.to_thread(
-            _until, lambda: not http(server, "GET", f"/api/tables/{g}")["seats"][1]["connected"]
+            wait_for, lambda: not http(server, "GET", f"/api/tables/{g}")["seats"][1]["connected"]
         )
         d = http(server, "POST", f"/api/tables/{g}/seats/1", {"to": "bot"}, token=a)
         assert d["seats"][1]["kind"] == "bot" and d["seats"][1]["name"] == "Gus"

@@ -5,29 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from server_support import Client, HttpError, Server, http, session
+from server_support import Client, HttpError, Server, http, session, wait_for
 from typer.testing import CliRunner
 
 from secret_hitler.cli import app
 
-TIMEOUT = 20.0
 FAST = {"SH_MODERATION_REFRESH": "0.1"}
-
-
-def _wait_for(check: Any, timeout: float = TIMEOUT) -> Any:
-    end = time.monotonic() + timeout
-    while True:
-        value = check()
-        if value:
-            return value
-        if time.monotonic() > end:
-            raise TimeoutError("condition not reached")
-        time.sleep(0.05)
 
 
 def _works(fn: Any) -> Any:
@@ -179,15 +166,15 @@ def test_a_banned_user_is_refused_and_an_address_ban_stops_new_sessions(mserver:
     assert "already banned" in _admin(server, "ban", "user", bob_id).output
     assert _admin(server, "ban", "user", "u_nobody").exit_code == 1
     assert _admin(server, "unban", "user", bob_id).exit_code == 0
-    _wait_for(_works(lambda: _me(server, bob)))
+    wait_for(_works(lambda: _me(server, bob)))
     # an address: no new sessions from it; sessions already open keep working
     assert _admin(server, "ban", "address", "not-an-ip").exit_code == 2
     assert _admin(server, "ban", "address", "127.0.0.0/8").exit_code == 0
-    _wait_for(lambda: _code(server, "POST", "/api/session", {"name": "Mallory"}) == "banned")
+    wait_for(lambda: _code(server, "POST", "/api/session", {"name": "Mallory"}) == "banned")
     assert _me(server, alice)
     assert _admin(server, "unban", "address", "127.0.0.1").exit_code == 1  # not what was banned
     assert _admin(server, "unban", "address", "127.0.0.0/8").exit_code == 0
-    _wait_for(_works(lambda: session(server, "Mallory")))
+    wait_for(_works(lambda: session(server, "Mallory")))
 
 
 def test_admin_closes_a_playing_table(mserver: Server) -> None:
@@ -206,7 +193,7 @@ def test_admin_closes_a_playing_table(mserver: Server) -> None:
         await c.close()
 
     asyncio.run(scenario())
-    detail = _wait_for(
+    detail = wait_for(
         lambda: (d := http(server, "GET", f"/api/tables/{tid}"))["status"] == "closed" and d
     )
     assert detail["status"] == "closed"

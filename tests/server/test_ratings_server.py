@@ -5,31 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import random
-import time
 from typing import Any
 
 import pytest
-from server_support import Client, HttpError, Server, ahttp, http, session
+from server_support import Client, HttpError, Server, ahttp, http, session, wait_for
 
 from secret_hitler import ratings as R
-
-TIMEOUT = 20.0
 
 
 def _user(server: Server, token: str) -> str:
     return str(http(server, "GET", "/api/me", token=token)["user_id"])
-
-
-def _wait_for(check: Any, timeout: float = TIMEOUT) -> Any:
-    """Poll ``check()`` until it returns something truthy (bounded)."""
-    end = time.monotonic() + timeout
-    while True:
-        value = check()
-        if value:
-            return value
-        if time.monotonic() > end:
-            raise TimeoutError("condition not reached")
-        time.sleep(0.05)
 
 
 async def _play_humans(server: Server, players: int, rated: bool, seed: int) -> dict[str, Any]:
@@ -88,7 +73,7 @@ def test_a_rated_game_updates_every_players_rating(make_server: Any, backend: st
     game = asyncio.run(_play_humans(server, 5, rated=True, seed=7))
     record, users = game["record"], game["users"]
     profiles = {
-        u: _wait_for(
+        u: wait_for(
             lambda u=u: (
                 (p := http(server, "GET", f"/api/players/{u}"))["rating"]["games"] == 1 and p
             )
@@ -139,7 +124,7 @@ def test_a_rated_game_updates_every_players_rating(make_server: Any, backend: st
 def test_casual_games_count_in_the_profile_but_not_the_rating(server: Server) -> None:
     game = asyncio.run(_play_humans(server, 5, rated=False, seed=3))
     uid = game["users"][0]
-    p = _wait_for(lambda: (p := http(server, "GET", f"/api/players/{uid}"))["games"] == 1 and p)
+    p = wait_for(lambda: (p := http(server, "GET", f"/api/players/{uid}"))["games"] == 1 and p)
     assert p["rated_games"] == 0 and p["history"] == []
     assert p["rating"]["games"] == 0 and p["rating"]["mu"] == pytest.approx(R.default().mu)
     assert http(server, "GET", "/api/leaderboard")["players"] == []
@@ -159,7 +144,7 @@ def test_a_game_left_unrated_is_rated_at_the_next_start(make_server: Any, tmp_pa
     server = make_server(data=data)
     game = asyncio.run(_play_humans(server, 5, rated=True, seed=21))
     uid = game["users"][0]
-    before = _wait_for(
+    before = wait_for(
         lambda: (p := http(server, "GET", f"/api/players/{uid}"))["rating"]["games"] == 1 and p
     )
     server.stop()
