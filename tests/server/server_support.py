@@ -203,6 +203,9 @@ class Client:
             f"{self.server.ws_url}/ws/tables/{table_id}{query}",
             additional_headers=headers,
             max_size=1 << 22,
+            # a test client may leave messages unread: an unbounded queue keeps the library
+            # reading, so a close handshake is never stuck behind them (a 10 s close_timeout)
+            max_queue=None,
             open_timeout=TIMEOUT,
         )
         if not hello:
