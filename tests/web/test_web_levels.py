@@ -3,6 +3,8 @@ and starts on the server's default level (GET /api/bots)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from web_support import missing_keys
 
@@ -30,3 +32,41 @@ def test_lobby_offers_the_player_levels(web_server, new_context, lang: str) -> N
     assert options.evaluate_all("els => els.map(e => e.value)") == bots["offered"]
     assert options.all_inner_texts() == NAMES[lang]
     assert not missing_keys(page)
+
+
+def test_without_the_servers_answer_the_menu_is_empty_and_tables_get_its_default(
+    web_server, new_context
+) -> None:
+    """No second copy of the level list in the page: while GET /api/bots fails the menu offers
+    nothing and a table still gets bots (the server's default level); after a failure the lobby
+    asks again at its next refresh and the menu fills."""
+    default = web_server.api("GET", "/api/bots")["default"]
+    failed: list[str] = []
+
+    def fail_first(route: Any) -> None:
+        if failed:
+            route.continue_()
+        else:
+            failed.append(route.request.url)
+            route.abort()
+
+    page = new_context(width=390, height=844).new_page()
+    page.route("**/api/bots", fail_first)
+    page.goto(web_server.url + "/")
+    page.wait_for_function("() => document.querySelector('#level')?.disabled")
+    assert page.locator("#level option").count() == 0
+    page.wait_for_function("() => document.querySelectorAll('#level option').length > 0")
+    assert page.locator("#level").evaluate("e => [e.value, e.disabled]") == [default, False]
+    assert len(failed) == 1
+
+    page = new_context(width=390, height=844).new_page()
+    page.route("**/api/bots", lambda route: route.abort())
+    page.goto(web_server.url + "/")
+    page.wait_for_function("() => document.querySelector('#level')?.disabled")
+    page.fill("#name", "Offline host")
+    page.select_option("#bots", "3")  # one seat stays free: the table waits
+    page.get_by_role("button", name="Create table").click()
+    page.wait_for_url("**/#/t/*", timeout=20000)
+    table_id = page.url.split("#/t/", 1)[1].split("?")[0]
+    seats = web_server.api("GET", f"/api/tables/{table_id}")["seats"]
+    assert [s.get("level") for s in seats if s["kind"] == "bot"] == [default] * 3

@@ -1,20 +1,21 @@
 // The bot levels a person may choose and the one the server fills seats with: both from
 // GET /api/bots ("offered", "default"), asked once per page load for the lobby and the waiting
-// room alike. Their names are the catalogs' bot.level.*.
+// room alike. Their names are the catalogs' bot.level.*. There is no built-in copy of the list:
+// until the server answers, the menus are empty and a table gets the server's default level.
 import { get } from "./api.js";
 
-const FALLBACK = { levels: ["random", "rule", "bayes", "bayes-human"], default: "bayes" };
 let asked = null;
 
-/** -> Promise<{levels: string[], default: string}>; the fallback while the server cannot say. */
+/** -> Promise<{levels: string[], default: string}>; a failed request is asked again next call. */
 export function botLevels() {
   if (!asked) {
-    asked = get("/api/bots").then((bots) => {
-      const levels = bots.offered && bots.offered.length ? bots.offered : FALLBACK.levels;
-      return { levels, default: levels.includes(bots.default) ? bots.default : levels[0] };
-    }).catch(() => { asked = null; return FALLBACK; });
+    asked = get("/api/bots").then(
+      (bots) => ({ levels: bots.offered, default: bots.default }),
+      (err) => { asked = null; throw err; },
+    );
   }
   return asked;
 }
 
-export const FALLBACK_LEVELS = FALLBACK;
+/** What the menus show before the server has answered. */
+export const NO_LEVELS = Object.freeze({ levels: [], default: null });

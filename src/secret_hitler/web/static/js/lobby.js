@@ -1,6 +1,6 @@
 // The lobby: display name, account and my games (account.js), create a table, public tables
 // (join or watch), invite links.
-import { botLevels, FALLBACK_LEVELS } from "./levels.js";
+import { botLevels, NO_LEVELS } from "./levels.js";
 import { engine } from "./engine.js";
 import { h, replace } from "./dom.js";
 import { icon } from "./icons.js";
@@ -13,7 +13,7 @@ import { learnPanel } from "./tutorial.js";
 
 const POWERS = ["investigate", "special_election", "peek", "execute"];
 // Easy, normal, hard, human-like: the server says which (levels.js, GET /api/bots).
-let BOT_LEVELS = FALLBACK_LEVELS.levels;
+let BOT_LEVELS = NO_LEVELS.levels;
 // seconds per decision; the long ones are for play-by-post tables (up to 7 days)
 const TIMERS = [null, 30, 60, 90, 120, 300, 3600, 4 * 3600, 86400, 2 * 86400, 7 * 86400];
 // Default slots offered when a custom board is first opened (the official boards, RULES.md).
@@ -26,7 +26,7 @@ const POLL_MS = 4000;
 
 export function mountLobby(root, params = {}) {
   const form = {
-    players: 5, preset: "official", public: true, bots: 4, level: "bayes", timer: null, rated: false,
+    players: 5, preset: "official", public: true, bots: 4, level: NO_LEVELS.default, timer: null, rated: false,
     custom: false, powers: null, hitler_zone: 3, veto_zone: 5, fascists: "", hitler_knows: "auto",
     deck_l: 6, deck_f: 11, start_l: 0, start_f: 0, name: "", webhook: "",
   };
@@ -144,7 +144,18 @@ export function mountLobby(root, params = {}) {
     location.hash = `#/t/${encodeURIComponent(table.id)}${code ? `?invite=${encodeURIComponent(code)}` : ""}`;
   }
 
+  /** The server's levels; until it answers, the menu is empty and tables get its default. */
+  async function askLevels() {
+    if (BOT_LEVELS.length) return;
+    try {
+      const bots = await botLevels();
+      BOT_LEVELS = bots.levels;
+      form.level = bots.default;
+    } catch { /* asked again at the next refresh */ }
+  }
+
   async function refresh() {
+    if (!BOT_LEVELS.length) askLevels().then(() => { if (BOT_LEVELS.length && !destroyed) render(); });
     try {
       const data = await get("/api/tables");
       tables = (data && data.tables) || [];
@@ -209,7 +220,7 @@ export function mountLobby(root, params = {}) {
         h("input", { type: "radio", name: "visibility", value: k, checked: (k === "public") === form.public, onchange: () => { form.public = k === "public"; } }),
         h("span", {}, h("strong", { text: t(`lobby.visibility.${k}`) }), h("span", { class: "hint", text: t(`lobby.visibility.${k}.hint`) })))));
     const bots = select("bots", Array.from({ length: form.players }, (_, i) => [i, String(i)]), form.bots, (v) => { form.bots = Number(v); });
-    const level = select("level", BOT_LEVELS.map((l) => [l, t(`bot.level.${l}`)]), form.level, (v) => { form.level = v; render(); }, { "aria-describedby": "level-hint" });
+    const level = select("level", BOT_LEVELS.map((l) => [l, t(`bot.level.${l}`)]), form.level, (v) => { form.level = v; render(); }, { "aria-describedby": "level-hint", disabled: !BOT_LEVELS.length });
     const timerLabel = (s) => (s === null ? t("lobby.timer.off") : s >= 86400 ? t("lobby.timer.days", { days: s / 86400 })
       : s >= 3600 ? t("lobby.timer.hours", { hours: s / 3600 }) : t("lobby.timer.seconds", { seconds: s }));
     const timer = select("timer", TIMERS.map((s) => [s === null ? "" : s, timerLabel(s)]), form.timer === null ? "" : form.timer,
@@ -230,7 +241,7 @@ export function mountLobby(root, params = {}) {
       h("fieldset", { class: "grid-2" }, h("legend", { text: t("lobby.bots") }),
         field("bots", "lobby.bots.count", bots),
         h("div", { class: "field" }, h("label", { for: "level", text: t("lobby.bots.level") }), level,
-          h("p", { class: "hint", id: "level-hint", text: t(`bot.level.${form.level}.description`) }))),
+          h("p", { class: "hint", id: "level-hint", text: form.level ? t(`bot.level.${form.level}.description`) : "" }))),
       h("div", { class: "field" }, h("label", { for: "timer", text: t("lobby.timer") }), timer,
         h("p", { class: "hint", id: "timer-hint", text: t("lobby.timer.hint") })),
       field("table-name", "lobby.table_name", h("input", { id: "table-name", type: "text", maxlength: "24", value: form.name, oninput: (ev) => { form.name = ev.target.value; } })),
@@ -293,11 +304,7 @@ export function mountLobby(root, params = {}) {
       me = await currentUser();
       if (me && !nameInput.value) nameInput.value = me.name;
     } catch { /* offline: the list shows the error */ }
-    try {
-      const bots = await botLevels();
-      BOT_LEVELS = bots.levels;
-      form.level = bots.default;
-    } catch { /* keep the built-in list */ }
+    await askLevels();
     if (params.invite) {
       try {
         inviteTable = await get(`/api/invite/${encodeURIComponent(params.invite)}`);

@@ -1,5 +1,5 @@
 // The table page: waiting room, then the game over the WebSocket (docs/protocol.md).
-import { botLevels, FALLBACK_LEVELS } from "./levels.js";
+import { botLevels, NO_LEVELS } from "./levels.js";
 import { h, replace, announce } from "./dom.js";
 import { icon } from "./icons.js";
 import { aidsOf, decorateSeats, noteEditor, mountAidSwitches } from "./aids.js";
@@ -49,7 +49,7 @@ export function mountTable(root, tableId, params = {}) {
     lastPrompt: null,
     turnKey: null,
     forced: [], // moves the server's stand-in made for this seat: [{by, text}]
-    levels: FALLBACK_LEVELS, // the bot levels offered, until GET /api/bots answers
+    levels: NO_LEVELS, // the bot levels offered, once GET /api/bots answers
     draft: { name: null, fill: true, level: null }, // the waiting room's fields, kept across redraws
   };
 
@@ -863,7 +863,7 @@ export function mountTable(root, tableId, params = {}) {
       const buttons = [];
       if (isHost) {
         // What the host chose survives the waiting room's redraws (each table update).
-        const fill = h("input", { type: "checkbox", id: "fill-bots", checked: state.draft.fill, onchange: (e) => { state.draft.fill = e.target.checked; } });
+        const fill = h("input", { type: "checkbox", id: "fill-bots", checked: state.draft.fill && state.levels.levels.length > 0, disabled: !state.levels.levels.length, onchange: (e) => { state.draft.fill = e.target.checked; } });
         const chosen = state.draft.level ?? state.levels.default;
         const level = h("select", { id: "fill-level", "aria-label": t("lobby.bots.level"), onchange: (e) => { state.draft.level = e.target.value; } },
           state.levels.levels.map((l) => h("option", { value: l, selected: l === chosen }, t(`bot.level.${l}`))));
@@ -948,7 +948,8 @@ export function mountTable(root, tableId, params = {}) {
 
   // ------------------------------------------------------------------ start
   async function boot() {
-    botLevels().then((levels) => { state.levels = levels; if (!state.closed) renderAll(); });
+    // Unanswered, the level menu stays empty and seats get the server's default level.
+    botLevels().then((levels) => { state.levels = levels; if (!state.closed) renderAll(); }, () => {});
     try {
       state.me = await currentUser();
     } catch (err) { showError(err.code, err.message, null, err.field); }
