@@ -39,6 +39,7 @@ class HttpError(Exception):
         self.status = status
         self.body = body
         self.code = (body.get("error") or {}).get("code")
+        self.field = (body.get("error") or {}).get("field")
 
 
 def http(

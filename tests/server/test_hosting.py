@@ -90,7 +90,7 @@ def test_the_host_names_the_table_and_frees_or_hands_over_seats(server: Server) 
         _err(http, server, "PATCH", f"/api/tables/{t}", {"name": "x"}, token=b).code == "not_host"
     )
     e = _err(http, server, "PATCH", f"/api/tables/{t}", {"name": "a\u202eb"}, token=a)
-    assert e.code == "invalid_settings"
+    assert (e.code, e.field) == ("invalid_table_name", "name")
     assert http(server, "GET", f"/api/tables/{t}")["name"] == "Friday game"  # unchanged
 
     async def kick() -> None:

@@ -152,7 +152,7 @@ def test_webhook_urls_and_timers_are_checked(server: Server) -> None:
     for url in bad:
         with pytest.raises(HttpError) as info:
             http(server, "POST", "/api/tables", {"players": 5, "webhook": url}, token=tok)
-        assert info.value.code == "invalid_settings" and url[:40] not in str(info.value.body)
+        assert info.value.code == "invalid_webhook" and url[:40] not in str(info.value.body)
     for timer in (0, 7 * 86400 + 1, "1h"):
         with pytest.raises(HttpError) as info:
             http(server, "POST", "/api/tables", {"players": 5, "timer": timer}, token=tok)

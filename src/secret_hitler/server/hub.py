@@ -320,7 +320,7 @@ class Hub:
             try:
                 name = clean_name(name)
             except NameError_ as exc:
-                raise LobbyError(400, "invalid_settings", str(exc)) from None
+                raise LobbyError(400, "invalid_table_name", str(exc), "name") from None
         webhook = body.get("webhook")
         if webhook is not None:
             try:

@@ -38,7 +38,7 @@ class WebhookError(ValueError):
     """A refused webhook URL; the message says why (without echoing it), ``code`` is the API's
     error code."""
 
-    def __init__(self, message: str, code: str = "invalid_settings") -> None:
+    def __init__(self, message: str, code: str = "invalid_webhook") -> None:
         super().__init__(message)
         self.code = code
 
