@@ -20,6 +20,7 @@ refitted on the first ``CHECK_GAMES`` training games for the test to rerun.
 
     .venv/bin/python benchmarks/fit_human_model.py                 # refit and write
     .venv/bin/python benchmarks/fit_human_model.py --check         # refit, compare, write nothing
+    .venv/bin/python benchmarks/fit_human_model.py --ablate        # each term on the test half
 
 ``tests/bots/test_fitted.py`` reruns the counting on the committed data and the weight fit on
 the first games, and compares.
@@ -55,13 +56,15 @@ CHECK_GAMES = 30  # the weight fit the test reruns (the full one replays ~450 ga
 L2 = 1e-3  # a weak pull of every weight towards 1 (the plain likelihood), per point
 
 
-def train_records(path: Path = SECRETHITLER_IO, players: int = 7) -> list[dict[str, Any]]:
-    """The fitting half: 7-player games whose id hashes to ``train``."""
+def train_records(
+    path: Path = SECRETHITLER_IO, players: int = 7, half: str = "train"
+) -> list[dict[str, Any]]:
+    """The fitting half: 7-player games whose id hashes to ``train`` (``half``: or ``test``)."""
     records = load_records(path)
     return [
         r
         for i, r in enumerate(records)
-        if game_half(r, i) == "train" and len(r.get("roles") or ()) == players
+        if game_half(r, i) == half and len(r.get("roles") or ()) == players
     ]
 
 
@@ -192,13 +195,23 @@ def term_points(records: list[dict[str, Any]], model: Model) -> tuple[np.ndarray
     """For every nomination of every game and every seat scored by ``evaluate roles`` (those
     that do not know the team): the terms' log-likelihoods per world, the worlds hard evidence
     allows, and the true world's index."""
+    return _term_points(records, model)[:3]
+
+
+def _term_points(records: list[dict[str, Any]], model: Model) -> tuple[np.ndarray, ...]:
+    """``term_points`` and, per point, whether it is the game's last nomination and which
+    seats are of the fascist party (for the team error of ``--ablate``)."""
     from secret_hitler.engine.settings import Rules
 
     model = replace(model, weights=None, temper=1.0)
-    xs, masks, ys = [], [], []
+    xs, masks, ys, parties = [], [], [], []
+    noms: list[int] = []  # the point's nomination in its game
+    final: list[int] = []  # its game's last nomination
     for record in records:
         beliefs: dict[int, TermBeliefs] = {}
         truth = None
+        first = len(ys)
+        nomination = 0
         for game, action in _replay(record):
             if action.type != A.NOMINATE:
                 continue
@@ -224,7 +237,12 @@ def term_points(records: list[dict[str, Any]], model: Model) -> tuple[np.ndarray
                 xs.append(b.features())
                 masks.append(np.isfinite(b.logw))
                 ys.append(int(np.nonzero((truth == b.R).all(axis=1))[0][0]))
-    return np.stack(xs), np.stack(masks), np.array(ys)
+                noms.append(nomination)
+                parties.append(truth != 0)
+            nomination += 1
+        final.extend([nomination - 1] * (len(ys) - first))
+    last = np.array(noms) == np.array(final)
+    return np.stack(xs), np.stack(masks), np.array(ys), last, np.stack(parties)
 
 
 def fit_weights(
@@ -288,11 +306,60 @@ def fit_term_weights(records: list[dict[str, Any]], kwargs: dict[str, Any]) -> d
     }
 
 
+def _scores(points: tuple[np.ndarray, ...], w: list[float], worlds: np.ndarray) -> list[float]:
+    """Log-loss and team error of the MAP world (viewer included), over the game and at the
+    last round, of points from ``_term_points`` under term weights ``w``."""
+    X, mask, y, last, party = points
+    s = np.where(mask, np.einsum("nkw,k->nw", np.where(mask[:, None, :], X, 0.0), w), -np.inf)
+    top = s.max(axis=1, keepdims=True)
+    ll = top[:, 0] + np.log(np.exp(s - top).sum(axis=1)) - s[np.arange(len(y)), y]
+    err = ((worlds[s.argmax(axis=1)] != 0) != party).mean(axis=1)
+    return [float(ll.mean()), float(ll[last].mean()), float(err.mean()), float(err[last].mean())]
+
+
+def ablate(path: Path) -> None:
+    """Each term's effect on the held-out half: weights refitted on the train half without it
+    (or the model changed), scored on the test half."""
+    from secret_hitler.bots.beliefs import worlds_matrix
+
+    train, test = train_records(path), train_records(path, half="test")
+    model = model_from_json(fit_counts(train))
+    worlds = worlds_matrix(7, 2)
+    variants = [
+        ("all terms", model),
+        ("eps_claim 0.03 (the bots' value)", replace(model, eps_claim=0.03)),
+        (
+            "choices by an informed fascist only (as before)",
+            replace(model, nominate_by_role=None, execute_by_role=None, investigate_by_role=None),
+        ),
+    ]
+    print("| change | log-loss, game | last round | team error, game | last round |")
+    print("|---|---|---|---|---|")
+    for name, m in variants:
+        tr, te = _term_points(train, m), _term_points(test, m)
+        rows = [(name, fit_weights(*tr[:3]))]
+        if name == "all terms":
+            rows.append(("one temper 0.6 instead of the fitted weights", [0.6] * len(TERMS)))
+            for k, term in enumerate(TERMS):
+                keep = [j for j in range(len(TERMS)) if j != k]
+                sub = fit_weights(tr[0][:, keep], tr[1], tr[2])
+                rows.append((f"without `{term}`", [*sub[:k], 0.0, *sub[k:]]))
+        for label, w in rows:
+            cells = " | ".join(f"{x:.3f}" for x in _scores(te, w, worlds))
+            print(f"| {label} | {cells} |", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--data", type=Path, default=SECRETHITLER_IO)
     ap.add_argument("--check", action="store_true", help="compare with the committed file")
+    ap.add_argument(
+        "--ablate", action="store_true", help="each term's effect on the test half; no writing"
+    )
     args = ap.parse_args()
+    if args.ablate:
+        ablate(args.data)
+        return
     t0 = time.time()
     records = train_records(args.data)
     kwargs = fit_counts(records)
