@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from secret_hitler.bots.beliefs import FAS, HIT, LIB, Beliefs, hand_prior, worlds_matrix
+from secret_hitler.bots.beliefs import TERMS as TERMS_
 from secret_hitler.engine import Action, Game
 
 
@@ -257,3 +258,115 @@ def test_beliefs_know_the_engines_chancellor_candidates_under_every_term_limit_r
                 options = [a for a in game.legal_actions(seat) if a.type != "claim"]
                 game.apply(rng.choice(options))
     assert checked > 100
+
+
+# ---------------------------------------------------------------- people's terms (HUMAN_MODEL)
+
+
+class _Events:
+    """A stand-in view: ``Beliefs.update`` reads only its events."""
+
+    def __init__(self, events: list[dict]) -> None:
+        self.events = events
+
+
+def _human(
+    events: list[dict], seat: int = 0, fascist_policies: int = 0, **changes: object
+) -> Beliefs:
+    """A liberal seat's HUMAN_MODEL beliefs (``changes`` to the model) after ``events``."""
+    from dataclasses import replace
+
+    from secret_hitler.bots.beliefs import HUMAN_MODEL
+
+    b = Beliefs(7, 2, seat, hitler_knows=False, model=replace(HUMAN_MODEL, **changes))
+    start = [{"type": "role", "seat": seat, "role": "liberal"}]
+    if fascist_policies:
+        start.append(
+            {
+                "type": "enacted",
+                "policy": "fascist",
+                "liberal_policies": 0,
+                "fascist_policies": fascist_policies,
+            }
+        )
+    b.update(_Events(start + events))
+    return b
+
+
+def _fascist_party(b: Beliefs, seat: int) -> float:
+    return float(b.p_fascist_party()[seat])
+
+
+def test_human_model_terms_are_on_floored_and_weighted_one_by_one() -> None:
+    """HUMAN_MODEL reads what people do that the bots' model leaves out; BOT_MODEL does not
+    (the bayes level plays the same games as before)."""
+    from secret_hitler.bots.beliefs import BOT_MODEL, HUMAN_MODEL
+
+    assert HUMAN_MODEL.weights is not None
+    assert {k for k, _ in HUMAN_MODEL.weights} == set(TERMS_)
+    assert all(0 < w < 2 for _, w in HUMAN_MODEL.weights)
+    for table in (HUMAN_MODEL.nominate_by_role, HUMAN_MODEL.execute_by_role):
+        assert table is not None and min(np.ravel(table)) > 0
+    votes = np.ravel(HUMAN_MODEL.candidate_vote)
+    assert 0 < votes.min() <= votes.max() < 1
+    assert HUMAN_MODEL.eps_claim is not None and HUMAN_MODEL.eps_claim > BOT_MODEL.eps
+    for name in ("nominate_by_role", "execute_by_role", "investigate_by_role", "candidate_vote"):
+        assert getattr(BOT_MODEL, name) is None, name
+    assert BOT_MODEL.weights is None and not BOT_MODEL.liberal_votes
+
+
+def test_people_shoot_across_the_teams() -> None:
+    """People's presidents of every role pick targets by role (``execute_by_role``): liberals
+    shoot fascists more than chance and fascists spare teammates, so after an execution the
+    president and the target are likelier on opposite teams; one's own pick says nothing to
+    oneself."""
+
+    def same_team(b: Beliefs) -> float:
+        party = b.R != LIB
+        return float(b.probs()[party[:, 1] == party[:, 3]].sum())
+
+    before = _human([{"type": "not_hitler", "seat": 3}])  # the game went on: not Hitler
+    shot = _human([{"type": "executed", "president": 1, "target": 3}])
+    assert same_team(shot) < same_team(before) - 0.05
+    own = _human([{"type": "executed", "president": 0, "target": 3}])
+    assert np.allclose(own.probs(), before.probs())
+
+
+def test_a_candidate_refusing_his_own_government_is_a_vote_against_his_partner() -> None:
+    """In the Hitler zone a liberal chancellor often votes down a fascist president's
+    government (``candidate_vote``); the weight of each term scales that term only."""
+    events = [
+        {"type": "candidate", "eligible": [2, 3, 4, 5, 6]},
+        {"type": "nominated", "president": 1, "chancellor": 2},
+        {"type": "votes", "votes": [True, True, False, True, True, True, True]},
+    ]
+    before = _fascist_party(_human([], fascist_policies=3), 1)
+    assert _fascist_party(_human(events, fascist_policies=3), 1) > before
+    only = tuple((t, float(t == "candidate_votes")) for t in TERMS_)
+    assert _fascist_party(_human(events, fascist_policies=3, weights=only), 1) > before
+    nothing = tuple((t, 0.0) for t in TERMS_)
+    after = _human(events, fascist_policies=3, weights=nothing)
+    assert _fascist_party(after, 1) == pytest.approx(before)
+
+
+def test_liberal_claim_error_makes_a_conflict_less_damning() -> None:
+    """People's liberals get a claim wrong 7% of the time (``eps_claim``): a president whose
+    claim contradicts what this chancellor received is suspect, less so than if liberals never
+    erred."""
+    from secret_hitler.bots.beliefs import HUMAN_MODEL
+
+    session = [
+        {"type": "legislative_session", "president": 1, "chancellor": 2, "veto": False},
+        {"type": "received", "policies": ["fascist", "fascist"]},
+        {"type": "enacted", "policy": "fascist", "liberal_policies": 0, "fascist_policies": 1},
+        {
+            "type": "claim",
+            "subject": "president_hand",
+            "seat": 1,
+            "policies": ["liberal", "fascist", "fascist"],
+        },
+    ]
+    prior = _fascist_party(_human([], seat=2), 1)
+    people = _fascist_party(_human(session, seat=2, eps_claim=HUMAN_MODEL.eps_claim), 1)
+    strict = _fascist_party(_human(session, seat=2, eps_claim=0.03), 1)
+    assert prior < people < strict

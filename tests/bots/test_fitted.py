@@ -35,8 +35,9 @@ def test_every_model_file_names_its_command_and_is_the_model_in_use() -> None:
 
 def test_the_human_model_refits_to_the_committed_numbers() -> None:
     """The counting of fit_human_model.py on the committed data (train half) gives exactly the
-    committed model; its temper is the best of the committed temper scan (the scan replays the
-    posterior 4 times and takes a minute: not rerun here)."""
+    committed model; the term weights in use are the committed full fit's, and the same weight
+    fit rerun on the first training games reproduces the committed small fit (the full one
+    replays ~450 games and takes a minute: not rerun here)."""
     import fit_human_model
 
     data = _data("human_model")
@@ -44,10 +45,16 @@ def test_the_human_model_refits_to_the_committed_numbers() -> None:
     assert len(records) == data["data"]["games"]
     refit = fit_human_model.fit_counts(records)
     committed = dict(data["model"])
-    temper = committed.pop("temper")
+    weights = dict(committed.pop("weights"))
     assert refit == committed
-    scan = data["temper_scan"]
-    assert temper == float(min(scan, key=lambda k: scan[k]))
+    assert set(weights) == set(beliefs.TERMS)
+    assert weights == data["weight_fit"]["weights"]
+    small = data["weight_fit_first_games"]
+    rerun = fit_human_model.fit_term_weights(records[: small["games"]], refit)
+    assert rerun["weights"] == small["weights"]
+    assert rerun["log_loss"] == small["log_loss"]
+    # the fitted weights beat the single temper they replace, on the games they were fitted on
+    assert rerun["log_loss"]["fitted"] < rerun["log_loss"]["temper 0.6"]
 
 
 def test_the_bot_fit_is_deterministic() -> None:

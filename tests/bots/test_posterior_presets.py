@@ -64,17 +64,25 @@ def _rules(preset: str, **changes: Any) -> Any:
     return {"preset": preset, **changes} if changes else preset
 
 
-CASES = [(5, p, {}) for p in PRESETS] + [
-    (6, "official", {}),
-    (6, "summary-zh", {}),
-    (6, "official", {"fascists": 2}),  # custom fascist count (one more than the table's)
-    (5, "official", {"hitler_knows_fascists": False}),
-    (7, "forum", {}),
+CASES = [(5, p, {}, "bot") for p in PRESETS] + [
+    (6, "official", {}, "bot"),
+    (6, "summary-zh", {}, "bot"),
+    (6, "official", {"fascists": 2}, "bot"),  # custom fascist count (one more than the table's)
+    (5, "official", {"hitler_knows_fascists": False}, "bot"),
+    (7, "forum", {}, "bot"),
+    # HUMAN_MODEL's own terms (every president's picks, candidates' votes, term weights)
+    (5, "official", {}, "human"),
+    (6, "summary-zh", {}, "human"),
+    (7, "forum", {}, "human"),
 ]
+MODELS = {"bot": B.BOT_MODEL, "human": B.HUMAN_MODEL}
 
 
-@pytest.mark.parametrize("players,preset,changes", CASES)
-def test_posterior_matches_brute_force(players: int, preset: str, changes: dict) -> None:
+@pytest.mark.parametrize("players,preset,changes,model_name", CASES)
+def test_posterior_matches_brute_force(
+    players: int, preset: str, changes: dict, model_name: str
+) -> None:
+    model = MODELS[model_name]
     rules = Rules.from_json(_rules(preset, **changes))
     fascists = rules.fascist_count(players)
     worlds = _assignments(players, fascists)
@@ -85,7 +93,7 @@ def test_posterior_matches_brute_force(players: int, preset: str, changes: dict)
         seed = derive_seed("exact", players, preset, str(changes), g)
         game = Game(players, _rules(preset, **changes), seed)
         agents = [make_agent("bayes", s, seed + s) for s in range(players)]
-        beliefs = [B.Beliefs.for_view(game.view(s)) for s in range(players)]
+        beliefs = [B.Beliefs.for_view(game.view(s), model=model) for s in range(players)]
         executed: set[int] = set()
         step = 0
         while not game.finished:

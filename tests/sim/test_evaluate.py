@@ -137,6 +137,12 @@ def test_roles_report_team_error_last_round_and_stages() -> None:
     assert last["points"] == 5 * report.games
     assert last["all_liberal_error"] == round(3 / 7, 4)  # calling everyone liberal
     assert 0.0 <= last["team_error"] < last["all_liberal_error"]
+    # the viewer's own seat counts in team_error and is always right (he knows his role):
+    # over the other 6 players the error is 7/6 of it, and calling everyone liberal misses
+    # 3 of 6 for a liberal viewer, 2 of 6 for Hitler
+    for block in (last, data["overall"]):
+        assert block["team_error"] == pytest.approx(6 / 7 * block["team_error_others"], abs=2e-4)
+    assert last["all_liberal_error_others"] == round((4 * 3 / 6 + 2 / 6) / 5, 4)
     assert data["by_role"]["spectator"]["points"] > 0
     assert set(data["by_stage"]) <= {"0", "1-2", "3-4", "5-6", "7+"}
     assert sum(b["points"] for b in data["by_stage"].values()) == data["overall"]["points"]

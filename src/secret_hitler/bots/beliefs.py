@@ -34,6 +34,20 @@ ROLE_NAMES = ("liberal", "fascist", "hitler")
 PRIVATE_EVENTS = PRIVATE_EVENT_TYPES
 
 
+#: The behaviour likelihood terms, each weighable on its own (``Model.weights``).
+TERMS = (
+    "votes",
+    "liberal_votes",
+    "candidate_votes",
+    "session",
+    "nominate",
+    "claim",
+    "execute",
+    "investigate",
+    "special",
+)
+
+
 @dataclass(frozen=True, slots=True)
 class Model:
     """Behaviour model: how likely each role is to act in each way. All numbers live here.
@@ -110,6 +124,28 @@ class Model:
     # posterior that treats correlated evidence (votes and claims read off the same public
     # record) as independent. Fitted by log-loss on bot games (``fit_bot_model.py --temper``).
     temper: float = 1.0
+    # Terms fitted to people (None: off, as for the bots). Choice weights by the chooser's role
+    # for *every* president, not only an informed fascist: people's liberals and blind Hitler
+    # act on hunches and table talk the log lacks, so their picks carry signal too.
+    # nominate_by_role[zone][president role][nominee role]; execute_by_role and
+    # investigate_by_role [president role][target role].
+    nominate_by_role: tuple[Any, ...] | None = None
+    execute_by_role: tuple[Any, ...] | None = None
+    investigate_by_role: tuple[Any, ...] | None = None
+    # The candidates' own votes: P(ja)[phase][office (president 0, chancellor 1)][own role]
+    # [partner role] (phases as ``vote_table``); a candidate voting down his own government is
+    # a vote of no confidence in his partner.
+    candidate_vote: tuple[Any, ...] | None = None
+    # Per-term weights replacing ``temper`` for the named terms (``TERMS``): fitted jointly by
+    # maximum likelihood of the true world (``fit_human_model.py``).
+    weights: tuple[tuple[str, float], ...] | None = None
+    # A liberal's hand claims are false this often (``eps`` when None): people's liberals
+    # misremember or bait in 7% of their claims, far more than the bots' never.
+    eps_claim: float | None = None
+    # With ``vote_relative``, also read a liberal voter's vote as the table's absolute liberal
+    # rate against ``ja_uninformed`` (the "liberal_votes" term, weighed on its own): people's
+    # liberals vote down governments they suspect on hunches the log does not show.
+    liberal_votes: bool = False
 
 
 def model_from_json(kwargs: dict[str, Any]) -> Model:
@@ -203,7 +239,8 @@ class Session:
 
 
 def _mix_claim(model: Model, claim: int, truth: int, cover: int, size: int, role: int) -> float:
-    liberal = (1 - model.eps) * (claim == truth) + model.eps / (size + 1)
+    eps = model.eps if model.eps_claim is None else model.eps_claim
+    liberal = (1 - eps) * (claim == truth) + eps / (size + 1)
     cl, ct = model.cover_lie, model.cover_truth
     if size == 2 and model.cover_lie_chancellor is not None:
         cl = model.cover_lie_chancellor
@@ -342,6 +379,7 @@ class Beliefs:
         self.over = False
         self.executed_pending: int | None = None  # executed seat, until the game goes on
         self._probs: np.ndarray | None = None
+        self._weights = dict(model.weights or ())
         self._onehot = np.zeros((self.W, players * 3))
         for s in range(players):
             for r in range(3):
@@ -350,6 +388,7 @@ class Beliefs:
         # vote likelihood tables [ja][voter, pres, chanc] by phase (0 before the Hitler zone,
         # 1 in the zone, 2 once 4 liberal policies are down if the model has that table)
         self._vote_logs = {}
+        self._liberal_vote_logs: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         phases = (0, 1, 2) if lm.vote_table is not None and len(lm.vote_table) > 2 else (0, 1)
         for phase in phases:
             zone = phase >= 1
@@ -386,6 +425,10 @@ class Beliefs:
                         t_yes[rv, rp, rc] = yes
                         t_no[rv, rp, rc] = no
             self._vote_logs[phase] = (np.log(t_no), np.log(t_yes))
+            if lm.liberal_votes and lm.vote_relative and lm.vote_table is not None:
+                q = np.array([lm.vote_table[phase][LIB][min(rp, 1)] for rp in range(3)])
+                c = lm.ja_uninformed
+                self._liberal_vote_logs[phase] = (np.log((1 - q) / (1 - c)), np.log(q / c))
 
     def _hitler_knows(self) -> bool:
         return self.hitler_knows
@@ -425,8 +468,8 @@ class Beliefs:
     def _mask(self, keep: np.ndarray) -> None:
         self.logw = np.where(keep, self.logw, -np.inf)
 
-    def _add(self, loglik: np.ndarray) -> None:
-        t = self.model.temper
+    def _add(self, loglik: np.ndarray, term: str) -> None:
+        t = self._weights.get(term, self.model.temper)
         self.logw = self.logw + (loglik if t == 1.0 else t * loglik)
 
     def _event(self, e: dict[str, Any]) -> None:
@@ -465,6 +508,10 @@ class Beliefs:
             return
         m = self.model
         zone = self.fascist >= self.hitler_zone
+        if m.nominate_by_role is not None:
+            if p != self.seat:  # one's own pick says nothing to oneself
+                self._by_role(p, c, elig, m.nominate_by_role[int(zone)], "nominate")
+            return
         weights = np.array(m.nominate_fascist_zone if zone else m.nominate_fascist)
         R = self.R
         rp = R[:, p]
@@ -473,7 +520,18 @@ class Beliefs:
         den = counts @ weights
         ratio = num * len(elig) / den  # relative to a uniform choice
         active = (rp == FAS) | ((rp == HIT) & self._hitler_knows())
-        self._add(np.where(active, np.log(ratio), 0.0))
+        self._add(np.where(active, np.log(ratio), 0.0), "nominate")
+
+    def _by_role(self, p: int, t: int, cands: list[int], table: Any, term: str) -> None:
+        """``p`` picked ``t`` among ``cands``: weights by target role, one row per role of ``p``
+        (a fitted table of people's picks), relative to a uniform pick."""
+        weights = np.array(table, dtype=float)  # [chooser role, target role]
+        R = self.R
+        rp = R[:, p]
+        counts = np.stack([(R[:, cands] == r).sum(axis=1) for r in range(3)], axis=1)
+        den = (counts * weights[rp]).sum(axis=1)
+        ratio = weights[rp, R[:, t]] * len(cands) / den
+        self._add(np.log(ratio), term)
 
     def _on_candidate(self, e: dict[str, Any]) -> None:
         self.eligible = list(e["eligible"])
@@ -490,12 +548,29 @@ class Beliefs:
         R = self.R
         rp, rc = R[:, p].astype(np.intp), R[:, c].astype(np.intp)
         total = np.zeros(self.W)
+        lib_logs = self._liberal_vote_logs.get(phase)
+        lib_total = np.zeros(self.W)
         for v, ja in enumerate(votes):
             if ja is None or v in (p, c) or v == self.seat or not self.alive[v]:
                 continue
             tab = yes if ja else no
             total += tab[R[:, v], rp, rc]
-        self._add(total)
+            if lib_logs is not None:
+                lib_total += np.where(R[:, v] == LIB, lib_logs[int(ja)][rp, rc], 0.0)
+        self._add(total, "votes")
+        if lib_logs is not None:
+            self._add(lib_total, "liberal_votes")
+        cv = self.model.candidate_vote
+        if cv is not None:
+            table = np.array(cv[min(phase, len(cv) - 1)], dtype=float)  # [office, own, partner]
+            own = np.zeros(self.W)
+            for office, (v, partner) in enumerate(((p, c), (c, p))):
+                ja = votes[v] if v < len(votes) else None
+                if ja is None or v == self.seat:
+                    continue
+                q = table[office][R[:, v], R[:, partner]]
+                own += np.log(q if ja else 1 - q)
+            self._add(own, "candidate_votes")
 
     def _on_not_hitler(self, e: dict[str, Any]) -> None:
         self._mask(self.R[:, e["seat"]] != HIT)
@@ -586,7 +661,7 @@ class Beliefs:
     def _investigation_claim(self, seat: int, target: int, party: str) -> None:
         if seat == self.seat:
             return
-        self._add(self.investigation_claim_loglik(seat, target, party))
+        self._add(self.investigation_claim_loglik(seat, target, party), "claim")
 
     def investigation_claim_loglik(self, seat: int, target: int, party: str) -> np.ndarray:
         """Log-likelihood per world of ``seat`` claiming that ``target`` is of ``party``."""
@@ -609,6 +684,15 @@ class Beliefs:
         out: np.ndarray = np.log(t[self.R[:, seat], self.R[:, target]])
         return out
 
+    def _on_investigated(self, e: dict[str, Any]) -> None:
+        table = self.model.investigate_by_role
+        p, t = e["president"], e["target"]
+        if table is None or p == self.seat:
+            return
+        cands = [s for s in range(self.n) if self.alive[s] and s != p]
+        if t in cands and len(cands) >= 2:
+            self._by_role(p, t, cands, table, "investigate")
+
     def _on_investigation(self, e: dict[str, Any]) -> None:
         target = e["target"]
         if e["party"] == "liberal":
@@ -617,18 +701,31 @@ class Beliefs:
             self._mask(self.R[:, target] != LIB)
 
     def _on_special_election(self, e: dict[str, Any]) -> None:
-        self._target_choice(e["president"], e["target"], self.model.special_fascist, exclude=())
+        self._target_choice(
+            e["president"], e["target"], self.model.special_fascist, exclude=(), term="special"
+        )
 
     def _on_executed(self, e: dict[str, Any]) -> None:
         p, t = e["president"], e["target"]
-        self._target_choice(p, t, self.model.execute_fascist, exclude=())
+        table = self.model.execute_by_role
+        if table is None:
+            self._target_choice(p, t, self.model.execute_fascist, exclude=(), term="execute")
+        elif p != self.seat:
+            cands = [s for s in range(self.n) if self.alive[s] and s != p]
+            if t in cands and len(cands) >= 2:
+                self._by_role(p, t, cands, table, "execute")
         self.alive[t] = False
         self.executed_pending = t
         if "role" in e:
             self._mask(self.R[:, t] == ROLE_INDEX[e["role"]])
 
     def _target_choice(
-        self, p: int, t: int, weights_t: tuple[float, float, float], exclude: tuple[int, ...]
+        self,
+        p: int,
+        t: int,
+        weights_t: tuple[float, float, float],
+        exclude: tuple[int, ...],
+        term: str,
     ) -> None:
         """A fascist president's choice among the living, favouring or sparing teammates."""
         cands = [s for s in range(self.n) if self.alive[s] and s != p and s not in exclude]
@@ -640,7 +737,7 @@ class Beliefs:
         ratio = weights[R[:, t]] * len(cands) / (counts @ weights)
         rp = R[:, p]
         active = (rp == FAS) | ((rp == HIT) & self._hitler_knows())
-        self._add(np.where(active, np.log(ratio), 0.0))
+        self._add(np.where(active, np.log(ratio), 0.0), term)
 
     def _on_game_over(self, e: dict[str, Any]) -> None:
         self._close_session()
@@ -655,7 +752,7 @@ class Beliefs:
         if s is None:
             return
         self.session = None
-        self._add(self._session_loglik(s))
+        self._add(self._session_loglik(s), "session")
         if not s.reshuffled:
             # Correct the pile estimate with the best guess of what was drawn.
             lib, fas = self.pile
@@ -670,7 +767,7 @@ class Beliefs:
 
     def _open_session_loglik(self, s: Session) -> np.ndarray:
         """The open session's log-likelihood, tempered like everything ``_add`` receives."""
-        t = self.model.temper
+        t = self._weights.get("session", self.model.temper)
         out = self._session_loglik(s)
         return out if t == 1.0 else t * out
 
@@ -745,6 +842,7 @@ __all__ = [
     "Beliefs",
     "Model",
     "Session",
+    "TERMS",
     "hand_prior",
     "load_model",
     "model_from_json",
