@@ -19,7 +19,6 @@ from pettingzoo.utils import wrappers
 
 from ..engine import Game, Rules
 from ..engine.types import Role, Winner
-from ..engine.view import View
 from .encoding import (
     ACTIONS,
     DEFAULT_HISTORY,
@@ -32,8 +31,11 @@ from .encoding import (
 
 _GAME_OPTIONS = ("roles", "first_president", "deck", "reshuffles")
 _NO_MASK = np.zeros(NUM_ACTIONS, dtype=np.int8)
-#: the mask of each tuple of legal indices (claims -1; bounded: sets of seats per action kind)
-_MASKS: dict[tuple[int, ...], np.ndarray] = {}
+#: The mask of each list of legal actions, by the identities of the engine's action objects
+#: (it hands out the same few objects for every game), with those objects: holding them keeps
+#: their identities from being reused, so an equal key means the same actions.
+_MASKS: dict[tuple[int, ...], tuple[tuple[Any, ...], np.ndarray]] = {}
+_MAX_MASKS = 100_000  # a bound, should an engine ever create actions afresh
 
 
 class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
@@ -172,12 +174,29 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
         assert game is not None
         if game.winner is not None:
             return _NO_MASK.copy()
-        key = tuple(map(action_index, game.legal_actions(seat)))  # claims are -1
-        mask = _MASKS.get(key)
-        if mask is None:
-            mask = _MASKS[key] = np.zeros(NUM_ACTIONS, dtype=np.int8)
-            mask[[i for i in key if i >= 0]] = 1
+        legal = game.legal_actions(seat)
+        key = tuple(map(id, legal))
+        hit = _MASKS.get(key)
+        if hit is not None:
+            return hit[1].copy()
+        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        mask[[i for i in map(action_index, legal) if i >= 0]] = 1  # claims are -1
+        if len(_MASKS) < _MAX_MASKS:
+            _MASKS[key] = (tuple(legal), mask)
         return mask.copy()
+
+    def last(
+        self, observe: bool = True
+    ) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
+        """``AECEnv.last``, for the selected agent (defined here: it is called at every step)."""
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """Observation of ``agent``, encoded only when asked for (and cached until the next step)."""
@@ -192,9 +211,7 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
         else:
             encoder = self._encoder
             assert encoder is not None
-            # The view's fields, computed by the observer now; the View is not registered with
-            # the observer (as ``game.view`` does) since nothing holds it past this call.
-            vector = encoder.encode(seat, View(encoder.sync(game.observer), seat).values())
+            vector = encoder.observe(seat, game.observer)
         # Only the selected agent may act now (PettingZoo classic convention): during a vote the
         # voters waiting their turn get an all-zero mask too.
         mask = self._mask(seat) if agent == self.agent_selection else _NO_MASK.copy()
