@@ -16,7 +16,7 @@ from __future__ import annotations
 import threading
 import weakref
 from collections.abc import Callable
-from operator import itemgetter
+from operator import is_not, itemgetter
 from typing import TYPE_CHECKING, Any
 
 from .events import Event, ReadOnlyDict
@@ -77,6 +77,9 @@ class Observer:
         "_public_at",
         "_fixed",
         "_no_votes",
+        "_nones",
+        "_secret_votes",
+        "_public_voting",
     )
 
     def __init__(self, game: Game) -> None:
@@ -98,6 +101,13 @@ class Observer:
         # the public fields fixed for the game: players, names, rules, board and the zones
         self._fixed = (n, game.names, self._rules, self._board, rules.hitler_zone, rules.veto_zone)
         self._no_votes = (False,) * n
+        self._nones = (None,) * n
+        # what a seat sees of a secret vote in progress: its own vote only, by that vote
+        self._secret_votes = [
+            {v: self._nones[:s] + (v,) + self._nones[s + 1 :] for v in (None, True, False)}
+            for s in range(n)
+        ]
+        self._public_voting = rules.voting == "public_sequential"
 
     # ------------------------------------------------------------------ observing events
     def sync(self) -> None:
@@ -188,7 +198,8 @@ class Observer:
         value = phase._value_
         in_session = _IN_SESSION[value]
         nominating = value == "nominate"
-        voted = tuple([v is not None for v in g.votes]) if value == "vote" else self._no_votes
+        voted = tuple(map(is_not, g.votes, self._nones)) if value == "vote" else self._no_votes
+        not_hitler = g.not_hitler
         pending = g.pending_power
         winner, reason = g.winner, g.reason
         out = self._fixed + (
@@ -214,7 +225,7 @@ class Observer:
             _POWER_NOW[value],
             None if pending is None else pending._value_,
             tuple(g.investigated),
-            tuple(sorted(g.not_hitler)),
+            tuple(sorted(not_hitler)) if not_hitler else (),
             self._proven,
             None if winner is None else winner._value_,
             None if reason is None else reason._value_,
@@ -232,16 +243,16 @@ class Observer:
         phase = g.phase._value_
         if phase == "vote":
             cast = g.votes
-            if g.rules.voting == "public_sequential":
+            own_vote = None if seat is None else cast[seat]
+            if self._public_voting:
                 votes = tuple(cast)
             elif seat is None:
-                votes = (None,) * n
+                votes = self._nones
             else:
-                votes = (None,) * seat + (cast[seat],) + (None,) * (n - seat - 1)
-            own_vote = None if seat is None else cast[seat]
+                votes = self._secret_votes[seat][own_vote]
         else:
             last = g.last_votes
-            votes = tuple(last) if last is not None else (None,) * n
+            votes = tuple(last) if last is not None else self._nones
             own_vote = None
         return (
             seat,

@@ -18,6 +18,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ..engine import Game, Rules
+from ..engine.observer import Observer
 from ..engine.types import Role, Winner
 from .encoding import (
     ACTIONS,
@@ -82,6 +83,7 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
         self._np_random: np.random.Generator | None = None
         self.game: Game | None = None
         self._encoder: TableEncoder | None = None
+        self._observer: Observer | None = None
         self._cache: dict[int, dict[str, np.ndarray]] = {}
 
     # ------------------------------------------------------------------ spaces
@@ -108,6 +110,7 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
         fixings = {k: v for k, v in (options or {}).items() if k in _GAME_OPTIONS}
         self.game = Game(self.players, self.rules, seed=game_seed, **fixings)
         self._encoder = TableEncoder(self.players, self.layout)
+        self._observer = self.game.observer
         self._cache = {}
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
@@ -209,9 +212,9 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
         if self.from_view:
             vector = encode_view(game.view(seat), layout=self.layout)
         else:
-            encoder = self._encoder
-            assert encoder is not None
-            vector = encoder.observe(seat, game.observer)
+            encoder, observer = self._encoder, self._observer
+            assert encoder is not None and observer is not None
+            vector = encoder.observe(seat, observer)
         # Only the selected agent may act now (PettingZoo classic convention): during a vote the
         # voters waiting their turn get an all-zero mask too.
         mask = self._mask(seat) if agent == self.agent_selection else _NO_MASK.copy()
