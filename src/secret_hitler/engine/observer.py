@@ -193,7 +193,8 @@ class Observer:
         stamp = len(g.events)
         if stamp == self._public_at:
             return self._public
-        self.sync()
+        if self._cursor != stamp:
+            self.sync()
         phase = g.phase
         value = phase._value_
         in_session = _IN_SESSION[value]
@@ -236,8 +237,9 @@ class Observer:
     def own(self, seat: int | None) -> tuple[Any, ...]:
         """The fields that may differ between seats, but the event log, in
         ``view.OWN_FIELDS`` order."""
-        self.sync()
         g = self._game
+        if self._cursor != len(g.events):
+            self.sync()
         n = g.n
         st = self._seats[n if seat is None else seat]
         phase = g.phase._value_

@@ -430,7 +430,14 @@ class TableEncoder:
 
     def observe(self, seat: int, observer: Observer) -> np.ndarray:
         """The observation vector of ``seat`` now, from ``observer``'s new events and fields."""
-        self.sync(observer)
+        new = observer.events_from(self._cursor)
+        if new:  # ``sync``, inline: this runs at every step of an environment
+            get = self.handlers.get
+            for e in new:
+                handler = get(e.type)
+                if handler is not None:
+                    handler(e.data, e.audience)
+            self._cursor += len(new)
         return self.encode(seat, observer.public(), observer.own(seat))
 
     def _nominated(self, data: Any, _aud: Any) -> None:
@@ -557,9 +564,7 @@ class TableEncoder:
                 head,
                 own_history,
                 hist,
-                _PHASE_BYTES[phase],
-                _ONE if seat in to_act else _NONE,
-                _seats(to_act),
+                _turns((phase, seat in to_act, to_act)),
                 _flags(pub[_ALIVE]),
                 _offices(pub[_CANDIDATE:_OFFICES_END]),
                 _seats(pub[_TERM_LIMITED]),
@@ -583,7 +588,6 @@ def _float32(values: Sequence[float]) -> bytes:
 
 
 _FLOAT32 = np.dtype(np.float32)  # a dtype object: np.frombuffer converts a type on every call
-_ONE, _NONE = _float32([1.0]), _float32([0.0])
 _TEN_ZEROS = _float32([0.0] * MAX_SEATS)
 _ZERO_ROW = array("f", bytes(4 * RECORD_SIZE))
 _ZERO_PRIVATE_ROW = array("f", bytes(4 * PRIVATE_RECORD_SIZE))
@@ -591,9 +595,6 @@ _ZERO_PEEK = array("f", bytes(4 * 6))
 _ZERO_ROLE = array("f", bytes(4 * 3))
 _ZERO_KNOWN = array("f", bytes(4 * 3 * MAX_SEATS))
 _ZERO_INVESTIGATIONS = array("f", bytes(4 * 2 * MAX_SEATS))
-_PHASE_BYTES = {
-    p: _float32([1.0 if i == _PHASE_INDEX[p] else 0.0 for i in range(len(PHASES))]) for p in PHASES
-}
 
 
 class _Pieces(dict[Any, bytes]):
@@ -602,7 +603,8 @@ class _Pieces(dict[Any, bytes]):
     The keys are view values (tuples of seats, flags or votes of at most 10 seats, small ints;
     the round capped where its feature saturates), so every table is bounded whatever the
     number of games played: at most 3**10 entries for votes, 2**10 for a set of seats, and a
-    few thousand for the others; shared by every environment of the process.
+    few thousand for the others (9 * 2 * 2**10 for phase, turn and seats to act); shared by
+    every environment of the process.
     """
 
     __slots__ = ("_build",)
@@ -632,6 +634,11 @@ def _one_hot(size: int, index: int | None) -> list[float]:
     if index is not None:
         out[index] = 1.0
     return out
+
+
+def _turn_slots(key: tuple[str, bool, tuple[int, ...]]) -> list[float]:
+    phase, mine, to_act = key
+    return _one_hot(len(PHASES), _PHASE_INDEX[phase]) + [float(mine)] + _seat_slots(to_act)
 
 
 def _vote_slots(votes: Sequence[bool | None]) -> list[float]:
@@ -672,6 +679,7 @@ def _count_slots(key: tuple[int, int, int, int]) -> list[float]:
 
 # bound ``dict.__getitem__`` (C level; ``__missing__`` fills a new key)
 _seats = _Pieces(_seat_slots).__getitem__
+_turns = _Pieces(_turn_slots).__getitem__
 _flags = _Pieces(_flag_slots).__getitem__
 _votes = _Pieces(_vote_slots).__getitem__
 _offices = _Pieces(_office_slots).__getitem__
@@ -682,9 +690,7 @@ _counts = _Pieces(_count_slots).__getitem__
 
 #: The dynamic fields in the order ``TableEncoder.encode`` joins its pieces (checked below).
 _JOIN_ORDER = (
-    ("phase",),
-    ("my_turn",),
-    ("to_act",),
+    ("phase", "my_turn", "to_act"),
     ("alive",),
     ("candidate", "nominee", "president", "chancellor"),
     ("term_limited",),
