@@ -32,11 +32,8 @@ from .encoding import (
 
 _GAME_OPTIONS = ("roles", "first_president", "deck", "reshuffles")
 _NO_MASK = np.zeros(NUM_ACTIONS, dtype=np.int8)
-#: The mask of each list of legal actions, by the identities of the engine's action objects
-#: (it hands out the same few objects for every game), with those objects: holding them keeps
-#: their identities from being reused, so an equal key means the same actions.
-_MASKS: dict[tuple[int, ...], tuple[tuple[Any, ...], np.ndarray]] = {}
-_MAX_MASKS = 100_000  # a bound, should an engine ever create actions afresh
+#: the mask of each tuple of legal indices (claims -1; bounded: sets of seats per action kind)
+_MASKS: dict[tuple[int, ...], np.ndarray] = {}
 
 
 class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
@@ -177,15 +174,11 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
         assert game is not None
         if game.winner is not None:
             return _NO_MASK.copy()
-        legal = game.legal_actions(seat)
-        key = tuple(map(id, legal))
-        hit = _MASKS.get(key)
-        if hit is not None:
-            return hit[1].copy()
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        mask[[i for i in map(action_index, legal) if i >= 0]] = 1  # claims are -1
-        if len(_MASKS) < _MAX_MASKS:
-            _MASKS[key] = (tuple(legal), mask)
+        key = tuple(map(action_index, game.legal_actions(seat)))  # claims are -1
+        mask = _MASKS.get(key)
+        if mask is None:
+            mask = _MASKS[key] = np.zeros(NUM_ACTIONS, dtype=np.int8)
+            mask[[i for i in key if i >= 0]] = 1
         return mask.copy()
 
     def last(
