@@ -86,7 +86,7 @@ def test_reset_seed_is_deterministic_and_seeds_differ() -> None:
 
 def test_incremental_encoder_equals_encoding_from_scratch_everywhere() -> None:
     """Every seat, every step, every preset: the environment's observation (incremental, built
-    from the observer's routed events) is the one ``encode_view`` computes from scratch from
+    from the events the observer routes) is the one ``encode_view`` computes from scratch from
     ``game.view(seat)`` alone; seats are asked in a shuffled order, so a seat's cached blocks
     must survive other seats' observations. (Both run the same encoder: what its slots mean is
     checked against the game by the layout and history-row tests.)"""

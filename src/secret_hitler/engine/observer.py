@@ -13,6 +13,7 @@ and the bots all receive what this module computes.
 
 from __future__ import annotations
 
+import functools
 import threading
 import weakref
 from collections.abc import Callable
@@ -102,11 +103,7 @@ class Observer:
         self._fixed = (n, game.names, self._rules, self._board, rules.hitler_zone, rules.veto_zone)
         self._no_votes = (False,) * n
         self._nones = (None,) * n
-        # what a seat sees of a secret vote in progress: its own vote only, by that vote
-        self._secret_votes = [
-            {v: self._nones[:s] + (v,) + self._nones[s + 1 :] for v in (None, True, False)}
-            for s in range(n)
-        ]
+        self._secret_votes = _secret_votes(n)
         self._public_voting = rules.voting == "public_sequential"
 
     # ------------------------------------------------------------------ observing events
@@ -141,14 +138,10 @@ class Observer:
             st.logged = end
         return log
 
-    def routed(self, start: int) -> list[tuple[ReadOnlyDict, tuple[int, ...] | None]]:
-        """Every event from index ``start`` of the log with its audience (``None``: everyone),
-        for a consumer that serves all seats at once and routes each event itself."""
-        return [(e.json, e.audience) for e in self._game.events[start:]]
-
     def events_from(self, start: int) -> list[Event]:
         """The game's events from index ``start``, each with its ``type``, read-only ``data``
-        and ``audience`` (``None``: everyone): ``routed`` without building a pair per event."""
+        and ``audience`` (``None``: everyone), for a consumer that serves all seats at once and
+        routes each event itself."""
         return self._game.events[start:]
 
     def events_since(self, seat: int | None, start: int) -> list[ReadOnlyDict]:
@@ -267,6 +260,16 @@ class Observer:
             st.investigations,
             () if seat is None else g.open_claims(seat),
         )
+
+
+@functools.cache
+def _secret_votes(n: int) -> tuple[dict[bool | None, tuple[bool | None, ...]], ...]:
+    """What each of ``n`` seats sees of a secret vote in progress, by its own vote: that vote
+    alone (built once per table size, not per game)."""
+    nones = (None,) * n
+    return tuple(
+        {v: nones[:s] + (v,) + nones[s + 1 :] for v in (None, True, False)} for s in range(n)
+    )
 
 
 # ---------------------------------------------------------------------- what events teach
