@@ -16,8 +16,6 @@ import pstats
 import random
 import time
 
-import numpy as np
-
 from secret_hitler.env import action_index, raw_env
 from secret_hitler.env import env as make_env
 
@@ -34,7 +32,7 @@ def rollout(environment, episodes: int, seed: int) -> tuple[int, int, float]:
             if terminated or truncated:
                 action = None
             else:
-                legal = np.flatnonzero(obs["action_mask"])
+                legal = obs["action_mask"].nonzero()[0]  # np.flatnonzero, without its wrapper
                 action = int(legal[rng.randrange(len(legal))])
                 steps += 1
             environment.step(action)

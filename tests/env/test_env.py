@@ -9,6 +9,8 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("pettingzoo")
 
@@ -84,7 +86,7 @@ def test_reset_seed_is_deterministic_and_seeds_differ() -> None:
 
 def test_incremental_encoder_equals_encoding_from_scratch_everywhere() -> None:
     """Every seat, every step, every preset: the environment's observation (incremental, built
-    from the observer's routed events) is the one ``encode_view`` computes from scratch from
+    from the events the observer routes) is the one ``encode_view`` computes from scratch from
     ``game.view(seat)`` alone; seats are asked in a shuffled order, so a seat's cached blocks
     must survive other seats' observations. (Both run the same encoder: what its slots mean is
     checked against the game by the layout and history-row tests.)"""
@@ -437,3 +439,59 @@ def test_history_rows_say_what_each_government_did() -> None:
     for seed in range(3):
         _random_game(e, seed, check)
     assert checked >= 5
+
+
+@settings(
+    max_examples=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(
+    case=st.sampled_from(
+        [(5, "official"), (7, "forum"), (8, "secrethitler-io"), (10, "summary-zh")]
+    ),
+    history=st.sampled_from([0, 2, 8]),
+    seed=st.integers(0, 2**31 - 1),
+)
+def test_incremental_observations_equal_scratch_encodings_across_resets_and_skipped_turns(
+    case: tuple[int, str], history: int, seed: int
+) -> None:
+    """The environment keeps per-seat encoder state between a seat's observations; at every
+    step of two games played in one environment (the second after ``reset``), the observation
+    of each seat asked equals the from-scratch encoding of that seat's view. Some seats are asked
+    at every step, some rarely (many of their turns and events skipped), one only at the end of
+    each game; an observation handed out never changes afterwards."""
+    players, preset = case
+    rng = random.Random(seed)  # many draws per game: from Hypothesis's buffer they would be slow
+    e = raw_env(players, preset, history=history)
+    often = {s: rng.choice([1.0, 0.3, 0.02]) for s in range(players)}
+    late = rng.randrange(players)
+    often[late] = 0.0
+    kept: list[tuple[np.ndarray, np.ndarray]] = []
+    compared = 0
+    for game_no in range(2):
+        e.reset(seed=seed + game_no)
+        g = e.game
+        while True:
+            asked = [s for s in range(players) if rng.random() < often[s]]
+            if g.finished:
+                asked = list(range(players))  # every seat at the end, ``late`` included
+            for seat in asked:
+                obs = e.observe(f"player_{seat}")["observation"]
+                assert np.array_equal(obs, encode_view(g.view(seat), layout=e.layout)), (
+                    preset,
+                    game_no,
+                    len(g.events),
+                    seat,
+                )
+                compared += 1
+                if rng.random() < 0.05:
+                    kept.append((obs, obs.copy()))
+            if g.finished:
+                break
+            agent = e.agent_selection
+            legal = np.flatnonzero(e.observe(agent)["action_mask"])
+            e.step(int(legal[rng.randrange(len(legal))]))
+    assert compared >= 2 * players
+    for obs, copy in kept:
+        assert np.array_equal(obs, copy)

@@ -3,23 +3,30 @@
 This is the one place that decides what a seat may know. Knowledge comes from the events
 addressed to the seat (its role, the night, its hands, peeks and investigations, revealed roles)
 and from the public state of the table; nothing else is read. The observer reads each new event
-once (``sync``) and appends it to the log of every seat that observes it, so a view or an update
-costs the new events only. ``Game.view``, the server's per-recipient updates, the research
-environment and the bots all receive what this module computes.
+once (``sync``) for what it teaches; a seat's event log is extended from the game's log only when
+a view shows it, so a view or an update costs the new events only. The public fields are
+computed once per change of the game (``public``) and shared by every seat's view; a consumer
+that encodes only a few fields (the research environment) reads ``public`` and ``own`` instead
+of a whole view. ``Game.view``, the server's per-recipient updates, the research environment
+and the bots all receive what this module computes.
 """
 
 from __future__ import annotations
 
+import functools
 import threading
 import weakref
 from collections.abc import Callable
+from operator import is_not, itemgetter
 from typing import TYPE_CHECKING, Any
 
 from .events import Event, ReadOnlyDict
 from .types import Phase
-from .view import FIELDS, EventLog, View
+from .view import FIELDS, OWN_FIELDS, PUBLIC_FIELDS, EventLog, View
 
-assert FIELDS[0] == "seat" and FIELDS[-1] == "events"  # the order ``_values`` follows
+# ``_values`` joins ``public() + own(seat) + (events,)`` and reorders it into ``FIELDS`` order.
+_JOINED = PUBLIC_FIELDS + OWN_FIELDS + ("events",)
+_TO_FIELDS = itemgetter(*(_JOINED.index(name) for name in FIELDS))
 
 if TYPE_CHECKING:
     from .game import Game
@@ -31,17 +38,23 @@ _POWER_OF_PHASE = {
     Phase.SPECIAL_ELECTION: "special_election",
     Phase.EXECUTE: "execute",
 }
+# By the phase's value (a str, whose hash is cached; an enum member hashes in Python): whether a
+# legislative session is open, and the power being used.
+_IN_SESSION = {p._value_: p in _SESSION for p in Phase}
+_POWER_NOW = {p._value_: _POWER_OF_PHASE.get(p) for p in Phase}
 
 
 class _Seat:
     """What one seat (or the spectator, ``seat=None``) has observed so far."""
 
-    __slots__ = ("seat", "log", "known", "investigations", "hand", "role", "party")
+    __slots__ = ("seat", "log", "logged", "known", "investigations", "hand", "role", "party")
 
     def __init__(self, seat: int | None, n: int) -> None:
         self.seat = seat
-        self.log: list[ReadOnlyDict] = []
-        self.known: list[str | None] = [None] * n
+        self.log: list[ReadOnlyDict] = []  # the events this seat observed, up to ``logged``
+        self.logged = 0  # index in the game's log up to which ``log`` is extended
+        # replaced, never changed in place: the same tuple until this seat learns a role
+        self.known: tuple[str | None, ...] = (None,) * n
         self.investigations: tuple[tuple[int, str], ...] = ()
         self.hand: tuple[str, ...] = ()  # the policies last drawn, passed or received
         self.role: str | None = None
@@ -61,6 +74,13 @@ class Observer:
         "_rules",
         "_board",
         "_proven",
+        "_public",
+        "_public_at",
+        "_fixed",
+        "_no_votes",
+        "_nones",
+        "_secret_votes",
+        "_public_voting",
     )
 
     def __init__(self, game: Game) -> None:
@@ -76,10 +96,19 @@ class Observer:
         self._rules: ReadOnlyDict = game._setup.describe
         self._board = game._setup.board_values
         self._proven: tuple[int, ...] = ()  # proven_not_hitler, kept up to date by ``sync``
+        self._public: tuple[Any, ...] = ()
+        self._public_at = -1  # length of the game's log when ``_public`` was computed
+        rules = game.rules
+        # the public fields fixed for the game: players, names, rules, board and the zones
+        self._fixed = (n, game.names, self._rules, self._board, rules.hitler_zone, rules.veto_zone)
+        self._no_votes = (False,) * n
+        self._nones = (None,) * n
+        self._secret_votes = _secret_votes(n)
+        self._public_voting = rules.voting == "public_sequential"
 
     # ------------------------------------------------------------------ observing events
     def sync(self) -> None:
-        """Read the events logged since the last call: each event once, for every audience."""
+        """Read the events logged since the last call, each once, for what it teaches."""
         events = self._game.events
         end = len(events)
         if self._cursor == end:
@@ -87,28 +116,33 @@ class Observer:
         seats, everyone = self._seats, self._all
         for i in range(self._cursor, end):
             e = events[i]
-            j = e.json
-            audience = e.audience
-            if audience is None:
-                for st in everyone:
-                    st.log.append(j)
-                observers: tuple[_Seat, ...] = everyone
-            else:
-                observers = tuple(seats[s] for s in audience)
-                for st in observers:
-                    st.log.append(j)
             learn = _LEARN.get(e.type)
             if learn is not None:
-                learn(e, observers)
+                audience = e.audience
+                learn(e, everyone if audience is None else tuple(seats[s] for s in audience))
             prove = _PROOF.get(e.type)
             if prove is not None:
                 self._proven = prove(e.data, self._proven)
         self._cursor = end
 
-    def routed(self, start: int) -> list[tuple[ReadOnlyDict, tuple[int, ...] | None]]:
-        """Every event from index ``start`` of the log with its audience (``None``: everyone),
-        for a consumer that serves all seats at once and routes each event itself."""
-        return [(e.json, e.audience) for e in self._game.events[start:]]
+    def _log_of(self, st: _Seat) -> list[ReadOnlyDict]:
+        """``st``'s event log, extended to the events read by ``sync`` (only when a view shows
+        it: a consumer that never reads a seat's log never pays for it)."""
+        log, start, end = st.log, st.logged, self._cursor
+        if start < end:
+            seat = st.seat
+            for e in self._game.events[start:end]:
+                audience = e.audience
+                if audience is None or (seat is not None and seat in audience):
+                    log.append(e.json)
+            st.logged = end
+        return log
+
+    def events_from(self, start: int) -> list[Event]:
+        """The game's events from index ``start``, each with its ``type``, read-only ``data``
+        and ``audience`` (``None``: everyone), for a consumer that serves all seats at once and
+        routes each event itself."""
+        return self._game.events[start:]
 
     def events_since(self, seat: int | None, start: int) -> list[ReadOnlyDict]:
         """The events from index ``start`` of the game's log that ``seat`` observes."""
@@ -138,46 +172,34 @@ class Observer:
 
     def _values(self, seat: int | None) -> tuple[Any, ...]:
         """Every field of ``seat``'s view now, in ``view.FIELDS`` order."""
-        self.sync()
+        st = self._seats[self._game.n if seat is None else seat]
+        own = self.own(seat)  # syncs
+        log = self._log_of(st)
+        return _TO_FIELDS(self.public() + own + (EventLog(log, len(log)),))  # type: ignore[no-any-return]
+
+    def public(self) -> tuple[Any, ...]:
+        """The fields that are the same for every seat and the spectator, in
+        ``view.PUBLIC_FIELDS`` order; computed once per change of the game (every action logs
+        at least one event, so the log's length stamps the state) and the same tuple object
+        until the game changes."""
         g = self._game
-        n = g.n
-        st = self._seats[n if seat is None else seat]
+        stamp = len(g.events)
+        if stamp == self._public_at:
+            return self._public
+        if self._cursor != stamp:
+            self.sync()
         phase = g.phase
-        if phase is Phase.VOTE:
-            cast = g.votes
-            if g.rules.voting == "public_sequential":
-                votes = tuple(cast)
-            elif seat is None:
-                votes = (None,) * n
-            else:
-                votes = tuple(cast[s] if s == seat else None for s in range(n))
-            voted = tuple(v is not None for v in cast)
-            own_vote = None if seat is None else cast[seat]
-        else:
-            last = g.last_votes
-            votes = tuple(last) if last is not None else (None,) * n
-            voted = (False,) * n
-            own_vote = None
-        in_session = phase in _SESSION
-        nominating = phase is Phase.NOMINATE
+        value = phase._value_
+        in_session = _IN_SESSION[value]
+        nominating = value == "nominate"
+        voted = tuple(map(is_not, g.votes, self._nones)) if value == "vote" else self._no_votes
+        not_hitler = g.not_hitler
         pending = g.pending_power
-        rules = g.rules
         winner, reason = g.winner, g.reason
-        log = st.log
-        return (
-            seat,
-            n,
-            g.names,
-            self._rules,
-            self._board,
-            rules.hitler_zone,
-            rules.veto_zone,
-            phase.value,
+        out = self._fixed + (
+            value,
             tuple(g.to_act()),
             g.round,
-            st.role,
-            st.party,
-            tuple(st.known),
             tuple(g.alive),
             g.candidate,
             g.nominee,
@@ -191,48 +213,93 @@ class Observer:
             g.draw_pile,
             g.discard_pile,
             voted,
-            votes,
-            own_vote,
-            st.hand if in_session else (),
             in_session and g.veto_enabled and not g.veto_refused,
             in_session and g.veto_refused,
-            phase is Phase.VETO_RESPONSE,
-            _POWER_OF_PHASE.get(phase),
-            None if pending is None else pending.value,
+            value == "veto_response",
+            _POWER_NOW[value],
+            None if pending is None else pending._value_,
             tuple(g.investigated),
-            tuple(sorted(g.not_hitler)),
+            tuple(sorted(not_hitler)) if not_hitler else (),
             self._proven,
+            None if winner is None else winner._value_,
+            None if reason is None else reason._value_,
+        )
+        self._public, self._public_at = out, stamp
+        return out
+
+    def own(self, seat: int | None) -> tuple[Any, ...]:
+        """The fields that may differ between seats, but the event log, in
+        ``view.OWN_FIELDS`` order."""
+        g = self._game
+        if self._cursor != len(g.events):
+            self.sync()
+        n = g.n
+        st = self._seats[n if seat is None else seat]
+        phase = g.phase._value_
+        if phase == "vote":
+            cast = g.votes
+            own_vote = None if seat is None else cast[seat]
+            if self._public_voting:
+                votes = tuple(cast)
+            elif seat is None:
+                votes = self._nones
+            else:
+                votes = self._secret_votes[seat][own_vote]
+        else:
+            last = g.last_votes
+            votes = tuple(last) if last is not None else self._nones
+            own_vote = None
+        return (
+            seat,
+            st.role,
+            st.party,
+            st.known,
+            votes,
+            own_vote,
+            st.hand if _IN_SESSION[phase] else (),
             st.investigations,
             () if seat is None else g.open_claims(seat),
-            None if winner is None else winner.value,
-            None if reason is None else reason.value,
-            EventLog(log, len(log)),
         )
 
 
+@functools.cache
+def _secret_votes(n: int) -> tuple[dict[bool | None, tuple[bool | None, ...]], ...]:
+    """What each of ``n`` seats sees of a secret vote in progress, by its own vote: that vote
+    alone (built once per table size, not per game)."""
+    nones = (None,) * n
+    return tuple(
+        {v: nones[:s] + (v,) + nones[s + 1 :] for v in (None, True, False)} for s in range(n)
+    )
+
+
 # ---------------------------------------------------------------------- what events teach
+def _knowing(known: tuple[str | None, ...], seat: int, role: str) -> tuple[str | None, ...]:
+    return known[:seat] + (role,) + known[seat + 1 :]
+
+
 def _learn_role(e: Event, observers: tuple[_Seat, ...]) -> None:
     for st in observers:
         st.role, st.party = e.data["role"], e.data["party"]
-        st.known[e.data["seat"]] = e.data["role"]
+        st.known = _knowing(st.known, e.data["seat"], e.data["role"])
 
 
 def _learn_night(e: Event, observers: tuple[_Seat, ...]) -> None:
     for st in observers:
         for seat, role in e.data["known"].items():
-            st.known[int(seat)] = role
+            st.known = _knowing(st.known, int(seat), role)
 
 
 def _learn_execution(e: Event, observers: tuple[_Seat, ...]) -> None:
     role = e.data.get("role")  # present under reveal_executed_role
     if role is not None:
         for st in observers:
-            st.known[e.data["target"]] = role
+            st.known = _knowing(st.known, e.data["target"], role)
 
 
 def _learn_roles(e: Event, observers: tuple[_Seat, ...]) -> None:
+    roles = tuple(e.data["roles"])
     for st in observers:
-        st.known[:] = e.data["roles"]
+        st.known = roles
 
 
 def _learn_investigation(e: Event, observers: tuple[_Seat, ...]) -> None:

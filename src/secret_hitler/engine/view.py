@@ -79,6 +79,12 @@ SEAT_FIELDS: tuple[str, ...] = (
     "open_claims",
     "events",
 )
+#: The fields every seat and the spectator share at one moment (``Observer.public``), in
+#: ``FIELDS`` order.
+PUBLIC_FIELDS: tuple[str, ...] = tuple(f for f in FIELDS if f not in SEAT_FIELDS)
+#: The fields of one seat but its event log (``Observer.own``), in ``FIELDS`` order.
+OWN_FIELDS: tuple[str, ...] = tuple(f for f in SEAT_FIELDS if f != "events")
+assert tuple(f for f in FIELDS if f in SEAT_FIELDS and f != "events") == OWN_FIELDS
 
 
 class EventLog(Sequence[ReadOnlyDict]):

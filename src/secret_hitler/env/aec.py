@@ -18,8 +18,8 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ..engine import Game, Rules
+from ..engine.observer import Observer
 from ..engine.types import Role, Winner
-from ..engine.view import View
 from .encoding import (
     ACTIONS,
     DEFAULT_HISTORY,
@@ -80,6 +80,7 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
         self._np_random: np.random.Generator | None = None
         self.game: Game | None = None
         self._encoder: TableEncoder | None = None
+        self._observer: Observer | None = None
         self._cache: dict[int, dict[str, np.ndarray]] = {}
 
     # ------------------------------------------------------------------ spaces
@@ -106,6 +107,7 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
         fixings = {k: v for k, v in (options or {}).items() if k in _GAME_OPTIONS}
         self.game = Game(self.players, self.rules, seed=game_seed, **fixings)
         self._encoder = TableEncoder(self.players, self.layout)
+        self._observer = self.game.observer
         self._cache = {}
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
@@ -179,6 +181,19 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
             mask[[i for i in key if i >= 0]] = 1
         return mask.copy()
 
+    def last(
+        self, observe: bool = True
+    ) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
+        """``AECEnv.last``, for the selected agent (defined here: it is called at every step)."""
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """Observation of ``agent``, encoded only when asked for (and cached until the next step)."""
         seat = self._seat_of[agent]
@@ -190,11 +205,9 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
         if self.from_view:
             vector = encode_view(game.view(seat), layout=self.layout)
         else:
-            encoder = self._encoder
-            assert encoder is not None
-            # The view's fields, computed by the observer now; the View is not registered with
-            # the observer (as ``game.view`` does) since nothing holds it past this call.
-            vector = encoder.encode(seat, View(encoder.sync(game.observer), seat).values())
+            encoder, observer = self._encoder, self._observer
+            assert encoder is not None and observer is not None
+            vector = encoder.observe(seat, observer)
         # Only the selected agent may act now (PettingZoo classic convention): during a vote the
         # voters waiting their turn get an all-zero mask too.
         mask = self._mask(seat) if agent == self.agent_selection else _NO_MASK.copy()

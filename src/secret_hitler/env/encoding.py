@@ -16,6 +16,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -25,6 +26,7 @@ from ..engine.actions import Action
 from ..engine.events import PRIVATE_EVENT_TYPES
 from ..engine.types import Phase, Policy
 from ..engine.view import FIELDS as VIEW_FIELDS
+from ..engine.view import OWN_FIELDS, PUBLIC_FIELDS
 
 if TYPE_CHECKING:
     from ..engine.observer import Observer
@@ -346,19 +348,22 @@ class SeatEncoder:
         for e in events[self._seen :]:
             feed(e, (seat,) if e["type"] in _PRIVATE_EVENTS else None)
         self._seen = len(events)
-        return self._table.encode(seat, v).copy()
+        return self._table.encode(seat, _PUBLIC_OF(v), _OWN_OF(v))
 
 
 class TableEncoder:
     """The observations of every seat of one game, for an environment that serves them all.
 
     Each new event is read once for all seats, routed by the audience the engine's observer
-    gives it (``Observer.routed``); the rest of each vector comes from that seat's view fields
-    (``encode(seat, values)``, the tuple ``View.values()`` returns). The vector equals the one
-    ``encode_view`` computes from one view from scratch (tests/env/test_env.py); it is built
-    for speed: every block is kept as float32 bytes, a field's bytes are looked up by its
-    value (``_Pieces``), and the vector is one ``bytearray.join`` read by ``np.frombuffer``,
-    so an observation costs about a dozen dictionary look-ups and no NumPy arithmetic.
+    gives it (``Observer.events_from``), into the history block and the seats' private blocks;
+    the rest of each vector comes from the fields the observer computes: the public ones,
+    shared by every seat (``Observer.public``), and the seat's own (``Observer.own``). The
+    vector equals the one ``encode_view`` computes from one view from scratch
+    (tests/env/test_env.py); it is built for speed: every block is kept as float32 bytes,
+    re-encoded only when what it shows changed, a field's bytes are looked up by its value
+    (``_Pieces``), and the vector is one ``bytearray.join`` read by ``np.frombuffer`` (a new
+    array each time, so a stored observation never changes), so an observation costs about a
+    dozen dictionary look-ups and no NumPy arithmetic.
     """
 
     def __init__(self, players: int, layout: Layout) -> None:
@@ -413,15 +418,27 @@ class TableEncoder:
 
     def sync(self, observer: Observer) -> Observer:
         """Read the events logged since the last call; returns ``observer``."""
-        routed = observer.routed(self._cursor)
-        if routed:
+        new = observer.events_from(self._cursor)
+        if new:
             get = self.handlers.get
-            for e, audience in routed:
-                handler = get(e["type"])
+            for e in new:
+                handler = get(e.type)
                 if handler is not None:
-                    handler(e, audience)
-            self._cursor += len(routed)
+                    handler(e.data, e.audience)
+            self._cursor += len(new)
         return observer
+
+    def observe(self, seat: int, observer: Observer) -> np.ndarray:
+        """The observation vector of ``seat`` now, from ``observer``'s new events and fields."""
+        new = observer.events_from(self._cursor)
+        if new:  # ``sync``, inline: this runs at every step of an environment
+            get = self.handlers.get
+            for e in new:
+                handler = get(e.type)
+                if handler is not None:
+                    handler(e.data, e.audience)
+            self._cursor += len(new)
+        return self.encode(seat, observer.public(), observer.own(seat))
 
     def _nominated(self, data: Any, _aud: Any) -> None:
         self.records += 1
@@ -497,13 +514,13 @@ class TableEncoder:
             self._head_bytes[s] = None
 
     # -- fields
-    def _head_of(self, seat: int, v: tuple[Any, ...]) -> bytes:
+    def _head_of(self, seat: int, own: tuple[Any, ...]) -> bytes:
         """The seat's private block up to its own history; role, known roles and
-        investigations from its view."""
-        role, known, inv = v[_ROLE], v[_KNOWN], v[_INVESTIGATIONS]
+        investigations from its own fields (``Observer.own``)."""
+        role, known, inv = own[_ROLE], own[_KNOWN], own[_INVESTIGATIONS]
         seen = self._seen[seat]
         out = self._head_bytes[seat]
-        if out is not None and role is seen[0] and inv is seen[2] and known == seen[1]:
+        if out is not None and role is seen[0] and inv is seen[2] and known is seen[1]:
             return out  # the observer keeps role and investigations until they change
         row = self.private[seat]
         at = self._role_at
@@ -523,46 +540,44 @@ class TableEncoder:
         out = self._head_bytes[seat] = row[: self._own_at].tobytes()
         return out
 
-    def encode(self, seat: int, v: tuple[Any, ...]) -> np.ndarray:
-        """The observation vector of ``seat`` from its view fields ``v`` (``View.values()``),
-        after ``sync``."""
+    def encode(self, seat: int, pub: tuple[Any, ...], own: tuple[Any, ...]) -> np.ndarray:
+        """The observation vector of ``seat`` from the public fields ``pub``
+        (``Observer.public``) and its own fields ``own`` (``Observer.own``), after ``sync``."""
         static = self._static
         if static is None:
-            block = _static_block(self.layout, v[_PLAYERS], v[_BOARD], v[_HZ], v[_VZ])
+            block = _static_block(self.layout, pub[_PLAYERS], pub[_BOARD], pub[_HZ], pub[_VZ])
             static = self._static = block.tobytes()
-            self._deck = _deck_size(v[_RULES])
-        head = self._head_of(seat, v)
-        own = self._own_bytes[seat]
-        if own is None:
-            own = self._own_bytes[seat] = self.private[seat][self._own_at :].tobytes()
+            self._deck = _deck_size(pub[_RULES])
+        head = self._head_of(seat, own)
+        own_history = self._own_bytes[seat]
+        if own_history is None:
+            own_history = self._own_bytes[seat] = self.private[seat][self._own_at :].tobytes()
         hist = self._hist_bytes
         if hist is None:
             hist = self._hist_bytes = self.hist.tobytes()
-        phase = v[_PHASE]
-        to_act = v[_TO_ACT]
-        fascist = v[_FASCIST]
-        hand = v[_HAND]
-        deck = self._deck  # an int: part of a dictionary key
+        phase = pub[_PHASE]
+        to_act = pub[_TO_ACT]
+        fascist = pub[_FASCIST]
         buf = self._join(
             (
                 static,
                 head,
-                own,
+                own_history,
                 hist,
-                _PHASE_BYTES[phase],
-                _ONE if seat in to_act else _NONE,
-                _seats(to_act),
-                _flags(v[_ALIVE]),
-                _offices((v[_CANDIDATE], v[_NOMINEE], v[_PRESIDENT], v[_CHANCELLOR])),
-                _seats(v[_TERM_LIMITED]),
-                _flags(v[_INVESTIGATED]),
-                _seats(v[_NOT_HITLER]),
-                _flags(v[_VOTED]) if phase == "vote" else _TEN_ZEROS,
-                _votes(v[_VOTES]),
-                _tracks((v[_LIBERAL], fascist, v[_TRACKER])),
-                _hand(hand),
-                _states((v[_VETO_AVAILABLE], v[_VETO_PROPOSED], fascist >= v[_HZ], v[_WINNER])),
-                _counts((v[_DRAW], v[_DISCARD], min(v[_ROUND], 32), deck)),
+                _turns((phase, seat in to_act, to_act)),
+                _flags(pub[_ALIVE]),
+                _offices(pub[_CANDIDATE:_OFFICES_END]),
+                _seats(pub[_TERM_LIMITED]),
+                _flags(pub[_INVESTIGATED]),
+                _seats(pub[_NOT_HITLER]),
+                _flags(pub[_VOTED]) if phase == "vote" else _TEN_ZEROS,
+                _votes(own[_VOTES]),
+                _tracks(pub[_LIBERAL:_TRACKS_END]),
+                _hand(own[_HAND]),
+                _states(
+                    (pub[_VETO_AVAILABLE], pub[_VETO_PROPOSED], fascist >= pub[_HZ], pub[_WINNER])
+                ),
+                _counts((pub[_DRAW], pub[_DISCARD], min(pub[_ROUND], 32), self._deck)),
             )
         )
         return np.frombuffer(buf, _FLOAT32)
@@ -573,7 +588,6 @@ def _float32(values: Sequence[float]) -> bytes:
 
 
 _FLOAT32 = np.dtype(np.float32)  # a dtype object: np.frombuffer converts a type on every call
-_ONE, _NONE = _float32([1.0]), _float32([0.0])
 _TEN_ZEROS = _float32([0.0] * MAX_SEATS)
 _ZERO_ROW = array("f", bytes(4 * RECORD_SIZE))
 _ZERO_PRIVATE_ROW = array("f", bytes(4 * PRIVATE_RECORD_SIZE))
@@ -581,9 +595,6 @@ _ZERO_PEEK = array("f", bytes(4 * 6))
 _ZERO_ROLE = array("f", bytes(4 * 3))
 _ZERO_KNOWN = array("f", bytes(4 * 3 * MAX_SEATS))
 _ZERO_INVESTIGATIONS = array("f", bytes(4 * 2 * MAX_SEATS))
-_PHASE_BYTES = {
-    p: _float32([1.0 if i == _PHASE_INDEX[p] else 0.0 for i in range(len(PHASES))]) for p in PHASES
-}
 
 
 class _Pieces(dict[Any, bytes]):
@@ -592,7 +603,8 @@ class _Pieces(dict[Any, bytes]):
     The keys are view values (tuples of seats, flags or votes of at most 10 seats, small ints;
     the round capped where its feature saturates), so every table is bounded whatever the
     number of games played: at most 3**10 entries for votes, 2**10 for a set of seats, and a
-    few thousand for the others; shared by every environment of the process.
+    few thousand for the others (9 * 2 * 2**10 for phase, turn and seats to act); shared by
+    every environment of the process.
     """
 
     __slots__ = ("_build",)
@@ -622,6 +634,11 @@ def _one_hot(size: int, index: int | None) -> list[float]:
     if index is not None:
         out[index] = 1.0
     return out
+
+
+def _turn_slots(key: tuple[str, bool, tuple[int, ...]]) -> list[float]:
+    phase, mine, to_act = key
+    return _one_hot(len(PHASES), _PHASE_INDEX[phase]) + [float(mine)] + _seat_slots(to_act)
 
 
 def _vote_slots(votes: Sequence[bool | None]) -> list[float]:
@@ -662,6 +679,7 @@ def _count_slots(key: tuple[int, int, int, int]) -> list[float]:
 
 # bound ``dict.__getitem__`` (C level; ``__missing__`` fills a new key)
 _seats = _Pieces(_seat_slots).__getitem__
+_turns = _Pieces(_turn_slots).__getitem__
 _flags = _Pieces(_flag_slots).__getitem__
 _votes = _Pieces(_vote_slots).__getitem__
 _offices = _Pieces(_office_slots).__getitem__
@@ -672,9 +690,7 @@ _counts = _Pieces(_count_slots).__getitem__
 
 #: The dynamic fields in the order ``TableEncoder.encode`` joins its pieces (checked below).
 _JOIN_ORDER = (
-    ("phase",),
-    ("my_turn",),
-    ("to_act",),
+    ("phase", "my_turn", "to_act"),
     ("alive",),
     ("candidate", "nominee", "president", "chancellor"),
     ("term_limited",),
@@ -690,34 +706,29 @@ _JOIN_ORDER = (
 assert [f for group in _JOIN_ORDER for f in group] == [name for name, _, _ in _DYNAMIC]
 
 
-_EVENTS, _PHASE, _FASCIST, _HZ = (
-    _AT["events"],
-    _AT["phase"],
-    _AT["fascist_policies"],
-    _AT["hitler_zone"],
-)
-_PLAYERS, _BOARD, _VZ, _RULES = _AT["players"], _AT["board"], _AT["veto_zone"], _AT["rules"]
-_ROLE, _KNOWN, _INVESTIGATIONS = _AT["role"], _AT["known_roles"], _AT["investigations"]
-_TO_ACT, _ALIVE, _TERM_LIMITED = _AT["to_act"], _AT["alive"], _AT["term_limited"]
-_CANDIDATE, _NOMINEE, _PRESIDENT, _CHANCELLOR = (
-    _AT["candidate"],
-    _AT["nominee"],
-    _AT["president"],
-    _AT["chancellor"],
-)
-_INVESTIGATED, _NOT_HITLER, _VOTED, _VOTES = (
-    _AT["investigated"],
-    _AT["not_hitler"],
-    _AT["voted"],
-    _AT["votes"],
-)
-_LIBERAL, _TRACKER, _HAND = _AT["liberal_policies"], _AT["election_tracker"], _AT["hand"]
+_PUB = {name: i for i, name in enumerate(PUBLIC_FIELDS)}
+_OWN = {name: i for i, name in enumerate(OWN_FIELDS)}
+#: ``View.values()`` (``FIELDS`` order) to the ``Observer.public`` and ``Observer.own`` tuples
+_PUBLIC_OF = itemgetter(*(_AT[name] for name in PUBLIC_FIELDS))
+_OWN_OF = itemgetter(*(_AT[name] for name in OWN_FIELDS))
+_EVENTS = _AT["events"]
+_PHASE, _FASCIST, _HZ = _PUB["phase"], _PUB["fascist_policies"], _PUB["hitler_zone"]
+_PLAYERS, _BOARD, _VZ, _RULES = _PUB["players"], _PUB["board"], _PUB["veto_zone"], _PUB["rules"]
+_ROLE, _KNOWN, _INVESTIGATIONS = _OWN["role"], _OWN["known_roles"], _OWN["investigations"]
+_VOTES, _HAND = _OWN["votes"], _OWN["hand"]
+_TO_ACT, _ALIVE, _TERM_LIMITED = _PUB["to_act"], _PUB["alive"], _PUB["term_limited"]
+# candidate, nominee, president, chancellor are adjacent (one slice); so are the three tracks
+_CANDIDATE, _OFFICES_END = _PUB["candidate"], _PUB["chancellor"] + 1
+assert _OFFICES_END - _CANDIDATE == 4 and _PUB["nominee"] == _CANDIDATE + 1
+_LIBERAL, _TRACKS_END = _PUB["liberal_policies"], _PUB["election_tracker"] + 1
+assert _TRACKS_END - _LIBERAL == 3 and _PUB["fascist_policies"] == _LIBERAL + 1
+_INVESTIGATED, _NOT_HITLER, _VOTED = _PUB["investigated"], _PUB["not_hitler"], _PUB["voted"]
 _VETO_AVAILABLE, _VETO_PROPOSED, _WINNER = (
-    _AT["veto_available"],
-    _AT["veto_proposed"],
-    _AT["winner"],
+    _PUB["veto_available"],
+    _PUB["veto_proposed"],
+    _PUB["winner"],
 )
-_DRAW, _DISCARD, _ROUND = _AT["draw_pile"], _AT["discard_pile"], _AT["round"]
+_DRAW, _DISCARD, _ROUND = _PUB["draw_pile"], _PUB["discard_pile"], _PUB["round"]
 
 
 def encode_view(
