@@ -38,6 +38,9 @@ _POLICY_ACTIONS = {
     kind: [{p: Action(s, kind, policy=p) for p in (L, F)} for s in range(_MAX_SEATS)]
     for kind in (A.DISCARD, A.ENACT, A.VETO)
 }
+_NOMINATIONS = _TARGET_ACTIONS[A.NOMINATE]
+_DISCARDS = _POLICY_ACTIONS[A.DISCARD]
+_ENACTMENTS = _POLICY_ACTIONS[A.ENACT]
 _PLAIN_VETO = [Action(s, A.VETO) for s in range(_MAX_SEATS)]
 _VETO_RESPONSES = [
     (Action(s, A.VETO_RESPONSE, accept=True), Action(s, A.VETO_RESPONSE, accept=False))
@@ -95,14 +98,18 @@ _VETO_RESPONSE = Phase.VETO_RESPONSE
 _GAME_OVER = Phase.GAME_OVER
 
 
+_BITS = [n.bit_length() for n in range(65)]  # _BITS[n]: the bits of a draw below n
+
+
 def _shuffle_inline(rng: random.Random, x: list[Any]) -> None:
     """``rng.shuffle(x)`` with its ``_randbelow`` inlined: the same draws in the same order (a
     shuffle is half the cost of a new game otherwise). Used only if it matches the running
     Python's ``random`` (checked at import, ``_same_as_stdlib``)."""
     getrandbits = rng.getrandbits
+    bits = _BITS if len(x) <= len(_BITS) else [n.bit_length() for n in range(len(x) + 1)]
     for i in range(len(x) - 1, 0, -1):
         n = i + 1
-        k = n.bit_length()
+        k = bits[n]
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
@@ -141,6 +148,7 @@ class _Setup:
         "dealt",
         "pile",
         "started",
+        "started_event",
         "roles",
         "nights",
         "voted",
@@ -161,7 +169,7 @@ class _Setup:
         self.board_values = tuple(None if p is None else p.value for p in self.board)
         liberal, fascist = rules.start_track
         #: The ``game_started`` data of an unnamed table (``names`` set per game otherwise).
-        self.started = ReadOnlyDict(
+        self.started = started = ReadOnlyDict(
             players=n,
             names=None,
             rules=freeze(rules.to_json()),
@@ -172,6 +180,7 @@ class _Setup:
             fascist_policies=fascist,
             draw_pile=lib + fas,
         )
+        self.started_event = Event("game_started", started)  # shared by unnamed tables
         #: ``roles[seat][role]``: the event that tells ``seat`` its role.
         self.roles = tuple(
             {
@@ -445,6 +454,17 @@ class Game:
         assert actor is not None
         return [actor]
 
+    def _decider(self) -> int | None:
+        """The one seat whose decision the game waits for outside a vote (``to_act``'s)."""
+        ph = self.phase
+        if ph is _NOMINATE:
+            return self.candidate
+        if ph is _DISCARD or ph is _VETO_RESPONSE:
+            return self.president
+        if ph is _ENACT:
+            return self.chancellor
+        return self.power_president
+
     def eligible_chancellors(self) -> tuple[int, ...]:
         """Who the candidate may nominate now (E2, E3, A11)."""
         if self._eligible is None:
@@ -478,16 +498,16 @@ class Game:
             return list(_VOTES[seat]) if self.alive[seat] and self.votes[seat] is None else []
         if ph is _NOMINATE:
             if seat == self.candidate:
-                row = _TARGET_ACTIONS[A.NOMINATE][seat]
+                row = _NOMINATIONS[seat]
                 out = [row[t] for t in self.eligible_chancellors()]
             else:
                 out = []
         elif ph is _DISCARD:
-            table = _POLICY_ACTIONS[A.DISCARD][seat]
+            table = _DISCARDS[seat]
             out = [table[p] for p in _distinct(self.hand)] if seat == self.president else []
         elif ph is _ENACT:
             if seat == self.chancellor:
-                table = _POLICY_ACTIONS[A.ENACT][seat]
+                table = _ENACTMENTS[seat]
                 out = [table[p] for p in _distinct(self.hand)]
                 if self.veto_enabled and not self.veto_refused:
                     if self.rules.veto_after_choice:
@@ -611,7 +631,7 @@ class Game:
                 "wrong_phase",
                 f"{kind!r} is not possible now: the game waits for {_PHASE_ACTION.get(ph, ph.value)!r}",
             )
-        actor = self.to_act()[0]
+        actor = self._decider()
         if seat != actor:
             raise _illegal(
                 "not_your_turn", f"seat {seat} cannot {kind} now: it is seat {actor}'s decision"
@@ -696,28 +716,31 @@ class Game:
         kind = action.type
         seat = action.seat
         self.actions.append(action)
-        if kind == A.VOTE:
-            self._vote(seat, action.ja is True)
-        elif kind == A.DISCARD:
+        # Tested in order of frequency in play: a nomination per round, then the session.
+        if kind == "nominate":
+            target = action.target
+            assert target is not None
+            self._nominate(seat, target)
+        elif kind == "discard":
             self._discard(seat, _policy_of(action))
-        elif kind == A.ENACT:
+        elif kind == "enact":
             self._chancellor_enacts(_policy_of(action))
-        elif kind == A.VETO:
+        elif kind == "vote":
+            self._vote(seat, action.ja is True)
+        elif kind == "claim":
+            self._claim(action)
+        elif kind == "veto":
             self.veto_choice = action.policy
             self.phase = _VETO_RESPONSE
             self._log("veto_proposed", {"chancellor": seat})
-        elif kind == A.VETO_RESPONSE:
+        elif kind == "veto_response":
             self._veto_response(action.accept is True)
-        elif kind == A.CLAIM:
-            self._claim(action)
         else:
             target = action.target
             assert target is not None
-            if kind == A.NOMINATE:
-                self._nominate(seat, target)
-            elif kind == A.INVESTIGATE:
+            if kind == "investigate":
                 self._investigate(seat, target)
-            elif kind == A.SPECIAL_ELECTION:
+            elif kind == "special_election":
                 self._special_election(seat, target)
             else:
                 self._execute(seat, target)
@@ -745,10 +768,11 @@ class Game:
 
     def _start(self) -> None:
         n, setup, events = self.n, self._setup, self.events
-        started = setup.started
-        if self.names is not None:
-            started = ReadOnlyDict(started, names=ReadOnlyList(self.names))
-        events.append(Event("game_started", started))
+        if self.names is None:
+            events.append(setup.started_event)
+        else:
+            started = ReadOnlyDict(setup.started, names=ReadOnlyList(self.names))
+            events.append(Event("game_started", started))
         roles = self.roles
         role_events = setup.roles
         for s in range(n):

@@ -9,10 +9,8 @@ actions from ``game.legal_actions(seat)``; the claim protocol is the one documen
 
 from __future__ import annotations
 
-import csv
 import json
 import math
-import multiprocessing
 import os
 import random
 from collections import Counter
@@ -264,6 +262,8 @@ def _play_chunk(config: SimConfig, indices: Sequence[int]) -> list[GameResult]:
 
 
 def _pool_context() -> Any:
+    import multiprocessing  # only for jobs > 1: one process needs no pool (nor its import)
+
     methods = multiprocessing.get_all_start_methods()
     return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
 
@@ -498,6 +498,8 @@ def write_tournament(
     cells: Sequence[Cell], bots: Sequence[str], out: Path, command: str
 ) -> list[Path]:
     """results.csv (one row per cell), results.md (a matrix per player count), heatmaps."""
+    import csv
+
     out.mkdir(parents=True, exist_ok=True)
     written = [out / "results.csv", out / "results.md"]
     with (out / "results.csv").open("w", newline="", encoding="utf-8") as f:
