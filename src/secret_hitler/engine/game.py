@@ -286,6 +286,7 @@ class Game:
         "tracker",
         "alive",
         "living",
+        "_living_seats",  # the living seats in seat order (``alive`` as a list of seats)
         "investigated",
         "not_hitler",
         "votes",
@@ -387,6 +388,7 @@ class Game:
         self.tracker = 0
         self.alive = [True] * n
         self.living = n
+        self._living_seats = list(range(n))
         self.investigated = [False] * n
         self.not_hitler: set[int] = set()
         self.votes: list[bool | None] = [None] * n
@@ -468,11 +470,11 @@ class Game:
     def eligible_chancellors(self) -> tuple[int, ...]:
         """Who the candidate may nominate now (E2, E3, A11)."""
         if self._eligible is None:
-            c, alive = self.candidate, self.alive
+            c, living = self.candidate, self._living_seats
             barred = self.term_limited()
-            elig = tuple([s for s in range(self.n) if alive[s] and s != c and s not in barred])
+            elig = tuple([s for s in living if s != c and s not in barred])
             if not elig:
-                elig = tuple([s for s in range(self.n) if alive[s] and s != c])
+                elig = tuple([s for s in living if s != c])
             self._eligible = elig
         return self._eligible
 
@@ -802,8 +804,7 @@ class Game:
         self.nominee = target
         self.votes = [None] * self.n
         self.votes_cast = 0
-        alive = self.alive
-        self._voters = [s for s in range(self.n) if alive[s]]
+        self._voters = self._living_seats[:]
         self.phase = _VOTE
         self._note("nominated", _GOVERNMENT, (seat, target))
 
@@ -1017,8 +1018,7 @@ class Game:
             self._claims.setdefault(president, {})[A.CLAIM_PEEK] = None
             self._continue()
             return
-        alive = self.alive
-        targets = [s for s in range(self.n) if alive[s] and s != president]
+        targets = [s for s in self._living_seats if s != president]
         if after == "session" and power is Power.EXECUTE:
             # A power used before the session (forum timing) cannot dissolve the government.
             targets = [s for s in targets if s != self.chancellor]
@@ -1063,10 +1063,12 @@ class Game:
         if self.roles[target] is Role.HITLER:
             self.alive[target] = False
             self.living -= 1
+            self._living_seats.remove(target)
             self._win(Winner.LIBERAL, Reason.HITLER_EXECUTED)
             return
         self.alive[target] = False
         self.living -= 1
+        self._living_seats.remove(target)
         self._continue()
 
     def _end_round(self) -> None:
