@@ -96,6 +96,13 @@ _DISCARD = Phase.DISCARD
 _ENACT = Phase.ENACT
 _VETO_RESPONSE = Phase.VETO_RESPONSE
 _GAME_OVER = Phase.GAME_OVER
+_LIBERAL_ROLE = Role.LIBERAL
+_FASCIST_ROLE = Role.FASCIST
+_HITLER = Role.HITLER
+_PEEK = Power.PEEK
+_INVESTIGATE = Power.INVESTIGATE
+_SPECIAL_ELECTION = Power.SPECIAL_ELECTION
+_EXECUTE = Power.EXECUTE
 
 
 _BITS = [n.bit_length() for n in range(65)]  # _BITS[n]: the bits of a draw below n
@@ -150,7 +157,7 @@ class _Setup:
         "started",
         "started_event",
         "roles",
-        "nights",
+        "deals",
         "voted",
         "describe",
         "board_values",
@@ -189,8 +196,9 @@ class _Setup:
             }
             for s in range(n)
         )
-        #: ``night`` events by (seat, fascist team as (seat, role) pairs); filled as met.
-        self.nights: dict[tuple[int, tuple[tuple[int, str], ...]], Event] = {}
+        #: The ``role`` and ``night`` events of a deal (``Game._deal_events``), by deal; filled
+        #: as met.
+        self.deals: dict[tuple[Role, ...], tuple[Event, ...]] = {}
         #: ``voted[seat][ja]``: the public notice of a vote (with the vote if votes are public).
         public = rules.voting == "public_sequential"
         self.voted = tuple(
@@ -769,26 +777,32 @@ class Game:
         self.events.append(event)
 
     def _start(self) -> None:
-        n, setup, events = self.n, self._setup, self.events
+        setup, events = self._setup, self.events
         if self.names is None:
             events.append(setup.started_event)
         else:
             started = ReadOnlyDict(setup.started, names=ReadOnlyList(self.names))
             events.append(Event("game_started", started))
+        # The role and night events depend on the deal alone: built once per deal (a 7-seat
+        # table has 105 deals, a 10-seat one 840) and shared, like every event.
         roles = self.roles
-        role_events = setup.roles
-        for s in range(n):
-            events.append(role_events[s][roles[s]])
-        team = tuple((s, roles[s]._value_) for s in range(n) if roles[s] is not Role.LIBERAL)
-        nights = setup.nights
-        for s in range(n):
-            if roles[s] is Role.FASCIST or (roles[s] is Role.HITLER and self.hitler_knows):
-                night = nights.get((s, team))
-                if night is None:
-                    known = ReadOnlyDict({str(k): v for k, v in team if k != s})
-                    night = nights[(s, team)] = Event("night", ReadOnlyDict(known=known), (s,))
-                events.append(night)
+        dealt = setup.deals.get(roles)
+        if dealt is None:
+            dealt = setup.deals[roles] = self._deal_events(roles)
+        events.extend(dealt)
         self._begin_round(self.first_president)
+
+    def _deal_events(self, roles: tuple[Role, ...]) -> tuple[Event, ...]:
+        """Each seat's ``role`` event, then the ``night`` events of the fascists who see their
+        team (and of Hitler when he does)."""
+        n, setup = self.n, self._setup
+        out = [setup.roles[s][roles[s]] for s in range(n)]
+        team = tuple([(s, roles[s]._value_) for s in range(n) if roles[s] is not _LIBERAL_ROLE])
+        for s in range(n):
+            if roles[s] is _FASCIST_ROLE or (roles[s] is _HITLER and self.hitler_knows):
+                known = ReadOnlyDict({str(k): v for k, v in team if k != s})
+                out.append(Event("night", ReadOnlyDict(known=known), (s,)))
+        return tuple(out)
 
     def _begin_round(self, candidate: int) -> None:
         self.round += 1
@@ -847,14 +861,14 @@ class Game:
             self.tracker = 0
             self._note("tracker", _VALUE, (0,))
         if self.fascist >= rules.hitler_zone:
-            if self.roles[chan] is Role.HITLER:
+            if self.roles[chan] is _HITLER:
                 self._win(Winner.FASCIST, Reason.HITLER_ELECTED)
                 return
             self.not_hitler.add(chan)
             self._note("not_hitler", _SEAT, (chan,))
         if rules.power_timing == "next_president" and self._pending_power is not None:
             power, self._pending_power = self._pending_power, None
-            if power is Power.SPECIAL_ELECTION:
+            if power is _SPECIAL_ELECTION:
                 self._post_session_power = power
             else:
                 self._begin_power(power, pres, after="session")
@@ -1011,7 +1025,7 @@ class Game:
     def _begin_power(self, power: Power, president: int, after: str) -> None:
         self._after_power = after
         self.power_president = president
-        if power is Power.PEEK:
+        if power is _PEEK:
             top = ReadOnlyList([p.value for p in self._draw[-1:-4:-1]])
             self._note("power", _POWER, (power, president))
             self._log("peek", {"policies": top}, (president,))
@@ -1019,14 +1033,14 @@ class Game:
             self._continue()
             return
         targets = [s for s in self._living_seats if s != president]
-        if after == "session" and power is Power.EXECUTE:
+        if after == "session" and power is _EXECUTE:
             # A power used before the session (forum timing) cannot dissolve the government.
             targets = [s for s in targets if s != self.chancellor]
-        if power is Power.INVESTIGATE:
+        if power is _INVESTIGATE:
             targets = [s for s in targets if not self.investigated[s]]
-        elif power is Power.EXECUTE and not self.rules.fascist_may_execute_hitler:
-            if self.roles[president] is Role.FASCIST:
-                targets = [s for s in targets if self.roles[s] is not Role.HITLER]
+        elif power is _EXECUTE and not self.rules.fascist_may_execute_hitler:
+            if self.roles[president] is _FASCIST_ROLE:
+                targets = [s for s in targets if self.roles[s] is not _HITLER]
         if not targets:
             self._log("power_skipped", {"power": power.value, "president": president})
             self._continue()
@@ -1060,7 +1074,7 @@ class Game:
         if self.rules.reveal_executed_role:
             data["role"] = self.roles[target].value
         self._log("executed", data)
-        if self.roles[target] is Role.HITLER:
+        if self.roles[target] is _HITLER:
             self.alive[target] = False
             self.living -= 1
             self._living_seats.remove(target)

@@ -26,6 +26,8 @@ from ..engine import actions as A
 from ..engine.types import Phase, Role
 
 Z95 = 1.959963984540054
+# Enum members through their class cost a descriptor call each (about 0.3 µs): read once here.
+_LIBERAL, _HITLER = Role.LIBERAL, Role.HITLER
 
 
 class SimulationError(RuntimeError):
@@ -64,9 +66,9 @@ class Lineup:
     hitler: str | None = None
 
     def bot_for(self, role: Role) -> str:
-        if role is Role.LIBERAL:
+        if role is _LIBERAL:
             return self.liberal
-        if role is Role.HITLER and self.hitler is not None:
+        if role is _HITLER and self.hitler is not None:
             return self.hitler
         return self.fascist
 
@@ -131,7 +133,7 @@ def play_game(
         claims=claims,
         liberal_policies=game.liberal,
         fascist_policies=game.fascist,
-        roles=[r.value for r in game.roles],
+        roles=[r._value_ for r in game.roles],  # ``.value`` is a descriptor call per member
         bots=names,
     )
     return result, game
