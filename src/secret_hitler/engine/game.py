@@ -113,7 +113,7 @@ def _shuffle_inline(rng: random.Random, x: list[Any]) -> None:
     shuffle is half the cost of a new game otherwise). Used only if it matches the running
     Python's ``random`` (checked at import, ``_same_as_stdlib``)."""
     getrandbits = rng.getrandbits
-    bits = _BITS if len(x) <= len(_BITS) else [n.bit_length() for n in range(len(x) + 1)]
+    bits = _BITS if len(x) < len(_BITS) else [n.bit_length() for n in range(len(x) + 1)]
     for i in range(len(x) - 1, 0, -1):
         n = i + 1
         k = bits[n]
@@ -130,7 +130,7 @@ def _stdlib_shuffle(rng: random.Random, x: list[Any]) -> None:
 def _same_as_stdlib() -> bool:
     """Whether ``_shuffle_inline`` leaves lists and the generator as ``Random.shuffle`` does."""
     for seed in range(4):
-        for size in (2, 7, 17, 60):
+        for size in (2, 7, 17, 60, 65):
             a, b = list(range(size)), list(range(size))
             ra, rb = random.Random(seed), random.Random(seed)
             ra.shuffle(a)
