@@ -45,12 +45,15 @@ def play(game: Game, rng: random.Random, claim_prob: float) -> int:
         seats = to_act()
         seat = seats[int(rand() * len(seats))]
         options = legal_actions(seat)
-        decisions = [a for a in options if a.type != "claim"]
-        if len(decisions) < len(options) and rand() < claim_prob:
-            claims = [a for a in options if a.type == "claim"]
-            apply(claims[int(rand() * len(claims))])
-        else:
-            apply(decisions[int(rand() * len(decisions))])
+        if options[-1].type == "claim":  # claims come last: split only when some are offered
+            decisions = [a for a in options if a.type != "claim"]
+            if rand() < claim_prob:
+                claims = options[len(decisions) :]
+                apply(claims[int(rand() * len(claims))])
+                count += 1
+                continue
+            options = decisions
+        apply(options[int(rand() * len(options))])
         count += 1
     return count
 

@@ -20,14 +20,16 @@ _app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-# Modules that add their commands with a ``register(app)`` function, and the commands each adds.
+# Modules that add their commands with a ``register(app)`` function (``module:function`` names
+# another function), and the commands each adds.
 # Each imports only light modules at load time (the CLI must start on a plain install); a command
 # that needs an extra checks for it when it runs (``extras.require``). A run of one command loads
 # only its module (start-up is part of every `simulate`), ``--help`` loads them all;
 # tests/sim/test_cli.py checks each module adds exactly the commands named here.
 _PLUGINS: dict[str, tuple[str, ...]] = {
     "secret_hitler.importers.cli": ("import",),
-    "secret_hitler.sim.cli": ("simulate", "tournament", "evaluate"),
+    "secret_hitler.sim.cli": ("simulate", "tournament"),
+    "secret_hitler.sim.evaluate:register_evaluate": ("evaluate",),
     "secret_hitler.server.cli": ("serve",),
     "secret_hitler.server.admin": ("admin",),
     "secret_hitler.ratings_cli": ("ratings",),
@@ -142,13 +144,14 @@ def _register_plugins(command: str | None = None) -> None:
         if name in _registered:
             continue
         _registered.add(name)
+        module_name, _, function = name.partition(":")
         try:
-            module = importlib.import_module(name)
+            module = importlib.import_module(module_name)
         except ModuleNotFoundError as exc:
-            if exc.name and name.startswith(exc.name):
+            if exc.name and module_name.startswith(exc.name):
                 continue
             raise
-        module.register(_app)
+        getattr(module, function or "register")(_app)
 
 
 def main() -> None:

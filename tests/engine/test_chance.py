@@ -33,7 +33,7 @@ def test_seeded_deal_is_the_standard_librarys(players: int) -> None:
 
 def test_inline_shuffle_matches_random_shuffle() -> None:
     for seed in range(200):
-        for size in (0, 1, 2, 3, 8, 17, 33, 60):
+        for size in (0, 1, 2, 3, 8, 17, 33, 60, 64, 65, 130):  # 65 and up: past the bit table
             a, b = list(range(size)), list(range(size))
             ra, rb = random.Random(seed), random.Random(seed)
             ra.shuffle(a)

@@ -3,13 +3,24 @@
 from __future__ import annotations
 
 import json
+import random
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
-from secret_hitler.engine import replay
+from secret_hitler.bots import Agent, make_agent
+from secret_hitler.engine import Action, Game, View, replay
 from secret_hitler.sim import Lineup, SimConfig, game_seed, play_game, simulate, summarize, wilson
-from secret_hitler.sim.simulator import REASONS, plot_summary, write_jsonl
+from secret_hitler.sim.simulator import (
+    REASONS,
+    SimulationError,
+    derive_seed,
+    make_agents,
+    plot_summary,
+    run_game,
+    write_jsonl,
+)
 
 
 @pytest.mark.parametrize(
@@ -98,3 +109,53 @@ def test_summary_and_outputs(tmp_path: Path) -> None:
     png = tmp_path / "chart.png"
     plot_summary(summary, png, "test")
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+class _Sighted(Agent):
+    """A random agent asked through ``act`` with a view (``needs_view`` left True)."""
+
+    def __init__(self, seat: int, seed: int) -> None:
+        super().__init__(seat)
+        self.inner = make_agent("random", seat, seed)
+        self.views = 0
+
+    def act(self, view: View, legal: Sequence[Action]) -> Action:
+        assert view.seat == self.seat and view.round >= 1  # a real view, readable
+        self.views += 1
+        return self.inner.act(view, legal)
+
+
+def test_an_agent_that_needs_no_view_is_asked_without_one_and_plays_the_same_game() -> None:
+    seeds = [derive_seed("agent", 5, s) for s in range(7)]
+    blind = Game(7, "official", 5)
+    agents = [make_agent("random", s, seeds[s]) for s in range(7)]
+    assert not agents[0].needs_view
+    turns, _ = run_game(blind, agents)
+    assert blind._observer is None  # no view was made, so no observer either
+    sighted = Game(7, "official", 5)
+    wrapped = [_Sighted(s, seeds[s]) for s in range(7)]
+    assert run_game(sighted, wrapped) == (turns, 0)
+    assert sum(a.views for a in wrapped) == turns
+    assert blind.to_record() == sighted.to_record()
+
+
+def test_make_agents_seeds_each_seat_as_derive_seed_does() -> None:
+    agents = make_agents(["random", "rule", "random", "rule", "random"], 987654321)
+    assert [a.name for a in agents] == ["random", "rule", "random", "rule", "random"]
+    for s, agent in enumerate(agents):
+        assert agent.seat == s
+        expected = random.Random(derive_seed("agent", 987654321, s))
+        assert agent.rng.getstate() == expected.getstate()
+
+
+def test_an_illegal_choice_without_a_view_is_refused_and_not_applied() -> None:
+    class Cheat(Agent):
+        needs_view = False
+
+        def choose(self, legal: Sequence[Action]) -> Action:
+            return Action.nominate(self.seat, self.seat)  # never legal: nominating oneself
+
+    game = Game(7, "official", 2)
+    with pytest.raises(SimulationError, match="not among its legal actions"):
+        run_game(game, [Cheat(s) for s in range(7)])
+    assert game.actions == [] and game.phase.value == "nominate"

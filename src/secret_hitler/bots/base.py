@@ -22,7 +22,7 @@ from __future__ import annotations
 import importlib
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from ..engine import Action, View
 from ..extras import MissingExtra, installed, require
@@ -32,6 +32,10 @@ class Agent:
     """Base class: subclasses override ``act`` and, to make claims, ``claims``."""
 
     name = "base"
+    #: False for an agent that decides from its legal actions alone and never reads its view:
+    #: it overrides ``choose``, and a caller may call ``choose(legal)`` instead of ``act`` and
+    #: build no view at all (the simulator does: a view per decision is most of its cost).
+    needs_view: ClassVar[bool] = True
 
     def __init__(self, seat: int, rng: random.Random | None = None) -> None:
         self.seat = seat
@@ -40,6 +44,10 @@ class Agent:
     def act(self, view: View, legal: Sequence[Action]) -> Action:
         """The seat's decision: one of ``legal`` (never empty)."""
         raise NotImplementedError
+
+    def choose(self, legal: Sequence[Action]) -> Action:
+        """The decision of an agent with ``needs_view = False``: one of ``legal`` (never empty)."""
+        raise NotImplementedError(f"{type(self).__name__} decides from its view: call act")
 
     def claims(self, view: View, options: Sequence[Action]) -> list[Action]:
         """Claims to make now, chosen from ``options`` (claim actions only); default: none."""
@@ -127,9 +135,15 @@ def make_agent(name: str, seat: int, seed: int | None = None) -> Agent:
     Raises ``ValueError`` for an unknown name and ``MissingExtra`` (an ``ImportError``) for a
     built-in level whose extra is not installed.
     """
+    return agent_factory(name)(seat, random.Random(seed))
+
+
+def agent_factory(name: str) -> AgentFactory:
+    """The factory ``(seat, rng) -> Agent`` of the named level, looked up once for many agents
+    (the simulator makes seven per game); raises as ``make_agent`` does."""
     if name not in _REGISTRY:
         _load_builtin(name)
-    return _REGISTRY[name](seat, random.Random(seed))
+    return _REGISTRY[name]
 
 
 def _load_builtin(name: str) -> None:

@@ -38,6 +38,9 @@ _POLICY_ACTIONS = {
     kind: [{p: Action(s, kind, policy=p) for p in (L, F)} for s in range(_MAX_SEATS)]
     for kind in (A.DISCARD, A.ENACT, A.VETO)
 }
+_NOMINATIONS = _TARGET_ACTIONS[A.NOMINATE]
+_DISCARDS = _POLICY_ACTIONS[A.DISCARD]
+_ENACTMENTS = _POLICY_ACTIONS[A.ENACT]
 _PLAIN_VETO = [Action(s, A.VETO) for s in range(_MAX_SEATS)]
 _VETO_RESPONSES = [
     (Action(s, A.VETO_RESPONSE, accept=True), Action(s, A.VETO_RESPONSE, accept=False))
@@ -93,6 +96,16 @@ _DISCARD = Phase.DISCARD
 _ENACT = Phase.ENACT
 _VETO_RESPONSE = Phase.VETO_RESPONSE
 _GAME_OVER = Phase.GAME_OVER
+_LIBERAL_ROLE = Role.LIBERAL
+_FASCIST_ROLE = Role.FASCIST
+_HITLER = Role.HITLER
+_PEEK = Power.PEEK
+_INVESTIGATE = Power.INVESTIGATE
+_SPECIAL_ELECTION = Power.SPECIAL_ELECTION
+_EXECUTE = Power.EXECUTE
+
+
+_BITS = [n.bit_length() for n in range(65)]  # _BITS[n]: the bits of a draw below n
 
 
 def _shuffle_inline(rng: random.Random, x: list[Any]) -> None:
@@ -100,9 +113,10 @@ def _shuffle_inline(rng: random.Random, x: list[Any]) -> None:
     shuffle is half the cost of a new game otherwise). Used only if it matches the running
     Python's ``random`` (checked at import, ``_same_as_stdlib``)."""
     getrandbits = rng.getrandbits
+    bits = _BITS if len(x) < len(_BITS) else [n.bit_length() for n in range(len(x) + 1)]
     for i in range(len(x) - 1, 0, -1):
         n = i + 1
-        k = n.bit_length()
+        k = bits[n]
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
@@ -116,7 +130,7 @@ def _stdlib_shuffle(rng: random.Random, x: list[Any]) -> None:
 def _same_as_stdlib() -> bool:
     """Whether ``_shuffle_inline`` leaves lists and the generator as ``Random.shuffle`` does."""
     for seed in range(4):
-        for size in (2, 7, 17, 60):
+        for size in (2, 7, 17, 60, 65):
             a, b = list(range(size)), list(range(size))
             ra, rb = random.Random(seed), random.Random(seed)
             ra.shuffle(a)
@@ -141,8 +155,9 @@ class _Setup:
         "dealt",
         "pile",
         "started",
+        "started_event",
         "roles",
-        "nights",
+        "deals",
         "voted",
         "describe",
         "board_values",
@@ -161,7 +176,7 @@ class _Setup:
         self.board_values = tuple(None if p is None else p.value for p in self.board)
         liberal, fascist = rules.start_track
         #: The ``game_started`` data of an unnamed table (``names`` set per game otherwise).
-        self.started = ReadOnlyDict(
+        self.started = started = ReadOnlyDict(
             players=n,
             names=None,
             rules=freeze(rules.to_json()),
@@ -172,6 +187,7 @@ class _Setup:
             fascist_policies=fascist,
             draw_pile=lib + fas,
         )
+        self.started_event = Event("game_started", started)  # shared by unnamed tables
         #: ``roles[seat][role]``: the event that tells ``seat`` its role.
         self.roles = tuple(
             {
@@ -180,8 +196,9 @@ class _Setup:
             }
             for s in range(n)
         )
-        #: ``night`` events by (seat, fascist team as (seat, role) pairs); filled as met.
-        self.nights: dict[tuple[int, tuple[tuple[int, str], ...]], Event] = {}
+        #: The ``role`` and ``night`` events of a deal (``Game._deal_events``), by deal; filled
+        #: as met.
+        self.deals: dict[tuple[Role, ...], tuple[Event, ...]] = {}
         #: ``voted[seat][ja]``: the public notice of a vote (with the vote if votes are public).
         public = rules.voting == "public_sequential"
         self.voted = tuple(
@@ -277,6 +294,7 @@ class Game:
         "tracker",
         "alive",
         "living",
+        "_living_seats",  # the living seats in seat order (``alive`` as a list of seats)
         "investigated",
         "not_hitler",
         "votes",
@@ -378,6 +396,7 @@ class Game:
         self.tracker = 0
         self.alive = [True] * n
         self.living = n
+        self._living_seats = list(range(n))
         self.investigated = [False] * n
         self.not_hitler: set[int] = set()
         self.votes: list[bool | None] = [None] * n
@@ -445,14 +464,25 @@ class Game:
         assert actor is not None
         return [actor]
 
+    def _decider(self) -> int | None:
+        """The one seat whose decision the game waits for outside a vote (``to_act``'s)."""
+        ph = self.phase
+        if ph is _NOMINATE:
+            return self.candidate
+        if ph is _DISCARD or ph is _VETO_RESPONSE:
+            return self.president
+        if ph is _ENACT:
+            return self.chancellor
+        return self.power_president
+
     def eligible_chancellors(self) -> tuple[int, ...]:
         """Who the candidate may nominate now (E2, E3, A11)."""
         if self._eligible is None:
-            c, alive = self.candidate, self.alive
+            c, living = self.candidate, self._living_seats
             barred = self.term_limited()
-            elig = tuple([s for s in range(self.n) if alive[s] and s != c and s not in barred])
+            elig = tuple([s for s in living if s != c and s not in barred])
             if not elig:
-                elig = tuple([s for s in range(self.n) if alive[s] and s != c])
+                elig = tuple([s for s in living if s != c])
             self._eligible = elig
         return self._eligible
 
@@ -478,16 +508,16 @@ class Game:
             return list(_VOTES[seat]) if self.alive[seat] and self.votes[seat] is None else []
         if ph is _NOMINATE:
             if seat == self.candidate:
-                row = _TARGET_ACTIONS[A.NOMINATE][seat]
+                row = _NOMINATIONS[seat]
                 out = [row[t] for t in self.eligible_chancellors()]
             else:
                 out = []
         elif ph is _DISCARD:
-            table = _POLICY_ACTIONS[A.DISCARD][seat]
+            table = _DISCARDS[seat]
             out = [table[p] for p in _distinct(self.hand)] if seat == self.president else []
         elif ph is _ENACT:
             if seat == self.chancellor:
-                table = _POLICY_ACTIONS[A.ENACT][seat]
+                table = _ENACTMENTS[seat]
                 out = [table[p] for p in _distinct(self.hand)]
                 if self.veto_enabled and not self.veto_refused:
                     if self.rules.veto_after_choice:
@@ -611,7 +641,7 @@ class Game:
                 "wrong_phase",
                 f"{kind!r} is not possible now: the game waits for {_PHASE_ACTION.get(ph, ph.value)!r}",
             )
-        actor = self.to_act()[0]
+        actor = self._decider()
         if seat != actor:
             raise _illegal(
                 "not_your_turn", f"seat {seat} cannot {kind} now: it is seat {actor}'s decision"
@@ -696,28 +726,31 @@ class Game:
         kind = action.type
         seat = action.seat
         self.actions.append(action)
-        if kind == A.VOTE:
-            self._vote(seat, action.ja is True)
-        elif kind == A.DISCARD:
+        # Tested in order of frequency in play: a nomination per round, then the session.
+        if kind == "nominate":
+            target = action.target
+            assert target is not None
+            self._nominate(seat, target)
+        elif kind == "discard":
             self._discard(seat, _policy_of(action))
-        elif kind == A.ENACT:
+        elif kind == "enact":
             self._chancellor_enacts(_policy_of(action))
-        elif kind == A.VETO:
+        elif kind == "vote":
+            self._vote(seat, action.ja is True)
+        elif kind == "claim":
+            self._claim(action)
+        elif kind == "veto":
             self.veto_choice = action.policy
             self.phase = _VETO_RESPONSE
             self._log("veto_proposed", {"chancellor": seat})
-        elif kind == A.VETO_RESPONSE:
+        elif kind == "veto_response":
             self._veto_response(action.accept is True)
-        elif kind == A.CLAIM:
-            self._claim(action)
         else:
             target = action.target
             assert target is not None
-            if kind == A.NOMINATE:
-                self._nominate(seat, target)
-            elif kind == A.INVESTIGATE:
+            if kind == "investigate":
                 self._investigate(seat, target)
-            elif kind == A.SPECIAL_ELECTION:
+            elif kind == "special_election":
                 self._special_election(seat, target)
             else:
                 self._execute(seat, target)
@@ -744,25 +777,32 @@ class Game:
         self.events.append(event)
 
     def _start(self) -> None:
-        n, setup, events = self.n, self._setup, self.events
-        started = setup.started
-        if self.names is not None:
-            started = ReadOnlyDict(started, names=ReadOnlyList(self.names))
-        events.append(Event("game_started", started))
+        setup, events = self._setup, self.events
+        if self.names is None:
+            events.append(setup.started_event)
+        else:
+            started = ReadOnlyDict(setup.started, names=ReadOnlyList(self.names))
+            events.append(Event("game_started", started))
+        # The role and night events depend on the deal alone: built once per deal (a 7-seat
+        # table has 105 deals, a 10-seat one 840) and shared, like every event.
         roles = self.roles
-        role_events = setup.roles
-        for s in range(n):
-            events.append(role_events[s][roles[s]])
-        team = tuple((s, roles[s]._value_) for s in range(n) if roles[s] is not Role.LIBERAL)
-        nights = setup.nights
-        for s in range(n):
-            if roles[s] is Role.FASCIST or (roles[s] is Role.HITLER and self.hitler_knows):
-                night = nights.get((s, team))
-                if night is None:
-                    known = ReadOnlyDict({str(k): v for k, v in team if k != s})
-                    night = nights[(s, team)] = Event("night", ReadOnlyDict(known=known), (s,))
-                events.append(night)
+        dealt = setup.deals.get(roles)
+        if dealt is None:
+            dealt = setup.deals[roles] = self._deal_events(roles)
+        events.extend(dealt)
         self._begin_round(self.first_president)
+
+    def _deal_events(self, roles: tuple[Role, ...]) -> tuple[Event, ...]:
+        """Each seat's ``role`` event, then the ``night`` events of the fascists who see their
+        team (and of Hitler when he does)."""
+        n, setup = self.n, self._setup
+        out = [setup.roles[s][roles[s]] for s in range(n)]
+        team = tuple([(s, roles[s]._value_) for s in range(n) if roles[s] is not _LIBERAL_ROLE])
+        for s in range(n):
+            if roles[s] is _FASCIST_ROLE or (roles[s] is _HITLER and self.hitler_knows):
+                known = ReadOnlyDict({str(k): v for k, v in team if k != s})
+                out.append(Event("night", ReadOnlyDict(known=known), (s,)))
+        return tuple(out)
 
     def _begin_round(self, candidate: int) -> None:
         self.round += 1
@@ -778,8 +818,7 @@ class Game:
         self.nominee = target
         self.votes = [None] * self.n
         self.votes_cast = 0
-        alive = self.alive
-        self._voters = [s for s in range(self.n) if alive[s]]
+        self._voters = self._living_seats[:]
         self.phase = _VOTE
         self._note("nominated", _GOVERNMENT, (seat, target))
 
@@ -822,14 +861,14 @@ class Game:
             self.tracker = 0
             self._note("tracker", _VALUE, (0,))
         if self.fascist >= rules.hitler_zone:
-            if self.roles[chan] is Role.HITLER:
+            if self.roles[chan] is _HITLER:
                 self._win(Winner.FASCIST, Reason.HITLER_ELECTED)
                 return
             self.not_hitler.add(chan)
             self._note("not_hitler", _SEAT, (chan,))
         if rules.power_timing == "next_president" and self._pending_power is not None:
             power, self._pending_power = self._pending_power, None
-            if power is Power.SPECIAL_ELECTION:
+            if power is _SPECIAL_ELECTION:
                 self._post_session_power = power
             else:
                 self._begin_power(power, pres, after="session")
@@ -986,23 +1025,22 @@ class Game:
     def _begin_power(self, power: Power, president: int, after: str) -> None:
         self._after_power = after
         self.power_president = president
-        if power is Power.PEEK:
+        if power is _PEEK:
             top = ReadOnlyList([p.value for p in self._draw[-1:-4:-1]])
             self._note("power", _POWER, (power, president))
             self._log("peek", {"policies": top}, (president,))
             self._claims.setdefault(president, {})[A.CLAIM_PEEK] = None
             self._continue()
             return
-        alive = self.alive
-        targets = [s for s in range(self.n) if alive[s] and s != president]
-        if after == "session" and power is Power.EXECUTE:
+        targets = [s for s in self._living_seats if s != president]
+        if after == "session" and power is _EXECUTE:
             # A power used before the session (forum timing) cannot dissolve the government.
             targets = [s for s in targets if s != self.chancellor]
-        if power is Power.INVESTIGATE:
+        if power is _INVESTIGATE:
             targets = [s for s in targets if not self.investigated[s]]
-        elif power is Power.EXECUTE and not self.rules.fascist_may_execute_hitler:
-            if self.roles[president] is Role.FASCIST:
-                targets = [s for s in targets if self.roles[s] is not Role.HITLER]
+        elif power is _EXECUTE and not self.rules.fascist_may_execute_hitler:
+            if self.roles[president] is _FASCIST_ROLE:
+                targets = [s for s in targets if self.roles[s] is not _HITLER]
         if not targets:
             self._log("power_skipped", {"power": power.value, "president": president})
             self._continue()
@@ -1036,13 +1074,15 @@ class Game:
         if self.rules.reveal_executed_role:
             data["role"] = self.roles[target].value
         self._log("executed", data)
-        if self.roles[target] is Role.HITLER:
+        if self.roles[target] is _HITLER:
             self.alive[target] = False
             self.living -= 1
+            self._living_seats.remove(target)
             self._win(Winner.LIBERAL, Reason.HITLER_EXECUTED)
             return
         self.alive[target] = False
         self.living -= 1
+        self._living_seats.remove(target)
         self._continue()
 
     def _end_round(self) -> None:

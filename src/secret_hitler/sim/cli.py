@@ -7,12 +7,10 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
 
 from ..bots import bot_problem
 from ..engine import InvalidSettings
@@ -30,6 +28,9 @@ from .simulator import (
     write_jsonl,
     write_tournament,
 )
+
+if TYPE_CHECKING:
+    from rich.table import Table
 
 # Options shared by `simulate` and `tournament`.
 _RULES = Annotated[str, typer.Option("--rules", help="Preset name or JSON settings object.")]
@@ -108,15 +109,26 @@ def _check_players(n: int) -> int:
 
 @contextmanager
 def _progress(total: int, label: str, quiet: bool) -> Iterator[Callable[[int], None]]:
-    if quiet:
+    """A transient progress bar on stderr, when stderr is a terminal: elsewhere rich would draw
+    nothing, so the bar (its module and its refresh thread) is not even made."""
+    console = Console(stderr=True)
+    if quiet or not console.is_terminal:
         yield lambda k: None
         return
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
     bar = Progress(
         TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeRemainingColumn(),
-        console=Console(stderr=True),
+        console=console,
         transient=True,
     )
     with bar:
@@ -125,6 +137,8 @@ def _progress(total: int, label: str, quiet: bool) -> Iterator[Callable[[int], N
 
 
 def _results_table(summary: Summary, title: str, elapsed: float) -> Table:
+    from rich.table import Table
+
     table = Table(title=title)
     table.add_column("")
     table.add_column("games", justify="right")
@@ -275,6 +289,8 @@ def tournament_command(
         + (f" --hitler {hitler}" if hitler else "")
     )
     written = write_tournament(cells, names, out, command)
+    from rich.table import Table
+
     console = Console()
     for n in counts:
         table = Table(
@@ -298,13 +314,7 @@ def tournament_command(
 
 
 def register(app: typer.Typer) -> None:
-    """Add `simulate` and `tournament`, and `evaluate` when its module is present."""
+    """Add `simulate` and `tournament` (`evaluate` has its own entry in ``cli._PLUGINS``, so that
+    a simulation does not import it)."""
     app.command("simulate")(simulate_command)
     app.command("tournament")(tournament_command)
-    try:
-        from .evaluate import register_evaluate
-    except ModuleNotFoundError as exc:
-        if exc.name != f"{__package__}.evaluate":
-            raise
-        return
-    register_evaluate(app)
