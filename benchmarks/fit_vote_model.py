@@ -10,9 +10,10 @@ only (L2-regularised logistic regression, Newton's method, numpy only) and the a
     .venv/bin/python benchmarks/fit_vote_model.py [--data PATH] [--limit N] [--cache FILE.npz]
     .venv/bin/python benchmarks/fit_vote_model.py --write   # the committed coefficients
 
-It prints the held-out agreement overall and by role next to two baselines (always ja, and the
-majority vote of each role in the training half). ``--write`` stores the coefficients (one
-weight vector per role of the seat and zone, read by ``bots/bayes.py`` as ``HUMAN_VOTE_COEF``) in
+It prints the held-out agreement overall and by role, tracker and zone next to two baselines
+(always ja, and the majority vote of each role in the training half), and the ablations (fewer
+models, fewer features). ``--write`` stores the coefficients (one weight vector per role of the
+seat, zone and election tracker, read by ``bots/bayes.py`` as ``HUMAN_VOTE_COEF``) in
 ``src/secret_hitler/bots/data/human_vote.json`` with this command, and a small check (the fit
 on the first ``CHECK_GAMES`` games) that ``tests/bots/test_fitted.py`` reproduces in seconds.
 The posterior features use ``HUMAN_MODEL``, fitted on the train half only
@@ -40,7 +41,8 @@ from secret_hitler.sim.evaluate import game_half, load_records
 DATA = SECRETHITLER_IO  # the project's copy, data/secrethitler-io-games.jsonl.gz
 OUT = Path(__file__).resolve().parents[1] / "src/secret_hitler/bots/data/human_vote.json"
 CHECK_GAMES = 30
-NEW_FROM = "own_ja_rate"  # the first feature added for issue 13.4: the ablation starts here
+# The first feature of each round added for issue 13.4: the ablations drop from there on.
+ABLATIONS = ("own_ja_rate", "president_liberal_govs")
 ROLES = ("liberal", "fascist", "hitler")
 
 
@@ -95,31 +97,41 @@ def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float = 1.0, iters: int = 30)
     return w
 
 
-GROUPS = 6  # one model per role of the voter (liberal, fascist, Hitler) and zone (before, in)
+GROUPS = 18  # one model per role of the voter, zone (before, in) and election tracker (0-2)
 
 
 def groups(x: np.ndarray, role: np.ndarray) -> np.ndarray:
-    """The model of each vote: ``2 * role + in the Hitler zone`` (as ``bayes.BayesAgent._vote``)."""
+    """The model of each vote: ``(2 * role + in the Hitler zone) * 3 + tracker`` (as
+    ``bayes.BayesAgent._vote``). Per tracker: people vote very differently at 1 and 2 (issue
+    13.4: +0.9 points held out over role and zone alone)."""
     zone = x[:, VOTE_FEATURES.index("hitler_zone")] > 0.5
-    return role * 2 + zone.astype(int)
+    tracker = np.rint(x[:, VOTE_FEATURES.index("tracker")] * 2).astype(int)
+    return (role * 2 + zone.astype(int)) * 3 + tracker
 
 
-def by_group(x: np.ndarray, group: np.ndarray, count: int = GROUPS) -> np.ndarray:
-    """One copy of the features per group: a separate model each."""
-    return np.concatenate([x * (group == g)[:, None] for g in range(count)], axis=1)
+def fit_groups(
+    x: np.ndarray, y: np.ndarray, group: np.ndarray, count: int, l2: float = 1.0
+) -> np.ndarray:
+    """One logistic model per group (``count`` rows of coefficients), each fitted on its own
+    votes: the same fit as one model on group-masked copies of the features, ``count`` times
+    cheaper. A group with no votes keeps the prior (all zero)."""
+    return np.array([fit_logistic(x[group == g], y[group == g], l2) for g in range(count)])
 
 
 def fit_by_group(d: dict[str, np.ndarray], l2: float = 1.0) -> list[list[float]]:
-    """The per-(role, zone) coefficients fitted on the train half of extracted features ``d``.
-    One per role alone gave 73.8% held out, one per role and zone 74.7% (issue 13.4)."""
-    x = by_group(d["x"], groups(d["x"], d["role"]))
-    w = fit_logistic(x[d["half"] == 0], d["y"][d["half"] == 0], l2)
-    k = len(VOTE_FEATURES)
-    return [[round(float(c), 3) for c in w[g * k : (g + 1) * k]] for g in range(GROUPS)]
+    """The per-(role, zone, tracker) coefficients fitted on the train half of features ``d``.
+    One per role alone gave 73.8% held out, per role and zone 74.7%, per role, zone and
+    tracker (with the second round of features) 79.x% (issue 13.4, docs/bots.md)."""
+    tr = d["half"] == 0
+    w = fit_groups(d["x"][tr], d["y"][tr], groups(d["x"][tr], d["role"][tr]), GROUPS, l2)
+    return [[round(float(c), 3) for c in row] for row in w]
 
 
-def agreement(w: np.ndarray, x: np.ndarray, y: np.ndarray) -> float:
-    return float(((x @ w >= 0) == (y > 0.5)).mean()) if len(y) else float("nan")
+def agreement(w: np.ndarray, x: np.ndarray, y: np.ndarray, group: np.ndarray) -> float:
+    """Share of votes where the group's model (ja when P(ja) >= 0.5) matches the person."""
+    if not len(y):
+        return float("nan")
+    return float((((x * w[group]).sum(axis=1) >= 0) == (y > 0.5)).mean())
 
 
 def main() -> None:
@@ -139,65 +151,55 @@ def main() -> None:
             np.savez(args.cache, **d)
     x, y, role, hv = d["x"], d["y"], d["role"], d["half"]
     assert x.shape[1] == len(VOTE_FEATURES), "features changed: delete the cache"
-    shared = fit_logistic(x[hv == 0], y[hv == 0], args.l2)
-    print(f"one model for all roles: held-out {agreement(shared, x[hv == 1], y[hv == 1]):.4f}")
     tr, te = hv == 0, hv == 1
-    per_role = by_group(x, role, 3)
-    w_role = fit_logistic(per_role[tr], y[tr], args.l2)
-    print(f"one model per role (not zone): held-out {agreement(w_role, per_role[te], y[te]):.4f}")
-    x = by_group(x, groups(x, role))
-    tr, te = hv == 0, hv == 1
+    g = groups(x, role)
+    zone = x[:, VOTE_FEATURES.index("hitler_zone")] > 0.5
+    tracker = np.rint(x[:, VOTE_FEATURES.index("tracker")] * 2).astype(int)
     print(
         f"{len(y)} votes from {len(np.unique(d['game']))} games "
         f"(train {tr.sum()}, test {te.sum()}), features in {time.time() - t0:.0f}s"
     )
+
+    def held_out(cols: np.ndarray, group: np.ndarray, count: int, l2: float = args.l2) -> float:
+        w = fit_groups(x[tr][:, cols], y[tr], group[tr], count, l2)
+        return agreement(w, x[te][:, cols], y[te], group[te])
+
+    every = np.arange(len(VOTE_FEATURES))
+    print(f"one model for all roles: held-out {held_out(every, np.zeros_like(g), 1):.4f}")
+    print(f"one model per role: held-out {held_out(every, role, 3):.4f}")
+    print(f"per role and zone (not tracker): held-out {held_out(every, role * 2 + zone, 6):.4f}")
+    for first in ABLATIONS:
+        cols = np.arange(VOTE_FEATURES.index(first))
+        print(f"  without the features from {first} on: {held_out(cols, g, GROUPS):.4f}")
     for l2 in sorted({args.l2, 0.1, 10.0}):
-        w = fit_logistic(x[tr], y[tr], l2)
+        w = fit_groups(x[tr], y[tr], g[tr], GROUPS, l2)
         print(
-            f"l2={l2}: train {agreement(w, x[tr], y[tr]):.4f}  test {agreement(w, x[te], y[te]):.4f}"
+            f"l2={l2}: train {agreement(w, x[tr], y[tr], g[tr]):.4f}  "
+            f"test {agreement(w, x[te], y[te], g[te]):.4f}"
         )
-    w = fit_logistic(x[tr], y[tr], args.l2)
-    print(f"held-out agreement (test half): {agreement(w, x[te], y[te]):.4f}")
+    w = fit_groups(x[tr], y[tr], g[tr], GROUPS, args.l2)
+
+    def report(label: str, m: np.ndarray, base: str) -> None:
+        print(f"  {label}: {agreement(w, x[m], y[m], g[m]):.4f} ({base}, n={m.sum()})")
+
+    print(f"held-out agreement (test half): {agreement(w, x[te], y[te], g[te]):.4f}")
     print(f"  always ja on the test half: {float(y[te].mean()):.4f}")
     for r, name in enumerate(ROLES):
         m = te & (role == r)
         maj = float(y[tr & (role == r)].mean() >= 0.5)
-        base = float((y[m] == maj).mean()) if m.any() else float("nan")
-        print(
-            f"  {name}: {agreement(w, x[m], y[m]):.4f} (majority of the role {base:.4f}, n={m.sum()})"
-        )
-    k = len(VOTE_FEATURES)
-    tracker = np.rint(d["x"][:, VOTE_FEATURES.index("tracker")] * 2).astype(int)
-    zone = d["x"][:, VOTE_FEATURES.index("hitler_zone")] > 0.5
+        report(name, m, f"majority of the role {float((y[m] == maj).mean()):.4f}")
     for t in range(3):
         m = te & (tracker == t)
-        print(
-            f"  tracker {t}: {agreement(w, x[m], y[m]):.4f} (always ja {y[m].mean():.4f}, n={m.sum()})"
-        )
+        report(f"tracker {t}", m, f"always ja {y[m].mean():.4f}")
     for z, name in ((False, "before the Hitler zone"), (True, "in the Hitler zone")):
         m = te & (zone == z)
-        print(
-            f"  {name}: {agreement(w, x[m], y[m]):.4f} (always ja {y[m].mean():.4f}, n={m.sum()})"
-        )
-    if NEW_FROM in VOTE_FEATURES:
-        j = VOTE_FEATURES.index(NEW_FROM)
-        old_cols = np.concatenate([np.arange(r * k, r * k + j) for r in range(GROUPS)])
-        w_old = fit_logistic(x[tr][:, old_cols], y[tr], args.l2)
-        print(
-            f"  without the features from {NEW_FROM} on: "
-            f"{agreement(w_old, x[te][:, old_cols], y[te]):.4f}"
-        )
-    cand = te & (
-        (x[:, VOTE_FEATURES.index("is_president") :: k].sum(axis=1) > 0)
-        | (x[:, VOTE_FEATURES.index("is_chancellor") :: k].sum(axis=1) > 0)
+        report(name, m, f"always ja {y[m].mean():.4f}")
+    cand = (x[:, VOTE_FEATURES.index("is_president")] > 0) | (
+        x[:, VOTE_FEATURES.index("is_chancellor")] > 0
     )
-    print(f"  candidates' own votes: {agreement(w, x[cand], y[cand]):.4f} (n={cand.sum()})")
-    rest = te & ~cand
-    print(f"  other voters: {agreement(w, x[rest], y[rest]):.4f} (n={rest.sum()})")
+    report("candidates' own votes", te & cand, f"always ja {y[te & cand].mean():.4f}")
+    report("other voters", te & ~cand, f"always ja {y[te & ~cand].mean():.4f}")
     coef = fit_by_group(d, args.l2)
-    print("coefficients (liberal, fascist, Hitler; each before and in the zone):")
-    for row in coef:
-        print("  " + ", ".join(f"{c:.3f}" for c in row))
     if not args.write:
         return
     if args.limit is not None or args.data != DATA:
@@ -213,8 +215,10 @@ def main() -> None:
             "votes": int(tr.sum()),
         },
         "l2": args.l2,
-        "held_out_agreement": round(agreement(w, x[te], y[te]), 4),
+        "held_out_agreement": round(agreement(w, x[te], y[te], g[te]), 4),
         "features": list(VOTE_FEATURES),
+        "groups": "(2 * role + in the Hitler zone) * 3 + election tracker; role: "
+        + ", ".join(ROLES),
         "coef": coef,
         "check": {"games": CHECK_GAMES, "coef": fit_by_group(check, args.l2)},
     }

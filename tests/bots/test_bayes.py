@@ -182,7 +182,8 @@ def test_human_vote_model_features_and_level() -> None:
 
     assert HUMAN_VOTE_COEF is not None
     assert (
-        all(len(row) == len(VOTE_FEATURES) for row in HUMAN_VOTE_COEF) and len(HUMAN_VOTE_COEF) == 6
+        all(len(row) == len(VOTE_FEATURES) for row in HUMAN_VOTE_COEF)
+        and len(HUMAN_VOTE_COEF) == 18
     )
     assert make_agent("bayes", 0, 0).vote_coef is None  # type: ignore[attr-defined]
     votes = 0

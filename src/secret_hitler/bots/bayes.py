@@ -107,12 +107,30 @@ VOTE_FEATURES = (
     "chancellor_nein_on_me",
     "own_last_same_president_ja",  # this seat's vote on the president's last candidacy
     "own_last_same_president_nein",
+    # Second round for 13.4 (chosen by forward selection on a 2-fold split of the train half):
+    # the president's record, nonlinear board counts, the voter's agreement with the chancellor.
+    "president_liberal_govs",  # governments he sat in that enacted a liberal policy, /3
+    "president_liberal_as_chancellor",  # of those, as chancellor (capped at 3), /3
+    "president_fascist_govs",  # governments he sat in that enacted a fascist policy (cap 3), /3
+    "president_in_last_liberal_gov",  # he sat in the last government, and it enacted liberal
+    "president_called_liberal",  # the last investigation claim about him said liberal
+    "president_claimed_3f",  # his last president-hand claim had no liberal
+    "president_rejected",  # his earlier candidacies voted down (cap 3), /3
+    "chancellor_ja_on_liberal_govs",  # his ja votes for others' governments that enacted L, /3
+    "chancellor_next_president",  # the nominee is the next president in turn
+    "own_last_same_chancellor_ja",  # this seat's vote the last time this chancellor was nominated
+    "agreement_with_chancellor",  # (same votes + 1) / (votes both cast + 2)
+    "own_was_chancellor",  # the voter was the last elected chancellor
+    "no_fascist_policy",  # no fascist policy on the board yet
+    "four_fascist_policies",
+    "elections_so_far",  # elections held in this game (cap 15), /15
 )
 
 
 def _vote_coef() -> tuple[tuple[float, ...], ...]:
     """The fitted coefficients (one vector per role of the seat: liberal, fascist, Hitler; each
-    before and in the Hitler zone, ``2 * role + zone``) from
+    before and in the Hitler zone, and at each election tracker 0-2:
+    ``(2 * role + zone) * 3 + tracker``) from
     ``bots/data/human_vote.json``, written by ``benchmarks/fit_vote_model.py --write``."""
     from importlib.resources import files
 
@@ -410,6 +428,13 @@ class BayesAgent(Agent):
         on_me: dict[int, bool] = {}  # seat -> ja on my last candidacy
         same_pres: bool | None = None
         claim3: tuple[int, int] | None = None  # (president, liberals claimed of 3)
+        elections = p_rejected = agree = both = 0
+        own_same_chancellor: bool | None = None
+        passed_votes: Sequence[Any] | None = None  # the last elected government's votes
+        p_lib = p_lib_chanc = p_fas = c_ja_lib = 0
+        p_last_lib = False
+        p_called: str | None = None
+        p_claim: int | None = None
         for e in view.events:
             kind = e["type"]
             if kind == "nominated":
@@ -417,6 +442,15 @@ class BayesAgent(Agent):
             elif kind == "votes" and nom is not None:
                 votes = e["votes"]
                 last = (nom, votes)
+                elections += 1
+                passed_votes = votes if e["passed"] else passed_votes
+                if nom[0] == p and not e["passed"]:
+                    p_rejected += 1
+                if nom[1] == c and votes[me] is not None:
+                    own_same_chancellor = bool(votes[me])
+                if c != me and votes[me] is not None and votes[c] is not None:
+                    both += 1
+                    agree += votes[me] == votes[c]
                 if nom == (p, c) and votes[me] is not None:
                     pair_before = bool(votes[me])
                 if votes[me] is not None:
@@ -431,8 +465,21 @@ class BayesAgent(Agent):
                 claim3 = None
             elif kind == "enacted" and not e.get("chaos"):
                 bad_gov = gov if e["policy"] == FASCIST else None
+                if gov is not None:
+                    liberal = e["policy"] == LIBERAL
+                    p_last_lib = liberal and p in gov
+                    p_lib += liberal and p in gov
+                    p_lib_chanc += liberal and p == gov[1]
+                    p_fas += not liberal and p in gov
+                    if liberal and passed_votes is not None and c not in gov:
+                        c_ja_lib += bool(passed_votes[c])
+                passed_votes = None
             elif kind == "claim" and gov is not None:
                 subject = e["subject"]
+                if subject == "president_hand" and e["seat"] == p:
+                    p_claim = list(e["policies"]).count(LIBERAL)
+                if subject == "investigation" and e["target"] == p:
+                    p_called = e.get("party")
                 if subject == "president_hand" and e["seat"] == gov[0]:
                     claim3 = (gov[0], list(e["policies"]).count(LIBERAL))
                 elif subject == "chancellor_hand" and e["seat"] == gov[1] and claim3:
@@ -491,6 +538,21 @@ class BayesAgent(Agent):
             float(on_me.get(c) is False),
             float(same_pres is True),
             float(same_pres is False),
+            p_lib / 3,
+            min(p_lib_chanc, 3) / 3,
+            min(p_fas, 3) / 3,
+            float(p_last_lib),
+            float(p_called == LIBERAL),
+            float(p_claim == 0),
+            min(p_rejected, 3) / 3,
+            min(c_ja_lib, 3) / 3,
+            float(c == after),
+            float(own_same_chancellor is True),
+            (agree + 1) / (both + 2),
+            float(view.chancellor == me),
+            float(view.fascist_policies == 0),
+            float(view.fascist_policies == 4),
+            min(elections, 15) / 15,
         )
         return np.array(x)
 
@@ -510,7 +572,8 @@ class BayesAgent(Agent):
                 if view.role == LIBERAL and float(b.p_fascist_party()[c]) > 0.999:
                     return _find(legal, "vote", ja=False)
             role = {LIBERAL: 0, FASCIST: 1}.get(view.role or "", 2)
-            z = float(np.dot(self.vote_coef[2 * role + zone], self.vote_features(view)))
+            model = (2 * role + zone) * 3 + min(view.election_tracker, 2)
+            z = float(np.dot(self.vote_coef[model], self.vote_features(view)))
             return _find(legal, "vote", ja=z >= 0.0)
         if self.seat in (p, c):
             ja = True
