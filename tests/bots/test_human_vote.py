@@ -1,0 +1,88 @@
+"""``bayes-human`` votes: the model the bot evaluates is the one the fit script scores, and its
+features come from the voting seat's view only (issue 13.4)."""
+
+from __future__ import annotations
+
+import copy
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from secret_hitler.bots.base import make_agent
+from secret_hitler.bots.bayes import HUMAN_VOTE_COEF, BayesAgent
+from secret_hitler.bots.beliefs import HUMAN_MODEL
+from secret_hitler.engine import Action, game_from_record
+from secret_hitler.engine import actions as A
+from secret_hitler.engine.types import Phase
+from secret_hitler.sim.evaluate import load_records
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+
+ROLES = ("liberal", "fascist", "hitler")
+
+
+def test_the_bot_votes_by_the_model_of_its_group() -> None:
+    """Outside the two plain-sense votes (only in the Hitler zone, on a chancellor not
+    confirmed not-Hitler), ``bayes-human`` votes ja exactly when its group's model, chosen as
+    ``fit_vote_model.groups`` chooses it (role, zone, tracker), gives P(ja) >= 0.5."""
+    import fit_vote_model
+
+    assert HUMAN_VOTE_COEF is not None
+    coef = np.array(HUMAN_VOTE_COEF)
+    assert coef.shape[0] == fit_vote_model.GROUPS
+    checked = 0
+    seen_groups: set[int] = set()
+    for record in load_records(fit_vote_model.DATA, 6):
+        agents = {s: make_agent("bayes-human", s, 0) for s in range(record["players"])}
+        game = game_from_record(record, apply_actions=False)
+        for raw in record["actions"]:
+            action = Action.from_json(raw)
+            if action.type == A.VOTE and game.phase is Phase.VOTE:
+                seat = action.seat
+                view = game.view(seat)
+                agent = agents[seat]
+                assert isinstance(agent, BayesAgent)
+                x = agent.vote_features(view)
+                zone = view.fascist_policies >= view.hitler_zone
+                if not zone or view.nominee in view.not_hitler:
+                    role = np.array([ROLES.index(game.roles[seat].value)])
+                    group = int(fit_vote_model.groups(x[None, :], role)[0])
+                    chosen = agent.act(view, game.legal_actions(seat))
+                    assert chosen.ja == bool(coef[group] @ x >= 0.0)
+                    seen_groups.add(group)
+                    checked += 1
+            game.apply(action)
+    assert checked > 300
+    assert len(seen_groups) >= 9  # several roles, trackers and zones were exercised
+
+
+def test_vote_features_depend_only_on_what_the_seat_knows() -> None:
+    """Swapping the roles of a fascist and a liberal changes nothing a third, liberal seat
+    observes, so none of its vote features may change (no feature reads a hidden role)."""
+    compared = 0
+    for record in load_records(None, 4):
+        roles = record["roles"]
+        fascist = roles.index("fascist")
+        liberals = [s for s, r in enumerate(roles) if r == "liberal"]
+        swapped = copy.deepcopy(record)
+        swapped["roles"][fascist], swapped["roles"][liberals[0]] = "liberal", "fascist"
+        pair = {fascist, liberals[0]}
+        game_a = game_from_record(record, apply_actions=False)
+        game_b = game_from_record(swapped, apply_actions=False)
+        agents_a: dict[int, BayesAgent] = {}
+        agents_b: dict[int, BayesAgent] = {}
+        for raw in record["actions"]:
+            action = Action.from_json(raw)
+            seat = action.seat
+            if action.type == A.VOTE and game_a.phase is Phase.VOTE and seat in liberals[1:]:
+                va, vb = game_a.view(seat), game_b.view(seat)
+                if not any(target in pair for target, _ in va.investigations):
+                    # (else this seat learned the swapped party itself)
+                    a = agents_a.setdefault(seat, BayesAgent(seat, None, HUMAN_MODEL))
+                    b = agents_b.setdefault(seat, BayesAgent(seat, None, HUMAN_MODEL))
+                    assert np.array_equal(a.vote_features(va), b.vote_features(vb))
+                    compared += 1
+            game_a.apply(action)
+            game_b.apply(action)
+    assert compared > 50
