@@ -127,6 +127,92 @@ def fit_by_group(d: dict[str, np.ndarray], l2: float = 1.0) -> list[list[float]]
     return [[round(float(c), 3) for c in row] for row in w]
 
 
+# Boosted trees (the model bayes-human votes with): depth, number, learning rate, candidate
+# thresholds per feature (quantiles of the train half), L2 on leaves, least hessian per side.
+TREES = {"depth": 4, "trees": 300, "rate": 0.1, "bins": 16, "l2": 1.0, "min_hessian": 5.0}
+ALWAYS_LEFT = 1e9  # the threshold of a node that does not split (no feature reaches it)
+
+
+def tree_margins(model: dict, x: np.ndarray) -> np.ndarray:
+    """log-odds of ja for each row of ``x`` (as ``bayes.VoteTrees.margin`` for one row)."""
+    feature, threshold = np.array(model["feature"]), np.array(model["threshold"])
+    leaf, depth = np.array(model["leaf"]), model["depth"]
+    rows = np.arange(len(x))
+    out = np.full(len(x), float(model["base"]))
+    for t in range(len(feature)):
+        node = np.zeros(len(x), dtype=np.intp)
+        for _ in range(depth):
+            node = 2 * node + 1 + (x[rows, feature[t][node]] >= threshold[t][node])
+        out += leaf[t][node - (2**depth - 1)]
+    return out
+
+
+def fit_trees(x: np.ndarray, y: np.ndarray) -> dict:
+    """Gradient-boosted regression trees on the log-loss (second-order steps, histogram splits),
+    complete trees of ``TREES["depth"]`` stored as arrays: a node that does not split sends
+    every vote left. Deterministic: the same votes give the same trees."""
+    depth, rate, lam = TREES["depth"], TREES["rate"], TREES["l2"]
+    edges = []
+    bins = np.zeros(x.shape, dtype=np.intp)
+    for j in range(x.shape[1]):
+        values = np.unique(x[:, j])
+        if len(values) <= TREES["bins"]:
+            e = (values[:-1] + values[1:]) / 2
+        else:
+            qs = np.linspace(0, 1, TREES["bins"] + 1)[1:-1]
+            e = np.unique(np.quantile(x[:, j], qs))
+        edges.append(e)
+        bins[:, j] = np.searchsorted(e, x[:, j], side="right")  # bin <= k  <=>  x < e[k]
+    width = max(len(e) for e in edges) + 1
+    offsets = np.arange(x.shape[1]) * width
+    valid = np.zeros((x.shape[1], width - 1), dtype=bool)  # the thresholds that exist
+    for j, e in enumerate(edges):
+        valid[j, : len(e)] = True
+    mean = float(np.clip(y.mean(), 1e-6, 1 - 1e-6)) if len(y) else 0.5
+    base = round(float(np.log(mean / (1 - mean))), 6)
+    margin = np.full(len(y), base)
+    internal, leaves = 2**depth - 1, 2**depth
+    model: dict = {"depth": depth, "base": base, "feature": [], "threshold": [], "leaf": []}
+    for _ in range(TREES["trees"]):
+        p = 1 / (1 + np.exp(-margin))
+        g, h = p - y, p * (1 - p)
+        feature = [0] * internal
+        threshold = [ALWAYS_LEFT] * internal
+        leaf = [0.0] * leaves
+        stack = [(0, np.arange(len(y)))]
+        while stack:
+            node, idx = stack.pop()
+            if node >= internal:  # a leaf
+                value = -g[idx].sum() / (h[idx].sum() + lam) if len(idx) else 0.0
+                leaf[node - internal] = round(float(rate * value), 6)
+                continue
+            gsum, hsum = g[idx].sum(), h[idx].sum()
+            flat = (bins[idx] + offsets).ravel()  # every feature's histogram in one count
+            size = width * x.shape[1]
+            gl = np.bincount(flat, np.repeat(g[idx], x.shape[1]), size).reshape(-1, width)
+            hl = np.bincount(flat, np.repeat(h[idx], x.shape[1]), size).reshape(-1, width)
+            gl, hl = gl.cumsum(axis=1)[:, :-1], hl.cumsum(axis=1)[:, :-1]
+            gain = gl**2 / (hl + lam) + (gsum - gl) ** 2 / (hsum - hl + lam)
+            gain -= gsum**2 / (hsum + lam)
+            ok = valid & (hl >= TREES["min_hessian"]) & (hsum - hl >= TREES["min_hessian"])
+            gain = np.where(ok, gain, -np.inf)
+            j, k = np.unravel_index(int(np.argmax(gain)), gain.shape)
+            best = (float(gain[j, k]), int(j), int(k)) if gain[j, k] > 0 else (0.0, -1, -1)
+            if best[1] < 0:  # no split helps: everything goes left
+                stack += [(2 * node + 1, idx), (2 * node + 2, idx[:0])]
+                continue
+            _, j, k = best
+            feature[node], threshold[node] = j, float(edges[j][k])
+            right = x[idx, j] >= threshold[node]
+            stack += [(2 * node + 1, idx[~right]), (2 * node + 2, idx[right])]
+        model["feature"].append(feature)
+        model["threshold"].append(threshold)
+        model["leaf"].append(leaf)
+        one = {**model, "base": 0.0, "feature": [feature], "threshold": [threshold], "leaf": [leaf]}
+        margin += tree_margins(one, x)
+    return model
+
+
 def agreement(w: np.ndarray, x: np.ndarray, y: np.ndarray, group: np.ndarray) -> float:
     """Share of votes where the group's model (ja when P(ja) >= 0.5) matches the person."""
     if not len(y):
@@ -178,12 +264,29 @@ def main() -> None:
             f"test {agreement(w, x[te], y[te], g[te]):.4f}"
         )
     w = fit_groups(x[tr], y[tr], g[tr], GROUPS, args.l2)
+    logistic = (x * w[g]).sum(axis=1)
+    t1 = time.time()
+    trees = fit_trees(x[tr], y[tr])
+    boosted = tree_margins(trees, x)
+    print(
+        f"boosted trees ({TREES['trees']} of depth {TREES['depth']}, {time.time() - t1:.0f}s): "
+        f"train {float(((boosted[tr] >= 0) == (y[tr] > 0.5)).mean()):.4f}"
+    )
+    cand = (x[:, VOTE_FEATURES.index("is_president")] > 0) | (
+        x[:, VOTE_FEATURES.index("is_chancellor")] > 0
+    )
+
+    def rate(margin: np.ndarray, m: np.ndarray) -> str:
+        return f"{float(((margin[m] >= 0) == (y[m] > 0.5)).mean()):.4f}"
 
     def report(label: str, m: np.ndarray, base: str) -> None:
-        print(f"  {label}: {agreement(w, x[m], y[m], g[m]):.4f} ({base}, n={m.sum()})")
+        print(
+            f"  {label}: trees {rate(boosted, m)}  logistic {rate(logistic, m)}  "
+            f"({base}, n={m.sum()})"
+        )
 
-    print(f"held-out agreement (test half): {agreement(w, x[te], y[te], g[te]):.4f}")
-    print(f"  always ja on the test half: {float(y[te].mean()):.4f}")
+    print("held-out agreement (test half), the trees (bayes-human) and the 18 logistic models:")
+    report("all", te, f"always ja {float(y[te].mean()):.4f}")
     for r, name in enumerate(ROLES):
         m = te & (role == r)
         maj = float(y[tr & (role == r)].mean() >= 0.5)
@@ -194,36 +297,36 @@ def main() -> None:
     for z, name in ((False, "before the Hitler zone"), (True, "in the Hitler zone")):
         m = te & (zone == z)
         report(name, m, f"always ja {y[m].mean():.4f}")
-    cand = (x[:, VOTE_FEATURES.index("is_president")] > 0) | (
-        x[:, VOTE_FEATURES.index("is_chancellor")] > 0
-    )
     report("candidates' own votes", te & cand, f"always ja {y[te & cand].mean():.4f}")
     report("other voters", te & ~cand, f"always ja {y[te & ~cand].mean():.4f}")
-    coef = fit_by_group(d, args.l2)
     if not args.write:
         return
     if args.limit is not None or args.data != DATA:
         raise SystemExit("--write fits the project's whole data file: no --limit / --data")
     check = extract(load_records(args.data, CHECK_GAMES))
     out = {
-        "command": "python benchmarks/fit_vote_model.py --write"
-        + (f" --l2 {args.l2}" if args.l2 != 1.0 else ""),
+        "command": "python benchmarks/fit_vote_model.py --write",
         "data": {
             "file": "data/secrethitler-io-games.jsonl.gz",
             "sha256": hashlib.sha256(args.data.read_bytes()).hexdigest(),
             "half": "train",
             "votes": int(tr.sum()),
         },
-        "l2": args.l2,
-        "held_out_agreement": round(agreement(w, x[te], y[te], g[te]), 4),
+        "settings": TREES,
+        "held_out_agreement": float(rate(boosted, te)),
+        "logistic_held_out_agreement": float(rate(logistic, te)),
         "features": list(VOTE_FEATURES),
-        "groups": "(2 * role + in the Hitler zone) * 3 + election tracker; role: "
-        + ", ".join(ROLES),
-        "coef": coef,
-        "check": {"games": CHECK_GAMES, "coef": fit_by_group(check, args.l2)},
+        "trees": trees,
+        "check": {"games": CHECK_GAMES, "trees": check_trees(check)},
     }
-    OUT.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
+    OUT.write_text(json.dumps(out, separators=(",", ":")) + "\n", encoding="utf-8")
     print(f"wrote {OUT}")
+
+
+def check_trees(d: dict[str, np.ndarray]) -> dict:
+    """The trees fitted on the train half of ``d`` (the small check ``test_fitted`` reruns)."""
+    tr = d["half"] == 0
+    return fit_trees(d["x"][tr], d["y"][tr])
 
 
 if __name__ == "__main__":

@@ -1,16 +1,19 @@
-"""``bayes-human`` votes: the model the bot evaluates is the one the fit script scores, and its
+"""``bayes-human`` votes: the trees the bot evaluates are the ones the fit script scores, and its
 features come from the voting seat's view only (issue 13.4)."""
 
 from __future__ import annotations
 
 import copy
+import json
 import sys
+from importlib.resources import files
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from secret_hitler.bots.base import make_agent
-from secret_hitler.bots.bayes import HUMAN_VOTE_COEF, BayesAgent
+from secret_hitler.bots.bayes import HUMAN_VOTE_TREES, BayesAgent
 from secret_hitler.bots.beliefs import HUMAN_MODEL
 from secret_hitler.engine import Action, game_from_record
 from secret_hitler.engine import actions as A
@@ -19,20 +22,16 @@ from secret_hitler.sim.evaluate import load_records
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
-ROLES = ("liberal", "fascist", "hitler")
 
-
-def test_the_bot_votes_by_the_model_of_its_group() -> None:
+def test_the_bot_votes_by_the_fitted_trees() -> None:
     """Outside the two plain-sense votes (only in the Hitler zone, on a chancellor not
-    confirmed not-Hitler), ``bayes-human`` votes ja exactly when its group's model, chosen as
-    ``fit_vote_model.groups`` chooses it (role, zone, tracker), gives P(ja) >= 0.5."""
+    confirmed not-Hitler), ``bayes-human`` votes ja exactly when the trees the fit script
+    scores (``fit_vote_model.tree_margins``) give P(ja) >= 0.5; the bot's own evaluation of the
+    trees gives the same log-odds."""
     import fit_vote_model
 
-    assert HUMAN_VOTE_COEF is not None
-    coef = np.array(HUMAN_VOTE_COEF)
-    assert coef.shape[0] == fit_vote_model.GROUPS
-    checked = 0
-    seen_groups: set[int] = set()
+    model = json.loads(files("secret_hitler.bots").joinpath("data", "human_vote.json").read_text())
+    checked = ja = 0
     for record in load_records(fit_vote_model.DATA, 6):
         agents = {s: make_agent("bayes-human", s, 0) for s in range(record["players"])}
         game = game_from_record(record, apply_actions=False)
@@ -44,17 +43,17 @@ def test_the_bot_votes_by_the_model_of_its_group() -> None:
                 agent = agents[seat]
                 assert isinstance(agent, BayesAgent)
                 x = agent.vote_features(view)
+                margin = float(fit_vote_model.tree_margins(model["trees"], x[None, :])[0])
+                assert HUMAN_VOTE_TREES.margin(x) == pytest.approx(margin, abs=1e-9)
                 zone = view.fascist_policies >= view.hitler_zone
                 if not zone or view.nominee in view.not_hitler:
-                    role = np.array([ROLES.index(game.roles[seat].value)])
-                    group = int(fit_vote_model.groups(x[None, :], role)[0])
                     chosen = agent.act(view, game.legal_actions(seat))
-                    assert chosen.ja == bool(coef[group] @ x >= 0.0)
-                    seen_groups.add(group)
+                    assert chosen.ja == (margin >= 0.0)
                     checked += 1
+                    ja += bool(chosen.ja)
             game.apply(action)
     assert checked > 300
-    assert len(seen_groups) >= 9  # several roles, trackers and zones were exercised
+    assert 0.2 < ja / checked < 0.8  # both votes occur: the model is not a constant
 
 
 def test_vote_features_depend_only_on_what_the_seat_knows() -> None:

@@ -64,7 +64,7 @@ class Tuning:
 
 
 # ---------------------------------------------------------------------- vote model fitted to people
-# A logistic model of how people vote, on features of the seat's own view only, fitted by
+# A model of how people vote (boosted trees), on features of the seat's own view only, fitted by
 # ``benchmarks/fit_vote_model.py`` on half of the secrethitler.io games (split by a hash of the
 # game id) and scored on the other half. ``bayes-human`` votes ja when P(ja) >= 0.5.
 VOTE_FEATURES = (
@@ -127,20 +127,40 @@ VOTE_FEATURES = (
 )
 
 
-def _vote_coef() -> tuple[tuple[float, ...], ...]:
-    """The fitted coefficients (one vector per role of the seat: liberal, fascist, Hitler; each
-    before and in the Hitler zone, and at each election tracker 0-2:
-    ``(2 * role + zone) * 3 + tracker``) from
-    ``bots/data/human_vote.json``, written by ``benchmarks/fit_vote_model.py --write``."""
+class VoteTrees:
+    """Boosted regression trees written as data: ``margin(x)`` is the log-odds that a person
+    votes ja given the features ``x`` (``VOTE_FEATURES``). Complete trees of one depth, as
+    arrays: node ``n`` sends ``x`` right (to ``2n + 2``) when ``x[feature] >= threshold``, else
+    left (``2n + 1``); a few NumPy gathers per level for all trees at once (tens of µs)."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.depth = int(data["depth"])
+        self.base = float(data["base"])
+        self.feature = np.array(data["feature"], dtype=np.intp)  # (trees, 2**depth - 1)
+        self.threshold = np.array(data["threshold"], dtype=float)
+        self.leaf = np.array(data["leaf"], dtype=float)  # (trees, 2**depth), rate included
+        self._trees = np.arange(len(self.feature))
+
+    def margin(self, x: np.ndarray) -> float:
+        node = np.zeros(len(self._trees), dtype=np.intp)
+        for _ in range(self.depth):
+            f = self.feature[self._trees, node]
+            node = 2 * node + 1 + (x[f] >= self.threshold[self._trees, node])
+        return self.base + float(self.leaf[self._trees, node - (2**self.depth - 1)].sum())
+
+
+def _vote_trees() -> VoteTrees:
+    """The trees fitted to people's votes on the train half (``bots/data/human_vote.json``,
+    written by ``benchmarks/fit_vote_model.py --write``; docs/bots.md)."""
     from importlib.resources import files
 
     data = json.loads(files(__package__).joinpath("data", "human_vote.json").read_text("utf-8"))
     if tuple(data["features"]) != VOTE_FEATURES:
         raise RuntimeError("human_vote.json was fitted on other features: rerun its command")
-    return tuple(tuple(float(c) for c in row) for row in data["coef"])
+    return VoteTrees(data["trees"])
 
 
-HUMAN_VOTE_COEF: tuple[tuple[float, ...], ...] | None = _vote_coef()
+HUMAN_VOTE_TREES: VoteTrees = _vote_trees()
 
 
 def _find(legal: Sequence[Action], kind: str, **fields: Any) -> Action | None:
@@ -164,8 +184,8 @@ class BayesAgent(Agent):
         self.model = model or DEFAULT_MODEL
         # The model of the public posterior a fascist (or blind Hitler) prices his moves with.
         self.eye_model = eye_model or (EYE_MODEL if model is None else self.model)
-        # Coefficients of a fitted vote model (``VOTE_FEATURES``); None: vote by the posterior.
-        self.vote_coef: np.ndarray | None = None
+        # A vote model fitted to people (on ``VOTE_FEATURES``); None: vote by the posterior.
+        self.vote_model: VoteTrees | None = None
         self.beliefs: Beliefs | None = None
         self.public: Beliefs | None = None
         self.shadow: RuleAgent | None = None  # the rule liberals' public scores (fascists)
@@ -563,7 +583,7 @@ class BayesAgent(Agent):
         assert p is not None and c is not None
         zone = view.fascist_policies >= view.hitler_zone
         ja = True
-        if self.vote_coef is not None:
+        if self.vote_model is not None:
             # Plain sense first (tests/bots/test_plain_sense.py): the vote that wins or loses
             # the game on the spot is never left to the fitted model.
             if zone and c not in view.not_hitler:
@@ -571,9 +591,7 @@ class BayesAgent(Agent):
                     return _find(legal, "vote", ja=True)
                 if view.role == LIBERAL and float(b.p_fascist_party()[c]) > 0.999:
                     return _find(legal, "vote", ja=False)
-            role = {LIBERAL: 0, FASCIST: 1}.get(view.role or "", 2)
-            model = (2 * role + zone) * 3 + min(view.election_tracker, 2)
-            z = float(np.dot(self.vote_coef[model], self.vote_features(view)))
+            z = self.vote_model.margin(self.vote_features(view))
             return _find(legal, "vote", ja=z >= 0.0)
         if self.seat in (p, c):
             ja = True
@@ -963,8 +981,7 @@ def _factory(seat: int, rng: Any) -> Agent:
 def _human_factory(seat: int, rng: Any) -> Agent:
     agent = BayesAgent(seat, rng, HUMAN_MODEL)
     agent.name = "bayes-human"
-    if HUMAN_VOTE_COEF is not None:
-        agent.vote_coef = np.array(HUMAN_VOTE_COEF)
+    agent.vote_model = HUMAN_VOTE_TREES
     return agent
 
 
