@@ -1,22 +1,26 @@
-"""Fit a logistic model of people's votes on secrethitler.io and score it on held-out games.
+"""Fit models of people's votes on secrethitler.io and score them on held-out games.
 
 For every vote a living person cast in a finished game, the features of
 ``bots.bayes.VOTE_FEATURES`` are computed from that seat's view at that moment by the same code
 the ``bayes-human`` bot runs (``BayesAgent.vote_features``; posteriors under ``HUMAN_MODEL``).
-Games are split in two halves by a hash of the game id: the model is fitted on the "train" half
-only (L2-regularised logistic regression, Newton's method, numpy only) and the agreement
-(predict ja when P(ja) >= 0.5) is reported on the "test" half, which the fit never saw.
+Games are split in two halves by a hash of the game id: the models are fitted on the "train"
+half only and the agreement (predict ja when P(ja) >= 0.5) is reported on the "test" half, which
+the fits never saw. Two models, numpy only: boosted regression trees (``fit_trees``, the model
+``bayes-human`` votes with) and, for comparison, L2-regularised logistic regressions (Newton's
+method), one per role of the voter, zone and election tracker.
 
     .venv/bin/python benchmarks/fit_vote_model.py [--data PATH] [--limit N] [--cache FILE.npz]
-    .venv/bin/python benchmarks/fit_vote_model.py --write   # the committed coefficients
+        [--l2 1.0] [--reverse]
+    .venv/bin/python benchmarks/fit_vote_model.py --write   # the committed trees
 
-It prints the held-out agreement overall and by role, tracker and zone next to two baselines
-(always ja, and the majority vote of each role in the training half), and the ablations (fewer
-models, fewer features). ``--write`` stores the coefficients (one weight vector per role of the
-seat, zone and election tracker, read by ``bots/bayes.py`` as ``HUMAN_VOTE_COEF``) in
-``src/secret_hitler/bots/data/human_vote.json`` with this command, and a small check (the fit
-on the first ``CHECK_GAMES`` games) that ``tests/bots/test_fitted.py`` reproduces in seconds.
-The posterior features use ``HUMAN_MODEL``, fitted on the train half only
+It prints the held-out agreement of both overall and by role, tracker and zone next to two
+baselines (always ja, and the majority vote of each role in the training half), the logistic
+ablations (fewer models, fewer features), a bootstrap interval over held-out games and, with
+``--reverse``, the trees fitted on the test half and scored on the train half. ``--write``
+stores the trees (read by ``bots/bayes.py`` as ``HUMAN_VOTE_TREES``) in
+``src/secret_hitler/bots/data/human_vote.json`` with this command, and a small check (the trees
+fitted on the first ``CHECK_GAMES`` games) that ``tests/bots/test_fitted.py`` reproduces in
+seconds. The posterior features use ``HUMAN_MODEL``, fitted on the train half only
 (``fit_human_model.py``): run that first.
 """
 
@@ -227,6 +231,7 @@ def main() -> None:
     ap.add_argument("--cache", type=Path, default=None, help="save/load the features here")
     ap.add_argument("--l2", type=float, default=1.0)
     ap.add_argument("--write", action="store_true", help=f"write {OUT.name}")
+    ap.add_argument("--reverse", action="store_true", help="also fit on test, score on train")
     args = ap.parse_args()
     t0 = time.time()
     if args.cache is not None and args.cache.exists():
@@ -299,6 +304,11 @@ def main() -> None:
         report(name, m, f"always ja {y[m].mean():.4f}")
     report("candidates' own votes", te & cand, f"always ja {y[te & cand].mean():.4f}")
     report("other voters", te & ~cand, f"always ja {y[te & ~cand].mean():.4f}")
+    low, high, below = bootstrap_by_game((boosted >= 0) == (y > 0.5), d["game"], te)
+    print(f"trees, bootstrap over held-out games: 95% {low:.4f}-{high:.4f}, below 0.80 {below:.2f}")
+    if args.reverse:
+        other = tree_margins(fit_trees(x[te], y[te]), x)
+        print(f"trees fitted on the test half, scored on the train half: {rate(other, tr)}")
     if not args.write:
         return
     if args.limit is not None or args.data != DATA:
@@ -321,6 +331,20 @@ def main() -> None:
     }
     OUT.write_text(json.dumps(out, separators=(",", ":")) + "\n", encoding="utf-8")
     print(f"wrote {OUT}")
+
+
+def bootstrap_by_game(
+    hit: np.ndarray, game: np.ndarray, mask: np.ndarray, draws: int = 2000
+) -> tuple[float, float, float]:
+    """95% interval of the agreement over games resampled with replacement (votes of one game
+    are not independent), and the share of resamples below 80%. Seeded: reproducible."""
+    ids, inverse = np.unique(game[mask], return_inverse=True)
+    hits = np.bincount(inverse, hit[mask].astype(float), len(ids))
+    votes = np.bincount(inverse, None, len(ids))
+    pick = np.random.default_rng(0).integers(0, len(ids), (draws, len(ids)))
+    rates = hits[pick].sum(axis=1) / votes[pick].sum(axis=1)
+    low, high = np.percentile(rates, [2.5, 97.5])
+    return float(low), float(high), float((rates < 0.8).mean())
 
 
 def check_trees(d: dict[str, np.ndarray]) -> dict:
