@@ -17,7 +17,7 @@ It prints the held-out agreement of both overall and by role, tracker and zone n
 baselines (always ja, and the majority vote of each role in the training half), the logistic
 ablations (fewer models, fewer features), a bootstrap interval over held-out games and, with
 ``--reverse``, the trees fitted on the test half and scored on the train half. ``--write``
-stores the trees (read by ``bots/bayes.py`` as ``HUMAN_VOTE_TREES``) in
+stores the trees (read by ``bots/bayes.py`` as ``human_vote_trees()``) in
 ``src/secret_hitler/bots/data/human_vote.json`` with this command, and a small check (the trees
 fitted on the first ``CHECK_GAMES`` games) that ``tests/bots/test_fitted.py`` reproduces in
 seconds. The posterior features use ``HUMAN_MODEL``, fitted on the train half only

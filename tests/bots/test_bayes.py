@@ -178,9 +178,9 @@ def test_human_vote_model_features_and_level() -> None:
     """``bayes-human`` votes by the trees fitted to people; ``bayes`` does not."""
     import numpy as np
 
-    from secret_hitler.bots.bayes import HUMAN_VOTE_TREES, VOTE_FEATURES
+    from secret_hitler.bots.bayes import VOTE_FEATURES, human_vote_trees
 
-    trees = HUMAN_VOTE_TREES
+    trees = human_vote_trees()
     assert trees.feature.shape == trees.threshold.shape
     assert trees.leaf.shape == (len(trees.feature), 2**trees.depth)
     assert trees.feature.min() >= 0 and trees.feature.max() < len(VOTE_FEATURES)

@@ -70,15 +70,15 @@ def test_the_vote_model_refits_on_its_small_check() -> None:
     import fit_vote_model
     import numpy as np
 
-    from secret_hitler.bots.bayes import HUMAN_VOTE_TREES, VOTE_FEATURES
+    from secret_hitler.bots.bayes import VOTE_FEATURES, human_vote_trees
     from secret_hitler.sim.evaluate import load_records
 
     data = _data("human_vote")
     assert data["command"].startswith("python benchmarks/fit_vote_model.py --write")
     assert data["features"] == list(VOTE_FEATURES)
     assert data["settings"] == fit_vote_model.TREES
-    assert np.array_equal(HUMAN_VOTE_TREES.leaf, np.array(data["trees"]["leaf"]))
-    assert np.array_equal(HUMAN_VOTE_TREES.threshold, np.array(data["trees"]["threshold"]))
+    assert np.array_equal(human_vote_trees().leaf, np.array(data["trees"]["leaf"]))
+    assert np.array_equal(human_vote_trees().threshold, np.array(data["trees"]["threshold"]))
     check = data["check"]
     features = fit_vote_model.extract(load_records(fit_vote_model.DATA, check["games"]))
     assert json.loads(json.dumps(fit_vote_model.check_trees(features))) == check["trees"]

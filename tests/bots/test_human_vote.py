@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from secret_hitler.bots.base import make_agent
-from secret_hitler.bots.bayes import HUMAN_VOTE_TREES, BayesAgent
+from secret_hitler.bots.bayes import BayesAgent, human_vote_trees
 from secret_hitler.bots.beliefs import HUMAN_MODEL
 from secret_hitler.engine import Action, game_from_record
 from secret_hitler.engine import actions as A
@@ -44,7 +44,7 @@ def test_the_bot_votes_by_the_fitted_trees() -> None:
                 assert isinstance(agent, BayesAgent)
                 x = agent.vote_features(view)
                 margin = float(fit_vote_model.tree_margins(model["trees"], x[None, :])[0])
-                assert HUMAN_VOTE_TREES.margin(x) == pytest.approx(margin, abs=1e-9)
+                assert human_vote_trees().margin(x) == pytest.approx(margin, abs=1e-9)
                 zone = view.fascist_policies >= view.hitler_zone
                 if not zone or view.nominee in view.not_hitler:
                     chosen = agent.act(view, game.legal_actions(seat))
@@ -85,3 +85,13 @@ def test_vote_features_depend_only_on_what_the_seat_knows() -> None:
             game_a.apply(action)
             game_b.apply(action)
     assert compared > 50
+
+
+def test_trees_fitted_on_other_features_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A data file written for another feature list names the command to rerun (and the fit
+    script, which builds no ``bayes-human``, can still import the bot to rerun it)."""
+    from secret_hitler.bots import bayes
+
+    monkeypatch.setattr(bayes, "VOTE_FEATURES", (*bayes.VOTE_FEATURES, "a_new_feature"))
+    with pytest.raises(RuntimeError, match="rerun its command"):
+        bayes.human_vote_trees.__wrapped__()

@@ -21,6 +21,7 @@ fascist policies (docs/bots.md, "Rule eye").
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Sequence
 from typing import Any
@@ -149,18 +150,17 @@ class VoteTrees:
         return self.base + float(self.leaf[self._trees, node - (2**self.depth - 1)].sum())
 
 
-def _vote_trees() -> VoteTrees:
+@functools.cache
+def human_vote_trees() -> VoteTrees:
     """The trees fitted to people's votes on the train half (``bots/data/human_vote.json``,
-    written by ``benchmarks/fit_vote_model.py --write``; docs/bots.md)."""
+    written by ``benchmarks/fit_vote_model.py --write``; docs/bots.md). Read when the first
+    ``bayes-human`` is made, so that the fit script still runs after the features changed."""
     from importlib.resources import files
 
     data = json.loads(files(__package__).joinpath("data", "human_vote.json").read_text("utf-8"))
     if tuple(data["features"]) != VOTE_FEATURES:
         raise RuntimeError("human_vote.json was fitted on other features: rerun its command")
     return VoteTrees(data["trees"])
-
-
-HUMAN_VOTE_TREES: VoteTrees = _vote_trees()
 
 
 def _find(legal: Sequence[Action], kind: str, **fields: Any) -> Action | None:
@@ -981,7 +981,7 @@ def _factory(seat: int, rng: Any) -> Agent:
 def _human_factory(seat: int, rng: Any) -> Agent:
     agent = BayesAgent(seat, rng, HUMAN_MODEL)
     agent.name = "bayes-human"
-    agent.vote_model = HUMAN_VOTE_TREES
+    agent.vote_model = human_vote_trees()
     return agent
 
 
