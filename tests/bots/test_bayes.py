@@ -175,16 +175,17 @@ def test_mimicking_votes_hide_hitler_better_than_team_votes() -> None:
 
 
 def test_human_vote_model_features_and_level() -> None:
-    """``bayes-human`` votes by the logistic model fitted to people; ``bayes`` does not."""
+    """``bayes-human`` votes by the trees fitted to people; ``bayes`` does not."""
     import numpy as np
 
-    from secret_hitler.bots.bayes import HUMAN_VOTE_COEF, VOTE_FEATURES
+    from secret_hitler.bots.bayes import VOTE_FEATURES, human_vote_trees
 
-    assert HUMAN_VOTE_COEF is not None
-    assert (
-        all(len(row) == len(VOTE_FEATURES) for row in HUMAN_VOTE_COEF) and len(HUMAN_VOTE_COEF) == 6
-    )
-    assert make_agent("bayes", 0, 0).vote_coef is None  # type: ignore[attr-defined]
+    trees = human_vote_trees()
+    assert trees.feature.shape == trees.threshold.shape
+    assert trees.leaf.shape == (len(trees.feature), 2**trees.depth)
+    assert trees.feature.min() >= 0 and trees.feature.max() < len(VOTE_FEATURES)
+    assert make_agent("bayes", 0, 0).vote_model is None  # type: ignore[attr-defined]
+    assert make_agent("bayes-human", 0, 0).vote_model is trees  # type: ignore[attr-defined]
     votes = 0
     for seed in range(3):
         game = Game(7, seed=seed)

@@ -72,17 +72,20 @@ def test_the_bot_fit_is_deterministic() -> None:
 
 
 def test_the_vote_model_refits_on_its_small_check() -> None:
-    """fit_vote_model.py extracts 94,000 votes (minutes); the committed file also holds the fit
-    on its first games, which a rerun here reproduces, and the coefficients the bot uses."""
+    """fit_vote_model.py extracts 94,000 votes (minutes); the committed file also holds the trees
+    fitted on its first games, which a rerun here reproduces, and the trees the bot uses."""
     import fit_vote_model
+    import numpy as np
 
-    from secret_hitler.bots.bayes import HUMAN_VOTE_COEF, VOTE_FEATURES
+    from secret_hitler.bots.bayes import VOTE_FEATURES, human_vote_trees
     from secret_hitler.sim.evaluate import load_records
 
     data = _data("human_vote")
     assert data["command"].startswith("python benchmarks/fit_vote_model.py --write")
     assert data["features"] == list(VOTE_FEATURES)
-    assert tuple(tuple(row) for row in data["coef"]) == HUMAN_VOTE_COEF
+    assert data["settings"] == fit_vote_model.TREES
+    assert np.array_equal(human_vote_trees().leaf, np.array(data["trees"]["leaf"]))
+    assert np.array_equal(human_vote_trees().threshold, np.array(data["trees"]["threshold"]))
     check = data["check"]
     features = fit_vote_model.extract(load_records(fit_vote_model.DATA, check["games"]))
-    assert fit_vote_model.fit_by_group(features, data["l2"]) == check["coef"]
+    assert json.loads(json.dumps(fit_vote_model.check_trees(features))) == check["trees"]

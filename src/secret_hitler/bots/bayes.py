@@ -21,6 +21,7 @@ fascist policies (docs/bots.md, "Rule eye").
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Sequence
 from typing import Any
@@ -64,7 +65,7 @@ class Tuning:
 
 
 # ---------------------------------------------------------------------- vote model fitted to people
-# A logistic model of how people vote, on features of the seat's own view only, fitted by
+# A model of how people vote (boosted trees), on features of the seat's own view only, fitted by
 # ``benchmarks/fit_vote_model.py`` on half of the secrethitler.io games (split by a hash of the
 # game id) and scored on the other half. ``bayes-human`` votes ja when P(ja) >= 0.5.
 VOTE_FEATURES = (
@@ -107,22 +108,59 @@ VOTE_FEATURES = (
     "chancellor_nein_on_me",
     "own_last_same_president_ja",  # this seat's vote on the president's last candidacy
     "own_last_same_president_nein",
+    # Second round for 13.4 (chosen by forward selection on a 2-fold split of the train half):
+    # the president's record, nonlinear board counts, the voter's agreement with the chancellor.
+    "president_liberal_govs",  # governments he sat in that enacted a liberal policy, /3
+    "president_liberal_as_chancellor",  # of those, as chancellor (capped at 3), /3
+    "president_fascist_govs",  # governments he sat in that enacted a fascist policy (cap 3), /3
+    "president_in_last_liberal_gov",  # he sat in the last government, and it enacted liberal
+    "president_called_liberal",  # the last investigation claim about him said liberal
+    "president_claimed_3f",  # his last president-hand claim had no liberal
+    "president_rejected",  # his earlier candidacies voted down (cap 3), /3
+    "chancellor_ja_on_liberal_govs",  # his ja votes for others' governments that enacted L, /3
+    "chancellor_next_president",  # the nominee is the next president in turn
+    "own_last_same_chancellor_ja",  # this seat's vote the last time this chancellor was nominated
+    "agreement_with_chancellor",  # (same votes + 1) / (votes both cast + 2)
+    "own_was_chancellor",  # the voter was the last elected chancellor
+    "no_fascist_policy",  # no fascist policy on the board yet
+    "four_fascist_policies",
+    "elections_so_far",  # elections held in this game (cap 15), /15
 )
 
 
-def _vote_coef() -> tuple[tuple[float, ...], ...]:
-    """The fitted coefficients (one vector per role of the seat: liberal, fascist, Hitler; each
-    before and in the Hitler zone, ``2 * role + zone``) from
-    ``bots/data/human_vote.json``, written by ``benchmarks/fit_vote_model.py --write``."""
+class VoteTrees:
+    """Boosted regression trees written as data: ``margin(x)`` is the log-odds that a person
+    votes ja given the features ``x`` (``VOTE_FEATURES``). Complete trees of one depth, as
+    arrays: node ``n`` sends ``x`` right (to ``2n + 2``) when ``x[feature] >= threshold``, else
+    left (``2n + 1``); a few NumPy gathers per level for all trees at once (tens of µs)."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.depth = int(data["depth"])
+        self.base = float(data["base"])
+        self.feature = np.array(data["feature"], dtype=np.intp)  # (trees, 2**depth - 1)
+        self.threshold = np.array(data["threshold"], dtype=float)
+        self.leaf = np.array(data["leaf"], dtype=float)  # (trees, 2**depth), rate included
+        self._trees = np.arange(len(self.feature))
+
+    def margin(self, x: np.ndarray) -> float:
+        node = np.zeros(len(self._trees), dtype=np.intp)
+        for _ in range(self.depth):
+            f = self.feature[self._trees, node]
+            node = 2 * node + 1 + (x[f] >= self.threshold[self._trees, node])
+        return self.base + float(self.leaf[self._trees, node - (2**self.depth - 1)].sum())
+
+
+@functools.cache
+def human_vote_trees() -> VoteTrees:
+    """The trees fitted to people's votes on the train half (``bots/data/human_vote.json``,
+    written by ``benchmarks/fit_vote_model.py --write``; docs/bots.md). Read when the first
+    ``bayes-human`` is made, so that the fit script still runs after the features changed."""
     from importlib.resources import files
 
     data = json.loads(files(__package__).joinpath("data", "human_vote.json").read_text("utf-8"))
     if tuple(data["features"]) != VOTE_FEATURES:
         raise RuntimeError("human_vote.json was fitted on other features: rerun its command")
-    return tuple(tuple(float(c) for c in row) for row in data["coef"])
-
-
-HUMAN_VOTE_COEF: tuple[tuple[float, ...], ...] | None = _vote_coef()
+    return VoteTrees(data["trees"])
 
 
 def _find(legal: Sequence[Action], kind: str, **fields: Any) -> Action | None:
@@ -146,8 +184,8 @@ class BayesAgent(Agent):
         self.model = model or DEFAULT_MODEL
         # The model of the public posterior a fascist (or blind Hitler) prices his moves with.
         self.eye_model = eye_model or (EYE_MODEL if model is None else self.model)
-        # Coefficients of a fitted vote model (``VOTE_FEATURES``); None: vote by the posterior.
-        self.vote_coef: np.ndarray | None = None
+        # A vote model fitted to people (on ``VOTE_FEATURES``); None: vote by the posterior.
+        self.vote_model: VoteTrees | None = None
         self.beliefs: Beliefs | None = None
         self.public: Beliefs | None = None
         self.shadow: RuleAgent | None = None  # the rule liberals' public scores (fascists)
@@ -410,6 +448,13 @@ class BayesAgent(Agent):
         on_me: dict[int, bool] = {}  # seat -> ja on my last candidacy
         same_pres: bool | None = None
         claim3: tuple[int, int] | None = None  # (president, liberals claimed of 3)
+        elections = p_rejected = agree = both = 0
+        own_same_chancellor: bool | None = None
+        passed_votes: Sequence[Any] | None = None  # the last elected government's votes
+        p_lib = p_lib_chanc = p_fas = c_ja_lib = 0
+        p_last_lib = False
+        p_called: str | None = None
+        p_claim: int | None = None
         for e in view.events:
             kind = e["type"]
             if kind == "nominated":
@@ -417,6 +462,15 @@ class BayesAgent(Agent):
             elif kind == "votes" and nom is not None:
                 votes = e["votes"]
                 last = (nom, votes)
+                elections += 1
+                passed_votes = votes if e["passed"] else passed_votes
+                if nom[0] == p and not e["passed"]:
+                    p_rejected += 1
+                if nom[1] == c and votes[me] is not None:
+                    own_same_chancellor = bool(votes[me])
+                if c != me and votes[me] is not None and votes[c] is not None:
+                    both += 1
+                    agree += votes[me] == votes[c]
                 if nom == (p, c) and votes[me] is not None:
                     pair_before = bool(votes[me])
                 if votes[me] is not None:
@@ -431,8 +485,21 @@ class BayesAgent(Agent):
                 claim3 = None
             elif kind == "enacted" and not e.get("chaos"):
                 bad_gov = gov if e["policy"] == FASCIST else None
+                if gov is not None:
+                    liberal = e["policy"] == LIBERAL
+                    p_last_lib = liberal and p in gov
+                    p_lib += liberal and p in gov
+                    p_lib_chanc += liberal and p == gov[1]
+                    p_fas += not liberal and p in gov
+                    if liberal and passed_votes is not None and c not in gov:
+                        c_ja_lib += bool(passed_votes[c])
+                passed_votes = None
             elif kind == "claim" and gov is not None:
                 subject = e["subject"]
+                if subject == "president_hand" and e["seat"] == p:
+                    p_claim = list(e["policies"]).count(LIBERAL)
+                if subject == "investigation" and e["target"] == p:
+                    p_called = e.get("party")
                 if subject == "president_hand" and e["seat"] == gov[0]:
                     claim3 = (gov[0], list(e["policies"]).count(LIBERAL))
                 elif subject == "chancellor_hand" and e["seat"] == gov[1] and claim3:
@@ -491,6 +558,21 @@ class BayesAgent(Agent):
             float(on_me.get(c) is False),
             float(same_pres is True),
             float(same_pres is False),
+            p_lib / 3,
+            min(p_lib_chanc, 3) / 3,
+            min(p_fas, 3) / 3,
+            float(p_last_lib),
+            float(p_called == LIBERAL),
+            float(p_claim == 0),
+            min(p_rejected, 3) / 3,
+            min(c_ja_lib, 3) / 3,
+            float(c == after),
+            float(own_same_chancellor is True),
+            (agree + 1) / (both + 2),
+            float(view.chancellor == me),
+            float(view.fascist_policies == 0),
+            float(view.fascist_policies == 4),
+            min(elections, 15) / 15,
         )
         return np.array(x)
 
@@ -501,7 +583,7 @@ class BayesAgent(Agent):
         assert p is not None and c is not None
         zone = view.fascist_policies >= view.hitler_zone
         ja = True
-        if self.vote_coef is not None:
+        if self.vote_model is not None:
             # Plain sense first (tests/bots/test_plain_sense.py): the vote that wins or loses
             # the game on the spot is never left to the fitted model.
             if zone and c not in view.not_hitler:
@@ -509,8 +591,7 @@ class BayesAgent(Agent):
                     return _find(legal, "vote", ja=True)
                 if view.role == LIBERAL and float(b.p_fascist_party()[c]) > 0.999:
                     return _find(legal, "vote", ja=False)
-            role = {LIBERAL: 0, FASCIST: 1}.get(view.role or "", 2)
-            z = float(np.dot(self.vote_coef[2 * role + zone], self.vote_features(view)))
+            z = self.vote_model.margin(self.vote_features(view))
             return _find(legal, "vote", ja=z >= 0.0)
         if self.seat in (p, c):
             ja = True
@@ -900,8 +981,7 @@ def _factory(seat: int, rng: Any) -> Agent:
 def _human_factory(seat: int, rng: Any) -> Agent:
     agent = BayesAgent(seat, rng, HUMAN_MODEL)
     agent.name = "bayes-human"
-    if HUMAN_VOTE_COEF is not None:
-        agent.vote_coef = np.array(HUMAN_VOTE_COEF)
+    agent.vote_model = human_vote_trees()
     return agent
 
 
