@@ -114,13 +114,16 @@ class Observer:
         if self._cursor == end:
             return
         seats, everyone = self._seats, self._all
+        read = _READ.get
         for i in range(self._cursor, end):
             e = events[i]
-            learn = _LEARN.get(e.type)
+            readers = read(e.type)  # most events teach nothing: one look-up for them
+            if readers is None:
+                continue
+            learn, prove = readers
             if learn is not None:
                 audience = e.audience
                 learn(e, everyone if audience is None else tuple(seats[s] for s in audience))
-            prove = _PROOF.get(e.type)
             if prove is not None:
                 self._proven = prove(e.data, self._proven)
         self._cursor = end
@@ -338,6 +341,11 @@ _PROOF: dict[str, Callable[[Any, tuple[int, ...]], tuple[int, ...]]] = {
     "not_hitler": lambda d, p: tuple(sorted({*p, d["seat"]})),
     "executed": lambda d, p: tuple(sorted({*p, d["target"]})),
     "game_over": lambda d, p: tuple(s for s, r in enumerate(d["roles"]) if r != "hitler"),
+}
+
+#: by event type: what it teaches the seats that observe it, and what it proves publicly
+_READ: dict[str, tuple[Any, Any]] = {
+    t: (_LEARN.get(t), _PROOF.get(t)) for t in sorted({*_LEARN, *_PROOF})
 }
 
 __all__ = ["FIELDS", "Observer"]

@@ -82,6 +82,9 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
         self._encoder: TableEncoder | None = None
         self._observer: Observer | None = None
         self._cache: dict[int, dict[str, np.ndarray]] = {}
+        # the game is over: every agent terminated (until then rewards, cumulative rewards,
+        # terminations and truncations are all zero or False, so a step need not touch them)
+        self._over = False
 
     # ------------------------------------------------------------------ spaces
     def _make_space(self) -> spaces.Dict:
@@ -109,6 +112,7 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
         self._encoder = TableEncoder(self.players, self.layout)
         self._observer = self.game.observer
         self._cache = {}
+        self._over = False
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -131,7 +135,7 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        if self._over:  # every agent is terminated
             self._was_dead_step(action)
             return
         game = self.game
@@ -145,7 +149,7 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
         if not (0 <= index < NUM_ACTIONS) or not mask[index]:
             legal = np.flatnonzero(mask).tolist()
             raise ValueError(f"action {action!r} is not legal for {agent} now; legal: {legal}")
-        self._cumulative_rewards[agent] = 0.0
+        # (PettingZoo zeroes the agent's cumulative reward here: it is zero until the end)
         game.apply(ACTIONS[seat][index])
         self._cache = {}
         if game.winner is not None:
@@ -160,6 +164,7 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
     def _finish(self, winner: Winner) -> None:
         game = self.game
         assert game is not None
+        self._over = True
         info = {"winner": winner.value, "reason": game.reason.value if game.reason else None}
         for a, seat in self._seat_of.items():
             liberal = game.roles[seat] is Role.LIBERAL
@@ -172,7 +177,7 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
     def _mask(self, seat: int) -> np.ndarray:
         game = self.game
         assert game is not None
-        if game.winner is not None:
+        if self._over:
             return _NO_MASK.copy()
         key = tuple(map(action_index, game.legal_actions(seat)))  # claims are -1
         mask = _MASKS.get(key)
@@ -186,6 +191,8 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
     ) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
         """``AECEnv.last``, for the selected agent (defined here: it is called at every step)."""
         agent = self.agent_selection
+        if not self._over:
+            return (self.observe(agent) if observe else None, 0.0, False, False, self.infos[agent])
         return (
             self.observe(agent) if observe else None,
             self._cumulative_rewards[agent],

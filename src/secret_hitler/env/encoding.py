@@ -104,11 +104,11 @@ _TARGET_BASE = {
 def action_index(action: Action) -> int:
     """The Discrete index of an engine action; -1 for a claim (not in the action space)."""
     kind = action.type
+    if kind == A.VOTE:  # the commonest (most steps are votes)
+        return JA if action.ja else NEIN
     base = _TARGET_BASE.get(kind)
     if base is not None:
         return base + action.target  # type: ignore[operator]
-    if kind == A.VOTE:
-        return JA if action.ja else NEIN
     if kind == A.DISCARD:
         return DISCARD_LIBERAL if action.policy is _L else DISCARD_FASCIST
     if kind == A.ENACT:
