@@ -201,8 +201,6 @@ def term_points(records: list[dict[str, Any]], model: Model) -> tuple[np.ndarray
 def _term_points(records: list[dict[str, Any]], model: Model) -> tuple[np.ndarray, ...]:
     """``term_points`` and, per point, whether it is the game's last nomination and which
     seats are of the fascist party (for the team error of ``--ablate``)."""
-    from secret_hitler.engine.settings import Rules
-
     model = replace(model, weights=None, temper=1.0)
     xs, masks, ys, parties = [], [], [], []
     noms: list[int] = []  # the point's nomination in its game
@@ -221,16 +219,7 @@ def _term_points(records: list[dict[str, Any]], model: Model) -> tuple[np.ndarra
                 view = game.view(seat)
                 b = beliefs.get(seat)
                 if b is None:
-                    rules = Rules.from_json({k: v for k, v in view.rules.items() if v is not None})
-                    b = beliefs[seat] = TermBeliefs(
-                        view.players,
-                        rules.fascist_count(view.players),
-                        seat,
-                        deck=rules.deck,
-                        hitler_zone=rules.hitler_zone,
-                        hitler_knows=rules.hitler_knows(view.players),
-                        model=model,
-                    )
+                    b = beliefs[seat] = TermBeliefs.for_view(view, model=model)
                 b.update(view)
                 if b.possible() <= 1:
                     continue  # this seat knows the whole team: nothing to learn from it

@@ -22,7 +22,7 @@ import math
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import combinations
-from typing import Any
+from typing import Any, Self
 
 import numpy as np
 
@@ -434,7 +434,7 @@ class Beliefs:
         return self.hitler_knows
 
     @classmethod
-    def for_view(cls, view: Any, *, public: bool = False, model: Model = DEFAULT_MODEL) -> Beliefs:
+    def for_view(cls, view: Any, *, public: bool = False, model: Model = DEFAULT_MODEL) -> Self:
         """Beliefs sized for the game of ``view`` (player count, fascists, deck) from its rules."""
         from ..engine.settings import Rules
 

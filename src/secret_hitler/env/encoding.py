@@ -430,14 +430,7 @@ class TableEncoder:
 
     def observe(self, seat: int, observer: Observer) -> np.ndarray:
         """The observation vector of ``seat`` now, from ``observer``'s new events and fields."""
-        new = observer.events_from(self._cursor)
-        if new:  # ``sync``, inline: this runs at every step of an environment
-            get = self.handlers.get
-            for e in new:
-                handler = get(e.type)
-                if handler is not None:
-                    handler(e.data, e.audience)
-            self._cursor += len(new)
+        self.sync(observer)
         return self.encode(seat, observer.public(), observer.own(seat))
 
     def _nominated(self, data: Any, _aud: Any) -> None:
