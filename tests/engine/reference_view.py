@@ -34,6 +34,17 @@ def _plain(event: Any) -> dict[str, Any]:
     return hit[1]
 
 
+def _next_president(game: Game) -> int | None:
+    """A10 from scratch: a special election's pick, else the first living seat left of the
+    seat the rotation stands at."""
+    if game.winner is not None:
+        return None
+    if game._special_next is not None:
+        return game._special_next
+    order = [(game._rotation + k) % game.n for k in range(1, game.n + 1)]
+    return next(s for s in order if game.alive[s])
+
+
 def reference_view(game: Game, seat: int | None) -> dict[str, Any]:
     """``game.view(seat).to_json()`` as the rules define it (RULES.md, docs/engine.md)."""
     n = game.n
@@ -136,6 +147,7 @@ def reference_view(game: Game, seat: int | None) -> dict[str, Any]:
         "veto_proposed": phase is Phase.VETO_RESPONSE,
         "power": _POWER_OF_PHASE.get(phase),
         "pending_power": None if pending is None else pending.value,
+        "next_president": _next_president(game),
         "investigated": list(game.investigated),
         "not_hitler": sorted(game.not_hitler),
         "proven_not_hitler": proven,

@@ -56,6 +56,7 @@ VIEW_FIELDS = {
     "veto_proposed",
     "power",
     "pending_power",
+    "next_president",
     "investigated",
     "not_hitler",
     "proven_not_hitler",
@@ -74,6 +75,34 @@ def test_view_has_the_documented_fields_and_is_json():
         data = game.view(seat).to_json()
         assert set(data) == VIEW_FIELDS
         assert json.loads(json.dumps(data)) == data
+
+
+@pytest.mark.parametrize("players", [5, 7, 10])
+def test_next_president_is_the_candidate_of_the_next_round(players):
+    """Across special elections and executions: whenever a round begins, its candidate is the
+    ``next_president`` the views showed just before (unless that very action executed someone
+    or named the candidate); so after a special election the rotation resumes. None once the
+    game is over."""
+    checked = specials = 0
+    for seed in range(40):
+        game = Game(players, seed=seed)
+        rng = random.Random(seed)
+        while not game.finished:
+            before = game.view(None)
+            seat = rng.choice(list(game.to_act()))
+            action = rng.choice(game.legal_actions(seat))
+            specials += action.type == "special_election"
+            game.apply(action)
+            after = game.view(None)
+            if after.round == before.round or game.finished:
+                continue
+            if action.type == "special_election":  # this very action picks the candidate
+                assert after.candidate == action.target
+            elif action.type != "execute":  # (an execution may kill the seat that was next)
+                assert after.candidate == before.next_president
+                checked += 1
+        assert game.view(None).next_president is None
+    assert checked > 100 and (specials > 0 or players < 7)  # the board has one from 7 players
 
 
 @pytest.mark.parametrize("seat", [7, -1, "0"])

@@ -98,7 +98,7 @@ VOTE_FEATURES = (
     "president_last_fascist_gov",
     # Added for the 80% target (issue 13.4): the voter's own style so far, seating, claims.
     "own_ja_rate",  # (ja + 1) / (votes + 2) of this seat's earlier votes in this game
-    "seat_after_candidate",  # the voter is the next living seat after the candidate
+    "seat_after_candidate",  # the voter is the next president in turn (view.next_president)
     "conflict_president",  # the president's hand claim contradicted his partner's (or vice versa)
     "conflict_chancellor",
     "called_fascist_president",  # an investigation claim named him fascist
@@ -508,8 +508,7 @@ class BayesAgent(Agent):
                         conflict.update(gov)
                 elif subject == "investigation" and e.get("party") == FASCIST:
                     called.add(e["target"])
-        living = [s for s in range(view.players) if view.alive[s]]
-        after = next((s for s in living if s > p), living[0] if living else p)
+        after = view.next_president  # the engine's A10 (special elections, the dead skipped)
         if informed and self.public is not None:
             clean = self.public.p_both_liberal(p, c, probs)
         else:

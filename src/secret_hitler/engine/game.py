@@ -552,6 +552,19 @@ class Game:
         """The seats with an open claim window."""
         return tuple(self._claims)
 
+    def next_president(self) -> int | None:
+        """The next presidential candidate if this round ended now: a special election's pick,
+        else the next living seat in rotation (A10); None once the game is over."""
+        if self.winner is not None:
+            return None
+        if self._special_next is not None:
+            return self._special_next
+        nxt, alive, n = self._rotation, self.alive, self.n
+        while True:
+            nxt = (nxt + 1) % n
+            if alive[nxt]:
+                return nxt
+
     @property
     def pending_power(self) -> Power | None:
         """A power the next elected president will use (``power_timing: next_president``)."""
@@ -1086,15 +1099,11 @@ class Game:
         self._continue()
 
     def _end_round(self) -> None:
+        nxt = self.next_president()
+        assert nxt is not None
         if self._special_next is not None:
-            nxt, self._special_next = self._special_next, None
+            self._special_next = None
         else:
-            nxt = self._rotation
-            alive, n = self.alive, self.n
-            while True:
-                nxt = (nxt + 1) % n
-                if alive[nxt]:
-                    break
             self._rotation = nxt
         self._begin_round(nxt)
 

@@ -221,6 +221,7 @@ class Observer:
             value == "veto_response",
             _POWER_NOW[value],
             None if pending is None else pending._value_,
+            g.next_president(),
             tuple(g.investigated),
             tuple(sorted(not_hitler)) if not_hitler else (),
             self._proven,

@@ -55,6 +55,7 @@ FIELDS: tuple[str, ...] = (
     "veto_proposed",
     "power",  # the power being used now
     "pending_power",  # a power the next elected president will use (power_timing next_president)
+    "next_president",  # the next presidential candidate if this round ended now (A10), None at the end
     "investigated",
     "not_hitler",
     "proven_not_hitler",  # seats publicly proven not Hitler: not_hitler, executed (P4), all at the end
@@ -174,6 +175,7 @@ class View:
         veto_proposed: bool
         power: str | None
         pending_power: str | None
+        next_president: int | None
         investigated: tuple[bool, ...]
         not_hitler: tuple[int, ...]
         proven_not_hitler: tuple[int, ...]
