@@ -9,7 +9,9 @@ import glob
 import json
 import os
 import random
+import re
 import shutil
+import socket
 import subprocess
 import tempfile
 import time
@@ -66,6 +68,30 @@ def http(
         except ValueError:
             parsed = {"raw": raw_body.decode(errors="replace")}
         raise HttpError(exc.code, parsed) from None
+
+
+def raw_http(server: Server, head: str, chunks: list[bytes] | None = None) -> tuple[int, bytes]:
+    """Send a request head and some body bytes, then read the answer: the body may be unfinished,
+    so the server must answer without waiting for the rest (sending a whole oversized body could
+    race the server closing the socket, a broken pipe on the client's side)."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=TIMEOUT) as s:
+        s.sendall(head.encode())
+        for chunk in chunks or []:
+            s.sendall(chunk)
+        data = b""
+        while b"\r\n\r\n" not in data or len(data) < _answer_length(data):
+            part = s.recv(65536)
+            if not part:
+                break
+            data += part
+    status = int(data.split(b" ", 2)[1])
+    return status, data.split(b"\r\n\r\n", 1)[1]
+
+
+def _answer_length(data: bytes) -> int:
+    head, _, _ = data.partition(b"\r\n\r\n")
+    m = re.search(rb"(?i)content-length: *(\d+)", head)
+    return len(head) + 4 + int(m.group(1)) if m else 1 << 30
 
 
 def session(server: Server, name: str) -> str:

@@ -4,8 +4,6 @@ small configured values; the refused request changes nothing and the allowed one
 from __future__ import annotations
 
 import asyncio
-import re
-import socket
 import subprocess
 import sys
 import time
@@ -14,7 +12,17 @@ from typing import Any
 
 import pytest
 import websockets
-from server_support import ROOT, TIMEOUT, Client, HttpError, Server, ahttp, http, session
+from server_support import (
+    ROOT,
+    TIMEOUT,
+    Client,
+    HttpError,
+    Server,
+    ahttp,
+    http,
+    raw_http,
+    session,
+)
 
 from secret_hitler.server.config import LIMIT_ENV, Settings
 
@@ -179,29 +187,6 @@ def test_chat_per_user_and_per_address(make_server: Any) -> None:
 
 
 # ---------------------------------------------------------------------- request bodies
-def _raw_http(server: Server, head: str, chunks: list[bytes] | None = None) -> tuple[int, bytes]:
-    """Send a request head and some body bytes, then read the answer (the body may be unfinished:
-    the server must answer without waiting for the rest)."""
-    with socket.create_connection(("127.0.0.1", server.port), timeout=TIMEOUT) as s:
-        s.sendall(head.encode())
-        for chunk in chunks or []:
-            s.sendall(chunk)
-        data = b""
-        while b"\r\n\r\n" not in data or len(data) < _length(data):
-            part = s.recv(65536)
-            if not part:
-                break
-            data += part
-    status = int(data.split(b" ", 2)[1])
-    return status, data.split(b"\r\n\r\n", 1)[1]
-
-
-def _length(data: bytes) -> int:
-    head, _, _ = data.partition(b"\r\n\r\n")
-    m = re.search(rb"(?i)content-length: *(\d+)", head)
-    return len(head) + 4 + int(m.group(1)) if m else 1 << 30
-
-
 def test_request_body_limit(server: Server) -> None:
     limit = Settings().max_body
     # a declared length over the limit: refused before a byte of the body is sent
@@ -209,7 +194,7 @@ def test_request_body_limit(server: Server) -> None:
         f"POST /api/session HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
         f"Content-Length: {100 << 20}\r\n\r\n"
     )
-    status, body = _raw_http(server, head)
+    status, body = raw_http(server, head)
     assert status == 413 and b'"too_large"' in body and str(limit).encode() in body
     # a chunked body is counted as it arrives: refused once past the limit, never finished
     head = (
@@ -218,7 +203,7 @@ def test_request_body_limit(server: Server) -> None:
     )
     piece = b"x" * 65536
     chunks = [b"%x\r\n%s\r\n" % (len(piece), piece)] * (limit // len(piece) + 1)
-    status, body = _raw_http(server, head, chunks)
+    status, body = raw_http(server, head, chunks)
     assert status == 413 and b'"too_large"' in body
     # at the limit itself it is read (and judged on its content)
     with pytest.raises(HttpError) as info:
