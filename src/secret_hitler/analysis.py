@@ -22,6 +22,8 @@ from typing import Annotated, Any
 
 import typer
 
+from .datasets import FileProblem, read_json
+
 #: The level that judges moves by default: the strongest built-in level.
 DEFAULT_BOT = "bayes"
 #: Levels that can judge moves (they have ``evaluate`` and ``posterior``).
@@ -175,15 +177,9 @@ def analyze_command(
     if (seat is None) == (not spectator):
         raise fail("give exactly one of --seat S and --spectator")
     try:
-        text = record_file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise fail(
-            f"{record_file}: cannot read the file ({getattr(exc, 'strerror', None) or exc})"
-        ) from None
-    try:
-        record = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise fail(f"{record_file}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
+        record = read_json(record_file)
+    except FileProblem as exc:
+        raise fail(str(exc)) from None
     if not isinstance(record, dict):
         raise fail(f"{record_file}: a record is a JSON object")
     try:

@@ -61,19 +61,15 @@ def replay_command(
     ] = None,
 ) -> None:
     """Replay game records and check them (exit 0 ok, 1 illegal action or result mismatch, 2 invalid file)."""
+    from .datasets import FileProblem, read_json  # not at import: ``simulate`` starts lean
+
     seat = _parse_view(view)
     status = 0
     for path in files:
         try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            _err(f"{path}: cannot read the file ({exc.strerror or exc})")
-            status = 2
-            continue
-        try:
-            record = json.loads(text)
-        except json.JSONDecodeError as exc:
-            _err(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})")
+            record = read_json(path)
+        except FileProblem as exc:
+            _err(str(exc))
             status = 2
             continue
         try:

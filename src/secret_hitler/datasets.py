@@ -2,16 +2,18 @@
 
 The secrethitler.io sample is committed as gzip-compressed JSONL; every reader goes through
 ``open_text``, which takes a plain or a gzip file alike (told apart by its first bytes, not its
-name). The sample is found beside the sources (a checkout or an editable install); an installed
+name); ``read_json`` reads one JSON document (a record) the same way, with one clear message
+for each way a file can be unreadable. The sample is found beside the sources (a checkout or an editable install); an installed
 wheel does not carry it, and ``secrethitler_io_sample`` then says so.
 """
 
 from __future__ import annotations
 
 import gzip
+import json
 import zlib
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 SECRETHITLER_IO = DATA_DIR / "secrethitler-io-games.jsonl.gz"
@@ -39,3 +41,27 @@ def open_text(path: Path) -> TextIO:
     if compressed:
         return gzip.open(path, "rt", encoding="utf-8")
     return path.open(encoding="utf-8")
+
+
+class FileProblem(ValueError):
+    """A file that cannot be read as what was asked; the message names the file and the cause
+    (never its content)."""
+
+
+def read_json(path: Path) -> Any:
+    """The JSON document in ``path`` (plain or gzip UTF-8 text); ``FileProblem`` otherwise."""
+    try:
+        with open_text(path) as fh:
+            text = fh.read()
+    except UnicodeDecodeError:
+        raise FileProblem(f"{path}: not a UTF-8 text file") from None
+    except CORRUPT_GZIP:
+        raise FileProblem(f"{path}: a damaged gzip file") from None
+    except OSError as exc:
+        raise FileProblem(f"{path}: cannot read the file ({exc.strerror or exc})") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise FileProblem(
+            f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
+        ) from None

@@ -162,6 +162,37 @@ def test_replay_missing_file_exit_2(tmp_path):
     assert "Traceback" not in proc.stderr and "nope.json" in proc.stderr
 
 
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"\xd0\x00\xff binary", "not a UTF-8 text file"),
+        (b"\x1f\x8b\x08 cut short", "a damaged gzip file"),
+        (None, "cannot read the file"),  # a directory
+    ],
+)
+def test_replay_unreadable_file_exit_2_with_a_clear_message(tmp_path, content, message):
+    bad = tmp_path / "bad.json"
+    if content is None:
+        bad.mkdir()
+    else:
+        bad.write_bytes(content)
+    proc = run(bad)
+    assert proc.returncode == 2, proc.stderr
+    assert "Traceback" not in proc.stderr + proc.stdout
+    assert str(bad) in proc.stderr and message in proc.stderr
+
+
+def test_replay_reads_a_gzip_record(tmp_path):
+    import gzip
+
+    record = finished_game().to_record()
+    path = tmp_path / "game.json.gz"
+    path.write_bytes(gzip.compress(json.dumps(record).encode()))
+    proc = run(path, "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["ok"] is True
+
+
 def test_replay_record_with_a_wrong_reshuffle_is_an_invalid_file(tmp_path):
     game = finished_game(seed=2)
     while not game.reshuffles:

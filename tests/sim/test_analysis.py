@@ -125,6 +125,9 @@ def test_cli(tmp_path: Path) -> None:
     (tmp_path / "bad.json").write_text("{nope")
     res = runner.invoke(app, ["analyze", str(tmp_path / "bad.json"), "--seat", "0"])
     assert res.exit_code == 2 and "not valid JSON" in res.stderr
+    (tmp_path / "binary.json").write_bytes(b"\xd0\x00\xff")
+    res = runner.invoke(app, ["analyze", str(tmp_path / "binary.json"), "--seat", "0"])
+    assert res.exit_code == 2 and "not a UTF-8 text file" in res.stderr
 
 
 def test_an_imported_real_game_is_analysed_from_each_point_of_view() -> None:

@@ -50,12 +50,8 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
             ws, "invite_required", "this table is private: the invite code is needed", 4403
         )
         return
-    addr = client_address(ws.client)
-    if not hub.guard.connect(addr):
-        limit = hub.settings.connections_per_address
-        await _refuse(
-            ws, "too_many_connections", f"at most {limit} open connections per address", 4429
-        )
+    addr = await _admit(ws, hub)
+    if addr is None:
         return
     try:
         await ws.accept()
@@ -75,17 +71,25 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         hub.guard.disconnect(addr)
 
 
+async def _admit(ws: WebSocket, hub: Hub) -> str | None:
+    """Count the socket against its address's limit of open connections: the address, which the
+    caller must release (``hub.guard.disconnect``) when the socket ends; ``None`` when the limit
+    is reached (the socket is then refused)."""
+    addr = client_address(ws.client)
+    if hub.guard.connect(addr):
+        return addr
+    limit = hub.settings.connections_per_address
+    await _refuse(ws, "too_many_connections", f"at most {limit} open connections per address", 4429)
+    return None
+
+
 async def _serve_relayed(ws: WebSocket, hub: Hub, table_id: str, owner: str, user: Any) -> None:
     """The table is owned by node ``owner``: the socket is served through it (relay.py)."""
     from .relay import serve_remote
 
     assert hub.cluster is not None
-    addr = client_address(ws.client)
-    if not hub.guard.connect(addr):
-        limit = hub.settings.connections_per_address
-        await _refuse(
-            ws, "too_many_connections", f"at most {limit} open connections per address", 4429
-        )
+    addr = await _admit(ws, hub)
+    if addr is None:
         return
     try:
         await ws.accept()

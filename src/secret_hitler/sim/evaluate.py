@@ -191,6 +191,21 @@ class VoteReport:
         }
 
 
+def _selected(
+    records: Iterable[dict[str, Any]], half: str, players: int | None
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    """The games of ``half`` (``game_half`` of each record's index) at ``players`` players
+    (any count when ``None``), each with its index among all ``records`` (its seed offset)."""
+    if half not in ("all", "train", "test"):
+        raise EvaluateError(f"--half: 'train', 'test' or 'all', not {half[:20]!r}")
+    for gi, record in enumerate(records):
+        if half != "all" and game_half(record, gi) != half:
+            continue
+        if players is not None and len(record.get("roles") or ()) != players:
+            continue
+        yield gi, record
+
+
 def evaluate_votes(
     records: Iterable[dict[str, Any]],
     bot: str,
@@ -203,14 +218,8 @@ def evaluate_votes(
     vote agreement (by role, player count, tracker and zone), agreement on the nominee, and the
     share of false claims by role (people's and the bot's at the same moments)."""
     _check_bot(bot)
-    if half not in ("all", "train", "test"):
-        raise EvaluateError(f"--half: 'train', 'test' or 'all', not {half[:20]!r}")
     report = VoteReport(bot, half=half)
-    for gi, record in enumerate(records):
-        if half != "all" and game_half(record, gi) != half:
-            continue
-        if players is not None and len(record.get("roles") or ()) != players:
-            continue
+    for gi, record in _selected(records, half, players):
         try:
             _votes_of_game(record, bot, seed + gi, report)
         except Exception:  # a game the engine refuses: count it, keep going
@@ -429,14 +438,8 @@ def evaluate_roles(
     probe = make_agent(bot, 0, 0)
     if not hasattr(probe, "posterior"):
         raise EvaluateError(f"bot {bot!r} keeps no posterior over roles (try --bot bayes)")
-    if half not in ("all", "train", "test"):
-        raise EvaluateError(f"--half: 'train', 'test' or 'all', not {half[:20]!r}")
     report = RoleReport(bot, half, players)
-    for gi, record in enumerate(records):
-        if half != "all" and game_half(record, gi) != half:
-            continue
-        if players is not None and len(record.get("roles") or ()) != players:
-            continue
+    for gi, record in _selected(records, half, players):
         try:
             rows = _roles_of_game(record, bot, seed + gi)
         except EvaluateError:
