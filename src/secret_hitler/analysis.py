@@ -167,8 +167,7 @@ def analyze_command(
     ] = DEFAULT_BOT,
     as_json: _JSON = False,
 ) -> None:
-    """Per-step role probabilities from one point of view, and the seat's moves the bot would
-    have played differently (exit 2 on a bad record or option)."""
+    """Per-step role probabilities from one point of view, and the moves the bot would have played otherwise (exit 2 on a bad record or option)."""
 
     def fail(message: str) -> typer.Exit:
         typer.echo(f"secret-hitler analyze: {message}", err=True)

@@ -103,6 +103,10 @@ def test_simulate_json_matches_the_library() -> None:
         (["simulate", "--out", A_FOLDER + "/no/such/g.jsonl"], "no/such does not exist"),
         (["simulate", "--plot", A_FOLDER], "--plot: "),
         (["simulate", "--records", A_FILE], "--records: "),
+        # places that exist but cannot be written: told before the games, not after them
+        (["simulate", "--out", "/proc/games.jsonl"], "--out: cannot write /proc/games.jsonl"),
+        (["simulate", "--records", "/proc/records"], "--records: cannot write in /proc/records"),
+        (["tournament", "--out", "/proc/t", "--players", "5"], "--out: cannot write in /proc/t"),
     ],
 )
 def test_bad_flags_exit_2_with_a_clear_message(args: list[str], message: str) -> None:

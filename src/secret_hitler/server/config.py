@@ -25,7 +25,18 @@ def _float(name: str, default: float) -> float:
     try:
         return float(raw)
     except ValueError:
-        raise ValueError(f"{name}: must be a number of seconds, got {raw!r}") from None
+        raise ValueError(f"{name}: must be a number of seconds, got {raw[:40]!r}") from None
+
+
+def _port(value: Any) -> int:
+    """A TCP port, 1 to 65535 (the OS would take a larger number modulo 65536, silently)."""
+    try:
+        port = int(value)
+    except ValueError:
+        raise ValueError(f"SH_PORT: must be a port number, got {str(value)[:40]!r}") from None
+    if not 1 <= port <= 65535:
+        raise ValueError(f"--port: must be 1 to 65535, got {port}")
+    return port
 
 
 def _origins(raw: str | None) -> tuple[str, ...]:
@@ -176,7 +187,7 @@ class Settings:
         env = os.environ
         values: dict[str, Any] = {
             "host": env.get("SH_HOST") or DEFAULT_HOST,
-            "port": int(env.get("SH_PORT") or DEFAULT_PORT),
+            "port": env.get("SH_PORT") or DEFAULT_PORT,
             "data": Path(env.get("SH_DATA") or DEFAULT_DATA),
             "database_url": env.get("DATABASE_URL") or None,
             "secret": env.get("SH_SECRET") or None,
@@ -206,6 +217,7 @@ class Settings:
             values[name] = _limit_value(name, raw, getattr(defaults, name))
         values.update({k: v for k, v in overrides.items() if v is not None})
         values["data"] = Path(values["data"])
+        values["port"] = _port(values["port"])
         settings = cls(**values)
         settings.check_cluster()
         return settings

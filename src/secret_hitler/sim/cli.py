@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -88,17 +89,33 @@ def _check_counts(games: int, jobs: int) -> None:
 
 
 def _check_output(path: Path | None, flag: str, folder: bool = False) -> None:
-    """Refuse an output path before hours of simulation, not after."""
+    """Refuse an output path before hours of simulation, not after: the folder is made (or the
+    file opened) now and a file written into it, so a read-only or unwritable place is told
+    here; a file that did not exist is removed again."""
     if path is None:
         return
     if folder:
         if path.exists() and not path.is_dir():
             raise UsageError(f"{flag}: {path} exists and is not a folder")
+        try:
+            path.mkdir(parents=True, exist_ok=True)
+            with tempfile.TemporaryFile(dir=path):
+                pass
+        except OSError as exc:
+            raise UsageError(f"{flag}: cannot write in {path} ({exc.strerror or exc})") from None
         return
     if path.is_dir():
         raise UsageError(f"{flag}: {path} is a folder, give a file name")
     if not path.parent.is_dir():
         raise UsageError(f"{flag}: the folder {path.parent} does not exist")
+    existed = path.exists()
+    try:
+        with path.open("a"):
+            pass
+        if not existed:
+            path.unlink()
+    except OSError as exc:
+        raise UsageError(f"{flag}: cannot write {path} ({exc.strerror or exc})") from None
 
 
 def _check_players(n: int) -> int:
