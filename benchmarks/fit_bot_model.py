@@ -356,26 +356,15 @@ def report(m: dict[str, Any]) -> None:
 
 def audit(games: list[Any], model: Any = DEFAULT_MODEL) -> None:
     """Per event type, the total change of log P(true world) for seats that do not know the team."""
-    from secret_hitler.engine.settings import Rules
-
     moved: dict[str, float] = defaultdict(float)
     count: dict[str, int] = defaultdict(int)
     final = []
     for game in games:
-        rules = Rules.from_json({"preset": "official"})
         roles = [r.value for r in game.roles]
         for seat in range(game.n):
             if roles[seat] == "fascist":
                 continue
-            b = Beliefs(
-                game.n,
-                rules.fascist_count(game.n),
-                seat,
-                deck=rules.deck,
-                hitler_zone=rules.hitler_zone,
-                hitler_knows=rules.hitler_knows(game.n),
-                model=model,
-            )
+            b = Beliefs.for_view(game.view(seat), model=model)  # sized by the game's own rules
             w = b.world_index(roles)
             evs = [e.to_json() for e in game.visible_events(seat)]
             prev = None
