@@ -19,11 +19,14 @@ that make the posterior confidently wrong show up as large negative totals.
     .venv/bin/python benchmarks/fit_bot_model.py --games 300 --seed 21 --fascists bayes,rule
     .venv/bin/python benchmarks/fit_bot_model.py --games 300 --audit
     .venv/bin/python benchmarks/fit_bot_model.py --games 100 --seed 5 --temper 1,0.7,0.55,0.4,0.3
+    .venv/bin/python benchmarks/fit_bot_model.py --games 300 --seed 21 --fascists bayes,rule \
+        --temper 0.7 --compare 1000     # what a refit on today's bots would change
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import time
 from collections import defaultdict
@@ -406,6 +409,48 @@ def temper_scan(games: list[Any], values: list[float]) -> None:
         bayes.DEFAULT_MODEL = saved
 
 
+def compare(
+    kwargs: dict[str, Any], games: int, tempers: list[float], fitted: list[Any] | None = None
+) -> None:
+    """Liberal win rates of the committed ``BOT_MODEL`` and of the refit ``kwargs`` (at each
+    temper, and with per-term weights fitted on the games ``fitted`` when given, as
+    ``fit_human_model.py`` fits them for people), ``games`` games per lineup with the seeds of
+    ``simulate --seed 1``: what a refit would change in the bots' strength (nothing is
+    written)."""
+    from dataclasses import replace
+
+    from secret_hitler.bots import bayes
+    from secret_hitler.bots.beliefs import BOT_MODEL, model_from_json
+    from secret_hitler.sim.simulator import SimConfig, simulate, summarize
+
+    lineups = (("bayes", "bayes"), ("bayes", "rule"), ("rule", "bayes"))
+    refit = model_from_json(json.loads(json.dumps(kwargs)))
+    models = [("committed", BOT_MODEL)] + [
+        (f"refit, temper {t}", replace(refit, temper=t)) for t in tempers
+    ]
+    if fitted:
+        from fit_human_model import fit_term_weights
+
+        result = fit_term_weights([g.to_record() for g in fitted], kwargs)
+        print(f"term weights {result['weights']}, log-loss {result['log_loss']}")
+        models.append(
+            ("refit, term weights", replace(refit, weights=tuple(result["weights"].items())))
+        )
+    print(f"liberal wins over {games} games per lineup (7 players, official, seed 1)")
+    print("  model                  " + "  ".join(f"{lib}/{fas}" for lib, fas in lineups))
+    saved = bayes.DEFAULT_MODEL
+    try:
+        for name, model in models:
+            bayes.DEFAULT_MODEL = model
+            cells = []
+            for lib, fas in lineups:
+                results = simulate(SimConfig(7, Lineup(lib, fas), "official", 1), games)
+                cells.append(f"{summarize(results).liberal_wins / games:11.1%}")
+            print(f"  {name:22s} " + " ".join(cells), flush=True)
+    finally:
+        bayes.DEFAULT_MODEL = saved
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=300)
@@ -415,6 +460,14 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--audit", action="store_true")
     ap.add_argument("--temper", default="", help="comma-separated Model.temper values to score")
+    ap.add_argument(
+        "--compare",
+        type=int,
+        default=0,
+        metavar="GAMES",
+        help="play GAMES games per lineup with the committed model and with this refit "
+        "(at the committed temper and at each --temper value) and print the liberal win rates",
+    )
     args = ap.parse_args()
     t0 = time.time()
     games = [
@@ -433,8 +486,13 @@ def main() -> None:
     print_model(fit(measured))
     if args.audit:
         audit(games)
-    if args.temper:
-        temper_scan(games, [float(t) for t in args.temper.split(",")])
+    tempers = [float(t) for t in args.temper.split(",")] if args.temper else []
+    if tempers:
+        temper_scan(games, tempers)
+    if args.compare:
+        from secret_hitler.bots.beliefs import BOT_MODEL
+
+        compare(fit(measured), args.compare, [BOT_MODEL.temper, *tempers], games)
 
 
 if __name__ == "__main__":
