@@ -3,6 +3,7 @@ and starts on the server's default level (GET /api/bots)."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -42,22 +43,31 @@ def test_without_the_servers_answer_the_menu_is_empty_and_tables_get_its_default
     asks again at its next refresh and the menu fills."""
     default = web_server.api("GET", "/api/bots")["default"]
     failed: list[str] = []
+    held: list[Any] = []  # the lobby's next request, answered when the test says so
 
-    def fail_first(route: Any) -> None:
+    def fail_first_hold_next(route: Any) -> None:
         if failed:
-            route.continue_()
+            held.append(route)
         else:
             failed.append(route.request.url)
             route.abort()
 
     page = new_context(width=390, height=844).new_page()
-    page.route("**/api/bots", fail_first)
+    page.route("**/api/bots", fail_first_hold_next)
     page.goto(web_server.url + "/")
     page.wait_for_function("() => document.querySelector('#level')?.disabled")
     assert page.locator("#level option").count() == 0
+    deadline = time.monotonic() + 30  # the lobby refreshes every few seconds
+    while not held:
+        assert time.monotonic() < deadline, "the lobby did not ask for the levels again"
+        page.wait_for_timeout(100)  # lets Playwright run the route handler meanwhile
+    assert page.locator("#level option").count() == 0  # still empty while nothing answered
+    held[0].continue_()
     page.wait_for_function("() => document.querySelectorAll('#level option').length > 0")
     assert page.locator("#level").evaluate("e => [e.value, e.disabled]") == [default, False]
     assert len(failed) == 1
+    for route in held[1:]:
+        route.continue_()
 
     page = new_context(width=390, height=844).new_page()
     page.route("**/api/bots", lambda route: route.abort())

@@ -222,10 +222,11 @@ def simulate_command(
         )
         parsed_rules = _parse_rules(rules)
         _validate_rules(parsed_rules, [players])
-        _check_output(out, "--out")
-        _check_output(plot, "--plot")
         if plot is not None:
             _check_plot("--plot")
+        # (last: the probes make the folders, which a refused command should not leave behind)
+        _check_output(out, "--out")
+        _check_output(plot, "--plot")
         _check_output(records, "--records", folder=True)
     except UsageError as exc:
         raise _fail("simulate", str(exc)) from None
@@ -292,8 +293,8 @@ def tournament_command(
         _check_counts(games, jobs)
         parsed_rules = _parse_rules(rules)
         _validate_rules(parsed_rules, counts)
-        _check_output(out, "--out", folder=True)
         _check_plot("writing the heatmaps")
+        _check_output(out, "--out", folder=True)  # last: it makes the folder
     except UsageError as exc:
         raise _fail("tournament", str(exc)) from None
     total = len(counts) * len(names) ** 2 * games
