@@ -12,6 +12,8 @@ from __future__ import annotations
 import gzip
 import json
 import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -48,17 +50,29 @@ class FileProblem(ValueError):
     (never its content)."""
 
 
-def read_json(path: Path) -> Any:
-    """The JSON document in ``path`` (plain or gzip UTF-8 text); ``FileProblem`` otherwise."""
+@contextmanager
+def reading(path: Path) -> Iterator[TextIO]:
+    """``open_text(path)`` in a ``with`` block: every way the file fails to be read, on opening
+    or while its text is read inside the block, becomes one ``FileProblem`` line naming it."""
     try:
         with open_text(path) as fh:
-            text = fh.read()
+            yield fh
+    except FileNotFoundError:
+        raise FileProblem(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise FileProblem(f"{path}: is a directory, expected a file") from None
     except UnicodeDecodeError:
         raise FileProblem(f"{path}: not a UTF-8 text file") from None
-    except CORRUPT_GZIP:
+    except CORRUPT_GZIP:  # before OSError: ``BadGzipFile`` is one
         raise FileProblem(f"{path}: a damaged gzip file") from None
     except OSError as exc:
         raise FileProblem(f"{path}: cannot read the file ({exc.strerror or exc})") from None
+
+
+def read_json(path: Path) -> Any:
+    """The JSON document in ``path`` (plain or gzip UTF-8 text); ``FileProblem`` otherwise."""
+    with reading(path) as fh:
+        text = fh.read()
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:

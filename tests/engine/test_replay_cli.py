@@ -167,7 +167,7 @@ def test_replay_missing_file_exit_2(tmp_path):
     [
         (b"\xd0\x00\xff binary", "not a UTF-8 text file"),
         (b"\x1f\x8b\x08 cut short", "a damaged gzip file"),
-        (None, "cannot read the file"),  # a directory
+        (None, "is a directory"),
     ],
 )
 def test_replay_unreadable_file_exit_2_with_a_clear_message(tmp_path, content, message):

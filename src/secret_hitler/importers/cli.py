@@ -16,7 +16,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from ..datasets import CORRUPT_GZIP, open_text
+from ..datasets import FileProblem, reading
 
 if TYPE_CHECKING:
     from .secrethitler_io import Converted
@@ -36,18 +36,10 @@ def read_summaries(path: Path) -> list[Converted]:
     from .secrethitler_io import BadSummary, iter_records
 
     try:
-        with open_text(path) as fh:
+        with reading(path) as fh:
             return list(iter_records(fh))
-    except FileNotFoundError:
-        raise ImportFailed(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise ImportFailed(f"{path}: is a directory, expected a .jsonl file") from None
-    except UnicodeDecodeError:
-        raise ImportFailed(f"{path}: not a UTF-8 text file") from None
-    except CORRUPT_GZIP:
-        raise ImportFailed(f"{path}: a damaged gzip file") from None
-    except OSError as exc:
-        raise ImportFailed(f"{path}: cannot be read ({exc.strerror})") from None
+    except FileProblem as exc:
+        raise ImportFailed(str(exc)) from None
     except BadSummary as exc:
         raise ImportFailed(f"{path}: {exc}") from None
 

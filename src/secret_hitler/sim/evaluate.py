@@ -26,7 +26,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ..bots.base import Agent, bot_problem, make_agent
-from ..datasets import CORRUPT_GZIP, open_text, secrethitler_io_sample
+from ..datasets import FileProblem, reading, secrethitler_io_sample
 from ..engine import Action, Game, game_from_record
 from ..engine import actions as A
 from ..engine.types import Phase
@@ -49,13 +49,9 @@ def load_records(path: Path | None = None, limit: int | None = None) -> list[dic
             path = secrethitler_io_sample()
         except FileNotFoundError as exc:
             raise EvaluateError(str(exc)) from None
-    if not path.exists():
-        raise EvaluateError(f"{path}: no such file")
-    if path.is_dir():
-        raise EvaluateError(f"{path}: is a directory, expected a .jsonl file")
     out: list[dict[str, Any]] = []
     try:
-        with open_text(path) as fh:
+        with reading(path) as fh:
             for converted in iter_records(fh):
                 record = converted.record
                 if record is None or "result" not in record:
@@ -63,14 +59,10 @@ def load_records(path: Path | None = None, limit: int | None = None) -> list[dic
                 out.append(record)
                 if limit is not None and len(out) >= limit:
                     break
-    except UnicodeDecodeError:
-        raise EvaluateError(f"{path}: not a UTF-8 text file") from None
+    except FileProblem as exc:
+        raise EvaluateError(str(exc)) from None
     except BadSummary as exc:
         raise EvaluateError(f"{path}: {exc}") from None
-    except CORRUPT_GZIP:
-        raise EvaluateError(f"{path}: a damaged gzip file") from None
-    except OSError as exc:
-        raise EvaluateError(f"{path}: cannot read the file ({exc.strerror or exc})") from None
     return out
 
 
