@@ -10,12 +10,13 @@ wheel does not carry it, and ``secrethitler_io_sample`` then says so.
 from __future__ import annotations
 
 import gzip
-import json
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TextIO
+
+from . import jsontext
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 SECRETHITLER_IO = DATA_DIR / "secrethitler-io-games.jsonl.gz"
@@ -74,8 +75,6 @@ def read_json(path: Path) -> Any:
     with reading(path) as fh:
         text = fh.read()
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise FileProblem(
-            f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
-        ) from None
+        return jsontext.loads(text)
+    except jsontext.BadJson as exc:
+        raise FileProblem(f"{path}: {exc}") from None

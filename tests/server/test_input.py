@@ -32,6 +32,14 @@ def test_bad_http_input_gets_a_short_400(server: Server) -> None:
     deep = b'{"a":' * 100_000 + b"1" + b"}" * 100_000
     err = _refused(server, "POST", "/api/replay", raw=deep)
     assert err.status == 400 and err.code == "invalid_record" and "nested" in str(err.body)
+    # an integer of more than Python's 4,300 digits (json.loads raises a plain ValueError)
+    huge = b'{"players": 7, "seed": ' + b"9" * 5000 + b"}"
+    for path in ("/api/replay", "/api/analysis?view=0"):
+        err = _refused(server, "POST", path, raw=huge)
+        assert err.status == 400 and err.code == "invalid_record", (path, err)
+        assert "4300 digits" in str(err.body) and "9" * 100 not in str(err.body)
+    err = _refused(server, "POST", "/api/tables", raw=huge, token=token)
+    assert err.status == 400 and "9" * 100 not in str(err.body)
     err = _refused(
         server, "POST", "/api/tables", raw=b'{"players":5,"rules":' + deep + b"}", token=token
     )

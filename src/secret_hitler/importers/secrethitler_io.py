@@ -16,12 +16,12 @@ Everything here is pure: ``convert_game`` takes the decoded summary and returns 
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from secret_hitler import jsontext
 from secret_hitler.engine import (
     Action,
     Event,
@@ -109,9 +109,9 @@ def iter_records(lines: Iterable[str]) -> Iterator[Converted]:
         if not line.strip():
             continue
         try:
-            summary = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise BadSummary(f"line {number}: not valid JSON ({exc.msg})") from None
+            summary = jsontext.loads(line)
+        except jsontext.BadJson as exc:
+            raise BadSummary(f"line {number}: {exc}") from None
         if not isinstance(summary, dict):
             raise BadSummary(f"line {number}: expected a JSON object (one game summary)")
         game_id = str(summary.get("id", f"line-{number}"))

@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
+from .. import jsontext
 from .text import brief, has_lone_surrogate, safe_message
 
 VERSION = 1
@@ -64,8 +65,8 @@ def parse_client(text: str, max_bytes: int) -> ClientMessage:
     if len(text) > max_bytes or len(text.encode("utf-8", "surrogatepass")) > max_bytes:
         raise ProtocolError("message_too_large", f"a message may have at most {max_bytes} bytes")
     try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):
+        data = jsontext.loads(text)
+    except jsontext.BadJson:
         raise ProtocolError("bad_json", "the message is not valid JSON") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_json", "a message must be a JSON object")

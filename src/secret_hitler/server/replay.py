@@ -8,13 +8,13 @@ once its host published it).
 
 from __future__ import annotations
 
-import json
 import time
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from starlette.concurrency import run_in_threadpool
 
+from .. import jsontext
 from ..analysis import DEFAULT_BOT, AnalysisError, analyze
 from ..engine import Action, GameError, InvalidRecord, game_from_record
 from ..engine.record import parse_record
@@ -111,11 +111,9 @@ async def _uploaded(request: Request) -> dict[str, Any]:
     """The record in the request body, checked for size (guard.BodyLimit), JSON and depth."""
     body = await request.body()  # at most ``max_body`` bytes (guard.BodyLimit)
     try:
-        record = json.loads(body)
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise LobbyError(400, "invalid_record", "the file is not valid JSON") from None
-    except RecursionError:
-        raise LobbyError(400, "invalid_record", "the file is nested too deeply") from None
+        record = jsontext.loads(body)
+    except jsontext.BadJson as exc:
+        raise LobbyError(400, "invalid_record", f"the file is {exc}") from None
     if not isinstance(record, dict):
         raise LobbyError(400, "invalid_record", "record: must be a JSON object")
     problem = json_problem(record, RECORD_TEXT_MAX, RECORD_DEPTH_MAX)

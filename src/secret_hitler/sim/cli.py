@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.console import Console
 
+from .. import jsontext
 from ..bots import bot_problem
 from ..engine import InvalidSettings
 from ..extras import MissingExtra, require
@@ -67,9 +68,9 @@ def _parse_rules(value: str) -> Any:
     text = value.strip()
     if text.startswith("{"):
         try:
-            return json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise UsageError(f"--rules: not valid JSON ({exc.msg})") from None
+            return jsontext.loads(text)
+        except jsontext.BadJson as exc:
+            raise UsageError(f"--rules: {exc}") from None
     return text
 
 
