@@ -310,3 +310,33 @@ def test_minimal_record_draws_the_rest_from_the_seed():
     game = game_from_record(record)
     assert game.to_record()["roles"] == Game(7, seed=12).to_record()["roles"]
     assert game_from_record(record).to_record() == game.to_record()
+
+
+HUGE_INT = int("9" * 4000)
+LONG_TEXT = "x" * 100_000
+
+
+@pytest.mark.parametrize(
+    "record",
+    [
+        {"players": 7, "seed": 1, "actions": [{"seat": HUGE_INT, "type": "nominate", "target": 1}]},
+        {"players": 7, "seed": 1, "actions": [{"seat": 0, "type": LONG_TEXT}]},
+        {"players": LONG_TEXT, "seed": 1, "actions": []},
+        {"players": HUGE_INT, "seed": 1, "actions": []},
+        {"players": 7, "seed": 1, "roles": [LONG_TEXT] * 7, "actions": []},
+        {"players": 7, "seed": 1, "deck": [LONG_TEXT] * 17, "actions": []},
+        {"players": 7, "seed": 1, "rules": {"preset": LONG_TEXT}, "actions": []},
+        {"players": 7, "seed": 1, "rules": {"preset": "official", "hitler_zone": LONG_TEXT}},
+    ],
+)
+def test_a_refusal_never_quotes_a_huge_value(record):
+    """A record from anywhere (a file, an upload) is refused with a message of a line, whatever
+    the size of the bad value in it."""
+    try:
+        result = replay(record)
+    except InvalidRecord as exc:
+        message = exc.message
+    else:
+        assert result.error is not None, "the record was accepted"
+        message = result.error["message"]
+    assert len(message) < 200, message[:300]

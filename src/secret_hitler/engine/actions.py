@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import InvalidAction
+from .errors import InvalidAction, brief
 from .types import Party, Policy
 
 NOMINATE = "nominate"
@@ -89,7 +89,7 @@ class Action:
             raise InvalidAction("action field 'seat' must be an integer")
         if kind not in ACTION_TYPES:
             raise InvalidAction(
-                f"unknown action type {kind!r}; expected one of {', '.join(ACTION_TYPES)}"
+                f"unknown action type {brief(kind)}; expected one of {', '.join(ACTION_TYPES)}"
             )
         if kind in TARGETED:
             return Action(seat, kind, target=_int(data, "target"))

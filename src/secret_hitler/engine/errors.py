@@ -2,6 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+
+def brief(value: Any, limit: int = 40) -> str:
+    """A short ``repr`` for an error message: bad input is never echoed at length."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
 
 class GameError(Exception):
     """Base class for every error the engine raises on purpose."""

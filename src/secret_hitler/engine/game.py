@@ -17,7 +17,7 @@ from typing import Any
 
 from . import actions as A
 from .actions import Action
-from .errors import IllegalAction, InvalidRecord, InvalidSettings
+from .errors import IllegalAction, InvalidRecord, InvalidSettings, brief
 from .events import Event, ReadOnlyDict, ReadOnlyList, freeze
 from .observer import Observer
 from .settings import RECORD_FORMAT, RECORD_VERSION, Rules
@@ -628,7 +628,7 @@ class Game:
     def _check(self, action: Action) -> None:
         seat = action.seat
         if not isinstance(seat, int) or not 0 <= seat < self.n:
-            raise _illegal("bad_seat", f"seat {seat!r} is not at this table (0-{self.n - 1})")
+            raise _illegal("bad_seat", f"seat {brief(seat)} is not at this table (0-{self.n - 1})")
         kind = action.type
         ph = self.phase
         if ph is _GAME_OVER:
@@ -652,7 +652,7 @@ class Game:
         if kind != expected:
             raise _illegal(
                 "wrong_phase",
-                f"{kind!r} is not possible now: the game waits for {_PHASE_ACTION.get(ph, ph.value)!r}",
+                f"{brief(kind)} is not possible now: the game waits for {_PHASE_ACTION.get(ph, ph.value)!r}",
             )
         actor = self._decider()
         if seat != actor:
@@ -690,7 +690,7 @@ class Game:
 
     def _why_not_nominee(self, t: int | None) -> str:
         if not isinstance(t, int) or not 0 <= t < self.n:
-            return f"seat {t!r} is not at this table"
+            return f"seat {brief(t)} is not at this table"
         if t == self.candidate:
             return "the candidate cannot nominate himself"
         if not self.alive[t]:
@@ -700,7 +700,7 @@ class Game:
     def _why_not_target(self, action: Action) -> str:
         t = action.target
         if not isinstance(t, int) or not 0 <= t < self.n:
-            return f"seat {t!r} is not at this table"
+            return f"seat {brief(t)} is not at this table"
         if t == action.seat:
             return "a power cannot target the president himself"
         if not self.alive[t]:
@@ -715,7 +715,7 @@ class Game:
         if window is None or subject not in window:
             raise _illegal(
                 "claim_unavailable",
-                f"seat {action.seat} has nothing to claim about {subject!r} now (or already claimed it)",
+                f"seat {action.seat} has nothing to claim about {brief(subject)} now (or already claimed it)",
             )
         if subject == A.CLAIM_INVESTIGATION:
             if action.target != window[subject] or not isinstance(action.party, Party):
@@ -1239,7 +1239,7 @@ def _parse_pile(pile: Any, field: str) -> list[Policy]:
     out = []
     for i, p in enumerate(pile):
         if p not in ("liberal", "fascist"):
-            raise InvalidRecord(f"{field}[{i}]: must be 'liberal' or 'fascist', got {p!r}")
+            raise InvalidRecord(f"{field}[{i}]: must be 'liberal' or 'fascist', got {brief(p)}")
         out.append(Policy(p))
     return out
 
@@ -1250,7 +1250,7 @@ def _parse_roles(roles: Any, n: int, fascists: int) -> list[Role]:
     out = []
     for i, r in enumerate(roles):
         if r not in ("liberal", "fascist", "hitler"):
-            raise InvalidRecord(f"roles[{i}]: must be liberal, fascist or hitler, got {r!r}")
+            raise InvalidRecord(f"roles[{i}]: must be liberal, fascist or hitler, got {brief(r)}")
         out.append(Role(r))
     if out.count(Role.HITLER) != 1 or out.count(Role.FASCIST) != fascists:
         raise InvalidRecord(f"roles: these rules need 1 hitler and {fascists} fascists")

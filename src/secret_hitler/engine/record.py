@@ -10,11 +10,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from .actions import Action
-from .errors import GameError, IllegalAction, InvalidAction, InvalidRecord, InvalidSettings
+from .errors import GameError, IllegalAction, InvalidAction, InvalidRecord, InvalidSettings, brief
 from .game import Game
+from .settings import MAX_PLAYERS, MIN_PLAYERS, Rules
 from .settings import RECORD_FORMAT as FORMAT
 from .settings import RECORD_VERSION as VERSION
-from .settings import Rules
 
 
 @dataclass(slots=True)
@@ -50,9 +50,11 @@ def parse_record(record: Any) -> ParsedRecord:
     elif isinstance(players, int) and not isinstance(players, bool):
         count = players
     else:
-        raise InvalidRecord("players: must be a count (5-10) or a list of names")
-    if not 5 <= count <= 10:
-        raise InvalidRecord(f"players: must be 5 to 10, got {count}")
+        raise InvalidRecord(
+            f"players: must be a count ({MIN_PLAYERS}-{MAX_PLAYERS}) or a list of names"
+        )
+    if not MIN_PLAYERS <= count <= MAX_PLAYERS:
+        raise InvalidRecord(f"players: must be {MIN_PLAYERS} to {MAX_PLAYERS}, got {brief(count)}")
     seed = record.get("seed")
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
         raise InvalidRecord("seed: must be an integer")

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Any, Literal, get_args
 
-from .errors import InvalidSettings
+from .errors import InvalidSettings, brief
 from .types import Power
 
 #: The record format's name and version (RECORD-FORMAT.md): written by ``Game.to_record``, read
@@ -97,7 +97,9 @@ class Rules:
     def validate(self, players: int) -> None:
         """Refuse settings that cannot make a game for ``players`` seats."""
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise InvalidSettings(f"players: must be 5 to 10, got {players}")
+            raise InvalidSettings(
+                f"players: must be {MIN_PLAYERS} to {MAX_PLAYERS}, got {brief(players)}"
+            )
         fascists = self.fascist_count(players)
         if not 1 <= fascists <= players - 2 or fascists + 1 >= players - fascists:
             raise InvalidSettings(
@@ -158,7 +160,7 @@ class Rules:
         if isinstance(data, str):
             if data not in PRESETS:
                 raise InvalidSettings(
-                    f"rules: unknown preset {_brief(data)}; expected one of {', '.join(PRESETS)}"
+                    f"rules: unknown preset {brief(data)}; expected one of {', '.join(PRESETS)}"
                 )
             return PRESETS[data]
         if not isinstance(data, dict):
@@ -178,12 +180,6 @@ class Rules:
         return replace(base, **changes)
 
 
-def _brief(value: Any, limit: int = 40) -> str:
-    """A short ``repr`` for an error message: bad input is never echoed at length."""
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
 def _setting_to_json(name: str, value: Any) -> Any:
     if name == "powers":
         return None if value is None else [None if p is None else p.value for p in value]
@@ -197,7 +193,7 @@ def _setting_to_json(name: str, value: Any) -> Any:
 def _setting_from_json(name: str, value: Any) -> Any:
     def need(cond: bool, what: str) -> None:
         if not cond:
-            raise InvalidSettings(f"{name}: {what}, got {_brief(value)}")
+            raise InvalidSettings(f"{name}: {what}, got {brief(value)}")
 
     if name == "powers":
         if value is None:

@@ -16,6 +16,8 @@ from rich.console import Console
 from .. import jsontext
 from ..bots import bot_problem
 from ..engine import InvalidSettings
+from ..engine.errors import brief
+from ..engine.settings import MAX_PLAYERS, MIN_PLAYERS
 from ..extras import MissingExtra, require
 from .simulator import (
     REASONS,
@@ -120,8 +122,8 @@ def _check_output(path: Path | None, flag: str, folder: bool = False) -> None:
 
 
 def _check_players(n: int) -> int:
-    if not 5 <= n <= 10:
-        raise UsageError(f"--players: must be 5 to 10, got {n}")
+    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+        raise UsageError(f"--players: must be {MIN_PLAYERS} to {MAX_PLAYERS}, got {brief(n)}")
     return n
 
 
