@@ -90,18 +90,20 @@ MOTION = """
 (() => {
   const seen = { max: 0, kinds: [] };
   window.__motion = seen;
+  const note = (el) => {
+    const cls = el ? String(el.className.baseVal !== undefined ? el.className.baseVal : el.className) : "";
+    const key = cls.split(" ")[0] || el.tagName;
+    if (!seen.kinds.includes(key)) seen.kinds.push(key);
+  };
   const look = () => {
     const all = document.getAnimations();
     seen.max = Math.max(seen.max, all.length);
-    for (const a of all) {
-      const el = a.effect && a.effect.target;
-      const cls = el ? String(el.className.baseVal !== undefined ? el.className.baseVal : el.className) : "";
-      const key = cls.split(" ")[0] || el.tagName;
-      if (!seen.kinds.includes(key)) seen.kinds.push(key);
-    }
+    for (const a of all) note(a.effect && a.effect.target);
   };
   const frame = () => { look(); requestAnimationFrame(frame); };
   requestAnimationFrame(frame);
+  // a CSS animation that starts and is gone between two frames (a busy machine) is seen too
+  document.addEventListener("animationstart", (e) => { seen.max = Math.max(seen.max, 1); note(e.target); }, true);
 })();
 """
 
@@ -419,6 +421,34 @@ def test_reduced_motion_runs_no_animation_and_full_motion_does(web_server, new_c
         assert page.locator(".gameover .roles-revealed .reveal-row").count() == 5
         assert not errors
         ctx.close()  # type: ignore[attr-defined]
+
+
+def test_an_update_that_changes_nothing_on_the_board_keeps_its_dom(web_server, new_context) -> None:
+    """An update that changes nothing the board shows (here another player going offline) leaves
+    the board's DOM alone, so a policy falling into its slot is not cut short by a redraw."""
+    ann = web_server.session("Ann")["token"]
+    ben = web_server.session("Ben")["token"]
+    bots = {str(s): "rule" for s in range(1, 4)}
+    table = web_server.api(
+        "POST", "/api/tables", {"players": 5, "bots": bots, "auto_start": False}, token=ann
+    )
+    table_id = str(table["id"])
+    web_server.api("POST", f"/api/tables/{table_id}/join", {"seat": 4}, token=ben)
+    ben_page = new_context(width=390, height=844, token=ben).new_page()
+    ben_page.goto(f"{web_server.url}/#/t/{table_id}")
+    ben_page.wait_for_selector(".table-page[data-conn=open]")
+    page = new_context(width=390, height=844, token=ann).new_page()
+    _open_and_start(web_server, page, table_id, ann)
+    page.wait_for_selector(".area-board .board .track-count")
+    page.evaluate("() => { document.querySelector('.area-board .board').dataset.probe = 'kept'; }")
+    offline = '.seat[data-seat="4"] .badge-offline'
+    assert page.locator(offline).count() == 0
+    ben_page.context.close()  # Ben goes away: a table update for Ann's page, the board unchanged
+    page.wait_for_selector(offline, timeout=20000)
+    assert (
+        page.evaluate("() => document.querySelector('.area-board .board').dataset.probe") == "kept"
+    )
+    page.context.close()
 
 
 # The private notices (table.js draws them; board.js's watchMotion animates them), rebuilt the way
