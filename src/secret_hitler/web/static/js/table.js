@@ -749,8 +749,8 @@ export function mountTable(root, tableId, params = {}) {
     const v = state.view;
     // An update that changes nothing the board shows (a vote, a chat line, presence) leaves its
     // DOM alone, so a policy still falling into its slot is not cut short by a redraw.
-    const shown = renderBoard(v).outerHTML;
-    if (shown === state.boardShown) return;
+    const shown = renderBoard(v); // detached, without the animation marks: compared, not shown
+    if (state.boardShown && shown.isEqualNode(state.boardShown)) return;
     state.boardShown = shown;
     const seen = state.boardSeen; // the counts of the last render: newer slots are animated once
     const fresh = seen && (v.liberal_policies > seen.liberal || v.fascist_policies > seen.fascist) ? seen : null;
