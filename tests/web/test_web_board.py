@@ -164,6 +164,20 @@ def _table(web_server: Any, name: str, players: int = 5) -> tuple[str, str]:
     return str(table["id"]), token
 
 
+def _two_people(web_server: Any, host: str, guest: str, second_seat: int) -> tuple[str, str, str]:
+    """A 5-seat table, not started: ``host`` at seat 0, ``guest`` at ``second_seat``, rule bots
+    elsewhere: (table id, host's token, guest's token)."""
+    first = web_server.session(host)["token"]
+    second = web_server.session(guest)["token"]
+    bots = {str(s): "rule" for s in range(1, 5) if s != second_seat}
+    table = web_server.api(
+        "POST", "/api/tables", {"players": 5, "bots": bots, "auto_start": False}, token=first
+    )
+    table_id = str(table["id"])
+    web_server.api("POST", f"/api/tables/{table_id}/join", {"seat": second_seat}, token=second)
+    return table_id, first, second
+
+
 def _open_and_start(web_server: Any, page: Any, table_id: str, token: str, query: str = "") -> None:
     page.goto(f"{web_server.url}/#/t/{table_id}{query}")
     page.wait_for_selector(".table-page[data-conn=open]")
@@ -329,14 +343,7 @@ def test_board_art_is_present_and_readable_at_phone_and_laptop_sizes(
 def test_vote_cards_turn_over_only_after_the_engine_reveals_them(web_server, new_context) -> None:
     """Two people and three bots: the first person votes before the second, so each round there
     is a moment where the first one's own vote is cast and not yet revealed."""
-    first = web_server.session("Voter")["token"]
-    second = web_server.session("Later")["token"]
-    bots = {str(s): "rule" for s in range(2, 5)}
-    table = web_server.api(
-        "POST", "/api/tables", {"players": 5, "bots": bots, "auto_start": False}, token=first
-    )
-    table_id = str(table["id"])
-    web_server.api("POST", f"/api/tables/{table_id}/join", {"seat": 1}, token=second)
+    table_id, first, second = _two_people(web_server, "Voter", "Later", second_seat=1)
     pages = []
     errors: list[str] = []
     for token in (first, second):
@@ -426,14 +433,7 @@ def test_reduced_motion_runs_no_animation_and_full_motion_does(web_server, new_c
 def test_an_update_that_changes_nothing_on_the_board_keeps_its_dom(web_server, new_context) -> None:
     """An update that changes nothing the board shows (here another player going offline) leaves
     the board's DOM alone, so a policy falling into its slot is not cut short by a redraw."""
-    ann = web_server.session("Ann")["token"]
-    ben = web_server.session("Ben")["token"]
-    bots = {str(s): "rule" for s in range(1, 4)}
-    table = web_server.api(
-        "POST", "/api/tables", {"players": 5, "bots": bots, "auto_start": False}, token=ann
-    )
-    table_id = str(table["id"])
-    web_server.api("POST", f"/api/tables/{table_id}/join", {"seat": 4}, token=ben)
+    table_id, ann, ben = _two_people(web_server, "Ann", "Ben", second_seat=4)
     ben_page = new_context(width=390, height=844, token=ben).new_page()
     ben_page.goto(f"{web_server.url}/#/t/{table_id}")
     ben_page.wait_for_selector(".table-page[data-conn=open]")
