@@ -441,6 +441,45 @@ def test_history_rows_say_what_each_government_did() -> None:
     assert checked >= 5
 
 
+@pytest.mark.parametrize("history", [2, 8])
+def test_own_history_rows_say_what_the_seat_saw_of_each_session(history: int) -> None:
+    """The meaning of the own-history block, read against the game's own events: each row
+    (newest nomination first) holds the liberals among the 3 policies the seat drew as
+    president and among the 2 it passed or received. Only the seat to act is observed, so a
+    seat's rows have often shifted by several nominations since it was last observed."""
+    from secret_hitler.env.encoding import PRIVATE_RECORD_FIELDS
+
+    size = sum(n for _, n, _ in PRIVATE_RECORD_FIELDS)
+    checked = 0
+
+    def expected(game: Game, seat: int) -> list[float]:
+        rows: list[list[float]] = []
+        for event in game.events:
+            if event.type == "nominated":
+                rows.insert(0, [0.0] * size)
+            elif rows and event.type in ("drew", "passed", "received") and event.visible_to(seat):
+                if event.audience is None:
+                    continue  # (never: hands are private)
+                libs = sum(p == "liberal" for p in event.data["policies"])
+                rows[0][libs if event.type == "drew" else 4 + libs] = 1.0
+        rows += [[0.0] * size] * history
+        return [x for row in rows[:history] for x in row]
+
+    def check(env: SecretHitlerEnv) -> None:
+        nonlocal checked
+        seat = int(env.agent_selection.rsplit("_", 1)[1])
+        obs = env.observe(env.agent_selection)["observation"]
+        field = env.layout["own_history"]
+        got = obs[field.offset : field.offset + field.size].tolist()
+        assert got == expected(env.game, seat)
+        checked += any(got)
+
+    e = raw_env(7, history=history)
+    for seed in range(4):
+        _random_game(e, seed, check)
+    assert checked > 50
+
+
 @settings(
     max_examples=12,
     deadline=None,

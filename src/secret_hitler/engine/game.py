@@ -299,6 +299,7 @@ class Game:
         "not_hitler",
         "votes",
         "votes_cast",
+        "stamp",  # moved by every action but a vote that leaves the election open
         "last_votes",
         "hand",
         "veto_enabled",
@@ -402,6 +403,10 @@ class Game:
         self.votes: list[bool | None] = [None] * n
         self._voters: list[int] = []  # living seats that have not voted in the open election
         self.votes_cast = 0
+        # Moved by every action except a vote that leaves the election open, which changes
+        # only ``votes``, ``votes_cast`` and ``to_act()``: what is computed from the rest of
+        # the state may be cached on it (the observer's public fields, Observer.table).
+        self.stamp = 0
         self.last_votes: tuple[bool | None, ...] | None = None
         self.hand: list[Policy] = []
         self.veto_enabled = False
@@ -611,9 +616,11 @@ class Game:
                 self._voters.remove(seat)
                 self.events.append(self._setup.voted[seat][ja])
                 if cast == self.living:
+                    self.stamp += 1
                     self._tally()
                 return
         self._check(action)
+        self.stamp += 1
         if self._fixed_reshuffles and action.type in _MAY_RESHUFFLE:
             # A fixed reshuffle that does not fit makes the record invalid: undo the action.
             snapshot = self.clone()

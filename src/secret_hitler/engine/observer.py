@@ -17,7 +17,7 @@ import functools
 import threading
 import weakref
 from collections.abc import Callable
-from operator import is_not, itemgetter
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from .events import Event, ReadOnlyDict
@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from .game import Game
 
 _ref = weakref.ref
+_VOTE = Phase.VOTE
 _SESSION = frozenset({Phase.DISCARD, Phase.ENACT, Phase.VETO_RESPONSE})
 _POWER_OF_PHASE = {
     Phase.INVESTIGATE: "investigate",
@@ -76,6 +77,10 @@ class Observer:
         "_proven",
         "_public",
         "_public_at",
+        "_table",
+        "_table_at",
+        "_election",
+        "_election_at",
         "_fixed",
         "_no_votes",
         "_nones",
@@ -98,6 +103,10 @@ class Observer:
         self._proven: tuple[int, ...] = ()  # proven_not_hitler, kept up to date by ``sync``
         self._public: tuple[Any, ...] = ()
         self._public_at = -1  # length of the game's log when ``_public`` was computed
+        self._table: tuple[Any, ...] = ()
+        self._table_at = -1  # the game's ``stamp`` when ``_table`` was computed
+        self._election: tuple[Any, ...] = ()
+        self._election_at = -1  # length of the game's log when ``_election`` was computed
         rules = game.rules
         # the public fields fixed for the game: players, names, rules, board and the zones
         self._fixed = (n, game.names, self._rules, self._board, rules.hitler_zone, rules.veto_zone)
@@ -182,26 +191,49 @@ class Observer:
 
     def public(self) -> tuple[Any, ...]:
         """The fields that are the same for every seat and the spectator, in
-        ``view.PUBLIC_FIELDS`` order; computed once per change of the game (every action logs
-        at least one event, so the log's length stamps the state) and the same tuple object
-        until the game changes."""
-        g = self._game
-        stamp = len(g.events)
+        ``view.PUBLIC_FIELDS`` order: ``table() + election()``, the same tuple object until the
+        game changes."""
+        stamp = len(self._game.events)
         if stamp == self._public_at:
             return self._public
-        if self._cursor != stamp:
+        out = self._public = self.table() + self.election()
+        self._public_at = stamp
+        return out
+
+    def election(self) -> tuple[Any, ...]:
+        """The open election's progress, in ``view.ELECTION_FIELDS`` order (the seats to act,
+        who has voted); computed once per change of the game (every action logs at least one
+        event, so the log's length stamps the state)."""
+        g = self._game
+        stamp = len(g.events)
+        if stamp == self._election_at:
+            return self._election
+        if g.phase is _VOTE:  # (``to_act()`` is a copy of ``_voters``)
+            out = (tuple(g._voters), _voted(tuple(g.votes)))
+        else:
+            out = (tuple(g.to_act()), self._no_votes)
+        self._election = out
+        self._election_at = stamp
+        return out
+
+    def table(self) -> tuple[Any, ...]:
+        """The public fields but the open election's progress, in ``view.TABLE_FIELDS`` order;
+        computed when the game's ``stamp`` moves (a vote that leaves the election open changes
+        none of them), so most of an election's votes cost nothing here, and the same tuple
+        object until then (a consumer may cache what it derives from it by identity)."""
+        g = self._game
+        if g.stamp == self._table_at:
+            return self._table
+        if self._cursor != len(g.events):
             self.sync()
-        phase = g.phase
-        value = phase._value_
+        value = g.phase._value_
         in_session = _IN_SESSION[value]
         nominating = value == "nominate"
-        voted = tuple(map(is_not, g.votes, self._nones)) if value == "vote" else self._no_votes
         not_hitler = g.not_hitler
         pending = g.pending_power
         winner, reason = g.winner, g.reason
         out = self._fixed + (
             value,
-            tuple(g.to_act()),
             g.round,
             tuple(g.alive),
             g.candidate,
@@ -213,9 +245,8 @@ class Observer:
             g.liberal,
             g.fascist,
             g.tracker,
-            g.draw_pile,
-            g.discard_pile,
-            voted,
+            len(g._draw),  # (``draw_pile`` and ``discard_pile``, without the properties)
+            g.discard_liberal + g.discard_fascist,
             in_session and g.veto_enabled and not g.veto_refused,
             in_session and g.veto_refused,
             value == "veto_response",
@@ -228,7 +259,7 @@ class Observer:
             None if winner is None else winner._value_,
             None if reason is None else reason._value_,
         )
-        self._public, self._public_at = out, stamp
+        self._table, self._table_at = out, g.stamp
         return out
 
     def own(self, seat: int | None) -> tuple[Any, ...]:
@@ -262,8 +293,21 @@ class Observer:
             own_vote,
             st.hand if _IN_SESSION[phase] else (),
             st.investigations,
-            () if seat is None else g.open_claims(seat),
+            g.open_claims(seat) if g._claims and seat is not None else (),
         )
+
+
+class _Voted(dict[tuple[bool | None, ...], tuple[bool, ...]]):
+    """Who has voted, by the votes cast so far (``None``: not yet, or dead): a table filled on
+    first use, bounded by 3**10 keys, shared by every game (a look-up is cheaper than the
+    comparisons)."""
+
+    def __missing__(self, votes: tuple[bool | None, ...]) -> tuple[bool, ...]:
+        out = self[votes] = tuple(v is not None for v in votes)
+        return out
+
+
+_voted = _Voted().__getitem__
 
 
 @functools.cache

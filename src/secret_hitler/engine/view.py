@@ -80,9 +80,16 @@ SEAT_FIELDS: tuple[str, ...] = (
     "open_claims",
     "events",
 )
-#: The fields every seat and the spectator share at one moment (``Observer.public``), in
-#: ``FIELDS`` order.
-PUBLIC_FIELDS: tuple[str, ...] = tuple(f for f in FIELDS if f not in SEAT_FIELDS)
+#: The public fields that a vote changes while the election stays open (the election's
+#: progress); a vote changes nothing else a view shows but the seats' own votes.
+ELECTION_FIELDS: tuple[str, ...] = ("to_act", "voted")
+#: The other public fields (``Observer.table``), in ``FIELDS`` order.
+TABLE_FIELDS: tuple[str, ...] = tuple(
+    f for f in FIELDS if f not in SEAT_FIELDS and f not in ELECTION_FIELDS
+)
+#: The fields every seat and the spectator share at one moment (``Observer.public``): the
+#: table's, then the election's progress.
+PUBLIC_FIELDS: tuple[str, ...] = TABLE_FIELDS + ELECTION_FIELDS
 #: The fields of one seat but its event log (``Observer.own``), in ``FIELDS`` order.
 OWN_FIELDS: tuple[str, ...] = tuple(f for f in SEAT_FIELDS if f != "events")
 assert tuple(f for f in FIELDS if f in SEAT_FIELDS and f != "events") == OWN_FIELDS

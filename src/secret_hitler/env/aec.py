@@ -32,8 +32,13 @@ from .encoding import (
 
 _GAME_OPTIONS = ("roles", "first_president", "deck", "reshuffles")
 _NO_MASK = np.zeros(NUM_ACTIONS, dtype=np.int8)
-#: the mask of each tuple of legal indices (claims -1; bounded: sets of seats per action kind)
-_MASKS: dict[tuple[int, ...], np.ndarray] = {}
+_NO_LEGAL: frozenset[int] = frozenset()
+#: By the identities of a list of legal engine actions: those actions (held, so that no other
+#: object can take their identities while the entry lives), their mask and their indices
+#: (claims left out). The engine's legal actions are shared instances, so the entries are
+#: bounded by the sets of seats per action kind; ``_MASKS_LIMIT`` guards against growth anyway.
+_MASKS: dict[tuple[int, ...], tuple[tuple[Any, ...], np.ndarray, frozenset[int]]] = {}
+_MASKS_LIMIT = 100_000
 
 
 class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
@@ -82,6 +87,9 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
         self._encoder: TableEncoder | None = None
         self._observer: Observer | None = None
         self._cache: dict[int, dict[str, np.ndarray]] = {}
+        # the legal indices of the selected agent's seat, once its observation is made
+        self._legal_seat = -1
+        self._legal_now: frozenset[int] = _NO_LEGAL
         # the game is over: every agent terminated (until then rewards, cumulative rewards,
         # terminations and truncations are all zero or False, so a step need not touch them)
         self._over = False
@@ -112,6 +120,7 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
         self._encoder = TableEncoder(self.players, self.layout)
         self._observer = self.game.observer
         self._cache = {}
+        self._legal_seat = -1
         self._over = False
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
@@ -122,9 +131,10 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
         self.agent_selection = self.possible_agents[self._next_seat()]
 
     def _next_seat(self) -> int:
-        game = self.game
-        assert game is not None
-        to_act = game.to_act()
+        game, observer = self.game, self._observer
+        assert game is not None and observer is not None
+        # the seats to act, from the observer (kept there for the next observation)
+        to_act: tuple[int, ...] = observer.election()[0]
         if len(to_act) == 1:
             return to_act[0]
         # a vote: walk the living voters from the candidate's left
@@ -144,14 +154,15 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
         if action is None:
             raise ValueError(f"{agent} is alive and must act: None is only for terminated agents")
         index = int(action)
-        cached = self._cache.get(seat)
-        mask = cached["action_mask"] if cached is not None else self._mask(seat)
-        if not (0 <= index < NUM_ACTIONS) or not mask[index]:
-            legal = np.flatnonzero(mask).tolist()
-            raise ValueError(f"action {action!r} is not legal for {agent} now; legal: {legal}")
+        legal = self._legal_now if self._legal_seat == seat else self._legal(seat)[1]
+        if index not in legal:
+            raise ValueError(
+                f"action {action!r} is not legal for {agent} now; legal: {sorted(legal)}"
+            )
         # (PettingZoo zeroes the agent's cumulative reward here: it is zero until the end)
         game.apply(ACTIONS[seat][index])
         self._cache = {}
+        self._legal_seat = -1
         if game.winner is not None:
             self._finish(game.winner)
             self._accumulate_rewards()
@@ -174,17 +185,24 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
             self.infos[a] = dict(info, role=game.roles[seat].value)
 
     # ------------------------------------------------------------------ observations
-    def _mask(self, seat: int) -> np.ndarray:
+    def _legal(self, seat: int) -> tuple[np.ndarray, frozenset[int]]:
+        """The mask of ``seat``'s legal actions now (shared: copy before handing it out) and
+        the set of their indices."""
         game = self.game
         assert game is not None
         if self._over:
-            return _NO_MASK.copy()
-        key = tuple(map(action_index, game.legal_actions(seat)))  # claims are -1
-        mask = _MASKS.get(key)
-        if mask is None:
-            mask = _MASKS[key] = np.zeros(NUM_ACTIONS, dtype=np.int8)
-            mask[[i for i in key if i >= 0]] = 1
-        return mask.copy()
+            return _NO_MASK, _NO_LEGAL
+        legal = game.legal_actions(seat)
+        key = tuple(map(id, legal))
+        entry = _MASKS.get(key)
+        if entry is None:
+            indices = frozenset(i for i in map(action_index, legal) if i >= 0)
+            mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+            mask[list(indices)] = 1
+            if len(_MASKS) >= _MASKS_LIMIT:
+                _MASKS.clear()
+            entry = _MASKS[key] = (tuple(legal), mask, indices)
+        return entry[1], entry[2]
 
     def last(
         self, observe: bool = True
@@ -214,10 +232,16 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
         else:
             encoder, observer = self._encoder, self._observer
             assert encoder is not None and observer is not None
-            vector = encoder.observe(seat, observer)
+            encoder.sync(observer)
+            vector = encoder.encode(seat, observer.table(), observer.election(), observer.own(seat))
         # Only the selected agent may act now (PettingZoo classic convention): during a vote the
         # voters waiting their turn get an all-zero mask too.
-        mask = self._mask(seat) if agent == self.agent_selection else _NO_MASK.copy()
+        if agent == self.agent_selection:
+            mask, self._legal_now = self._legal(seat)
+            self._legal_seat = seat
+            mask = mask.copy()
+        else:
+            mask = _NO_MASK.copy()
         obs = {"observation": vector, "action_mask": mask}
         self._cache[seat] = obs
         return obs

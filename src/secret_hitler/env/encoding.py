@@ -25,8 +25,8 @@ from ..engine import actions as A
 from ..engine.actions import Action
 from ..engine.events import PRIVATE_EVENT_TYPES
 from ..engine.types import Phase, Policy
+from ..engine.view import ELECTION_FIELDS, OWN_FIELDS, TABLE_FIELDS
 from ..engine.view import FIELDS as VIEW_FIELDS
-from ..engine.view import OWN_FIELDS, PUBLIC_FIELDS
 
 if TYPE_CHECKING:
     from ..engine.observer import Observer
@@ -348,7 +348,7 @@ class SeatEncoder:
         for e in events[self._seen :]:
             feed(e, (seat,) if e["type"] in _PRIVATE_EVENTS else None)
         self._seen = len(events)
-        return self._table.encode(seat, _PUBLIC_OF(v), _OWN_OF(v))
+        return self._table.encode(seat, _TABLE_OF(v), _ELECTION_OF(v), _OWN_OF(v))
 
 
 class TableEncoder:
@@ -372,25 +372,36 @@ class TableEncoder:
         self.k = layout.history
         self._cursor = 0
         self.records = 0
-        self._static: bytes | None = None
+        self._static = b""
         self._deck = 1
-        size = layout.block_size("private")
-        # private block of each seat (role, known roles, investigations, peek, own history)
-        self.private = [array("f", bytes(4 * size)) for _ in range(players)]
-        # its bytes in two parts: up to the own history (changes rarely), and the own history
-        # (shifts at every nomination)
+        # what comes from the last Observer.table() tuple (kept referenced, so that a new tuple
+        # cannot be taken for it): the phase, whether a vote is open, and the bytes of the seat
+        # sets (alive to not_hitler), the tracks, and the flags and counts that end the vector
+        self._table: Any = None
+        self._phase = ""
+        self._voting = False
+        self._seats_bytes = bytearray()
+        self._tracks_bytes = self._rest_bytes = b""
+        rel = layout.rel
+        self._own_at = rel("own_history", "private")
+        # the head of each seat's private block (seat, role, known roles, investigations, peek;
+        # changes rarely), its bytes, and the role, known roles and investigations they show
+        self.private = [array("f", bytes(4 * self._own_at)) for _ in range(players)]
         self._head_bytes: list[bytes | None] = [None] * players
-        self._own_bytes: list[bytes | None] = [None] * players
         self._seen: list[tuple[Any, Any, Any]] = [(None, None, None)] * players
+        # the rest, each seat's own history, as bytes, and the number of nominations it is up
+        # to: it shifts by a row at every nomination, done when the seat is next observed or
+        # learns something (``_own_history``), not for every seat at every nomination
+        self._own_zero = bytes(4 * PRIVATE_RECORD_SIZE * self.k)
+        self._own_bytes = [self._own_zero] * players
+        self._own_records = [0] * players
         self.hist = array("f", bytes(4 * layout.block_size("history")))
         self._hist_bytes: bytes | None = None
-        rel = layout.rel
         self._seat_at = rel("seat", "private")
         self._role_at = rel("role", "private")
         self._known_at = rel("known_roles", "private")
         self._inv_at = rel("investigations", "private")
         self._peek_at = rel("peek", "private")
-        self._own_at = rel("own_history", "private")
         for s in range(players):
             self.private[s][self._seat_at + s] = 1.0
         self._join = bytearray().join
@@ -431,25 +442,20 @@ class TableEncoder:
     def observe(self, seat: int, observer: Observer) -> np.ndarray:
         """The observation vector of ``seat`` now, from ``observer``'s new events and fields."""
         self.sync(observer)
-        return self.encode(seat, observer.public(), observer.own(seat))
+        return self.encode(seat, observer.table(), observer.election(), observer.own(seat))
 
     def _nominated(self, data: Any, _aud: Any) -> None:
         self.records += 1
         k = self.k
         if not k:
             return
-        h, r, pr = self.hist, RECORD_SIZE, PRIVATE_RECORD_SIZE
+        h, r = self.hist, RECORD_SIZE
         h[r:] = h[:-r]
         h[:r] = _ZERO_ROW
         h[_R["valid"]] = 1.0
         h[_R["president"] + data["president"]] = 1.0
         h[_R["chancellor"] + data["chancellor"]] = 1.0
         self._hist_bytes = None
-        a, b = self._own_at, self._own_at + k * pr
-        for row in self.private:
-            row[a + pr : b] = row[a : b - pr]
-            row[a : a + pr] = _ZERO_PRIVATE_ROW
-        self._own_bytes = [None] * self.n
 
     def _set(self, index: int) -> None:
         if self.k and self.records:
@@ -486,10 +492,20 @@ class TableEncoder:
     def _own(self, data: Any, aud: Sequence[int] | None, field: str) -> None:
         if self.k and self.records and aud:
             libs = sum(1 for p in data["policies"] if p == "liberal")
-            at = self._own_at + _PR[field] + libs
+            at = _PR[field] + libs
             for s in aud:
-                self.private[s][at] = 1.0
-                self._own_bytes[s] = None
+                newest = array("f", self._own_history(s)[:_OWN_ROW_BYTES])
+                newest[at] = 1.0
+                self._own_bytes[s] = newest.tobytes() + self._own_bytes[s][_OWN_ROW_BYTES:]
+
+    def _own_history(self, seat: int) -> bytes:
+        """``seat``'s own history, shifted by a row for each nomination since it was last."""
+        own = self._own_bytes[seat]
+        shift = (self.records - self._own_records[seat]) * _OWN_ROW_BYTES
+        if shift:
+            own = self._own_bytes[seat] = (self._own_zero[:shift] + own)[: len(own)]
+            self._own_records[seat] = self.records
+        return own
 
     def _drew(self, data: Any, aud: Sequence[int] | None) -> None:
         self._own(data, aud, "drew_liberals")
@@ -530,50 +546,69 @@ class TableEncoder:
         for target, party in inv:
             row[at + 2 * target + (0 if party == "liberal" else 1)] = 1.0
         self._seen[seat] = (role, known, inv)
-        out = self._head_bytes[seat] = row[: self._own_at].tobytes()
+        out = self._head_bytes[seat] = row.tobytes()
         return out
 
-    def encode(self, seat: int, pub: tuple[Any, ...], own: tuple[Any, ...]) -> np.ndarray:
-        """The observation vector of ``seat`` from the public fields ``pub``
-        (``Observer.public``) and its own fields ``own`` (``Observer.own``), after ``sync``."""
-        static = self._static
-        if static is None:
-            block = _static_block(self.layout, pub[_PLAYERS], pub[_BOARD], pub[_HZ], pub[_VZ])
-            static = self._static = block.tobytes()
-            self._deck = _deck_size(pub[_RULES])
+    def encode(
+        self, seat: int, table: tuple[Any, ...], election: tuple[Any, ...], own: tuple[Any, ...]
+    ) -> np.ndarray:
+        """The observation vector of ``seat`` after ``sync``, from the public fields
+        (``Observer.table`` and ``Observer.election``) and its own (``Observer.own``). What
+        comes from ``table`` alone is kept while the same tuple object comes back (the
+        observer's stays the same through the votes of an election)."""
+        if table is not self._table:
+            self._take_table(table)
         head = self._head_of(seat, own)
-        own_history = self._own_bytes[seat]
-        if own_history is None:
-            own_history = self._own_bytes[seat] = self.private[seat][self._own_at :].tobytes()
+        if self._own_records[seat] == self.records:
+            own_history = self._own_bytes[seat]
+        else:
+            own_history = self._own_history(seat)
         hist = self._hist_bytes
         if hist is None:
             hist = self._hist_bytes = self.hist.tobytes()
-        phase = pub[_PHASE]
-        to_act = pub[_TO_ACT]
-        fascist = pub[_FASCIST]
-        buf = self._join(
+        to_act, voted = election
+        return np.frombuffer(
+            self._join(
+                (
+                    self._static,
+                    head,
+                    own_history,
+                    hist,
+                    _turns((self._phase, seat in to_act, to_act)),
+                    self._seats_bytes,
+                    _flags(voted) if self._voting else _TEN_ZEROS,
+                    _votes(own[_VOTES]),
+                    self._tracks_bytes,
+                    _hand(own[_HAND]),
+                    self._rest_bytes,
+                )
+            ),
+            _FLOAT32,
+        )
+
+    def _take_table(self, pub: tuple[Any, ...]) -> None:
+        """Keep what comes from an ``Observer.table()`` tuple (``pub``)."""
+        if not self._static:
+            block = _static_block(self.layout, pub[_PLAYERS], pub[_BOARD], pub[_HZ], pub[_VZ])
+            self._static = block.tobytes()
+            self._deck = _deck_size(pub[_RULES])
+        self._table = pub
+        self._phase = phase = pub[_PHASE]
+        self._voting = phase == "vote"
+        self._seats_bytes = self._join(  # (a bytearray, only ever joined)
             (
-                static,
-                head,
-                own_history,
-                hist,
-                _turns((phase, seat in to_act, to_act)),
                 _flags(pub[_ALIVE]),
                 _offices(pub[_CANDIDATE:_OFFICES_END]),
                 _seats(pub[_TERM_LIMITED]),
                 _flags(pub[_INVESTIGATED]),
                 _seats(pub[_NOT_HITLER]),
-                _flags(pub[_VOTED]) if phase == "vote" else _TEN_ZEROS,
-                _votes(own[_VOTES]),
-                _tracks(pub[_LIBERAL:_TRACKS_END]),
-                _hand(own[_HAND]),
-                _states(
-                    (pub[_VETO_AVAILABLE], pub[_VETO_PROPOSED], fascist >= pub[_HZ], pub[_WINNER])
-                ),
-                _counts((pub[_DRAW], pub[_DISCARD], min(pub[_ROUND], 32), self._deck)),
             )
         )
-        return np.frombuffer(buf, _FLOAT32)
+        self._tracks_bytes = _tracks(pub[_LIBERAL:_TRACKS_END])
+        fascist = pub[_FASCIST]
+        self._rest_bytes = _states(
+            (pub[_VETO_AVAILABLE], pub[_VETO_PROPOSED], fascist >= pub[_HZ], pub[_WINNER])
+        ) + _counts((pub[_DRAW], pub[_DISCARD], min(pub[_ROUND], 32), self._deck))
 
 
 def _float32(values: Sequence[float]) -> bytes:
@@ -583,7 +618,7 @@ def _float32(values: Sequence[float]) -> bytes:
 _FLOAT32 = np.dtype(np.float32)  # a dtype object: np.frombuffer converts a type on every call
 _TEN_ZEROS = _float32([0.0] * MAX_SEATS)
 _ZERO_ROW = array("f", bytes(4 * RECORD_SIZE))
-_ZERO_PRIVATE_ROW = array("f", bytes(4 * PRIVATE_RECORD_SIZE))
+_OWN_ROW_BYTES = 4 * PRIVATE_RECORD_SIZE
 _ZERO_PEEK = array("f", bytes(4 * 6))
 _ZERO_ROLE = array("f", bytes(4 * 3))
 _ZERO_KNOWN = array("f", bytes(4 * 3 * MAX_SEATS))
@@ -699,29 +734,32 @@ _JOIN_ORDER = (
 assert [f for group in _JOIN_ORDER for f in group] == [name for name, _, _ in _DYNAMIC]
 
 
-_PUB = {name: i for i, name in enumerate(PUBLIC_FIELDS)}
+_TAB = {name: i for i, name in enumerate(TABLE_FIELDS)}
 _OWN = {name: i for i, name in enumerate(OWN_FIELDS)}
-#: ``View.values()`` (``FIELDS`` order) to the ``Observer.public`` and ``Observer.own`` tuples
-_PUBLIC_OF = itemgetter(*(_AT[name] for name in PUBLIC_FIELDS))
+#: ``View.values()`` (``FIELDS`` order) to the ``Observer.table``, ``Observer.election`` and
+#: ``Observer.own`` tuples
+_TABLE_OF = itemgetter(*(_AT[name] for name in TABLE_FIELDS))
+_ELECTION_OF = itemgetter(*(_AT[name] for name in ELECTION_FIELDS))
 _OWN_OF = itemgetter(*(_AT[name] for name in OWN_FIELDS))
+assert ELECTION_FIELDS == ("to_act", "voted")  # ``encode`` unpacks it so
 _EVENTS = _AT["events"]
-_PHASE, _FASCIST, _HZ = _PUB["phase"], _PUB["fascist_policies"], _PUB["hitler_zone"]
-_PLAYERS, _BOARD, _VZ, _RULES = _PUB["players"], _PUB["board"], _PUB["veto_zone"], _PUB["rules"]
+_PHASE, _FASCIST, _HZ = _TAB["phase"], _TAB["fascist_policies"], _TAB["hitler_zone"]
+_PLAYERS, _BOARD, _VZ, _RULES = _TAB["players"], _TAB["board"], _TAB["veto_zone"], _TAB["rules"]
 _ROLE, _KNOWN, _INVESTIGATIONS = _OWN["role"], _OWN["known_roles"], _OWN["investigations"]
 _VOTES, _HAND = _OWN["votes"], _OWN["hand"]
-_TO_ACT, _ALIVE, _TERM_LIMITED = _PUB["to_act"], _PUB["alive"], _PUB["term_limited"]
+_ALIVE, _TERM_LIMITED = _TAB["alive"], _TAB["term_limited"]
 # candidate, nominee, president, chancellor are adjacent (one slice); so are the three tracks
-_CANDIDATE, _OFFICES_END = _PUB["candidate"], _PUB["chancellor"] + 1
-assert _OFFICES_END - _CANDIDATE == 4 and _PUB["nominee"] == _CANDIDATE + 1
-_LIBERAL, _TRACKS_END = _PUB["liberal_policies"], _PUB["election_tracker"] + 1
-assert _TRACKS_END - _LIBERAL == 3 and _PUB["fascist_policies"] == _LIBERAL + 1
-_INVESTIGATED, _NOT_HITLER, _VOTED = _PUB["investigated"], _PUB["not_hitler"], _PUB["voted"]
+_CANDIDATE, _OFFICES_END = _TAB["candidate"], _TAB["chancellor"] + 1
+assert _OFFICES_END - _CANDIDATE == 4 and _TAB["nominee"] == _CANDIDATE + 1
+_LIBERAL, _TRACKS_END = _TAB["liberal_policies"], _TAB["election_tracker"] + 1
+assert _TRACKS_END - _LIBERAL == 3 and _TAB["fascist_policies"] == _LIBERAL + 1
+_INVESTIGATED, _NOT_HITLER = _TAB["investigated"], _TAB["not_hitler"]
 _VETO_AVAILABLE, _VETO_PROPOSED, _WINNER = (
-    _PUB["veto_available"],
-    _PUB["veto_proposed"],
-    _PUB["winner"],
+    _TAB["veto_available"],
+    _TAB["veto_proposed"],
+    _TAB["winner"],
 )
-_DRAW, _DISCARD, _ROUND = _PUB["draw_pile"], _PUB["discard_pile"], _PUB["round"]
+_DRAW, _DISCARD, _ROUND = _TAB["draw_pile"], _TAB["discard_pile"], _TAB["round"]
 
 
 def encode_view(
