@@ -558,7 +558,10 @@ class TableEncoder:
         observer's stays the same through the votes of an election)."""
         if table is not self._table:
             self._take_table(table)
-        head = self._head_of(seat, own)
+        head = self._head_bytes[seat]
+        seen = self._seen[seat]  # (the role changes only with the known roles)
+        if head is None or own[_KNOWN] is not seen[1] or own[_INVESTIGATIONS] is not seen[2]:
+            head = self._head_of(seat, own)
         if self._own_records[seat] == self.records:
             own_history = self._own_bytes[seat]
         else:
