@@ -200,8 +200,16 @@ def fit_trees(x: np.ndarray, y: np.ndarray) -> dict:
             gain -= gsum**2 / (hsum + lam)
             ok = valid & (hl >= TREES["min_hessian"]) & (hsum - hl >= TREES["min_hessian"])
             gain = np.where(ok, gain, -np.inf)
-            j, k = np.unravel_index(int(np.argmax(gain)), gain.shape)
-            best = (float(gain[j, k]), int(j), int(k)) if gain[j, k] > 0 else (0.0, -1, -1)
+            top = float(gain.max())
+            if top > 0:
+                # Exact ties (two thresholds that split this node's votes the same way) are
+                # common, and floating-point noise, which differs between CPUs' vector
+                # kernels (np.exp), must not choose among them: the first candidate within a
+                # relative 1e-9 of the best wins, so the fit is the same on every machine.
+                j, k = np.unravel_index(int(np.argmax(gain >= top * (1 - 1e-9))), gain.shape)
+                best = (float(gain[j, k]), int(j), int(k))
+            else:
+                best = (0.0, -1, -1)
             if best[1] < 0:  # no split helps: everything goes left
                 stack += [(2 * node + 1, idx), (2 * node + 2, idx[:0])]
                 continue

@@ -89,3 +89,24 @@ def test_the_vote_model_refits_on_its_small_check() -> None:
     check = data["check"]
     features = fit_vote_model.extract(load_records(fit_vote_model.DATA, check["games"]))
     assert json.loads(json.dumps(fit_vote_model.check_trees(features))) == check["trees"]
+
+
+def test_the_vote_fit_is_the_same_when_the_last_bits_of_its_arithmetic_differ(
+    monkeypatch: Any,
+) -> None:
+    """NumPy's vector kernels (np.exp) round differently on different CPUs, and many candidate
+    splits tie exactly (two thresholds that split a node's votes the same way): the fit must
+    not let those last bits choose. Nudging every exponential by one unit in the last place
+    gives the committed check trees all the same."""
+    import fit_vote_model
+    import numpy as np
+
+    from secret_hitler.sim.evaluate import load_records
+
+    check = _data("human_vote")["check"]
+    features = fit_vote_model.extract(load_records(fit_vote_model.DATA, check["games"]))
+    exp = np.exp
+    for direction in (np.inf, -np.inf):
+        monkeypatch.setattr(np, "exp", lambda a, d=direction: np.nextafter(exp(a), d))
+        trees = json.loads(json.dumps(fit_vote_model.check_trees(features)))
+        assert trees == check["trees"], direction
