@@ -237,7 +237,12 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
         # Only the selected agent may act now (PettingZoo classic convention): during a vote the
         # voters waiting their turn get an all-zero mask too.
         if agent == self.agent_selection:
-            mask, self._legal_now = self._legal(seat)
+            # ``_legal``, inlined for its commonest case (a cached entry)
+            entry = _MASKS.get(tuple(map(id, game.legal_actions(seat))))
+            if entry is None:
+                mask, self._legal_now = self._legal(seat)
+            else:
+                mask, self._legal_now = entry[1], entry[2]
             self._legal_seat = seat
             mask = mask.copy()
         else:
