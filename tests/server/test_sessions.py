@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from itsdangerous import URLSafeTimedSerializer
-from server_support import Client, HttpError, Server, http, session
+from server_support import Client, HttpError, Server, http, session, wait_for
 from websec_support import cookie_headers, hello, json_post, raw, ws_open
 
 
@@ -148,3 +148,29 @@ def test_secure_cookie_behind_a_trusted_tls_proxy(make_server: Any) -> None:
     headers, body = json_post(token, f"http://127.0.0.1:{proxied.port}")
     headers["X-Forwarded-Proto"] = "https"
     assert raw(proxied, "POST", "/api/logout", headers, body).code == "cross_site"
+
+
+@pytest.mark.timeout(90)
+def test_a_second_hello_resynchronises_the_same_seat_and_counts_it_once(server: Server) -> None:
+    """A client may send ``hello`` again on an open connection (docs/protocol.md): it gets a
+    fresh welcome for its own seat, and its seat is not counted as
+    present twice: when the connection closes, the seat shows as disconnected."""
+    token = session(server, "H0")
+    table = http(server, "POST", "/api/tables", {"players": 5, "public": False}, token=token)
+    path = f"/api/tables/{table['id']}"
+
+    def connected(seat: int) -> bool:
+        return bool(http(server, "GET", path, token=token)["seats"][seat]["connected"])
+
+    async def run() -> None:
+        c = Client(server, token, "host")
+        first = await c.connect(table["id"])
+        assert first is not None and first["type"] == "welcome" and first["seat"] == 0
+        await c.send({"v": 1, "type": "hello", "since": None, "chat_since": None})
+        again = await c.recv_until(lambda m: m["type"] == "welcome")
+        assert again["seat"] == 0 and again["seq"] == first["seq"]
+        assert connected(0)
+        await c.close()
+        wait_for(lambda: not connected(0), what="the seat shown as disconnected")
+
+    asyncio.run(run())
