@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import urllib.error
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 import pytest
 from server_support import Client, HttpError, Server, http, session
@@ -229,3 +231,25 @@ def test_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert Settings.from_env(data=tmp_path).signing_secret() == key
     monkeypatch.setenv("SH_SECRET", "s3")
     assert Settings.from_env(data=tmp_path).signing_secret() == "s3"
+
+
+def test_metrics_ask_for_their_token_when_one_is_set(make_server: Any) -> None:
+    """SH_METRICS_TOKEN puts /metrics behind a bearer token (a scraper sends it; nobody else
+    reads the server's counters); a wrong or missing token gets a 401 that quotes nothing."""
+    server: Server = make_server(SH_METRICS_TOKEN="s3cret-scrape")
+
+    def get(auth: str | None) -> tuple[int, str]:
+        request = urllib.request.Request(server.url + "/metrics")
+        if auth is not None:
+            request.add_header("Authorization", auth)
+        try:
+            with urllib.request.urlopen(request) as r:
+                return r.status, r.read().decode()
+        except urllib.error.HTTPError as exc:
+            return exc.code, exc.read().decode()
+
+    for auth in (None, "Bearer wrong", "Bearer s3cret-scrape-and-more", "s3cret-scrape"):
+        status, body = get(auth)
+        assert status == 401 and "unauthorized" in body and "s3cret" not in body, auth
+    status, body = get("Bearer s3cret-scrape")
+    assert status == 200 and "sh_actions_total" in body

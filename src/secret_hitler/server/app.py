@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import hmac
 import importlib
 import logging
 from collections.abc import AsyncIterator
@@ -238,6 +239,11 @@ def _install_ops(app: FastAPI) -> None:
 
     @app.get("/metrics")
     async def metrics(request: Request) -> Response:
+        token = request.app.state.settings.metrics_token
+        if token is not None:
+            given = request.headers.get("authorization", "")
+            if not hmac.compare_digest(given.encode(), f"Bearer {token}".encode()):
+                return _error(401, "unauthorized", "/metrics needs its bearer token")
         body = request.app.state.metrics.render()
         return Response(body, media_type="text/plain; version=0.0.4; charset=utf-8")
 

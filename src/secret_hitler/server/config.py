@@ -168,6 +168,9 @@ class Settings:
     # seconds between reads of the bans and closed tables made by ``secret-hitler admin``
     moderation_refresh: float = 2.0
     api_docs: bool = False  # /api/docs (Swagger UI, which loads its scripts from a CDN)
+    # A bearer token /metrics asks for (SH_METRICS_TOKEN); None: /metrics is open to all, for a
+    # deployment that keeps it off the public side of its proxy (docs/security.md).
+    metrics_token: str | None = None
     # A cluster (docs/deploy.md): with a Redis URL the server is one node of many, on PostgreSQL.
     redis_url: str | None = None
     node_id: str | None = None  # default: host name and port
@@ -179,7 +182,7 @@ class Settings:
         """Settings from SH_HOST, SH_PORT, SH_DATA, DATABASE_URL, SH_SECRET, SH_BOT_DELAY, SH_GRACE,
         SH_DB_TIMEOUT, SH_BOT_TIMEOUT, SH_MODERATION_REFRESH, SH_BOT_MODULES (comma-separated module
         names), SH_ALLOWED_ORIGINS, SH_TRUSTED_PROXIES, SH_API_DOCS, SH_WEBHOOK_ALLOW_PRIVATE,
-        REDIS_URL, SH_NODE_ID, SH_LEASE_TTL and the limits of ``LIMIT_ENV``.
+        SH_METRICS_TOKEN, REDIS_URL, SH_NODE_ID, SH_LEASE_TTL and the limits of ``LIMIT_ENV``.
 
         Keyword arguments that are not ``None`` (command-line flags) and ``limits`` (``--limit``
         NAME -> VALUE) win over the environment. A bad value raises ``ValueError``.
@@ -203,6 +206,7 @@ class Settings:
             "trusted_proxies": (env.get("SH_TRUSTED_PROXIES") or "").strip() or None,
             "api_docs": _flag("SH_API_DOCS"),
             "webhook_allow_private": _flag("SH_WEBHOOK_ALLOW_PRIVATE"),
+            "metrics_token": (env.get("SH_METRICS_TOKEN") or "").strip() or None,
             "redis_url": env.get("REDIS_URL") or None,
             "node_id": env.get("SH_NODE_ID") or None,
             "lease_ttl": _float("SH_LEASE_TTL", 10.0),
