@@ -61,9 +61,10 @@ class Tuning:
     vote_band: tuple[float, float] = (0.06, 0.2)
     votes_in_zone_only: bool = True  # False: search votes outside the Hitler zone too (tests)
     # The level that plays every seat in the rollouts: "bayes" (the players the search meets)
-    # or "rule" (4x cheaper, but rule bots are far weaker than bayes ones: with them the search
-    # gained -0.9 and +0.7 points over 2,000 paired deals; with bayes rollouts +13.2 +- 5.5 for
-    # the fascists over 250 deals and +4.7 +- 6.5 for the liberals over 150, search_strength).
+    # or "rule" (4x cheaper, but rule bots are far weaker than bayes ones). Over 2,000 paired
+    # deals of benchmarks/search_strength.py: with rule rollouts the search liberals gained
+    # -0.9 points and the fascists +0.7; with bayes rollouts +2.1 (+0.4 to +3.8) and +13.2
+    # (+11.3 to +15.1).
     rollout_bot: str = "bayes"
 
 
