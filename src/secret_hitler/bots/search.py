@@ -7,8 +7,9 @@ session by session, uniformly among the cards left, consistent with what the sea
 hands and peeks, every enacted and chaos policy). Each world is an engine ``Game`` built with
 those fixings and the public actions of the log, replayed to this moment. Every candidate action
 is then played out to the end of the game in the same worlds with the same rollout seeds (common
-random numbers), every seat played by the ``rule`` level, and scored by the win rate of the seat's
-team. The ``bayes`` choice is kept unless another candidate beats it by ``Tuning.margin``.
+random numbers), every seat played by a ``bayes`` agent of its world role that reads its own view
+of the world (``Tuning.rollout_bot``: the opponents the search meets), and scored by the win rate
+of the seat's team. The ``bayes`` choice is kept unless another candidate beats it by ``Tuning.margin``.
 
 Forced decisions (one legal action) and claims are the ``bayes`` agent's, immediately. The budget
 is a number of rollouts per decision (``Tuning.rollouts``), never a clock, so a seeded agent is
@@ -59,6 +60,12 @@ class Tuning:
     # liberals refuse above 0.12, ``bayes.Tuning``).
     vote_band: tuple[float, float] = (0.06, 0.2)
     votes_in_zone_only: bool = True  # False: search votes outside the Hitler zone too (tests)
+    # The level that plays every seat in the rollouts: "bayes" (the players the search meets)
+    # or "rule" (4x cheaper, but rule bots are far weaker than bayes ones). Over 2,000 paired
+    # deals of benchmarks/search_strength.py: with rule rollouts the search liberals gained
+    # -0.9 points and the fascists +0.7; with bayes rollouts +2.1 (+0.4 to +3.8) and +13.2
+    # (+11.3 to +15.1).
+    rollout_bot: str = "bayes"
 
 
 SEARCHED = frozenset(
@@ -525,9 +532,15 @@ class SearchAgent(Agent):
             self.phases_searched.add(str(view.phase))
             seed = rng.getrandbits(63)
             # The rollout bots read the shared past once per world; each candidate gets copies.
-            agents = [RuleAgent(s, random.Random(seed + s)) for s in range(world.n)]
-            for s, agent in enumerate(agents):
-                agent._update(world.view(s))
+            agents: list[Any]
+            if self.tuning.rollout_bot == "bayes":
+                agents = [BayesAgent(s, random.Random(seed + s)) for s in range(world.n)]
+                for s, agent in enumerate(agents):
+                    agent._sync(world.view(s))
+            else:
+                agents = [RuleAgent(s, random.Random(seed + s)) for s in range(world.n)]
+                for s, agent in enumerate(agents):
+                    agent._update(world.view(s))
             last = len(candidates) - 1
             for i, action in enumerate(candidates):
                 game = world if i == last else world.clone()
@@ -539,9 +552,11 @@ class SearchAgent(Agent):
         return [t / worlds for t in totals]
 
 
-def _copy_agent(agent: RuleAgent) -> RuleAgent:
+def _copy_agent(agent: Any) -> Any:
     """An independent copy of a rollout bot: its containers copied, its random state too
-    (``copy.deepcopy`` would cost more than the rollout)."""
+    (``copy.deepcopy`` would cost more than the rollout of a rule bot)."""
+    if isinstance(agent, BayesAgent):
+        return copy.deepcopy(agent)
     other = copy.copy(agent)
     for key, value in vars(other).items():
         if type(value) in (list, set, dict):
@@ -555,8 +570,8 @@ def _copy_agent(agent: RuleAgent) -> RuleAgent:
     return other
 
 
-def _rollout(game: Game, agents: list[RuleAgent], action: Action, team: str) -> float:
-    """1 if ``team`` wins after ``action`` in ``game`` played on by the rule bots ``agents``."""
+def _rollout(game: Game, agents: list[Any], action: Action, team: str) -> float:
+    """1 if ``team`` wins after ``action`` in ``game`` played on by the rollout bots ``agents``."""
     from ..sim.simulator import run_game  # the simulator's loop and claim protocol
 
     game.apply(action)
