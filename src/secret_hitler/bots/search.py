@@ -22,7 +22,7 @@ import copy
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -65,7 +65,7 @@ class Tuning:
     # deals of benchmarks/search_strength.py: with rule rollouts the search liberals gained
     # -0.9 points and the fascists +0.7; with bayes rollouts +2.1 (+0.4 to +3.8) and +13.2
     # (+11.3 to +15.1).
-    rollout_bot: str = "bayes"
+    rollout_bot: Literal["bayes", "rule"] = "bayes"
 
 
 SEARCHED = frozenset(
