@@ -208,10 +208,8 @@ class Observer:
         stamp = len(g.events)
         if stamp == self._election_at:
             return self._election
-        if g.phase is _VOTE:  # (``to_act()`` is a copy of ``_voters``)
-            out = (tuple(g._voters), _voted(tuple(g.votes)))
-        else:
-            out = (tuple(g.to_act()), self._no_votes)
+        to_act = tuple(g.to_act())
+        out = (to_act, _voted(tuple(g.votes)) if g.phase is _VOTE else self._no_votes)
         self._election = out
         self._election_at = stamp
         return out
@@ -245,8 +243,8 @@ class Observer:
             g.liberal,
             g.fascist,
             g.tracker,
-            len(g._draw),  # (``draw_pile`` and ``discard_pile``, without the properties)
-            g.discard_liberal + g.discard_fascist,
+            g.draw_pile,
+            g.discard_pile,
             in_session and g.veto_enabled and not g.veto_refused,
             in_session and g.veto_refused,
             value == "veto_response",
@@ -293,7 +291,7 @@ class Observer:
             own_vote,
             st.hand if _IN_SESSION[phase] else (),
             st.investigations,
-            g.open_claims(seat) if g._claims and seat is not None else (),
+            () if seat is None else g.open_claims(seat),
         )
 
 

@@ -154,7 +154,10 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
         if action is None:
             raise ValueError(f"{agent} is alive and must act: None is only for terminated agents")
         index = int(action)
-        legal = self._legal_now if self._legal_seat == seat else self._legal(seat)[1]
+        if self._legal_seat == seat:
+            legal = self._legal_now
+        else:
+            legal = _mask_of(game.legal_actions(seat))[1]
         if index not in legal:
             raise ValueError(
                 f"action {action!r} is not legal for {agent} now; legal: {sorted(legal)}"
@@ -185,25 +188,6 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
             self.infos[a] = dict(info, role=game.roles[seat].value)
 
     # ------------------------------------------------------------------ observations
-    def _legal(self, seat: int) -> tuple[np.ndarray, frozenset[int]]:
-        """The mask of ``seat``'s legal actions now (shared: copy before handing it out) and
-        the set of their indices."""
-        game = self.game
-        assert game is not None
-        if self._over:
-            return _NO_MASK, _NO_LEGAL
-        legal = game.legal_actions(seat)
-        key = tuple(map(id, legal))
-        entry = _MASKS.get(key)
-        if entry is None:
-            indices = frozenset(i for i in map(action_index, legal) if i >= 0)
-            mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-            mask[list(indices)] = 1
-            if len(_MASKS) >= _MASKS_LIMIT:
-                _MASKS.clear()
-            entry = _MASKS[key] = (tuple(legal), mask, indices)
-        return entry[1], entry[2]
-
     def last(
         self, observe: bool = True
     ) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
@@ -237,12 +221,8 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
         # Only the selected agent may act now (PettingZoo classic convention): during a vote the
         # voters waiting their turn get an all-zero mask too.
         if agent == self.agent_selection:
-            # ``_legal``, inlined for its commonest case (a cached entry)
-            entry = _MASKS.get(tuple(map(id, game.legal_actions(seat))))
-            if entry is None:
-                mask, self._legal_now = self._legal(seat)
-            else:
-                mask, self._legal_now = entry[1], entry[2]
+            # (after the end the engine offers nothing: an all-zero mask)
+            mask, self._legal_now = _mask_of(game.legal_actions(seat))
             self._legal_seat = seat
             mask = mask.copy()
         else:
@@ -271,6 +251,20 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
 
     def close(self) -> None:
         """Nothing to release; defined because PettingZoo expects ``close`` next to ``render``."""
+
+
+def _mask_of(legal: list[Any]) -> tuple[np.ndarray, frozenset[int]]:
+    """The mask (shared) and index set of a list of legal engine actions, cached in ``_MASKS``."""
+    key = tuple(map(id, legal))
+    entry = _MASKS.get(key)
+    if entry is None:
+        indices = frozenset(i for i in map(action_index, legal) if i >= 0)
+        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        mask[list(indices)] = 1
+        if len(_MASKS) >= _MASKS_LIMIT:
+            _MASKS.clear()
+        entry = _MASKS[key] = (tuple(legal), mask, indices)
+    return entry[1], entry[2]
 
 
 def raw_env(

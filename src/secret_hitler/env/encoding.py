@@ -527,10 +527,6 @@ class TableEncoder:
         """The seat's private block up to its own history; role, known roles and
         investigations from its own fields (``Observer.own``)."""
         role, known, inv = own[_ROLE], own[_KNOWN], own[_INVESTIGATIONS]
-        seen = self._seen[seat]
-        out = self._head_bytes[seat]
-        if out is not None and role is seen[0] and inv is seen[2] and known is seen[1]:
-            return out  # the observer keeps role and investigations until they change
         row = self.private[seat]
         at = self._role_at
         row[at : at + 3] = _ZERO_ROLE
@@ -558,9 +554,16 @@ class TableEncoder:
         observer's stays the same through the votes of an election)."""
         if table is not self._table:
             self._take_table(table)
+        # the head is rebuilt only when the observer hands out a new role, known-roles or
+        # investigations object (it replaces them only when the seat learns something)
         head = self._head_bytes[seat]
-        seen = self._seen[seat]  # (the role changes only with the known roles)
-        if head is None or own[_KNOWN] is not seen[1] or own[_INVESTIGATIONS] is not seen[2]:
+        seen = self._seen[seat]
+        if (
+            head is None
+            or own[_KNOWN] is not seen[1]
+            or own[_INVESTIGATIONS] is not seen[2]
+            or own[_ROLE] is not seen[0]
+        ):
             head = self._head_of(seat, own)
         if self._own_records[seat] == self.records:
             own_history = self._own_bytes[seat]
