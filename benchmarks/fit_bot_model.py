@@ -26,10 +26,13 @@ that make the posterior confidently wrong show up as large negative totals.
 from __future__ import annotations
 
 import argparse
+import gzip
+import hashlib
 import json
 import math
 import time
 from collections import defaultdict
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -451,13 +454,99 @@ def compare(
         bayes.DEFAULT_MODEL = saved
 
 
+ROOT = Path(__file__).resolve().parents[1]
+MODELS = ROOT / "src" / "secret_hitler" / "bots" / "data"
+GAMES = ROOT / "data" / "bot-fit"
+# The temper scan: candidate values, and the games of the small check the test reruns.
+TEMPERS = (1.0, 0.85, 0.7, 0.55, 0.4, 0.3)
+CHECK_GAMES = 40
+
+
+def play(players: int, liberals: str, fascists: str, games: int, seed: int) -> list[Any]:
+    """``games`` games per fascist bot of ``fascists`` (comma-separated), seeds of ``seed``."""
+    return [
+        play_game(players, Lineup(liberals, fas), seed=game_seed(seed, i))[1]
+        for fas in fascists.split(",")
+        for i in range(games)
+    ]
+
+
+def games_path(name: str) -> Path:
+    return GAMES / f"{name}-games.jsonl.gz"
+
+
+def write_games(games: list[Any], path: Path) -> None:
+    """The games as records, one a line, gzip without name or time stamp (reproducible bytes)."""
+    text = "".join(json.dumps(g.to_record(), separators=(",", ":")) + "\n" for g in games)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as f:
+        f.write(text.encode("utf-8"))
+
+
+def read_games(path: Path) -> list[Any]:
+    """The games of a records file, replayed by the engine (the fit reads their full logs)."""
+    from secret_hitler.engine.record import game_from_record
+
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        return [game_from_record(json.loads(line)) for line in f if line.strip()]
+
+
+def scan_temper(games: list[Any], kwargs: dict[str, Any]) -> dict[str, float]:
+    """Log-loss of the bayes liberals' posterior on ``games``, with the model ``kwargs``, at each
+    of ``TEMPERS`` (and uniform): the temper with the least is the one used."""
+    from dataclasses import replace
+
+    from secret_hitler.bots import bayes
+    from secret_hitler.bots.beliefs import model_from_json
+    from secret_hitler.sim.evaluate import evaluate_roles
+
+    records = [g.to_record() for g in games]
+    model = model_from_json(json.loads(json.dumps(kwargs)))
+    saved = bayes.DEFAULT_MODEL
+    out: dict[str, float] = {}
+    try:
+        for t in TEMPERS:
+            bayes.DEFAULT_MODEL = replace(model, temper=t)
+            data = evaluate_roles(records, "bayes").to_json()["overall"]
+            out[str(t)] = round(data["log_loss"], 4)
+            out["uniform"] = round(data["uniform_log_loss"], 4)
+    finally:
+        bayes.DEFAULT_MODEL = saved
+    return out
+
+
+def fit_file(games: list[Any], temper: bool = True) -> dict[str, Any]:
+    """The model of ``games`` as written to bots/data: the counted frequencies, then the temper
+    of least log-loss on the same games (and the same scan on the first ``CHECK_GAMES``, which
+    the test reruns)."""
+    kwargs = fit(measure(games))
+    if not temper:
+        return {"model": json.loads(json.dumps(kwargs))}
+    scan = scan_temper(games, kwargs)
+    kwargs["temper"] = min(TEMPERS, key=lambda t: scan[str(t)])
+    small = scan_temper(games[:CHECK_GAMES], fit(measure(games)))
+    out = {"temper_scan": scan, "temper_scan_first_games": {"games": CHECK_GAMES, **small}}
+    return json.loads(json.dumps({**out, "model": kwargs}))  # as the JSON file holds it
+
+
 def main() -> None:
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=300)
     ap.add_argument("--players", type=int, default=7)
     ap.add_argument("--liberals", default="bayes")
     ap.add_argument("--fascists", default="bayes", help="one bot, or several: bayes,rule")
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument(
+        "--write",
+        choices=("bot_model", "eye_model"),
+        help="write the games to data/bot-fit/NAME-games.jsonl.gz and the model, with its "
+        "temper, to bots/data/NAME.json",
+    )
+    ap.add_argument(
+        "--check",
+        choices=("bot_model", "eye_model"),
+        help="refit NAME from its committed games and compare with the committed model",
+    )
     ap.add_argument("--audit", action="store_true")
     ap.add_argument("--temper", default="", help="comma-separated Model.temper values to score")
     ap.add_argument(
@@ -469,21 +558,40 @@ def main() -> None:
         "(at the committed temper and at each --temper value) and print the liberal win rates",
     )
     args = ap.parse_args()
+    if args.check:
+        committed = json.loads((MODELS / f"{args.check}.json").read_text("utf-8"))
+        refit = fit_file(read_games(ROOT / committed["data"]["file"]))
+        same = refit["model"] == committed["model"]
+        print("same as the committed model" if same else "DIFFERS from the committed model")
+        raise SystemExit(0 if same else 1)
     t0 = time.time()
-    games = [
-        play_game(args.players, Lineup(args.liberals, fascists), seed=game_seed(args.seed, i))[1]
-        for fascists in args.fascists.split(",")
-        for i in range(args.games)
-    ]
+    games = play(args.players, args.liberals, args.fascists, args.games, args.seed)
     libwins = sum(g.winner.value == "liberal" for g in games)
-    args.games = len(games)
     print(
-        f"{args.games} games {args.liberals} vs {args.fascists}: liberal wins "
-        f"{libwins / args.games:.1%} ({time.time() - t0:.0f}s)"
+        f"{len(games)} games {args.liberals} vs {args.fascists}: liberal wins "
+        f"{libwins / len(games):.1%} ({time.time() - t0:.0f}s)"
     )
     measured = measure(games)
     report(measured)
     print_model(fit(measured))
+    if args.write:
+        path = games_path(args.write)
+        write_games(games, path)
+        out = {
+            "command": f"python benchmarks/fit_bot_model.py --games {args.games} --seed "
+            f"{args.seed} --players {args.players} --liberals {args.liberals} --fascists "
+            f"{args.fascists} --write {args.write}",
+            "data": {
+                "file": str(path.relative_to(ROOT)),
+                "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
+                "games": len(games),
+                "liberal_wins": libwins,
+            },
+            **fit_file(read_games(path)),
+        }
+        target = MODELS / f"{args.write}.json"
+        target.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
+        print(f"temper scan {out['temper_scan']}; wrote {path.relative_to(ROOT)} and {target}")
     if args.audit:
         audit(games)
     tempers = [float(t) for t in args.temper.split(",")] if args.temper else []

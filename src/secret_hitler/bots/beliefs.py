@@ -169,8 +169,11 @@ def load_model(name: str) -> Model:
 # The fitted models (numbers and provenance in bots/data/*.json):
 # - HUMAN_MODEL: people, the train half of the 7-player secrethitler.io games
 #   (``benchmarks/fit_human_model.py``), for ``bayes-human``;
-# - BOT_MODEL: our own bots (``benchmarks/fit_bot_model.py``), for ``bayes``;
-# - EYE_MODEL: a frozen earlier bot fit, the "liberal eye" the bayes fascists price moves with.
+# - BOT_MODEL: our own bots (``benchmarks/fit_bot_model.py``, bayes liberals against bayes and
+#   rule fascists), for ``bayes``;
+# - EYE_MODEL: the same fit on bayes against bayes games, the "liberal eye" the bayes fascists
+#   price moves with.
+# The bot fits' games are committed (data/bot-fit), so each refits exactly from its data.
 HUMAN_MODEL = load_model("human_model")
 EYE_MODEL = load_model("eye_model")
 BOT_MODEL = load_model("bot_model")
