@@ -174,6 +174,11 @@ def _probabilities(model: object) -> list[float]:
         "execute_fascist",
         "special_fascist",
         "temper",  # a weight, not a probability
+        # mixture weights of a fascist's claim: each may be 0, the uniform rest never is
+        "cover_lie",
+        "cover_truth",
+        "cover_lie_chancellor",
+        "cover_truth_chancellor",
     }
     for f in fields(model):  # type: ignore[arg-type]
         if f.name not in skip:
@@ -189,6 +194,12 @@ def test_bot_model_has_floors() -> None:
     for model in (BOT_MODEL, EYE_MODEL):
         probs = _probabilities(model)
         assert probs and all(0.0 < p < 1.0 for p in probs)
+        for lie, truth in (
+            (model.cover_lie, model.cover_truth),
+            (model.cover_lie_chancellor, model.cover_truth_chancellor),
+        ):
+            assert lie is not None and truth is not None
+            assert lie >= 0 and truth >= 0 and lie + truth < 1  # any claim keeps a chance
         for w in (*model.nominate_fascist, *model.nominate_fascist_zone, *model.execute_fascist):
             assert w > 0
         for players in (5, 7, 10):
@@ -370,3 +381,37 @@ def test_liberal_claim_error_makes_a_conflict_less_damning() -> None:
     people = _fascist_party(_human(session, seat=2, eps_claim=HUMAN_MODEL.eps_claim), 1)
     strict = _fascist_party(_human(session, seat=2, eps_claim=0.03), 1)
     assert prior < people < strict
+
+
+def test_two_executions_read_in_one_update_both_clear_their_seat() -> None:
+    """A belief that reads two executions in one update (the game going on after each) ends
+    where one updated after every action does: each rules its seat out as Hitler, not only the
+    last one read."""
+    from secret_hitler.sim.simulator import Lineup, play_game
+
+    for seed in range(400):
+        _, game = play_game(5, Lineup("rule", "rule"), seed=seed)
+        replay = Game(5, "official", seed)
+        for action in game.actions:
+            replay.apply(action)
+            view = replay.view(None)
+            shot = [e["target"] for e in view.events if e["type"] == "executed"]
+            if len(shot) == 2 and not replay.finished and view.events[-1]["type"] != "executed":
+                break  # the game went on after the second execution
+        else:
+            continue
+        if shot[0] not in view.not_hitler:  # only its execution clears the first seat
+            break
+    else:
+        raise AssertionError("no such game among 400 seeds")
+    seat = next(s for s in range(5) if s not in shot and replay.roles[s].value == "liberal")
+    stepwise = Game(5, "official", seed)
+    step = Beliefs.for_view(stepwise.view(seat))
+    for action in replay.actions:
+        stepwise.apply(action)
+        step.update(stepwise.view(seat))
+    whole = Beliefs.for_view(replay.view(seat))
+    whole.update(replay.view(seat))
+    assert np.array_equal(np.isfinite(whole.logw), np.isfinite(step.logw))
+    for target in shot:
+        assert not np.isfinite(whole.logw[whole.R[:, target] == HIT]).any()

@@ -718,6 +718,9 @@ class Beliefs:
             if t in cands and len(cands) >= 2:
                 self._by_role(p, t, cands, table, "execute")
         self.alive[t] = False
+        if self.executed_pending is not None:
+            # An earlier execution in the same update, and the game went on to this one.
+            self._mask(self.R[:, self.executed_pending] != HIT)
         self.executed_pending = t
         if "role" in e:
             self._mask(self.R[:, t] == ROLE_INDEX[e["role"]])
