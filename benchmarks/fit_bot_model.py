@@ -16,7 +16,11 @@ events included) together with the true roles, then counts, per role:
 team and sums, per event type, how much each event moved log P(true world): the event types
 that make the posterior confidently wrong show up as large negative totals.
 
-    .venv/bin/python benchmarks/fit_bot_model.py --games 300 --seed 21 --fascists bayes,rule
+    .venv/bin/python benchmarks/fit_bot_model.py --games 300 --seed 21 --fascists bayes,rule \
+        --write bot_model                     # play, commit the games, write bot_model.json
+    .venv/bin/python benchmarks/fit_bot_model.py --tempers 5,6,8,9,10 --games 100 --seed 31
+    .venv/bin/python benchmarks/fit_bot_model.py --games 400 --seed 7 --write eye_model
+    .venv/bin/python benchmarks/fit_bot_model.py --check bot_model  # refit from committed games
     .venv/bin/python benchmarks/fit_bot_model.py --games 300 --audit
     .venv/bin/python benchmarks/fit_bot_model.py --games 100 --seed 5 --temper 1,0.7,0.55,0.4,0.3
     .venv/bin/python benchmarks/fit_bot_model.py --games 300 --seed 21 --fascists bayes,rule \
@@ -460,6 +464,7 @@ GAMES = ROOT / "data" / "bot-fit"
 # The temper scan: candidate values, and the games of the small check the test reruns.
 TEMPERS = (1.0, 0.85, 0.7, 0.55, 0.4, 0.3)
 CHECK_GAMES = 40
+SIZE_CHECK = 8  # games per size of the per-size temper scan's check
 
 
 def play(players: int, liberals: str, fascists: str, games: int, seed: int) -> list[Any]:
@@ -515,6 +520,11 @@ def scan_temper(games: list[Any], kwargs: dict[str, Any]) -> dict[str, float]:
     return out
 
 
+def best_temper(scan: dict[str, float]) -> float:
+    """The temper of least log-loss in a scan (the first of ``TEMPERS`` on a tie)."""
+    return min(TEMPERS, key=lambda t: scan[str(t)])
+
+
 def fit_file(games: list[Any], temper: bool = True) -> dict[str, Any]:
     """The model of ``games`` as written to bots/data: the counted frequencies, then the temper
     of least log-loss on the same games (and the same scan on the first ``CHECK_GAMES``, which
@@ -523,10 +533,48 @@ def fit_file(games: list[Any], temper: bool = True) -> dict[str, Any]:
     if not temper:
         return {"model": json.loads(json.dumps(kwargs))}
     scan = scan_temper(games, kwargs)
-    kwargs["temper"] = min(TEMPERS, key=lambda t: scan[str(t)])
+    kwargs["temper"] = best_temper(scan)
     small = scan_temper(games[:CHECK_GAMES], fit(measure(games)))
     out = {"temper_scan": scan, "temper_scan_first_games": {"games": CHECK_GAMES, **small}}
     return json.loads(json.dumps({**out, "model": kwargs}))  # as the JSON file holds it
+
+
+def scan_sizes(games: list[Any], kwargs: dict[str, Any]) -> dict[str, dict[str, float]]:
+    """``scan_temper`` at each table size of ``games`` (the model ``kwargs`` with any
+    ``temper_by_players`` left out), keyed by the player count."""
+    plain = {k: v for k, v in kwargs.items() if k != "temper_by_players"}
+    sizes = sorted({g.n for g in games})
+    return {str(n): scan_temper([g for g in games if g.n == n], plain) for n in sizes}
+
+
+def write_tempers(sizes: list[int], games: int, seed: int) -> None:
+    """Add ``temper_by_players`` to the committed bot model: ``games`` bayes-against-bayes games
+    at each size of ``sizes`` (committed beside the 7-player games), the temper of least
+    log-loss at each."""
+    target = MODELS / "bot_model.json"
+    data = json.loads(target.read_text("utf-8"))
+    played = [g for n in sizes for g in play(n, "bayes", "bayes", games, seed)]
+    path = GAMES / "bot_model-sizes-games.jsonl.gz"
+    write_games(played, path)
+    played = read_games(path)
+    scans = scan_sizes(played, data["model"])
+    check = scan_sizes(
+        [g for n in sizes for g in [h for h in played if h.n == n][:SIZE_CHECK]], data["model"]
+    )
+    data["model"]["temper_by_players"] = [[int(n), best_temper(scan)] for n, scan in scans.items()]
+    data["temper_command"] = (
+        f"python benchmarks/fit_bot_model.py --tempers {','.join(map(str, sizes))} "
+        f"--games {games} --seed {seed}"
+    )
+    data["sizes_data"] = {
+        "file": str(path.relative_to(ROOT)),
+        "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
+        "games": len(played),
+    }
+    data["temper_scan_by_players"] = scans
+    data["temper_scan_by_players_first_games"] = {"games": SIZE_CHECK, **check}
+    target.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    print(f"tempers {data['model']['temper_by_players']}; wrote {path.relative_to(ROOT)}, {target}")
 
 
 def main() -> None:
@@ -547,6 +595,13 @@ def main() -> None:
         choices=("bot_model", "eye_model"),
         help="refit NAME from its committed games and compare with the committed model",
     )
+    ap.add_argument(
+        "--tempers",
+        default="",
+        metavar="SIZES",
+        help="comma-separated player counts: play --games bayes games at each, scan the "
+        "temper there and add it to the committed bot model as temper_by_players",
+    )
     ap.add_argument("--audit", action="store_true")
     ap.add_argument("--temper", default="", help="comma-separated Model.temper values to score")
     ap.add_argument(
@@ -561,9 +616,17 @@ def main() -> None:
     if args.check:
         committed = json.loads((MODELS / f"{args.check}.json").read_text("utf-8"))
         refit = fit_file(read_games(ROOT / committed["data"]["file"]))
+        if "sizes_data" in committed:
+            scans = scan_sizes(read_games(ROOT / committed["sizes_data"]["file"]), refit["model"])
+            refit["model"]["temper_by_players"] = [
+                [int(n), best_temper(v)] for n, v in scans.items()
+            ]
         same = refit["model"] == committed["model"]
         print("same as the committed model" if same else "DIFFERS from the committed model")
         raise SystemExit(0 if same else 1)
+    if args.tempers:
+        write_tempers([int(n) for n in args.tempers.split(",")], args.games, args.seed)
+        return
     t0 = time.time()
     games = play(args.players, args.liberals, args.fascists, args.games, args.seed)
     libwins = sum(g.winner.value == "liberal" for g in games)

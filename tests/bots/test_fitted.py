@@ -75,14 +75,27 @@ def test_the_bot_models_refit_from_their_committed_games(name: str) -> None:
     assert sum(g.winner.value == "liberal" for g in games) == data["data"]["liberal_wins"]
     committed = dict(data["model"])
     temper = committed.pop("temper")
+    by_players = committed.pop("temper_by_players", None)
     refit = fit_bot_model.fit_file(games, temper=False)["model"]
     assert refit == committed
     scan = data["temper_scan"]
-    assert temper == min(fit_bot_model.TEMPERS, key=lambda t: scan[str(t)])
+    assert temper == fit_bot_model.best_temper(scan)
     assert scan[str(temper)] < scan["uniform"]
     small = dict(data["temper_scan_first_games"])
     first = small.pop("games")
     assert fit_bot_model.scan_temper(games[:first], refit) == small
+    if by_players is None:
+        return
+    # The temper at other sizes: the best of each size's scan on its committed games.
+    path = BENCH.parent / data["sizes_data"]["file"]
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == data["sizes_data"]["sha256"]
+    sized = fit_bot_model.read_games(path)
+    scans = data["temper_scan_by_players"]
+    assert by_players == [[int(n), fit_bot_model.best_temper(v)] for n, v in scans.items()]
+    small = dict(data["temper_scan_by_players_first_games"])
+    first = small.pop("games")
+    firsts = [g for n in scans for g in [h for h in sized if h.n == int(n)][:first]]
+    assert fit_bot_model.scan_sizes(firsts, data["model"]) == small
 
 
 def _assert_same_trees(trees: dict[str, Any], committed: dict[str, Any]) -> None:

@@ -201,10 +201,11 @@ def test_claim_truth_is_read_from_the_seats_own_events() -> None:
 
 @pytest.mark.parametrize("players", [5, 6, 8, 9, 10])
 def test_the_seven_player_models_carry_over_to_other_sizes(players: int) -> None:
-    """BOT_MODEL is fitted at 7 players; at every other size its posterior still beats the
-    uniform prior on bayes games (log-loss), so one model serves every table."""
+    """BOT_MODEL's frequencies are fitted at 7 players and its temper at each size; on bayes
+    games it did not see, its posterior beats the uniform prior (log-loss) at every other size."""
     records = [
-        play_game(players, Lineup("bayes", "bayes"), seed=s)[1].to_record() for s in range(3)
+        play_game(players, Lineup("bayes", "bayes"), seed=1000 + s)[1].to_record()
+        for s in range(6)
     ]
     data = evaluate_roles(records, "bayes").to_json()["overall"]
     assert data["points"] > 0

@@ -139,6 +139,9 @@ class Model:
     # Per-term weights replacing ``temper`` for the named terms (``TERMS``): fitted jointly by
     # maximum likelihood of the true world (``fit_human_model.py``).
     weights: tuple[tuple[str, float], ...] | None = None
+    # ``temper`` at other table sizes, (players, temper) pairs: a model fitted at 7 players is
+    # overconfident elsewhere (``fit_bot_model.py --tempers`` scans each size on its own games).
+    temper_by_players: tuple[tuple[int, float], ...] | None = None
     # A liberal's hand claims are false this often (``eps`` when None): people's liberals
     # misremember or bait in 7% of their claims, far more than the bots' never.
     eps_claim: float | None = None
@@ -383,6 +386,7 @@ class Beliefs:
         self.executed_pending: int | None = None  # executed seat, until the game goes on
         self._probs: np.ndarray | None = None
         self._weights = dict(model.weights or ())
+        self._temper = dict(model.temper_by_players or ()).get(players, model.temper)
         self._onehot = np.zeros((self.W, players * 3))
         for s in range(players):
             for r in range(3):
@@ -472,7 +476,7 @@ class Beliefs:
         self.logw = np.where(keep, self.logw, -np.inf)
 
     def _add(self, loglik: np.ndarray, term: str) -> None:
-        t = self._weights.get(term, self.model.temper)
+        t = self._weights.get(term, self._temper)
         self.logw = self.logw + (loglik if t == 1.0 else t * loglik)
 
     def _event(self, e: dict[str, Any]) -> None:
@@ -773,7 +777,7 @@ class Beliefs:
 
     def _open_session_loglik(self, s: Session) -> np.ndarray:
         """The open session's log-likelihood, tempered like everything ``_add`` receives."""
-        t = self._weights.get("session", self.model.temper)
+        t = self._weights.get("session", self._temper)
         out = self._session_loglik(s)
         return out if t == 1.0 else t * out
 
