@@ -204,8 +204,7 @@ def test_the_seven_player_models_carry_over_to_other_sizes(players: int) -> None
     """BOT_MODEL's frequencies are fitted at 7 players and its temper at each size; on bayes
     games it did not see, its posterior beats the uniform prior (log-loss) at every other size."""
     records = [
-        play_game(players, Lineup("bayes", "bayes"), seed=1000 + s)[1].to_record()
-        for s in range(6)
+        play_game(players, Lineup("bayes", "bayes"), seed=1000 + s)[1].to_record() for s in range(6)
     ]
     data = evaluate_roles(records, "bayes").to_json()["overall"]
     assert data["points"] > 0
