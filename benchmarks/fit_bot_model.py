@@ -21,6 +21,8 @@ that make the posterior confidently wrong show up as large negative totals.
     .venv/bin/python benchmarks/fit_bot_model.py --tempers 5,6,8,9,10 --games 100 --seed 31
     .venv/bin/python benchmarks/fit_bot_model.py --games 400 --seed 7 --write eye_model
     .venv/bin/python benchmarks/fit_bot_model.py --check bot_model  # refit from committed games
+    .venv/bin/python benchmarks/fit_bot_model.py --games 400 --seed 7 --liberals rule \
+        --fascists rule --compare-eye 2000    # the fascists' strength with other eyes
     .venv/bin/python benchmarks/fit_bot_model.py --games 300 --audit
     .venv/bin/python benchmarks/fit_bot_model.py --games 100 --seed 5 --temper 1,0.7,0.55,0.4,0.3
     .venv/bin/python benchmarks/fit_bot_model.py --games 300 --seed 21 --fascists bayes,rule \
@@ -577,6 +579,32 @@ def write_tempers(sizes: list[int], games: int, seed: int) -> None:
     print(f"tempers {data['model']['temper_by_players']}; wrote {path.relative_to(ROOT)}, {target}")
 
 
+def compare_eyes(kwargs: dict[str, Any], games: int) -> None:
+    """Liberal win rates when the bayes fascists price their moves with each eye: the committed
+    ``EYE_MODEL``, ``BOT_MODEL`` (the liberals' own model) and this fit ``kwargs`` (untempered),
+    ``games`` games per lineup with the seeds of ``simulate --seed 1`` (nothing is written)."""
+    from secret_hitler.bots import bayes
+    from secret_hitler.bots.beliefs import BOT_MODEL, EYE_MODEL, model_from_json
+    from secret_hitler.sim.simulator import SimConfig, simulate, summarize
+
+    lineups = (("bayes", "bayes"), ("rule", "bayes"))
+    eyes = [("committed eye", EYE_MODEL), ("BOT_MODEL", BOT_MODEL)]
+    eyes.append(("this fit", model_from_json(json.loads(json.dumps(kwargs)))))
+    print(f"liberal wins over {games} games per lineup (7 players, official, seed 1)")
+    print("  fascists' eye    " + "  ".join(f"{lib}/{fas}" for lib, fas in lineups))
+    saved = bayes.EYE_MODEL
+    try:
+        for name, eye in eyes:
+            bayes.EYE_MODEL = eye
+            cells = []
+            for lib, fas in lineups:
+                results = simulate(SimConfig(7, Lineup(lib, fas), "official", 1), games)
+                cells.append(f"{summarize(results).liberal_wins / games:10.1%}")
+            print(f"  {name:16s} " + " ".join(cells), flush=True)
+    finally:
+        bayes.EYE_MODEL = saved
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=300)
@@ -611,6 +639,14 @@ def main() -> None:
         metavar="GAMES",
         help="play GAMES games per lineup with the committed model and with this refit "
         "(at the committed temper and at each --temper value) and print the liberal win rates",
+    )
+    ap.add_argument(
+        "--compare-eye",
+        type=int,
+        default=0,
+        metavar="GAMES",
+        help="play GAMES games per lineup with the committed eye, BOT_MODEL and this fit as "
+        "the bayes fascists' eye and print the liberal win rates",
     )
     args = ap.parse_args()
     if args.check:
@@ -664,6 +700,8 @@ def main() -> None:
         from secret_hitler.bots.beliefs import BOT_MODEL
 
         compare(fit(measured), args.compare, [BOT_MODEL.temper, *tempers], games)
+    if args.compare_eye:
+        compare_eyes(fit(measured), args.compare_eye)
 
 
 if __name__ == "__main__":
