@@ -400,22 +400,13 @@ def audit(games: list[Any], model: Any = DEFAULT_MODEL) -> None:
 
 def temper_scan(games: list[Any], values: list[float]) -> None:
     """Log-loss of the bayes liberals' posterior on ``games`` for each ``Model.temper``."""
-    from dataclasses import replace
+    from dataclasses import asdict
 
     from secret_hitler.bots import bayes
-    from secret_hitler.sim.evaluate import evaluate_roles
 
-    records = [g.to_record() for g in games]
-    saved = bayes.DEFAULT_MODEL
-    try:
-        for t in values:
-            bayes.DEFAULT_MODEL = replace(saved, temper=t)
-            data = evaluate_roles(records, "bayes").to_json()["overall"]
-            print(
-                f"temper {t}: log-loss {data['log_loss']:.4f} (uniform {data['uniform_log_loss']:.4f})"
-            )
-    finally:
-        bayes.DEFAULT_MODEL = saved
+    scan = scan_temper(games, asdict(bayes.DEFAULT_MODEL), tuple(values))
+    for t in values:
+        print(f"temper {t}: log-loss {scan[str(t)]:.4f} (uniform {scan['uniform']:.4f})")
 
 
 def compare(
@@ -498,9 +489,11 @@ def read_games(path: Path) -> list[Any]:
         return [game_from_record(json.loads(line)) for line in f if line.strip()]
 
 
-def scan_temper(games: list[Any], kwargs: dict[str, Any]) -> dict[str, float]:
+def scan_temper(
+    games: list[Any], kwargs: dict[str, Any], values: tuple[float, ...] = TEMPERS
+) -> dict[str, float]:
     """Log-loss of the bayes liberals' posterior on ``games``, with the model ``kwargs``, at each
-    of ``TEMPERS`` (and uniform): the temper with the least is the one used."""
+    temper of ``values`` (and uniform): the temper with the least is the one used."""
     from dataclasses import replace
 
     from secret_hitler.bots import bayes
@@ -512,7 +505,7 @@ def scan_temper(games: list[Any], kwargs: dict[str, Any]) -> dict[str, float]:
     saved = bayes.DEFAULT_MODEL
     out: dict[str, float] = {}
     try:
-        for t in TEMPERS:
+        for t in values:
             bayes.DEFAULT_MODEL = replace(model, temper=t)
             data = evaluate_roles(records, "bayes").to_json()["overall"]
             out[str(t)] = round(data["log_loss"], 4)
