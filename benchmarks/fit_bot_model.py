@@ -419,9 +419,7 @@ def compare(
     written)."""
     from dataclasses import replace
 
-    from secret_hitler.bots import bayes
     from secret_hitler.bots.beliefs import BOT_MODEL, model_from_json
-    from secret_hitler.sim.simulator import SimConfig, simulate, summarize
 
     lineups = (("bayes", "bayes"), ("bayes", "rule"), ("rule", "bayes"))
     refit = model_from_json(json.loads(json.dumps(kwargs)))
@@ -436,19 +434,31 @@ def compare(
         models.append(
             ("refit, term weights", replace(refit, weights=tuple(result["weights"].items())))
         )
+    win_table("DEFAULT_MODEL", "model", models, lineups, games)
+
+
+def win_table(
+    slot: str, label: str, models: list[tuple[str, Any]], lineups: Any, games: int
+) -> None:
+    """Print the liberal win rate of each lineup, ``games`` games with the seeds of ``simulate
+    --seed 1``, with each of ``models`` in turn as ``bayes.<slot>`` (the liberals' model or the
+    fascists' eye)."""
+    from secret_hitler.bots import bayes
+    from secret_hitler.sim.simulator import SimConfig, simulate, summarize
+
     print(f"liberal wins over {games} games per lineup (7 players, official, seed 1)")
-    print("  model                  " + "  ".join(f"{lib}/{fas}" for lib, fas in lineups))
-    saved = bayes.DEFAULT_MODEL
+    print(f"  {label:22s} " + "  ".join(f"{lib}/{fas}" for lib, fas in lineups))
+    saved = getattr(bayes, slot)
     try:
         for name, model in models:
-            bayes.DEFAULT_MODEL = model
+            setattr(bayes, slot, model)
             cells = []
             for lib, fas in lineups:
                 results = simulate(SimConfig(7, Lineup(lib, fas), "official", 1), games)
                 cells.append(f"{summarize(results).liberal_wins / games:11.1%}")
             print(f"  {name:22s} " + " ".join(cells), flush=True)
     finally:
-        bayes.DEFAULT_MODEL = saved
+        setattr(bayes, slot, saved)
 
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -576,26 +586,11 @@ def compare_eyes(kwargs: dict[str, Any], games: int) -> None:
     """Liberal win rates when the bayes fascists price their moves with each eye: the committed
     ``EYE_MODEL``, ``BOT_MODEL`` (the liberals' own model) and this fit ``kwargs`` (untempered),
     ``games`` games per lineup with the seeds of ``simulate --seed 1`` (nothing is written)."""
-    from secret_hitler.bots import bayes
     from secret_hitler.bots.beliefs import BOT_MODEL, EYE_MODEL, model_from_json
-    from secret_hitler.sim.simulator import SimConfig, simulate, summarize
 
-    lineups = (("bayes", "bayes"), ("rule", "bayes"))
     eyes = [("committed eye", EYE_MODEL), ("BOT_MODEL", BOT_MODEL)]
     eyes.append(("this fit", model_from_json(json.loads(json.dumps(kwargs)))))
-    print(f"liberal wins over {games} games per lineup (7 players, official, seed 1)")
-    print("  fascists' eye    " + "  ".join(f"{lib}/{fas}" for lib, fas in lineups))
-    saved = bayes.EYE_MODEL
-    try:
-        for name, eye in eyes:
-            bayes.EYE_MODEL = eye
-            cells = []
-            for lib, fas in lineups:
-                results = simulate(SimConfig(7, Lineup(lib, fas), "official", 1), games)
-                cells.append(f"{summarize(results).liberal_wins / games:10.1%}")
-            print(f"  {name:16s} " + " ".join(cells), flush=True)
-    finally:
-        bayes.EYE_MODEL = saved
+    win_table("EYE_MODEL", "fascists' eye", eyes, (("bayes", "bayes"), ("rule", "bayes")), games)
 
 
 def main() -> None:
