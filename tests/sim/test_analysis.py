@@ -164,3 +164,17 @@ def test_a_tie_between_equal_options_is_not_marked() -> None:
     assert first["step"] == 0 and first["phase"] == "nominate"
     assert len({o["score"] for o in first["options"]}) == 1
     assert not first["differs"]
+
+
+def test_the_probabilities_are_the_readers_whoever_judges() -> None:
+    """The bars are one model's posterior (the one fitted to people, ``READER``) whichever
+    level judges the moves; the judges differ only in the moves."""
+    from secret_hitler.analysis import READER
+
+    record = _record()
+    for seat in (0, None):
+        by_bayes = analyze(record, seat, "bayes")
+        by_reader = analyze(record, seat, READER)
+        assert by_bayes["reader"] == by_reader["reader"] == READER
+        assert by_bayes["steps"] == by_reader["steps"]
+        assert by_bayes["bot"] != by_reader["bot"]
