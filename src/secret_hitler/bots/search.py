@@ -63,8 +63,9 @@ class Tuning:
     # The level that plays every seat in the rollouts: "bayes" (the players the search meets)
     # or "rule" (4x cheaper, but rule bots are far weaker than bayes ones). Over 2,000 paired
     # deals of benchmarks/search_strength.py: with rule rollouts the search liberals gained
-    # -0.9 points and the fascists +0.7; with bayes rollouts +2.1 (+0.4 to +3.8) and +13.2
-    # (+11.3 to +15.1).
+    # -0.9 points and the fascists +0.7; with bayes rollouts +2.1 and +13.2 (the bot models
+    # before the 2026-12-02 refit), and with the refitted ones +0.1 (-1.5 to +1.7) and +10.2
+    # (+8.5 to +11.9).
     rollout_bot: Literal["bayes", "rule"] = "bayes"
 
 
