@@ -561,7 +561,9 @@ def test_one_sound_per_main_event_and_none_when_switched_off(web_server, new_con
                 silent += 1
     heard_turns = page.evaluate("window.__audio.turns")
     assert {k: v for k, v in played.items() if k != "turn"} == expected
-    assert expected["votes"] == 3 and silent >= 2  # the switch silenced the rest of the game
+    # The switch silenced the rest of the game. Votes can go on while the test clicks (once
+    # this seat is dead the bots vote without it), so sound was on for at least three reveals.
+    assert expected["votes"] >= 3 and silent >= 2
     assert played.get("turn", 0) == heard_turns >= 1
     assert page.evaluate("window.__audio.contexts") == 1  # one audio context for every sound
     assert not errors
