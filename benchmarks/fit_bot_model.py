@@ -544,6 +544,11 @@ def fit_file(games: list[Any], temper: bool = True) -> dict[str, Any]:
     return json.loads(json.dumps({**out, "model": kwargs}))  # as the JSON file holds it
 
 
+def tempers_by_players(scans: dict[str, dict[str, float]]) -> list[list[Any]]:
+    """``temper_by_players`` as the JSON file holds it: each size's best temper."""
+    return [[int(n), best_temper(scan)] for n, scan in scans.items()]
+
+
 def scan_sizes(games: list[Any], kwargs: dict[str, Any]) -> dict[str, dict[str, float]]:
     """``scan_temper`` at each table size of ``games`` (the model ``kwargs`` with any
     ``temper_by_players`` left out), keyed by the player count."""
@@ -566,7 +571,7 @@ def write_tempers(sizes: list[int], games: int, seed: int) -> None:
     check = scan_sizes(
         [g for n in sizes for g in [h for h in played if h.n == n][:SIZE_CHECK]], data["model"]
     )
-    data["model"]["temper_by_players"] = [[int(n), best_temper(scan)] for n, scan in scans.items()]
+    data["model"]["temper_by_players"] = tempers_by_players(scans)
     data["temper_command"] = (
         f"python benchmarks/fit_bot_model.py --tempers {','.join(map(str, sizes))} "
         f"--games {games} --seed {seed}"
@@ -642,9 +647,7 @@ def main() -> None:
         refit = fit_file(read_games(ROOT / committed["data"]["file"]))
         if "sizes_data" in committed:
             scans = scan_sizes(read_games(ROOT / committed["sizes_data"]["file"]), refit["model"])
-            refit["model"]["temper_by_players"] = [
-                [int(n), best_temper(v)] for n, v in scans.items()
-            ]
+            refit["model"]["temper_by_players"] = tempers_by_players(scans)
         same = refit["model"] == committed["model"]
         print("same as the committed model" if same else "DIFFERS from the committed model")
         raise SystemExit(0 if same else 1)

@@ -5,8 +5,8 @@ differently from the strongest bot, with the bot's estimate of each option.
 A point of view is a seat or the spectator. Everything comes from ``game.view(point)`` only:
 the posterior is ``bots.beliefs.Beliefs`` on the model fitted to people (``READER``) fed those
 views (the spectator's ignores private events), and the seat's moves are judged by a
-``BayesAgent`` for that seat, which sees the same views it would see at the table. So changing anything that point of view did not observe
-changes nothing in its analysis (``tests/sim/test_analysis.py``). A spectator's analysis marks
+``BayesAgent`` for that seat, which sees the same views it would see at the table. So changing
+anything that point of view did not observe changes nothing in its analysis (``tests/sim/test_analysis.py``). A spectator's analysis marks
 no moves: judging a move needs the mover's private knowledge.
 
 Used by ``secret-hitler analyze`` and by the server (``GET /api/games/{id}/analysis``,

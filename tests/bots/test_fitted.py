@@ -91,7 +91,7 @@ def test_the_bot_models_refit_from_their_committed_games(name: str) -> None:
     assert hashlib.sha256(path.read_bytes()).hexdigest() == data["sizes_data"]["sha256"]
     sized = fit_bot_model.read_games(path)
     scans = data["temper_scan_by_players"]
-    assert by_players == [[int(n), fit_bot_model.best_temper(v)] for n, v in scans.items()]
+    assert by_players == fit_bot_model.tempers_by_players(scans)
     small = dict(data["temper_scan_by_players_first_games"])
     first = small.pop("games")
     firsts = [g for n in scans for g in [h for h in sized if h.n == int(n)][:first]]
