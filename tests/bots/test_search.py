@@ -10,7 +10,14 @@ import pytest
 from test_view_isolation import Checker, Recorder, Replayer, Spy, _Diverged, _swap_two_hidden_roles
 
 from secret_hitler.bots import Agent, make_agent
-from secret_hitler.bots.search import SEARCHED, SearchAgent, Tuning, WorldError, build_world
+from secret_hitler.bots.search import (
+    SEARCHED,
+    SIDES,
+    SearchAgent,
+    Tuning,
+    WorldError,
+    build_world,
+)
 from secret_hitler.engine import PRESETS, Action, Game, View
 from secret_hitler.engine import actions as A
 from secret_hitler.engine.types import Role
@@ -257,6 +264,45 @@ def test_without_an_override_it_plays_the_bayes_game() -> None:
             played.append([a.to_json() for a in game.actions])
         assert played[0] == played[1]
         assert sum(a.rollouts_done for a in searches) > 0
+
+
+class Spent(Agent):
+    """Plays like ``inner`` and keeps the rollouts it spent on each decision."""
+
+    def __init__(self, inner: SearchAgent) -> None:
+        super().__init__(inner.seat, inner.rng)
+        self.inner = inner
+        self.spent: list[int] = []
+
+    def act(self, view: View, legal: Sequence[Action]) -> Action:
+        before = self.inner.rollouts_done
+        action = self.inner.act(view, legal)
+        self.spent.append(self.inner.rollouts_done - before)
+        return action
+
+    def claims(self, view: View, options: Sequence[Action]) -> list[Action]:
+        return self.inner.claims(view, options)
+
+
+def test_each_side_searches_with_its_own_default_budget() -> None:
+    """Without a ``tuning`` the agent takes its side's (``SIDES``): the liberals spend more
+    rollouts on a decision than the fascists may."""
+    liberal, fascist = SIDES["liberal"].rollouts, SIDES["fascist"].rollouts
+    assert liberal > fascist
+    most = {"liberal": 0, "fascist": 0}
+    for seed in range(6):
+        game = Game(7, "official", seed)
+        searches = [SearchAgent(s, random.Random(seed + s)) for s in range(7)]
+        counted = [Spent(a) for a in searches]
+        run_game(game, counted)
+        for s, role in enumerate(game.roles):
+            side = "liberal" if role is Role.LIBERAL else "fascist"
+            assert searches[s].tuning is SIDES[side]
+            most[side] = max(most[side], *counted[s].spent)
+        if most["liberal"] > fascist and most["fascist"] > 0:
+            break
+    assert fascist < most["liberal"] <= liberal
+    assert 0 < most["fascist"] <= fascist
 
 
 def test_veto_responses_are_searched_and_worlds_hold_with_a_start_track() -> None:

@@ -69,6 +69,18 @@ class Tuning:
     rollout_bot: Literal["bayes", "rule"] = "bayes"
 
 
+#: The default knobs of each side. The liberals, who sample the roles as well as the deck, need
+#: more worlds to see a difference and gain mostly at votes: 16 worlds per candidate, a margin of
+#: 0.25 (4 of 16 worlds) and every zone vote whose nominee is Hitler with 0.02 to 0.5 (screens of
+#: 200 paired deals of benchmarks/search_strength.py's deals: the fascist knobs +1.0 points;
+#: 32 rollouts and margin 0.25 +2.0; with the band 0.03-0.35 +6.0, of which votes +5.0).
+#: The fascists keep the knobs of the 2,000-deal row in docs/bots.md.
+SIDES: dict[str, Tuning] = {
+    "liberal": Tuning(rollouts=32, margin=0.25, vote_band=(0.02, 0.5)),
+    "fascist": Tuning(),
+}
+
+
 SEARCHED = frozenset(
     {
         Phase.NOMINATE,
@@ -410,9 +422,12 @@ class SearchAgent(Agent):
 
     name = "search"
 
-    def __init__(self, seat: int, rng: random.Random | None = None, tuning: Tuning = Tuning()):
+    def __init__(self, seat: int, rng: random.Random | None = None, tuning: Tuning | None = None):
         super().__init__(seat, rng)
-        self.tuning = tuning
+        # One ``tuning`` for both sides if given, else the side's own (``SIDES``), read from the
+        # first view (a seat's party never changes).
+        self._fixed = tuning
+        self.tuning = tuning or SIDES["fascist"]
         # The bayes agent gets this agent's own random source, so that it plays exactly like a
         # bayes agent of the same seed; the search draws from a source derived from it (games
         # of `search` and `bayes` on the same seeds stay the same until a search overrides).
@@ -431,6 +446,8 @@ class SearchAgent(Agent):
         return self.base.claims(view, options)
 
     def act(self, view: View, legal: Sequence[Action]) -> Action:
+        if self._fixed is None:
+            self.tuning = SIDES["liberal" if view.party == "liberal" else "fascist"]
         choice = self.base.act(view, legal)
         turn = [a for a in legal if a.type != A.CLAIM]
         if len(turn) <= 1 or view.phase not in SEARCHED or choice not in turn:
