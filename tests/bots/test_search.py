@@ -104,11 +104,13 @@ def _searching_game(
 
 
 class Legal(Agent):
-    """Checks that every decision is one of the actions offered, within the budget."""
+    """Checks that every decision is one of the actions offered, within the budget, and keeps
+    the rollouts spent on each."""
 
     def __init__(self, inner: SearchAgent, game: Game) -> None:
         super().__init__(inner.seat, inner.rng)
         self.inner, self.game = inner, game
+        self.spent: list[int] = []
 
     def act(self, view: View, legal: Sequence[Action]) -> Action:
         before = self.inner.rollouts_done
@@ -117,6 +119,7 @@ class Legal(Agent):
         spent = self.inner.rollouts_done - before
         assert spent <= self.inner.tuning.rollouts
         assert spent == 0 or (len(legal) > 1 and view.phase in SEARCHED)
+        self.spent.append(spent)
         return action
 
     def claims(self, view: View, options: Sequence[Action]) -> list[Action]:
@@ -266,24 +269,6 @@ def test_without_an_override_it_plays_the_bayes_game() -> None:
         assert sum(a.rollouts_done for a in searches) > 0
 
 
-class Spent(Agent):
-    """Plays like ``inner`` and keeps the rollouts it spent on each decision."""
-
-    def __init__(self, inner: SearchAgent) -> None:
-        super().__init__(inner.seat, inner.rng)
-        self.inner = inner
-        self.spent: list[int] = []
-
-    def act(self, view: View, legal: Sequence[Action]) -> Action:
-        before = self.inner.rollouts_done
-        action = self.inner.act(view, legal)
-        self.spent.append(self.inner.rollouts_done - before)
-        return action
-
-    def claims(self, view: View, options: Sequence[Action]) -> list[Action]:
-        return self.inner.claims(view, options)
-
-
 def test_each_side_searches_with_its_own_default_budget() -> None:
     """Without a ``tuning`` the agent takes its side's (``SIDES``): the liberals spend more
     rollouts on a decision than the fascists may."""
@@ -293,7 +278,7 @@ def test_each_side_searches_with_its_own_default_budget() -> None:
     for seed in range(6):
         game = Game(7, "official", seed)
         searches = [SearchAgent(s, random.Random(seed + s)) for s in range(7)]
-        counted = [Spent(a) for a in searches]
+        counted = [Legal(a, game) for a in searches]
         run_game(game, counted)
         for s, role in enumerate(game.roles):
             side = "liberal" if role is Role.LIBERAL else "fascist"
