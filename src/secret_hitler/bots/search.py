@@ -424,10 +424,10 @@ class SearchAgent(Agent):
 
     def __init__(self, seat: int, rng: random.Random | None = None, tuning: Tuning | None = None):
         super().__init__(seat, rng)
-        # One ``tuning`` for both sides if given, else the side's own (``SIDES``), read from the
-        # first view (a seat's party never changes).
+        # One ``tuning`` for both sides if given, else the side's own (``SIDES``), taken at each
+        # decision from the view (the party is not known before the first one).
         self._fixed = tuning
-        self.tuning = tuning or SIDES["fascist"]
+        self.tuning = tuning if tuning is not None else SIDES["fascist"]
         # The bayes agent gets this agent's own random source, so that it plays exactly like a
         # bayes agent of the same seed; the search draws from a source derived from it (games
         # of `search` and `bayes` on the same seeds stay the same until a search overrides).
@@ -447,7 +447,7 @@ class SearchAgent(Agent):
 
     def act(self, view: View, legal: Sequence[Action]) -> Action:
         if self._fixed is None:
-            self.tuning = SIDES["liberal" if view.party == "liberal" else "fascist"]
+            self.tuning = SIDES[_side(view)]
         choice = self.base.act(view, legal)
         turn = [a for a in legal if a.type != A.CLAIM]
         if len(turn) <= 1 or view.phase not in SEARCHED or choice not in turn:
@@ -526,7 +526,7 @@ class SearchAgent(Agent):
     ) -> list[float] | None:
         """Mean win rate of each candidate over ``count`` worlds drawn with ``weights``."""
         rng = self.search_rng
-        mine = "liberal" if view.party == "liberal" else "fascist"
+        mine = _side(view)
         totals = [0.0] * len(candidates)
         worlds = 0
         cum = np.cumsum(weights)
@@ -568,6 +568,11 @@ class SearchAgent(Agent):
         if worlds == 0:
             return None
         return [t / worlds for t in totals]
+
+
+def _side(view: View) -> str:
+    """The seat's team as ``SIDES`` and the game's winner name it."""
+    return "liberal" if view.party == "liberal" else "fascist"
 
 
 def _copy_agent(agent: Any) -> Any:
