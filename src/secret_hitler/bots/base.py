@@ -19,6 +19,7 @@ list (the server); an agent may ignore them and pick its turn action.
 
 from __future__ import annotations
 
+import copy
 import importlib
 import random
 from collections.abc import Callable, Sequence
@@ -52,6 +53,19 @@ class Agent:
     def claims(self, view: View, options: Sequence[Action]) -> list[Action]:
         """Claims to make now, chosen from ``options`` (claim actions only); default: none."""
         return []
+
+    def fork(self) -> Agent:
+        """An independent copy that goes on from this agent's state, its random source
+        included (a search plays each candidate on with copies of the same rollout bots).
+        Levels that search reads override it with a cheaper copy than this ``deepcopy``."""
+        return copy.deepcopy(self)
+
+
+def twin_rng(rng: random.Random) -> random.Random:
+    """A random source that draws what ``rng`` would draw next, independently of it."""
+    twin = random.Random()
+    twin.setstate(rng.getstate())
+    return twin
 
 
 AgentFactory = Callable[[int, random.Random], Agent]

@@ -21,6 +21,7 @@ fascist policies (docs/bots.md, "Rule eye").
 
 from __future__ import annotations
 
+import copy
 import functools
 import json
 from collections.abc import Sequence
@@ -29,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from ..engine import Action, View
-from .base import Agent, register
+from .base import Agent, register, twin_rng
 from .beliefs import DEFAULT_MODEL, EYE_MODEL, FAS, HIT, HUMAN_MODEL, LIB, Beliefs, Model
 from .rule import RuleAgent
 
@@ -192,6 +193,19 @@ class BayesAgent(Agent):
         self.deferred: set[int] = set()
         self.forced = False  # blind Hitler forced FF at his last discard (claims FFF)
         self._initial: int | None = None  # sessions (round) where the chancellor waited to claim
+
+    def fork(self) -> BayesAgent:
+        """A copy for a rollout (``Agent.fork``): the beliefs forked, the models shared."""
+        other = copy.copy(self)
+        other.rng = twin_rng(self.rng)
+        other.deferred = set(self.deferred)
+        if self.beliefs is not None:
+            other.beliefs = self.beliefs.fork()
+        if self.public is not None:
+            other.public = self.public.fork()
+        if self.shadow is not None:
+            other.shadow = self.shadow.fork()
+        return other
 
     # ------------------------------------------------------------------ plumbing
     def _sync(self, view: View) -> Beliefs:

@@ -17,6 +17,7 @@ event.
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 from dataclasses import dataclass, replace
@@ -340,6 +341,102 @@ def _session_table(model: Model, key: tuple[Any, ...]) -> np.ndarray:
     return table
 
 
+class _Tables:
+    """What every ``Beliefs`` of one table size, night knowledge and model computes alike: the
+    worlds' one-hot roles, the vote likelihood tables, and a memo of the nomination terms
+    (shared by all of them, so a search's many rollout bots build and count each once)."""
+
+    __slots__ = ("R", "onehot", "vote_logs", "liberal_vote_logs", "memo")
+
+    def __init__(self, R: np.ndarray, hitler_knows: bool, model: Model) -> None:
+        self.R = R  # the cache key holds its id: kept alive, and checked on each hit
+        players = R.shape[1]
+        onehot = np.zeros((len(R), players * 3))
+        for s in range(players):
+            for r in range(3):
+                onehot[:, s * 3 + r] = R[:, s] == r
+        onehot.setflags(write=False)
+        self.onehot = onehot
+        lm = model
+        # vote likelihood tables [ja][voter, pres, chanc] by phase (0 before the Hitler zone,
+        # 1 in the zone, 2 once 4 liberal policies are down if the model has that table)
+        self.vote_logs: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self.liberal_vote_logs: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self.memo: dict[tuple[Any, ...], np.ndarray] = {}
+        phases = (0, 1, 2) if lm.vote_table is not None and len(lm.vote_table) > 2 else (0, 1)
+        for phase in phases:
+            zone = phase >= 1
+            t_yes = np.zeros((3, 3, 3))
+            t_no = np.zeros((3, 3, 3))
+            for rv in range(3):
+                for rp in range(3):
+                    for rc in range(3):
+                        if rv == LIB:
+                            p = lm.ja_uninformed
+                        elif rv == HIT and not hitler_knows:
+                            p = lm.ja_uninformed
+                            if zone and rc == HIT:
+                                p = lm.ja_fascist_hitler_zone
+                        elif zone and rc == HIT:
+                            p = lm.ja_fascist_hitler_zone
+                        elif rp != LIB or rc != LIB:
+                            p = lm.ja_fascist_team_gov
+                        else:
+                            p = lm.ja_fascist_clean_gov
+                        yes, no = p, 1 - p
+                        if lm.vote_table is not None:
+                            tab = lm.vote_table[phase]
+                            row = rv if rv != HIT or not hitler_knows else FAS
+                            p = tab[row][min(rp, 1)][rc]
+                            yes, no = p, 1 - p
+                            if lm.vote_relative:
+                                base = tab[LIB][min(rp, 1)][rc]
+                                c = lm.ja_uninformed
+                                if rv == LIB:
+                                    yes, no = c, 1 - c
+                                else:
+                                    yes, no = c * p / base, (1 - c) * (1 - p) / (1 - base)
+                        t_yes[rv, rp, rc] = yes
+                        t_no[rv, rp, rc] = no
+            t_no, t_yes = np.log(t_no), np.log(t_yes)
+            t_no.setflags(write=False)
+            t_yes.setflags(write=False)
+            self.vote_logs[phase] = (t_no, t_yes)
+            if lm.liberal_votes and lm.vote_relative and lm.vote_table is not None:
+                q = np.array([lm.vote_table[phase][LIB][min(rp, 1)] for rp in range(3)])
+                c = lm.ja_uninformed
+                self.liberal_vote_logs[phase] = (np.log((1 - q) / (1 - c)), np.log(q / c))
+
+
+#: Entries a ``_Tables.memo`` keeps before it starts again (a long-lived server meets many).
+MEMO_SIZE = 4096
+
+
+def _remember(
+    memo: dict[tuple[Any, ...], np.ndarray], key: tuple[Any, ...], value: np.ndarray
+) -> np.ndarray:
+    """Store ``value`` (read-only from now on: every ``Beliefs`` of the table may get it)."""
+    if len(memo) >= MEMO_SIZE:
+        memo.clear()
+    value.setflags(write=False)
+    memo[key] = value
+    return value
+
+
+_TABLES: dict[tuple[int, bool, Model], _Tables] = {}
+
+
+def _tables(R: np.ndarray, hitler_knows: bool, model: Model) -> _Tables:
+    """The tables of the worlds ``R`` (``worlds_matrix``'s array: one per table size)."""
+    key = (id(R), hitler_knows, model)
+    tables = _TABLES.get(key)
+    if tables is None or tables.R is not R:
+        if len(_TABLES) >= 64:
+            _TABLES.clear()
+        tables = _TABLES[key] = _Tables(R, hitler_knows, model)
+    return tables
+
+
 class Beliefs:
     """The posterior of one seat (or of the public, ``seat=None``) over role assignments.
 
@@ -387,55 +484,21 @@ class Beliefs:
         self._probs: np.ndarray | None = None
         self._weights = dict(model.weights or ())
         self._temper = dict(model.temper_by_players or ()).get(players, model.temper)
-        self._onehot = np.zeros((self.W, players * 3))
-        for s in range(players):
-            for r in range(3):
-                self._onehot[:, s * 3 + r] = self.R[:, s] == r
-        lm = model
-        # vote likelihood tables [ja][voter, pres, chanc] by phase (0 before the Hitler zone,
-        # 1 in the zone, 2 once 4 liberal policies are down if the model has that table)
-        self._vote_logs = {}
-        self._liberal_vote_logs: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-        phases = (0, 1, 2) if lm.vote_table is not None and len(lm.vote_table) > 2 else (0, 1)
-        for phase in phases:
-            zone = phase >= 1
-            t_yes = np.zeros((3, 3, 3))
-            t_no = np.zeros((3, 3, 3))
-            for rv in range(3):
-                for rp in range(3):
-                    for rc in range(3):
-                        if rv == LIB:
-                            p = lm.ja_uninformed
-                        elif rv == HIT and not self._hitler_knows():
-                            p = lm.ja_uninformed
-                            if zone and rc == HIT:
-                                p = lm.ja_fascist_hitler_zone
-                        elif zone and rc == HIT:
-                            p = lm.ja_fascist_hitler_zone
-                        elif rp != LIB or rc != LIB:
-                            p = lm.ja_fascist_team_gov
-                        else:
-                            p = lm.ja_fascist_clean_gov
-                        yes, no = p, 1 - p
-                        if lm.vote_table is not None:
-                            tab = lm.vote_table[phase]
-                            row = rv if rv != HIT or not self._hitler_knows() else FAS
-                            p = tab[row][min(rp, 1)][rc]
-                            yes, no = p, 1 - p
-                            if lm.vote_relative:
-                                base = tab[LIB][min(rp, 1)][rc]
-                                c = lm.ja_uninformed
-                                if rv == LIB:
-                                    yes, no = c, 1 - c
-                                else:
-                                    yes, no = c * p / base, (1 - c) * (1 - p) / (1 - base)
-                        t_yes[rv, rp, rc] = yes
-                        t_no[rv, rp, rc] = no
-            self._vote_logs[phase] = (np.log(t_no), np.log(t_yes))
-            if lm.liberal_votes and lm.vote_relative and lm.vote_table is not None:
-                q = np.array([lm.vote_table[phase][LIB][min(rp, 1)] for rp in range(3)])
-                c = lm.ja_uninformed
-                self._liberal_vote_logs[phase] = (np.log((1 - q) / (1 - c)), np.log(q / c))
+        tables = _tables(self.R, self.hitler_knows, model)
+        self._onehot = tables.onehot
+        self._vote_logs = tables.vote_logs
+        self._liberal_vote_logs = tables.liberal_vote_logs
+        self._memo = tables.memo
+
+    def fork(self) -> Self:
+        """An independent copy, cheap enough for every rollout of a search: the tables and the
+        weight arrays are shared (never changed in place: ``_add`` and ``_mask`` rebind them),
+        the seats alive and the open session are copied."""
+        other = copy.copy(self)
+        other.alive = list(self.alive)
+        if self.session is not None:
+            other.session = replace(self.session)
+        return other
 
     def _hitler_knows(self) -> bool:
         return self.hitler_knows
@@ -519,15 +582,19 @@ class Beliefs:
             if p != self.seat:  # one's own pick says nothing to oneself
                 self._by_role(p, c, elig, m.nominate_by_role[int(zone)], "nominate")
             return
-        weights = np.array(m.nominate_fascist_zone if zone else m.nominate_fascist)
-        R = self.R
-        rp = R[:, p]
-        num = weights[R[:, c]]
-        counts = np.stack([(R[:, elig] == r).sum(axis=1) for r in range(3)], axis=1)
-        den = counts @ weights
-        ratio = num * len(elig) / den  # relative to a uniform choice
-        active = (rp == FAS) | ((rp == HIT) & self._hitler_knows())
-        self._add(np.where(active, np.log(ratio), 0.0), "nominate")
+        key = ("nominate", p, c, tuple(elig), zone)
+        loglik = self._memo.get(key)
+        if loglik is None:
+            weights = np.array(m.nominate_fascist_zone if zone else m.nominate_fascist)
+            R = self.R
+            rp = R[:, p]
+            num = weights[R[:, c]]
+            counts = np.stack([(R[:, elig] == r).sum(axis=1) for r in range(3)], axis=1)
+            den = counts @ weights
+            ratio = num * len(elig) / den  # relative to a uniform choice
+            active = (rp == FAS) | ((rp == HIT) & self._hitler_knows())
+            loglik = _remember(self._memo, key, np.where(active, np.log(ratio), 0.0))
+        self._add(loglik, "nominate")
 
     def _by_role(self, p: int, t: int, cands: list[int], table: Any, term: str) -> None:
         """``p`` picked ``t`` among ``cands``: weights by target role, one row per role of ``p``
@@ -551,19 +618,29 @@ class Beliefs:
         phase = int(self.fascist >= self.hitler_zone)
         if self.liberal >= 4 and 2 in self._vote_logs:
             phase = 2
-        no, yes = self._vote_logs[phase]
-        R = self.R
-        rp, rc = R[:, p].astype(np.intp), R[:, c].astype(np.intp)
-        total = np.zeros(self.W)
         lib_logs = self._liberal_vote_logs.get(phase)
-        lib_total = np.zeros(self.W)
-        for v, ja in enumerate(votes):
-            if ja is None or v in (p, c) or v == self.seat or not self.alive[v]:
-                continue
-            tab = yes if ja else no
-            total += tab[R[:, v], rp, rc]
-            if lib_logs is not None:
-                lib_total += np.where(R[:, v] == LIB, lib_logs[int(ja)][rp, rc], 0.0)
+        counted = tuple(
+            None if v in (p, c) or v == self.seat or not self.alive[v] else ja
+            for v, ja in enumerate(votes)
+        )
+        key = ("votes", p, c, counted, phase)
+        total = self._memo.get(key)
+        lib_total = self._memo.get(("liberal_votes", *key))
+        if total is None or lib_total is None:
+            no, yes = self._vote_logs[phase]
+            R = self.R
+            rp, rc = R[:, p].astype(np.intp), R[:, c].astype(np.intp)
+            total = np.zeros(self.W)
+            lib_total = np.zeros(self.W)
+            for v, ja in enumerate(counted):
+                if ja is None:
+                    continue
+                tab = yes if ja else no
+                total += tab[R[:, v], rp, rc]
+                if lib_logs is not None:
+                    lib_total += np.where(R[:, v] == LIB, lib_logs[int(ja)][rp, rc], 0.0)
+            _remember(self._memo, key, total)
+            _remember(self._memo, ("liberal_votes", *key), lib_total)
         self._add(total, "votes")
         if lib_logs is not None:
             self._add(lib_total, "liberal_votes")
@@ -575,7 +652,7 @@ class Beliefs:
                 ja = votes[v] if v < len(votes) else None
                 if ja is None or v == self.seat:
                     continue
-                q = table[office][R[:, v], R[:, partner]]
+                q = table[office][self.R[:, v], self.R[:, partner]]
                 own += np.log(q if ja else 1 - q)
             self._add(own, "candidate_votes")
 

@@ -18,6 +18,7 @@ arithmetic over the seats.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -25,7 +26,7 @@ from typing import Any
 from ..engine import Action, View
 from ..engine import actions as A
 from ..engine.types import Policy
-from .base import Agent, register
+from .base import Agent, register, twin_rng
 
 LIB = "liberal"
 FAS = "fascist"
@@ -152,6 +153,17 @@ class RuleAgent(Agent):
         self.deck = (6, 11)
         self.enacted_lib = 0
         self.enacted_fas = 0
+
+    def fork(self) -> RuleAgent:
+        """A copy sharing nothing mutable: its lists, sets and open session copied."""
+        other = copy.copy(self)
+        for key, value in vars(other).items():
+            if type(value) in (list, set, dict):
+                setattr(other, key, type(value)(value))
+        other.rng = twin_rng(self.rng)
+        if self.sess is not None:
+            other.sess = copy.copy(self.sess)
+        return other
 
     # ------------------------------------------------------------------ knowledge
     def _start(self, view: View) -> None:

@@ -18,7 +18,6 @@ reproducible. The agent sees only its view: the worlds are built from the view's
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -562,7 +561,7 @@ class SearchAgent(Agent):
             last = len(candidates) - 1
             for i, action in enumerate(candidates):
                 game = world if i == last else world.clone()
-                copies = agents if i == last else [_copy_agent(a) for a in agents]
+                copies = agents if i == last else [a.fork() for a in agents]
                 totals[i] += _rollout(game, copies, action, mine)
                 self.rollouts_done += 1
         if worlds == 0:
@@ -573,24 +572,6 @@ class SearchAgent(Agent):
 def _side(view: View) -> str:
     """The seat's team as ``SIDES`` and the game's winner name it."""
     return "liberal" if view.party == "liberal" else "fascist"
-
-
-def _copy_agent(agent: Any) -> Any:
-    """An independent copy of a rollout bot: its containers copied, its random state too
-    (``copy.deepcopy`` would cost more than the rollout of a rule bot)."""
-    if isinstance(agent, BayesAgent):
-        return copy.deepcopy(agent)
-    other = copy.copy(agent)
-    for key, value in vars(other).items():
-        if type(value) in (list, set, dict):
-            setattr(other, key, type(value)(value))
-        elif isinstance(value, random.Random):
-            twin = random.Random()
-            twin.setstate(value.getstate())
-            setattr(other, key, twin)
-        elif hasattr(value, "__slots__") and not isinstance(value, (tuple, frozenset)):
-            setattr(other, key, copy.copy(value))
-    return other
 
 
 def _rollout(game: Game, agents: list[Any], action: Action, team: str) -> float:
