@@ -60,7 +60,7 @@ class Tuning:
     vote_band: tuple[float, float] = (0.06, 0.2)
     votes_in_zone_only: bool = True  # False: search votes outside the Hitler zone too (tests)
     # The level that plays every seat in the rollouts: "bayes" (the players the search meets)
-    # or "rule" (4x cheaper, but rule bots are far weaker than bayes ones). Over 2,000 paired
+    # or "rule" (cheaper, but rule bots are far weaker than bayes ones). Over 2,000 paired
     # deals of benchmarks/search_strength.py: with rule rollouts the search liberals gained
     # -0.9 points and the fascists +0.7; with bayes rollouts +2.1 and +13.2 (the bot models
     # before the 2026-12-02 refit), and with the refitted ones +0.1 (-1.5 to +1.7) and +10.2
