@@ -343,8 +343,9 @@ def _session_table(model: Model, key: tuple[Any, ...]) -> np.ndarray:
 
 class _Tables:
     """What every ``Beliefs`` of one table size, night knowledge and model computes alike: the
-    worlds' one-hot roles, the vote likelihood tables, and a memo of the nomination terms
-    (shared by all of them, so a search's many rollout bots build and count each once)."""
+    worlds' one-hot roles, the vote likelihood tables, and a memo of the nomination and vote
+    terms (shared by all of them, so a search's many rollout bots build and count each once;
+    every array read-only, since any of them may hold it)."""
 
     __slots__ = ("R", "onehot", "vote_logs", "liberal_vote_logs", "memo")
 
@@ -405,7 +406,10 @@ class _Tables:
             if lm.liberal_votes and lm.vote_relative and lm.vote_table is not None:
                 q = np.array([lm.vote_table[phase][LIB][min(rp, 1)] for rp in range(3)])
                 c = lm.ja_uninformed
-                self.liberal_vote_logs[phase] = (np.log((1 - q) / (1 - c)), np.log(q / c))
+                no_lib, yes_lib = np.log((1 - q) / (1 - c)), np.log(q / c)
+                no_lib.setflags(write=False)
+                yes_lib.setflags(write=False)
+                self.liberal_vote_logs[phase] = (no_lib, yes_lib)
 
 
 #: Entries a ``_Tables.memo`` keeps before it starts again (a long-lived server meets many).
