@@ -415,3 +415,24 @@ def test_two_executions_read_in_one_update_both_clear_their_seat() -> None:
     assert np.array_equal(np.isfinite(whole.logw), np.isfinite(step.logw))
     for target in shot:
         assert not np.isfinite(whole.logw[whole.R[:, target] == HIT]).any()
+
+
+def test_beliefs_of_a_table_share_read_only_tables_and_a_bounded_memo() -> None:
+    """Every ``Beliefs`` of one table size and model shares the same tables (a search makes
+    thousands), no holder can change them, and the memo of terms stays bounded in a server
+    that lives for weeks."""
+    from secret_hitler.bots import beliefs as B
+
+    a, b = Beliefs(7, 2, 0), Beliefs(7, 2, 3)
+    assert a._memo is b._memo and a._onehot is b._onehot
+    assert Beliefs(8, 2, 0)._memo is not a._memo
+    no, yes = a._vote_logs[1]
+    with pytest.raises(ValueError):
+        yes[0, 0, 0] = 0.0
+    memo = a._memo
+    for i in range(B.MEMO_SIZE + 10):
+        B._remember(memo, ("test", i), np.zeros(3))
+    assert 0 < len(memo) <= B.MEMO_SIZE
+    with pytest.raises(ValueError):
+        memo["test", B.MEMO_SIZE + 9][0] = 1.0
+    memo.clear()
