@@ -628,23 +628,21 @@ class Beliefs:
             for v, ja in enumerate(votes)
         )
         key = ("votes", p, c, counted, phase)
-        total = self._memo.get(key)
-        lib_total = self._memo.get(("liberal_votes", *key))
-        if total is None or lib_total is None:
+        terms = self._memo.get(key)  # [the votes' term, the liberal voters' term]
+        if terms is None:
             no, yes = self._vote_logs[phase]
             R = self.R
             rp, rc = R[:, p].astype(np.intp), R[:, c].astype(np.intp)
-            total = np.zeros(self.W)
-            lib_total = np.zeros(self.W)
+            terms = np.zeros((2, self.W))
             for v, ja in enumerate(counted):
                 if ja is None:
                     continue
                 tab = yes if ja else no
-                total += tab[R[:, v], rp, rc]
+                terms[0] += tab[R[:, v], rp, rc]
                 if lib_logs is not None:
-                    lib_total += np.where(R[:, v] == LIB, lib_logs[int(ja)][rp, rc], 0.0)
-            _remember(self._memo, key, total)
-            _remember(self._memo, ("liberal_votes", *key), lib_total)
+                    terms[1] += np.where(R[:, v] == LIB, lib_logs[int(ja)][rp, rc], 0.0)
+            _remember(self._memo, key, terms)
+        total, lib_total = terms
         self._add(total, "votes")
         if lib_logs is not None:
             self._add(lib_total, "liberal_votes")
