@@ -151,3 +151,31 @@ def test_the_vote_fit_is_the_same_when_the_last_bits_of_its_arithmetic_differ(
     for direction in (np.inf, -np.inf):
         monkeypatch.setattr(np, "exp", lambda a, d=direction: np.nextafter(exp(a), d))
         _assert_same_trees(fit_vote_model.check_trees(features), check["trees"])
+
+
+def test_the_vote_trees_settings_are_chosen_without_the_test_half(
+    monkeypatch: Any, capsys: Any
+) -> None:
+    """``fit_vote_model.py --tune`` chooses depth, rate and number of trees by cross-validation
+    on the train half: the held-out figure stays honest only if the test half plays no part.
+    Shuffling the test half's votes changes nothing it prints; shuffling the train half's does."""
+    import fit_vote_model
+    import numpy as np
+
+    from secret_hitler.sim.evaluate import load_records
+
+    monkeypatch.setattr(fit_vote_model, "TUNE_GRID", {(1, 0.3): 100, (3, 0.3): 100})
+    d = fit_vote_model.extract(load_records(fit_vote_model.DATA, 40))
+    test = d["half"] == 1
+    assert test.any() and (~test).any()
+
+    def tuned(shuffle: np.ndarray) -> str:
+        y = d["y"].copy()
+        y[shuffle] = np.random.default_rng(1).permutation(y[shuffle])
+        fit_vote_model.tune({**d, "y": y})
+        return str(capsys.readouterr().out)
+
+    plain = tuned(np.zeros_like(test))
+    assert "chosen by 2-fold cross-validation on the train half" in plain
+    assert tuned(test) == plain
+    assert tuned(~test) != plain
