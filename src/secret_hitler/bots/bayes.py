@@ -59,6 +59,11 @@ class Tuning:
     nominate_hitler_early = 0.5
     zone_hitler_fallback = 0.3  # Hitler's bonus in the zone when his vote is not predicted to pass
     threat_weight = 0.5  # execution: preference for a liberal who has evidence against the team
+    # A liberal president's nomination in the Hitler zone: P(liberal) minus this times
+    # P(Hitler). Paired sweeps of bayes vs bayes (``simulate --liberals bayes --fascists bayes``):
+    # 30 wins +2.0 to +2.1 points at 7 players (seeds 2 and 1, 4,000 games each), loses 1.5-3.4 at
+    # 5, 6, 8 and 10 (seed 3, 2,000 each); 5 gains +1.3 at 7 and nothing elsewhere. Kept at 2.
+    nominate_hitler_penalty = 2.0
     # Blind Hitler votes nein unless his own posterior makes the government this clean, and
     # forces FF while his replayed rule score is at or below this.
     hitler_ja_clean = 0.4
@@ -428,7 +433,7 @@ class BayesAgent(Agent):
             assert c is not None
             s = float(m[c, LIB])
             if zone:
-                s -= 2.0 * float(m[c, HIT])
+                s -= Tuning.nominate_hitler_penalty * float(m[c, HIT])
             out.append(s)
         return out
 
