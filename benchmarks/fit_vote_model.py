@@ -210,7 +210,7 @@ def fit_trees(x: np.ndarray, y: np.ndarray, settings: dict | None = None) -> dic
             gl, hl = gl.cumsum(axis=1)[:, :-1], hl.cumsum(axis=1)[:, :-1]
             gain = gl**2 / (hl + lam) + (gsum - gl) ** 2 / (hsum - hl + lam)
             gain -= gsum**2 / (hsum + lam)
-            ok = valid & (hl >= cfg["min_hessian"]) & (hsum - hl >= TREES["min_hessian"])
+            ok = valid & (hl >= cfg["min_hessian"]) & (hsum - hl >= cfg["min_hessian"])
             gain = np.where(ok, gain, -np.inf)
             top = float(gain.max())
             if top > 0:

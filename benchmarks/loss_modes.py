@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 from collections import Counter
 
+from secret_hitler.bots.base import bot_problem
 from secret_hitler.sim import Lineup
 from secret_hitler.sim.simulator import game_seed, play_game
 
@@ -29,6 +30,9 @@ def main() -> None:
     args = ap.parse_args()
     if args.games < 1:
         ap.error("--games must be at least 1")
+    for name in (args.liberals, args.fascists):
+        if (problem := bot_problem(name)) is not None:
+            ap.error(problem)
     lineup = Lineup(args.liberals, args.fascists)
     reasons: Counter[str] = Counter()
     president: Counter[str] = Counter()
