@@ -18,6 +18,7 @@ that make the posterior confidently wrong show up as large negative totals.
 
     .venv/bin/python benchmarks/fit_bot_model.py --games 300 --seed 21 --fascists bayes,rule \
         --write bot_model                     # play, commit the games, write bot_model.json
+    .venv/bin/python benchmarks/fit_bot_model.py --tempers 5,6,8,9,10 --games 100 --seed 31
     .venv/bin/python benchmarks/fit_bot_model.py --games 400 --seed 7 --write eye_model
     .venv/bin/python benchmarks/fit_bot_model.py --check bot_model  # refit from committed games
     .venv/bin/python benchmarks/fit_bot_model.py --games 400 --seed 7 --liberals rule \
@@ -466,12 +467,7 @@ GAMES = ROOT / "data" / "bot-fit"
 # The temper scan: candidate values, and the games of the small check the test reruns.
 TEMPERS = (1.0, 0.85, 0.7, 0.55, 0.4, 0.3)
 CHECK_GAMES = 40
-# The models fitted with one weight per likelihood term rather than one temper. The liberals'
-# BOT_MODEL: with the 2026-12-02 fit at temper 0.7, the bayes liberals' posterior was far too
-# sure of itself on the games of the bots of 2026-12-03 (seats it gave 0.79 of being liberal
-# were liberal 53% of the time); weights fitted by likelihood read claims and sessions harder
-# and votes softer (docs/bots.md, "The bots' own model").
-WEIGHTED = frozenset({"bot_model"})
+SIZE_CHECK = 8  # games per size of the per-size temper scan's check
 
 
 def play(players: int, liberals: str, fascists: str, games: int, seed: int) -> list[Any]:
@@ -534,21 +530,11 @@ def best_temper(scan: dict[str, float]) -> float:
     return min(TEMPERS, key=lambda t: scan[str(t)])
 
 
-def fit_file(games: list[Any], temper: bool = True, weights: bool = False) -> dict[str, Any]:
-    """The model of ``games`` as written to bots/data: the counted frequencies, then either the
-    temper of least log-loss on the same games, or (``weights``) one weight per likelihood term
-    fitted jointly by maximum likelihood of the true world on the same games, as
-    ``fit_human_model.py`` fits them for people. Each with the same fit on the first
-    ``CHECK_GAMES``, which the test reruns."""
+def fit_file(games: list[Any], temper: bool = True) -> dict[str, Any]:
+    """The model of ``games`` as written to bots/data: the counted frequencies, then the temper
+    of least log-loss on the same games (and the same scan on the first ``CHECK_GAMES``, which
+    the test reruns)."""
     kwargs = fit(measure(games))
-    if weights:
-        from fit_human_model import fit_term_weights
-
-        full = fit_term_weights([g.to_record() for g in games], kwargs)
-        small = fit_term_weights([g.to_record() for g in games[:CHECK_GAMES]], kwargs)
-        kwargs["weights"] = list(full["weights"].items())
-        out = {"weight_fit": full, "weight_fit_first_games": {"games": CHECK_GAMES, **small}}
-        return json.loads(json.dumps({**out, "model": kwargs}))
     if not temper:
         return {"model": json.loads(json.dumps(kwargs))}
     scan = scan_temper(games, kwargs)
@@ -556,6 +542,49 @@ def fit_file(games: list[Any], temper: bool = True, weights: bool = False) -> di
     small = scan_temper(games[:CHECK_GAMES], fit(measure(games)))
     out = {"temper_scan": scan, "temper_scan_first_games": {"games": CHECK_GAMES, **small}}
     return json.loads(json.dumps({**out, "model": kwargs}))  # as the JSON file holds it
+
+
+def tempers_by_players(scans: dict[str, dict[str, float]]) -> list[list[Any]]:
+    """``temper_by_players`` as the JSON file holds it: each size's best temper."""
+    return [[int(n), best_temper(scan)] for n, scan in scans.items()]
+
+
+def scan_sizes(games: list[Any], kwargs: dict[str, Any]) -> dict[str, dict[str, float]]:
+    """``scan_temper`` at each table size of ``games`` (the model ``kwargs`` with any
+    ``temper_by_players`` left out), keyed by the player count."""
+    plain = {k: v for k, v in kwargs.items() if k != "temper_by_players"}
+    sizes = sorted({g.n for g in games})
+    return {str(n): scan_temper([g for g in games if g.n == n], plain) for n in sizes}
+
+
+def write_tempers(sizes: list[int], games: int, seed: int) -> None:
+    """Add ``temper_by_players`` to the committed bot model: ``games`` bayes-against-bayes games
+    at each size of ``sizes`` (committed beside the 7-player games), the temper of least
+    log-loss at each."""
+    target = MODELS / "bot_model.json"
+    data = json.loads(target.read_text("utf-8"))
+    played = [g for n in sizes for g in play(n, "bayes", "bayes", games, seed)]
+    path = GAMES / "bot_model-sizes-games.jsonl.gz"
+    write_games(played, path)
+    played = read_games(path)
+    scans = scan_sizes(played, data["model"])
+    check = scan_sizes(
+        [g for n in sizes for g in [h for h in played if h.n == n][:SIZE_CHECK]], data["model"]
+    )
+    data["model"]["temper_by_players"] = tempers_by_players(scans)
+    data["temper_command"] = (
+        f"python benchmarks/fit_bot_model.py --tempers {','.join(map(str, sizes))} "
+        f"--games {games} --seed {seed}"
+    )
+    data["sizes_data"] = {
+        "file": str(path.relative_to(ROOT)),
+        "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
+        "games": len(played),
+    }
+    data["temper_scan_by_players"] = scans
+    data["temper_scan_by_players_first_games"] = {"games": SIZE_CHECK, **check}
+    target.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    print(f"tempers {data['model']['temper_by_players']}; wrote {path.relative_to(ROOT)}, {target}")
 
 
 def compare_eyes(kwargs: dict[str, Any], games: int) -> None:
@@ -580,12 +609,19 @@ def main() -> None:
         "--write",
         choices=("bot_model", "eye_model"),
         help="write the games to data/bot-fit/NAME-games.jsonl.gz and the model, with its "
-        "term weights (bot_model) or temper (eye_model), to bots/data/NAME.json",
+        "temper, to bots/data/NAME.json",
     )
     ap.add_argument(
         "--check",
         choices=("bot_model", "eye_model"),
         help="refit NAME from its committed games and compare with the committed model",
+    )
+    ap.add_argument(
+        "--tempers",
+        default="",
+        metavar="SIZES",
+        help="comma-separated player counts: play --games bayes games at each, scan the "
+        "temper there and add it to the committed bot model as temper_by_players",
     )
     ap.add_argument("--audit", action="store_true")
     ap.add_argument("--temper", default="", help="comma-separated Model.temper values to score")
@@ -608,11 +644,16 @@ def main() -> None:
     args = ap.parse_args()
     if args.check:
         committed = json.loads((MODELS / f"{args.check}.json").read_text("utf-8"))
-        games = read_games(ROOT / committed["data"]["file"])
-        refit = fit_file(games, weights=args.check in WEIGHTED)
+        refit = fit_file(read_games(ROOT / committed["data"]["file"]))
+        if "sizes_data" in committed:
+            scans = scan_sizes(read_games(ROOT / committed["sizes_data"]["file"]), refit["model"])
+            refit["model"]["temper_by_players"] = tempers_by_players(scans)
         same = refit["model"] == committed["model"]
         print("same as the committed model" if same else "DIFFERS from the committed model")
         raise SystemExit(0 if same else 1)
+    if args.tempers:
+        write_tempers([int(n) for n in args.tempers.split(",")], args.games, args.seed)
+        return
     t0 = time.time()
     games = play(args.players, args.liberals, args.fascists, args.games, args.seed)
     libwins = sum(g.winner.value == "liberal" for g in games)
@@ -636,12 +677,11 @@ def main() -> None:
                 "games": len(games),
                 "liberal_wins": libwins,
             },
-            **fit_file(read_games(path), weights=args.write in WEIGHTED),
+            **fit_file(read_games(path)),
         }
         target = MODELS / f"{args.write}.json"
         target.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
-        fitted = out.get("weight_fit", {}).get("weights") or f"temper scan {out.get('temper_scan')}"
-        print(f"{fitted}; wrote {path.relative_to(ROOT)} and {target}")
+        print(f"temper scan {out['temper_scan']}; wrote {path.relative_to(ROOT)} and {target}")
     if args.audit:
         audit(games)
     tempers = [float(t) for t in args.temper.split(",")] if args.temper else []

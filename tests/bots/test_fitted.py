@@ -63,9 +63,8 @@ def test_the_human_model_refits_to_the_committed_numbers() -> None:
 @pytest.mark.parametrize("name", ["bot_model", "eye_model"])
 def test_the_bot_models_refit_from_their_committed_games(name: str) -> None:
     """fit_bot_model.py plays its games with the bots of its day and commits them; the counting
-    on those games gives exactly the committed model. The eye's temper is its scan's best; the
-    bot model's term weights are its weight fit's. The scan and the weight fit over all the
-    games take a minute or more: rerun here on the first games, as committed."""
+    on those games gives exactly the committed model, and the temper is the scan's best (the
+    scan over all the games takes minutes: rerun here on the first games, as committed)."""
     import fit_bot_model
 
     data = _data(name)
@@ -75,23 +74,9 @@ def test_the_bot_models_refit_from_their_committed_games(name: str) -> None:
     assert len(games) == data["data"]["games"]
     assert sum(g.winner.value == "liberal" for g in games) == data["data"]["liberal_wins"]
     committed = dict(data["model"])
-    refit = fit_bot_model.fit_file(games, temper=False)["model"]
-    if name in fit_bot_model.WEIGHTED:
-        import fit_human_model
-
-        weights = dict(committed.pop("weights"))
-        assert refit == committed
-        assert set(weights) == set(beliefs.TERMS)
-        assert weights == data["weight_fit"]["weights"]
-        fit = data["weight_fit"]["log_loss"]
-        assert fit["fitted"] < min(fit["temper 0.6"], fit["plain"])
-        small = data["weight_fit_first_games"]
-        records = [g.to_record() for g in games[: small["games"]]]
-        rerun = fit_human_model.fit_term_weights(records, refit)
-        assert rerun["weights"] == small["weights"]
-        assert rerun["log_loss"] == small["log_loss"]
-        return
     temper = committed.pop("temper")
+    by_players = committed.pop("temper_by_players", None)
+    refit = fit_bot_model.fit_file(games, temper=False)["model"]
     assert refit == committed
     scan = data["temper_scan"]
     assert temper == fit_bot_model.best_temper(scan)
@@ -99,6 +84,18 @@ def test_the_bot_models_refit_from_their_committed_games(name: str) -> None:
     small = dict(data["temper_scan_first_games"])
     first = small.pop("games")
     assert fit_bot_model.scan_temper(games[:first], refit) == small
+    if by_players is None:
+        return
+    # The temper at other sizes: the best of each size's scan on its committed games.
+    path = BENCH.parent / data["sizes_data"]["file"]
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == data["sizes_data"]["sha256"]
+    sized = fit_bot_model.read_games(path)
+    scans = data["temper_scan_by_players"]
+    assert by_players == fit_bot_model.tempers_by_players(scans)
+    small = dict(data["temper_scan_by_players_first_games"])
+    first = small.pop("games")
+    firsts = [g for n in scans for g in [h for h in sized if h.n == int(n)][:first]]
+    assert fit_bot_model.scan_sizes(firsts, data["model"]) == small
 
 
 def _assert_same_trees(trees: dict[str, Any], committed: dict[str, Any]) -> None:

@@ -140,6 +140,9 @@ class Model:
     # Per-term weights replacing ``temper`` for the named terms (``TERMS``): fitted jointly by
     # maximum likelihood of the true world (``fit_human_model.py``).
     weights: tuple[tuple[str, float], ...] | None = None
+    # ``temper`` at other table sizes, (players, temper) pairs: a model fitted at 7 players is
+    # overconfident elsewhere (``fit_bot_model.py --tempers`` scans each size on its own games).
+    temper_by_players: tuple[tuple[int, float], ...] | None = None
     # A liberal's hand claims are false this often (``eps`` when None): people's liberals
     # misremember or bait in 7% of their claims, far more than the bots' never.
     eps_claim: float | None = None
@@ -484,7 +487,7 @@ class Beliefs:
         self.executed_pending: int | None = None  # executed seat, until the game goes on
         self._probs: np.ndarray | None = None
         self._weights = dict(model.weights or ())
-        self._temper = model.temper
+        self._temper = dict(model.temper_by_players or ()).get(players, model.temper)
         tables = _tables(self.R, self.hitler_knows, model)
         self._onehot = tables.onehot
         self._vote_logs = tables.vote_logs
