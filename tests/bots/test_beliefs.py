@@ -174,6 +174,7 @@ def _probabilities(model: object) -> list[float]:
         "execute_fascist",
         "special_fascist",
         "temper",  # a weight, not a probability
+        "weights",  # the same, one per term
         # mixture weights of a fascist's claim: each may be 0, the uniform rest never is
         "cover_lie",
         "cover_truth",
@@ -188,10 +189,10 @@ def _probabilities(model: object) -> list[float]:
 
 def test_bot_model_has_floors() -> None:
     """No fitted likelihood is 0 or 1: an action the other side can take never deletes a world."""
-    from secret_hitler.bots.beliefs import BOT_MODEL, DEFAULT_MODEL, EYE_MODEL
+    from secret_hitler.bots.beliefs import BOT_MODEL, DEFAULT_MODEL, EYE_MODEL, SEARCH_MODEL
 
     assert DEFAULT_MODEL is BOT_MODEL
-    for model in (BOT_MODEL, EYE_MODEL):
+    for model in (BOT_MODEL, EYE_MODEL, SEARCH_MODEL):
         probs = _probabilities(model)
         assert probs and all(0.0 < p < 1.0 for p in probs)
         for lie, truth in (

@@ -28,6 +28,7 @@ def test_every_model_file_names_its_command_and_is_the_model_in_use() -> None:
         ("human_model", beliefs.HUMAN_MODEL),
         ("bot_model", beliefs.BOT_MODEL),
         ("eye_model", beliefs.EYE_MODEL),
+        ("search_model", beliefs.SEARCH_MODEL),
     ):
         data = _data(name)
         assert data["command"].startswith("python benchmarks/fit_"), name
@@ -60,11 +61,12 @@ def test_the_human_model_refits_to_the_committed_numbers() -> None:
     assert rerun["log_loss"]["fitted"] < rerun["log_loss"]["temper 0.6"]
 
 
-@pytest.mark.parametrize("name", ["bot_model", "eye_model"])
+@pytest.mark.parametrize("name", ["bot_model", "eye_model", "search_model"])
 def test_the_bot_models_refit_from_their_committed_games(name: str) -> None:
     """fit_bot_model.py plays its games with the bots of its day and commits them; the counting
-    on those games gives exactly the committed model, and the temper is the scan's best (the
-    scan over all the games takes minutes: rerun here on the first games, as committed)."""
+    on those games gives exactly the committed model. The temper is the scan's best, or the
+    term weights (``search_model``) the weight fit's. The scan and the weight fit over all the
+    games take a minute or more: rerun here on the first games, as committed."""
     import fit_bot_model
 
     data = _data(name)
@@ -74,10 +76,26 @@ def test_the_bot_models_refit_from_their_committed_games(name: str) -> None:
     assert len(games) == data["data"]["games"]
     assert sum(g.winner.value == "liberal" for g in games) == data["data"]["liberal_wins"]
     committed = dict(data["model"])
-    temper = committed.pop("temper")
+    weights = committed.pop("weights", None)
+    temper = committed.pop("temper", None)
     by_players = committed.pop("temper_by_players", None)
     refit = fit_bot_model.fit_file(games, temper=False)["model"]
     assert refit == committed
+    if name in fit_bot_model.WEIGHTED:
+        import fit_human_model
+
+        assert temper is None and by_players is None
+        assert set(dict(weights)) == set(beliefs.TERMS)
+        assert dict(weights) == data["weight_fit"]["weights"]
+        fit = data["weight_fit"]["log_loss"]
+        assert fit["fitted"] < min(fit["temper 0.6"], fit["plain"])
+        small = data["weight_fit_first_games"]
+        records = [g.to_record() for g in games[: small["games"]]]
+        rerun = fit_human_model.fit_term_weights(records, refit)
+        assert rerun["weights"] == small["weights"]
+        assert rerun["log_loss"] == small["log_loss"]
+        return
+    assert weights is None
     scan = data["temper_scan"]
     assert temper == fit_bot_model.best_temper(scan)
     assert scan[str(temper)] < scan["uniform"]

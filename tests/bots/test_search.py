@@ -10,6 +10,7 @@ import pytest
 from test_view_isolation import Checker, Recorder, Replayer, Spy, _Diverged, _swap_two_hidden_roles
 
 from secret_hitler.bots import Agent, make_agent
+from secret_hitler.bots.beliefs import BOT_MODEL, SEARCH_MODEL
 from secret_hitler.bots.search import (
     SEARCHED,
     SIDES,
@@ -283,6 +284,10 @@ def test_each_side_searches_with_its_own_default_budget() -> None:
         for s, role in enumerate(game.roles):
             side = "liberal" if role is Role.LIBERAL else "fascist"
             assert searches[s].tuning is SIDES[side]
+            # the liberals' own posterior is the weighted fit, the fascists' bayes's own
+            model = SEARCH_MODEL if side == "liberal" else BOT_MODEL
+            assert searches[s].base.beliefs is not None
+            assert searches[s].base.beliefs.model is model
             most[side] = max(most[side], *counted[s].spent)
         if most["liberal"] > fascist and most["fascist"] > 0:
             break

@@ -176,11 +176,15 @@ def load_model(name: str) -> Model:
 # - BOT_MODEL: our own bots (``benchmarks/fit_bot_model.py``, bayes liberals against bayes and
 #   rule fascists), for ``bayes``;
 # - EYE_MODEL: the same fit on bayes against bayes games, the "liberal eye" the bayes fascists
-#   price moves with.
+#   price moves with;
+# - SEARCH_MODEL: BOT_MODEL's counting on today's bots' games with one weight per term fitted
+#   by likelihood instead of one temper, for the ``search`` liberals (better calibrated; it
+#   would make ``bayes`` against itself lopsided, docs/bots.md).
 # The bot fits' games are committed (data/bot-fit), so each refits exactly from its data.
 HUMAN_MODEL = load_model("human_model")
 EYE_MODEL = load_model("eye_model")
 BOT_MODEL = load_model("bot_model")
+SEARCH_MODEL = load_model("search_model")
 DEFAULT_MODEL = BOT_MODEL
 
 
@@ -925,6 +929,7 @@ __all__ = [
     "DEFAULT_MODEL",
     "EYE_MODEL",
     "HUMAN_MODEL",
+    "SEARCH_MODEL",
     "FAS",
     "HIT",
     "LIB",

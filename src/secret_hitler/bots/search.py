@@ -29,7 +29,7 @@ from ..engine import Action, Game, GameError, Phase, Policy, Rules, View
 from ..engine import actions as A
 from .base import Agent, register
 from .bayes import BayesAgent
-from .beliefs import HIT, ROLE_NAMES
+from .beliefs import BOT_MODEL, HIT, ROLE_NAMES, SEARCH_MODEL
 from .rule import RuleAgent
 
 L, F = Policy.LIBERAL, Policy.FASCIST
@@ -66,6 +66,11 @@ class Tuning:
     # before the 2026-12-02 refit), and with the refitted ones +0.1 (-1.5 to +1.7) and +10.2
     # (+8.5 to +11.9).
     rollout_bot: Literal["bayes", "rule"] = "bayes"
+    # The behaviour model of the seat's own posterior (the worlds it samples and its bayes
+    # choices): "bot" is bayes's ``BOT_MODEL``; "search" is ``SEARCH_MODEL``, the same counting
+    # with one weight per likelihood term fitted by likelihood (better calibrated on today's
+    # bots). The rollout bots keep ``BOT_MODEL``: they are the bayes players the search meets.
+    model: Literal["bot", "search"] = "bot"
 
 
 #: The default knobs of each side. The liberals, who sample the roles as well as the deck, need
@@ -75,7 +80,7 @@ class Tuning:
 #: 32 rollouts and margin 0.25 +2.0; with the band 0.03-0.35 +6.0, of which votes +5.0).
 #: The fascists keep the knobs of the 2,000-deal row in docs/bots.md.
 SIDES: dict[str, Tuning] = {
-    "liberal": Tuning(rollouts=32, margin=0.25, vote_band=(0.02, 0.5)),
+    "liberal": Tuning(rollouts=32, margin=0.25, vote_band=(0.02, 0.5), model="search"),
     "fascist": Tuning(),
 }
 
@@ -447,6 +452,8 @@ class SearchAgent(Agent):
     def act(self, view: View, legal: Sequence[Action]) -> Action:
         if self._fixed is None:
             self.tuning = SIDES[_side(view)]
+        if self.base.beliefs is None:  # the first decision: the posterior is made from here
+            self.base.model = SEARCH_MODEL if self.tuning.model == "search" else BOT_MODEL
         choice = self.base.act(view, legal)
         turn = [a for a in legal if a.type != A.CLAIM]
         if len(turn) <= 1 or view.phase not in SEARCHED or choice not in turn:
