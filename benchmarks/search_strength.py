@@ -9,7 +9,9 @@ appended to ``--out`` as one JSON line (``cell`` plus the simulator's game field
 can be read while it plays and resumed: games already in the file are not played again.
 ``--summary`` only reads the file. Targets (docs/bots.md, "search"): search liberals win at
 least 8 points more than bayes liberals against bayes fascists, and bayes liberals at least 8
-points less against search fascists than against bayes fascists.
+points less against search fascists than against bayes fascists. The cell ``weighted-bayes``
+plays the search liberals without their rollouts (bayes liberals on ``SEARCH_MODEL``), to tell
+what the search liberals owe to their model from what they owe to the rollouts.
 """
 
 from __future__ import annotations
@@ -22,18 +24,40 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from secret_hitler.engine import Game, Role
 from secret_hitler.sim import Lineup
-from secret_hitler.sim.simulator import Z95, game_seed, play_game, wilson
+from secret_hitler.sim.simulator import Z95, game_seed, make_agents, play_game, wilson
 
 PLAYERS = 7
 TARGET_POINTS = 8.0
 
 
+# A pseudo-level for the liberal side: bayes liberals whose posterior uses the search level's
+# SEARCH_MODEL, i.e. the search liberals without their rollouts (the same agents, the same random
+# sources): "search-bayes" against "weighted-bayes" is what the rollouts add, deal by deal.
+WEIGHTED = "weighted"
+
+
 def _play(job: tuple[str, int, int]) -> dict[str, Any]:
     cell, seed, index = job
     liberals, fascists = cell.split("-")
-    result, _ = play_game(PLAYERS, Lineup(liberals, fascists), "official", game_seed(seed, index))
+    deal = game_seed(seed, index)
+    agents = _weighted_agents(fascists, deal) if liberals == WEIGHTED else None
+    result, _ = play_game(PLAYERS, Lineup(liberals, fascists), "official", deal, agents=agents)
     return {"cell": cell, **result.to_json(), "index": index, "run_seed": seed}
+
+
+def _weighted_agents(fascists: str, deal: int) -> list[Any]:
+    """The seats of a deal: bayes liberals on SEARCH_MODEL, ``fascists`` for the rest."""
+    from secret_hitler.bots.beliefs import SEARCH_MODEL
+
+    roles = Game(PLAYERS, "official", deal).roles
+    names = ["bayes" if r is Role.LIBERAL else fascists for r in roles]
+    agents: list[Any] = make_agents(names, deal)
+    for agent, role in zip(agents, roles, strict=True):
+        if role is Role.LIBERAL:
+            agent.model = SEARCH_MODEL  # before its first decision builds the posterior
+    return agents
 
 
 def _done(path: Path, seed: int) -> dict[str, dict[int, str]]:
@@ -64,29 +88,29 @@ def summary(path: Path, seed: int, games: int, cells: list[str]) -> None:
             f"  {liberals:>7} liberals vs {fascists:<7} fascists: {100 * p:5.1f}% "
             f"({100 * lo:.1f}-{100 * hi:.1f}), {wins}/{n} games"
         )
-    base = done.get("bayes-bayes")
-    if not base:
-        return
-    for cell, sign, what in (
-        ("search-bayes", 1, "search liberals gain"),
-        ("bayes-search", -1, "search fascists take"),
+    for cell, against, sign, what, target in (
+        ("search-bayes", "bayes-bayes", 1, "search liberals gain over bayes", True),
+        ("bayes-search", "bayes-bayes", -1, "search fascists take over bayes", True),
+        ("weighted-bayes", "bayes-bayes", 1, "weighted liberals (no rollouts) gain", False),
+        ("search-bayes", "weighted-bayes", 1, "search liberals gain over weighted", False),
     ):
+        base = done.get(against, {})
         paired = [i for i in done.get(cell, {}) if i in base and i < games]
         if not paired:
             continue
-        # Paired by deal: game i of both cells has the same seeds, and a search agent plays
-        # exactly like bayes until its first override, so most pairs end the same way.
+        # Paired by deal: game i of both cells has the same seeds (and a search fascist plays
+        # exactly like bayes until his first override, so most of those pairs end the same way).
         diffs = [sign * ((done[cell][i] == "liberal") - (base[i] == "liberal")) for i in paired]
         n = len(diffs)
         mean = sum(diffs) / n
         sd = (sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)) ** 0.5
         half = Z95 * sd / n**0.5
         verdict = "met" if 100 * mean >= TARGET_POINTS else "NOT met"
+        goal = f"; target >= {TARGET_POINTS:.0f}): {verdict}" if target else ")"
         print(
-            f"  {what} {100 * mean:+.1f} points over bayes (paired 95% CI "
+            f"  {what} {100 * mean:+.1f} points (paired 95% CI "
             f"{100 * (mean - half):+.1f} to {100 * (mean + half):+.1f}; {n} deals, "
-            f"{sum(1 for d in diffs if d)} with another winner; target >= "
-            f"{TARGET_POINTS:.0f}): {verdict}"
+            f"{sum(1 for d in diffs if d)} with another winner{goal}"
         )
 
 
@@ -112,6 +136,8 @@ def main() -> None:
     for cell in cells:
         if cell.count("-") != 1:
             parser.error(f"--cells: {cell[:40]!r} is not LIBERALS-FASCISTS")
+        if WEIGHTED in cell.split("-")[1:]:
+            parser.error(f"--cells: {WEIGHTED!r} plays the liberal side only")
     if args.games < 1 or not 1 <= args.jobs <= 8:
         parser.error("--games must be >= 1 and --jobs 1-8")
     if not args.summary:
