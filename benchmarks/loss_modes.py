@@ -42,7 +42,8 @@ class Watched:
 
     def act(self, view: View, legal: list[Action]) -> Action:
         action = self.agent.act(view, legal)
-        beliefs = getattr(self.agent, "beliefs", None)
+        bayes = getattr(self.agent, "base", self.agent)  # a search agent's bayes part
+        beliefs = getattr(bayes, "beliefs", None)
         zone = view.fascist_policies >= view.hitler_zone
         if action.type == A.NOMINATE and zone and beliefs is not None:
             from secret_hitler.bots.beliefs import HIT
