@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from secret_hitler.bots.base import bot_problem
 from secret_hitler.engine import Game, Role
 from secret_hitler.sim import Lineup
 from secret_hitler.sim.simulator import Z95, game_seed, make_agents, play_game, wilson
@@ -136,8 +137,12 @@ def main() -> None:
     for cell in cells:
         if cell.count("-") != 1:
             parser.error(f"--cells: {cell[:40]!r} is not LIBERALS-FASCISTS")
-        if WEIGHTED in cell.split("-")[1:]:
+        liberals, fascists = cell.split("-")
+        if fascists == WEIGHTED:
             parser.error(f"--cells: {WEIGHTED!r} plays the liberal side only")
+        for level in {liberals, fascists} - {WEIGHTED}:
+            if (problem := bot_problem(level)) is not None:
+                parser.error(f"--cells: {problem}")
     if args.games < 1 or not 1 <= args.jobs <= 8:
         parser.error("--games must be >= 1 and --jobs 1-8")
     if not args.summary:
