@@ -408,11 +408,21 @@ class Cluster:
                 continue
             backoff = 0.05
             if msg is None:
+                if not self.redis_ok:
+                    await self._probe()
                 continue
             try:
                 self._on_message(msg)
             except Exception:
                 log.exception("could not handle a relayed message")
+
+    async def _probe(self) -> None:
+        """Redis answers again: a publish that failed late (after the subscription came back)
+        must not leave the node reporting Redis away until its next publish, which an idle
+        node may never make."""
+        with contextlib.suppress(*REDIS_ERRORS):
+            await self.redis.ping()
+            self.redis_ok = True
 
     def _on_message(self, msg: dict[str, Any]) -> None:
         kind = msg["type"]
