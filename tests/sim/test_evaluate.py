@@ -209,3 +209,22 @@ def test_the_seven_player_models_carry_over_to_other_sizes(players: int) -> None
     data = evaluate_roles(records, "bayes").to_json()["overall"]
     assert data["points"] > 0
     assert data["log_loss"] < data["uniform_log_loss"]
+
+
+def test_the_search_level_is_scored_on_the_posterior_each_side_decides_with(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``--bot search`` scores its liberals on SEARCH_MODEL and its Hitler on BOT_MODEL (the
+    fascist side's): the very figures of ``bayes`` reading with each model."""
+    from secret_hitler.bots import bayes
+    from secret_hitler.bots.beliefs import BOT_MODEL, SEARCH_MODEL
+
+    records = load_records(None, 6)
+    search = evaluate_roles(records, "search").to_json()["by_role"]
+    monkeypatch.setattr(bayes, "DEFAULT_MODEL", SEARCH_MODEL)
+    weighted = evaluate_roles(records, "bayes").to_json()["by_role"]
+    monkeypatch.setattr(bayes, "DEFAULT_MODEL", BOT_MODEL)
+    plain = evaluate_roles(records, "bayes").to_json()["by_role"]
+    assert search["liberal"]["points"] > 0 and search["hitler"]["points"] > 0
+    assert search["liberal"] == weighted["liberal"] != plain["liberal"]
+    assert search["hitler"] == plain["hitler"] != weighted["hitler"]

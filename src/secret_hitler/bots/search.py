@@ -449,11 +449,24 @@ class SearchAgent(Agent):
     def claims(self, view: View, options: Sequence[Action]) -> list[Action]:
         return self.base.claims(view, options)
 
-    def act(self, view: View, legal: Sequence[Action]) -> Action:
+    def _start(self, view: View) -> None:
+        """The side's knobs, and before the posterior is first made, the side's model."""
         if self._fixed is None:
             self.tuning = SIDES[_side(view)]
-        if self.base.beliefs is None:  # the first decision: the posterior is made from here
+        if self.base.beliefs is None:
             self.base.model = SEARCH_MODEL if self.tuning.model == "search" else BOT_MODEL
+
+    def posterior(self, view: View) -> tuple[np.ndarray, np.ndarray]:
+        """(worlds matrix, probabilities): the belief this seat's decisions use (evaluation)."""
+        self._start(view)
+        return self.base.posterior(view)
+
+    @property
+    def initial_possible(self) -> int | None:
+        return self.base.initial_possible
+
+    def act(self, view: View, legal: Sequence[Action]) -> Action:
+        self._start(view)
         choice = self.base.act(view, legal)
         turn = [a for a in legal if a.type != A.CLAIM]
         if len(turn) <= 1 or view.phase not in SEARCHED or choice not in turn:
