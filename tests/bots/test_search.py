@@ -295,6 +295,39 @@ def test_each_side_searches_with_its_own_default_budget() -> None:
     assert 0 < most["fascist"] <= fascist
 
 
+@pytest.mark.parametrize("side", ["liberal", "fascist"])
+def test_in_the_rollouts_the_seats_team_reads_with_its_model(
+    side: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The rollout bots of this seat's team read with its model (a liberal's SEARCH_MODEL),
+    the other side's with BOT_MODEL, the bayes players the search meets."""
+    from secret_hitler.bots import search as S
+
+    seen: list[tuple[str | None, object]] = []
+
+    class Seen(S.BayesAgent):
+        def _sync(self, view: View) -> object:  # type: ignore[override]
+            seen.append((view.party, self.model))
+            return super()._sync(view)
+
+    game = Game(7, "official", 11)
+    seat = next(s for s, r in enumerate(game.roles) if (r is Role.LIBERAL) == (side == "liberal"))
+    search = SearchAgent(seat, random.Random(1))  # its bayes base is made before the patch
+    search._fixed = search.tuning = Tuning(
+        rollouts=2, max_candidates=2, from_fascist=0, from_liberal=0, from_tracker=0,
+        vote_band=(0.0, 1.0), votes_in_zone_only=False, model=SIDES[side].model,
+    )  # fmt: skip
+    monkeypatch.setattr(S, "BayesAgent", Seen)
+    agents: list[Agent] = [make_agent("bayes", s, s) for s in range(7)]
+    agents[seat] = search
+    run_game(game, agents)
+    assert search.rollouts_done > 0
+    own = SEARCH_MODEL if side == "liberal" else BOT_MODEL
+    for party, model in seen:
+        assert model is (own if party == side else BOT_MODEL)
+    assert {party for party, _ in seen} == {"liberal", "fascist"}
+
+
 def test_veto_responses_are_searched_and_worlds_hold_with_a_start_track() -> None:
     """Five fascist policies on the board from the start: every session may be vetoed."""
     rules = {"start_track": {"liberal": 0, "fascist": 5}}

@@ -8,8 +8,8 @@ hands and peeks, every enacted and chaos policy). Each world is an engine ``Game
 those fixings and the public actions of the log, replayed to this moment. Every candidate action
 is then played out to the end of the game in the same worlds with the same rollout seeds (common
 random numbers), every seat played by a ``bayes`` agent of its world role that reads its own view
-of the world (``Tuning.rollout_bot``: the opponents the search meets), and scored by the win rate
-of the seat's team. The ``bayes`` choice is kept unless another candidate beats it by ``Tuning.margin``.
+of the world (``Tuning.rollout_bot``: the opponents the search meets; this seat and its teammates
+read with this seat's model, ``Tuning.model``), and scored by the win rate of the seat's team. The ``bayes`` choice is kept unless another candidate beats it by ``Tuning.margin``.
 
 Forced decisions (one legal action) and claims are the ``bayes`` agent's, immediately. The budget
 is a number of rollouts per decision (``Tuning.rollouts``), never a clock, so a seeded agent is
@@ -69,7 +69,11 @@ class Tuning:
     # The behaviour model of the seat's own posterior (the worlds it samples and its bayes
     # choices): "bot" is bayes's ``BOT_MODEL``; "search" is ``SEARCH_MODEL``, the same counting
     # with one weight per likelihood term fitted by likelihood (better calibrated on today's
-    # bots). The rollout bots keep ``BOT_MODEL``: they are the bayes players the search meets.
+    # bots). In the rollouts this seat and its teammates read with it too (they play as it will,
+    # and at a table of search bots as its teammates do); the other side keeps ``BOT_MODEL``,
+    # the bayes players the search meets. Rollout liberals reading with it instead of
+    # ``BOT_MODEL``: the search liberals +3.9 points (+0.9 to +7.0) over 684 paired deals of
+    # ``benchmarks/search_strength.py`` (docs/bots.md, "Search results").
     model: Literal["bot", "search"] = "bot"
 
 
@@ -573,6 +577,8 @@ class SearchAgent(Agent):
             if self.tuning.rollout_bot == "bayes":
                 agents = [BayesAgent(s, random.Random(seed + s)) for s in range(world.n)]
                 for s, agent in enumerate(agents):
+                    if _party(roles[s]) == mine:  # this seat and its teammates read as it does
+                        agent.model = self.base.model
                     agent._sync(world.view(s))
             else:
                 agents = [RuleAgent(s, random.Random(seed + s)) for s in range(world.n)]
@@ -591,7 +597,12 @@ class SearchAgent(Agent):
 
 def _side(view: View) -> str:
     """The seat's team as ``SIDES`` and the game's winner name it."""
-    return "liberal" if view.party == "liberal" else "fascist"
+    return _party(view.party)
+
+
+def _party(role: str | None) -> str:
+    """The team of a role or party name: "liberal", else "fascist"."""
+    return "liberal" if role == "liberal" else "fascist"
 
 
 def _rollout(game: Game, agents: list[Any], action: Action, team: str) -> float:
