@@ -72,7 +72,7 @@ class Tuning:
     # bots). In the rollouts this seat and its teammates read with it too (they play as it will,
     # and at a table of search bots as its teammates do); the other side keeps ``BOT_MODEL``,
     # the bayes players the search meets. Rollout liberals reading with it instead of
-    # ``BOT_MODEL``: the search liberals +3.9 points (+0.9 to +7.0) over 684 paired deals of
+    # ``BOT_MODEL``: the search liberals +3.1 points (+1.4 to +4.9) over 2,000 paired deals of
     # ``benchmarks/search_strength.py`` (docs/bots.md, "Search results").
     model: Literal["bot", "search"] = "bot"
 
