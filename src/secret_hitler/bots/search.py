@@ -9,7 +9,8 @@ those fixings and the public actions of the log, replayed to this moment. Every 
 is then played out to the end of the game in the same worlds with the same rollout seeds (common
 random numbers), every seat played by a ``bayes`` agent of its world role that reads its own view
 of the world (``Tuning.rollout_bot``: the opponents the search meets; this seat and its teammates
-read with this seat's model, ``Tuning.model``), and scored by the win rate of the seat's team. The ``bayes`` choice is kept unless another candidate beats it by ``Tuning.margin``.
+read with this seat's model, ``Tuning.model``), and scored by the win rate of the seat's team.
+The ``bayes`` choice is kept unless another candidate beats it by ``Tuning.margin``.
 
 Forced decisions (one legal action) and claims are the ``bayes`` agent's, immediately. The budget
 is a number of rollouts per decision (``Tuning.rollouts``), never a clock, so a seeded agent is
