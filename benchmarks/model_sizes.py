@@ -27,10 +27,10 @@ from typing import Any
 import numpy as np
 from fit_bot_model import play
 from fit_human_model import fit_weights, log_loss, term_points
+from search_strength import bayes_liberals_on
 
 from secret_hitler.bots.beliefs import BOT_MODEL, SEARCH_MODEL, TERMS, Model
-from secret_hitler.engine import Game, Role
-from secret_hitler.sim.simulator import Lineup, game_seed, make_agents, play_game, wilson
+from secret_hitler.sim.simulator import Lineup, game_seed, play_game, wilson
 
 FASCISTS = ("rule", "bayes")
 LIBERALS = ("bayes", "search", "sized")  # the liberals' model: BOT_MODEL, SEARCH_MODEL, refit
@@ -45,9 +45,9 @@ def calibrate(n: int, games: list[Any]) -> tuple[dict[str, float], Model]:
     """Held-out log-loss at one size (fit on even games, score odd ones), and the model with
     weights refitted on all ``games``."""
     records = [g.to_record() for g in games]
-    X, mask, y = term_points(records[0::2], SEARCH_MODEL)
-    here = fit_weights(X, mask, y)
-    X, mask, y = term_points(records[1::2], SEARCH_MODEL)
+    even = term_points(records[0::2], SEARCH_MODEL)
+    here = fit_weights(*even)
+    X, mask, y = odd = term_points(records[1::2], SEARCH_MODEL)
     temper = dict(BOT_MODEL.temper_by_players or ()).get(n, BOT_MODEL.temper)
     losses = {
         "uniform": float(np.log(mask.sum(axis=1)).mean()),
@@ -55,21 +55,14 @@ def calibrate(n: int, games: list[Any]) -> tuple[dict[str, float], Model]:
         "7-player weights": log_loss(X, mask, y, _weights(SEARCH_MODEL)),
         "refit here": log_loss(X, mask, y, here),
     }
-    X, mask, y = term_points(records, SEARCH_MODEL)
-    refit = fit_weights(X, mask, y)
+    refit = fit_weights(*(np.concatenate(parts) for parts in zip(even, odd, strict=True)))
     return losses, replace(SEARCH_MODEL, weights=tuple(zip(TERMS, refit, strict=True)))
 
 
 def _play(job: tuple[int, str, str, Model, int, int]) -> tuple[int, str, str, bool]:
     n, fascists, liberals, model, seed, index = job
     deal = game_seed(seed, index)
-    roles = Game(n, "official", deal).roles
-    agents: list[Any] = make_agents(
-        ["bayes" if r is Role.LIBERAL else fascists for r in roles], deal
-    )
-    for agent, role in zip(agents, roles, strict=True):
-        if role is Role.LIBERAL:
-            agent.model = model  # before its first decision builds the posterior
+    agents = bayes_liberals_on(model, fascists, deal, n)
     result, _ = play_game(n, Lineup("bayes", fascists), "official", deal, agents=agents)
     return n, fascists, liberals, result.winner == "liberal"
 

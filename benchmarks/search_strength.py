@@ -43,21 +43,23 @@ def _play(job: tuple[str, int, int]) -> dict[str, Any]:
     cell, seed, index = job
     liberals, fascists = cell.split("-")
     deal = game_seed(seed, index)
-    agents = _weighted_agents(fascists, deal) if liberals == WEIGHTED else None
+    agents = None
+    if liberals == WEIGHTED:
+        from secret_hitler.bots.beliefs import SEARCH_MODEL
+
+        agents = bayes_liberals_on(SEARCH_MODEL, fascists, deal)
     result, _ = play_game(PLAYERS, Lineup(liberals, fascists), "official", deal, agents=agents)
     return {"cell": cell, **result.to_json(), "index": index, "run_seed": seed}
 
 
-def _weighted_agents(fascists: str, deal: int) -> list[Any]:
-    """The seats of a deal: bayes liberals on SEARCH_MODEL, ``fascists`` for the rest."""
-    from secret_hitler.bots.beliefs import SEARCH_MODEL
-
-    roles = Game(PLAYERS, "official", deal).roles
+def bayes_liberals_on(model: Any, fascists: str, deal: int, players: int = PLAYERS) -> list[Any]:
+    """The seats of a deal: bayes liberals reading with ``model``, ``fascists`` for the rest."""
+    roles = Game(players, "official", deal).roles
     names = ["bayes" if r is Role.LIBERAL else fascists for r in roles]
     agents: list[Any] = make_agents(names, deal)
     for agent, role in zip(agents, roles, strict=True):
         if role is Role.LIBERAL:
-            agent.model = SEARCH_MODEL  # before its first decision builds the posterior
+            agent.model = model  # before its first decision builds the posterior
     return agents
 
 
