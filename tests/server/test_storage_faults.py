@@ -31,7 +31,7 @@ from server_support import (
     states,
 )
 
-from secret_hitler.engine import game_from_record
+from secret_hitler.engine import Action, game_from_record
 from secret_hitler.server.config import database_url_for
 
 DB_TIMEOUT = 1.0  # SH_DB_TIMEOUT of these servers: how long a write waits for the database
@@ -299,15 +299,51 @@ def test_failing_bots_are_replaced(make_server: Any, backend: str) -> None:
     record = http(server, "GET", f"/api/games/{tid}/record")
     assert game_from_record(record).finished
     moved = {a["seat"] for a in record["actions"]}
-    assert {0, 1, 2, 4} & moved  # the failing seats played (random legal moves)
-    assert _log_lines(server, tid, "bot raising failed; playing at random")
-    assert _log_lines(server, tid, "bot unbuildable could not be created")
+    assert {0, 1, 2, 4} & moved  # the failing seats played (the fallback's moves)
+    assert _log_lines(server, tid, "bot raising failed; rule moves instead")
+    assert _log_lines(server, tid, "bot unbuildable could not be created; seat 1 plays rule")
     assert _log_lines(server, tid, "bot claims hook failed")
-    assert len(_log_lines(server, tid, "bot slow thought longer than 0.2 s")) == 1  # then random
+    assert len(_log_lines(server, tid, "bot slow thought longer than 0.2 s; seat 3 plays rule"))
+    assert len(_log_lines(server, tid, "thought longer")) == 1  # then the fallback plays it
+
+
+def test_the_fallback_plays_with_plain_sense(make_server: Any) -> None:
+    """Seats whose bot fails at every move are played by the fallback level (`rule`), which
+    keeps liberal policies when a liberal holds one, where random moves would discard about
+    half of them, and makes claims."""
+    server = make_server(**FAULT_ENV)
+    host = session(server, "Host")
+    bots = {str(s): "raising" for s in range(7)}
+    tables = [
+        http(server, "POST", "/api/tables", {"players": 7, "seat": None, "bots": bots}, host)["id"]
+        for _ in range(3)
+    ]
+    kept: list[bool] = []
+    for tid in tables:
+        _wait_finished(server, tid)
+        record = http(server, "GET", f"/api/games/{tid}/record")
+        kept += _liberal_policy_choices(record)
+        assert any(a["type"] == "claim" for a in record["actions"])  # the fallback claims
+    assert len(kept) >= 6 and all(kept), kept
+
+
+def _liberal_policy_choices(record: dict[str, Any]) -> list[bool]:
+    """For each discard or enactment by a liberal holding both kinds of policy: whether he kept
+    a liberal one (discarded a fascist as president, enacted the liberal as chancellor)."""
+    game = game_from_record(record, apply_actions=False)
+    out = []
+    for raw in record["actions"]:
+        action = Action.from_json(raw)
+        if action.type in ("discard", "enact") and game.roles[action.seat].value == "liberal":
+            hand = game.view(action.seat).hand
+            if "liberal" in hand and "fascist" in hand:
+                out.append(action.policy == ("fascist" if action.type == "discard" else "liberal"))
+        game.apply(action)
+    return out
 
 
 def test_failing_standin_is_replaced(make_server: Any) -> None:
-    """An absent player's stand-in (the default level, here one that raises) plays at random."""
+    """An absent player's stand-in (the default level, here one that raises) is replaced."""
     server = make_server(SH_GRACE="0.2", SH_TEST_RAISING_STANDIN="1", **FAULT_ENV)
     host = session(server, "Host")
     bots = {str(s): "random" for s in range(1, 5)}
@@ -316,4 +352,4 @@ def test_failing_standin_is_replaced(make_server: Any) -> None:
     _wait_finished(server, tid)
     record = http(server, "GET", f"/api/games/{tid}/record")
     assert any(a["seat"] == 0 and a["type"] != "claim" for a in record["actions"])
-    assert _log_lines(server, tid, "bot raising failed; playing at random")
+    assert _log_lines(server, tid, "bot raising failed; rule moves instead")

@@ -158,7 +158,7 @@ class Settings:
     token_max_age: int = 30 * 24 * 3600
     log_json: bool = True
     db_timeout: float = 5.0  # seconds a write waits for an unavailable/locked database, then fails
-    bot_timeout: float = 10.0  # seconds a bot may think before a random legal move is played
+    bot_timeout: float = 10.0  # seconds a bot may think before the fallback (rule) plays the seat
     bot_modules: tuple[str, ...] = ()  # modules imported at startup to register bot levels
     # Cross-site policy (docs/security.md): origins besides the server's own whose pages may use
     # the session cookie (WebSocket) and send state-changing requests.

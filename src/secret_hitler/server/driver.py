@@ -5,7 +5,8 @@ a claim, a decision deadline, the grace period of a disconnected player), makes 
 agent interface (``bots/base.py``) and submits it like any other action.
 
 The task is supervised: a bot that raises, returns an illegal action or thinks longer than
-``bot_timeout`` is logged with the game id and replaced by a random legal move; a move that could
+``bot_timeout`` is logged with the game id and the ``FALLBACK_LEVEL`` bot moves for it (a random
+legal move if that fails too), so a failure costs the seat strength, not sense; a move that could
 not be made (the database is away, a bug) is retried after a growing pause. The task ends only
 with the game, or when the table is closed.
 """
@@ -21,6 +22,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from ..bots import Agent, make_agent
+from ..bots.base import bot_problem
 from ..engine import Action, Game
 from ..engine.actions import CLAIM
 from . import protocol as P
@@ -28,6 +30,12 @@ from . import protocol as P
 if TYPE_CHECKING:
     from .hub import Hub
     from .tables import Seat
+
+
+#: The level that moves for a bot that failed: it needs no extra, decides in well under a
+#: millisecond (``benchmarks/bot_speed.py``) and plays with plain sense, where a random move may
+#: discard a liberal policy or elect Hitler.
+FALLBACK_LEVEL = "rule"
 
 
 class BotDriver:
@@ -40,6 +48,7 @@ class BotDriver:
     bot_level: str
     agents: dict[int, Agent]
     standins: dict[int, Agent]
+    fallbacks: dict[int, Agent]
     decision_key: tuple[int, str] | None
     deadline: float | None
     deadline_at: float | None
@@ -64,21 +73,47 @@ class BotDriver:
 
     def _make_agent(self, seat: int) -> None:
         level = self.seats[seat].level or self.bot_level
+        self.agents[seat] = self._new_agent(level, seat, self._seed(seat))
+
+    def _seed(self, seat: int) -> int:
+        """A seat's bot seed: from the game's, so that a table's bots play the same each time."""
         base = self.game.seed if self.game is not None and self.game.seed is not None else 0
-        self.agents[seat] = self._new_agent(level, seat, (base + 7919 * (seat + 1)) % (1 << 63))
+        return (base + 7919 * (seat + 1)) % (1 << 63)
 
     def _new_agent(self, level: str, seat: int, seed: int | None) -> Agent:
-        """An agent of ``level``; a level that cannot be created plays at random instead."""
+        """An agent of ``level``; a level that cannot be created is replaced by the fallback."""
         try:
             return make_agent(level, seat, seed)
         except Exception:
             self.log.exception(
-                "bot %s could not be created; seat %d plays at random",
+                "bot %s could not be created; seat %d plays %s",
                 level,
                 seat,
+                self._fallback(seat).name,
                 extra={"seat": seat},
             )
-            return make_agent("random", seat, seed)
+            return self._fallback(seat)
+
+    def _fallback(self, seat: int) -> Agent:
+        """The agent that moves for the seat when its bot fails: ``FALLBACK_LEVEL``, else random."""
+        agent = self.fallbacks.get(seat)
+        if agent is None:
+            if bot_problem(FALLBACK_LEVEL) is None:
+                with contextlib.suppress(Exception):
+                    agent = make_agent(FALLBACK_LEVEL, seat, self._seed(seat))
+            agent = agent or make_agent("random", seat, self._seed(seat))
+            self.fallbacks[seat] = agent
+        return agent
+
+    def _fallback_action(self, seat: int, view: Any, legal: list[Action]) -> Action:
+        """The fallback's move (synchronous: it is fast), or a random legal one if it fails."""
+        agent = self._fallback(seat)
+        try:
+            action = agent.act(view, legal)
+        except Exception:
+            self.log.exception("fallback bot %s failed; playing at random", agent.name)
+            return random.choice(legal)
+        return action if action in legal else random.choice(legal)
 
     def seat_to_bot(self, seat: int) -> None:
         s = self.seats[seat]
@@ -238,9 +273,14 @@ class BotDriver:
             if exc.code in _RETRY_LATER:
                 self.log.warning("%s move not made (%s); retrying", kind, exc.code)
                 return False
-            self.log.warning("bot move refused (%s): %s; playing at random", exc.code, exc.message)
+            self.log.warning(
+                "bot move refused (%s): %s; %s moves instead",
+                exc.code,
+                exc.message,
+                self._fallback(seat).name,
+            )
         try:
-            await self.submit(seat, random.choice(legal), by=by, expect=expect)
+            await self.submit(seat, self._fallback_action(seat, view, legal), by=by, expect=expect)
         except P.ProtocolError as exc:
             return exc.code == "stale"
         return True
@@ -254,26 +294,49 @@ class BotDriver:
                     asyncio.to_thread(agent.act, view, legal), self.hub.settings.bot_timeout
                 )
         except TimeoutError:
-            # its thread may never come back: the seat plays at random from now on, so that a
-            # hanging bot holds one worker thread, not one per decision
+            # its thread may never come back: the fallback plays the seat from now on, so that
+            # a hanging bot holds one worker thread, not one per decision
+            fallback = self._fallback(agent.seat)
+            if fallback is agent:  # the fallback itself hung: never ask it again
+                fallback = self.fallbacks[agent.seat] = make_agent("random", agent.seat, None)
             self.log.error(
-                "bot %s thought longer than %s s; seat %d plays at random from now on",
+                "bot %s thought longer than %s s; seat %d plays %s from now on",
                 agent.name,
                 self.hub.settings.bot_timeout,
                 agent.seat,
+                fallback.name,
                 extra={"seat": agent.seat},
             )
             for pool in (self.agents, self.standins):
                 if pool.get(agent.seat) is agent:
-                    pool[agent.seat] = make_agent("random", agent.seat, None)
-            return random.choice(legal)
+                    pool[agent.seat] = fallback
+            return self._fallback_action(agent.seat, view, legal)
         except Exception:
-            self.log.exception("bot %s failed; playing at random", agent.name)
-            return random.choice(legal)
+            self.log.exception(
+                "bot %s failed; %s moves instead", agent.name, self._fallback(agent.seat).name
+            )
+            return self._fallback_action(agent.seat, view, legal)
         if action not in legal:
-            self.log.warning("bot %s chose an illegal action %r", agent.name, action)
-            return random.choice(legal)
+            self.log.warning(
+                "bot %s chose an illegal action %r; %s moves instead",
+                agent.name,
+                action,
+                self._fallback(agent.seat).name,
+            )
+            return self._fallback_action(agent.seat, view, legal)
         return action
+
+    def _fallback_claims(
+        self, seat: int, failed: Agent | None, view: Any, options: list[Action]
+    ) -> Any:
+        fallback = self._fallback(seat)
+        if fallback is failed or not _makes_claims(fallback):
+            return None
+        try:
+            return fallback.claims(view, options)
+        except Exception:
+            self.log.exception("fallback bot %s claims failed", fallback.name)
+            return None
 
     def _standin(self, seat: int) -> Agent:
         agent = self.standins.get(seat)
@@ -297,9 +360,9 @@ class BotDriver:
             result = await asyncio.wait_for(
                 asyncio.to_thread(hook, g.view(seat), options), self.hub.settings.bot_timeout
             )
-        except Exception:  # (a timeout too) the bot claims nothing this time
+        except Exception:  # (a timeout too) the fallback claims, if it makes claims
             self.log.exception("bot claims hook failed", extra={"seat": seat})
-            return
+            result = self._fallback_claims(seat, agent, g.view(seat), options)
         for action in _as_actions(result):
             if action in options:
                 with contextlib.suppress(P.ProtocolError):

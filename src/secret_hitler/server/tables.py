@@ -162,6 +162,7 @@ class Table(BotDriver):
         self.chat_next = 1
         self.agents: dict[int, Agent] = {}
         self.standins: dict[int, Agent] = {}
+        self.fallbacks: dict[int, Agent] = {}  # who moves for a seat whose bot failed
         self.last_seat: dict[str, int | None] = {}
         # timers (loop time) and the pending decision
         self.decision_key: tuple[int, str] | None = None
@@ -591,6 +592,7 @@ class Table(BotDriver):
         self.hub.metrics.games_active.dec()
         self.agents.clear()
         self.standins.clear()
+        self.fallbacks.clear()
         self.bot_due.clear()
         self.claim_due.clear()
         self.claims_asked.clear()
