@@ -34,6 +34,7 @@ import json
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -46,7 +47,7 @@ from fit_bot_model import fit, measure  # noqa: E402
 
 from secret_hitler.bots.beliefs import TERMS, Beliefs, Model, model_from_json  # noqa: E402
 from secret_hitler.datasets import SECRETHITLER_IO  # noqa: E402
-from secret_hitler.engine import Game, game_from_record  # noqa: E402
+from secret_hitler.engine import Game, View, game_from_record  # noqa: E402
 from secret_hitler.engine import actions as A  # noqa: E402
 from secret_hitler.sim.evaluate import _replay, game_half, load_records  # noqa: E402
 
@@ -198,11 +199,17 @@ def term_points(records: list[dict[str, Any]], model: Model) -> tuple[np.ndarray
     return _term_points(records, model)[:3]
 
 
-def _term_points(records: list[dict[str, Any]], model: Model) -> tuple[np.ndarray, ...]:
+def _term_points(
+    records: list[dict[str, Any]],
+    model: Model,
+    public: Callable[[View], np.ndarray] | None = None,
+) -> tuple[np.ndarray, ...]:
     """``term_points`` and, per point, whether it is the game's last nomination and which
-    seats are of the fascist party (for the team error of ``--ablate``)."""
+    seats are of the fascist party (for the team error of ``--ablate``); with ``public``, also
+    the viewing seat and ``public`` of the spectator's view at that nomination (the same for
+    every seat: ``benchmarks/role_ceiling.py``)."""
     model = replace(model, weights=None, temper=1.0)
-    xs, masks, ys, parties = [], [], [], []
+    xs, masks, ys, parties, seats, extra = [], [], [], [], [], []
     noms: list[int] = []  # the point's nomination in its game
     final: list[int] = []  # its game's last nomination
     for record in records:
@@ -215,6 +222,7 @@ def _term_points(records: list[dict[str, Any]], model: Model) -> tuple[np.ndarra
                 continue
             if truth is None:
                 truth = np.array([ROLE[r.value] for r in game.roles])
+            shared = None if public is None else public(game.view(None))
             for seat in range(game.n):
                 view = game.view(seat)
                 b = beliefs.get(seat)
@@ -228,35 +236,44 @@ def _term_points(records: list[dict[str, Any]], model: Model) -> tuple[np.ndarra
                 ys.append(int(np.nonzero((truth == b.R).all(axis=1))[0][0]))
                 noms.append(nomination)
                 parties.append(truth != 0)
+                seats.append(seat)
+                extra.append(shared)
             nomination += 1
         final.extend([nomination - 1] * (len(ys) - first))
     last = np.array(noms) == np.array(final)
-    return np.stack(xs), np.stack(masks), np.array(ys), last, np.stack(parties)
+    points = np.stack(xs), np.stack(masks), np.array(ys), last, np.stack(parties)
+    return points if public is None else (*points, np.array(seats), np.stack(extra))
 
 
 def fit_weights(
-    X: np.ndarray, mask: np.ndarray, y: np.ndarray, start: np.ndarray | None = None
+    X: np.ndarray,
+    mask: np.ndarray,
+    y: np.ndarray,
+    start: np.ndarray | None = None,
+    prior: np.ndarray | None = None,
 ) -> list[float]:
     """Term weights maximising sum log P(true world) (conditional logit: Newton's method with
-    step halving, from ``start``, by default every weight 1), with a weak pull towards 1."""
+    step halving, from ``start``, by default ``prior``), with a weak pull towards ``prior``
+    (by default every weight 1: the plain likelihood)."""
     N, K, _ = X.shape
     X = np.where(mask[:, None, :], X, 0.0)
     rows = np.arange(N)
+    centre = np.ones(K) if prior is None else np.asarray(prior, dtype=float)
 
     def objective(w: np.ndarray) -> float:
         s = np.where(mask, np.einsum("nkw,k->nw", X, w), -np.inf)
         top = s.max(axis=1, keepdims=True)
         lse = top[:, 0] + np.log(np.exp(s - top).sum(axis=1))
-        return float((lse - s[rows, y]).sum() + 0.5 * L2 * N * ((w - 1) ** 2).sum())
+        return float((lse - s[rows, y]).sum() + 0.5 * L2 * N * ((w - centre) ** 2).sum())
 
-    w = np.ones(K) if start is None else np.array(start, dtype=float)
+    w = centre.copy() if start is None else np.array(start, dtype=float)
     current = objective(w)
     for _ in range(100):
         s = np.where(mask, np.einsum("nkw,k->nw", X, w), -np.inf)
         p = np.exp(s - s.max(axis=1, keepdims=True))
         p /= p.sum(axis=1, keepdims=True)
         mean = np.einsum("nkw,nw->nk", X, p)
-        grad = -(X[rows, :, y] - mean).sum(axis=0) + L2 * N * (w - 1)
+        grad = -(X[rows, :, y] - mean).sum(axis=0) + L2 * N * (w - centre)
         D = X - mean[:, :, None]
         hess = np.einsum("nkw,nlw,nw->kl", D, D, p) + L2 * N * np.eye(K)
         step = np.linalg.solve(hess, grad)
