@@ -10,7 +10,7 @@ import pytest
 from test_view_isolation import Checker, Recorder, Replayer, Spy, _Diverged, _swap_two_hidden_roles
 
 from secret_hitler.bots import Agent, make_agent
-from secret_hitler.bots.beliefs import BOT_MODEL, SEARCH_MODEL
+from secret_hitler.bots.beliefs import BOT_MODEL, ROLE_NAMES, SEARCH_MODEL
 from secret_hitler.bots.search import (
     SEARCHED,
     SIDES,
@@ -344,3 +344,67 @@ def test_veto_responses_are_searched_and_worlds_hold_with_a_start_track() -> Non
     probes = [Probe(make_agent("bayes", s, s), game, rng) for s in range(7)]
     run_game(game, probes)
     assert sum(p.built for p in probes) > 0
+
+
+class ReaderCheck(Agent):
+    """Plays like ``inner``; at a few endgame decisions, plays rollouts in sampled worlds twice:
+    with rollout bots from the search's reader cache and with bots that read from scratch."""
+
+    def __init__(self, inner: Agent) -> None:
+        super().__init__(inner.seat, inner.rng)
+        self.inner = inner
+        self.checked = self.reused = 0
+
+    def act(self, view: View, legal: Sequence[Action]) -> Action:
+        if view.fascist_policies >= 2 and not self.checked:
+            self._check(view)
+        return self.inner.act(view, legal)
+
+    def claims(self, view: View, options: Sequence[Action]) -> list[Action]:
+        return self.inner.claims(view, options)
+
+    def _check(self, view: View) -> None:
+        search = SearchAgent(self.seat, random.Random(3))
+        search._start(view)
+        R, probs = search.base.posterior(view)
+        rng = random.Random(self.checked)
+        cache: dict = {}  # type: ignore[type-arg]
+        calls = 0
+        for _ in range(6):
+            roles = [ROLE_NAMES[r] for r in R[rng.choices(range(len(R)), probs)[0]]]
+            try:
+                world = build_world(view, roles, rng)
+            except WorldError:
+                continue
+            seed = rng.getrandbits(63)
+            mine = "liberal" if view.party == "liberal" else "fascist"
+            games, states = [], []
+            for readers in (cache, {}):
+                agents = [
+                    search._reader(world.view(s), roles, mine, seed, readers)
+                    for s in range(world.n)
+                ]
+                states.append([a.rng.getstate() for a in agents])
+                games.append(world.clone())
+                run_game(games[-1], agents)
+            calls += world.n
+            assert states[0] == states[1]  # the same random sources too
+            assert games[0].actions == games[1].actions
+            assert games[0].finished and games[0].winner == games[1].winner
+        self.checked += 1
+        self.reused += calls - len(cache)
+
+
+@pytest.mark.parametrize(("players", "seed"), [(7, 21), (10, 23)])  # games that reach 2+ F
+def test_rollout_bots_forked_from_the_reader_cache_play_as_fresh_ones(
+    players: int, seed: int
+) -> None:
+    """The search reads each seat's view of the past once per private history and forks that
+    reader in the other worlds of the decision (``SearchAgent._reader``): exact, the rollouts
+    play action for action as with bots that read the whole log themselves."""
+    game = Game(players, "official", seed)
+    agents: list[Agent] = [make_agent("bayes", s, s) for s in range(players)]
+    checks = [ReaderCheck(a) for a in agents]
+    run_game(game, list(checks))
+    assert sum(c.checked for c in checks) >= 3
+    assert sum(c.reused for c in checks) > 0  # some readers came from the cache

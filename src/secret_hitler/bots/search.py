@@ -28,6 +28,7 @@ import numpy as np
 
 from ..engine import Action, Game, GameError, Phase, Policy, Rules, View
 from ..engine import actions as A
+from ..engine.events import PRIVATE_EVENT_TYPES
 from .base import Agent, register
 from .bayes import BayesAgent
 from .beliefs import BOT_MODEL, HIT, ROLE_NAMES, SEARCH_MODEL
@@ -554,6 +555,7 @@ class SearchAgent(Agent):
         totals = [0.0] * len(candidates)
         worlds = 0
         cum = np.cumsum(weights)
+        read: dict[tuple[Any, ...], BayesAgent] = {}  # rollout bots that have read the past
         for _ in range(count):
             world = None
             for _ in range(self.tuning.world_tries):
@@ -576,11 +578,9 @@ class SearchAgent(Agent):
             # The rollout bots read the shared past once per world; each candidate gets copies.
             agents: list[Any]
             if self.tuning.rollout_bot == "bayes":
-                agents = [BayesAgent(s, random.Random(seed + s)) for s in range(world.n)]
-                for s, agent in enumerate(agents):
-                    if _party(roles[s]) == mine:  # this seat and its teammates read as it does
-                        agent.model = self.base.model
-                    agent._sync(world.view(s))
+                agents = [
+                    self._reader(world.view(s), roles, mine, seed, read) for s in range(world.n)
+                ]
             else:
                 agents = [RuleAgent(s, random.Random(seed + s)) for s in range(world.n)]
                 for s, agent in enumerate(agents):
@@ -594,6 +594,39 @@ class SearchAgent(Agent):
         if worlds == 0:
             return None
         return [t / worlds for t in totals]
+
+    def _reader(
+        self,
+        view: View,
+        roles: Sequence[str],
+        mine: str,
+        seed: int,
+        read: dict[tuple[Any, ...], BayesAgent],
+    ) -> BayesAgent:
+        """A rollout bot of ``view``'s seat that has read its view of the world so far.
+
+        A bot's state after reading is a function of its model and its view's events. Across the
+        worlds of one decision the public events are the same, so two worlds where the seat has
+        the same private events (its role, night, hands, peeks, investigations) give the same
+        reader: it is forked from the ``read`` cache instead of read again (exact: the game plays
+        the same; ``tests/bots/test_search.py``).
+        """
+        s = view.seat
+        assert s is not None
+        # this seat and its teammates read as it does; the other side as the bayes it meets
+        model = self.base.model if _party(roles[s]) == mine else None
+        key = (s, id(model), *(repr(e) for e in view.events if e["type"] in PRIVATE_EVENT_TYPES))
+        known = read.get(key)
+        if known is not None:
+            agent = known.fork()
+            agent.rng = random.Random(seed + s)
+            return agent
+        agent = BayesAgent(s, random.Random(seed + s))
+        if model is not None:
+            agent.model = model
+        agent._sync(view)
+        read[key] = agent.fork()
+        return agent
 
 
 def _side(view: View) -> str:
