@@ -234,3 +234,30 @@ def test_rule_eye_stories_stay_consistent() -> None:
                         betrayed += 1
                         assert libs == 0
     assert forced and betrayed
+
+
+@pytest.mark.parametrize(
+    ("people", "reads_people"),
+    [
+        ([1, 0, 1, 1, 0, 0, 0], True),  # 3 of the 6 others
+        ([0, 0, 1, 1, 1, 1, 1], True),
+        ([1, 0, 1, 0, 0, 0, 0], False),  # 2 of 6
+        ([0, 1, 0, 0, 0, 0, 0], False),  # only its own seat
+    ],
+)
+def test_bayes_reads_with_the_people_model_when_people_hold_half_the_other_seats(
+    people: list[int], reads_people: bool
+) -> None:
+    from secret_hitler.bots.beliefs import BOT_MODEL, HUMAN_MODEL
+
+    agent = make_agent("bayes", 1, 0)
+    agent.seated_with([bool(p) for p in people])
+    assert agent.model is (HUMAN_MODEL if reads_people else BOT_MODEL)  # type: ignore[attr-defined]
+    # the human-like level keeps its model, and one that has read the game keeps its own
+    human = make_agent("bayes-human", 1, 0)
+    human.seated_with([True] * 7)
+    assert human.model is HUMAN_MODEL  # type: ignore[attr-defined]
+    playing = make_agent("bayes", 1, 0)
+    playing.posterior(Game(7, seed=3).view(1))  # type: ignore[attr-defined]
+    playing.seated_with([True] * 7)
+    assert playing.model is BOT_MODEL  # type: ignore[attr-defined]

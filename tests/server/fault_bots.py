@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import random
 import time
@@ -34,6 +35,20 @@ class Slow(Agent):
         return legal[0]
 
 
+class Seated(Agent):
+    """Plays the first legal move and logs what the server told it of the seats."""
+
+    name = "seated"
+
+    def act(self, view: View, legal: Sequence[Action]) -> Action:
+        return legal[0]
+
+    def seated_with(self, people: Sequence[bool]) -> None:
+        logging.getLogger("secret_hitler").warning(
+            "seat %d seated with people at %s", self.seat, [s for s, p in enumerate(people) if p]
+        )
+
+
 def _unbuildable(seat: int, rng: random.Random) -> Agent:
     raise RuntimeError("unbuildable bot")
 
@@ -42,5 +57,6 @@ available_bots()  # load the built-in levels first, so that the override below w
 register("raising", Raising)
 register("unbuildable", _unbuildable)
 register("slow", Slow)
+register("seated", Seated)
 if os.environ.get("SH_TEST_RAISING_STANDIN"):
     register(default_level(), Raising)  # the stand-in level of absent players

@@ -307,6 +307,19 @@ def test_failing_bots_are_replaced(make_server: Any, backend: str) -> None:
     assert len(_log_lines(server, tid, "thought longer")) == 1  # then the fallback plays it
 
 
+def test_bots_are_told_which_seats_people_play(make_server: Any) -> None:
+    """Every bot the table makes (and an absent person's stand-in) is told which seats people
+    play, so that a level can read people with a model fitted to people (``seated_with``)."""
+    server = make_server(SH_GRACE="0.2", **FAULT_ENV)
+    host = session(server, "Host")
+    bots = {str(s): "seated" for s in range(1, 5)}
+    table = http(server, "POST", "/api/tables", {"players": 5, "seat": 0, "bots": bots}, host)
+    _wait_finished(server, table["id"])
+    told = [line for line in server.log_tail(10_000_000).splitlines() if "seated with" in line]
+    for seat in range(1, 5):
+        assert any(f"seat {seat} seated with people at [0]" in line for line in told), told
+
+
 def test_the_fallback_plays_with_plain_sense(make_server: Any) -> None:
     """Seats whose bot fails at every move are played by the fallback level (`rule`), which
     keeps liberal policies when a liberal holds one, where random moves would discard about

@@ -54,6 +54,11 @@ class Agent:
         """Claims to make now, chosen from ``options`` (claim actions only); default: none."""
         return []
 
+    def seated_with(self, people: Sequence[bool]) -> None:
+        """Which seats people play (True) and which bots do, told before the first decision by
+        a host that knows (the server; a seat's kind is public at the table). A level may read
+        people with a model fitted to people's games; by default nothing changes."""
+
     def fork(self) -> Agent:
         """An independent copy that goes on from this agent's state, its random source
         included (a search plays each candidate on with copies of the same rollout bots).

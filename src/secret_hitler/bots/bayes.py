@@ -199,6 +199,20 @@ class BayesAgent(Agent):
         self.forced = False  # blind Hitler forced FF at his last discard (claims FFF)
         self._initial: int | None = None  # sessions (round) where the chancellor waited to claim
 
+    def seated_with(self, people: Sequence[bool]) -> None:
+        """With people in at least half of the other seats, read with ``HUMAN_MODEL``: on
+        people's held-out games its liberals would vote ja for Hitler in the zone 5% of the
+        time against 16% with ``BOT_MODEL``, and shoot fewer liberals (44% against 48%;
+        ``benchmarks/people_decisions.py``, docs/bots.md). Only a level on the bots' model
+        (not ``bayes-human``, not the search's own), and only before it has read anything."""
+        others = [p for s, p in enumerate(people) if s != self.seat]
+        if (
+            self.beliefs is None
+            and self.model is DEFAULT_MODEL
+            and 2 * sum(others) >= len(others) > 0
+        ):
+            self.model = HUMAN_MODEL
+
     def fork(self) -> BayesAgent:
         """A copy for a rollout (``Agent.fork``): the beliefs forked, the models shared."""
         other = copy.copy(self)

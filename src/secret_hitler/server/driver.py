@@ -73,7 +73,15 @@ class BotDriver:
 
     def _make_agent(self, seat: int) -> None:
         level = self.seats[seat].level or self.bot_level
-        self.agents[seat] = self._new_agent(level, seat, self._seed(seat))
+        self.agents[seat] = self._seated(self._new_agent(level, seat, self._seed(seat)))
+
+    def _seated(self, agent: Agent) -> Agent:
+        """Tell a new agent which seats people play (``Agent.seated_with``)."""
+        try:
+            agent.seated_with([seat.kind != "bot" for seat in self.seats])
+        except Exception:
+            self.log.exception("bot %s seated_with failed", agent.name, extra={"seat": agent.seat})
+        return agent
 
     def _seed(self, seat: int) -> int:
         """A seat's bot seed: from the game's, so that a table's bots play the same each time."""
@@ -341,7 +349,7 @@ class BotDriver:
     def _standin(self, seat: int) -> Agent:
         agent = self.standins.get(seat)
         if agent is None:
-            agent = self._new_agent(self.hub.standin_level, seat, None)
+            agent = self._seated(self._new_agent(self.hub.standin_level, seat, None))
             self.standins[seat] = agent
         return agent
 
