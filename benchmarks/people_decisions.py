@@ -9,7 +9,7 @@ liberal nominees, fascist targets. Levels: `bayes` as it plays among bots (``BOT
 with ``HUMAN_MODEL``, the model fitted to the train half of these games); `bayes-human`; and the
 people themselves. By default the held-out half of the 7-player games (nothing fitted saw them).
 
-    .venv/bin/python benchmarks/people_decisions.py [--half test|train|all] [--players 7]
+    .venv/bin/python benchmarks/people_decisions.py [--half test|train|all] [--players 7] [--games N]
 """
 
 from __future__ import annotations
@@ -92,13 +92,16 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--half", choices=("test", "train", "all"), default="test")
     ap.add_argument("--players", type=int, choices=range(5, 11), default=7)
+    ap.add_argument("--games", type=int, default=None, help="the first N games only")
     args = ap.parse_args()
+    if args.games is not None and args.games < 1:
+        ap.error("--games must be at least 1")
     records = [
         r
         for i, r in enumerate(load_records(SECRETHITLER_IO))
         if len(r.get("roles") or ()) == args.players
         and (args.half == "all" or game_half(r, i) == args.half)
-    ]
+    ][: args.games]
     counts = tally(records)
     who = ["people", *LEVELS, "uniform"]
     print(f"{len(records)} games ({args.half} half, {args.players} players), liberal seats")
