@@ -3,7 +3,9 @@ second render (after ``/api/me`` and ``/api/bots`` answer), and the field keeps 
 
 This was the flaky browser tests' cause: the render moved the focused name field out of the page
 and back, so it lost the focus between Playwright's focus and its typing (or between a person's
-keystrokes); the name stayed empty, "Create table" asked for a name and no table page came."""
+keystrokes); the name stayed empty, "Create table" asked for a name and no table page came.
+A signed-in player who clicks before ``/api/me`` has answered (the name field still empty) got
+the same request for a name: the lobby now waits for the user and takes the account's name."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ import time
 from typing import Any
 
 import pytest
+from web_support import sign_in
 
 FOCUSED = "() => document.activeElement && document.activeElement.id"
 
@@ -53,3 +56,38 @@ def test_typing_goes_on_across_the_lobbys_second_render(
         assert table["host_name"] == "Slow game"
     else:
         assert (table["name"], table["host_name"]) == ("Slow game", "Host")
+
+
+def test_a_signed_in_player_who_creates_before_the_lobby_knows_him_keeps_his_name(
+    web_server: Any, new_context: Any
+) -> None:
+    """Signed in (the session cookie alone), Create is clicked before ``/api/me`` has answered,
+    while the name field is still empty: the table is created under the account's name instead
+    of asking for a display name."""
+    host = web_server.session("Early Bird")
+    ctx = new_context(width=390, height=844)
+    sign_in(ctx, web_server.url, host["token"])
+    page = ctx.new_page()
+    held: list[Any] = []
+    released = False
+
+    def hold(route: Any) -> None:  # /api/me waits here until released
+        route.continue_() if released else held.append(route)
+
+    page.route("**/api/me", hold)
+    page.goto(web_server.url + "/")
+    page.wait_for_selector("form.create")
+    assert page.locator("#name").input_value() == ""
+    page.select_option("#bots", "3")  # one seat stays free: the table waits
+    page.get_by_role("button", name="Create table").click()
+    deadline = time.monotonic() + 20
+    while len(held) < 2:  # the lobby's boot and the click both wait for the user
+        assert time.monotonic() < deadline, page.locator(".error-box").inner_text()
+        page.wait_for_timeout(20)
+    assert page.locator(".error-box").inner_text() == ""
+    released = True
+    for route in held:
+        route.continue_()
+    page.wait_for_url("**/#/t/*", timeout=20000)
+    table_id = page.url.split("#/t/", 1)[1].split("?")[0]
+    assert web_server.api("GET", f"/api/tables/{table_id}")["host_name"] == "Early Bird"

@@ -57,13 +57,18 @@ export function mountLobby(root, params = {}) {
   function clearError() { replace(errorBox); }
 
   async function session() {
-    const name = nameInput.value.trim();
+    let name = nameInput.value.trim();
+    const user = await currentUser();
+    if (!name && user && user.name) {
+      // signed in, and the click came before the lobby had shown the name: it is the user's
+      name = user.name;
+      nameInput.value = name;
+    }
     if (!name) {
       showText(t("lobby.display_name.required"));
       nameInput.focus();
       throw new Error("no name");
     }
-    const user = await currentUser();
     if (user && user.name !== name) {
       // a new name for the same user (seats, games and any account stay): PATCH, not a new guest
       const data = await patch("/api/account", { name });
