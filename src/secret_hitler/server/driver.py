@@ -337,6 +337,7 @@ class BotDriver:
     def _fallback_claims(
         self, seat: int, failed: Agent | None, view: Any, options: list[Action]
     ) -> Any:
+        """The fallback's claims when the seat's bot failed to make its own (None: no claim)."""
         fallback = self._fallback(seat)
         if fallback is failed or not _makes_claims(fallback):
             return None
