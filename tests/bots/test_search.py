@@ -408,3 +408,21 @@ def test_rollout_bots_forked_from_the_reader_cache_play_as_fresh_ones(
     run_game(game, list(checks))
     assert sum(c.checked for c in checks) >= 3
     assert sum(c.reused for c in checks) > 0  # some readers came from the cache
+
+
+def test_seated_with_people_the_search_reads_with_the_people_model() -> None:
+    """As ``bayes``: with people in half of the other seats or more, the seat's posterior and its
+    team's rollout bots read with ``HUMAN_MODEL``; among bots, each side's own model."""
+    from secret_hitler.bots.beliefs import HUMAN_MODEL
+
+    game = Game(7, "official", 5)
+    for seat in range(7):
+        side = "liberal" if game.roles[seat] is Role.LIBERAL else "fascist"
+        among_bots, with_people = SearchAgent(seat, random.Random(1)), SearchAgent(seat)
+        with_people.seated_with([s != seat and s % 2 == 0 for s in range(7)])  # 3 or 4 of 6
+        among_bots.seated_with([s == (seat + 1) % 7 for s in range(7)])  # 1 of 6
+        among_bots.posterior(game.view(seat))
+        with_people.posterior(game.view(seat))
+        own = SEARCH_MODEL if SIDES[side].model == "search" else BOT_MODEL
+        assert among_bots.base.model is own
+        assert with_people.base.model is HUMAN_MODEL

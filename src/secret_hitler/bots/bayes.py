@@ -204,7 +204,7 @@ class BayesAgent(Agent):
         people's held-out games its liberals would vote ja for Hitler in the zone 5% of the
         time against 16% with ``BOT_MODEL``, and shoot fewer liberals (44% against 48%;
         ``benchmarks/people_decisions.py``, docs/bots.md). Only a level on the bots' model
-        (not ``bayes-human``, not the search's own), and only before it has read anything."""
+        (not ``bayes-human``; ``search`` has its own), and only before it has read anything."""
         others = [p for s, p in enumerate(people) if s != self.seat]
         if (
             self.beliefs is None
