@@ -59,6 +59,11 @@ class Agent:
         a host that knows (the server; a seat's kind is public at the table). A level may read
         people with a model fitted to people's games; by default nothing changes."""
 
+    def people_hold_half(self, people: Sequence[bool]) -> bool:
+        """Whether people play at least half of the other seats (for ``seated_with``)."""
+        others = [p for s, p in enumerate(people) if s != self.seat]
+        return 2 * sum(others) >= len(others) > 0
+
     def fork(self) -> Agent:
         """An independent copy that goes on from this agent's state, its random source
         included (a search plays each candidate on with copies of the same rollout bots).

@@ -205,12 +205,7 @@ class BayesAgent(Agent):
         time against 16% with ``BOT_MODEL``, and shoot fewer liberals (44% against 48%;
         ``benchmarks/people_decisions.py``, docs/bots.md). Only a level on the bots' model
         (not ``bayes-human``; ``search`` has its own), and only before it has read anything."""
-        others = [p for s, p in enumerate(people) if s != self.seat]
-        if (
-            self.beliefs is None
-            and self.model is DEFAULT_MODEL
-            and 2 * sum(others) >= len(others) > 0
-        ):
+        if self.beliefs is None and self.model is DEFAULT_MODEL and self.people_hold_half(people):
             self.model = HUMAN_MODEL
 
     def fork(self) -> BayesAgent:

@@ -470,8 +470,7 @@ class SearchAgent(Agent):
         ``BayesAgent.seated_with``), in the seat's own posterior and its team's rollout bots: on
         people's held-out games its liberals would vote ja for Hitler in the zone 7% of the time
         instead of 17% (docs/bots.md, "Bots at a table with people")."""
-        others = [p for s, p in enumerate(people) if s != self.seat]
-        self.people = 2 * sum(others) >= len(others) > 0
+        self.people = self.people_hold_half(people)
 
     def posterior(self, view: View) -> tuple[np.ndarray, np.ndarray]:
         """(worlds matrix, probabilities): the belief this seat's decisions use (evaluation)."""
