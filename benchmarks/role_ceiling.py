@@ -30,6 +30,7 @@ import numpy as np
 from fit_human_model import L2, _term_points, fit_counts, fit_weights, train_records
 from fit_vote_model import fit_trees, tree_margins
 
+from secret_hitler.bots.base import hand_claims_fit
 from secret_hitler.bots.beliefs import TERMS, model_from_json, worlds_matrix
 from secret_hitler.datasets import SECRETHITLER_IO
 from secret_hitler.engine import View
@@ -61,7 +62,7 @@ def seat_counts(view: View) -> np.ndarray:
     f = np.zeros((view.players, len(SEAT_FEATURES)))
     gov: tuple[int, int] | None = None
     ballot: list[bool | None] | None = None
-    president_claim: tuple[int, list[str]] | None = None
+    president_claim: tuple[int, int] | None = None  # seat, liberals claimed
     for e in view.events:
         kind = e["type"]
         if kind == "nominated":
@@ -87,11 +88,11 @@ def seat_counts(view: View) -> np.ndarray:
             seat, subject = e["seat"], e["subject"]
             if subject == "president_hand":
                 f[seat, 4] += e["policies"].count("fascist") == 3
-                president_claim = (seat, sorted(e["policies"]))
+                president_claim = (seat, e["policies"].count("liberal"))
             elif subject == "chancellor_hand" and president_claim and gov:
-                hand, passed = president_claim[1], sorted(e["policies"])
+                liberals = e["policies"].count("liberal")
                 if president_claim[0] == gov[0] and seat == gov[1]:
-                    if not any(sorted(hand[:i] + hand[i + 1 :]) == passed for i in range(3)):
+                    if not hand_claims_fit(president_claim[1], liberals):
                         f[seat, 5] += 1
                         f[gov[0], 5] += 1
             elif subject == "investigation":

@@ -17,6 +17,7 @@ from secret_hitler.bots.search import (
     SearchAgent,
     Tuning,
     WorldError,
+    _side,
     build_world,
 )
 from secret_hitler.engine import PRESETS, Action, Game, View
@@ -377,7 +378,7 @@ class ReaderCheck(Agent):
             except WorldError:
                 continue
             seed = rng.getrandbits(63)
-            mine = "liberal" if view.party == "liberal" else "fascist"
+            mine = _side(view)
             games, states = [], []
             for readers in (cache, {}):
                 agents = [

@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from ..engine import Action, View
-from .base import Agent, register, twin_rng
+from .base import Agent, hand_claims_fit, register, twin_rng
 from .beliefs import DEFAULT_MODEL, EYE_MODEL, FAS, HIT, HUMAN_MODEL, LIB, Beliefs, Model
 from .rule import RuleAgent
 
@@ -532,7 +532,7 @@ class BayesAgent(Agent):
                     claim3 = (gov[0], list(e["policies"]).count(LIBERAL))
                 elif subject == "chancellor_hand" and e["seat"] == gov[1] and claim3:
                     k2 = list(e["policies"]).count(LIBERAL)
-                    if k2 > claim3[1] or k2 < claim3[1] - 1:
+                    if not hand_claims_fit(claim3[1], k2):
                         conflict.update(gov)
                 elif subject == "investigation" and e.get("party") == FASCIST:
                     called.add(e["target"])

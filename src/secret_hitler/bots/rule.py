@@ -26,7 +26,7 @@ from typing import Any
 from ..engine import Action, View
 from ..engine import actions as A
 from ..engine.types import Policy
-from .base import Agent, register, twin_rng
+from .base import Agent, hand_claims_fit, register, twin_rng
 
 LIB = "liberal"
 FAS = "fascist"
@@ -288,7 +288,7 @@ class RuleAgent(Agent):
                 self._caught(seat)
         elif s is not None and subject == A.CLAIM_PRESIDENT_HAND and seat == s.pres:
             s.pres_claim = _nlib(e["policies"])
-            if s.received and not s.pres_claim - 1 <= _nlib(s.received) <= s.pres_claim:
+            if s.received and not hand_claims_fit(s.pres_claim, _nlib(s.received)):
                 self._caught(seat)
             if s.peek is not None and s.peek[1] != s.pres_claim:
                 self._conflict(s.peek[0], seat)
@@ -318,7 +318,7 @@ class RuleAgent(Agent):
             return
         s.scored = True
         pl, cl, pub = s.pres_claim, s.chan_claim, self.pub
-        if not pl - 1 <= cl <= pl:
+        if not hand_claims_fit(pl, cl):
             self._conflict(s.pres, s.chan)
             return
         if s.enacted == FAS:

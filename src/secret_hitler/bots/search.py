@@ -461,9 +461,8 @@ class SearchAgent(Agent):
         if self._fixed is None:
             self.tuning = SIDES[_side(view)]
         if self.base.beliefs is None:
-            self.base.model = SEARCH_MODEL if self.tuning.model == "search" else BOT_MODEL
-            if self.people:
-                self.base.model = HUMAN_MODEL
+            own = SEARCH_MODEL if self.tuning.model == "search" else BOT_MODEL
+            self.base.model = HUMAN_MODEL if self.people else own
 
     def seated_with(self, people: Sequence[bool]) -> None:
         """With people in at least half of the other seats, read with ``HUMAN_MODEL`` (as
