@@ -7,6 +7,8 @@ import random
 from collections.abc import Sequence
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_view_isolation import Checker, Recorder, Replayer, Spy, _Diverged, _swap_two_hidden_roles
 
 from secret_hitler.bots import Agent, make_agent
@@ -18,6 +20,7 @@ from secret_hitler.bots.search import (
     Tuning,
     WorldError,
     _side,
+    _Tally,
     build_world,
 )
 from secret_hitler.engine import PRESETS, Action, Game, View
@@ -177,6 +180,7 @@ class Count(Agent):
         super().__init__(search.seat, search.rng)
         self.search = search
         self.spent: list[int] = []
+        self.played: list[Action] = []
 
     def _planned(self) -> int:
         return self.search.rollouts_done + 2 * self.search.worlds_lost  # 2 candidates
@@ -186,27 +190,86 @@ class Count(Agent):
         action = self.search.act(view, legal)
         if len(legal) > 1:
             self.spent.append(self._planned() - before)
+        self.played.append(action)
         return action
 
     def claims(self, view: View, options: Sequence[Action]) -> list[Action]:
         return self.search.claims(view, options)
 
 
-def test_the_budget_is_a_number_of_rollouts() -> None:
-    """Each searched decision plays exactly rollouts // candidates worlds per candidate."""
-    for budget in (2, 6):
+def _full_budget(tallies: Sequence[_Tally], margin: float) -> int | None:
+    """``_Tally.settled`` without the early stop: settled only once every world is in."""
+    if all(t.left == 0 for t in tallies):
+        return _Tally.decision(tallies, margin)
+    return None
+
+
+def _counted_game(tuning: Tuning, seed: int) -> Count:
+    game = Game(7, "official", seed)
+    seat = next(s for s, r in enumerate(game.roles) if r is Role.LIBERAL)
+    counter = Count(SearchAgent(seat, random.Random(1), tuning))
+    agents: list[Agent] = [make_agent("bayes", s, s) for s in range(7)]
+    agents[seat] = counter
+    run_game(game, agents)
+    return counter
+
+
+def test_the_budget_caps_the_rollouts_and_stopping_early_changes_no_decision(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Played to the whole budget, each searched decision plays exactly rollouts // candidates
+    worlds per candidate. The search stops once the worlds left cannot change the decision: the
+    same game, action for action, with fewer rollouts."""
+    for budget, margin in ((2, 0.5), (6, 0.5), (12, 0.25)):
         tuning = Tuning(
-            rollouts=budget, max_candidates=2, from_fascist=0, from_liberal=0, from_tracker=0,
-            vote_band=(0.0, 1.0), votes_in_zone_only=False,
+            rollouts=budget, max_candidates=2, margin=margin, from_fascist=0, from_liberal=0,
+            from_tracker=0, vote_band=(0.0, 1.0), votes_in_zone_only=False,
         )  # fmt: skip
-        game = Game(7, "official", 11)
-        seat = next(s for s, r in enumerate(game.roles) if r is Role.LIBERAL)
-        search = SearchAgent(seat, random.Random(1), tuning)
-        counter = Count(search)
-        agents: list[Agent] = [make_agent("bayes", s, s) for s in range(7)]
-        agents[seat] = counter
-        run_game(game, agents)
-        assert counter.spent and set(counter.spent) == {budget}
+        early = _counted_game(tuning, 11)
+        with monkeypatch.context() as patch:
+            patch.setattr(_Tally, "settled", staticmethod(_full_budget))
+            full = _counted_game(tuning, 11)
+        assert full.spent and set(full.spent) == {budget}
+        assert early.played == full.played
+        assert all(0 < e <= budget for e in early.spent)
+        if budget > 2:
+            assert sum(early.spent) < sum(full.spent)
+
+
+outcome = st.one_of(st.none(), st.lists(st.sampled_from([0.0, 1.0]), min_size=3, max_size=3))
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    shares=st.sampled_from([(1.0,), (0.5, 0.5), (0.9, 0.1), (0.3, 0.7), (0.02, 0.98)]),
+    counts=st.tuples(st.integers(1, 9), st.integers(1, 9)),
+    candidates=st.sampled_from([2, 3]),
+    margin=st.sampled_from([0.0, 0.1, 0.25, 0.5, 1.0]),
+    worlds=st.lists(outcome, min_size=18, max_size=18),
+)
+def test_a_settled_search_is_the_decision_of_every_world(
+    shares: tuple[float, ...],
+    counts: tuple[int, int],
+    candidates: int,
+    margin: float,
+    worlds: list[list[float] | None],
+) -> None:
+    """``_Tally.settled`` names a decision only when every outcome of the worlds left ends in it
+    (any wins, lost worlds, strata without a world)."""
+    tallies = [_Tally(s, c, candidates) for s, c in zip(shares, counts[: len(shares)], strict=True)]
+    feed = iter(worlds)
+    steps: list[tuple[int, int | None]] = []  # (worlds in, settled decision)
+    played = 0
+    for tally in tallies:
+        for _ in range(tally.left):
+            wins = next(feed)
+            tally.add(None if wins is None else wins[:candidates])
+            played += 1
+            steps.append((played, _Tally.settled(tallies, margin)))
+    final = _Tally.decision(tallies, margin)
+    assert steps[-1][1] == final
+    for _, settled in steps:
+        assert settled is None or settled == final
 
 
 def test_decisions_depend_only_on_the_view() -> None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import copy
 import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import combinations
@@ -533,8 +534,13 @@ class Beliefs:
         events = view.events
         if len(events) == self.seen:
             return
+        handlers = _HANDLERS.get
+        private = self.seat is None  # the public belief skips the seats' private events
         for e in events[self.seen :]:
-            self._event(e)
+            kind = e["type"]
+            handler = handlers(kind)
+            if handler is not None and not (private and kind in PRIVATE_EVENTS):
+                handler(self, e)
         self.seen = len(events)
         if self.executed_pending is not None and not self.over:
             # The game went on after the execution (a win is logged by the same action, so it
@@ -549,14 +555,6 @@ class Beliefs:
     def _add(self, loglik: np.ndarray, term: str) -> None:
         t = self._weights.get(term, self._temper)
         self.logw = self.logw + (loglik if t == 1.0 else t * loglik)
-
-    def _event(self, e: dict[str, Any]) -> None:
-        kind = e["type"]
-        if self.seat is None and kind in PRIVATE_EVENTS:
-            return
-        handler = getattr(self, "_on_" + kind, None)
-        if handler is not None:
-            handler(e)
 
     def _on_game_started(self, e: dict[str, Any]) -> None:
         self.liberal = e.get("liberal_policies", 0)
@@ -913,6 +911,14 @@ class Beliefs:
     def possible(self) -> int:
         """How many worlds hard evidence has not ruled out."""
         return int(np.isfinite(self.logw).sum())
+
+
+#: Each event type's handler (``Beliefs._on_<type>``), found once per event by ``update``.
+_HANDLERS: dict[str, Callable[[Beliefs, dict[str, Any]], None]] = {
+    name.removeprefix("_on_"): method
+    for name, method in vars(Beliefs).items()
+    if name.startswith("_on_")
+}
 
 
 def _normalize(logw: np.ndarray) -> np.ndarray:

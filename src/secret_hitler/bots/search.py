@@ -14,13 +14,15 @@ The ``bayes`` choice is kept unless another candidate beats it by ``Tuning.margi
 
 Forced decisions (one legal action) and claims are the ``bayes`` agent's, immediately. The budget
 is a number of rollouts per decision (``Tuning.rollouts``), never a clock, so a seeded agent is
-reproducible. The agent sees only its view: the worlds are built from the view's events alone.
+reproducible; a search stops early once the worlds left cannot change its decision. The agent
+sees only its view: the worlds are built from the view's events alone.
 """
 
 from __future__ import annotations
 
+import itertools
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -41,7 +43,9 @@ L, F = Policy.LIBERAL, Policy.FASCIST
 class Tuning:
     """The search's knobs (set by hand; strength measured by ``benchmarks/search_strength.py``)."""
 
-    rollouts: int = 8  # rollouts per decision, split evenly over the candidates (>= 1 each)
+    # Rollouts per decision at most, split evenly over the candidates (>= 1 each); fewer when
+    # the worlds left cannot change the decision (``_Tally.settled``).
+    rollouts: int = 8
     # At most this many candidates: the bayes choice and the options bayes scores best after it
     # (nominations, a liberal's powers), else the first others.
     max_candidates: int = 2
@@ -90,6 +94,10 @@ SIDES: dict[str, Tuning] = {
     "fascist": Tuning(),
 }
 
+
+#: Float slack of the early stop's bounds (``_Tally.settled``): a bound this close to the margin
+#: does not settle, so rounding never decides.
+_SLACK = 1e-9
 
 SEARCHED = frozenset(
     {
@@ -497,13 +505,7 @@ class SearchAgent(Agent):
             others.sort(key=lambda a: -rank[a])
         candidates = [choice, *others][: self.tuning.max_candidates]
         per = max(1, self.tuning.rollouts // len(candidates))
-        rates = self._search(view, candidates, per)
-        if rates is None:
-            return choice
-        best = max(range(len(candidates)), key=lambda i: (rates[i], -i))
-        if rates[best] >= rates[0] + self.tuning.margin:
-            return candidates[best]
-        return choice
+        return candidates[self._search(view, candidates, per)]
 
     def matters(self, view: View) -> bool:
         """Whether this moment is worth a search (the endgame, ``Tuning.from_*``)."""
@@ -525,12 +527,15 @@ class SearchAgent(Agent):
         lo, hi = self.tuning.vote_band
         return lo <= p_hitler <= hi
 
-    def _search(self, view: View, candidates: Sequence[Action], per: int) -> list[float] | None:
-        """Mean team win rate of each candidate over ``per`` sampled worlds (None: no world).
+    def _search(self, view: View, candidates: Sequence[Action], per: int) -> int:
+        """The index of the candidate to play: the bayes choice (0) unless another one's mean
+        team win rate over ``per`` sampled worlds beats it by ``Tuning.margin``.
 
         At a vote the worlds are stratified by whether the nominee is Hitler (half of them each
         way, weighted by the posterior): a few i.i.d. worlds would often miss the rare world
-        where a ja loses the game at once.
+        where a ja loses the game at once. The heavier stratum is played first, and the search
+        stops as soon as the worlds left could not change the decision (``_Tally``): the same
+        decision as playing every world, for fewer rollouts.
         """
         R, probs = self.base.posterior(view)
         strata = [(1.0, probs, per)]
@@ -539,16 +544,20 @@ class SearchAgent(Agent):
             p = float(probs[hitler].sum())
             if 0.0 < p < 1.0:
                 strata = [(p, probs * hitler, per // 2), (1.0 - p, probs * ~hitler, per - per // 2)]
-        rates = [0.0] * len(candidates)
-        weight = 0.0
-        for share, weights, count in strata:
-            found = self._worlds(view, candidates, R, weights, count)
-            if found is not None:
-                rates = [r + share * f for r, f in zip(rates, found, strict=True)]
-                weight += share
-        if weight == 0.0:
-            return None
-        return [r / weight for r in rates]
+                strata.sort(key=lambda stratum: -stratum[0])
+        tallies = [_Tally(share, count, len(candidates)) for share, _, count in strata]
+        margin = self.tuning.margin
+        read: dict[tuple[Any, ...], BayesAgent] = {}  # rollout bots that have read the past
+        # One draw of the search's source per decision, however many worlds it takes: a search
+        # that stops early leaves the later decisions' worlds as they would have been.
+        rng = random.Random(self.search_rng.getrandbits(64))
+        for tally, (_, weights, count) in zip(tallies, strata, strict=True):
+            for wins in self._worlds(view, candidates, R, weights, count, read, rng):
+                tally.add(wins)
+                settled = _Tally.settled(tallies, margin)
+                if settled is not None:
+                    return settled
+        return _Tally.decision(tallies, margin)
 
     def _worlds(
         self,
@@ -557,14 +566,14 @@ class SearchAgent(Agent):
         R: np.ndarray,
         weights: np.ndarray,
         count: int,
-    ) -> list[float] | None:
-        """Mean win rate of each candidate over ``count`` worlds drawn with ``weights``."""
-        rng = self.search_rng
+        read: dict[tuple[Any, ...], BayesAgent],
+        rng: random.Random,
+    ) -> Iterator[list[float] | None]:
+        """For each of ``count`` worlds drawn with ``weights``, each candidate's team win (1 or
+        0) there, or None for a world that could not be built (lazily: a settled search stops
+        drawing). ``read``: the decision's reader cache (``_reader``); ``rng``: its random source."""
         mine = _side(view)
-        totals = [0.0] * len(candidates)
-        worlds = 0
         cum = np.cumsum(weights)
-        read: dict[tuple[Any, ...], BayesAgent] = {}  # rollout bots that have read the past
         for _ in range(count):
             world = None
             for _ in range(self.tuning.world_tries):
@@ -580,8 +589,8 @@ class SearchAgent(Agent):
                     self.worlds_rejected += 1
             if world is None:
                 self.worlds_lost += 1
+                yield None
                 continue
-            worlds += 1
             self.phases_searched.add(str(view.phase))
             seed = rng.getrandbits(63)
             # The rollout bots read the shared past once per world; each candidate gets copies.
@@ -595,14 +604,13 @@ class SearchAgent(Agent):
                 for s, agent in enumerate(agents):
                     agent._update(world.view(s))
             last = len(candidates) - 1
+            wins = []
             for i, action in enumerate(candidates):
                 game = world if i == last else world.clone()
                 copies = agents if i == last else [a.fork() for a in agents]
-                totals[i] += _rollout(game, copies, action, mine)
+                wins.append(_rollout(game, copies, action, mine))
                 self.rollouts_done += 1
-        if worlds == 0:
-            return None
-        return [t / worlds for t in totals]
+            yield wins
 
     def _reader(
         self,
@@ -636,6 +644,80 @@ class SearchAgent(Agent):
         agent._sync(view)
         read[key] = agent.fork()
         return agent
+
+
+class _Tally:
+    """One stratum's rollout results so far, and what the rest of its worlds could still do.
+
+    The decision is made on the strata's share-weighted mean win rates (a stratum without a
+    world is left out); ``settled`` bounds it over every way the worlds not yet played could
+    turn out (each world moves a candidate's win count against the bayes choice's by at most
+    one, or is lost), so a search can stop once no outcome changes it.
+    """
+
+    __slots__ = ("share", "left", "found", "totals")
+
+    def __init__(self, share: float, count: int, candidates: int) -> None:
+        self.share, self.left, self.found = share, count, 0
+        self.totals = [0.0] * candidates
+
+    def add(self, wins: list[float] | None) -> None:
+        self.left -= 1
+        if wins is not None:
+            self.found += 1
+            self.totals = [t + w for t, w in zip(self.totals, wins, strict=True)]
+
+    @staticmethod
+    def decision(tallies: Sequence[_Tally], margin: float) -> int:
+        """The candidate to play once every world is in."""
+        rates = [0.0] * len(tallies[0].totals)
+        weight = 0.0
+        for t in tallies:
+            if t.found:
+                rates = [r + t.share * (x / t.found) for r, x in zip(rates, t.totals, strict=True)]
+                weight += t.share
+        if weight == 0.0:
+            return 0
+        rates = [r / weight for r in rates]
+        best = max(range(len(rates)), key=lambda i: (rates[i], -i))
+        return best if rates[best] >= rates[0] + margin else 0
+
+    @staticmethod
+    def settled(tallies: Sequence[_Tally], margin: float) -> int | None:
+        """The decision if the worlds left cannot change it, else None."""
+        if all(t.left == 0 for t in tallies):
+            return _Tally.decision(tallies, margin)
+        n = len(tallies[0].totals)
+        if all(_Tally._bound(tallies, i, +1) < margin - _SLACK for i in range(1, n)):
+            return 0  # no other candidate can reach the margin
+        if n == 2 and _Tally._bound(tallies, 1, -1) > max(margin, 0.0) + _SLACK:
+            return 1  # the other candidate reaches it however the rest turns out
+        return None
+
+    @staticmethod
+    def _bound(tallies: Sequence[_Tally], i: int, sign: int) -> float:
+        """The highest (``sign`` +1) or lowest (-1) final rate of candidate ``i`` minus the
+        bayes choice's, over the outcomes where some stratum has a world (the lowest is -inf
+        when every stratum may end without one: then the bayes choice is played)."""
+        options: list[list[tuple[float, float] | None]] = []
+        for t in tallies:
+            d, f, r = t.totals[i] - t.totals[0], t.found, t.left
+            # (d + x) / (f + y) over y <= r found worlds and |x| <= y: at y = r when f >= |d|
+            value = (d + sign * r) / (f + r) if f + r else 0.0
+            choices: list[tuple[float, float] | None] = [(t.share, value)] if f + r else []
+            if f == 0:
+                choices.append(None)  # every world left may be lost: the stratum drops out
+            options.append(choices)
+        best = -sign * float("inf")
+        for pick in itertools.product(*options):
+            kept = [c for c in pick if c is not None]
+            if not kept:  # no world at all: the bayes choice, so no override is certain
+                if sign < 0:
+                    return -float("inf")
+                continue
+            value = sum(share * v for share, v in kept) / sum(share for share, _ in kept)
+            best = max(best, value) if sign > 0 else min(best, value)
+        return best
 
 
 def _side(view: View) -> str:
