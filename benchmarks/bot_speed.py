@@ -4,7 +4,8 @@ Targets at 10 players: `bayes` <= 2 ms median and <= 20 ms p99; `rule` well unde
 `search` (default budget) <= 100 ms median at 7 players and <= 300 ms at 10. Only the agent's
 own work is timed (views are built before the clock starts); "turns" is the same over act()
 alone (claims are answered at once by every level), and for `search` a last line gives the
-decisions where it searched (the endgame and close votes; elsewhere it decides like `bayes`). The last line names the level filled seats
+decisions where it searched (the endgame and close votes; elsewhere it decides like `bayes`), by
+the searching seat's side, with the same target applied to them. The last line names the level filled seats
 and stand-ins should get: the strongest (``bots.base.STRONGEST_FIRST``) whose p99 at 10 players
 is within ``bots.base.DECISION_BUDGET_MS`` (50 ms); ``bots.base.default_level`` must agree.
 
@@ -40,7 +41,11 @@ class Timed(Agent):
     """Wraps an agent and records how long each of its decisions takes."""
 
     def __init__(
-        self, inner: Agent, times: list[float], turns: list[float], searched: list[float]
+        self,
+        inner: Agent,
+        times: list[float],
+        turns: list[float],
+        searched: list[tuple[str, float]],
     ) -> None:
         super().__init__(inner.seat, inner.rng)
         self.inner = inner
@@ -56,7 +61,7 @@ class Timed(Agent):
         self.times.append(spent)
         self.turns.append(spent)
         if getattr(self.inner, "rollouts_done", 0) > rollouts:  # `search`: a search ran
-            self.searched.append(spent)
+            self.searched.append(("liberal" if view.party == "liberal" else "fascist", spent))
         return action
 
     def claims(self, view: View, options: Sequence[Action]) -> list[Action]:
@@ -68,11 +73,12 @@ class Timed(Agent):
 
 def measure(
     bot: str, players: int, games: int, rules: str
-) -> tuple[list[float], list[float], list[float]]:
-    """Seconds per call (act and claims), per act() call, and per act() that searched."""
+) -> tuple[list[float], list[float], list[tuple[str, float]]]:
+    """Seconds per call (act and claims), per act() call, and per act() that searched (with the
+    searching seat's side)."""
     times: list[float] = []
     turns: list[float] = []
-    searched: list[float] = []
+    searched: list[tuple[str, float]] = []
     for g in range(games):
         seed = derive_seed("bench", g)
         agents = [
@@ -134,10 +140,20 @@ def main() -> None:
                 f"{_q(turns, 0.9):>9.3f}  {verdict}"
             )
             if raw_searched:
-                found = sorted(raw_searched)
+                found = sorted(t for _, t in raw_searched)
+                median = statistics.median(found) * 1e3
+                sides = ", ".join(
+                    f"{side}s {len(own)}: {statistics.median(own) * 1e3:.1f} ms"
+                    for side in ("liberal", "fascist")
+                    if (own := [t for who, t in raw_searched if who == side])
+                )
+                verdict = ""
+                if players in SEARCH_MEDIAN_MS:
+                    t_med = SEARCH_MEDIAN_MS[players]
+                    verdict = f"; <= {t_med:.0f} ms: {'met' if median <= t_med else 'MISSED'}"
                 print(
-                    f"{'':<12}{len(found):>7} decisions searched: median "
-                    f"{statistics.median(found) * 1e3:.1f} ms, p90 {_q(found, 0.9):.1f} ms"
+                    f"{'':<12}{len(found):>7} decisions searched: median {median:.1f} ms, "
+                    f"p90 {_q(found, 0.9):.1f} ms ({sides}){verdict}"
                 )
     fast = [b for b in STRONGEST_FIRST if b in p99s and p99s[b] <= DECISION_BUDGET_MS]
     if fast:
