@@ -236,6 +236,30 @@ def test_the_budget_caps_the_rollouts_and_stopping_early_changes_no_decision(
             assert sum(early.spent) < sum(full.spent)
 
 
+@pytest.mark.parametrize(
+    ("players", "preset", "seed"),
+    [(5, "forum", 100), (6, "kickstarter", 110), (10, "summary-zh", 140)],
+)
+def test_search_tables_with_the_default_knobs_play_the_same_without_the_early_stop(
+    players: int, preset: str, seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every seat a ``search`` agent with its side's default knobs, other sizes and presets: the
+    same game, action for action, with fewer rollouts."""
+
+    def play() -> tuple[list[Action], int]:
+        game = Game(players, preset, seed)
+        agents = [SearchAgent(s, random.Random(seed * 31 + s)) for s in range(players)]
+        run_game(game, list(agents))
+        return list(game.actions), sum(a.rollouts_done for a in agents)
+
+    early, early_rollouts = play()
+    with monkeypatch.context() as patch:
+        patch.setattr(_Tally, "settled", staticmethod(_full_budget))
+        full, full_rollouts = play()
+    assert early == full
+    assert 0 < early_rollouts < full_rollouts
+
+
 outcome = st.one_of(st.none(), st.lists(st.sampled_from([0.0, 1.0]), min_size=3, max_size=3))
 
 
