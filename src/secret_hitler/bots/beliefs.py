@@ -534,13 +534,8 @@ class Beliefs:
         events = view.events
         if len(events) == self.seen:
             return
-        handlers = _HANDLERS.get
-        private = self.seat is None  # the public belief skips the seats' private events
         for e in events[self.seen :]:
-            kind = e["type"]
-            handler = handlers(kind)
-            if handler is not None and not (private and kind in PRIVATE_EVENTS):
-                handler(self, e)
+            self._event(e)
         self.seen = len(events)
         if self.executed_pending is not None and not self.over:
             # The game went on after the execution (a win is logged by the same action, so it
@@ -555,6 +550,14 @@ class Beliefs:
     def _add(self, loglik: np.ndarray, term: str) -> None:
         t = self._weights.get(term, self._temper)
         self.logw = self.logw + (loglik if t == 1.0 else t * loglik)
+
+    def _event(self, e: dict[str, Any]) -> None:
+        """Read one event: its handler (``_HANDLERS``); the public belief skips the seats'
+        private events."""
+        kind = e["type"]
+        handler = _HANDLERS.get(kind)
+        if handler is not None and not (self.seat is None and kind in PRIVATE_EVENTS):
+            handler(self, e)
 
     def _on_game_started(self, e: dict[str, Any]) -> None:
         self.liberal = e.get("liberal_policies", 0)
