@@ -197,3 +197,23 @@ def test_the_vote_trees_settings_are_chosen_without_the_test_half(
     assert "chosen by 2-fold cross-validation on the train half" in plain
     assert tuned(test) == plain
     assert tuned(~test) != plain
+
+
+def test_the_audit_replays_committed_games_event_by_event(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``fit_bot_model.py --audit`` feeds ``Beliefs`` one event at a time: on the first committed
+    games it reports each event type's pull on the true world and a final log-loss below the
+    uniform prior of the seats it reads (a liberal's 60 worlds at 7 players)."""
+    import math
+
+    import fit_bot_model
+
+    data = _data("bot_model")
+    games = fit_bot_model.read_games(BENCH.parent / data["data"]["file"])[:3]
+    assert {g.n for g in games} == {7}
+    fit_bot_model.audit(games)
+    out = capsys.readouterr().out
+    assert "  votes " in out and "  enacted " in out
+    final = float(out.rsplit(":", 1)[1])
+    assert 0.0 < final < math.log(60)
