@@ -29,6 +29,7 @@ VIEW_FIELDS = {
     "board",
     "hitler_zone",
     "veto_zone",
+    "hitler_zone_active",
     "phase",
     "to_act",
     "round",
@@ -45,6 +46,9 @@ VIEW_FIELDS = {
     "liberal_policies",
     "fascist_policies",
     "election_tracker",
+    "liberal_to_win",
+    "fascist_to_win",
+    "chaos_at",
     "draw_pile",
     "discard_pile",
     "voted",
@@ -176,3 +180,27 @@ def test_president_hand_order_is_seen_only_by_the_president():
     for seat in (0, 1, 3, 4, 5, 6, None):
         assert a.view(seat).to_json() == b.view(seat).to_json()
     assert a.view(2).to_json() != b.view(2).to_json()
+
+
+@pytest.mark.parametrize("players", [5, 7, 10])
+def test_the_view_carries_the_derived_rule_facts(players):
+    """What bots, clients and the encoder would otherwise recompute is in the view: the
+    policies each side still needs, chaos's step, whether the Hitler zone is on, and the rules
+    resolved for the table size (the board and the fascists as this table plays them)."""
+    zone_seen = {False: 0, True: 0}
+    for seed in range(20):
+        game = Game(players, "forum" if seed % 2 else "official", seed=seed)
+        rng = random.Random(seed)
+        while not game.finished:
+            view = game.view(rng.randrange(players))
+            assert view.liberal_to_win == 5 - view.liberal_policies
+            assert view.fascist_to_win == 6 - view.fascist_policies
+            assert view.chaos_at == 3
+            assert view.hitler_zone_active == (view.fascist_policies >= view.hitler_zone)
+            zone_seen[view.hitler_zone_active] += 1
+            assert list(view.rules["powers"]) == list(view.board)
+            assert view.rules["fascists"] == game.rules.fascist_count(players)
+            assert view.rules["hitler_knows_fascists"] == (players <= 6)
+            seat = rng.choice(list(game.to_act()))
+            game.apply(rng.choice(game.legal_actions(seat)))
+    assert zone_seen[True] and zone_seen[False]

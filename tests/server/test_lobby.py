@@ -103,7 +103,9 @@ def test_create_validation(server: Server) -> None:
         token,
     )
     assert t["rules"] == {"preset": "secrethitler-io", "start_track": {"fascist": 1}}
-    assert http(server, "GET", "/api/rules")["presets"]["official"]["hitler_zone"] == 3
+    rules = http(server, "GET", "/api/rules")
+    assert rules["presets"]["official"]["hitler_zone"] == 3
+    assert rules["tables"]["official"]["7"]["fascists"] == 2 and rules["tracks"]["chaos_at"] == 3
     levels = http(server, "GET", "/api/bots")
     assert "random" in levels["levels"] and levels["default"] in levels["levels"]
     assert levels["offered"][:2] == ["random", "rule"] and "tutorial" not in levels["offered"]

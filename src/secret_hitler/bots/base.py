@@ -71,13 +71,6 @@ class Agent:
         return copy.deepcopy(self)
 
 
-def hand_claims_fit(president_liberals: int, chancellor_liberals: int) -> bool:
-    """Whether a chancellor's hand claim (its liberal count) can follow from the president's:
-    the president discarded one of his three, so the chancellor holds as many liberals or one
-    fewer. Two claims that do not fit mean one of the two lied (the bots' "conflict")."""
-    return president_liberals - 1 <= chancellor_liberals <= president_liberals
-
-
 def twin_rng(rng: random.Random) -> random.Random:
     """A random source that draws what ``rng`` would draw next, independently of it."""
     twin = random.Random()

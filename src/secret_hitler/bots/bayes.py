@@ -30,7 +30,8 @@ from typing import Any
 import numpy as np
 
 from ..engine import Action, View
-from .base import Agent, hand_claims_fit, register, twin_rng
+from ..engine.actions import hand_claims_fit
+from .base import Agent, register, twin_rng
 from .beliefs import DEFAULT_MODEL, EYE_MODEL, FAS, HIT, HUMAN_MODEL, LIB, Beliefs, Model
 from .rule import RuleAgent
 

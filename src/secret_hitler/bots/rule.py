@@ -25,8 +25,9 @@ from typing import Any
 
 from ..engine import Action, View
 from ..engine import actions as A
+from ..engine.actions import hand_claims_fit
 from ..engine.types import Policy
-from .base import Agent, hand_claims_fit, register, twin_rng
+from .base import Agent, register, twin_rng
 
 LIB = "liberal"
 FAS = "fascist"

@@ -46,6 +46,17 @@ CLAIM_SUBJECTS = (CLAIM_PRESIDENT_HAND, CLAIM_CHANCELLOR_HAND, CLAIM_PEEK, CLAIM
 CLAIM_SIZES = {CLAIM_PRESIDENT_HAND: 3, CLAIM_CHANCELLOR_HAND: 2, CLAIM_PEEK: 3}
 
 
+def hand_claims_fit(president_liberals: int, chancellor_liberals: int) -> bool:
+    """Whether a chancellor's hand claim (its liberal count) can follow from the president's:
+    the president discarded one of his three, so the chancellor holds as many liberals or one
+    fewer. Two claims that do not fit mean one of the two lied (a "conflict").
+
+    >>> hand_claims_fit(1, 0), hand_claims_fit(1, 1), hand_claims_fit(1, 2)
+    (True, True, False)
+    """
+    return president_liberals - 1 <= chancellor_liberals <= president_liberals
+
+
 @dataclass(frozen=True, slots=True)
 class Action:
     """One decision. Only the fields its ``type`` uses are set; the others stay ``None``."""

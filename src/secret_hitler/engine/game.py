@@ -20,7 +20,7 @@ from .actions import Action
 from .errors import IllegalAction, InvalidRecord, InvalidSettings, brief
 from .events import Event, ReadOnlyDict, ReadOnlyList, freeze
 from .observer import Observer
-from .settings import RECORD_FORMAT, RECORD_VERSION, Rules
+from .settings import CHAOS_AT, FASCIST_TRACK, LIBERAL_TRACK, RECORD_FORMAT, RECORD_VERSION, Rules
 from .types import Party, Phase, Policy, Power, Reason, Role, Winner
 from .view import View
 
@@ -159,7 +159,7 @@ class _Setup:
         "roles",
         "deals",
         "voted",
-        "describe",
+        "resolved",
         "board_values",
     )
 
@@ -208,7 +208,7 @@ class _Setup:
             }
             for s in range(n)
         )
-        self.describe: ReadOnlyDict = freeze(rules.describe())
+        self.resolved: ReadOnlyDict = freeze(rules.resolved(n))
 
 
 @lru_cache(maxsize=256)
@@ -866,7 +866,7 @@ class Game:
     def _advance_tracker(self) -> None:
         self.tracker += 1
         self._note("tracker", _VALUE, (self.tracker,))
-        if self.tracker >= 3:
+        if self.tracker >= CHAOS_AT:
             self._chaos()
 
     def _elected(self) -> None:
@@ -978,10 +978,10 @@ class Game:
         self.tracker = 0
         self.hand = []
         self._note("enacted", _ENACTED, (policy, chaos, self.liberal, self.fascist))
-        if self.liberal >= 5:
+        if self.liberal >= LIBERAL_TRACK:
             self._win(Winner.LIBERAL, Reason.FIVE_LIBERAL_POLICIES)
             return True
-        if self.fascist >= 6:
+        if self.fascist >= FASCIST_TRACK:
             self._win(Winner.FASCIST, Reason.SIX_FASCIST_POLICIES)
             return True
         return False

@@ -21,6 +21,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from .events import Event, ReadOnlyDict
+from .settings import CHAOS_AT, FASCIST_TRACK, LIBERAL_TRACK
 from .types import Phase
 from .view import FIELDS, OWN_FIELDS, PUBLIC_FIELDS, EventLog, View
 
@@ -86,6 +87,7 @@ class Observer:
         "_nones",
         "_secret_votes",
         "_public_voting",
+        "_hitler_zone",
     )
 
     def __init__(self, game: Game) -> None:
@@ -98,7 +100,7 @@ class Observer:
         # nobody holds any more costs nothing.
         self._viewers: list[weakref.ref[View]] = []
         self._lock = threading.Lock()
-        self._rules: ReadOnlyDict = game._setup.describe
+        self._rules: ReadOnlyDict = game._setup.resolved
         self._board = game._setup.board_values
         self._proven: tuple[int, ...] = ()  # proven_not_hitler, kept up to date by ``sync``
         self._public: tuple[Any, ...] = ()
@@ -114,6 +116,7 @@ class Observer:
         self._nones = (None,) * n
         self._secret_votes = _secret_votes(n)
         self._public_voting = rules.voting == "public_sequential"
+        self._hitler_zone = rules.hitler_zone
 
     # ------------------------------------------------------------------ observing events
     def sync(self) -> None:
@@ -230,7 +233,9 @@ class Observer:
         not_hitler = g.not_hitler
         pending = g.pending_power
         winner, reason = g.winner, g.reason
+        liberal, fascist = g.liberal, g.fascist
         out = self._fixed + (
+            fascist >= self._hitler_zone,
             value,
             g.round,
             tuple(g.alive),
@@ -240,9 +245,12 @@ class Observer:
             g.chancellor,
             g.term_limited() if nominating else (),
             g.eligible_chancellors() if nominating else (),
-            g.liberal,
-            g.fascist,
+            liberal,
+            fascist,
             g.tracker,
+            LIBERAL_TRACK - liberal,
+            FASCIST_TRACK - fascist,
+            CHAOS_AT,
             g.draw_pile,
             g.discard_pile,
             in_session and g.veto_enabled and not g.veto_refused,

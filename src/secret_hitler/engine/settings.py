@@ -20,6 +20,12 @@ RECORD_VERSION = 1
 MIN_PLAYERS = 5
 MAX_PLAYERS = 10
 
+#: L4/W1: the policies on its track that win the game for each party.
+LIBERAL_TRACK = 5
+FASCIST_TRACK = 6
+#: E7/C1: the inactive governments in a row that bring chaos (the election tracker's last step).
+CHAOS_AT = 3
+
 #: S2: Fascists besides Hitler, by player count.
 FASCISTS_BY_COUNT = {5: 1, 6: 1, 7: 2, 8: 2, 9: 3, 10: 3}
 
@@ -146,8 +152,30 @@ class Rules:
         return out
 
     def describe(self) -> dict[str, Any]:
-        """Every setting, resolved or not (for documentation and views)."""
+        """Every setting as configured, ``null``/``"auto"`` where it depends on the player
+        count (for documentation and the lobby)."""
         return {f.name: _setting_to_json(f.name, getattr(self, f.name)) for f in fields(self)}
+
+    def resolved(self, players: int) -> dict[str, Any]:
+        """Every setting for a table of ``players`` seats: the board, the fascists and whether
+        Hitler knows them resolved for that count (what a view carries as ``rules``, so no
+        reader resolves them again)."""
+        out = self.describe()
+        out["powers"] = _setting_to_json("powers", self.board(players))
+        out["fascists"] = self.fascist_count(players)
+        out["hitler_knows_fascists"] = self.hitler_knows(players)
+        return out
+
+    def table(self, players: int) -> dict[str, Any]:
+        """The setup of a table of ``players`` seats under these rules: its roles and board."""
+        fascists = self.fascist_count(players)
+        return {
+            "liberals": players - fascists - 1,
+            "fascists": fascists,
+            "hitler": 1,
+            "board": _setting_to_json("powers", self.board(players)),
+            "hitler_knows_fascists": self.hitler_knows(players),
+        }
 
     def record_form(self) -> str | dict[str, Any]:
         data = self.to_json()

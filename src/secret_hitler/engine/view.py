@@ -24,10 +24,11 @@ FIELDS: tuple[str, ...] = (
     "seat",  # None: a spectator
     "players",
     "names",
-    "rules",  # the game's resolved rules (Rules.describe()), read-only
+    "rules",  # the game's rules resolved for its table size (Rules.resolved), read-only
     "board",  # the power of each fascist slot 1-5
     "hitler_zone",
     "veto_zone",
+    "hitler_zone_active",  # electing Hitler chancellor now wins for the fascists (E8)
     "phase",
     "to_act",  # the seats the game waits for
     "round",
@@ -44,6 +45,9 @@ FIELDS: tuple[str, ...] = (
     "liberal_policies",
     "fascist_policies",
     "election_tracker",
+    "liberal_to_win",  # liberal policies still needed for the liberals to win (L4)
+    "fascist_to_win",  # fascist policies still needed for the fascists to win (L4)
+    "chaos_at",  # the election tracker's value that brings chaos (E7, C1)
     "draw_pile",
     "discard_pile",
     "voted",  # who has voted in the open election
@@ -155,6 +159,7 @@ class View:
         board: tuple[str | None, ...]
         hitler_zone: int
         veto_zone: int
+        hitler_zone_active: bool
         phase: str
         to_act: tuple[int, ...]
         round: int
@@ -171,6 +176,9 @@ class View:
         liberal_policies: int
         fascist_policies: int
         election_tracker: int
+        liberal_to_win: int
+        fascist_to_win: int
+        chaos_at: int
         draw_pile: int
         discard_pile: int
         voted: tuple[bool, ...]

@@ -9,8 +9,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
 from ..bots import PLAYER_LEVELS
-from ..engine import PRESETS
-from ..engine.events import PRIVATE_EVENT_TYPES
+from ..engine.catalog import catalog
 from . import protocol as P
 from . import store as S
 from .auth import COOKIE, NameError_, Sessions, User, clean_name, new_user_id
@@ -186,11 +185,7 @@ def _close_sockets(hub: Hub, sessions: set[str]) -> None:
 
 @router.get("/api/rules")
 async def rules() -> dict[str, Any]:
-    return {
-        "presets": {name: r.describe() for name, r in PRESETS.items()},
-        "default": "official",
-        "private_events": sorted(PRIVATE_EVENT_TYPES),
-    }
+    return catalog()
 
 
 @router.get("/api/bots")
