@@ -376,7 +376,7 @@ def main() -> None:
     out = {
         "command": "python benchmarks/fit_human_model.py",
         "data": {
-            "file": "data/secrethitler-io-games.jsonl.gz",
+            "file": "src/secret_hitler/data/secrethitler-io-games.jsonl.gz",
             "sha256": hashlib.sha256(args.data.read_bytes()).hexdigest(),
             "half": "train",
             "players": 7,

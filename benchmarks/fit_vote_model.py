@@ -43,7 +43,7 @@ from secret_hitler.engine import actions as A
 from secret_hitler.engine.types import Phase
 from secret_hitler.sim.evaluate import game_half, load_records
 
-DATA = SECRETHITLER_IO  # the project's copy, data/secrethitler-io-games.jsonl.gz
+DATA = SECRETHITLER_IO  # the project's copy, src/secret_hitler/data/secrethitler-io-games.jsonl.gz
 OUT = Path(__file__).resolve().parents[1] / "src/secret_hitler/bots/data/human_vote.json"
 CHECK_GAMES = 30
 # The first feature of each round added for issue 13.4: the ablations drop from there on.
@@ -378,7 +378,7 @@ def main() -> None:
     out = {
         "command": "python benchmarks/fit_vote_model.py --write",
         "data": {
-            "file": "data/secrethitler-io-games.jsonl.gz",
+            "file": "src/secret_hitler/data/secrethitler-io-games.jsonl.gz",
             "sha256": hashlib.sha256(args.data.read_bytes()).hexdigest(),
             "half": "train",
             "votes": int(tr.sum()),

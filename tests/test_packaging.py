@@ -162,6 +162,19 @@ def test_the_library_commands_work_on_a_plain_install(plain_venv: Path, tmp_path
     assert out.returncode == 0, out.stdout + out.stderr
     assert json.loads(out.stdout)["games"] == 5
 
+    # The sample of real games ships inside the package (evaluate's default data), with its
+    # licence, read from site-packages, not from a checkout.
+    script = (
+        "from secret_hitler.datasets import secrethitler_io_sample, open_text\n"
+        "path = secrethitler_io_sample()\n"
+        "with open_text(path) as fh: lines = sum(1 for _ in fh)\n"
+        "print(path, lines, (path.parent / 'LICENSE-secret-hitler-player').is_file())\n"
+    )
+    out = _run([str(plain_venv / "python"), "-c", script], timeout=60, env=env, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    where, lines, licence = out.stdout.split()
+    assert "site-packages" in where and int(lines) == 1022 and licence == "True"
+
     # What needs an extra says which, in one line, exit 2.
     for args, line in (
         (

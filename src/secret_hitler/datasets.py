@@ -1,16 +1,17 @@
-"""The project's data files (``data/`` at the top of the repository) and how they are opened.
+"""The project's data files and how they are opened.
 
-The secrethitler.io sample is committed as gzip-compressed JSONL; every reader goes through
-``open_text``, which takes a plain or a gzip file alike (told apart by its first bytes, not its
-name); ``read_json`` reads one JSON document (a record) the same way, with one clear message
-for each way a file can be unreadable. The sample is found beside the sources (a checkout or an editable install); an installed
-wheel does not carry it, and ``secrethitler_io_sample`` then says so.
+The secrethitler.io sample (and its licence) ship inside the package as package data, read
+through ``importlib.resources``, so an installed wheel has them as well as a checkout. It is
+committed as gzip-compressed JSONL; every reader goes through ``open_text``, which takes a plain
+or a gzip file alike (told apart by its first bytes, not its name); ``read_json`` reads one JSON
+document (a record) the same way, with one clear message for each way a file can be unreadable.
 """
 
 from __future__ import annotations
 
 import gzip
 import zlib
+from importlib import resources
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -18,7 +19,8 @@ from typing import Any, TextIO
 
 from . import jsontext
 
-DATA_DIR = Path(__file__).resolve().parents[2] / "data"
+#: The package's own data folder (an installed wheel unpacks to files on disk).
+DATA_DIR = Path(str(resources.files("secret_hitler") / "data"))
 SECRETHITLER_IO = DATA_DIR / "secrethitler-io-games.jsonl.gz"
 
 # What reading a damaged gzip file raises (``BadGzipFile`` is an ``OSError``: catch this first).
@@ -31,8 +33,8 @@ def secrethitler_io_sample() -> Path:
     """The project's copy of the secrethitler.io games; ``FileNotFoundError`` when absent."""
     if not SECRETHITLER_IO.is_file():
         raise FileNotFoundError(
-            f"the project's secrethitler.io sample is not at {SECRETHITLER_IO} (it ships with the "
-            "source repository, not with an installed package): give the path of a JSONL file"
+            f"the project's secrethitler.io sample is not at {SECRETHITLER_IO} (the installed "
+            "package is incomplete: reinstall it, or give the path of a JSONL file)"
         )
     return SECRETHITLER_IO
 

@@ -539,7 +539,7 @@ _PATH = Annotated[
     Path | None,
     typer.Argument(
         help="secrethitler.io games, one JSON summary a line (.jsonl or .jsonl.gz; "
-        "default: the project's data/secrethitler-io-games.jsonl.gz).",
+        "default: the sample of 1,022 real games shipped in the package).",
         show_default=False,
     ),
 ]
