@@ -36,8 +36,9 @@ from server_support import (
 from server_support import _no_foreign_secrets as no_foreign_secrets
 
 from secret_hitler.engine import game_from_record
-from secret_hitler.server import db, lease
-from secret_hitler.server.config import database_url_for
+from secret_hitler.server.cluster import lease
+from secret_hitler.server.core.config import database_url_for
+from secret_hitler.server.storage import db
 
 PLAYERS = 5
 
@@ -387,7 +388,7 @@ def test_rolling_restart_drains_the_owner(
 
 
 def test_a_cluster_needs_postgresql(tmp_path: Any) -> None:
-    from secret_hitler.server.config import Settings
+    from secret_hitler.server.core.config import Settings
 
     with pytest.raises(ValueError, match="PostgreSQL"):
         Settings(data=tmp_path, redis_url="redis://127.0.0.1:1/0").check_cluster()

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from server_support import Client, HttpError, Server, ahttp, http, raw_http, session
 
-from secret_hitler.server.auth import NameError_, clean_name
-from secret_hitler.server.text import MESSAGE_MAX, skeleton
+from secret_hitler.server.accounts.auth import NameError_, clean_name
+from secret_hitler.server.core.text import MESSAGE_MAX, skeleton
 
 
 def _refused(server: Server, method: str, path: str, body: Any = None, **kw: Any) -> HttpError:

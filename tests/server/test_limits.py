@@ -24,7 +24,7 @@ from server_support import (
     session,
 )
 
-from secret_hitler.server.config import LIMIT_ENV, Settings
+from secret_hitler.server.core.config import LIMIT_ENV, Settings
 
 
 def _refused(server: Server, method: str, path: str, body: Any, token: str | None) -> HttpError:

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from server_support import Client, HttpError, Server, http, session
 
-from secret_hitler.server.config import Settings, database_url_for
+from secret_hitler.server.core.config import Settings, database_url_for
 
 
 def _err(

@@ -15,8 +15,8 @@ from migration_support import playing_game_row
 from server_support import Client, HttpError, http, session
 from test_migration_0004 import _alembic, _game_in_progress
 
-from secret_hitler.server import db
-from secret_hitler.server.config import database_url_for
+from secret_hitler.server.core.config import database_url_for
+from secret_hitler.server.storage import db
 
 
 def _store_at_0005(engine: sa.Engine, host: str, game_actions: list[dict[str, Any]]) -> Any:

@@ -18,9 +18,9 @@ from migration_support import playing_game_row
 from server_support import Client, Server, http
 
 from secret_hitler.engine import Game
-from secret_hitler.server import db
-from secret_hitler.server.auth import Tokens, User
-from secret_hitler.server.config import database_url_for
+from secret_hitler.server.accounts.auth import Tokens, User
+from secret_hitler.server.core.config import database_url_for
+from secret_hitler.server.storage import db
 
 SEED = 11
 

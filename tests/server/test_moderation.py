@@ -217,8 +217,8 @@ def test_a_closure_outlives_the_server_rewriting_the_table(
     once or at the next start."""
     import sqlalchemy as sa
 
-    from secret_hitler.server import db
-    from secret_hitler.server.config import database_url_for
+    from secret_hitler.server.core.config import database_url_for
+    from secret_hitler.server.storage import db
 
     data = tmp_path / "closing"
     server = make_server(data=data, **FAST)

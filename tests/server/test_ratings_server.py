@@ -137,8 +137,8 @@ def test_a_game_left_unrated_is_rated_at_the_next_start(make_server: Any, tmp_pa
     """A crash (or an unavailable database) between the game's end and its rating: the next
     start rates it, once, with the same result."""
 
-    from secret_hitler.server import db
-    from secret_hitler.server.config import database_url_for
+    from secret_hitler.server.core.config import database_url_for
+    from secret_hitler.server.storage import db
 
     data = tmp_path / "rated"
     server = make_server(data=data)

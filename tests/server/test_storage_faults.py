@@ -32,7 +32,7 @@ from server_support import (
 )
 
 from secret_hitler.engine import Action, game_from_record
-from secret_hitler.server.config import database_url_for
+from secret_hitler.server.core.config import database_url_for
 
 DB_TIMEOUT = 1.0  # SH_DB_TIMEOUT of these servers: how long a write waits for the database
 

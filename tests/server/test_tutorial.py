@@ -12,7 +12,7 @@ import pytest
 from server_support import Client, HttpError, Server, ahttp, http, session
 
 from secret_hitler.engine import Game, game_from_record
-from secret_hitler.server import tutorial as T
+from secret_hitler.server.lobby import tutorial as T
 
 
 async def _my_turn(client: Client) -> list[dict[str, Any]]:

@@ -13,7 +13,7 @@ import random
 import pytest
 
 from secret_hitler.engine import PRESETS, Game, Rules
-from secret_hitler.server.updates import SeatUpdates, build_update, padded_length
+from secret_hitler.server.table.updates import SeatUpdates, build_update, padded_length
 
 RULES = [
     Rules(),

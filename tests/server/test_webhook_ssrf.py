@@ -14,7 +14,7 @@ import pytest
 from server_support import HttpError, Server, http, session
 from test_play_by_post import Receiver, receiver  # noqa: F401 (the fixture)
 
-from secret_hitler.server.webhooks import Webhooks, check_url
+from secret_hitler.server.lobby.webhooks import Webhooks, check_url
 
 REFUSED = [
     "http://127.0.0.1:8000/hook",

@@ -55,7 +55,7 @@ def _run(fn: Callable[[Any], Any]) -> Any:
 
     try:
         require("server", "secret-hitler admin")
-        from .config import Settings
+        from .core.config import Settings
 
         try:
             settings = Settings.from_env(
@@ -69,7 +69,7 @@ def _run(fn: Callable[[Any], Any]) -> Any:
         _fail(str(exc), 2)
     from sqlalchemy import exc as sa_exc
 
-    from . import db
+    from .storage import db
 
     engine = db.make_engine(settings.sqlalchemy_url)
     try:
@@ -97,7 +97,7 @@ def reports_list(
     """The newest reports first."""
     import sqlalchemy as sa
 
-    from . import db
+    from .storage import db
 
     def run(conn: Any) -> list[dict[str, Any]]:
         r = db.reports.c
@@ -125,7 +125,7 @@ def reports_list(
 def _ban(kind: str, value: str, reason: str | None) -> None:
     import sqlalchemy as sa
 
-    from . import db
+    from .storage import db
 
     def run(conn: Any) -> str:
         if kind == "user":
@@ -147,7 +147,7 @@ def _ban(kind: str, value: str, reason: str | None) -> None:
 
 
 def _unban(kind: str, value: str) -> None:
-    from . import db
+    from .storage import db
 
     def run(conn: Any) -> int:
         b = db.bans.c
@@ -159,7 +159,7 @@ def _unban(kind: str, value: str) -> None:
 
 
 def _address(raw: str) -> str:
-    from .moderation import parse_address
+    from .lobby.moderation import parse_address
 
     try:
         return parse_address(raw)
@@ -202,7 +202,7 @@ def unban_address(
 @app.command("close-table")
 def close_table(table_id: Annotated[str, typer.Argument(help="The table (and game) id.")]) -> None:
     """Close a waiting or playing table: its game stops and is not resumed."""
-    from .moderation import close_table as write
+    from .lobby.moderation import close_table as write
 
     if not _run(write(table_id)):
         _fail(f"no waiting or playing table {table_id!r}")

@@ -17,15 +17,17 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from . import accounts, db, hosting, lobby, moderation, ratings, replay, tutorial, ws
-from .auth import Sessions, Tokens
-from .config import Settings
-from .guard import BodyLimit
-from .hub import Hub, LobbyError
-from .metrics import Metrics
-from .security import Guard
-from .store import StorageUnavailable, Store, is_unavailable
-from .text import brief, safe_message
+from .accounts.auth import Sessions, Tokens
+from .api import accounts, hosting, lobby, replay, ws
+from .api.security import Guard
+from .core.config import Settings
+from .core.guard import BodyLimit
+from .core.metrics import Metrics
+from .core.text import brief, safe_message
+from .lobby import moderation, tutorial
+from .lobby.hub import Hub, LobbyError
+from .storage import db, ratings
+from .storage.writer import StorageUnavailable, Store, is_unavailable
 
 log = logging.getLogger("secret_hitler.server")
 
@@ -55,7 +57,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hub = Hub(settings, store, app.state.metrics)
         app.state.hub = hub
         if settings.redis_url is not None:  # one node of many (cluster.py)
-            from .cluster import Cluster
+            from .cluster.node import Cluster
 
             hub.cluster = Cluster(hub, app, settings.node, settings.redis_url, settings.lease_ttl)
             await hub.cluster.start()
@@ -99,7 +101,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.metrics = Metrics()
     app.state.tokens = Tokens(settings.signing_secret(), settings.token_max_age)
     if settings.redis_url is not None:  # a cluster node: lobby requests reach any node
-        from .forward import LobbyForward
+        from .cluster.forward import LobbyForward
 
         app.add_middleware(LobbyForward, owner_app=app)
     app.add_middleware(BodyLimit, max_body=settings.max_body)

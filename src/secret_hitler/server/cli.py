@@ -73,7 +73,7 @@ def serve(
     import gc
 
     from ..extras import MissingExtra, require
-    from .config import Settings
+    from .core.config import Settings
 
     # The server's packages are an extra: check them before importing any (one clear line).
     try:
@@ -109,7 +109,7 @@ def serve(
     import uvicorn
 
     from .app import create_app
-    from .logs import setup_logging
+    from .core.logs import setup_logging
 
     setup_logging(log_level)
     for name in ("uvicorn", "uvicorn.error"):

@@ -1,0 +1,1 @@
+"""Accounts and sessions: display names, tokens, sessions, passwords."""

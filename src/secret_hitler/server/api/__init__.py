@@ -1,0 +1,1 @@
+"""The HTTP routes and the WebSocket endpoint."""

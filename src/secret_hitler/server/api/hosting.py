@@ -1,0 +1,288 @@
+"""Tables that look after themselves (docs/protocol.md "Hosting"): the host names the table, frees or
+hands to a bot an offline seat, removes someone from a waiting table; "rematch" opens a new table
+with the same people and settings; a remake vote deals the game anew in its first rounds.
+
+(The host role passing on and the closing of abandoned waiting tables are in hub.Hub._sweep.)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any, Literal
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, ConfigDict, StrictBool, StrictStr
+from sqlalchemy import Connection
+
+from ..accounts.auth import User
+from ..api.lobby import _detail, _table, hub_of, need_user
+from ..core.text import brief
+from ..lobby.hub import Hub, LobbyError, bot_levels
+from ..storage import db
+from ..storage import writer as S
+from ..table.session import Seat, Table
+
+router = APIRouter()
+
+
+class TableSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: StrictStr | None = None
+    webhook: StrictStr | None = None  # "" removes it
+
+
+class SeatBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    to: Literal["empty", "bot"]
+    level: StrictStr | None = None
+
+
+class RemakeBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    vote: StrictBool = True
+
+
+def _host(table: Table, user: User) -> None:
+    if user.id != table.host:
+        raise LobbyError(403, "not_host", "only the host may do this")
+
+
+@router.patch("/api/tables/{table_id}")
+async def settings(table_id: str, body: TableSettings, request: Request) -> dict[str, Any]:
+    """The host names the table or sets (``""``: removes) its webhook."""
+    user = need_user(request)
+    hub = hub_of(request)
+    table = _table(hub, table_id, user)
+    name, webhook = hub.check_table_settings(body.model_dump(exclude_none=True))
+    async with table.lock:
+        _host(table, user)
+        if body.name is not None:
+            table.name = name
+        if body.webhook is not None:
+            table.webhook = webhook
+        await table.persist()
+        table.broadcast_table()
+    return _detail(table, user)
+
+
+@router.post("/api/tables/{table_id}/seats/{seat}")
+async def seat(table_id: str, seat: int, body: SeatBody, request: Request) -> dict[str, Any]:
+    """The host frees a seat (``to: empty``, waiting tables: removes that person) or gives it to
+    a bot (``to: bot``; during a game only a seat whose player is offline)."""
+    user = need_user(request)
+    hub = hub_of(request)
+    table = _table(hub, table_id, user)
+    async with table.lock:
+        _host(table, user)
+        if not 0 <= seat < table.players:
+            raise LobbyError(400, "bad_seat", f"seat: {seat} is not at this table")
+        s = table.seats[seat]
+        if s.kind != "human" or s.user_id is None:
+            raise LobbyError(409, "bad_seat", f"seat {seat} holds no player")
+        if s.user_id == user.id:
+            raise LobbyError(409, "bad_seat", "leave the table to give up your own seat")
+        level = body.level or table.bot_level
+        if level not in bot_levels():
+            raise LobbyError(400, "invalid_bot", "level: unknown bot level")
+        removed = False
+        if table.status == "waiting":
+            if body.to == "empty":
+                table.seats[seat] = Seat()
+                removed = s.user_id not in table.removed
+                table.removed.add(s.user_id)  # not back at this table by themselves
+            elif table.rated:
+                raise LobbyError(409, "rated_table", "a rated table is for people only: no bots")
+            else:
+                table.seats[seat] = Seat("bot", None, f"Bot {seat + 1}", level)
+        elif table.status == "playing":
+            if body.to == "empty":
+                raise LobbyError(409, "not_waiting", "during a game a seat can go to a bot only")
+            if table.connected(seat):
+                raise LobbyError(409, "player_online", f"seat {seat}'s player is connected")
+            table.seat_to_bot(seat)
+        else:
+            raise LobbyError(409, "game_over", "the game is over")
+        try:
+            await table.persist()  # (the removal is stored with the table: migration 0006)
+        except Exception:
+            if removed:
+                table.removed.discard(s.user_id)  # not stored: nothing changed
+            raise
+        table.reseat(s.user_id)
+        table.broadcast_table()
+        table.log.info("seat freed by host", extra={"seat": seat, "to": body.to})
+    return _detail(table, user)
+
+
+@router.post("/api/tables/{table_id}/rematch", status_code=201)
+async def rematch(table_id: str, request: Request) -> dict[str, Any]:
+    """After the game: a new table with the same people (in the same seats), bots and settings,
+    hosted by whoever asks first; it starts when its host starts it. Asking again gives the
+    same table."""
+    user = need_user(request)
+    hub = hub_of(request)
+    if hub.get(table_id) is None:  # a finished table the hub no longer holds (or a restart)
+        return await _rematch_stored(hub, table_id, user, request)
+    table = _table(hub, table_id, user)
+    async with table.lock:
+        if table.seat_of(user.id) is None:
+            raise LobbyError(403, "not_seated", "only the players of this game may ask")
+        if table.status != "finished":
+            raise LobbyError(409, "game_not_finished", "the game is still being played")
+        if table.rematch is not None:
+            existing = hub.get(table.rematch)
+            if existing is not None:
+                return _detail(existing, user)
+        new = await _open_rematch(hub, table.row(), user, request)
+        table.rematch = new.id
+        await table.persist()
+        table.broadcast_table()
+    return _detail(new, user)
+
+
+_STORED_REMATCH = asyncio.Lock()  # one stored table's rematch at a time (they are rare)
+
+
+async def _rematch_stored(hub: Hub, table_id: str, user: User, request: Request) -> dict[str, Any]:
+    """Rematch of a finished table known only to the database: the same checks, and the new
+    table's id is stored on the old row only if no rematch was stored first."""
+    async with _STORED_REMATCH:
+        row = await hub.store.read(S.table_row(table_id))
+        seated = row is not None and any(
+            s.get("kind") == "human" and s.get("user_id") == user.id for s in row["seats"]
+        )
+        if row is None or not (row["public"] or seated or user.id == row["host"]):
+            raise LobbyError(404, "not_found", f"no table {brief(table_id)}")
+        if not seated:
+            raise LobbyError(403, "not_seated", "only the players of this game may ask")
+        if row["status"] != "finished":
+            raise LobbyError(409, "game_not_finished", "the game is still being played")
+        if row.get("rematch") is not None:
+            existing = hub.get(row["rematch"])
+            if existing is not None:
+                return _detail(existing, user)
+        new = await _open_rematch(hub, row, user, request)
+        await hub.store.write(_set_rematch(table_id, new.id))
+    return _detail(new, user)
+
+
+def _set_rematch(table_id: str, new_id: str) -> S.Write:
+    def run(conn: Connection) -> None:
+        t = db.tables
+        conn.execute(t.update().where(t.c.id == table_id).values(rematch=new_id))
+
+    return run
+
+
+async def _open_rematch(hub: Hub, old: dict[str, Any], user: User, request: Request) -> Table:
+    """A new table with the settings and seats of ``old`` (a table row)."""
+    from ..core.guard import client_address
+
+    addr = client_address(request.client)
+    hub.check_new_table(user.id, addr)
+    seats = [Seat.from_json(s) for s in old["seats"]]
+    table = Table(
+        hub,
+        id=hub._new_id(),
+        host=user.id,
+        host_name=user.name,
+        players=old["players"],
+        rules=old["rules"],
+        public=old["public"],
+        invite=hub._new_invite(),
+        timer=old["timer"],
+        bot_level=old["bot_level"],
+        auto_start=False,  # the others may not be back yet: the host starts it
+        seats=seats,
+        host_addr=addr,
+        name=old.get("name"),
+        webhook=old.get("webhook"),
+        rated=bool(old.get("rated")),
+    )
+    await hub.store.write(S.save_table(table.row(), insert=True))
+    hub._register(table)
+    table.log.info("rematch opened", extra={"of": old["id"]})
+    return table
+
+
+# ---------------------------------------------------------------------- remake
+def _voters(table: Table) -> set[str]:
+    """The living human players (their user ids): who may vote on a remake."""
+    g = table.game
+    assert g is not None
+    alive = g.view(None).alive
+    return {
+        s.user_id
+        for i, s in enumerate(table.seats)
+        if s.kind == "human" and s.user_id is not None and alive[i]
+    }
+
+
+@router.post("/api/tables/{table_id}/remake")
+async def remake(table_id: str, request: Request, body: RemakeBody | None = None) -> dict[str, Any]:
+    """Vote (anonymously) to deal the game anew; the first vote opens the poll. It passes when
+    more than half of the living human players say yes within ``remake_window`` seconds."""
+    user = need_user(request)
+    hub = hub_of(request)
+    table = _table(hub, table_id, user)
+    yes = body.vote if body is not None else True
+    async with table.lock:
+        g = table.game
+        if table.status != "playing" or g is None:
+            raise LobbyError(409, "not_playing", "there is no game being played")
+        voters = _voters(table)
+        if user.id not in voters:
+            raise LobbyError(403, "not_a_voter", "only living human players may vote")
+        loop = asyncio.get_running_loop()
+        poll = table.remake
+        if poll is not None and loop.time() >= poll["ends"]:
+            poll = table.remake = None
+        if poll is None:
+            view = g.view(None)  # the first rounds: until the first policy is enacted
+            if view.liberal_policies or view.fascist_policies:
+                raise LobbyError(
+                    409, "too_late", "a remake may be called only before the first policy"
+                )
+            if not yes:
+                raise LobbyError(409, "no_vote", "no remake vote is open")
+            window = hub.settings.remake_window
+            poll = table.remake = {
+                "yes": set(),
+                "no": set(),
+                "needed": len(voters) // 2 + 1,
+                "ends": loop.time() + window,
+                "ends_at": round(time.time() + window, 3),
+            }
+            loop.call_later(window + 0.01, _close_poll, table, poll)
+        poll["yes" if yes else "no"].add(user.id)
+        poll["no" if yes else "yes"].discard(user.id)
+        passed = len(poll["yes"] & voters) >= poll["needed"]
+        if passed:
+            table.remake = None
+            table.remake_result = _result(poll, True)
+            table.log.info("remake passed")
+            await table.start_game(remake=True)
+        else:
+            table.broadcast_table()
+    detail = _detail(table, user)
+    detail["remade"] = passed
+    return detail
+
+
+def _result(poll: dict[str, Any], passed: bool) -> dict[str, Any]:
+    """How a closed remake vote went (counts only: the vote is anonymous)."""
+    return {
+        "passed": passed,
+        "yes": len(poll["yes"]),
+        "no": len(poll["no"]),
+        "needed": poll["needed"],
+        "at": round(time.time(), 3),
+    }
+
+
+def _close_poll(table: Table, poll: dict[str, Any]) -> None:
+    if table.remake is poll:
+        table.remake = None
+        table.remake_result = _result(poll, False)
+        table.broadcast_table()

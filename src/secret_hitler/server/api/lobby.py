@@ -1,0 +1,502 @@
+"""HTTP API: guest sessions, the lobby (tables and seats), finished games (docs/protocol.md 1.)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request, Response
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+
+from ...bots import PLAYER_LEVELS
+from ...engine.catalog import catalog
+from ..accounts.auth import COOKIE, NameError_, Sessions, User, clean_name, new_user_id
+from ..api.security import is_https
+from ..core import protocol as P
+from ..core.guard import client_address
+from ..core.text import brief, skeleton
+from ..lobby.hub import Hub, LobbyError, bot_levels, default_level
+from ..lobby.moderation import moderation_of, refuse_banned_address
+from ..storage import writer as S
+from ..table.session import Seat, Table
+
+router = APIRouter()
+TIMER_MAX = 7 * 24 * 3600
+
+
+class SessionBody(BaseModel):
+    name: Any = None
+
+
+class CreateTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    players: StrictInt
+    rules: StrictStr | dict[str, Any] | None = None
+    public: StrictBool = True
+    seat: StrictInt | None = 0
+    bots: dict[str, StrictStr | None] | None = None
+    bot_level: StrictStr | None = None
+    # seconds per decision: up to 7 days (play-by-post tables decide over days)
+    timer: Annotated[StrictInt, Field(ge=1, le=TIMER_MAX)] | None = None
+    auto_start: StrictBool = True
+    name: StrictStr | None = None
+    webhook: StrictStr | None = None
+    rated: StrictBool = False  # server/ratings.py: people only, official rules, 5-10 players
+
+
+class JoinBody(BaseModel):
+    seat: StrictInt | None = None
+    invite: StrictStr | None = None
+
+
+class BotBody(BaseModel):
+    seat: StrictInt | None = None
+    level: StrictStr | None = None
+
+
+class StartBody(BaseModel):
+    fill_with_bots: StrictStr | None = None
+
+
+class LogoutBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    everywhere: StrictBool = False
+
+
+class PublishBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    published: StrictBool = True
+
+
+def hub_of(request: Request) -> Hub:
+    return request.app.state.hub  # type: ignore[no-any-return]
+
+
+def user_of(request: Request) -> User | None:
+    """The signed-in user; ``security.Guard`` resolved the Bearer token or cookie already."""
+    return getattr(request.state, "user", None)
+
+
+def sessions_of(request: Request) -> Sessions:
+    return request.app.state.sessions  # type: ignore[no-any-return]
+
+
+def need_user(request: Request) -> User:
+    user = user_of(request)
+    if user is None:
+        raise LobbyError(401, "unauthorized", "sign in first (POST /api/session)")
+    return user
+
+
+def fail(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+def _table(hub: Hub, table_id: str, user: User | None, invite: str | None = None) -> Table:
+    table = hub.get(table_id)
+    if table is None:
+        raise LobbyError(404, "not_found", f"no table {brief(table_id)}")
+    if (
+        not table.public
+        and not table.is_member(user.id if user else None)
+        and invite != table.invite
+    ):
+        raise LobbyError(404, "not_found", f"no table {brief(table_id)}")
+    return table
+
+
+def _detail(table: Table, user: User | None) -> dict[str, Any]:
+    return table.detail(table.is_member(user.id if user else None))
+
+
+# ---------------------------------------------------------------------- identity
+@router.post("/api/session")
+async def create_session(body: SessionBody, request: Request, response: Response) -> dict[str, Any]:
+    try:
+        name = clean_name(body.name)
+    except NameError_ as exc:
+        raise LobbyError(400, "invalid_name", str(exc)) from None
+    hub = hub_of(request)
+    refuse_banned_address(request)
+    if not hub.guard.hit(("session_rate", client_address(request.client))):
+        raise LobbyError(
+            429, "rate_limited", "too many new sessions from this address; try again later"
+        )
+    user_id = new_user_id()
+    await hub.store.write(S.save_user(user_id, name))
+    user, token = await sessions_of(request).open(user_id, name)
+    set_session_cookie(request, response, token)
+    return {"token": token, "user_id": user.id, "name": user.name}
+
+
+def set_session_cookie(request: Request, response: Response, token: str) -> None:
+    response.set_cookie(
+        COOKIE,
+        token,
+        max_age=hub_of(request).settings.token_max_age,
+        httponly=True,
+        samesite="lax",
+        path="/",
+        secure=is_https(request.scope),  # https directly or behind a trusted TLS proxy
+    )
+
+
+@router.get("/api/me")
+async def me(request: Request) -> dict[str, Any]:
+    """Who the session is; ``username`` is null for a guest (docs/protocol.md "Accounts").
+    Without any credentials (a first visit) that is nobody, not an error, so a browser does not
+    log a failed request; credentials that do not hold are still ``401``."""
+    if user_of(request) is None and not (
+        request.headers.get("authorization") or request.cookies.get(COOKIE)
+    ):
+        return {"user_id": None, "name": None, "username": None}
+    user = need_user(request)
+    username = await hub_of(request).store.read(S.username_of(user.id))
+    return {"user_id": user.id, "name": user.name, "username": username}
+
+
+@router.post("/api/logout")
+async def logout(
+    request: Request, response: Response, body: LogoutBody | None = None
+) -> dict[str, Any]:
+    """Revoke this session (``everywhere``: every session of this user) and close its sockets."""
+    response.delete_cookie(COOKIE, path="/", secure=is_https(request.scope), httponly=True)
+    user = user_of(request)
+    if user is None or user.session is None:
+        return {"revoked": 0}
+    sessions = sessions_of(request)
+    if body is not None and body.everywhere:
+        revoked = await sessions.revoke_all(user.id)
+    else:
+        await sessions.revoke(user.session)
+        revoked = {user.session}
+    _close_sockets(hub_of(request), revoked)
+    return {"revoked": len(revoked)}
+
+
+def _close_sockets(hub: Hub, sessions: set[str]) -> None:
+    """Connections opened with a revoked token end now: a stolen token stops working at once."""
+    for table in hub.tables.values():
+        for conn in list(table.conns):
+            if conn.user is not None and conn.user.session in sessions:
+                conn.send_msg(P.error("signed_out", "this session was signed out"))
+                conn.close()
+
+
+@router.get("/api/rules")
+async def rules() -> dict[str, Any]:
+    return catalog()
+
+
+@router.get("/api/bots")
+async def bots() -> dict[str, Any]:
+    """``offered``: the levels a person may choose (bots.PLAYER_LEVELS order), as the web
+    client's lobby and waiting room show them; ``levels``: every level a table may name."""
+    levels = bot_levels()
+    offered = [name for name in PLAYER_LEVELS if name in levels]
+    return {"levels": levels, "offered": offered, "default": default_level()}
+
+
+# ---------------------------------------------------------------------- lobby
+@router.get("/api/tables")
+async def list_tables(request: Request) -> dict[str, Any]:
+    user = user_of(request)
+    return {"tables": [_detail(t, user) for t in hub_of(request).public_tables()]}
+
+
+@router.post("/api/tables", status_code=201)
+async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
+    user = need_user(request)
+    addr = client_address(request.client)
+    table = await hub_of(request).create_table(user, body.model_dump(), addr)
+    return _detail(table, user)
+
+
+@router.get("/api/tables/{table_id}")
+async def get_table(
+    table_id: str, request: Request, invite: Annotated[str | None, Query()] = None
+) -> dict[str, Any]:
+    hub = hub_of(request)
+    user = user_of(request)
+    if hub.get(table_id) is None:
+        stored = await hub.store.read(lambda conn: S.load_table(conn, table_id, 0))
+        if stored is None or not _may_see(stored.table, user, invite, published=False):
+            raise LobbyError(404, "not_found", f"no table {brief(table_id)}")
+        return _stored_detail(stored, user)
+    return _detail(_table(hub, table_id, user, invite), user)
+
+
+@router.get("/api/invite/{code}")
+async def by_invite(code: str, request: Request) -> dict[str, Any]:
+    table = hub_of(request).by_invite(code)
+    if table is None:
+        raise LobbyError(404, "not_found", "no table has this invite code")
+    detail = _detail(table, user_of(request))
+    detail["invite"] = table.invite
+    return detail
+
+
+@router.post("/api/tables/{table_id}/join")
+async def join(table_id: str, body: JoinBody, request: Request) -> dict[str, Any]:
+    user = need_user(request)
+    hub = hub_of(request)
+    table = hub.get(table_id)
+    if table is None:
+        raise LobbyError(404, "not_found", f"no table {brief(table_id)}")
+    if not table.public and user.id != table.host and body.invite != table.invite:
+        raise LobbyError(403, "invite_required", "this table is private: the invite code is needed")
+    async with table.lock:
+        if table.status != "waiting":
+            raise LobbyError(409, "not_waiting", "the game has already started")
+        if table.seat_of(user.id) is not None:
+            raise LobbyError(409, "already_seated", "you already hold a seat at this table")
+        if user.id in table.removed:
+            raise LobbyError(403, "removed", "the host removed you from this table")
+        moderation_of(request).check_join(user.id, table)
+        seat = body.seat
+        if seat is None:
+            seat = table.free_seat()
+            if seat is None:
+                raise LobbyError(409, "table_full", "every seat is taken")
+        elif not 0 <= seat < table.players:
+            raise LobbyError(
+                400, "bad_seat", f"seat: {seat} is not at this table (0-{table.players - 1})"
+            )
+        elif table.seats[seat].kind != "empty":
+            raise LobbyError(409, "seat_taken", f"seat {seat} is taken")
+        _name_free(table, user.name)
+        table.seats[seat] = Seat("human", user.id, user.name, None)
+        await table.persist()
+        table.reseat(user.id)
+        table.broadcast_table()
+        table.log.info("joined", extra={"seat": seat, "user_id": user.id})
+        await table.maybe_autostart()
+    return _detail(table, user)
+
+
+@router.post("/api/tables/{table_id}/leave")
+async def leave(table_id: str, request: Request) -> dict[str, Any]:
+    user = need_user(request)
+    table = _table(hub_of(request), table_id, user)
+    async with table.lock:
+        seat = table.seat_of(user.id)
+        if seat is None:
+            raise LobbyError(409, "not_seated", "you hold no seat at this table")
+        if table.status == "waiting":
+            table.seats[seat] = Seat()
+        elif table.status == "playing":
+            table.seat_to_bot(seat)
+        else:
+            return _detail(table, user)
+        if user.id == table.host:
+            table.pass_host()  # the next person hosts (nobody left: the role stays)
+        await table.persist()
+        table.reseat(user.id)
+        table.broadcast_table()
+        table.log.info("left", extra={"seat": seat, "user_id": user.id})
+    return _detail(table, user)
+
+
+def _name_free(table: Table, name: str) -> None:
+    """No two seats of a table show the same name, or names that look alike (text.skeleton):
+    a person cannot pass for another player or for a bot."""
+    mine = skeleton(name)
+    for s in table.seats:
+        if s.kind != "empty" and s.name and skeleton(s.name) == mine:
+            raise LobbyError(
+                409,
+                "name_taken",
+                f"seat {table.seats.index(s)} is called {s.name!r}: "
+                "take a different name to join this table",
+            )
+
+
+def _host_waiting(table: Table, user: User) -> None:
+    if user.id != table.host:
+        raise LobbyError(403, "not_host", "only the host may do this")
+    if table.status != "waiting":
+        raise LobbyError(409, "not_waiting", "the game has already started")
+
+
+@router.post("/api/tables/{table_id}/bots")
+async def add_bot(table_id: str, body: BotBody, request: Request) -> dict[str, Any]:
+    user = need_user(request)
+    table = _table(hub_of(request), table_id, user)
+    async with table.lock:
+        _host_waiting(table, user)
+        if table.rated:
+            raise LobbyError(409, "rated_table", "a rated table is for people only: no bots")
+        level = body.level or table.bot_level
+        if level not in bot_levels():
+            raise LobbyError(400, "invalid_bot", f"level: unknown bot level {brief(level)}")
+        seat = body.seat if body.seat is not None else table.free_seat()
+        if seat is None:
+            raise LobbyError(409, "table_full", "every seat is taken")
+        if not 0 <= seat < table.players:
+            raise LobbyError(400, "bad_seat", f"seat: {seat} is not at this table")
+        if table.seats[seat].kind != "empty":
+            raise LobbyError(409, "seat_taken", f"seat {seat} is taken")
+        bot = Seat("bot", None, f"Bot {seat + 1}", level)
+        after = [bot if i == seat else s for i, s in enumerate(table.seats)]
+        if table.auto_start and all(s.kind != "empty" for s in after):  # it would start now
+            hub_of(request).check_bot_game(table.host, table.host_addr, after)
+        table.seats[seat] = bot
+        await table.persist()
+        table.broadcast_table()
+        await table.maybe_autostart()
+    return _detail(table, user)
+
+
+@router.delete("/api/tables/{table_id}/bots/{seat}")
+async def remove_bot(table_id: str, seat: int, request: Request) -> dict[str, Any]:
+    user = need_user(request)
+    table = _table(hub_of(request), table_id, user)
+    async with table.lock:
+        _host_waiting(table, user)
+        if not 0 <= seat < table.players or table.seats[seat].kind != "bot":
+            raise LobbyError(400, "bad_seat", f"seat {seat} holds no bot")
+        table.seats[seat] = Seat()
+        await table.persist()
+        table.broadcast_table()
+    return _detail(table, user)
+
+
+@router.post("/api/tables/{table_id}/start")
+async def start(table_id: str, request: Request, body: StartBody | None = None) -> dict[str, Any]:
+    user = need_user(request)
+    table = _table(hub_of(request), table_id, user)
+    fill = body.fill_with_bots if body is not None else None
+    async with table.lock:
+        _host_waiting(table, user)
+        if fill is not None and table.rated:
+            raise LobbyError(409, "rated_table", "a rated table is for people only: no bots")
+        if fill is not None and fill not in bot_levels():
+            raise LobbyError(400, "invalid_bot", f"fill_with_bots: unknown bot level {brief(fill)}")
+        if table.free_seat() is not None:
+            if fill is None:
+                raise LobbyError(
+                    409, "not_enough_players", "seats are empty: take them or fill them with bots"
+                )
+        seats = [
+            Seat("bot", None, f"Bot {i + 1}", fill) if s.kind == "empty" and fill else s
+            for i, s in enumerate(table.seats)
+        ]
+        hub_of(request).check_bot_game(table.host, table.host_addr, seats)
+        table.seats[:] = seats
+        await table.start_game()
+    return _detail(table, user)
+
+
+@router.post("/api/tables/{table_id}/publish")
+async def publish(
+    table_id: str, request: Request, body: PublishBody | None = None
+) -> dict[str, Any]:
+    """The host shows (or hides again) a private table's finished game to everyone."""
+    user = need_user(request)
+    hub = hub_of(request)
+    row = await hub.store.read(S.table_row(table_id))
+    if row is None or not _may_see(row, user, None, published=False):
+        raise LobbyError(404, "not_found", f"no table {brief(table_id)}")
+    if user.id != row["host"]:
+        raise LobbyError(403, "not_host", "only the host may do this")
+    published = body.published if body is not None else True
+    await hub.store.write(S.set_published(table_id, published))
+    return {"id": table_id, "public": row["public"], "published": published}
+
+
+# ---------------------------------------------------------------------- games
+def _is_member(row: dict[str, Any], user: User | None) -> bool:
+    return user is not None and (
+        user.id == row["host"] or any(s.get("user_id") == user.id for s in row["seats"])
+    )
+
+
+def _may_see(row: dict[str, Any], user: User | None, invite: str | None, published: bool) -> bool:
+    """A public table is everyone's; a private one its host's, players' and invite holders' (and,
+    for its finished game with ``published``, everyone's once the host published it)."""
+    return (
+        row["public"]
+        or (published and bool(row.get("published")))
+        or _is_member(row, user)
+        or (invite is not None and invite == row["invite"])
+    )
+
+
+@router.get("/api/games")
+async def list_games(
+    request: Request,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    finished: int = 1,
+    before: Annotated[float | None, Query(ge=0, le=1e11)] = None,
+) -> dict[str, Any]:
+    """A page of finished games, newest first; ``next`` is the ``before`` of the next page."""
+    user = user_of(request)
+    games = await hub_of(request).store.read(
+        S.list_finished(
+            limit,
+            lambda row: _may_see(row, user, None, published=True),
+            user.id if user else None,
+            before,
+        )
+    )
+    more = len(games) == limit and games[-1].get("finished_at") is not None
+    return {"games": games, "next": games[-1]["finished_at"] if more else None}
+
+
+@router.get("/api/games/{game_id}/record")
+async def game_record(
+    game_id: str, request: Request, invite: Annotated[str | None, Query()] = None
+) -> dict[str, Any]:
+    hub = hub_of(request)
+    row = await hub.store.read(S.table_row(game_id))
+    if row is None or not _may_see(row, user_of(request), invite, published=True):
+        raise LobbyError(404, "not_found", f"no game {brief(game_id)}")
+    table = hub.get(game_id)
+    if table is not None and table.game is not None:
+        if table.status != "finished":
+            raise LobbyError(409, "game_not_finished", "the game is still being played")
+        return table.record()
+    stored = await hub.store.read(lambda conn: S.load_table(conn, game_id, None))
+    if stored is None or stored.game is None:
+        raise LobbyError(404, "not_found", f"no game {brief(game_id)}")
+    if stored.game["status"] != "finished":
+        raise LobbyError(409, "game_not_finished", "the game is still being played")
+    record = S.record_of(stored)
+    record["id"] = game_id
+    record["chat"] = stored.chat
+    return record
+
+
+def _stored_detail(stored: S.StoredTable, user: User | None) -> dict[str, Any]:
+    row = stored.table
+    member = _is_member(row, user)
+    g = stored.game
+    return {
+        "id": row["id"],
+        "status": row["status"],
+        "players": row["players"],
+        "rules": row["rules"],
+        "public": row["public"],
+        "invite": row["invite"] if member else None,
+        "host": row["host"],
+        "host_name": row["host_name"],
+        "timer": row["timer"],
+        "bot_level": row["bot_level"],
+        "auto_start": row["auto_start"],
+        "rated": bool(row.get("rated")),
+        "seats": [
+            {"seat": i, **Seat.from_json(s).to_json(), "connected": s.get("kind") == "bot"}
+            for i, s in enumerate(row["seats"])
+        ],
+        "spectators": 0,
+        "game_id": row["id"] if g is not None else None,
+        "created_at": row["created_at"],
+        "winner": g["winner"] if g else None,
+        "reason": g["reason"] if g else None,
+        "problem": None,
+        "name": row.get("name"),
+        "webhook": row.get("webhook") is not None,
+        "rematch": row.get("rematch"),
+        "remake": None,
+        "remake_result": None,
+    }

@@ -1,0 +1,1 @@
+"""Several nodes: table leases, relayed WebSockets and forwarded lobby requests."""

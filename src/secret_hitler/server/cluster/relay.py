@@ -1,0 +1,365 @@
+"""WebSockets of a table owned by another node, served through Redis pub/sub.
+
+The node a client reaches (the *edge*) accepts the WebSocket and forwards the client's frames,
+unchanged, to the table's owner; the owner handles them exactly as its own connections' (the
+same protocol code in ws.py) through a ``RemoteConn``, and the messages go back on channels:
+
+- ``sh:c:{cid}``: what is addressed to that one connection (welcome, resumed, acks, errors); a
+  one-letter tag says what it is (``m`` a message, ``r`` a message after which the connection
+  is ready, ``k`` the connection's channel key changed, ``a`` attached, ``c`` close with a code);
+- ``sh:t:{table}:{key}``: what every connection of one recipient gets (updates, table detail,
+  chat): ``key`` is the seat number, ``spec`` (spectators) or ``specm`` (spectators who are
+  members of the table: their table detail shows the invite). Each text is published once per
+  channel, and a seat's channel carries only that seat's texts (``SeatUpdates``), so nothing
+  secret is published on a channel another seat's connection reads;
+- ``sh:n:{node}``: a node's inbox (attach, a client frame, detach).
+
+The owner publishes everything through one ordered queue and the edge reads everything on one
+pub/sub connection: a connection's messages arrive in the order the owner sent them, whatever
+channel they took. Messages are lost when Redis goes away, so both sides then drop the relayed
+connections and the clients reconnect and resume from their last ``seq`` (docs/protocol.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import logging
+import secrets
+from typing import TYPE_CHECKING, Any
+
+from ..accounts.auth import User
+from ..core import protocol as P
+from ..table.session import Conn, Table
+
+if TYPE_CHECKING:
+    from ..cluster.node import Cluster
+
+log = logging.getLogger("secret_hitler.server.relay")
+
+ATTACH_TIMEOUT = 5.0  # seconds an edge waits for the owner's answer to an attach
+INBOX_MAX = 256  # client frames waiting at the owner for one relayed connection
+
+
+def inbox(node: str) -> str:
+    return f"sh:n:{node}"
+
+
+def direct(cid: str) -> str:
+    return f"sh:c:{cid}"
+
+
+def table_pattern(table_id: str) -> str:
+    return f"sh:t:{table_id}:*"
+
+
+def user_from(u: dict[str, Any]) -> User:
+    session = u.get("session")
+    return User(str(u["id"]), str(u["name"]), None if session is None else str(session))
+
+
+def channel_key(table: Table, conn: Conn) -> str:
+    if conn.seat is not None:
+        return str(conn.seat)
+    return "specm" if table.is_member(conn.user.id if conn.user else None) else "spec"
+
+
+# ---------------------------------------------------------------------- the owner's side
+class RemoteConn(Conn):
+    """At the owner: a connection held by another node. Messages for its recipient go on the
+    recipient's channel (once for all its connections), its own messages on its direct channel."""
+
+    __slots__ = ("relay", "cid", "node", "table", "key", "frames", "worker")
+
+    def __init__(
+        self,
+        relay: Relay,
+        cid: str,
+        node: str,
+        table: Table,
+        user: User | None,
+        invite_ok: bool,
+        addr: str | None,
+    ) -> None:
+        super().__init__(None, user, invite_ok, addr)
+        self.relay = relay
+        self.cid = cid
+        self.node = node
+        self.table = table
+        self.key: str | None = None
+        self.frames: asyncio.Queue[str | None] = asyncio.Queue()  # None: stop
+        self.worker: asyncio.Task[None] | None = None
+
+    def _announce_key(self) -> str:
+        key = channel_key(self.table, self)
+        if key != self.key:
+            self.key = key
+            self.relay.publish(direct(self.cid), "k" + key)
+        return key
+
+    def send(self, text: str) -> None:
+        if self.closed:
+            return
+        key = self._announce_key()
+        self.relay.publish_shared(self.table.id, key, text)
+
+    def send_msg(self, msg: dict[str, Any]) -> None:
+        if self.closed:
+            return
+        self._announce_key()
+        tag = "r" if msg.get("type") in ("welcome", "resumed") else "m"
+        self.relay.publish(direct(self.cid), tag + P.dumps(msg))
+
+    def send_own(self, text: str, starts: bool = False) -> None:
+        if self.closed:
+            return
+        self._announce_key()
+        self.relay.publish(direct(self.cid), ("r" if starts else "m") + text)
+
+    def close(self, code: int = 1000) -> None:
+        if not self.closed:
+            self.closed = True
+            self.close_code = code
+            self.relay.publish(direct(self.cid), f"c{code}")
+            asyncio.get_running_loop().call_soon(self.relay.forget, self.cid)
+
+
+class Relay:
+    """Both sides of relayed connections on one node."""
+
+    def __init__(self, cluster: Cluster) -> None:
+        self.cluster = cluster
+        self.remote: dict[str, RemoteConn] = {}  # owner side: cid -> connection
+        self.proxies: dict[str, Proxy] = {}  # edge side: cid -> connection
+        self._last: dict[tuple[str, str], str] = {}  # (table, key) -> last text published
+        self.calls: dict[str, asyncio.Future[str]] = {}  # forwarded requests: id -> answer
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._ids = itertools.count(1)
+        self._salt = secrets.token_hex(4)
+
+    # ------------------------------------------------------------------ publishing
+    def publish(self, channel: str, payload: str) -> None:
+        self.cluster.publish(channel, payload)
+
+    def publish_shared(self, table_id: str, key: str, text: str) -> None:
+        """Once per text and channel: every connection of a recipient is handed the same text
+        object by the table's broadcast loop."""
+        slot = (table_id, key)
+        if self._last.get(slot) is text:
+            return
+        self._last[slot] = text
+        self.publish(f"sh:t:{table_id}:{key}", text)
+
+    def forget_table(self, table_id: str) -> None:
+        for slot in [s for s in self._last if s[0] == table_id]:
+            del self._last[slot]
+
+    # ------------------------------------------------------------------ owner side
+    def on_inbox(self, data: dict[str, Any]) -> None:
+        op = data.get("op")
+        cid = str(data.get("cid"))
+        if op == "attach":
+            self._attach(cid, data)
+        elif op == "http":
+            request = data.get("request")
+            if isinstance(request, dict):
+                task = asyncio.create_task(self.cluster.answer(cid, request))
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
+        elif op == "msg":
+            rc = self.remote.get(cid)
+            if rc is not None and not rc.closed:
+                if rc.frames.qsize() >= INBOX_MAX:
+                    rc.close(1008)
+                else:
+                    rc.frames.put_nowait(str(data.get("text", "")))
+        elif op == "detach":
+            self.forget(cid)
+        elif op == "logout":
+            task = asyncio.create_task(self.cluster.signed_out(str(data.get("user"))))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    def conns_of(self, user_id: str) -> list[Conn]:
+        """Every socket of ``user_id`` that this node holds: those of its tables and those it
+        relays to other nodes (a relayed one is closed by the node holding its socket)."""
+        out = [
+            c
+            for t in self.cluster.hub.tables.values()
+            for c in t.conns
+            if c.user is not None and c.user.id == user_id and not isinstance(c, RemoteConn)
+        ]
+        out += [
+            p.conn
+            for p in self.proxies.values()
+            if p.conn.user is not None and p.conn.user.id == user_id
+        ]
+        return out
+
+    def _attach(self, cid: str, data: dict[str, Any]) -> None:
+        hub = self.cluster.hub
+        node = str(data.get("node"))
+        table = hub.get(str(data.get("table")))
+        if table is None or self.cluster.draining:
+            # not (or no longer) ours: the client reconnects and finds the table's owner
+            self.publish(direct(cid), "c1012")
+            return
+        u = data.get("user")
+        user = None if u is None else user_from(u)
+        invite_ok = data.get("invite") == table.invite
+        if not table.public and not invite_ok and not table.is_member(user.id if user else None):
+            err = P.error("invite_required", "this table is private: the invite code is needed")
+            self.publish(direct(cid), "m" + P.dumps(err))
+            self.publish(direct(cid), "c4403")
+            return
+        rc = RemoteConn(self, cid, node, table, user, invite_ok, data.get("addr"))
+        table.attach(rc)
+        self.remote[cid] = rc
+        hub.metrics.ws_connections.inc()
+        self.publish(direct(cid), "a")
+        rc._announce_key()
+        rc.worker = asyncio.create_task(self._work(rc), name=f"relay-{cid}")
+
+    async def _work(self, rc: RemoteConn) -> None:
+        from ..api.ws import handle_text  # (ws imports the cluster hooks)
+
+        hub = self.cluster.hub
+        while True:
+            text = await rc.frames.get()
+            if text is None:
+                return
+            await handle_text(hub, rc.table, rc, text)
+
+    def forget(self, cid: str) -> None:
+        rc = self.remote.pop(cid, None)
+        if rc is None:
+            return
+        rc.closed = True
+        rc.table.detach(rc)
+        self.cluster.hub.metrics.ws_connections.dec()
+        # never cancelled: a frame being handled (an action being committed) is finished first
+        rc.frames.put_nowait(None)
+
+    def drop_node(self, node: str) -> None:
+        """A node's heartbeat is gone: its relayed connections are too."""
+        for cid in [c for c, rc in self.remote.items() if rc.node == node]:
+            self.forget(cid)
+
+    # ------------------------------------------------------------------ edge side
+    def new_cid(self) -> str:
+        return f"{self.cluster.node}.{self._salt}.{next(self._ids)}"
+
+    def on_direct(self, cid: str, payload: str) -> None:
+        call = self.calls.get(cid)
+        if call is not None:
+            if not call.done():
+                call.set_result(payload)
+            return
+        proxy = self.proxies.get(cid)
+        if proxy is not None:
+            proxy.from_owner(payload)
+
+    def on_table(self, table_id: str, key: str, text: str) -> None:
+        for proxy in self.proxies.values():
+            if proxy.table_id == table_id and proxy.key == key and proxy.ready:
+                proxy.conn.send(text)
+
+    def reset(self, why: str) -> None:
+        """Redis lost messages (it restarted, or a connection broke): every relayed connection
+        is closed, so each client reconnects and resumes from its last seq."""
+        if self.remote or self.proxies:
+            log.warning("relayed connections dropped: %s", why)
+        for cid in list(self.remote):
+            self.forget(cid)
+        for proxy in list(self.proxies.values()):
+            proxy.conn.close(1012)
+
+
+class Proxy:
+    """At the edge: a client's WebSocket whose table is owned by ``owner``."""
+
+    def __init__(self, relay: Relay, cid: str, table_id: str, owner: str, conn: Conn) -> None:
+        self.relay = relay
+        self.cid = cid
+        self.table_id = table_id
+        self.owner = owner
+        self.conn = conn
+        self.key: str | None = None
+        self.ready = False
+        self.attached = asyncio.Event()
+
+    def from_owner(self, payload: str) -> None:
+        tag, body = payload[:1], payload[1:]
+        if tag == "m":
+            self.conn.send(body)
+        elif tag == "r":
+            self.ready = True
+            self.conn.send(body)
+        elif tag == "k":
+            self.key = body
+        elif tag == "a":
+            self.attached.set()
+        elif tag == "c":
+            try:
+                code = int(body)
+            except ValueError:
+                code = 1011
+            self.conn.close(code)
+            self.attached.set()
+
+    def to_owner(self, op: str, **fields: Any) -> None:
+        msg = {"op": op, "cid": self.cid, "node": self.relay.cluster.node, **fields}
+        self.relay.publish(inbox(self.owner), json.dumps(msg, separators=(",", ":")))
+
+
+async def serve_remote(
+    cluster: Cluster, ws: Any, table_id: str, owner: str, user: User | None, addr: str
+) -> None:
+    """Serve an accepted WebSocket whose table ``owner`` holds (ws.py calls this)."""
+    from ..api.ws import _sender  # the same sending loop as for local connections
+
+    relay = cluster.relay
+    hub = cluster.hub
+    conn = Conn(ws, user, False, addr)
+    cid = relay.new_cid()
+    proxy = Proxy(relay, cid, table_id, owner, conn)
+    relay.proxies[cid] = proxy
+    sender = asyncio.create_task(_sender(conn))
+    hub.metrics.ws_connections.inc()
+    try:
+        await cluster.subscribe(direct(cid), table_pattern(table_id))
+        proxy.to_owner(
+            "attach",
+            table=table_id,
+            user=None
+            if user is None
+            else {"id": user.id, "name": user.name, "session": user.session},
+            invite=ws.query_params.get("invite"),
+            addr=addr,
+        )
+        try:
+            await asyncio.wait_for(proxy.attached.wait(), ATTACH_TIMEOUT)
+        except TimeoutError:
+            conn.send_msg(P.error("unavailable", "the table's server does not answer; reconnect"))
+            conn.close(1013)
+            return
+        await _forward(hub, proxy)
+    finally:
+        relay.proxies.pop(cid, None)
+        if not conn.closed or proxy.attached.is_set():
+            proxy.to_owner("detach")
+        hub.metrics.ws_connections.dec()
+        conn.close()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(sender, 5)
+        await cluster.unsubscribe(direct(cid), table_pattern(table_id))
+
+
+async def _forward(hub: Any, proxy: Proxy) -> None:
+    """Client frames to the owner until the socket closes (sizes checked here, the rest there)."""
+    from ..api.ws import client_texts
+
+    async for text in client_texts(hub, proxy.conn, lambda: proxy.ready):
+        proxy.to_owner("msg", text=text)

@@ -1,0 +1,1 @@
+"""Foundations every other part uses: errors, the wire protocol, text rules, settings, logs, metrics, limits."""

@@ -1,0 +1,279 @@
+"""Server settings: command-line flags, then environment variables, then defaults."""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import socket
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
+# Where the server writes its SQLite database and key; ./data holds the project's data sets.
+DEFAULT_DATA = Path("var")
+_NODE_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
+STATIC_DIR = Path(__file__).resolve().parents[2] / "web" / "static"
+
+
+def _float(name: str, default: float) -> float:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return float(raw)
+    except ValueError:
+        raise ValueError(f"{name}: must be a number of seconds, got {raw[:40]!r}") from None
+
+
+def _port(value: Any) -> int:
+    """A TCP port, 1 to 65535 (the OS would take a larger number modulo 65536, silently)."""
+    try:
+        port = int(value)
+    except ValueError:
+        raise ValueError(f"SH_PORT: must be a port number, got {str(value)[:40]!r}") from None
+    if not 1 <= port <= 65535:
+        raise ValueError(f"--port: must be 1 to 65535, got {port}")
+    return port
+
+
+def _origins(raw: str | None) -> tuple[str, ...]:
+    """``SH_ALLOWED_ORIGINS``: comma-separated ``scheme://host[:port]``, no path."""
+    out = []
+    for item in (raw or "").split(","):
+        origin = item.strip().rstrip("/").lower()
+        if not origin:
+            continue
+        scheme, sep, host = origin.partition("://")
+        if scheme not in ("http", "https") or not sep or not host or "/" in host:
+            raise ValueError(
+                f"SH_ALLOWED_ORIGINS: {item.strip()[:100]!r} is not an origin like https://example.org"
+            )
+        out.append(origin)
+    return tuple(out)
+
+
+def _flag(name: str) -> bool:
+    raw = (os.environ.get(name) or "").strip().lower()
+    if raw in ("", "0", "false", "no", "off"):
+        return False
+    if raw in ("1", "true", "yes", "on"):
+        return True
+    raise ValueError(f"{name}: must be 1 or 0, got {raw[:20]!r}")
+
+
+def database_url_for(url: str | None, data: Path) -> str:
+    """The SQLAlchemy URL: ``postgresql://`` uses psycopg 3; default SQLite in the data folder."""
+    if not url:
+        return f"sqlite:///{(data / 'secret-hitler.db').resolve()}"
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+# Limits (docs/security.md "Limits"): setting name -> environment variable. Each is also the
+# command-line option ``--limit NAME=VALUE``; rates use the ``limits`` notation "N/period".
+LIMIT_ENV = {
+    "connections_per_address": "SH_CONNECTIONS_PER_ADDRESS",
+    "hello_timeout": "SH_HELLO_TIMEOUT",
+    "session_rate": "SH_SESSION_RATE",
+    "signin_rate": "SH_SIGNIN_RATE",
+    "signin_rate_user": "SH_SIGNIN_RATE_USER",
+    "tables_per_user": "SH_TABLES_PER_USER",
+    "tables_per_address": "SH_TABLES_PER_ADDRESS",
+    "bot_games_per_user": "SH_BOT_GAMES_PER_USER",
+    "bot_games_per_address": "SH_BOT_GAMES_PER_ADDRESS",
+    "chat_rate": "SH_CHAT_RATE",
+    "chat_rate_address": "SH_CHAT_RATE_ADDRESS",
+    "analysis_rate": "SH_ANALYSIS_RATE",
+    "max_body": "SH_MAX_BODY",
+    "waiting_expiry": "SH_WAITING_EXPIRY",
+    "offline_expiry": "SH_OFFLINE_EXPIRY",
+    "remake_window": "SH_REMAKE_WINDOW",
+    "webhook_timeout": "SH_WEBHOOK_TIMEOUT",
+    "presence_delay": "SH_PRESENCE_DELAY",
+    "min_timer": "SH_MIN_TIMER",
+}
+
+
+def _limit_value(name: str, raw: str, default: Any) -> Any:
+    """``raw`` (from the environment or ``--limit``) as the type of the setting's default."""
+    try:
+        if isinstance(default, int):
+            value: Any = int(raw)
+        elif isinstance(default, float):
+            value = float(raw)
+        else:
+            from limits import parse
+
+            parse(raw)
+            value = raw
+    except ValueError:
+        kind = {int: "a whole number", float: "a number"}.get(type(default), "a rate like 5/minute")
+        raise ValueError(f"{name}: must be {kind}, got {raw!r}") from None
+    if isinstance(value, (int, float)) and value <= 0:
+        raise ValueError(f"{name}: must be more than 0, got {raw!r}")
+    return value
+
+
+@dataclass(frozen=True)
+class Settings:
+    host: str = DEFAULT_HOST
+    port: int = DEFAULT_PORT
+    data: Path = DEFAULT_DATA
+    database_url: str | None = None  # None: SQLite in ``data``
+    secret: str | None = None  # None: read (or create) ``secret.key`` in ``data``
+    bot_delay: float = 1.0  # seconds, a bot's human-like thinking time (randomized 0.5x-1.5x)
+    grace: float = 60.0  # seconds a disconnected player is waited for before a stand-in moves
+    static_dir: Path = STATIC_DIR
+    max_message: int = 65536  # bytes per client frame
+    chat_max: int = 300
+    # limits, per client address (as uvicorn sees it, see docs/security.md) and per user
+    connections_per_address: int = 32  # open WebSockets
+    hello_timeout: float = 10.0  # seconds from connecting to the hello message
+    session_rate: str = "10/minute"  # new guest sessions per address
+    # sign-in (and account-claim) attempts per address, and per username tried
+    signin_rate: str = "20/10 minutes"
+    signin_rate_user: str = "10/10 minutes"
+    tables_per_user: int = 3  # open (waiting or playing) tables hosted
+    tables_per_address: int = 10
+    bot_games_per_user: int = 1  # running games without a human seat, by host
+    bot_games_per_address: int = 2
+    chat_rate: str = "5/10 seconds"  # chat messages per user
+    chat_rate_address: str = "15/10 seconds"  # chat messages per address
+    analysis_rate: str = "20/minute"  # game analyses per address (each up to 5 s of CPU)
+    max_body: int = 1 << 20  # bytes of an HTTP request body
+    waiting_expiry: float = 3600.0  # seconds a waiting table may go without a lobby change
+    offline_expiry: float = 900.0  # seconds a waiting table may have no player connected
+    remake_window: float = 60.0  # seconds a remake vote stays open
+    webhook_timeout: float = 10.0  # seconds a table's webhook POST may take
+    # Webhooks may reach private, loopback, link-local, multicast and reserved addresses
+    # (SH_WEBHOOK_ALLOW_PRIVATE=1; off by default: docs/security.md "Webhooks")
+    webhook_allow_private: bool = False
+    presence_delay: float = 1.0  # seconds spectator arrivals/departures are gathered for
+    min_timer: int = 30  # shortest decision timer a table may have (the web form's shortest)
+    token_max_age: int = 30 * 24 * 3600
+    log_json: bool = True
+    db_timeout: float = 5.0  # seconds a write waits for an unavailable/locked database, then fails
+    bot_timeout: float = 10.0  # seconds a bot may think before the fallback (rule) plays the seat
+    bot_modules: tuple[str, ...] = ()  # modules imported at startup to register bot levels
+    # Cross-site policy (docs/security.md): origins besides the server's own whose pages may use
+    # the session cookie (WebSocket) and send state-changing requests.
+    allowed_origins: tuple[str, ...] = ()
+    # Proxies (IPs/CIDRs, or "*") whose X-Forwarded-Proto/-For are believed; None: none are.
+    trusted_proxies: str | None = None
+    # seconds between reads of the bans and closed tables made by ``secret-hitler admin``
+    moderation_refresh: float = 2.0
+    api_docs: bool = False  # /api/docs (Swagger UI, which loads its scripts from a CDN)
+    # A bearer token /metrics asks for (SH_METRICS_TOKEN); None: /metrics is open to all, for a
+    # deployment that keeps it off the public side of its proxy (docs/security.md).
+    metrics_token: str | None = None
+    # A cluster (docs/deploy.md): with a Redis URL the server is one node of many, on PostgreSQL.
+    redis_url: str | None = None
+    node_id: str | None = None  # default: host name and port
+    lease_ttl: float = 10.0  # seconds a node's table lease lasts unless renewed
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_env(cls, limits: dict[str, str] | None = None, **overrides: Any) -> Settings:
+        """Settings from SH_HOST, SH_PORT, SH_DATA, DATABASE_URL, SH_SECRET, SH_BOT_DELAY, SH_GRACE,
+        SH_DB_TIMEOUT, SH_BOT_TIMEOUT, SH_MODERATION_REFRESH, SH_BOT_MODULES (comma-separated module
+        names), SH_ALLOWED_ORIGINS, SH_TRUSTED_PROXIES, SH_API_DOCS, SH_WEBHOOK_ALLOW_PRIVATE,
+        SH_METRICS_TOKEN, REDIS_URL, SH_NODE_ID, SH_LEASE_TTL and the limits of ``LIMIT_ENV``.
+
+        Keyword arguments that are not ``None`` (command-line flags) and ``limits`` (``--limit``
+        NAME -> VALUE) win over the environment. A bad value raises ``ValueError``.
+        """
+        env = os.environ
+        values: dict[str, Any] = {
+            "host": env.get("SH_HOST") or DEFAULT_HOST,
+            "port": env.get("SH_PORT") or DEFAULT_PORT,
+            "data": Path(env.get("SH_DATA") or DEFAULT_DATA),
+            "database_url": env.get("DATABASE_URL") or None,
+            "secret": env.get("SH_SECRET") or None,
+            "bot_delay": _float("SH_BOT_DELAY", 1.0),
+            "grace": _float("SH_GRACE", 60.0),
+            "db_timeout": _float("SH_DB_TIMEOUT", 5.0),
+            "bot_timeout": _float("SH_BOT_TIMEOUT", 10.0),
+            "moderation_refresh": _float("SH_MODERATION_REFRESH", 2.0),
+            "bot_modules": tuple(
+                m.strip() for m in env.get("SH_BOT_MODULES", "").split(",") if m.strip()
+            ),
+            "allowed_origins": _origins(env.get("SH_ALLOWED_ORIGINS")),
+            "trusted_proxies": (env.get("SH_TRUSTED_PROXIES") or "").strip() or None,
+            "api_docs": _flag("SH_API_DOCS"),
+            "webhook_allow_private": _flag("SH_WEBHOOK_ALLOW_PRIVATE"),
+            "metrics_token": (env.get("SH_METRICS_TOKEN") or "").strip() or None,
+            "redis_url": env.get("REDIS_URL") or None,
+            "node_id": env.get("SH_NODE_ID") or None,
+            "lease_ttl": _float("SH_LEASE_TTL", 10.0),
+        }
+        defaults = cls()
+        given = {k: env[e] for k, e in LIMIT_ENV.items() if env.get(e)}
+        for name, raw in (limits or {}).items():
+            if name not in LIMIT_ENV:
+                raise ValueError(f"--limit: unknown limit {name!r}; known: {', '.join(LIMIT_ENV)}")
+            given[name] = raw
+        for name, raw in given.items():
+            values[name] = _limit_value(name, raw, getattr(defaults, name))
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        values["data"] = Path(values["data"])
+        values["port"] = _port(values["port"])
+        settings = cls(**values)
+        settings.check_cluster()
+        return settings
+
+    def check_cluster(self) -> None:
+        """A cluster needs PostgreSQL (shared by the nodes) and a well-formed node id."""
+        if self.node_id is not None and not _NODE_ID.fullmatch(self.node_id):
+            raise ValueError(
+                f"--node-id: {self.node_id[:80]!r} must be 1-64 letters, digits, '.', '_' or '-'"
+            )
+        if self.redis_url is None:
+            return
+        if not self.redis_url.startswith(("redis://", "rediss://", "unix://")):
+            raise ValueError("REDIS_URL: must start with redis://, rediss:// or unix://")
+        if not self.sqlalchemy_url.startswith("postgresql"):
+            raise ValueError(
+                "REDIS_URL: the nodes of a cluster share a PostgreSQL: set DATABASE_URL"
+            )
+        if not self.lease_ttl > 0:
+            raise ValueError("SH_LEASE_TTL: must be more than 0")
+
+    @property
+    def node(self) -> str:
+        """This node's id in a cluster."""
+        return self.node_id or f"{socket.gethostname()[:50]}-{self.port}"
+
+    def with_(self, **changes: Any) -> Settings:
+        return replace(self, **changes)
+
+    @property
+    def sqlalchemy_url(self) -> str:
+        return database_url_for(self.database_url, self.data)
+
+    def private_data(self) -> None:
+        """The data folder (SQLite file, secret key) is the server's user's only: mode 0700."""
+        if self.data.is_dir():
+            os.chmod(self.data, 0o700)
+
+    def signing_secret(self) -> str:
+        """SH_SECRET, else the key stored in the data folder (created on first use)."""
+        if self.secret:
+            return self.secret
+        self.data.mkdir(parents=True, exist_ok=True, mode=0o700)
+        path = self.data / "secret.key"
+        if path.exists():
+            key = path.read_text(encoding="utf-8").strip()
+            if key:
+                return key
+        key = secrets.token_urlsafe(48)
+        tmp = path.with_suffix(".tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(key + "\n")
+        os.replace(tmp, path)
+        return key

@@ -1,0 +1,354 @@
+"""Moderation: reports, per-user blocklists, bans, and tables closed by an administrator
+(docs/protocol.md "Moderation", docs/server.md "Administration").
+
+Bans and closed tables are made by ``secret-hitler admin`` in another process, on the same
+database, so the server reads them again every ``moderation_refresh`` seconds: a new ban then
+ends the user's open connections and refuses her requests, a closed table is closed live.
+Blocklists change only through this server, so they are kept in memory after the first load.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+import logging
+import time
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Annotated, Any
+
+import sqlalchemy as sa
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from sqlalchemy.engine import Connection
+
+from ..core import protocol as P
+from ..core.guard import client_address
+from ..core.text import brief
+from ..lobby.hub import Hub, LobbyError
+from ..storage import db
+from ..storage.writer import Store
+from ..table.chat import clean_chat
+
+if TYPE_CHECKING:
+    from ..table.session import Table
+
+log = logging.getLogger("secret_hitler.server.moderation")
+
+router = APIRouter()
+
+REASON_MAX = 500  # characters of a report's reason
+REPORTS_PER_DAY = 20  # reports one user may file in 24 hours
+BLOCKS_MAX = 500  # entries of one user's blocklist
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def parse_address(raw: str) -> str:
+    """An IP address or network (CIDR) in its normal form; ``ValueError`` otherwise."""
+    try:
+        return str(ipaddress.ip_network(raw.strip(), strict=False))
+    except ValueError:
+        raise ValueError(f"not an IP address or network: {brief(raw)}") from None
+
+
+class Moderation:
+    def __init__(self, store: Store, refresh: float) -> None:
+        self.store = store
+        self.refresh = refresh
+        self.users: frozenset[str] = frozenset()  # banned user ids
+        self.networks: tuple[Network, ...] = ()  # banned addresses
+        self.blocks: set[tuple[str, str]] = set()  # (user, the user she blocked)
+        self._task: asyncio.Task[None] | None = None
+
+    # ------------------------------------------------------------------ checks
+    def banned_user(self, user_id: str) -> bool:
+        return user_id in self.users
+
+    def banned_address(self, addr: str) -> bool:
+        try:
+            ip = ipaddress.ip_address(addr)
+        except ValueError:
+            return False
+        return any(ip in net for net in self.networks if net.version == ip.version)
+
+    def kept_apart(self, user_id: str, others: Iterable[str]) -> bool:
+        """Whether ``user_id`` blocked, or was blocked by, one of ``others``."""
+        return any((user_id, o) in self.blocks or (o, user_id) in self.blocks for o in others)
+
+    def check_join(self, user_id: str, table: Table) -> None:
+        """Refuse a seat at a table where someone on either side's blocklist sits or hosts."""
+        others = {s.user_id for s in table.seats if s.kind == "human" and s.user_id}
+        others.add(table.host)
+        others.discard(user_id)
+        if self.kept_apart(user_id, others):
+            raise LobbyError(
+                403,
+                "blocked",
+                "you cannot sit at this table: a blocklist keeps you and a player here apart",
+            )
+
+    # ------------------------------------------------------------------ state
+    async def load(self) -> None:
+        def run(conn: Connection) -> set[tuple[str, str]]:
+            b = db.blocks.c
+            return {(r.user_id, r.blocked) for r in conn.execute(sa.select(b.user_id, b.blocked))}
+
+        self.blocks = await self.store.read(run)
+        await self.reload_bans()
+
+    async def reload_bans(self) -> None:
+        def run(conn: Connection) -> list[tuple[str, str]]:
+            b = db.bans.c
+            return [(r.kind, r.value) for r in conn.execute(sa.select(b.kind, b.value))]
+
+        users, nets = set(), []
+        for kind, value in await self.store.read(run):
+            if kind == "user":
+                users.add(value)
+            elif kind == "address":
+                with contextlib.suppress(ValueError):
+                    nets.append(ipaddress.ip_network(value, strict=False))
+        self.users, self.networks = frozenset(users), tuple(nets)
+
+    def start(self, hub: Hub) -> None:
+        self._task = asyncio.create_task(self._watch(hub), name="moderation")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def _watch(self, hub: Hub) -> None:
+        while True:
+            await asyncio.sleep(self.refresh)
+            try:
+                await self.sync(hub)
+            except Exception:  # the database may be away: try again next time
+                log.warning("could not read bans and closed tables", exc_info=True)
+
+    async def sync(self, hub: Hub) -> None:
+        """Apply what an administrator changed: bans (their connections end), closed tables."""
+        await self.reload_bans()
+        for table in list(hub.tables.values()):
+            for conn in list(table.conns):
+                if conn.user is not None and self.banned_user(conn.user.id):
+                    conn.send_msg(P.error("banned", "this account is banned"))
+                    conn.close(4403)
+        live = [t.id for t in hub.tables.values() if t.status in ("waiting", "playing")]
+        if not live:
+            return
+
+        def closed(conn: Connection) -> list[str]:
+            c = db.closed_tables.c
+            query = sa.select(c.table_id).where(c.table_id.in_(live))
+            return list(conn.execute(query).scalars())
+
+        for table_id in await self.store.read(closed):
+            live_table = hub.get(table_id)
+            if live_table is not None:
+                await close_live(hub, live_table)
+
+    async def block(self, user_id: str, other: str) -> None:
+        if (user_id, other) in self.blocks:
+            return
+        if sum(1 for u, _ in self.blocks if u == user_id) >= BLOCKS_MAX:
+            raise LobbyError(409, "too_many_blocks", f"a blocklist holds at most {BLOCKS_MAX}")
+
+        def run(conn: Connection) -> None:
+            conn.execute(
+                db.blocks.insert().values(user_id=user_id, blocked=other, created_at=time.time())
+            )
+
+        await self.store.write(run)
+        self.blocks.add((user_id, other))
+
+    async def unblock(self, user_id: str, other: str) -> bool:
+        def run(conn: Connection) -> int:
+            b = db.blocks.c
+            return conn.execute(
+                db.blocks.delete().where(b.user_id == user_id, b.blocked == other)
+            ).rowcount
+
+        removed = await self.store.write(run)
+        self.blocks.discard((user_id, other))
+        return bool(removed)
+
+
+async def close_live(hub: Hub, table: Table) -> None:
+    """Close a live table an administrator closed: its game stops, everyone is told, and it is
+    not restored at the next start (its status in the database is ``closed``)."""
+    async with table.lock:
+        if table.status not in ("waiting", "playing"):
+            return
+        table.status = "closed"
+        table.log.warning("table closed by an administrator")
+        try:
+            await table.persist()  # the server may have rewritten the row since the closure
+        except Exception:  # the closure itself is stored: the next start skips the table anyway
+            table.log.warning("could not store the closed status", exc_info=True)
+        table.broadcast_table()
+        for c in list(table.conns):
+            c.send_msg(P.error("table_closed", "an administrator closed this table"))
+        if hub.tables.get(table.id) is table:
+            del hub.tables[table.id]
+            hub.invites.pop(table.invite, None)
+            hub.metrics.tables_open.set(len(hub.tables))
+        if table.game is not None and not table.game.finished:
+            hub.metrics.games_active.dec()
+    await table.close()
+
+
+# ---------------------------------------------------------------------- admin writes
+def close_table(table_id: str) -> Any:
+    """(admin) Close a waiting or playing table: its closure is recorded (a running server closes
+    it live) and the table and its game are marked closed. Returns whether it was open."""
+
+    def run(conn: Connection) -> bool:
+        t, g, c = db.tables.c, db.games.c, db.closed_tables.c
+        done = conn.execute(
+            db.tables.update()
+            .where(t.id == table_id, t.status.in_(("waiting", "playing")))
+            .values(status="closed")
+        ).rowcount
+        if not done:
+            return False
+        conn.execute(
+            db.games.update().where(g.id == table_id, g.status == "playing").values(status="closed")
+        )
+        if conn.execute(sa.select(c.table_id).where(c.table_id == table_id)).first() is None:
+            conn.execute(
+                db.closed_tables.insert().values(table_id=table_id, created_at=time.time())
+            )
+        return True
+
+    return run
+
+
+# ---------------------------------------------------------------------- HTTP
+class ReportBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    player: StrictStr = Field(max_length=32)
+    reason: StrictStr = Field(max_length=4 * REASON_MAX)
+    game: StrictStr | None = Field(default=None, max_length=32)
+    moment: Annotated[StrictInt, Field(ge=0, le=100_000)] | None = None
+
+
+class BlockBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    player: StrictStr = Field(max_length=32)
+
+
+def moderation_of(request: Request) -> Moderation:
+    return request.app.state.moderation  # type: ignore[no-any-return]
+
+
+def _need_user(request: Request) -> str:
+    user = getattr(request.state, "user", None)
+    if user is None:
+        raise LobbyError(401, "unauthorized", "sign in first (POST /api/session)")
+    return str(user.id)
+
+
+def _user_exists(conn: Connection, user_id: str) -> bool:
+    return (
+        conn.execute(sa.select(db.users.c.id).where(db.users.c.id == user_id)).first() is not None
+    )
+
+
+@router.post("/api/reports", status_code=201)
+async def report(body: ReportBody, request: Request) -> dict[str, Any]:
+    """Report a player, optionally at a moment (an action index) of a game."""
+    me = _need_user(request)
+    try:
+        reason = clean_chat(body.reason, REASON_MAX)
+    except P.ProtocolError:
+        raise LobbyError(
+            400, "invalid_request", f"reason: 1-{REASON_MAX} characters of visible text"
+        ) from None
+    if body.player == me:
+        raise LobbyError(400, "invalid_request", "player: you cannot report yourself")
+    if body.moment is not None and body.game is None:
+        raise LobbyError(400, "invalid_request", "moment: give the game too")
+    now = time.time()
+
+    def check(conn: Connection) -> tuple[int, str, str] | None:
+        """Why the report is refused (status, code, message), or None."""
+        if not _user_exists(conn, body.player):
+            return 404, "not_found", f"no player {brief(body.player)}"
+        if body.game is not None:
+            g = db.games.c
+            count = conn.execute(sa.select(g.action_count).where(g.id == body.game)).scalar()
+            if count is None:
+                return 404, "not_found", f"no game {brief(body.game)}"
+            if body.moment is not None and body.moment > count:
+                return 400, "invalid_request", f"moment: the game has {count} actions"
+        r = db.reports.c
+        recent = conn.execute(
+            sa.select(sa.func.count()).where(r.reporter == me, r.created_at >= now - 86400)
+        ).scalar_one()
+        if recent >= REPORTS_PER_DAY:
+            return 429, "rate_limited", f"at most {REPORTS_PER_DAY} reports a day"
+        return None
+
+    store: Store = request.app.state.hub.store
+    refused = await store.read(check)
+    if refused is not None:
+        raise LobbyError(*refused)
+
+    def run(conn: Connection) -> int:
+        result = conn.execute(
+            db.reports.insert().values(
+                reporter=me,
+                target=body.player,
+                game_id=body.game,
+                moment=body.moment,
+                reason=reason,
+                created_at=now,
+            )
+        )
+        key = result.inserted_primary_key
+        assert key is not None
+        return int(key[0])
+
+    report_id = await store.write(run)
+    return {"id": report_id}
+
+
+@router.get("/api/blocks")
+async def list_blocks(request: Request) -> dict[str, Any]:
+    me = _need_user(request)
+    ids = sorted(b for u, b in moderation_of(request).blocks if u == me)
+
+    def run(conn: Connection) -> dict[str, str]:
+        u = db.users.c
+        return {r.id: r.name for r in conn.execute(sa.select(u.id, u.name).where(u.id.in_(ids)))}
+
+    names = await request.app.state.hub.store.read(run) if ids else {}
+    return {"blocked": [{"user_id": i, "name": names.get(i)} for i in ids]}
+
+
+@router.post("/api/blocks", status_code=201)
+async def add_block(body: BlockBody, request: Request) -> dict[str, Any]:
+    me = _need_user(request)
+    if body.player == me:
+        raise LobbyError(400, "invalid_request", "player: you cannot block yourself")
+    store: Store = request.app.state.hub.store
+    if not await store.read(lambda conn: _user_exists(conn, body.player)):
+        raise LobbyError(404, "not_found", f"no player {brief(body.player)}")
+    await moderation_of(request).block(me, body.player)
+    return {"blocked": body.player}
+
+
+@router.delete("/api/blocks/{player}")
+async def remove_block(player: str, request: Request) -> dict[str, Any]:
+    me = _need_user(request)
+    if not await moderation_of(request).unblock(me, player[:64]):
+        raise LobbyError(404, "not_found", f"{brief(player)} is not on your blocklist")
+    return {"unblocked": player}
+
+
+def refuse_banned_address(request: Request) -> None:
+    """(POST /api/session) A banned address cannot open sessions."""
+    if moderation_of(request).banned_address(client_address(request.client)):
+        raise LobbyError(403, "banned", "sessions from this address are refused")

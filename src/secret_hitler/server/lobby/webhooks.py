@@ -1,0 +1,254 @@
+"""Play-by-post notifications: a table's optional webhook gets a JSON POST when it is a human
+player's turn and when the game ends (docs/protocol.md "Play-by-post").
+
+The body has ``text`` (what chat services' incoming webhooks show) plus structured fields.
+Posting never blocks the table: each POST is a background task with a timeout (httpx), and a
+failure is logged (status or error type only, never the URL, which often holds a secret).
+
+Server-side request forgery (docs/security.md "Webhooks"): a webhook may not reach a private,
+loopback, link-local, multicast or reserved address unless the operator allows it
+(``SH_WEBHOOK_ALLOW_PRIVATE``). Literal addresses and ``localhost`` names are refused when the
+URL is set; every POST resolves the host name, refuses it if any of its addresses is such an
+address, and connects to the address it checked (no second lookup an attacker's DNS could
+answer differently). Redirects are never followed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import logging
+import re
+import socket
+from typing import TYPE_CHECKING, Any
+from urllib.parse import SplitResult, urlsplit, urlunsplit
+
+import httpx
+
+if TYPE_CHECKING:
+    from ..table.session import Table
+
+log = logging.getLogger("secret_hitler.server.webhooks")
+
+URL_MAX = 512
+PENDING_MAX = 1000  # posts in flight across all tables; more are dropped (and logged)
+
+
+class WebhookError(ValueError):
+    """A refused webhook URL; the message says why (without echoing it), ``code`` is the API's
+    error code."""
+
+    def __init__(self, message: str, code: str = "invalid_webhook") -> None:
+        super().__init__(message)
+        self.code = code
+
+
+IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+PRIVATE_MESSAGE = (
+    "webhook: the address is private, loopback, link-local, multicast or reserved; "
+    "webhooks go to public addresses only"
+)
+
+
+def forbidden_address(ip: IPAddress) -> bool:
+    """Not a public unicast address (or an IPv6 address that carries a non-public IPv4 one)."""
+    if not ip.is_global or ip.is_multicast or ip.is_reserved:
+        return True
+    if isinstance(ip, ipaddress.IPv6Address):
+        inner = [ip.ipv4_mapped, ip.sixtofour, *(ip.teredo or ())]
+        return any(v is not None and forbidden_address(v) for v in inner)
+    return False
+
+
+def _literal(host: str) -> IPAddress | None:
+    """The address a host written as one means, including the old IPv4 forms that resolvers
+    still accept (``127.1``, ``0x7f000001``)."""
+    try:
+        return ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        pass
+    if re.fullmatch(r"[0-9a-fA-FxX.]+", host) and any(c.isdigit() for c in host):
+        try:
+            return ipaddress.IPv4Address(socket.inet_aton(host))
+        except OSError:
+            return None
+    return None
+
+
+def check_url(raw: object, allow_private: bool = False) -> str | None:
+    """A webhook URL (http or https, with a host), ``None`` for "" (no webhook), or
+    ``WebhookError`` (code ``webhook_private`` for an address webhooks may not reach)."""
+    if not isinstance(raw, str):
+        raise WebhookError("webhook: must be a string")
+    url = raw.strip()
+    if not url:
+        return None
+    if len(url) > URL_MAX:
+        raise WebhookError(f"webhook: at most {URL_MAX} characters")
+    if any(ord(ch) < 33 or ord(ch) == 127 for ch in url):
+        raise WebhookError("webhook: no spaces or control characters")
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname
+        parts.port  # noqa: B018 (a bad port raises here)
+    except ValueError:
+        raise WebhookError("webhook: not a valid URL") from None
+    if parts.scheme not in ("http", "https"):
+        raise WebhookError("webhook: must be an http:// or https:// URL")
+    if not host:
+        raise WebhookError("webhook: the URL needs a host")
+    if not allow_private:
+        ip = _literal(host)
+        name = host.rstrip(".").lower()
+        if (ip is not None and forbidden_address(ip)) or (
+            name == "localhost" or name.endswith(".localhost")
+        ):
+            raise WebhookError(PRIVATE_MESSAGE, "webhook_private")
+    return url
+
+
+async def resolve(host: str, port: int, allow_private: bool) -> IPAddress:
+    """The address to connect to for ``host``: every address it resolves to must be allowed
+    (else ``WebhookError`` ``webhook_private``), so no answer of a round-robin name slips by."""
+    ip = _literal(host)
+    if ip is None:
+        infos = await asyncio.get_running_loop().getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP
+        )
+        ips = [_literal(str(info[4][0])) for info in infos]
+        found = [a for a in ips if a is not None]
+        if not found:
+            raise WebhookError("webhook: the host name has no address")
+        ip = found[0]
+    else:
+        found = [ip]
+    if not allow_private and any(forbidden_address(a) for a in found):
+        raise WebhookError(PRIVATE_MESSAGE, "webhook_private")
+    return ip
+
+
+def pinned(parts: SplitResult, ip: IPAddress) -> str:
+    """The URL with its host replaced by the checked address (the Host header and TLS name stay
+    the original host's)."""
+    host = f"[{ip}]" if ip.version == 6 else str(ip)
+    userinfo, at, _ = parts.netloc.rpartition("@")
+    netloc = (userinfo + at) + (host if parts.port is None else f"{host}:{parts.port}")
+    return urlunsplit((parts.scheme, netloc, parts.path or "/", parts.query, ""))
+
+
+class Webhooks:
+    """Sends the notifications of every table of a hub."""
+
+    def __init__(self, timeout: float, allow_private: bool = False) -> None:
+        self.timeout = timeout
+        self.allow_private = allow_private  # SH_WEBHOOK_ALLOW_PRIVATE (tests, closed networks)
+        self._client: httpx.AsyncClient | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.sent = 0
+        self.failed = 0
+
+    def _names(self, table: Table, seats: list[int]) -> list[str]:
+        return [table.seats[s].name or f"Seat {s + 1}" for s in seats]
+
+    def _label(self, table: Table) -> str:
+        return table.name or f"Table {table.id}"
+
+    def turn(self, table: Table) -> None:
+        """A new decision: post whose turn it is (only when a human seat is asked)."""
+        g = table.game
+        if table.webhook is None or g is None or g.finished:
+            return
+        to_act = list(g.view(None).to_act)  # the engine says who acts; public to everyone
+        humans = [s for s in to_act if table.seats[s].kind == "human"]
+        if not humans:
+            return
+        names = self._names(table, to_act)
+        view = g.view(None)
+        phase = str(getattr(view.phase, "value", view.phase))
+        self._post(
+            table,
+            {
+                "text": f"{self._label(table)}: waiting for {', '.join(names)} ({phase})",
+                "event": "turn",
+                "table": table.id,
+                "name": table.name,
+                "phase": phase,
+                "round": view.round,
+                "to_act": [{"seat": s, "name": n} for s, n in zip(to_act, names, strict=True)],
+                "deadline": table.deadline,
+            },
+        )
+
+    def game_over(self, table: Table) -> None:
+        g = table.game
+        if table.webhook is None or g is None:
+            return
+        winner = g.winner.value if g.winner else None
+        reason = g.reason.value if g.reason else None
+        self._post(
+            table,
+            {
+                "text": f"{self._label(table)}: game over, {winner} win ({reason})",
+                "event": "game_over",
+                "table": table.id,
+                "name": table.name,
+                "winner": winner,
+                "reason": reason,
+            },
+        )
+
+    def _post(self, table: Table, body: dict[str, Any]) -> None:
+        url = table.webhook
+        assert url is not None
+        if len(self._tasks) >= PENDING_MAX:
+            self.failed += 1
+            table.log.warning("webhook dropped: too many posts in flight")
+            return
+        task = asyncio.get_running_loop().create_task(self._send(table, url, body))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _send(self, table: Table, url: str, body: dict[str, Any]) -> None:
+        if self._client is None:
+            # no proxies from the environment: the address checked is the address reached
+            self._client = httpx.AsyncClient(
+                timeout=self.timeout, follow_redirects=False, trust_env=False
+            )
+        try:
+            r = await asyncio.wait_for(self._post_checked(url, body), self.timeout)
+        except WebhookError as exc:
+            self.failed += 1
+            table.log.warning("webhook refused", extra={"error": exc.code})
+            return
+        except Exception as exc:
+            self.failed += 1
+            table.log.warning("webhook failed", extra={"error": type(exc).__name__[:60]})
+            return
+        if r.status_code >= 300:
+            self.failed += 1
+            table.log.warning("webhook refused", extra={"status": r.status_code})
+        else:
+            self.sent += 1
+
+    async def _post_checked(self, url: str, body: dict[str, Any]) -> httpx.Response:
+        """POST to the address the URL's host resolves to, once that address is checked."""
+        assert self._client is not None
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+        ip = await resolve(host, port, self.allow_private)
+        default = parts.port is None
+        headers = {"host": host if default else f"{host}:{parts.port}"}
+        if ":" in host:
+            headers["host"] = f"[{host}]" if default else f"[{host}]:{parts.port}"
+        extensions = {"sni_hostname": host} if parts.scheme == "https" else {}
+        return await self._client.post(
+            pinned(parts, ip), json=body, headers=headers, extensions=extensions
+        )
+
+    async def close(self) -> None:
+        for t in list(self._tasks):
+            t.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._client is not None:
+            await self._client.aclose()

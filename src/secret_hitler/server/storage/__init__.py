@@ -1,0 +1,1 @@
+"""Storage: the schema and migrations, the group-committing writer, and the queries."""

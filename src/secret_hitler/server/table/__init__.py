@@ -1,0 +1,1 @@
+"""One live table: seats, the game and its commit, fan-out, presence, chat and bot driving."""

@@ -1,0 +1,203 @@
+"""Per-recipient update messages: what one seat (or a spectator) may know after an action.
+
+An update carries the seat's engine view (``Game.view(seat)``) without its event log, and the new
+events the engine's observer routes to that seat. Nothing here decides what a seat may see: the
+engine's observer does, and ``View.SEAT_FIELDS`` says which view fields can differ between seats,
+so the rest is encoded once per action for everyone.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterable
+from typing import Any
+
+from ...engine import Action, Game
+from ...engine.actions import CLAIM, TARGETED
+from ...engine.view import FIELDS, SEAT_FIELDS
+from ..core.protocol import VERSION
+
+_DUMP = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+# Frame sizes must not tell anyone what a seat holds (docs/security.md "Frame sizes"): every
+# recipient of one update gets a frame of one length, computed from the spectator's frame (public
+# information) plus this allowance for what a seat's frame may add: its private events, own view
+# fields, legal actions and open claims. 1,445 bytes is the most seen over 1,080 random games of
+# every preset and player count with frequent claims (tests/server/test_updates.py keeps
+# checking it); the rest is margin.
+SEAT_ALLOWANCE = 2048
+BUCKET = 256
+_PAD = ',"pad":"'
+log = logging.getLogger("secret_hitler.server.updates")
+
+
+def padded_length(public_bytes: int) -> int:
+    """The length of every frame of an update whose spectator frame has ``public_bytes``."""
+    need = public_bytes + SEAT_ALLOWANCE + len(_PAD) + 1
+    return -(-need // BUCKET) * BUCKET
+
+
+#: A bound on one private event's JSON (the longest, a night event naming four fascists, is
+#: about 100 bytes), for padding a welcome, which carries the seat's whole log.
+PRIVATE_EVENT_ALLOWANCE = 160
+WELCOME_BUCKET = 1024
+
+
+def welcome_length(game: Game, public_bytes: int) -> int:
+    """The padded length of every welcome to this game now: the spectators' welcome, plus room
+    for the private events a seat can hold. The game's count of private events (roles, nights,
+    hands, peeks, investigations) follows from public facts (rules, offices, powers used)."""
+    private = sum(1 for e in game.events if e.audience is not None)
+    need = public_bytes + SEAT_ALLOWANCE + PRIVATE_EVENT_ALLOWANCE * private + len(_PAD) + 1
+    return -(-need // WELCOME_BUCKET) * WELCOME_BUCKET
+
+
+def pad_to(text: str, length: int) -> str:
+    """``text`` (a JSON object) grown to ``length`` UTF-8 bytes with a ``pad`` field of spaces."""
+    room = length - len(text.encode()) - len(_PAD) - 1  # the closing brace moves after the pad
+    if room < 0:
+        raise ValueError("frame longer than its padded length")
+    return f'{text[:-1]}{_PAD}{" " * room}"}}'
+
+
+_SHARED = tuple(f for f in FIELDS if f not in SEAT_FIELDS)
+_OWN = tuple(f for f in SEAT_FIELDS if f != "events")
+
+
+def public_action(action: Action) -> dict[str, Any]:
+    """What everyone may know about an action: who, what type, public targets and claims."""
+    if action.type == CLAIM:
+        return action.to_json()
+    out: dict[str, Any] = {"seat": action.seat, "type": action.type}
+    if action.type in TARGETED:
+        out["target"] = action.target
+    return out
+
+
+def build_update(
+    game: Game,
+    seat: int | None,
+    seq: int,
+    ev_from: int,
+    action: Action | None,
+    by: str | None,
+    deadline: float | None,
+) -> dict[str, Any]:
+    """The ``update`` message for ``seat`` after the events from ``ev_from`` on."""
+    legal = [a.to_json() for a in game.legal_actions(seat)] if seat is not None else []
+    msg: dict[str, Any] = {
+        "v": VERSION,
+        "type": "update",
+        "seq": seq,
+        "events": json.loads(_DUMP(game.observer.events_since(seat, ev_from))),
+        "view": game.view(seat).to_json(events=False),
+        "legal": legal,
+        "deadline": deadline,
+        "action": None if action is None else public_action(action),
+    }
+    if by is not None:
+        msg["by"] = by
+    return msg
+
+
+# ---------------------------------------------------------------------- one action, every seat
+_ACTION_JSON: dict[Action, str] = {}
+_ACTION_JSON_MAX = 20_000
+
+
+def _action_json(action: Action) -> str:
+    text = _ACTION_JSON.get(action)
+    if text is None:
+        text = _DUMP(action.to_json())
+        if len(_ACTION_JSON) < _ACTION_JSON_MAX:
+            _ACTION_JSON[action] = text
+    return text
+
+
+class SeatUpdates:
+    """The encoded ``update`` messages of one action, built lazily per recipient (each once).
+
+    The view fields every recipient shares are encoded once, from the spectator's view; each
+    seat adds its own ``SEAT_FIELDS`` and the events the observer routes to it.
+    """
+
+    __slots__ = (
+        "_game",
+        "_ev_from",
+        "_head",
+        "_view_mid",
+        "_tail",
+        "_texts",
+        "_unpadded",
+        "_length",
+    )
+
+    def __init__(
+        self,
+        game: Game,
+        seq: int,
+        ev_from: int,
+        action: Action | None,
+        by: str | None,
+        deadline: float | None,
+    ) -> None:
+        self._game = game
+        self._ev_from = ev_from
+        public = game.view(None)
+        shared = {f: getattr(public, f) for f in _SHARED}
+        self._head = f'{{"v":{VERSION},"type":"update","seq":{seq},"events":'
+        self._view_mid = _DUMP(shared)[:-1]
+        tail: dict[str, Any] = {
+            "deadline": deadline,
+            "action": None if action is None else public_action(action),
+        }
+        if by is not None:
+            tail["by"] = by
+        self._tail = _DUMP(tail)[1:]
+        self._texts: dict[int | None, str] = {}
+        self._unpadded: dict[int | None, str] = {}
+        self._length = padded_length(len(self._raw(None).encode()))
+
+    def frames(self, seats: Iterable[int | None]) -> dict[int | None, str]:
+        """The frames for these recipients (``None``: spectators), all of the update's length.
+
+        Every frame is built before any is padded, so if the allowance ever proved too small
+        every frame grows together: no recipient's frame is ever longer than another's.
+        """
+        raw = {seat: self._raw(seat) for seat in seats}
+        longest = max((len(t.encode()) for t in raw.values()), default=0)
+        if longest + len(_PAD) + 1 > self._length:
+            log.error("update frame over its padded length; padding every frame further")
+            self._length = padded_length(longest)
+            self._texts = {}
+        out = {}
+        for seat, text in raw.items():
+            padded = self._texts.get(seat)
+            if padded is None:
+                padded = self._texts[seat] = pad_to(text, self._length)
+            out[seat] = padded
+        return out
+
+    def text(self, seat: int | None) -> str:
+        """The frame for one recipient (see ``frames``)."""
+        return self.frames([seat])[seat]
+
+    @property
+    def length(self) -> int:
+        """The length in bytes of every frame of this update."""
+        return self._length
+
+    def _raw(self, seat: int | None) -> str:
+        raw = self._unpadded.get(seat)
+        if raw is None:
+            raw = self._unpadded[seat] = self._build(seat)
+        return raw
+
+    def _build(self, seat: int | None) -> str:
+        g = self._game
+        view = g.view(seat)
+        events = _DUMP(g.observer.events_since(seat, self._ev_from))
+        own = _DUMP({f: getattr(view, f) for f in _OWN})[1:]
+        legal = ",".join(_action_json(a) for a in g.legal_actions(seat)) if seat is not None else ""
+        return f'{self._head}{events},"view":{self._view_mid},{own},"legal":[{legal}],{self._tail}'
