@@ -4,26 +4,19 @@ Event data is handed out to players through views, so it is read-only all the wa
 ``ReadOnlyDict`` of JSON scalars and ``ReadOnlyList``/``ReadOnlyDict`` values. They are ``dict``
 and ``list`` subclasses, so they compare equal to plain JSON and serialize with ``json`` as they
 are; only mutation is refused.
+
+Each kind of event has its own type (``EVENT_TYPES``): a ``TypedEvent`` subclass of
+``ReadOnlyDict`` that holds the event as its JSON (``{"type": ..., **data}``, the same keys in
+the same order as views and the protocol show it) and reads its fields as typed attributes
+(``e.seat``, ``e.policies``); ``Event.json`` and every view's log hand these out. A field that
+some events of a kind leave out (``OPTIONAL``) reads as ``None`` then.
 """
 
 from __future__ import annotations
 
-from typing import Any, NoReturn
-
-#: Event types that are always addressed to some seats only (never public). The web client and
-#: the tests read this list from the engine (``GET /api/rules``), never a copy of it.
-PRIVATE_EVENT_TYPES = frozenset(
-    {
-        "role",
-        "night",
-        "drew",
-        "passed",
-        "received",
-        "chancellor_discarded",
-        "peek",
-        "investigation",
-    }
-)
+from collections.abc import Mapping
+from operator import itemgetter
+from typing import Any, ClassVar, NoReturn
 
 
 def _read_only(*_args: Any, **_kwargs: Any) -> NoReturn:
@@ -98,18 +91,19 @@ class Event:
         self.type = type
         self.data = data
         self.audience = audience
-        self._json: ReadOnlyDict | None = None
+        self._json: TypedEvent | None = None
 
     def visible_to(self, seat: int | None) -> bool:
         """``seat=None`` is a spectator, who sees public events only."""
         return self.audience is None or (seat is not None and seat in self.audience)
 
     @property
-    def json(self) -> ReadOnlyDict:
-        """``{"type": ..., **data}``, read-only, built once and shared by every view."""
+    def json(self) -> TypedEvent:
+        """``{"type": ..., **data}`` as its kind's ``TypedEvent``, read-only, built once and
+        shared by every view."""
         out = self._json
         if out is None:
-            out = self._json = ReadOnlyDict(type=self.type, **self.data)
+            out = self._json = EVENT_TYPES[self.type](type=self.type, **self.data)
         return out
 
     def to_json(self, with_audience: bool = False) -> dict[str, Any]:
@@ -132,3 +126,284 @@ class Event:
 
     def __hash__(self) -> int:
         raise TypeError("an Event is mutable inside the engine and not hashable")
+
+
+# ---------------------------------------------------------------------- typed events
+class TypedEvent(ReadOnlyDict):
+    """One event as views show it: its JSON, read-only, with its fields as typed attributes.
+
+    A subclass per kind (``EVENT_TYPES``) declares its fields as annotations, in the order the
+    engine writes them; ``kind`` is its ``"type"``, ``private`` whether it is always addressed to
+    some seats only, ``OPTIONAL`` the fields some of its events leave out (read as ``None``).
+    """
+
+    __slots__ = ()
+    kind: ClassVar[str] = ""
+    private: ClassVar[bool] = False
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset()
+    #: The fields of the kind, in the order its JSON holds them (after ``type``).
+    FIELDS: ClassVar[tuple[str, ...]] = ()
+
+    def __init_subclass__(cls, kind: str = "", private: bool = False, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.kind, cls.private = kind, private
+        cls.FIELDS = tuple(
+            name for name, hint in cls.__annotations__.items() if not hint.startswith("ClassVar")
+        )
+        for name in cls.FIELDS:
+            # C-level getters: reading a field costs what ``e[name]`` does
+            getter = _optional(name) if name in cls.OPTIONAL else itemgetter(name)
+            setattr(cls, name, property(getter))
+        EVENT_TYPES[kind] = cls
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (dict(self),))
+
+
+def _optional(name: str) -> Any:
+    def get(event: TypedEvent) -> Any:
+        return event.get(name)
+
+    return get
+
+
+#: Every kind of event, by its ``"type"``.
+EVENT_TYPES: dict[str, type[TypedEvent]] = {}
+
+
+def typed(event: Mapping[str, Any]) -> TypedEvent:
+    """An event's JSON (a plain dict, as a client or a pickled view holds it) as its kind's
+    read-only ``TypedEvent``; ``KeyError`` for a kind the engine does not log."""
+    return EVENT_TYPES[event["type"]]({k: freeze(v) for k, v in event.items()})
+
+
+class GameStarted(TypedEvent, kind="game_started"):
+    """The table and its rules; ``names`` is ``None`` at an unnamed table."""
+
+    __slots__ = ()
+    players: int
+    names: list[str] | None
+    rules: ReadOnlyDict
+    board: list[str | None]
+    hitler_zone: int
+    veto_zone: int
+    liberal_policies: int
+    fascist_policies: int
+    draw_pile: int
+
+
+class RoleDealt(TypedEvent, kind="role", private=True):
+    """A seat learns its role."""
+
+    __slots__ = ()
+    seat: int
+    role: str
+    party: str
+
+
+class Night(TypedEvent, kind="night", private=True):
+    """What a fascist (and Hitler when he does) learns of the team: ``{"seat": role}``."""
+
+    __slots__ = ()
+    known: ReadOnlyDict
+
+
+class Candidate(TypedEvent, kind="candidate"):
+    """A new round: its presidential candidate and the chancellors he may nominate."""
+
+    __slots__ = ()
+    seat: int
+    round: int
+    eligible: list[int]
+
+
+class Nominated(TypedEvent, kind="nominated"):
+    __slots__ = ()
+    president: int
+    chancellor: int
+
+
+class Voted(TypedEvent, kind="voted"):
+    """A seat has voted; ``ja`` only when votes are public as they are cast."""
+
+    __slots__ = ()
+    OPTIONAL = frozenset({"ja"})
+    seat: int
+    ja: bool | None
+
+
+class Votes(TypedEvent, kind="votes"):
+    """The revealed votes (``None``: the dead) and the result."""
+
+    __slots__ = ()
+    votes: list[bool | None]
+    ja: int
+    nein: int
+    passed: bool
+
+
+class Tracker(TypedEvent, kind="tracker"):
+    __slots__ = ()
+    value: int
+
+
+class Elected(TypedEvent, kind="elected"):
+    __slots__ = ()
+    president: int
+    chancellor: int
+
+
+class NotHitler(TypedEvent, kind="not_hitler"):
+    """A chancellor elected in the Hitler zone, so proven not Hitler (E8)."""
+
+    __slots__ = ()
+    seat: int
+
+
+class LegislativeSession(TypedEvent, kind="legislative_session"):
+    """The president draws three; ``draw_pile`` is the pile after the draw."""
+
+    __slots__ = ()
+    president: int
+    chancellor: int
+    veto: bool
+    draw_pile: int
+
+
+class Drew(TypedEvent, kind="drew", private=True):
+    __slots__ = ()
+    policies: list[str]
+
+
+class PresidentDiscarded(TypedEvent, kind="president_discarded"):
+    __slots__ = ()
+    president: int
+
+
+class Passed(TypedEvent, kind="passed", private=True):
+    """The president's discard and the two he passed."""
+
+    __slots__ = ()
+    discarded: str
+    policies: list[str]
+
+
+class Received(TypedEvent, kind="received", private=True):
+    __slots__ = ()
+    policies: list[str]
+
+
+class ChancellorDiscarded(TypedEvent, kind="chancellor_discarded", private=True):
+    __slots__ = ()
+    policy: str
+
+
+class Enacted(TypedEvent, kind="enacted"):
+    """A policy on its track (``chaos``: the top of the pile, by the election tracker)."""
+
+    __slots__ = ()
+    policy: str
+    chaos: bool
+    liberal_policies: int
+    fascist_policies: int
+
+
+class VetoProposed(TypedEvent, kind="veto_proposed"):
+    __slots__ = ()
+    chancellor: int
+
+
+class Veto(TypedEvent, kind="veto"):
+    """The president's answer to a proposed veto."""
+
+    __slots__ = ()
+    accepted: bool
+    president: int
+
+
+class Chaos(TypedEvent, kind="chaos"):
+    """The top policy of the pile, enacted by the election tracker."""
+
+    __slots__ = ()
+    policy: str
+
+
+class Reshuffled(TypedEvent, kind="reshuffled"):
+    __slots__ = ()
+    draw_pile: int
+
+
+class PowerUsed(TypedEvent, kind="power"):
+    """A presidential power begins (the president chooses its target next, but a peek)."""
+
+    __slots__ = ()
+    power: str
+    president: int
+
+
+class Peek(TypedEvent, kind="peek", private=True):
+    __slots__ = ()
+    policies: list[str]
+
+
+class PowerSkipped(TypedEvent, kind="power_skipped"):
+    """A power with no possible target."""
+
+    __slots__ = ()
+    power: str
+    president: int
+
+
+class Investigated(TypedEvent, kind="investigated"):
+    __slots__ = ()
+    president: int
+    target: int
+
+
+class Investigation(TypedEvent, kind="investigation", private=True):
+    """What the investigating president learns."""
+
+    __slots__ = ()
+    target: int
+    party: str
+
+
+class SpecialElection(TypedEvent, kind="special_election"):
+    __slots__ = ()
+    president: int
+    target: int
+
+
+class Executed(TypedEvent, kind="executed"):
+    """``role`` only under ``reveal_executed_role``."""
+
+    __slots__ = ()
+    OPTIONAL = frozenset({"role"})
+    president: int
+    target: int
+    role: str | None
+
+
+class Claimed(TypedEvent, kind="claim"):
+    """A claim (RULES.md A9): ``policies`` for a hand or a peek, ``target`` and ``party`` for an
+    investigation."""
+
+    __slots__ = ()
+    OPTIONAL = frozenset({"policies", "target", "party"})
+    seat: int
+    subject: str
+    policies: list[str] | None
+    target: int | None
+    party: str | None
+
+
+class GameOver(TypedEvent, kind="game_over"):
+    __slots__ = ()
+    winner: str
+    reason: str
+    roles: list[str]
+
+
+#: Event types that are always addressed to some seats only (never public). The web client and
+#: the tests read this list from the engine (``GET /api/rules``), never a copy of it.
+PRIVATE_EVENT_TYPES = frozenset(kind for kind, cls in EVENT_TYPES.items() if cls.private)

@@ -16,9 +16,10 @@ from functools import lru_cache
 from typing import Any
 
 from . import actions as A
+from . import events as E
 from .actions import Action
 from .errors import IllegalAction, InvalidRecord, InvalidSettings, brief
-from .events import Event, ReadOnlyDict, ReadOnlyList, freeze
+from .events import Event, ReadOnlyDict, ReadOnlyList, TypedEvent, freeze
 from .observer import Observer
 from .settings import CHAOS_AT, FASCIST_TRACK, LIBERAL_TRACK, RECORD_FORMAT, RECORD_VERSION, Rules
 from .types import Party, Phase, Policy, Power, Reason, Role, Winner
@@ -187,11 +188,15 @@ class _Setup:
             fascist_policies=fascist,
             draw_pile=lib + fas,
         )
-        self.started_event = Event("game_started", started)  # shared by unnamed tables
+        self.started_event = Event(E.GameStarted.kind, started)  # shared by unnamed tables
         #: ``roles[seat][role]``: the event that tells ``seat`` its role.
         self.roles = tuple(
             {
-                r: Event("role", ReadOnlyDict(seat=s, role=r._value_, party=r.party._value_), (s,))
+                r: Event(
+                    E.RoleDealt.kind,
+                    ReadOnlyDict(seat=s, role=r._value_, party=r.party._value_),
+                    (s,),
+                )
                 for r in Role
             }
             for s in range(n)
@@ -203,7 +208,9 @@ class _Setup:
         public = rules.voting == "public_sequential"
         self.voted = tuple(
             {
-                ja: Event("voted", ReadOnlyDict(seat=s, ja=ja) if public else ReadOnlyDict(seat=s))
+                ja: Event(
+                    E.Voted.kind, ReadOnlyDict(seat=s, ja=ja) if public else ReadOnlyDict(seat=s)
+                )
                 for ja in (True, False)
             }
             for s in range(n)
@@ -219,24 +226,9 @@ def _setup(rules: Rules, n: int) -> _Setup:
 # Shared events. Most events carry a few small values (seats, counts, policies), so the same
 # event recurs across games: ``Game._note`` looks it up by (type, values, audience) and builds
 # it once. Events are immutable (read-only data), so sharing one between games is safe. The
-# field names of each type are fixed here, one tuple per type; at most _SHARED_MAX are kept.
+# field names of each type are its ``TypedEvent.FIELDS``; at most _SHARED_MAX are kept.
 _SHARED: dict[tuple[Any, ...], Event] = {}
 _SHARED_MAX = 1 << 15
-_CANDIDATE = ("seat", "round", "eligible")
-_GOVERNMENT = ("president", "chancellor")
-_VOTES_FIELDS = ("votes", "ja", "nein", "passed")
-_VALUE = ("value",)
-_SEAT = ("seat",)
-_SESSION = ("president", "chancellor", "veto", "draw_pile")
-_POLICIES = ("policies",)
-_PRESIDENT = ("president",)
-_PASSED = ("discarded", "policies")
-_POLICY = ("policy",)
-_ENACTED = ("policy", "chaos", "liberal_policies", "fascist_policies")
-_POWER = ("power", "president")
-_DRAW_PILE = ("draw_pile",)
-_TARGETING = ("president", "target")
-_INVESTIGATION = ("target", "party")
 
 
 def _plain(value: Any) -> Any:
@@ -249,10 +241,11 @@ def _plain(value: Any) -> Any:
 
 
 def _shared_event(
-    key: tuple[Any, ...], kind: str, names: tuple[str, ...], audience: tuple[int, ...] | None
+    key: tuple[Any, ...], kind: type[TypedEvent], audience: tuple[int, ...] | None
 ) -> Event:
     values = key[1]
-    event = Event(kind, ReadOnlyDict(zip(names, map(_plain, values), strict=True)), audience)
+    data = ReadOnlyDict(zip(kind.FIELDS, map(_plain, values), strict=True))
+    event = Event(kind.kind, data, audience)
     if len(_SHARED) < _SHARED_MAX:
         _SHARED[key] = event
     return event
@@ -762,7 +755,7 @@ class Game:
         elif kind == "veto":
             self.veto_choice = action.policy
             self.phase = _VETO_RESPONSE
-            self._log("veto_proposed", {"chancellor": seat})
+            self._log(E.VetoProposed, {"chancellor": seat})
         elif kind == "veto_response":
             self._veto_response(action.accept is True)
         else:
@@ -777,23 +770,25 @@ class Game:
 
     # ------------------------------------------------------------------ transitions
     def _log(
-        self, kind: str, data: dict[str, Any], audience: tuple[int, ...] | None = None
+        self,
+        kind: type[TypedEvent],
+        data: dict[str, Any],
+        audience: tuple[int, ...] | None = None,
     ) -> None:
-        self.events.append(Event(kind, ReadOnlyDict(data), audience))
+        self.events.append(Event(kind.kind, ReadOnlyDict(data), audience))
 
     def _note(
         self,
-        kind: str,
-        names: tuple[str, ...],
+        kind: type[TypedEvent],
         values: tuple[Any, ...],
         audience: tuple[int, ...] | None = None,
     ) -> None:
-        """Log an event made of small immutable values, shared with every game that logs the
-        same one (``_SHARED``); ``names`` is the type's one tuple of field names."""
+        """Log an event made of small immutable values (its fields' values, in its
+        ``FIELDS`` order), shared with every game that logs the same one (``_SHARED``)."""
         key = (kind, values, audience)
         event = _SHARED.get(key)
         if event is None:
-            event = _shared_event(key, kind, names, audience)
+            event = _shared_event(key, kind, audience)
         self.events.append(event)
 
     def _start(self) -> None:
@@ -802,7 +797,7 @@ class Game:
             events.append(setup.started_event)
         else:
             started = ReadOnlyDict(setup.started, names=ReadOnlyList(self.names))
-            events.append(Event("game_started", started))
+            events.append(Event(E.GameStarted.kind, started))
         # The role and night events depend on the deal alone: built once per deal (a 7-seat
         # table has 105 deals, a 10-seat one 840) and shared, like every event.
         roles = self.roles
@@ -821,7 +816,7 @@ class Game:
         for s in range(n):
             if roles[s] is _FASCIST_ROLE or (roles[s] is _HITLER and self.hitler_knows):
                 known = ReadOnlyDict({str(k): v for k, v in team if k != s})
-                out.append(Event("night", ReadOnlyDict(known=known), (s,)))
+                out.append(Event(E.Night.kind, ReadOnlyDict(known=known), (s,)))
         return tuple(out)
 
     def _begin_round(self, candidate: int) -> None:
@@ -830,7 +825,7 @@ class Game:
         self.nominee = None
         self._eligible = None
         self.phase = _NOMINATE
-        self._note("candidate", _CANDIDATE, (candidate, self.round, self.eligible_chancellors()))
+        self._note(E.Candidate, (candidate, self.round, self.eligible_chancellors()))
 
     def _nominate(self, seat: int, target: int) -> None:
         if self._claims:
@@ -840,7 +835,7 @@ class Game:
         self.votes_cast = 0
         self._voters = self._living_seats[:]
         self.phase = _VOTE
-        self._note("nominated", _GOVERNMENT, (seat, target))
+        self._note(E.Nominated, (seat, target))
 
     def _vote(self, seat: int, ja: bool) -> None:
         self.votes[seat] = ja
@@ -855,7 +850,7 @@ class Game:
         self.last_votes = votes
         ja = votes.count(True)  # votes are True, False or None (the dead)
         passed = 2 * ja > self.living
-        self._note("votes", _VOTES_FIELDS, (votes, ja, self.living - ja, passed))
+        self._note(E.Votes, (votes, ja, self.living - ja, passed))
         if passed:
             self._elected()
         else:
@@ -865,7 +860,7 @@ class Game:
 
     def _advance_tracker(self) -> None:
         self.tracker += 1
-        self._note("tracker", _VALUE, (self.tracker,))
+        self._note(E.Tracker, (self.tracker,))
         if self.tracker >= CHAOS_AT:
             self._chaos()
 
@@ -876,16 +871,16 @@ class Game:
         rules = self.rules
         if rules.term_limits != "last_enacted":
             self._limit_pres, self._limit_chan, self._limit_round = pres, chan, self.round
-        self._note("elected", _GOVERNMENT, (pres, chan))
+        self._note(E.Elected, (pres, chan))
         if rules.tracker_resets_on_election and self.tracker:
             self.tracker = 0
-            self._note("tracker", _VALUE, (0,))
+            self._note(E.Tracker, (0,))
         if self.fascist >= rules.hitler_zone:
             if self.roles[chan] is _HITLER:
                 self._win(Winner.FASCIST, Reason.HITLER_ELECTED)
                 return
             self.not_hitler.add(chan)
-            self._note("not_hitler", _SEAT, (chan,))
+            self._note(E.NotHitler, (chan,))
         if rules.power_timing == "next_president" and self._pending_power is not None:
             power, self._pending_power = self._pending_power, None
             if power is _SPECIAL_ELECTION:
@@ -906,21 +901,21 @@ class Game:
         self.hand = [draw.pop(), draw.pop(), draw.pop()]
         pres, chan = self.president, self.chancellor
         self.phase = _DISCARD
-        self._note("legislative_session", _SESSION, (pres, chan, self.veto_enabled, len(draw)))
+        self._note(E.LegislativeSession, (pres, chan, self.veto_enabled, len(draw)))
         assert pres is not None and chan is not None
-        self._note("drew", _POLICIES, (tuple(self.hand),), (pres,))
+        self._note(E.Drew, (tuple(self.hand),), (pres,))
 
     def _discard(self, seat: int, policy: Policy) -> None:
         hand = self.hand
         hand.remove(policy)
         self._add_discard(policy)
         self.phase = _ENACT
-        self._note("president_discarded", _PRESIDENT, (seat,))
+        self._note(E.PresidentDiscarded, (seat,))
         passed = tuple(hand)
-        self._note("passed", _PASSED, (policy, passed), (seat,))
+        self._note(E.Passed, (policy, passed), (seat,))
         chan = self.chancellor
         assert chan is not None
-        self._note("received", _POLICIES, (passed,), (chan,))
+        self._note(E.Received, (passed,), (chan,))
 
     def _add_discard(self, policy: Policy) -> None:
         if policy is L:
@@ -935,7 +930,7 @@ class Game:
         self._add_discard(other)
         chan = self.chancellor
         assert chan is not None
-        self._note("chancellor_discarded", _POLICY, (other,), (chan,))
+        self._note(E.ChancellorDiscarded, (other,), (chan,))
         self._government_enacts(policy)
 
     def _government_enacts(self, policy: Policy) -> None:
@@ -977,7 +972,7 @@ class Game:
             self.fascist += 1
         self.tracker = 0
         self.hand = []
-        self._note("enacted", _ENACTED, (policy, chaos, self.liberal, self.fascist))
+        self._note(E.Enacted, (policy, chaos, self.liberal, self.fascist))
         if self.liberal >= LIBERAL_TRACK:
             self._win(Winner.LIBERAL, Reason.FIVE_LIBERAL_POLICIES)
             return True
@@ -987,7 +982,7 @@ class Game:
         return False
 
     def _veto_response(self, accept: bool) -> None:
-        self._log("veto", {"accepted": accept, "president": self.president})
+        self._log(E.Veto, {"accepted": accept, "president": self.president})
         if not accept:
             if self.rules.veto_after_choice and self.veto_choice is not None:
                 self._chancellor_enacts(self.veto_choice)
@@ -1007,7 +1002,7 @@ class Game:
 
     def _chaos(self) -> None:
         policy = self._draw.pop()
-        self._note("chaos", _POLICY, (policy,))
+        self._note(E.Chaos, (policy,))
         rules = self.rules
         if rules.chaos_clears_term_limits:
             self._limit_pres = self._limit_chan = None
@@ -1040,15 +1035,15 @@ class Game:
         self.reshuffles.append(tuple(pile))
         self._draw = pile[::-1]
         self.discard_liberal = self.discard_fascist = 0
-        self._note("reshuffled", _DRAW_PILE, (len(pile),))
+        self._note(E.Reshuffled, (len(pile),))
 
     def _begin_power(self, power: Power, president: int, after: str) -> None:
         self._after_power = after
         self.power_president = president
         if power is _PEEK:
             top = ReadOnlyList([p.value for p in self._draw[-1:-4:-1]])
-            self._note("power", _POWER, (power, president))
-            self._log("peek", {"policies": top}, (president,))
+            self._note(E.PowerUsed, (power, president))
+            self._log(E.Peek, {"policies": top}, (president,))
             self._claims.setdefault(president, {})[A.CLAIM_PEEK] = None
             self._continue()
             return
@@ -1062,12 +1057,12 @@ class Game:
             if self.roles[president] is _FASCIST_ROLE:
                 targets = [s for s in targets if self.roles[s] is not _HITLER]
         if not targets:
-            self._log("power_skipped", {"power": power.value, "president": president})
+            self._log(E.PowerSkipped, {"power": power.value, "president": president})
             self._continue()
             return
         self.power_targets = tuple(targets)
         self.phase = _POWER_PHASE[power]
-        self._note("power", _POWER, (power, president))
+        self._note(E.PowerUsed, (power, president))
 
     def _continue(self) -> None:
         self.power_targets = ()
@@ -1078,22 +1073,22 @@ class Game:
 
     def _investigate(self, seat: int, target: int) -> None:
         self.investigated[target] = True
-        self._note("investigated", _TARGETING, (seat, target))
-        self._note("investigation", _INVESTIGATION, (target, self.roles[target].party), (seat,))
+        self._note(E.Investigated, (seat, target))
+        self._note(E.Investigation, (target, self.roles[target].party), (seat,))
         self._claims.setdefault(seat, {})[A.CLAIM_INVESTIGATION] = target
         self._continue()
 
     def _special_election(self, seat: int, target: int) -> None:
         self._special_next = target
         self._rotation = seat  # A10: rotation resumes left of the latest caller
-        self._note("special_election", _TARGETING, (seat, target))
+        self._note(E.SpecialElection, (seat, target))
         self._continue()
 
     def _execute(self, seat: int, target: int) -> None:
         data: dict[str, Any] = {"president": seat, "target": target}
         if self.rules.reveal_executed_role:
             data["role"] = self.roles[target].value
-        self._log("executed", data)
+        self._log(E.Executed, data)
         if self.roles[target] is _HITLER:
             self.alive[target] = False
             self.living -= 1
@@ -1135,7 +1130,7 @@ class Game:
         if action.party is not None:
             data["target"] = action.target
             data["party"] = action.party.value
-        self._log("claim", data)
+        self._log(E.Claimed, data)
 
     def _win(self, winner: Winner, reason: Reason) -> None:
         self.winner, self.reason = winner, reason
@@ -1144,7 +1139,7 @@ class Game:
         self._claims = {}
         self.hand = []
         self._log(
-            "game_over",
+            E.GameOver,
             {
                 "winner": winner.value,
                 "reason": reason.value,

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
-from .events import Event, ReadOnlyDict
+from .events import Event, ReadOnlyDict, TypedEvent
 from .settings import CHAOS_AT, FASCIST_TRACK, LIBERAL_TRACK
 from .types import Phase
 from .view import FIELDS, OWN_FIELDS, PUBLIC_FIELDS, EventLog, View
@@ -53,7 +53,7 @@ class _Seat:
 
     def __init__(self, seat: int | None, n: int) -> None:
         self.seat = seat
-        self.log: list[ReadOnlyDict] = []  # the events this seat observed, up to ``logged``
+        self.log: list[TypedEvent] = []  # the events this seat observed, up to ``logged``
         self.logged = 0  # index in the game's log up to which ``log`` is extended
         # replaced, never changed in place: the same tuple until this seat learns a role
         self.known: tuple[str | None, ...] = (None,) * n
@@ -140,7 +140,7 @@ class Observer:
                 self._proven = prove(e.data, self._proven)
         self._cursor = end
 
-    def _log_of(self, st: _Seat) -> list[ReadOnlyDict]:
+    def _log_of(self, st: _Seat) -> list[TypedEvent]:
         """``st``'s event log, extended to the events read by ``sync`` (only when a view shows
         it: a consumer that never reads a seat's log never pays for it)."""
         log, start, end = st.log, st.logged, self._cursor
@@ -159,7 +159,7 @@ class Observer:
         routes each event itself."""
         return self._game.events[start:]
 
-    def events_since(self, seat: int | None, start: int) -> list[ReadOnlyDict]:
+    def events_since(self, seat: int | None, start: int) -> list[TypedEvent]:
         """The events from index ``start`` of the game's log that ``seat`` observes."""
         return [e.json for e in self._game.events[start:] if e.visible_to(seat)]
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, overload
 
-from .events import ReadOnlyDict, freeze, thaw
+from .events import ReadOnlyDict, TypedEvent, freeze, thaw, typed
 
 if TYPE_CHECKING:
     from .observer import Observer
@@ -99,12 +99,13 @@ OWN_FIELDS: tuple[str, ...] = tuple(f for f in SEAT_FIELDS if f != "events")
 assert tuple(f for f in FIELDS if f in SEAT_FIELDS and f != "events") == OWN_FIELDS
 
 
-class EventLog(Sequence[ReadOnlyDict]):
-    """The first ``length`` events a seat observed: a read-only window on an append-only log."""
+class EventLog(Sequence[TypedEvent]):
+    """The first ``length`` events a seat observed: a read-only window on an append-only log of
+    typed events (``events.TypedEvent``)."""
 
     __slots__ = ("_items", "_len")
 
-    def __init__(self, items: list[ReadOnlyDict], length: int) -> None:
+    def __init__(self, items: list[TypedEvent], length: int) -> None:
         self._items = items
         self._len = length
 
@@ -112,12 +113,12 @@ class EventLog(Sequence[ReadOnlyDict]):
         return self._len
 
     @overload
-    def __getitem__(self, index: int) -> ReadOnlyDict: ...
+    def __getitem__(self, index: int) -> TypedEvent: ...
 
     @overload
-    def __getitem__(self, index: slice) -> tuple[ReadOnlyDict, ...]: ...
+    def __getitem__(self, index: slice) -> tuple[TypedEvent, ...]: ...
 
-    def __getitem__(self, index: int | slice) -> ReadOnlyDict | tuple[ReadOnlyDict, ...]:
+    def __getitem__(self, index: int | slice) -> TypedEvent | tuple[TypedEvent, ...]:
         if isinstance(index, slice):
             start, stop, step = index.indices(self._len)  # never past this view's moment
             return tuple(self._items[start:stop:step])
@@ -127,7 +128,7 @@ class EventLog(Sequence[ReadOnlyDict]):
             raise IndexError("event index out of range")
         return self._items[index]
 
-    def __iter__(self) -> Iterator[ReadOnlyDict]:
+    def __iter__(self) -> Iterator[TypedEvent]:
         items = self._items
         for i in range(self._len):
             yield items[i]
@@ -282,7 +283,7 @@ def _rebuild_view(data: dict[str, Any]) -> View:
     for name in FIELDS:
         value = data[name]
         if name == "events":
-            items = [freeze(e) for e in value]
+            items = [typed(e) for e in value]
             value = EventLog(items, len(items))
         elif name == "rules":
             value = freeze(value)

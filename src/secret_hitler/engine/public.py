@@ -1,0 +1,270 @@
+"""The public state of a game, folded one event at a time: what any spectator knows after event i.
+
+``PublicState`` reads a game's events in order (``feed``), the public ones only, so the log of any
+seat, the spectator's and the game's own give the same state: who is alive, the tracks and the
+election tracker, the piles' sizes, the round, the candidate and the nominee, the last elected
+government and its votes, every legislative session with its outcome and claims, the seats
+proven not Hitler, the investigated seats, the power in use and the result. Bots, the research
+environment and the evaluation read it instead of keeping their own copies; every value is
+immutable (tuples, ``Session``), so ``copy`` is cheap and a copy never shares a change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .actions import CLAIM_CHANCELLOR_HAND, CLAIM_PRESIDENT_HAND
+from .settings import CHAOS_AT, FASCIST_TRACK, LIBERAL_TRACK, Rules
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    """One legislative session as the public saw it, with the claims made in its window (until
+    the next nomination)."""
+
+    president: int
+    chancellor: int
+    veto_available: bool
+    veto_proposed: bool = False
+    vetoed: bool = False  # the president consented to a veto
+    enacted: str | None = None  # the policy the chancellor enacted (None while open, or vetoed)
+    president_claim: int | None = None  # liberal policies among the president's claimed three
+    chancellor_claim: int | None = None  # ...among the chancellor's claimed two
+    claims: tuple[Mapping[str, Any], ...] = ()  # every claim event of the window, in order
+
+
+class PublicState:
+    """The public state after the events fed so far (``feed``; private events are skipped).
+
+    Attributes (all immutable values): ``players``, ``board``, ``hitler_zone``, ``veto_zone``,
+    ``deck`` and ``deck_liberal`` (policies in the game, liberal ones), ``start`` (policies on the tracks at the start),
+    ``events`` (events read, private ones included), ``round``, ``candidate``, ``eligible``,
+    ``nominee``, ``president`` and ``chancellor`` (the last elected government), ``votes``
+    (the last revealed votes), ``alive``, ``living``, ``liberal``, ``fascist``, ``tracker``,
+    ``draw_pile``, ``discard_pile``, ``session`` (the last legislative session while its claim
+    window is open, else None), ``sessions`` (every legislative session), ``not_hitler`` (E8),
+    ``proven_not_hitler`` (E8, P4, W2), ``investigated``, ``power`` and ``power_president``
+    (the last power used), ``winner``, ``reason``, ``roles`` (revealed at the end).
+    """
+
+    def __init__(self) -> None:
+        self.players = 0
+        self.board: tuple[str | None, ...] = ()
+        self.hitler_zone = self.veto_zone = 0
+        self.deck = self.deck_liberal = 0
+        self.start = (0, 0)
+        self.events = 0
+        self.round = 0
+        self.candidate: int | None = None
+        self.eligible: tuple[int, ...] = ()
+        self.nominee: int | None = None
+        self.president: int | None = None
+        self.chancellor: int | None = None
+        self.votes: tuple[bool | None, ...] = ()
+        self.alive: tuple[bool, ...] = ()
+        self.living = 0
+        self.liberal = self.fascist = self.tracker = 0
+        self.draw_pile = self.discard_pile = 0
+        self.session: Session | None = None
+        self.sessions: tuple[Session, ...] = ()
+        self.not_hitler: tuple[int, ...] = ()
+        self.proven_not_hitler: tuple[int, ...] = ()
+        self.investigated: tuple[bool, ...] = ()
+        self.power: str | None = None
+        self.power_president: int | None = None
+        self.winner: str | None = None
+        self.reason: str | None = None
+        self.roles: tuple[str, ...] | None = None
+
+    @classmethod
+    def of(cls, events: Iterable[Mapping[str, Any]]) -> PublicState:
+        """The state after ``events`` (a game's log as views or ``Event.json`` give it)."""
+        state = cls()
+        for e in events:
+            state.feed(e)
+        return state
+
+    def copy(self) -> PublicState:
+        """An independent copy (every value is immutable: nothing else to copy)."""
+        other = PublicState.__new__(PublicState)
+        other.__dict__.update(self.__dict__)
+        return other
+
+    # ------------------------------------------------------------------ derived rule facts
+    @property
+    def hitler_zone_active(self) -> bool:
+        """Electing Hitler chancellor now wins for the fascists (E8)."""
+        return self.fascist >= self.hitler_zone
+
+    @property
+    def liberal_to_win(self) -> int:
+        """Liberal policies still needed for the liberals to win (L4)."""
+        return LIBERAL_TRACK - self.liberal
+
+    @property
+    def fascist_to_win(self) -> int:
+        """Fascist policies still needed for the fascists to win (L4)."""
+        return FASCIST_TRACK - self.fascist
+
+    @property
+    def chaos_at(self) -> int:
+        return CHAOS_AT
+
+    @property
+    def unenacted(self) -> tuple[int, int]:
+        """The deck's liberal and fascist policies not on the tracks (in the piles or a hand)."""
+        lib, fas = self.start
+        liberals = self.deck_liberal - (self.liberal - lib)
+        return liberals, self.deck - self.deck_liberal - (self.fascist - fas)
+
+    # ------------------------------------------------------------------ reading events
+    def feed(self, e: Mapping[str, Any]) -> None:
+        """Read the next event of the log (one a seat observes, or ``Event.json``)."""
+        self.events += 1
+        handler = _READERS.get(e["type"])
+        if handler is not None:
+            handler(self, e)
+
+    def _game_started(self, e: Mapping[str, Any]) -> None:
+        n = e["players"]
+        self.players = n
+        self.board = tuple(e["board"])
+        self.hitler_zone, self.veto_zone = e["hitler_zone"], e["veto_zone"]
+        self.liberal, self.fascist = e["liberal_policies"], e["fascist_policies"]
+        self.start = (self.liberal, self.fascist)
+        self.deck = self.draw_pile = e["draw_pile"]
+        self.deck_liberal = Rules.from_json(e["rules"]).deck[0]
+        self.alive = (True,) * n
+        self.living = n
+        self.investigated = (False,) * n
+        self.votes = (None,) * n
+
+    def _candidate(self, e: Mapping[str, Any]) -> None:
+        self.round, self.candidate, self.eligible = e["round"], e["seat"], tuple(e["eligible"])
+        self.nominee = None
+        self.power = None
+
+    def _nominated(self, e: Mapping[str, Any]) -> None:
+        self.nominee = e["chancellor"]
+        self.session = None  # the nomination closes the claim window
+
+    def _votes(self, e: Mapping[str, Any]) -> None:
+        self.votes = tuple(e["votes"])
+
+    def _tracker(self, e: Mapping[str, Any]) -> None:
+        self.tracker = e["value"]
+
+    def _elected(self, e: Mapping[str, Any]) -> None:
+        self.president, self.chancellor = e["president"], e["chancellor"]
+
+    def _not_hitler(self, e: Mapping[str, Any]) -> None:
+        self.not_hitler = tuple(sorted({*self.not_hitler, e["seat"]}))
+        self.proven_not_hitler = tuple(sorted({*self.proven_not_hitler, e["seat"]}))
+
+    def _legislative_session(self, e: Mapping[str, Any]) -> None:
+        self.draw_pile = e["draw_pile"]
+        self._open(Session(e["president"], e["chancellor"], bool(e["veto"])))
+
+    def _open(self, session: Session) -> None:
+        self.session = session
+        self.sessions += (session,)
+
+    def _change(self, **changes: Any) -> None:
+        """Change the open session (replaced, as the last of ``sessions``)."""
+        session = self.session
+        if session is not None:
+            session = self.session = replace(session, **changes)
+            self.sessions = self.sessions[:-1] + (session,)
+
+    def _president_discarded(self, e: Mapping[str, Any]) -> None:
+        self.discard_pile += 1
+
+    def _veto_proposed(self, e: Mapping[str, Any]) -> None:
+        self._change(veto_proposed=True)
+
+    def _veto(self, e: Mapping[str, Any]) -> None:
+        if e["accepted"]:
+            self.discard_pile += 2
+            self._change(vetoed=True)
+
+    def _chaos(self, e: Mapping[str, Any]) -> None:
+        self.draw_pile -= 1
+        self.session = None
+
+    def _enacted(self, e: Mapping[str, Any]) -> None:
+        self.liberal, self.fascist = e["liberal_policies"], e["fascist_policies"]
+        self.tracker = 0
+        if not e["chaos"]:
+            self.discard_pile += 1  # the chancellor's other policy
+            self._change(enacted=e["policy"])
+
+    def _reshuffled(self, e: Mapping[str, Any]) -> None:
+        self.draw_pile, self.discard_pile = e["draw_pile"], 0
+
+    def _power(self, e: Mapping[str, Any]) -> None:
+        self.power, self.power_president = e["power"], e["president"]
+
+    def _investigated(self, e: Mapping[str, Any]) -> None:
+        t = e["target"]
+        self.investigated = self.investigated[:t] + (True,) + self.investigated[t + 1 :]
+
+    def _executed(self, e: Mapping[str, Any]) -> None:
+        t = e["target"]
+        self.alive = self.alive[:t] + (False,) + self.alive[t + 1 :]
+        self.living -= 1
+        self.proven_not_hitler = tuple(sorted({*self.proven_not_hitler, t}))
+
+    def _claim(self, e: Mapping[str, Any]) -> None:
+        session = self.session
+        if session is None:
+            return
+        changes: dict[str, Any] = {"claims": (*session.claims, e)}
+        subject, seat = e["subject"], e["seat"]
+        if subject == CLAIM_PRESIDENT_HAND and seat == session.president:
+            changes["president_claim"] = list(e["policies"]).count("liberal")
+        elif subject == CLAIM_CHANCELLOR_HAND and seat == session.chancellor:
+            changes["chancellor_claim"] = list(e["policies"]).count("liberal")
+        self._change(**changes)
+
+    def _game_over(self, e: Mapping[str, Any]) -> None:
+        self.winner, self.reason = e["winner"], e["reason"]
+        self.roles = tuple(e["roles"])
+        self.proven_not_hitler = tuple(s for s, r in enumerate(self.roles) if r != "hitler")
+        self.session = None
+
+
+#: Each public event type's reader (``PublicState._<type>``); private events teach nothing public.
+_READERS: dict[str, Callable[[PublicState, Mapping[str, Any]], None]] = {
+    "game_started": PublicState._game_started,
+    "candidate": PublicState._candidate,
+    "nominated": PublicState._nominated,
+    "votes": PublicState._votes,
+    "tracker": PublicState._tracker,
+    "elected": PublicState._elected,
+    "not_hitler": PublicState._not_hitler,
+    "legislative_session": PublicState._legislative_session,
+    "president_discarded": PublicState._president_discarded,
+    "veto_proposed": PublicState._veto_proposed,
+    "veto": PublicState._veto,
+    "chaos": PublicState._chaos,
+    "enacted": PublicState._enacted,
+    "reshuffled": PublicState._reshuffled,
+    "power": PublicState._power,
+    "investigated": PublicState._investigated,
+    "executed": PublicState._executed,
+    "claim": PublicState._claim,
+    "game_over": PublicState._game_over,
+}
+
+
+def public_states(events: Iterable[Mapping[str, Any]]) -> Iterator[PublicState]:
+    """The public state after each of ``events`` in turn (a new object each time)."""
+    state = PublicState()
+    for e in events:
+        state.feed(e)
+        yield state.copy()
+
+
+__all__ = ["PublicState", "Session", "public_states"]
