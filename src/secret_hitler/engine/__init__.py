@@ -8,6 +8,7 @@ from .record import ReplayResult, game_from_record, parse_record, replay, replay
 from .settings import PRESETS, Rules
 from .types import Party, Phase, Policy, Power, Reason, Role, Winner
 from .view import View
+from .writer import write_record
 
 load_record = game_from_record
 
@@ -36,4 +37,5 @@ __all__ = [
     "parse_record",
     "replay",
     "replay_summary",
+    "write_record",
 ]

@@ -89,6 +89,17 @@ class Action:
             out["party"] = self.party.value
         return out
 
+    def public_json(self) -> dict[str, Any]:
+        """What everyone may know about this action as it is made (the server's live updates
+        and replays show it): who acted and how, a targeted seat, and a claim in full (claims are
+        public statements); never a vote before the reveal, a policy a seat chose, nor a veto
+        answer, which the game's public events tell in their own time."""
+        if self.type == CLAIM:
+            return self.to_json()
+        if self.type in TARGETED:
+            return {"seat": self.seat, "type": self.type, "target": self.target}
+        return {"seat": self.seat, "type": self.type}
+
     @staticmethod
     def from_json(data: Any) -> Action:
         """Parse and check the shape of an action; legality is the game's business."""

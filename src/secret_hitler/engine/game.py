@@ -21,9 +21,10 @@ from .actions import Action
 from .errors import IllegalAction, InvalidRecord, InvalidSettings, brief
 from .events import Event, ReadOnlyDict, ReadOnlyList, TypedEvent, freeze
 from .observer import Observer
-from .settings import CHAOS_AT, FASCIST_TRACK, LIBERAL_TRACK, RECORD_FORMAT, RECORD_VERSION, Rules
+from .settings import CHAOS_AT, FASCIST_TRACK, LIBERAL_TRACK, Rules
 from .types import Party, Phase, Policy, Power, Reason, Role, Winner
 from .view import View
+from .writer import write_record
 
 L = Policy.LIBERAL
 F = Policy.FASCIST
@@ -1172,25 +1173,18 @@ class Game:
     # ------------------------------------------------------------------ records & views
     def to_record(self) -> dict[str, Any]:
         """A record (RECORD-FORMAT.md) that replays to this exact state, with no seed needed."""
-        record: dict[str, Any] = {
-            "format": RECORD_FORMAT,
-            "version": RECORD_VERSION,
-            "rules": self.rules.record_form(),
-            "players": list(self.names) if self.names is not None else self.n,
-            "roles": [r.value for r in self.roles],
-            "first_president": self.first_president,
-            "deck": [p.value for p in self.initial_deck],
-            "reshuffles": [[p.value for p in pile] for pile in self.reshuffles],
-        }
-        if self.seed is not None:
-            record["seed"] = self.seed
-        record["actions"] = [a.to_json() for a in self.actions]
-        if self.winner is not None:
-            record["result"] = {
-                "winner": self.winner.value,
-                "reason": self.reason.value if self.reason else None,
-            }
-        return record
+        return write_record(
+            rules=self.rules.record_form(),
+            players=self.names if self.names is not None else self.n,
+            roles=[r.value for r in self.roles],
+            first_president=self.first_president,
+            deck=[p.value for p in self.initial_deck],
+            reshuffles=[[p.value for p in pile] for pile in self.reshuffles],
+            actions=[a.to_json() for a in self.actions],
+            seed=self.seed,
+            winner=None if self.winner is None else self.winner.value,
+            reason=self.reason.value if self.reason else None,
+        )
 
     @property
     def observer(self) -> Observer:

@@ -1,0 +1,46 @@
+"""The one writer of game records (RECORD-FORMAT.md): ``Game.to_record`` and a host that stored a
+game's parts (its fixings, actions and result: the server) write records through it alone."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from .settings import RECORD_FORMAT, RECORD_VERSION
+
+
+def write_record(
+    *,
+    rules: Any,
+    players: int | Sequence[str],
+    roles: Sequence[str],
+    first_president: int,
+    deck: Sequence[str],
+    reshuffles: Sequence[Sequence[str]],
+    actions: Iterable[Mapping[str, Any]],
+    seed: int | None = None,
+    winner: str | None = None,
+    reason: str | None = None,
+) -> dict[str, Any]:
+    """A record from JSON parts: ``rules`` in record form (``Rules.record_form``), ``players`` a
+    seat count or the names, roles and policies by name, ``actions`` as ``Action.to_json``
+    writes them; ``seed`` only when the game had one, the result only once there is a winner."""
+    record: dict[str, Any] = {
+        "format": RECORD_FORMAT,
+        "version": RECORD_VERSION,
+        "rules": rules,
+        "players": players if isinstance(players, int) else list(players),
+        "roles": list(roles),
+        "first_president": first_president,
+        "deck": list(deck),
+        "reshuffles": [list(pile) for pile in reshuffles],
+    }
+    if seed is not None:
+        record["seed"] = seed
+    record["actions"] = [dict(a) for a in actions]
+    if winner is not None:
+        record["result"] = {"winner": winner, "reason": reason}
+    return record
+
+
+__all__ = ["write_record"]
