@@ -1,0 +1,695 @@
+"""The batched rules: one game's state as small integers and bit sets, ``init`` and ``step``
+written for ``jax.vmap`` (every branch is computed and selected, no Python control flow on
+values), so thousands of games advance in lockstep.
+
+This is the project's one compiled second form of the rules (developer guide): the engine
+(engine/game.py) is the authority, and tests/batched replays every game played here through
+``engine.replay`` and compares observations and masks with the environment's at every step.
+The comments cite the engine method each block mirrors.
+
+Representation: a seat set is a 10-bit mask (bit ``s`` is seat ``s``); the draw pile is a bit
+string, top first (bit 0 is the top policy, 1 = fascist), with its length; roles are 0 liberal,
+1 fascist, 2 Hitler; powers are 0 none, 1 investigate, 2 special election, 3 peek, 4 execute
+(``encoding.POWERS`` order, plus one); phases are ``encoding.PHASES`` indices.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any, NamedTuple
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from ..engine.settings import CHAOS_AT, FASCIST_TRACK, LIBERAL_TRACK, Rules
+from ..env import encoding as E
+
+I32 = jnp.int32
+F32 = jnp.float32
+SEATS = E.MAX_SEATS
+NUM_ACTIONS = E.NUM_ACTIONS
+
+PHASE = {name: i for i, name in enumerate(E.PHASES)}
+NOMINATE, VOTE, DISCARD, ENACT = PHASE["nominate"], PHASE["vote"], PHASE["discard"], PHASE["enact"]
+VETO_RESPONSE, GAME_OVER = PHASE["veto_response"], PHASE["game_over"]
+POWER_CODE = {name: i + 1 for i, name in enumerate(E.POWERS)}
+INVESTIGATE, SPECIAL_ELECTION, PEEK, EXECUTE = (POWER_CODE[p] for p in E.POWERS)
+#: the phase in which each targeted power is used (by power code)
+POWER_PHASE = {
+    INVESTIGATE: PHASE["investigate"],
+    SPECIAL_ELECTION: PHASE["special_election"],
+    EXECUTE: PHASE["execute"],
+}
+LIBERAL, FASCIST, HITLER = 0, 1, 2
+WINNERS = ("liberal", "fascist")  # state.winner 0, 1 (-1: none)
+REASONS = (None, "five_liberal_policies", "six_fascist_policies", "hitler_elected", "hitler_executed")
+
+# History row word (``State.hist``): president, chancellor and what happened in that round.
+_CHAN_SHIFT = 4
+_ELECTED = 8
+_ENACTED = 9  # +0 liberal, +1 fascist
+_VETO_REFUSED = 11
+_VETOED = 12
+_CHAOS = 13  # +0 liberal, +1 fascist
+_POWER = 15  # +code-1
+_TARGET = 19  # 4 bits: the seat
+_HAS_TARGET = 23
+_DREW = 24  # one-hot liberals among the 3 drawn (4 bits)
+_PASSED = 28  # one-hot liberals among the 2 passed (3 bits)
+#: Most reshuffles one game can record; a game that needs more is truncated (random games
+#: need at most 3; the longest possible game about 16).
+MAX_RESHUFFLES = 16
+
+
+@dataclass(frozen=True)
+class Config:
+    """A table: seat count, rules (a preset name, a ``{"preset": ...}`` dict or ``Rules``) and
+    the observation's history length. Everything is resolved by the engine's ``Rules``."""
+
+    players: int = 7
+    rules: Any = "official"
+    history: int = E.DEFAULT_HISTORY
+    resolved: Rules = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        rules = self.rules if isinstance(self.rules, Rules) else Rules.from_json(self.rules)
+        rules.validate(self.players)  # the engine's checks, its messages
+        if sum(rules.deck) > 31:
+            raise ValueError("the batched engine holds decks of at most 31 policies")
+        if self.history < 0:
+            raise ValueError("history must be >= 0")
+        object.__setattr__(self, "rules", rules)
+        object.__setattr__(self, "resolved", rules)
+
+    def __hash__(self) -> int:
+        return hash((self.players, self.rules, self.history))
+
+    @property
+    def board(self) -> tuple[int, ...]:
+        return tuple(0 if p is None else POWER_CODE[p.value] for p in self.rules.board(self.players))
+
+    @property
+    def deck_size(self) -> int:
+        return sum(self.rules.deck)
+
+    @property
+    def layout(self) -> E.Layout:
+        return E.Layout(self.history)
+
+
+class State(NamedTuple):
+    """One game (a leading batch axis under ``vmap``). Fixings, then play, then outputs."""
+
+    roles: jax.Array  # int32[10]: 0 liberal, 1 fascist, 2 Hitler (seats past the table: 0)
+    first_president: jax.Array
+    deck: jax.Array  # the initial draw pile, bit i = i-th from the top is fascist
+    reshuffle_piles: jax.Array  # int32[MAX_RESHUFFLES]: each reshuffle's pile, as ``deck``
+    reshuffle_sizes: jax.Array  # int32[MAX_RESHUFFLES]: and its length
+    reshuffles: jax.Array  # how many happened
+    fixed_piles: jax.Array  # int32[MAX_RESHUFFLES]: reshuffles fixed by a record
+    fixed: jax.Array  # how many are fixed
+    shuffle_bits: jax.Array  # int32[MAX_RESHUFFLES, deck size]: the randomness of reshuffles
+    phase: jax.Array
+    round: jax.Array
+    candidate: jax.Array
+    nominee: jax.Array  # -1: none
+    president: jax.Array  # the last elected government, -1 before one
+    chancellor: jax.Array
+    liberal: jax.Array
+    fascist: jax.Array
+    tracker: jax.Array
+    alive: jax.Array  # seat set
+    investigated: jax.Array  # seat set
+    not_hitler: jax.Array  # seat set: elected chancellors in the Hitler zone (E8)
+    inv_known: jax.Array  # int32[10]: the seats each seat has investigated
+    peek: jax.Array  # int32[10]: each seat's last peek (3 bits, top first), -1 none
+    voted: jax.Array  # seat set, open election
+    ja: jax.Array  # seat set, open election
+    last_ja: jax.Array  # the last revealed votes
+    last_nein: jax.Array
+    hand_l: jax.Array  # the policies in the open session's hand
+    hand_f: jax.Array
+    veto_enabled: jax.Array
+    veto_refused: jax.Array
+    veto_choice: jax.Array  # -1, or the policy a veto_after_choice veto keeps
+    vetoes_used: jax.Array
+    power_president: jax.Array
+    power_targets: jax.Array  # seat set
+    after_session: jax.Array  # a power used before the session (forum timing)
+    limit_pres: jax.Array  # term limits' government, -1 none
+    limit_chan: jax.Array
+    limit_round: jax.Array
+    rotation: jax.Array
+    special_next: jax.Array  # -1 none
+    pending_power: jax.Array  # power_timing next_president: for the next elected president
+    post_power: jax.Array  # a special election to use after the session
+    winner: jax.Array  # -1 none, 0 liberal, 1 fascist
+    reason: jax.Array  # REASONS index
+    pile: jax.Array  # draw pile bits, top first
+    draw_n: jax.Array
+    disc_l: jax.Array
+    disc_f: jax.Array
+    hist: jax.Array  # int32[history]: a word per nomination, newest first
+    hist_votes: jax.Array  # int32[history]: ja bits | nein bits << 10
+    records: jax.Array  # nominations so far
+    steps: jax.Array  # decisions so far
+    current_player: jax.Array  # the seat to act (the environment's agent_selection), -1 at the end
+    legal_action_mask: jax.Array  # bool[51], the current player's
+    observation: jax.Array  # float32[layout size], the current player's
+    rewards: jax.Array  # float32[players], on the step that ends the game
+    terminated: jax.Array
+    truncated: jax.Array  # more reshuffles than MAX_RESHUFFLES (never in practice)
+
+
+# ------------------------------------------------------------------------------ bit helpers
+def _bit(seat: jax.Array) -> jax.Array:
+    """The set {seat}; empty for -1."""
+    return jnp.where(seat >= 0, jnp.left_shift(1, jnp.maximum(seat, 0)), 0).astype(I32)
+
+
+def _has(mask: jax.Array, seat: jax.Array) -> jax.Array:
+    return (jnp.right_shift(mask, jnp.maximum(seat, 0)) & 1).astype(bool) & (seat >= 0)
+
+
+def _popcount(x: jax.Array) -> jax.Array:
+    return jax.lax.population_count(x).astype(I32)
+
+
+def _first_from(mask: jax.Array, start: jax.Array, n: int) -> jax.Array:
+    """The first seat of ``mask`` at or after ``start`` going left (seat+1), wrapping at n."""
+    full = (1 << n) - 1
+    rot = (jnp.right_shift(mask, start) | jnp.left_shift(mask, n - start)) & full
+    k = _popcount((rot & -rot) - 1)
+    return (start + k) % n
+
+
+def _seat_bits(mask: jax.Array) -> jax.Array:
+    return (jnp.right_shift(mask, jnp.arange(SEATS, dtype=I32)) & 1).astype(bool)
+
+
+def _arrange(bits: jax.Array, m: jax.Array, f: jax.Array) -> jax.Array:
+    """A uniformly shuffled pile of ``m`` policies, ``f`` of them fascist, as pile bits:
+    position i is fascist with probability (fascists left)/(positions left), from 23 random
+    bits each (``bits``)."""
+    pile = jnp.zeros((), I32)
+    left_f = f
+    for i in range(bits.shape[0]):
+        take = (i < m) & (bits[i] * (m - i) < jnp.left_shift(left_f, 23))
+        pile = pile | jnp.left_shift(take.astype(I32), i)
+        left_f = left_f - take
+    return pile
+
+
+class _S:
+    """The state being changed by one step: fields set under a condition (``where``)."""
+
+    def __init__(self, st: State) -> None:
+        self.__dict__["v"] = st._asdict()
+
+    def __getattr__(self, name: str) -> Any:
+        return self.__dict__["v"][name]
+
+    def set(self, cond: jax.Array, **values: Any) -> None:
+        v = self.__dict__["v"]
+        for name, value in values.items():
+            v[name] = jnp.where(cond, value, v[name]).astype(v[name].dtype)
+
+
+# ------------------------------------------------------------------------------ the game
+def _new(cfg: Config, roles: Any, first: Any, deck: Any, fixed: Any, n_fixed: Any, bits: Any) -> State:
+    n, k = cfg.players, cfg.history
+    z = jnp.zeros((), I32)
+    start_l, start_f = cfg.rules.start_track
+    first = jnp.asarray(first, I32)
+    st = State(
+        roles=jnp.asarray(roles, I32),
+        first_president=first,
+        deck=jnp.asarray(deck, I32),
+        reshuffle_piles=jnp.zeros(MAX_RESHUFFLES, I32),
+        reshuffle_sizes=jnp.zeros(MAX_RESHUFFLES, I32),
+        reshuffles=z,
+        fixed_piles=jnp.asarray(fixed, I32),
+        fixed=jnp.asarray(n_fixed, I32),
+        shuffle_bits=jnp.asarray(bits, I32),
+        phase=z + NOMINATE,
+        round=z + 1,  # _start: _begin_round(first_president)
+        candidate=first,
+        nominee=z - 1,
+        president=z - 1,
+        chancellor=z - 1,
+        liberal=z + start_l,
+        fascist=z + start_f,
+        tracker=z,
+        alive=z + (1 << n) - 1,
+        investigated=z,
+        not_hitler=z,
+        inv_known=jnp.zeros(SEATS, I32),
+        peek=jnp.full(SEATS, -1, I32),
+        voted=z,
+        ja=z,
+        last_ja=z,
+        last_nein=z,
+        hand_l=z,
+        hand_f=z,
+        veto_enabled=z,
+        veto_refused=z,
+        veto_choice=z - 1,
+        vetoes_used=z,
+        power_president=z - 1,
+        power_targets=z,
+        after_session=z,
+        limit_pres=z - 1,
+        limit_chan=z - 1,
+        limit_round=z - 1,
+        rotation=first,
+        special_next=z - 1,
+        pending_power=z,
+        post_power=z,
+        winner=z - 1,
+        reason=z,
+        pile=jnp.asarray(deck, I32),
+        draw_n=z + cfg.deck_size,
+        disc_l=z,
+        disc_f=z,
+        hist=jnp.zeros(k, I32),
+        hist_votes=jnp.zeros(k, I32),
+        records=z,
+        steps=z,
+        current_player=first,
+        legal_action_mask=jnp.zeros(NUM_ACTIONS, bool),
+        observation=jnp.zeros(cfg.layout.size, F32),
+        rewards=jnp.zeros(n, F32),
+        terminated=jnp.zeros((), bool),
+        truncated=jnp.zeros((), bool),
+    )
+    return _outputs(cfg, st, jnp.zeros((), bool))
+
+
+def _dealt(cfg: Config) -> np.ndarray:
+    n = cfg.players
+    fascists = cfg.rules.fascist_count(n)
+    return np.array([HITLER] + [FASCIST] * fascists + [LIBERAL] * (n - fascists - 1), np.int32)
+
+
+def pile_bits(policies: Any) -> int:
+    """Pile bits of a list of ``liberal``/``fascist`` (top first)."""
+    return sum(1 << i for i, p in enumerate(policies) if str(p) == "fascist")
+
+
+def init(cfg: Config, key: jax.Array) -> State:
+    """A new game dealt from ``key``: roles, first president, deck and the randomness of every
+    reshuffle."""
+    n = cfg.players
+    k_roles, k_first, k_deck, k_bits = jax.random.split(key, 4)
+    roles = jax.random.permutation(k_roles, jnp.asarray(_dealt(cfg)))
+    roles = jnp.concatenate([roles, jnp.zeros(SEATS - n, I32)])
+    if cfg.rules.first_president == "first_seat":
+        first = jnp.zeros((), I32)
+    else:
+        first = jax.random.randint(k_first, (), 0, n, I32)
+    lib, fas = cfg.rules.deck
+    deck = jax.random.permutation(k_deck, jnp.asarray([0] * lib + [1] * fas, I32))
+    deck_bits = jnp.sum(jnp.left_shift(deck, jnp.arange(lib + fas, dtype=I32)))
+    bits = jax.random.bits(k_bits, (MAX_RESHUFFLES, lib + fas), jnp.uint32) >> 9
+    return _new(cfg, roles, first, deck_bits, jnp.zeros(MAX_RESHUFFLES, I32), 0, bits.astype(I32))
+
+
+def init_fixed(
+    cfg: Config,
+    key: jax.Array,
+    roles: Any,
+    first_president: Any,
+    deck: Any,
+    fixed_piles: Any,
+    fixed: Any,
+) -> State:
+    """A game whose deal, first president, deck and first ``fixed`` reshuffles are given (as
+    a record fixes them; ``record.from_record`` builds these from a record); later reshuffles
+    come from ``key``."""
+    lib, fas = cfg.rules.deck
+    bits = jax.random.bits(key, (MAX_RESHUFFLES, lib + fas), jnp.uint32) >> 9
+    return _new(cfg, roles, first_president, deck, fixed_piles, fixed, bits.astype(I32))
+
+
+def step(cfg: Config, st: State, action: jax.Array) -> State:
+    """The current player takes ``action`` (a Discrete(51) index). An index outside its mask,
+    or any action once the game is over, changes nothing."""
+    s = _S(st)
+    n = cfg.players
+    rules = cfg.rules
+    a = jnp.asarray(action, I32)
+    legal = st.legal_action_mask[jnp.clip(a, 0, NUM_ACTIONS - 1)] & (a >= 0) & (a < NUM_ACTIONS)
+    seat = st.current_player
+    roles = st.roles
+    seats = jnp.arange(SEATS, dtype=I32)
+    board = jnp.asarray(cfg.board + (0,), I32)
+
+    def role_of(x: jax.Array) -> jax.Array:
+        return jnp.sum(jnp.where(seats == x, roles, 0))
+
+    hitler_bit = jnp.sum(jnp.where(roles == HITLER, jnp.left_shift(1, seats), 0))
+    k = cfg.history
+    h0 = st.hist[0] if k else jnp.zeros((), I32)
+    v0 = st.hist_votes[0] if k else jnp.zeros((), I32)
+
+    nom = legal & (a < E.JA)
+    vote = legal & ((a == E.JA) | (a == E.NEIN))
+    disc = legal & ((a == E.DISCARD_LIBERAL) | (a == E.DISCARD_FASCIST))
+    enact = legal & ((a == E.ENACT_LIBERAL) | (a == E.ENACT_FASCIST))
+    veto = legal & (a >= E.VETO) & (a <= E.VETO_KEEP_FASCIST)
+    vresp = legal & ((a == E.VETO_ACCEPT) | (a == E.VETO_REFUSE))
+    inv = legal & (a >= E.INVESTIGATE) & (a < E.SPECIAL_ELECTION)
+    spec = legal & (a >= E.SPECIAL_ELECTION) & (a < E.EXECUTE)
+    exe = legal & (a >= E.EXECUTE)
+    target = jnp.where(a >= E.INVESTIGATE, (a - E.INVESTIGATE) % SEATS, a)
+    tbit = _bit(target)
+
+    # -- nominate (_nominate): a new history row
+    h0 = jnp.where(nom, st.candidate | jnp.left_shift(target, _CHAN_SHIFT), h0)
+    v0 = jnp.where(nom, 0, v0)
+    s.set(nom, nominee=target, voted=0, ja=0, phase=VOTE)
+
+    # -- vote (_vote), and the tally when the last living seat has voted (_tally)
+    voted = st.voted | _bit(seat)
+    s.set(vote, voted=voted, ja=st.ja | jnp.where(a == E.JA, _bit(seat), 0))
+    tally = vote & (voted == st.alive)
+    ja_set = s.ja
+    nein_set = st.alive & ~ja_set
+    passed = 2 * _popcount(ja_set) > _popcount(st.alive)
+    s.set(tally, last_ja=ja_set, last_nein=nein_set)
+    v0 = jnp.where(tally, ja_set | jnp.left_shift(nein_set, 10), v0)
+    h0 = h0 | jnp.where(tally & passed, 1 << _ELECTED, 0)
+    elected = tally & passed
+    failed = tally & ~passed
+
+    won = jnp.zeros((), bool)
+
+    def win(cond: jax.Array, winner: int, reason: str) -> None:
+        s.set(cond, winner=winner, reason=REASONS.index(reason), phase=GAME_OVER, hand_l=0, hand_f=0)
+
+    # -- elected (_elected)
+    pres, chan = st.candidate, st.nominee
+    s.set(elected, president=pres, chancellor=chan)
+    if rules.term_limits != "last_enacted":
+        s.set(elected, limit_pres=pres, limit_chan=chan, limit_round=st.round)
+    if rules.tracker_resets_on_election:
+        s.set(elected, tracker=0)
+    zone = st.fascist >= rules.hitler_zone
+    hitler_elected = elected & zone & (role_of(chan) == HITLER)
+    win(hitler_elected, 1, "hitler_elected")
+    won = won | hitler_elected
+    s.set(elected & zone & ~hitler_elected, not_hitler=st.not_hitler | _bit(chan))
+    going = elected & ~hitler_elected
+    power_at_election = jnp.zeros((), bool)
+    if rules.power_timing == "next_president":
+        pend = st.pending_power
+        has = going & (pend != 0)
+        s.set(has, pending_power=0)
+        s.set(has & (pend == SPECIAL_ELECTION), post_power=SPECIAL_ELECTION)
+        power_at_election = has & (pend != SPECIAL_ELECTION)
+    go_session = going & ~power_at_election
+
+    # -- discard (_discard)
+    pol = (a - E.DISCARD_LIBERAL) & 1
+    hand_l = s.hand_l - jnp.where(disc & (pol == 0), 1, 0)
+    s.set(disc, hand_l=hand_l, hand_f=s.hand_f - jnp.where(pol == 1, 1, 0))
+    s.set(disc, disc_l=s.disc_l + (pol == 0), disc_f=s.disc_f + (pol == 1), phase=ENACT)
+    h0 = h0 | jnp.where(disc, jnp.left_shift(1, _PASSED + hand_l), 0)
+
+    # -- veto proposal and response (the "veto" action, _veto_response)
+    s.set(veto, veto_choice=jnp.where(a == E.VETO, -1, a - E.VETO_KEEP_LIBERAL), phase=VETO_RESPONSE)
+    accept = vresp & (a == E.VETO_ACCEPT)
+    refuse = vresp & (a == E.VETO_REFUSE)
+    h0 = h0 | jnp.where(accept, 1 << _VETOED, 0) | jnp.where(refuse, 1 << _VETO_REFUSED, 0)
+    refused_enacts = refuse & (st.veto_choice >= 0) if rules.veto_after_choice else refuse & False
+    s.set(refuse & ~refused_enacts, veto_refused=1, phase=ENACT)
+    s.set(accept, disc_l=s.disc_l + s.hand_l, disc_f=s.disc_f + s.hand_f, hand_l=0, hand_f=0)
+    s.set(accept, vetoes_used=s.vetoes_used + 1)
+
+    def deck_check(cond: jax.Array) -> None:
+        """_deck_check: under 3 policies left, shuffle the draw and discard piles together."""
+        need = cond & (s.draw_n < 3)
+        low = jnp.left_shift(1, s.draw_n) - 1
+        f = s.disc_f + _popcount(s.pile & low)
+        m = s.draw_n + s.disc_l + s.disc_f
+        r = s.reshuffles
+        ri = jnp.minimum(r, MAX_RESHUFFLES - 1)
+        pile = jnp.where(r < s.fixed, s.fixed_piles[ri], _arrange(s.shuffle_bits[ri], m, f))
+        slot = seats_r == ri
+        s.set(need & slot, reshuffle_piles=pile, reshuffle_sizes=m)
+        s.set(need, pile=pile, draw_n=m, disc_l=0, disc_f=0, reshuffles=r + 1)
+        s.set(need & (r >= MAX_RESHUFFLES), truncated=True)
+
+    seats_r = jnp.arange(MAX_RESHUFFLES, dtype=I32)
+
+    def enact_policy(cond: jax.Array, policy: jax.Array, chaos: bool) -> jax.Array:
+        """_enact: on the track; True where that ends the game (returns the rest)."""
+        nonlocal h0
+        liberal = s.liberal + (cond & (policy == 0))
+        fascist = s.fascist + (cond & (policy == 1))
+        s.set(cond, liberal=liberal, fascist=fascist, tracker=0, hand_l=0, hand_f=0)
+        h0 = h0 | jnp.where(cond, jnp.left_shift(1, (_CHAOS if chaos else _ENACTED) + policy), 0)
+        lib_win = cond & (liberal >= LIBERAL_TRACK)
+        fas_win = cond & ~lib_win & (fascist >= FASCIST_TRACK)
+        win(lib_win, 0, "five_liberal_policies")
+        win(fas_win, 1, "six_fascist_policies")
+        return lib_win | fas_win
+
+    def slot_power(policy: jax.Array) -> jax.Array:
+        """_slot_power: the power of the slot a fascist policy just covered."""
+        f = s.fascist
+        return jnp.where((policy == 1) & (f >= 1) & (f <= 5), board[jnp.clip(f - 1, 0, 5)], 0)
+
+    # -- the chancellor enacts (_chancellor_enacts, _government_enacts)
+    gov = enact | refused_enacts
+    gpol = jnp.where(enact, (a - E.ENACT_LIBERAL) & 1, st.veto_choice)
+    other_l = s.hand_l - (gpol == 0)
+    s.set(gov, disc_l=s.disc_l + other_l, disc_f=s.disc_f + (s.hand_f - (gpol == 1)))
+    if rules.term_limits == "last_enacted":
+        s.set(gov, limit_pres=s.president, limit_chan=s.chancellor)
+    gov_won = enact_policy(gov, gpol, chaos=False)
+    won = won | gov_won
+    gov_on = gov & ~gov_won
+    deck_check(gov_on)
+    gov_power = slot_power(gpol)
+
+    # -- a consented veto: deck check first (A7), then the tracker
+    deck_check(accept)
+
+    # -- the tracker (_advance_tracker) and chaos (_chaos)
+    moved = failed | accept
+    tracker = s.tracker + moved
+    s.set(moved, tracker=tracker)
+    chaos = moved & (tracker >= CHAOS_AT)
+    top = s.pile & 1
+    s.set(chaos, pile=jnp.right_shift(s.pile, 1), draw_n=s.draw_n - 1, tracker=0)
+    if rules.chaos_clears_term_limits:
+        s.set(chaos, limit_pres=-1, limit_chan=-1)
+    chaos_won = enact_policy(chaos, top, chaos=True)
+    won = won | chaos_won
+    chaos_on = chaos & ~chaos_won
+    deck_check(chaos_on)
+    chaos_power = jnp.zeros((), I32)
+    if rules.chaos_power:
+        chaos_power = jnp.where(chaos_on, slot_power(top), 0)
+    chaos_powered = chaos_on & (chaos_power != 0)
+    go_end = failed & ~chaos_won & ~chaos_powered  # _tally: "if self.phase is _VOTE"
+
+    # -- after the session (_after_session): enacted, or vetoed without chaos's power or a win
+    after = gov_on | (accept & ~chaos_won & ~chaos_powered)
+    power = jnp.where(gov_on, gov_power, 0)
+    post = s.post_power
+    s.set(after, post_power=0)
+    if rules.power_timing == "next_president":
+        s.set(after & (power != 0), pending_power=power)
+        power = jnp.zeros((), I32)
+    after_power = after & ((power != 0) | (post != 0))
+    go_end = go_end | (after & ~after_power)
+
+    # -- a power begins (_begin_power): at the election (forum), after chaos, after the session
+    begin = power_at_election | chaos_powered | after_power
+    bp_power = jnp.where(
+        power_at_election,
+        st.pending_power,
+        jnp.where(chaos_powered, chaos_power, jnp.where(power != 0, power, post)),
+    )
+    bp_pres = jnp.where(chaos_powered, s.candidate, s.president)
+    s.set(begin, after_session=power_at_election, power_president=bp_pres)
+    is_peek = begin & (bp_power == PEEK)
+    s.set(is_peek & (seats == bp_pres), peek=s.pile & 7)
+    targets = s.alive & ~_bit(bp_pres)
+    targets = jnp.where(power_at_election & (bp_power == EXECUTE), targets & ~_bit(s.chancellor), targets)
+    targets = jnp.where(bp_power == INVESTIGATE, targets & ~s.investigated, targets)
+    if not rules.fascist_may_execute_hitler:
+        no_hitler = (bp_power == EXECUTE) & (role_of(bp_pres) == FASCIST)
+        targets = jnp.where(no_hitler, targets & ~hitler_bit, targets)
+    used = begin & (is_peek | (targets != 0))
+    h0 = h0 | jnp.where(used, jnp.left_shift(1, _POWER + bp_power - 1), 0)
+    targeted = begin & ~is_peek & (targets != 0)
+    power_phase = jnp.where(bp_power == INVESTIGATE, PHASE["investigate"], PHASE["execute"])
+    power_phase = jnp.where(bp_power == SPECIAL_ELECTION, PHASE["special_election"], power_phase)
+    s.set(targeted, power_targets=targets, phase=power_phase)
+    resume = begin & ~targeted  # a peek, or no legal target (A11): _continue
+
+    # -- powers used (_investigate, _special_election, _execute)
+    h0 = h0 | jnp.where(inv | spec | exe, (1 << _HAS_TARGET) | jnp.left_shift(target, _TARGET), 0)
+    s.set(inv, investigated=s.investigated | tbit)
+    s.set(inv & (seats == seat), inv_known=s.inv_known | tbit)
+    s.set(spec, special_next=target, rotation=seat)
+    s.set(exe, alive=s.alive & ~tbit)
+    shot_hitler = exe & (role_of(target) == HITLER)
+    win(shot_hitler, 0, "hitler_executed")
+    won = won | shot_hitler
+    resume = resume | inv | spec | (exe & ~shot_hitler)
+
+    # -- _continue: the session (a power before it) or the next round
+    s.set(resume, power_targets=0)
+    go_session = go_session | (resume & (s.after_session != 0))
+    go_end = go_end | (resume & (s.after_session == 0))
+
+    # -- _end_round, _begin_round
+    nxt = jnp.where(
+        s.special_next >= 0, s.special_next, _first_from(s.alive, (s.rotation + 1) % n, n)
+    )
+    s.set(go_end & (s.special_next < 0), rotation=nxt)
+    s.set(go_end, special_next=-1, round=s.round + 1, candidate=nxt, nominee=-1, phase=NOMINATE)
+
+    # -- _begin_session: the president draws 3
+    veto_on = s.fascist >= rules.veto_zone
+    if rules.veto_limit is not None:
+        veto_on = veto_on & (s.vetoes_used < rules.veto_limit)
+    drawn_f = _popcount(s.pile & 7)
+    s.set(go_session, veto_enabled=veto_on, veto_refused=0, veto_choice=-1, hand_f=drawn_f)
+    s.set(go_session, hand_l=3 - drawn_f, pile=jnp.right_shift(s.pile, 3), draw_n=s.draw_n - 3)
+    s.set(go_session, phase=DISCARD)
+    h0 = h0 | jnp.where(go_session, jnp.left_shift(1, _DREW + 3 - drawn_f), 0)
+
+    if k:
+        shifted = jnp.concatenate([h0[None], st.hist[:-1]])
+        s.set(nom, hist=shifted, hist_votes=jnp.concatenate([v0[None], st.hist_votes[:-1]]))
+        s.set(~nom, hist=st.hist.at[0].set(h0), hist_votes=st.hist_votes.at[0].set(v0))
+    s.set(nom, records=st.records + 1)
+    s.set(legal, steps=st.steps + 1)
+    return _outputs(cfg, State(**s.v), won)
+
+
+# ------------------------------------------------------------------------------ outputs
+def term_limited(cfg: Config, st: State) -> jax.Array:
+    """Game.term_limited: the seats barred from the chancellorship at this nomination."""
+    rules = cfg.rules
+    chan, pres = st.limit_chan, st.limit_pres
+    active = chan >= 0
+    if rules.term_limits == "previous_round":
+        active = active & (st.limit_round == st.round - 1)
+    exception = rules.small_table_exception
+    if exception == "living":
+        small = _popcount(st.alive) <= 5
+    else:
+        small = jnp.asarray(exception == "started" and cfg.players == 5)
+    barred = _bit(chan) | jnp.where(small, 0, _bit(pres))
+    return jnp.where(active, barred, 0)
+
+
+def eligible(cfg: Config, st: State) -> jax.Array:
+    """Game.eligible_chancellors (E2, E3, A11) as a seat set."""
+    others = st.alive & ~_bit(st.candidate)
+    free = others & ~term_limited(cfg, st)
+    return jnp.where(free != 0, free, others)
+
+
+def to_act(cfg: Config, st: State) -> jax.Array:
+    """Game.to_act as a seat set: every seat yet to vote during an election."""
+    ph = st.phase
+    decider = jnp.where(ph == NOMINATE, st.candidate, st.power_president)
+    decider = jnp.where((ph == DISCARD) | (ph == VETO_RESPONSE), st.president, decider)
+    decider = jnp.where(ph == ENACT, st.chancellor, decider)
+    out = jnp.where(ph == VOTE, st.alive & ~st.voted, _bit(decider))
+    return jnp.where(ph == GAME_OVER, 0, out)
+
+
+def current_player(cfg: Config, st: State) -> jax.Array:
+    """The seat that acts next: the voters one after another from the candidate's left (the
+    environment's agent_selection), else the one seat the engine waits for; -1 at the end."""
+    n = cfg.players
+    acting = to_act(cfg, st)
+    voter = _first_from(acting, (st.candidate + 1) % n, n)
+    single = _popcount((acting & -acting) - 1)
+    out = jnp.where(st.phase == VOTE, voter, single)
+    return jnp.where((acting == 0) | st.truncated, -1, out)
+
+
+def legal_mask(cfg: Config, st: State, seat: jax.Array) -> jax.Array:
+    """bool[51]: the legal actions of ``seat`` (all false unless it is the current player)."""
+    ph = st.phase
+    rules = cfg.rules
+    me = (seat == st.current_player) & (seat >= 0)
+    nominate = _seat_bits(eligible(cfg, st)) & (ph == NOMINATE)
+    voting = ph == VOTE
+    hl, hf = st.hand_l > 0, st.hand_f > 0
+    discard, enacting = ph == DISCARD, ph == ENACT
+    veto = enacting & (st.veto_enabled != 0) & (st.veto_refused == 0)
+    if rules.veto_after_choice:
+        vetoes = [jnp.zeros((), bool), veto & hl, veto & hf]
+    else:
+        vetoes = [veto, jnp.zeros((), bool), jnp.zeros((), bool)]
+    responding = ph == VETO_RESPONSE
+    targets = _seat_bits(st.power_targets)
+    singles = jnp.stack(
+        [voting, voting, discard & hl, discard & hf, enacting & hl, enacting & hf]
+        + vetoes
+        + [responding, responding]
+    )
+    mask = jnp.concatenate(
+        [
+            nominate,
+            singles,
+            targets & (ph == PHASE["investigate"]),
+            targets & (ph == PHASE["special_election"]),
+            targets & (ph == PHASE["execute"]),
+        ]
+    )
+    return mask & me
+
+
+def _outputs(cfg: Config, st: State, just_won: jax.Array) -> State:
+    from .observation import observe_seat
+
+    st = st._replace(current_player=current_player(cfg, st))
+    mask = legal_mask(cfg, st, st.current_player)
+    obs = observe_seat(cfg, st, jnp.maximum(st.current_player, 0))
+    team = (st.roles[: cfg.players] != LIBERAL).astype(I32)
+    reward = jnp.where(team == st.winner, 1.0, -1.0).astype(F32)
+    rewards = jnp.where(just_won, reward, jnp.zeros_like(reward))
+    return st._replace(
+        legal_action_mask=mask,
+        observation=obs,
+        rewards=rewards,
+        terminated=st.winner >= 0,
+    )
+
+
+# ------------------------------------------------------------------------------ the API
+class Env:
+    """A pgx-like functional API over a batch: ``init(keys)`` deals one game per key,
+    ``step(state, actions)`` plays one decision in each (the current player's), both
+    ``jit``-compiled and ``vmap``-ed. ``observe(state, seat)`` is any seat's observation."""
+
+    def __init__(self, players: int = 7, rules: Any = "official", history: int = E.DEFAULT_HISTORY) -> None:
+        self.config = cfg = Config(players, rules, history)
+        self.num_players = players
+        self.num_actions = NUM_ACTIONS
+        self.observation_size = cfg.layout.size
+        self.init = jax.jit(jax.vmap(partial(init, cfg)))
+        self.step = jax.jit(jax.vmap(partial(step, cfg)))
+        self.init_fixed = jax.jit(jax.vmap(partial(init_fixed, cfg)))
+        self.step_one = partial(step, cfg)  # unbatched, for a caller's own vmap/scan
+        self.init_one = partial(init, cfg)
+
+        from .observation import observe_seat
+
+        def observe(st: State, seat: jax.Array) -> tuple[jax.Array, jax.Array]:
+            return observe_seat(cfg, st, seat), legal_mask(cfg, st, seat)
+
+        self.observe = jax.jit(jax.vmap(observe))

@@ -1,0 +1,88 @@
+"""Batched games as records (RECORD-FORMAT.md) and records as batched games.
+
+A batched game exports as its fixings (roles, first president, deck, every reshuffle) and the
+engine actions its indices stand for (``encoding.ACTIONS``), so ``engine.replay`` plays it
+without a seed. The other way, ``from_record`` replays a record in the engine (which checks
+it) and takes its fixings from there, so the batched game deals, shuffles and reshuffles as
+the record did.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ..engine import game_from_record
+from ..engine.settings import RECORD_FORMAT, RECORD_VERSION
+from ..env.encoding import ACTIONS
+from . import core as C
+
+_ROLE_NAMES = ("liberal", "fascist", "hitler")
+
+
+def _pile(bits: int, size: int) -> list[str]:
+    return ["fascist" if (bits >> i) & 1 else "liberal" for i in range(size)]
+
+
+def to_records(
+    cfg: C.Config, state: C.State, seats: Any, actions: Any, games: Sequence[int] | None = None
+) -> list[dict[str, Any]]:
+    """Records of the games of a batched ``state`` (after the last step), given every step's
+    acting seats and actions (``[steps, batch]`` arrays; a seat of -1 is a step that game did
+    not take, e.g. after its end)."""
+    st = {name: np.asarray(v) for name, v in state._asdict().items()}
+    seats = np.asarray(seats)
+    actions = np.asarray(actions)
+    n, deck = cfg.players, cfg.deck_size
+    out = []
+    for g in range(seats.shape[1]) if games is None else games:
+        reshuffles = int(st["reshuffles"][g])
+        sizes = st["reshuffle_sizes"][g]
+        moves = [
+            ACTIONS[int(s)][int(a)].to_json() for s, a in zip(seats[:, g], actions[:, g]) if s >= 0
+        ]
+        record: dict[str, Any] = {
+            "format": RECORD_FORMAT,
+            "version": RECORD_VERSION,
+            "rules": cfg.rules.record_form(),
+            "players": n,
+            "roles": [_ROLE_NAMES[int(r)] for r in st["roles"][g][:n]],
+            "first_president": int(st["first_president"][g]),
+            "deck": _pile(int(st["deck"][g]), deck),
+            "reshuffles": [
+                _pile(int(st["reshuffle_piles"][g][i]), int(sizes[i])) for i in range(reshuffles)
+            ],
+            "actions": moves,
+        }
+        winner = int(st["winner"][g])
+        if winner >= 0:
+            record["result"] = {
+                "winner": C.WINNERS[winner],
+                "reason": C.REASONS[int(st["reason"][g])],
+            }
+        out.append(record)
+    return out
+
+
+def from_record(cfg: C.Config, record: Any) -> dict[str, Any]:
+    """The fixings of a record, as ``Env.init_fixed`` takes them (one game; stack them for a
+    batch): the engine replays the record (checking it) and gives its deal, first president,
+    deck and the reshuffles its actions met."""
+    game = game_from_record(record)
+    if game.n != cfg.players or game.rules != cfg.rules:
+        raise ValueError("the record's table is not this configuration's")
+    fixed = np.zeros(C.MAX_RESHUFFLES, np.int32)
+    piles = game.reshuffles[: C.MAX_RESHUFFLES]
+    for i, pile in enumerate(piles):
+        fixed[i] = C.pile_bits(pile)
+    roles = np.zeros(C.SEATS, np.int32)
+    roles[: game.n] = [_ROLE_NAMES.index(r.value) for r in game.roles]
+    return {
+        "roles": roles,
+        "first_president": np.int32(game.first_president),
+        "deck": np.int32(C.pile_bits(game.initial_deck)),
+        "fixed_piles": fixed,
+        "fixed": np.int32(len(piles)),
+    }
