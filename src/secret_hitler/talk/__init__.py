@@ -1,0 +1,58 @@
+"""Table talk: what seats say, in words in five languages, and what people's chat lines mean.
+
+``lines``: the structured talk line (``Claim``, ``Accuse``, ``Trust``, ...) and its JSON form;
+``phrases``: each line in words (``message`` for clients, ``render`` for text); ``recognise``:
+claims and signals read from a chat line. Standard library only; docs/talk.md.
+"""
+
+from .lines import (
+    CERTAINTIES,
+    HEDGED,
+    KINDS,
+    KNOWN,
+    QUESTION_TOPICS,
+    REASONS,
+    Accuse,
+    Answer,
+    Claim,
+    Conflict,
+    Defend,
+    ExplainNomination,
+    ExplainVote,
+    HitlerGuess,
+    InvalidLine,
+    Line,
+    Question,
+    Trust,
+    line_from_json,
+)
+from .phrases import LANGUAGES, Message, SeatRef, catalog, message, render, render_message
+
+__all__ = [
+    "CERTAINTIES",
+    "HEDGED",
+    "KINDS",
+    "KNOWN",
+    "LANGUAGES",
+    "QUESTION_TOPICS",
+    "REASONS",
+    "Accuse",
+    "Answer",
+    "Claim",
+    "Conflict",
+    "Defend",
+    "ExplainNomination",
+    "ExplainVote",
+    "HitlerGuess",
+    "InvalidLine",
+    "Line",
+    "Message",
+    "Question",
+    "SeatRef",
+    "Trust",
+    "catalog",
+    "line_from_json",
+    "message",
+    "render",
+    "render_message",
+]

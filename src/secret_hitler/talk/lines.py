@@ -1,0 +1,467 @@
+"""Talk lines: what a seat can say at the table, as small immutable values with a JSON form.
+
+One vocabulary for speaking and listening: a bot builds lines and every reader renders them in
+his own language (``phrases.render``); the recogniser reads people's chat into the same lines.
+Seats are 0-based, as everywhere in the engine; people see ``seat + 1`` or the seat's name.
+A claim carries the fields of the engine's claim action (``Claim.to_action``).
+
+Each kind's reasons, and the extra field (``other``, ``count`` or ``against``) each reason
+needs, are in ``REASONS``: a reason names *why*, and the phrase sets word it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, TypeAlias
+
+from ..engine.actions import (
+    CLAIM,
+    CLAIM_INVESTIGATION,
+    CLAIM_PEEK,
+    CLAIM_PRESIDENT_HAND,
+    CLAIM_SIZES,
+    CLAIM_SUBJECTS,
+    Action,
+)
+from ..engine.errors import brief
+from ..engine.types import Party, Policy
+
+KNOWN = "known"  # said as a fact: only what the seat knows (its own investigation, its own hand)
+HEDGED = "hedged"  # said as a belief
+CERTAINTIES = (KNOWN, HEDGED)
+
+# kind -> reason -> the fields that reason needs (and the only optional fields it may carry).
+REASONS: dict[str, dict[str, tuple[str, ...]]] = {
+    "accuse": {
+        "investigated": (),  # the seat's own investigation found a fascist
+        "conflict": ("other",),  # the target's claim does not fit other's
+        "enacted_fascist": ("count",),  # count fascist policies passed as chancellor
+        "voted_fascist_government": (),  # voted Ja on a government that passed a fascist policy
+        "voted_failed_government": (),  # voted Ja on a government the table voted down
+        "nominated_suspect": ("other",),  # nominated other, whom the speaker suspects
+        "unlikely_claim": (),  # a claim the deck makes unlikely
+        "claimed_by": ("other",),  # other says he investigated the target: fascist
+        "lied_to_me": (),  # the speaker knows what he passed or received: the target lies
+    },
+    "trust": {
+        "investigated": (),
+        "enacted_liberal": ("count",),
+        "consistent_claims": (),
+        "not_hitler": (),  # elected chancellor after 3 fascist policies: "CNH"
+        "voted_nein_fascist_government": (),
+        "claimed_by": ("other",),  # other says he investigated the target: liberal
+        "gave_me_liberal": (),  # the speaker knows: the target passed him a liberal policy
+    },
+    "defend": {  # ``against``: the accuser, for the reason that names him
+        "told_truth": (),
+        "forced": (),  # only fascist policies came to the speaker
+        "liberal_record": ("count",),
+        "check_me": (),
+        "voted_nein": (),
+        "deck": (),  # the deck is full of fascist policies
+        "accuser_suspicious": ("against",),
+    },
+    "explain_vote": {
+        "trust_government": (),
+        "trust": ("other",),
+        "distrust": ("other",),
+        "tracker": (),  # the election tracker: avoid chaos
+        "hitler_zone": (),  # after 3 fascist policies a Hitler chancellor wins
+        "need_information": (),
+    },
+    "explain_nomination": {
+        "trust": (),
+        "investigated": (),
+        "not_hitler": (),
+        "enacted_liberal": ("count",),
+        "test": (),
+        "only_choice": (),
+    },
+}
+QUESTION_TOPICS = ("vote", "nomination", "policy", "investigation", "execution")
+_TOPIC_NEEDS_OTHER = frozenset({"nomination", "investigation", "execution"})
+
+
+class InvalidLine(ValueError):
+    """A talk line that does not fit the model; the message names the field."""
+
+    code = "invalid_line"
+
+
+def _seat(value: Any, name: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise InvalidLine(
+            f"line field {name!r} must be a seat number (0-based), not {brief(value)}"
+        )
+    return value
+
+
+def _count(value: Any, name: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 99:
+        raise InvalidLine(f"line field {name!r} must be an integer from 0 to 99")
+    return value
+
+
+def _policies(value: Any, name: str) -> tuple[Policy, ...]:
+    if isinstance(value, (list, tuple)) and all(v in ("liberal", "fascist") for v in value):
+        return tuple(Policy(v) for v in value)
+    raise InvalidLine(f"line field {name!r} must be a list of 'liberal' and 'fascist'")
+
+
+def _choice(options: tuple[str, ...]) -> Callable[[Any, str], str]:
+    def parse(value: Any, name: str) -> str:
+        if value not in options:
+            raise InvalidLine(f"line field {name!r} must be one of {', '.join(options)}")
+        return str(value)
+
+    return parse
+
+
+def _string(value: Any, name: str) -> str:
+    if not isinstance(value, str):
+        raise InvalidLine(f"line field {name!r} must be a string")
+    return value
+
+
+def _bool(value: Any, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise InvalidLine(f"line field {name!r} must be true or false")
+    return value
+
+
+def _party(value: Any, name: str) -> Party:
+    if value not in ("liberal", "fascist"):
+        raise InvalidLine(f"line field {name!r} must be 'liberal' or 'fascist'")
+    return Party(value)
+
+
+def _nested(value: Any, name: str) -> Line:
+    return value if isinstance(value, _Line) else line_from_json(value)  # type: ignore[return-value]
+
+
+# How each JSON field is read; the dataclasses below hold these names, nothing else.
+_FIELDS: dict[str, Callable[[Any, str], Any]] = {
+    "subject": _choice(CLAIM_SUBJECTS),
+    "policies": _policies,
+    "passed": _policies,
+    "party": _party,
+    "certainty": _choice(CERTAINTIES),
+    "reason": _string,
+    "ja": _bool,
+    "topic": _choice(QUESTION_TOPICS),
+    "count": _count,
+    "variant": _count,
+    "line": _nested,
+}
+SEAT_FIELDS = ("target", "other", "against", "to", "president", "chancellor", "believe")
+for _name in SEAT_FIELDS:
+    _FIELDS[_name] = _seat
+
+
+class _Line:
+    """Shared behaviour of every kind: JSON form, the seats it names, the reason's fields."""
+
+    __slots__ = ()
+    kind: ClassVar[str]
+
+    def __post_init__(self) -> None:
+        """Check every field and normalise it (``"fascist"`` -> ``Policy.FASCIST``, a list ->
+        a tuple), so a line built in code is as sound as one read from JSON."""
+        for f in dataclasses.fields(self):  # type: ignore[arg-type]
+            value = getattr(self, f.name)
+            if value is not None:
+                object.__setattr__(self, f.name, _FIELDS[f.name](value, f.name))
+        self._check()
+
+    def _check(self) -> None:
+        """The rules that tie a kind's fields together."""
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind}
+        for f in dataclasses.fields(self):  # type: ignore[arg-type]
+            value = getattr(self, f.name)
+            if value is None or (f.name == "variant" and value == 0):
+                continue
+            if isinstance(value, tuple):
+                value = [p.value for p in value]
+            elif isinstance(value, _Line):
+                value = value.to_json()
+            elif isinstance(value, Party):
+                value = value.value
+            out[f.name] = value
+        return out
+
+    def seats(self) -> tuple[int, ...]:
+        """Every seat the line names (nested lines included), for a range check."""
+        out: list[int] = []
+        for f in dataclasses.fields(self):  # type: ignore[arg-type]
+            value = getattr(self, f.name)
+            if f.name in SEAT_FIELDS and value is not None:
+                out.append(value)
+            elif isinstance(value, _Line):
+                out.extend(value.seats())
+        return tuple(out)
+
+    def _check_reason(self, reason: str | None) -> None:
+        table = REASONS[self.kind]
+        needed: tuple[str, ...] = ()
+        if reason is not None:
+            if reason not in table:
+                raise InvalidLine(
+                    f"a {self.kind!r} line's reason must be one of {', '.join(table)}, "
+                    f"not {brief(reason)}"
+                )
+            needed = table[reason]
+        for name in ("other", "count", "against"):
+            if hasattr(self, name) and (getattr(self, name) is not None) != (name in needed):
+                why = "needs" if name in needed else "takes no"
+                raise InvalidLine(f"a {self.kind!r} line with reason {reason!r} {why} {name!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class Claim(_Line):
+    """A claim: the fields of the engine's claim action. ``passed``: the two policies a president
+    says he handed on (optional, ``president_hand`` only). Hands are kept as said; peeks in
+    order, top first."""
+
+    kind: ClassVar[str] = "claim"
+    subject: str
+    policies: tuple[Policy, ...] | None = None
+    target: int | None = None
+    party: Party | None = None
+    passed: tuple[Policy, ...] | None = None
+    variant: int = 0
+
+    def _check(self) -> None:
+        if self.subject == CLAIM_INVESTIGATION:
+            if self.target is None or self.party is None or self.policies or self.passed:
+                raise InvalidLine("an investigation claim has a target and a party, no policies")
+            return
+        size = CLAIM_SIZES[self.subject]
+        if (
+            self.policies is None
+            or len(self.policies) != size
+            or self.target is not None
+            or self.party is not None
+        ):
+            raise InvalidLine(f"a {self.subject} claim has {size} policies and no target")
+        if self.passed is not None:
+            if self.subject != CLAIM_PRESIDENT_HAND or len(self.passed) != 2:
+                raise InvalidLine("'passed' is the two policies of a president_hand claim")
+            rest = list(self.policies)
+            for p in self.passed:
+                if p not in rest:
+                    raise InvalidLine("'passed' must be two of the three claimed policies")
+                rest.remove(p)
+
+    def to_action(self, seat: int) -> Action:
+        """The engine's claim action for ``seat`` (``passed`` is talk only)."""
+        if self.subject == CLAIM_INVESTIGATION:
+            assert self.target is not None and self.party is not None
+            return Action.claim_investigation(seat, self.target, self.party)
+        assert self.policies is not None
+        return Action.claim_policies(seat, self.subject, self.policies)
+
+    @staticmethod
+    def from_action(action: Action) -> Claim:
+        """The talk line of an engine claim action (to say it in words)."""
+        if action.type != CLAIM or action.subject is None:
+            raise InvalidLine(f"not a claim action: {brief(action)}")
+        return Claim(action.subject, action.policies, action.target, action.party)
+
+    @property
+    def is_peek(self) -> bool:
+        return self.subject == CLAIM_PEEK
+
+
+@dataclass(frozen=True, slots=True)
+class Accuse(_Line):
+    """Suspicion (``hedged``) or accusation (``known``: only what the seat knows) of ``target``."""
+
+    kind: ClassVar[str] = "accuse"
+    target: int
+    certainty: str = HEDGED
+    reason: str | None = None
+    other: int | None = None
+    count: int | None = None
+    variant: int = 0
+
+    def _check(self) -> None:
+        self._check_reason(self.reason)
+
+
+@dataclass(frozen=True, slots=True)
+class Trust(_Line):
+    """Trust (``hedged``) or a vouch (``known``, e.g. the seat's own investigation)."""
+
+    kind: ClassVar[str] = "trust"
+    target: int
+    certainty: str = HEDGED
+    reason: str | None = None
+    other: int | None = None
+    count: int | None = None
+    variant: int = 0
+
+    def _check(self) -> None:
+        self._check_reason(self.reason)
+
+
+@dataclass(frozen=True, slots=True)
+class HitlerGuess(_Line):
+    """Who the speaker believes (or, a fascist, knows) is Hitler."""
+
+    kind: ClassVar[str] = "hitler_guess"
+    target: int
+    certainty: str = HEDGED
+    variant: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Defend(_Line):
+    """The speaker defends himself (``against``: his accuser, when the reason names him)."""
+
+    kind: ClassVar[str] = "defend"
+    reason: str | None = None
+    against: int | None = None
+    count: int | None = None
+    variant: int = 0
+
+    def _check(self) -> None:
+        self._check_reason(self.reason)
+
+
+@dataclass(frozen=True, slots=True)
+class ExplainVote(_Line):
+    """Why the speaker voted Ja (``ja``) or Nein."""
+
+    kind: ClassVar[str] = "explain_vote"
+    ja: bool
+    reason: str | None = None
+    other: int | None = None
+    variant: int = 0
+
+    def _check(self) -> None:
+        self._check_reason(self.reason)
+
+
+@dataclass(frozen=True, slots=True)
+class ExplainNomination(_Line):
+    """Why the speaker, as president, nominated ``target``."""
+
+    kind: ClassVar[str] = "explain_nomination"
+    target: int
+    reason: str | None = None
+    count: int | None = None
+    variant: int = 0
+
+    def _check(self) -> None:
+        self._check_reason(self.reason)
+
+
+@dataclass(frozen=True, slots=True)
+class Conflict(_Line):
+    """The claims of a government do not fit; ``believe``: the side the speaker takes.
+    Both seats or neither ("conflict!" with no government known)."""
+
+    kind: ClassVar[str] = "conflict"
+    president: int | None = None
+    chancellor: int | None = None
+    believe: int | None = None
+    variant: int = 0
+
+    def _check(self) -> None:
+        if (self.president is None) != (self.chancellor is None):
+            raise InvalidLine("a conflict names both the president and the chancellor, or neither")
+        if self.believe is not None and self.believe not in (self.president, self.chancellor):
+            raise InvalidLine("'believe' must be the conflict's president or chancellor")
+
+
+@dataclass(frozen=True, slots=True)
+class Question(_Line):
+    """A question to ``to`` (or to the table): why did you vote (``ja``), nominate, pass a
+    policy, investigate or execute (``other``: the seat nominated, investigated, executed)."""
+
+    kind: ClassVar[str] = "question"
+    topic: str
+    to: int | None = None
+    ja: bool | None = None
+    other: int | None = None
+    variant: int = 0
+
+    def _check(self) -> None:
+        if self.ja is not None and self.topic != "vote":
+            raise InvalidLine("only a question about a vote has 'ja'")
+        if (self.other is not None) != (self.topic in _TOPIC_NEEDS_OTHER):
+            raise InvalidLine(
+                f"'other' is needed by and only by the topics {', '.join(sorted(_TOPIC_NEEDS_OTHER))}"
+            )
+
+
+@dataclass(frozen=True, slots=True)
+class Answer(_Line):
+    """A reply to ``to``'s question: any line but a question or an answer."""
+
+    kind: ClassVar[str] = "answer"
+    line: Line
+    to: int | None = None
+
+    def _check(self) -> None:
+        if not isinstance(self.line, _Line) or isinstance(self.line, (Question, Answer)):
+            raise InvalidLine("an answer's 'line' is a talk line other than a question or answer")
+
+
+Line: TypeAlias = (
+    Claim
+    | Accuse
+    | Trust
+    | HitlerGuess
+    | Defend
+    | ExplainVote
+    | ExplainNomination
+    | Conflict
+    | Question
+    | Answer
+)
+KINDS: dict[str, type[Line]] = {
+    cls.kind: cls
+    for cls in (
+        Claim,
+        Accuse,
+        Trust,
+        HitlerGuess,
+        Defend,
+        ExplainVote,
+        ExplainNomination,
+        Conflict,
+        Question,
+        Answer,
+    )
+}
+
+
+def line_from_json(data: Any, *, players: int | None = None) -> Line:
+    """Read a line's JSON form, or raise ``InvalidLine`` naming the field; ``players`` also
+    checks that every seat it names is at the table."""
+    if not isinstance(data, Mapping):
+        raise InvalidLine("a talk line must be a JSON object")
+    cls = KINDS.get(data.get("kind"))  # type: ignore[arg-type]
+    if cls is None:
+        raise InvalidLine(f"line field 'kind' must be one of {', '.join(KINDS)}")
+    names = {f.name: f for f in dataclasses.fields(cls)}
+    unknown = sorted(set(data) - set(names) - {"kind"})
+    if unknown:
+        raise InvalidLine(f"a {cls.kind!r} line has no field {unknown[0]!r}")
+    args: dict[str, Any] = {}
+    for name, field in names.items():
+        if name in data:
+            args[name] = _FIELDS[name](data[name], name)
+        elif field.default is dataclasses.MISSING:
+            raise InvalidLine(f"a {cls.kind!r} line needs the field {name!r}")
+    line: Line = cls(**args)
+    if players is not None:
+        for seat in line.seats():
+            if seat >= players:
+                raise InvalidLine(f"seat {seat} is not at a table of {players}")
+    return line

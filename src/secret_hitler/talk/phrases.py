@@ -1,0 +1,250 @@
+"""Saying a talk line in words, in each of the five languages.
+
+A line becomes a ``Message`` (``message(line)``): a catalog key and its parameters, where a
+parameter is a number, a seat (``SeatRef``) or another message (a reason, a hand of cards).
+The catalogs are ``phrases/<lang>.json``, in the web client's format (flat
+``{"key": "text with {param}"}``, plurals as ``key#one``/``#few``/``#many``/``#other`` chosen
+by the CLDR rules), so the client renders a message with its own ``t``/``tn`` and its own seat
+names, and ``render`` here does the same for language-model prompts, logs and text exports.
+
+Wording varies: a key family ``talk.accuse.hedged`` has members ``.0``, ``.1``, ...; a line's
+``variant`` picks one (modulo the family's size, the same in every language), so every reader
+sees the same sentence in his own language.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from typing import Any, TypeAlias
+
+from ..engine.types import Policy
+from .lines import (
+    Accuse,
+    Answer,
+    Claim,
+    Conflict,
+    Defend,
+    ExplainNomination,
+    ExplainVote,
+    HitlerGuess,
+    Line,
+    Question,
+    Trust,
+)
+
+LANGUAGES = ("en", "zh-Hans", "zh-Hant", "ru", "vi")
+REFERENCE = "en"  # the catalog whose key set every other one matches
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
+_MEMBER = re.compile(r"^(.+)\.(\d+)$")
+_BOT_NAME = re.compile(r"^Bot (\d{1,2})$")  # how the server names bot seats (1-based)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRef:
+    """A seat as a parameter: each reader shows it his way (a name, or ``seat + 1``)."""
+
+    seat: int
+
+    def to_json(self) -> dict[str, int]:
+        return {"seat": self.seat}
+
+
+Param: TypeAlias = "int | str | SeatRef | Message"
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """A catalog key with its parameters; ``count`` makes it a plural (``key#<category>``)."""
+
+    key: str
+    params: Mapping[str, Param] = field(default_factory=dict)
+    count: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"key", "params"?, "count"?}``; a seat parameter is ``{"seat": n}``, a nested
+        message is its own JSON form."""
+        out: dict[str, Any] = {"key": self.key}
+        if self.params:
+            out["params"] = {
+                name: value.to_json() if isinstance(value, (SeatRef, Message)) else value
+                for name, value in self.params.items()
+            }
+        if self.count is not None:
+            out["count"] = self.count
+        return out
+
+
+def _codes(policies: Sequence[Policy]) -> str:
+    return "".join("F" if p is Policy.FASCIST else "L" for p in policies)
+
+
+def _cards(policies: Sequence[Policy], name: str, words: str | None) -> dict[str, Param]:
+    """A hand as letters ("RRB", "ККС", "红红蓝") and, for hands (not peeks, whose order
+    matters), as words ("two reds and a blue"), so each template picks the form it says."""
+    out: dict[str, Param] = {name: Message(f"talk.cards.{_codes(policies)}")}
+    if words is not None:
+        out[words] = Message(f"talk.hand.{''.join(sorted(_codes(policies)))}")
+    return out
+
+
+def _reason(kind: str, line: Accuse | Trust | Defend | ExplainVote | ExplainNomination) -> Param:
+    params: dict[str, Param] = {}
+    for name in ("other", "against"):
+        seat = getattr(line, name, None)
+        if seat is not None:
+            params[name] = SeatRef(seat)
+    count = getattr(line, "count", None)
+    return Message(f"talk.{kind}.reason.{line.reason}", params, count)
+
+
+def _frame(family: str, line: Line, params: dict[str, Param]) -> Message:
+    size = family_sizes()[family]
+    return Message(f"{family}.{getattr(line, 'variant', 0) % size}", params)
+
+
+def message(line: Line) -> Message:
+    """The message that says ``line``: the one place a line's wording is chosen."""
+    if isinstance(line, Claim):
+        if line.target is not None:
+            return _frame(
+                f"talk.claim.investigation.{line.party}", line, {"target": SeatRef(line.target)}
+            )
+        assert line.policies is not None
+        words = None if line.is_peek else "hand"
+        params = _cards(line.policies, "cards", words)
+        family = f"talk.claim.{line.subject}"
+        if line.passed is not None:
+            params.update(_cards(line.passed, "passed", "passed_hand"))
+            family += ".passed"
+        return _frame(family, line, params)
+    if isinstance(line, (Accuse, Trust)):
+        family = f"talk.{line.kind}.{line.certainty}"
+        params = {"target": SeatRef(line.target)}
+        if line.reason is None:
+            return _frame(family + ".plain", line, params)
+        return _frame(family, line, params | {"reason": _reason(line.kind, line)})
+    if isinstance(line, HitlerGuess):
+        return _frame(f"talk.hitler_guess.{line.certainty}", line, {"target": SeatRef(line.target)})
+    if isinstance(line, (Defend, ExplainVote, ExplainNomination)):
+        family = f"talk.{line.kind}"
+        if isinstance(line, ExplainVote):
+            family += ".ja" if line.ja else ".nein"
+        params = {}
+        if isinstance(line, ExplainNomination):
+            params["target"] = SeatRef(line.target)
+        if line.reason is None:
+            return _frame(family + ".plain", line, params)
+        return _frame(family, line, params | {"reason": _reason(line.kind, line)})
+    if isinstance(line, Conflict):
+        if line.president is None or line.chancellor is None:
+            return _frame("talk.conflict.plain", line, {})
+        params = {"president": SeatRef(line.president), "chancellor": SeatRef(line.chancellor)}
+        if line.believe is None:
+            return _frame("talk.conflict", line, params)
+        return _frame("talk.conflict.believe", line, params | {"believe": SeatRef(line.believe)})
+    if isinstance(line, Question):
+        family = f"talk.question.{line.topic}"
+        if line.ja is not None:
+            family += ".ja" if line.ja else ".nein"
+        params = {} if line.other is None else {"other": SeatRef(line.other)}
+        return _address(line.to, _frame(family, line, params))
+    if isinstance(line, Answer):
+        return _address(line.to, message(line.line))
+    raise TypeError(f"not a talk line: {type(line).__name__}")
+
+
+def _address(to: int | None, text: Message) -> Message:
+    return text if to is None else Message("talk.address", {"to": SeatRef(to), "text": text})
+
+
+# -- catalogs ------------------------------------------------------------------------------------
+
+
+@cache
+def catalog(lang: str) -> dict[str, str]:
+    """The phrase catalog of ``lang`` (what a server route hands the web client)."""
+    if lang not in LANGUAGES:
+        raise ValueError(
+            f"no phrases for language {lang!r}; expected one of {', '.join(LANGUAGES)}"
+        )
+    text = resources.files(__package__).joinpath("phrases", f"{lang}.json").read_text("utf-8")
+    data = json.loads(text)
+    if not isinstance(data, dict):
+        raise ValueError(f"talk/phrases/{lang}.json must be a JSON object")
+    return data
+
+
+@cache
+def family_sizes() -> dict[str, int]:
+    """Each key family's number of wordings, from the reference catalog."""
+    sizes: dict[str, int] = {}
+    for key in catalog(REFERENCE):
+        m = _MEMBER.match(key)
+        if m:
+            sizes[m[1]] = max(sizes.get(m[1], 0), int(m[2]) + 1)
+    return sizes
+
+
+def plural_category(lang: str, n: int) -> str:
+    """The CLDR plural category of a whole number ``n`` (what the client's
+    ``Intl.PluralRules(lang).select(n)`` answers): English one/other, Russian
+    one/few/many, Chinese and Vietnamese other."""
+    if lang == "en":
+        return "one" if n == 1 else "other"
+    if lang == "ru":
+        last, last2 = n % 10, n % 100
+        if last == 1 and last2 != 11:
+            return "one"
+        if 2 <= last <= 4 and not 12 <= last2 <= 14:
+            return "few"
+        return "many"
+    return "other"
+
+
+# -- rendering -----------------------------------------------------------------------------------
+
+
+def seat_name(seat: int, lang: str, names: Sequence[str | None] | None = None) -> str:
+    """A seat as people see it: its name (a bot's "Bot 3" in the reader's language), else its
+    1-based number in the community's form ("3", "3号", "số 3")."""
+    name = names[seat] if names is not None and 0 <= seat < len(names) else None
+    if name:
+        bot = _BOT_NAME.match(name)
+        if not bot:
+            return name
+        return _fill(catalog(lang)["talk.bot"], {"number": bot[1]})
+    return _fill(catalog(lang)["talk.seat"], {"number": str(seat + 1)})
+
+
+def _fill(text: str, values: Mapping[str, str]) -> str:
+    return PLACEHOLDER.sub(lambda m: values.get(m[1], m[0]), text)
+
+
+def render_message(msg: Message, lang: str, names: Sequence[str | None] | None = None) -> str:
+    """The text of ``msg`` in ``lang``: the client's ``t``/``tn`` with the same rules."""
+    texts = catalog(lang)
+    values: dict[str, str] = {}
+    for name, value in msg.params.items():
+        if isinstance(value, SeatRef):
+            values[name] = seat_name(value.seat, lang, names)
+        elif isinstance(value, Message):
+            values[name] = render_message(value, lang, names)
+        else:
+            values[name] = str(value)
+    key = msg.key
+    if msg.count is not None:
+        values["count"] = str(msg.count)
+        plural = f"{key}#{plural_category(lang, msg.count)}"
+        key = plural if plural in texts else f"{key}#other"
+    return _fill(texts[key], values)
+
+
+def render(line: Line, lang: str, names: Sequence[str | None] | None = None) -> str:
+    """``line`` in words, in ``lang`` (one of ``LANGUAGES``); ``names``: display names by
+    seat (a missing or empty name is shown by number)."""
+    return render_message(message(line), lang, names)
