@@ -1,0 +1,457 @@
+"""Prompts: versioned templates in files, and the text rendering of one seat's view.
+
+``prompts/<version>/<language>/`` holds ``system.txt`` (the game and this table's rules),
+``decide.txt`` (a turn), ``claims.txt`` (a claim window), as ``string.Template`` text with
+``$fields``, and ``phrases.json`` (every sentence the renderer builds, ``str.format`` fields).
+A version is frozen once records name it: a change of wording is a new version, and every
+record carries the version and a digest of its files (``PromptSet.digest``), so two runs
+can be told apart even if someone edited a version in place.
+
+Only the seat's ``View`` is rendered (its fields and the events it observed), so a prompt
+holds exactly what the seat may know; the rules come from the view (``view.rules``, resolved
+by the engine for the table size) and the track lengths from the engine's constants.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from string import Template
+from typing import Any
+
+from ..engine import PRESETS, Action, View
+from ..engine import actions as A
+from ..engine.settings import FASCIST_TRACK, LIBERAL_TRACK
+from ..talk import line_from_json, render
+from .answers import claims_schema, decision_schema
+from .endpoints import LANGUAGES
+from .talk import ChatLine
+
+PROMPTS_DIR = Path(__file__).resolve().parent / "prompts"
+TEMPLATES = ("system", "decide", "claims")
+# The resolved settings a prompt states in sentences; the others are listed when they differ
+# from the official rules.
+_SPOKEN = frozenset(
+    {
+        "preset",
+        "powers",
+        "fascists",
+        "hitler_knows_fascists",
+        "hitler_zone",
+        "veto_zone",
+        "deck",
+        "start_track",
+    }
+)
+
+
+class PromptError(ValueError):
+    """An unknown prompt version or language, or a template set with a missing part."""
+
+
+@dataclass(frozen=True, slots=True)
+class PromptSet:
+    version: str
+    language: str
+    templates: Mapping[str, Template]
+    phrases: Mapping[str, str]
+    digest: str  # sha256 of the files, first 16 hex digits
+
+    def say(self, key: str, **values: Any) -> str:
+        return self.phrases[key].format_map(values)
+
+    def describe(self) -> dict[str, str]:
+        return {"version": self.version, "language": self.language, "digest": self.digest}
+
+
+def prompt_versions() -> list[str]:
+    return sorted(p.name for p in PROMPTS_DIR.iterdir() if p.is_dir())
+
+
+@functools.cache
+def load_prompts(version: str, language: str) -> PromptSet:
+    """The templates of ``version`` in ``language``; ``PromptError`` if there are none."""
+    if version not in prompt_versions():
+        raise PromptError(
+            f"no prompt version {version[:20]!r}; have {', '.join(prompt_versions())}"
+        )
+    if language not in LANGUAGES:
+        raise PromptError(f"no language {language[:20]!r}; have {', '.join(LANGUAGES)}")
+    folder = PROMPTS_DIR / version / language
+    digest = hashlib.sha256()
+    templates: dict[str, Template] = {}
+    for name in TEMPLATES:
+        path = folder / f"{name}.txt"
+        if not path.is_file():
+            raise PromptError(f"prompt {version}/{language} has no {name}.txt")
+        text = path.read_text(encoding="utf-8")
+        digest.update(text.encode())
+        templates[name] = Template(text)
+    raw = (folder / "phrases.json").read_text(encoding="utf-8")
+    digest.update(raw.encode())
+    phrases = json.loads(raw)
+    return PromptSet(version, language, templates, phrases, digest.hexdigest()[:16])
+
+
+class Renderer:
+    """The prompt texts of one seat, in one language."""
+
+    def __init__(self, prompts: PromptSet) -> None:
+        self.p = prompts
+
+    # -------------------------------------------------------------------- words
+    def seat(self, view: View, seat: int | None) -> str:
+        if seat is None:
+            return self.p.say("nobody")
+        names = view.names
+        if names is not None and 0 <= seat < len(names):
+            return self.p.say("seat_named", seat=seat, name=names[seat])
+        return self.p.say("seat", seat=seat)
+
+    def seats(self, view: View, seats: Sequence[int]) -> str:
+        if not seats:
+            return self.p.say("nobody")
+        return self.p.say("sep").join(self.seat(view, s) for s in seats)
+
+    def policies(self, policies: Sequence[str]) -> str:
+        return self.p.say("sep").join(self.p.say(f"policy.{p}") for p in policies)
+
+    # -------------------------------------------------------------------- rules
+    def rules(self, view: View) -> str:
+        r = view.rules
+        say = self.p.say
+        fascists = int(r["fascists"])
+        lines = [
+            say("rules.preset", preset=r["preset"]),
+            say(
+                "rules.players",
+                players=view.players,
+                liberals=view.players - fascists - 1,
+                fascists=fascists,
+            ),
+            say("rules.win", liberal=LIBERAL_TRACK, fascist=FASCIST_TRACK),
+            say(
+                "rules.board",
+                slots=say("sep").join(
+                    say("pair", a=i + 1, b=say("power." + (p or "none")))
+                    for i, p in enumerate(view.board)
+                ),
+            ),
+            say("rules.hitler_zone", count=view.hitler_zone),
+            say("rules.veto_zone", count=view.veto_zone),
+            say("rules.hitler_knows" if r["hitler_knows_fascists"] else "rules.hitler_blind"),
+            say("rules.deck", liberal=r["deck"]["liberal"], fascist=r["deck"]["fascist"]),
+            say("rules.chaos", count=view.chaos_at),
+        ]
+        start = r["start_track"]
+        if start["liberal"] or start["fascist"]:
+            lines.append(
+                say("rules.start_track", liberal=start["liberal"], fascist=start["fascist"])
+            )
+        official = PRESETS["official"].resolved(view.players)
+        other = {k: v for k, v in r.items() if k not in _SPOKEN and official.get(k) != v}
+        if other:
+            lines.append(say("rules.differences", settings=json.dumps(other, ensure_ascii=False)))
+        return "\n".join(f"- {line}" for line in lines)
+
+    # -------------------------------------------------------------------- state
+    def state(self, view: View) -> str:
+        say = self.p.say
+        seat = view.seat
+        assert seat is not None, "a prompt is written for a seat"
+        lines = [say("state.you", seat=self.seat(view, seat), role=say(f"role.{view.role}"))]
+        known = [(s, r) for s, r in enumerate(view.known_roles) if r is not None and s != seat]
+        if known:
+            lines.append(
+                say(
+                    "state.known",
+                    items=say("sep").join(
+                        say("pair", a=self.seat(view, s), b=say("role." + r)) for s, r in known
+                    ),
+                )
+            )
+        lines.append(say("state.round", round=view.round))
+        lines.append(
+            say(
+                "state.tracks",
+                liberal=view.liberal_policies,
+                liberal_left=view.liberal_to_win,
+                fascist=view.fascist_policies,
+                fascist_left=view.fascist_to_win,
+            )
+        )
+        lines.append(say("state.tracker", value=view.election_tracker, chaos_at=view.chaos_at))
+        lines.append(say("state.piles", draw=view.draw_pile, discard=view.discard_pile))
+        alive = [s for s, a in enumerate(view.alive) if a]
+        dead = [s for s, a in enumerate(view.alive) if not a]
+        lines.append(say("state.alive", seats=self.seats(view, alive)))
+        if dead:
+            lines.append(say("state.dead", seats=self.seats(view, dead)))
+        if view.president is not None:
+            lines.append(
+                say(
+                    "state.government",
+                    president=self.seat(view, view.president),
+                    chancellor=self.seat(view, view.chancellor),
+                )
+            )
+        if view.candidate is not None:
+            lines.append(say("state.candidate", seat=self.seat(view, view.candidate)))
+        if view.nominee is not None:
+            lines.append(say("state.nominee", seat=self.seat(view, view.nominee)))
+        if view.term_limited:
+            lines.append(say("state.term_limited", seats=self.seats(view, view.term_limited)))
+        if view.hitler_zone_active:
+            lines.append(say("state.hitler_zone_active"))
+        if view.proven_not_hitler:
+            lines.append(say("state.not_hitler", seats=self.seats(view, view.proven_not_hitler)))
+        if view.hand:
+            lines.append(say("state.hand", policies=self.policies(view.hand)))
+        if view.investigations:
+            lines.append(
+                say(
+                    "state.investigations",
+                    items=say("sep").join(
+                        say("pair", a=self.seat(view, t), b=say("party." + p))
+                        for t, p in view.investigations
+                    ),
+                )
+            )
+        if view.next_president is not None:
+            lines.append(say("state.next_president", seat=self.seat(view, view.next_president)))
+        return "\n".join(f"- {line}" for line in lines)
+
+    # -------------------------------------------------------------------- history
+    def history(self, view: View, chat: Sequence[ChatLine] = ()) -> str:
+        lines: list[str] = []
+        said = sorted(chat, key=lambda c: c.at)
+        k = 0
+        for i, event in enumerate(view.events):
+            while k < len(said) and said[k].at <= i:
+                lines.append(self._chat(view, said[k]))
+                k += 1
+            text = self.event(view, event)
+            if text is not None:
+                lines.append(text)
+        lines.extend(self._chat(view, c) for c in said[k:])
+        return "\n".join(f"- {line}" for line in lines) if lines else self.p.say("history.empty")
+
+    def names(self, view: View) -> list[str | None]:
+        """Every seat as this prompt names it (a talk line rendered here names seats alike)."""
+        return [self.seat(view, s) for s in range(view.players)]
+
+    def _chat(self, view: View, line: ChatLine) -> str:
+        text = line.text
+        if line.line is not None:  # a talk line: in this prompt's language
+            text = render(line_from_json(line.line), self.p.language, self.names(view))
+        return self.p.say("event.chat", seat=self.seat(view, line.seat), text=text)
+
+    def event(self, view: View, e: Mapping[str, Any]) -> str | None:
+        """One event as a sentence; None for those that add nothing (a vote was cast)."""
+        say = self.p.say
+        kind = e["type"]
+
+        def s(key: str) -> str:
+            return self.seat(view, e.get(key))
+
+        if kind == "voted":
+            if e.get("ja") is None:
+                return None
+            return say(
+                "event.voted", seat=s("seat"), vote=say("vote.ja" if e["ja"] else "vote.nein")
+            )
+        if kind == "votes":
+            votes = list(e["votes"])
+            ja = [i for i, v in enumerate(votes) if v is True]
+            nein = [i for i, v in enumerate(votes) if v is False]
+            key = "event.votes.passed" if e["passed"] else "event.votes.failed"
+            return say(key, ja=self.seats(view, ja), nein=self.seats(view, nein))
+        if kind == "night":
+            items = say("sep").join(
+                say("pair", a=self.seat(view, int(t)), b=say("role." + r))
+                for t, r in e["known"].items()
+            )
+            return say("event.night", items=items or say("nobody"))
+        if kind == "role":
+            return say("event.role", role=say(f"role.{e['role']}"))
+        if kind == "enacted":
+            return say(
+                "event.enacted.chaos" if e["chaos"] else "event.enacted",
+                policy=say(f"policy.{e['policy']}"),
+                liberal=e["liberal_policies"],
+                fascist=e["fascist_policies"],
+            )
+        if kind in ("drew", "received", "peek"):
+            return say(f"event.{kind}", policies=self.policies(e["policies"]))
+        if kind == "passed":
+            return say(
+                "event.passed",
+                discarded=say(f"policy.{e['discarded']}"),
+                policies=self.policies(e["policies"]),
+            )
+        if kind in ("chancellor_discarded", "chaos"):
+            return say(f"event.{kind}", policy=say(f"policy.{e['policy']}"))
+        if kind == "power":
+            return say("event.power", president=s("president"), power=say(f"power.{e['power']}"))
+        if kind == "investigation":
+            return say("event.investigation", target=s("target"), party=say(f"party.{e['party']}"))
+        if kind == "executed":
+            text = say("event.executed", president=s("president"), target=s("target"))
+            if e.get("role"):
+                text += " " + say("event.executed_role", role=say(f"role.{e['role']}"))
+            return text
+        if kind == "veto":
+            return say(
+                "event.veto.accepted" if e["accepted"] else "event.veto.refused",
+                president=s("president"),
+            )
+        if kind == "claim":
+            return say(f"event.claim.{e['subject']}", **self._claim_fields(view, e))
+        if kind == "game_over":
+            return say(
+                "event.game_over",
+                winner=say(f"team.{e['winner']}"),
+                reason=say(f"reason.{e['reason']}"),
+            )
+        if kind == "candidate":
+            return say("event.candidate", round=e["round"], seat=s("seat"))
+        if kind in (
+            "nominated",
+            "elected",
+            "legislative_session",
+            "president_discarded",
+            "not_hitler",
+            "veto_proposed",
+            "investigated",
+            "special_election",
+        ):
+            fields = {k: s(k) for k in ("president", "chancellor", "seat", "target") if k in e}
+            return say(f"event.{kind}", **fields)
+        if kind == "tracker":
+            return say("event.tracker", value=e["value"])
+        if kind == "reshuffled":
+            return say("event.reshuffled", count=e["draw_pile"])
+        if kind == "game_started":
+            return say("event.game_started")
+        data = {k: v for k, v in e.items() if k != "type"}
+        return say("event.other", type=kind, data=json.dumps(data, ensure_ascii=False))
+
+    def _claim_fields(self, view: View, e: Mapping[str, Any]) -> dict[str, str]:
+        out = {"seat": self.seat(view, e["seat"])}
+        if e.get("policies") is not None:
+            out["policies"] = self.policies(e["policies"])
+        if e.get("target") is not None:
+            out["target"] = self.seat(view, e["target"])
+        if e.get("party") is not None:
+            out["party"] = self.p.say(f"party.{e['party']}")
+        return out
+
+    # -------------------------------------------------------------------- actions
+    def gloss(self, view: View, a: Action) -> str:
+        """What an action does, in words."""
+        say = self.p.say
+        if a.type == A.VOTE:
+            return say("act.vote.ja" if a.ja else "act.vote.nein")
+        if a.type == A.VETO_RESPONSE:
+            return say("act.veto_response.accept" if a.accept else "act.veto_response.refuse")
+        if a.type in (A.DISCARD, A.ENACT):
+            return say(f"act.{a.type}", policy=say(f"policy.{a.policy}"))
+        if a.type == A.CLAIM:
+            return say(f"act.claim.{a.subject}", **self._claim_fields(view, a.to_json()))
+        if a.target is not None:
+            return say(f"act.{a.type}", target=self.seat(view, a.target))
+        return say(f"act.{a.type}")
+
+    def options(self, view: View, legal: Sequence[Action]) -> str:
+        lines = []
+        for a in legal:
+            data = a.to_json()
+            del data["seat"]
+            lines.append(f"- {json.dumps(data, ensure_ascii=False)}: {self.gloss(view, a)}")
+        return "\n".join(lines)
+
+    def task(self, view: View, legal: Sequence[Action]) -> str:
+        say = self.p.say
+        kind = legal[0].type
+        if kind == A.VOTE:
+            return say(
+                "task.vote",
+                president=self.seat(view, view.candidate),
+                chancellor=self.seat(view, view.nominee),
+            )
+        if kind in (A.DISCARD, A.ENACT, A.VETO):
+            text = say(
+                f"task.{A.ENACT if kind == A.VETO else kind}", policies=self.policies(view.hand)
+            )
+            if any(a.type == A.VETO for a in legal):
+                text += " " + say("task.veto")
+            return text
+        if kind == A.VETO_RESPONSE:
+            return say("task.veto_response", chancellor=self.seat(view, view.chancellor))
+        return say(f"task.{kind}")
+
+    # -------------------------------------------------------------------- prompts
+    def system(self, view: View) -> str:
+        assert view.seat is not None
+        return (
+            self.p.templates["system"]
+            .substitute(you=self.seat(view, view.seat), rules=self.rules(view))
+            .strip()
+        )
+
+    def decide(
+        self,
+        view: View,
+        legal: Sequence[Action],
+        chat: Sequence[ChatLine] = (),
+        *,
+        say_chars: int = 0,
+        beliefs: Sequence[int] = (),
+    ) -> tuple[str, dict[str, Any]]:
+        """The prompt of a turn and the schema of its answer."""
+        schema = decision_schema(legal, say=say_chars > 0, beliefs=beliefs)
+        answer = [self.p.say("answer.action")]
+        if say_chars > 0:
+            answer.append(self.p.say("answer.say", chars=say_chars))
+        if beliefs:
+            answer.append(self.p.say("answer.beliefs", seats=self.seats(view, beliefs)))
+        answer.append(self.p.say("answer.json"))
+        text = self.p.templates["decide"].substitute(
+            state=self.state(view),
+            history=self.history(view, chat),
+            task=self.task(view, legal),
+            actions=self.options(view, legal),
+            answer="\n".join(answer),
+            schema=json.dumps(schema, ensure_ascii=False),
+        )
+        return text.strip(), schema
+
+    def claims(
+        self, view: View, options: Sequence[Action], chat: Sequence[ChatLine] = ()
+    ) -> tuple[str, dict[str, Any]]:
+        """The prompt of a claim window and the schema of its answer."""
+        schema = claims_schema(options)
+        subjects = sorted({str(a.subject) for a in options})
+        text = self.p.templates["claims"].substitute(
+            state=self.state(view),
+            history=self.history(view, chat),
+            task=self.p.say(
+                "task.claims",
+                subjects=self.p.say("sep").join(self.p.say(f"subject.{s}") for s in subjects),
+            ),
+            options=self.options(view, options),
+            answer=self.p.say("answer.claims") + "\n" + self.p.say("answer.json"),
+            schema=json.dumps(schema, ensure_ascii=False),
+        )
+        return text.strip(), schema
+
+    def retry(self, kind: str, problem: str) -> str:
+        """The message after an answer that could not be played."""
+        return self.p.say(f"retry.{kind}", problem=problem)
+
+
+__all__ = ["PROMPTS_DIR", "PromptError", "PromptSet", "Renderer", "load_prompts", "prompt_versions"]

@@ -1,0 +1,19 @@
+"""Fixtures: the scripted chat-completions server (chat_server.py) and endpoints pointing at it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from chat_server import ChatServer
+
+pytest.importorskip("httpx")
+
+
+@pytest.fixture
+def chat() -> Iterator[ChatServer]:
+    server = ChatServer(seed=1).start()
+    try:
+        yield server
+    finally:
+        server.stop()

@@ -1,0 +1,248 @@
+"""The endpoints file, the answer format and the prompts (no server needed)."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from pathlib import Path
+
+import pytest
+from chat_server import instance
+
+from secret_hitler.bots.base import make_agent
+from secret_hitler.engine import Action, Game, game_from_record
+from secret_hitler.engine import actions as A
+from secret_hitler.llm.answers import (
+    AnswerError,
+    actions_schema,
+    claims_schema,
+    extract_json,
+    read_claims,
+    read_decision,
+)
+from secret_hitler.llm.endpoints import LANGUAGES, EndpointError, load_endpoints
+from secret_hitler.llm.prompts import PROMPTS_DIR, Renderer, load_prompts, prompt_versions
+
+GOOD = """
+[[endpoint]]
+name = "local"
+base_url = "http://127.0.0.1:11434/v1/"
+model = "qwen2.5:7b"
+
+[[endpoint]]
+name = "hosted"
+base_url = "https://api.example.invalid/v1"
+model = "big"
+key_env = "EXAMPLE_API_KEY"
+language = "zh-Hans"
+retries = 0
+"""
+
+
+def test_endpoints_load_from_a_file_or_the_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "endpoints.toml"
+    path.write_text(GOOD)
+    endpoints = load_endpoints(path)
+    assert list(endpoints) == ["local", "hosted"]
+    assert endpoints["local"].base_url == "http://127.0.0.1:11434/v1"
+    assert endpoints["local"].level == "llm:local" and endpoints["local"].fallback == "rule"
+    monkeypatch.setenv("EXAMPLE_API_KEY", "sk-from-env")
+    assert endpoints["hosted"].api_key() == "sk-from-env"
+    assert "sk-from-env" not in repr(endpoints["hosted"]) + json.dumps(
+        endpoints["hosted"].describe()
+    )
+    monkeypatch.setenv("SH_LLM_ENDPOINTS", str(path))
+    assert list(load_endpoints()) == ["local", "hosted"]
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ('[[endpoint]]\nname = "a"\nmodel = "m"\n', "base_url is required"),
+        ('[[endpoint]]\nname = "a"\nbase_url = "file:///etc"\nmodel = "m"\n', "base_url must be"),
+        ('[[endpoint]]\nname = "a"\nbase_url = "http://h/v1?x=1"\nmodel = "m"\n', "base_url"),
+        (
+            '[[endpoint]]\nname = "a"\nbase_url = "http://h"\nmodel = "m"\nkey = "sk"\n',
+            "unknown key 'key'",
+        ),
+        (
+            '[[endpoint]]\nname = "a"\nbase_url = "http://h"\nmodel = "m"\nkey_env = "sk-123"\n',
+            "not the key",
+        ),
+        (
+            '[[endpoint]]\nname = "a"\nbase_url = "http://h"\nmodel = "m"\nretries = 99\n',
+            "retries must be 0 to 10",
+        ),
+        (
+            '[[endpoint]]\nname = "a"\nbase_url = "http://h"\nmodel = "m"\nlanguage = "fr"\n',
+            "language",
+        ),
+        ('[[endpoint]]\nname = "A B"\nbase_url = "http://h"\nmodel = "m"\n', "name must be"),
+        (
+            '[[endpoint]]\nname = "a"\nbase_url = "http://h"\nmodel = "m"\nextra = {model = "x"}\n',
+            "extra may not set 'model'",
+        ),
+        ('[[endpoint]]\nname = "a"\nbase_url = "http://h"\nmodel = "m"\n' * 2, "named twice"),
+        ("[server]\n", "unknown table 'server'"),
+        ("endpoint = 3", "no [[endpoint]] table"),
+        ("[[endpoint]\n", "not valid TOML"),
+    ],
+)
+def test_a_bad_endpoints_file_is_refused_with_its_reason(
+    tmp_path: Path, text: str, problem: str
+) -> None:
+    path = tmp_path / "e.toml"
+    path.write_text(text)
+    with pytest.raises(EndpointError, match=re.escape(problem)):
+        load_endpoints(path)
+
+
+def test_no_endpoints_file_is_one_clear_error(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.delenv("SH_LLM_ENDPOINTS", raising=False)
+    with pytest.raises(EndpointError, match="--endpoints FILE or set SH_LLM_ENDPOINTS"):
+        load_endpoints()
+    with pytest.raises(EndpointError, match="no such file"):
+        load_endpoints(tmp_path / "missing.toml")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"action": {"type": "vote", "ja": true}}',
+        'I will vote yes. {"action": {"type": "vote", "ja": true}} Good luck!',
+        '```json\n{"action": {"type": "vote", "ja": true}}\n```',
+        '<think>{"action": {"type": "vote", "ja": false}}</think>{"type": "vote", "ja": true}',
+        '{"type": "vote", "ja": true, "seat": 5}',  # the seat is always the agent's own
+    ],
+)
+def test_answers_are_read_in_every_wrapping(text: str) -> None:
+    legal = [Action.vote(2, True), Action.vote(2, False)]
+    assert read_decision(text, 2, legal).action == Action.vote(2, True)
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("no json here", "malformed"),
+        ('{"action": {"type": "vote"', "malformed"),
+        ('{"say": "hi"}', "malformed"),
+        ('{"action": {"type": "vote", "ja": "yes"}}', "malformed"),
+        ('{"action": {"type": "nominate", "target": 3}}', "illegal"),
+    ],
+)
+def test_answers_that_cannot_be_played(text: str, kind: str) -> None:
+    legal = [Action.vote(2, True), Action.vote(2, False)]
+    with pytest.raises(AnswerError) as info:
+        read_decision(text, 2, legal)
+    assert info.value.kind == kind
+
+
+def test_hand_claims_in_any_order_and_one_per_subject() -> None:
+    options = [
+        Action.claim_policies(0, A.CLAIM_PRESIDENT_HAND, p)
+        for p in (["fascist"] * 3, ["fascist", "fascist", "liberal"])
+    ]
+    said = {
+        "type": "claim",
+        "subject": "president_hand",
+        "policies": ["liberal", "fascist", "fascist"],
+    }
+    made = read_claims(json.dumps({"claims": [said, said]}), 0, options)
+    assert made == [options[1]]
+
+
+def test_the_schemas_admit_exactly_the_legal_actions() -> None:
+    """Drawing from a schema (as a constrained decoder would) gives legal actions only, and
+    every legal action can be drawn: over every decision of whole games."""
+    rng = random.Random(0)
+    for seed in range(3):
+        game = Game(9, seed=seed)
+        agents = [make_agent("rule", s, s) for s in range(9)]
+        while not game.finished:
+            seat = game.to_act()[0]
+            legal = game.legal_actions(seat)
+            turn = [a for a in legal if a.type != A.CLAIM]
+            claims = [a for a in legal if a.type == A.CLAIM]
+            for options, schema in ((turn, actions_schema(turn)),) + (
+                ((claims, claims_schema(claims)["properties"]["claims"]["items"]),)
+                if claims
+                else ()
+            ):
+                drawn = {json.dumps(instance(schema, rng), sort_keys=True) for _ in range(60)}
+                offered = {
+                    json.dumps(
+                        {k: v for k, v in a.to_json().items() if k != "seat"}, sort_keys=True
+                    )
+                    for a in options
+                }
+                assert drawn <= offered
+                if len(offered) <= 4:
+                    assert drawn == offered
+            game.apply(agents[seat].act(game.view(seat), turn))
+
+
+def test_extract_json_skips_objects_that_do_not_parse() -> None:
+    assert extract_json('{bad} then {"a": 1}') == {"a": 1}
+
+
+def _placeholders(text: str) -> set[str]:
+    return set(re.findall(r"\{(\w+)\}", text))
+
+
+def test_every_language_has_every_phrase_and_template_field() -> None:
+    for version in prompt_versions():
+        reference = load_prompts(version, "en")
+        for lang in LANGUAGES:
+            p = load_prompts(version, lang)
+            assert set(p.phrases) == set(reference.phrases), lang
+            for key, text in reference.phrases.items():
+                assert _placeholders(p.phrases[key]) == _placeholders(text), (lang, key)
+            for name, template in reference.templates.items():
+                fields = set(template.get_identifiers())
+                assert set(p.templates[name].get_identifiers()) == fields, (lang, name)
+    assert prompt_versions() == ["v1"] and (PROMPTS_DIR / "v1" / "en" / "system.txt").is_file()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_decision_of_a_game_renders(lang: str) -> None:
+    render = Renderer(load_prompts("v1", lang))
+    game = Game(7, {"preset": "official", "reveal_executed_role": True}, seed=5)
+    agents = [make_agent("rule", s, s) for s in range(7)]
+    texts = []
+    while not game.finished:
+        seat = game.to_act()[0]
+        legal = [a for a in game.legal_actions(seat) if a.type != A.CLAIM]
+        view = game.view(seat)
+        text, _ = render.decide(view, legal, say_chars=100, beliefs=[(seat + 1) % 7])
+        texts.append(text)
+        for s in game.claimants():
+            options = [a for a in game.legal_actions(s) if a.type == A.CLAIM]
+            texts.append(render.claims(game.view(s), options)[0])
+            for c in agents[s].claims(game.view(s), options):
+                if game.is_legal(c):
+                    game.apply(c)
+        if not game.finished and seat in game.to_act():
+            game.apply(agents[seat].act(view, legal))
+    assert texts and all("{" not in t.split("\n")[0] for t in texts)
+    assert "reveal_executed_role" in render.system(game.view(0))
+
+
+def test_a_prompt_holds_only_what_the_seat_may_know() -> None:
+    """Two deals that differ only in roles seat 0 (a liberal at 7) cannot see give seat 0
+    the same prompt, word for word."""
+    base = {"players": 7, "seed": 4, "first_president": 0, "actions": []}
+    one = ["liberal", "fascist", "hitler", "fascist", "liberal", "liberal", "liberal"]
+    two = ["liberal", "liberal", "fascist", "liberal", "hitler", "fascist", "liberal"]
+    render = Renderer(load_prompts("v1", "en"))
+    prompts = []
+    for roles in (one, two):
+        game = game_from_record({**base, "roles": roles})
+        view = game.view(0)
+        legal = game.legal_actions(0)
+        prompts.append((render.system(view), render.decide(view, legal)[0]))
+    assert prompts[0] == prompts[1]
