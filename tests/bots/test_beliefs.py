@@ -264,7 +264,7 @@ def test_beliefs_know_the_engines_chancellor_candidates_under_every_term_limit_r
             while not game.finished:
                 if game.phase.value == "nominate":
                     beliefs.update(game.view(0))
-                    assert beliefs.eligible == list(game.eligible_chancellors())
+                    assert beliefs.table.eligible == game.eligible_chancellors()
                     checked += 1
                 seat = game.to_act()[0]
                 options = [a for a in game.legal_actions(seat) if a.type != "claim"]
@@ -297,6 +297,7 @@ def _human(
             {
                 "type": "enacted",
                 "policy": "fascist",
+                "chaos": False,
                 "liberal_policies": 0,
                 "fascist_policies": fascist_policies,
             }
@@ -348,7 +349,7 @@ def test_a_candidate_refusing_his_own_government_is_a_vote_against_his_partner()
     """In the Hitler zone a liberal chancellor often votes down a fascist president's
     government (``candidate_vote``); the weight of each term scales that term only."""
     events = [
-        {"type": "candidate", "eligible": [2, 3, 4, 5, 6]},
+        {"type": "candidate", "seat": 1, "round": 1, "eligible": [2, 3, 4, 5, 6]},
         {"type": "nominated", "president": 1, "chancellor": 2},
         {"type": "votes", "votes": [True, True, False, True, True, True, True]},
     ]
@@ -368,9 +369,21 @@ def test_liberal_claim_error_makes_a_conflict_less_damning() -> None:
     from secret_hitler.bots.beliefs import HUMAN_MODEL
 
     session = [
-        {"type": "legislative_session", "president": 1, "chancellor": 2, "veto": False},
+        {
+            "type": "legislative_session",
+            "president": 1,
+            "chancellor": 2,
+            "veto": False,
+            "draw_pile": 14,
+        },
         {"type": "received", "policies": ["fascist", "fascist"]},
-        {"type": "enacted", "policy": "fascist", "liberal_policies": 0, "fascist_policies": 1},
+        {
+            "type": "enacted",
+            "policy": "fascist",
+            "chaos": False,
+            "liberal_policies": 0,
+            "fascist_policies": 1,
+        },
         {
             "type": "claim",
             "subject": "president_hand",

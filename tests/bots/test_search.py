@@ -18,14 +18,13 @@ from secret_hitler.bots.search import (
     SIDES,
     SearchAgent,
     Tuning,
-    WorldError,
     _side,
     _Tally,
-    build_world,
 )
 from secret_hitler.engine import PRESETS, Action, Game, View
 from secret_hitler.engine import actions as A
 from secret_hitler.engine.types import Role
+from secret_hitler.engine.worlds import WorldError, sample_world
 from secret_hitler.sim.simulator import run_game
 
 #: Search at every decision with a real choice (not only in the endgame), on a tiny budget.
@@ -60,7 +59,7 @@ class Probe(Agent):
         true_roles = [r.value for r in self.game.roles]
         for _ in range(2):
             try:
-                world = build_world(view, true_roles, self.sample_rng)
+                world = sample_world(view, true_roles, self.sample_rng)
             except WorldError:  # an unlucky deck sample (the search resamples)
                 self.failed += 1
                 continue
@@ -461,7 +460,7 @@ class ReaderCheck(Agent):
         for _ in range(6):
             roles = [ROLE_NAMES[r] for r in R[rng.choices(range(len(R)), probs)[0]]]
             try:
-                world = build_world(view, roles, rng)
+                world = sample_world(view, roles, rng)
             except WorldError:
                 continue
             seed = rng.getrandbits(63)

@@ -351,7 +351,7 @@ class BayesAgent(Agent):
         self, b: Beliefs, probs: np.ndarray | None, view: View, p: int, c: int
     ) -> bool:
         """The vote a liberal casts from posterior ``probs`` of ``b`` (seat not in government)."""
-        zone = view.fascist_policies >= view.hitler_zone
+        zone = view.hitler_zone_active
         m = b.marginals(probs)
         clean = b.p_both_liberal(p, c, probs)
         base = self._clean_baseline(b, view)
@@ -386,7 +386,7 @@ class BayesAgent(Agent):
         base = self._clean_baseline(pub, view)
         share = Tuning.vote_share[min(view.election_tracker, 2)]
         ja = clean >= base * share
-        if view.fascist_policies >= view.hitler_zone:
+        if view.hitler_zone_active:
             ja &= (pv @ (R[:, cidx] == HIT).astype(float)) <= Tuning.hitler_risk
         team = set(self._team(view)) | {self.seat}
         informed = {
@@ -412,7 +412,7 @@ class BayesAgent(Agent):
         """The bot's score of each nominee (higher is better; ``_pick`` breaks ties)."""
         b = self.beliefs
         assert b is not None
-        zone = view.fascist_policies >= view.hitler_zone
+        zone = view.hitler_zone_active
         team = self._team(view)
         out: list[float] = []
         if self._informed_fascist(view):
@@ -453,7 +453,7 @@ class BayesAgent(Agent):
         p, c = view.candidate, view.nominee
         assert p is not None and c is not None
         me = self.seat
-        zone = view.fascist_policies >= view.hitler_zone
+        zone = view.hitler_zone_active
         informed = self._informed_fascist(view)
         team = set(self._team(view)) if informed else set()
         if informed and self.public is not None:
@@ -609,7 +609,7 @@ class BayesAgent(Agent):
         assert b is not None
         p, c = view.candidate, view.nominee
         assert p is not None and c is not None
-        zone = view.fascist_policies >= view.hitler_zone
+        zone = view.hitler_zone_active
         ja = True
         if self.vote_model is not None:
             # Plain sense first (tests/bots/test_plain_sense.py): the vote that wins or loses
@@ -629,7 +629,7 @@ class BayesAgent(Agent):
             probs = self.public.conditioned_liberal(self.seat)
             if zone and c in team and view.known_roles[c] == "hitler":
                 ja = True
-            elif p not in team and c not in team and view.liberal_policies >= 4:
+            elif p not in team and c not in team and view.liberal_to_win <= 1:
                 ja = False
             else:  # vote as a liberal reading the public record would
                 ja = self._liberal_rule(self.public, probs, view, p, c)
@@ -658,7 +658,7 @@ class BayesAgent(Agent):
         if libs in (0, 3):
             return legal[0]
         if not self._informed_fascist(view):
-            if view.role == "hitler" and view.liberal_policies >= 4 and libs == 1:
+            if view.role == "hitler" and view.liberal_to_win <= 1 and libs == 1:
                 # Hitler cannot let the liberals win just to look good.
                 self.forced = self.shadow is not None  # and tells the FFF story
                 return _find(legal, "discard", policy=LIBERAL)
@@ -677,7 +677,7 @@ class BayesAgent(Agent):
         chan = view.chancellor
         if chan in team:
             blind_hitler = view.known_roles[chan] == "hitler" and view.fascist_policies < 2
-            if blind_hitler and view.liberal_policies < 4:
+            if blind_hitler and view.liberal_to_win > 1:
                 # Early on, hand Hitler a liberal to enact: his clean record wins the zone later.
                 return _find(legal, "discard", policy=FASCIST)
             return _find(legal, "discard", policy=LIBERAL)
@@ -702,7 +702,7 @@ class BayesAgent(Agent):
                     return _find(legal, "veto", policy=None) or _find(legal, "veto", policy=FASCIST)
                 return enact(FASCIST)
             if view.role == "hitler" and libs == 1:
-                if view.fascist_policies >= 5 or view.liberal_policies >= 4:
+                if view.fascist_to_win <= 1 or view.liberal_to_win <= 1:
                     return enact(FASCIST)
             return enact(LIBERAL)
         if libs == 0:
@@ -713,8 +713,8 @@ class BayesAgent(Agent):
         if (
             view.president in team
             and view.known_roles[view.president] == "hitler"
-            and view.fascist_policies < 5
-            and view.liberal_policies < 4
+            and view.fascist_to_win > 1
+            and view.liberal_to_win > 1
         ):
             # Blind Hitler passed a liberal: a fascist enactment would make his truthful
             # claim ("I passed a liberal") read as throwing one away. Keep him clean.

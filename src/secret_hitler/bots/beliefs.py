@@ -20,7 +20,7 @@ from __future__ import annotations
 import copy
 import json
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import combinations
@@ -29,6 +29,8 @@ from typing import Any, Self
 import numpy as np
 
 from ..engine.events import PRIVATE_EVENT_TYPES
+from ..engine.public import PublicState
+from ..engine.settings import PRESETS
 
 LIB, FAS, HIT = 0, 1, 2
 ROLE_INDEX = {"liberal": LIB, "fascist": FAS, "hitler": HIT}
@@ -187,6 +189,7 @@ EYE_MODEL = load_model("eye_model")
 BOT_MODEL = load_model("bot_model")
 SEARCH_MODEL = load_model("search_model")
 DEFAULT_MODEL = BOT_MODEL
+_OFFICIAL = PRESETS["official"]
 
 
 @lru_cache(maxsize=64)
@@ -460,8 +463,8 @@ class Beliefs:
         fascists: int,
         seat: int | None = None,
         *,
-        deck: tuple[int, int] = (6, 11),
-        hitler_zone: int = 3,
+        deck: tuple[int, int] | None = None,
+        hitler_zone: int | None = None,
         hitler_knows: bool | None = None,
         public: bool = False,
         model: Model = DEFAULT_MODEL,
@@ -473,22 +476,20 @@ class Beliefs:
         self.R = worlds_matrix(players, fascists)
         self.W = len(self.R)
         self.logw = np.zeros(self.W)
-        self.deck = deck
-        self.hitler_zone = hitler_zone
-        self.hitler_knows = players <= 6 if hitler_knows is None else hitler_knows
+        # the official rules (the engine's) unless told: ``for_view`` tells the game's
+        self.deck = deck = _OFFICIAL.deck if deck is None else deck
+        zone = _OFFICIAL.hitler_zone if hitler_zone is None else hitler_zone
+        self.hitler_knows = (
+            _OFFICIAL.hitler_knows(players) if hitler_knows is None else hitler_knows
+        )
         self.seen = 0
-        self.alive = [True] * players
-        self.liberal = 0
-        self.fascist = 0
-        self.start = (0, 0)
+        # the public state as of the events read (the engine's fold): who is alive, the tracks,
+        # the candidate and nominee, the result
+        self.table = PublicState(players, hitler_zone=zone, deck=deck)
         self.pile = [float(deck[0]), float(deck[1])]
-        self.eligible: list[int] = []  # the engine's chancellor candidates at this nomination
         self.session: Session | None = None
-        self.nominee: tuple[int, int] | None = None
         self.peek_k3: int | None = None
         self.peek_claim: int | None = None
-        self.power_president: int | None = None
-        self.over = False
         self.executed_pending: int | None = None  # executed seat, until the game goes on
         self._probs: np.ndarray | None = None
         self._weights = dict(model.weights or ())
@@ -504,7 +505,7 @@ class Beliefs:
         weight arrays are shared (never changed in place: ``_add`` and ``_mask`` rebind them),
         the seats alive and the open session are copied."""
         other = copy.copy(self)
-        other.alive = list(self.alive)
+        other.table = self.table.copy()
         if self.session is not None:
             other.session = replace(self.session)
         return other
@@ -537,7 +538,7 @@ class Beliefs:
         for e in events[self.seen :]:
             self._event(e)
         self.seen = len(events)
-        if self.executed_pending is not None and not self.over:
+        if self.executed_pending is not None and self.table.winner is None:
             # The game went on after the execution (a win is logged by the same action, so it
             # would be in these events): the executed seat was not Hitler.
             self._mask(self.R[:, self.executed_pending] != HIT)
@@ -551,18 +552,14 @@ class Beliefs:
         t = self._weights.get(term, self._temper)
         self.logw = self.logw + (loglik if t == 1.0 else t * loglik)
 
-    def _event(self, e: dict[str, Any]) -> None:
-        """Read one event: its handler (``_HANDLERS``); the public belief skips the seats'
-        private events."""
+    def _event(self, e: Mapping[str, Any]) -> None:
+        """Read one event: its handler (``_HANDLERS``), which sees the public state before the
+        event (``table``), then the fold; the public belief skips the seats' private events."""
         kind = e["type"]
         handler = _HANDLERS.get(kind)
         if handler is not None and not (self.seat is None and kind in PRIVATE_EVENTS):
             handler(self, e)
-
-    def _on_game_started(self, e: dict[str, Any]) -> None:
-        self.liberal = e.get("liberal_policies", 0)
-        self.fascist = e.get("fascist_policies", 0)
-        self.start = (self.liberal, self.fascist)
+        self.table.feed(e)
 
     def _on_role(self, e: dict[str, Any]) -> None:
         if e["seat"] == self.seat:
@@ -581,12 +578,11 @@ class Beliefs:
     def _on_nominated(self, e: dict[str, Any]) -> None:
         self._close_session()
         p, c = e["president"], e["chancellor"]
-        self.nominee = (p, c)
-        elig = self.eligible
+        elig = list(self.table.eligible)  # the engine's chancellor candidates at this nomination
         if c not in elig or len(elig) < 2:
             return
         m = self.model
-        zone = self.fascist >= self.hitler_zone
+        zone = self.table.hitler_zone_active
         if m.nominate_by_role is not None:
             if p != self.seat:  # one's own pick says nothing to oneself
                 self._by_role(p, c, elig, m.nominate_by_role[int(zone)], "nominate")
@@ -616,20 +612,18 @@ class Beliefs:
         ratio = weights[rp, R[:, t]] * len(cands) / den
         self._add(np.log(ratio), term)
 
-    def _on_candidate(self, e: dict[str, Any]) -> None:
-        self.eligible = list(e["eligible"])
-
     def _on_votes(self, e: dict[str, Any]) -> None:
-        if self.nominee is None:
+        state = self.table
+        p, c = state.candidate, state.nominee
+        if p is None or c is None:
             return
-        p, c = self.nominee
         votes = e["votes"]
-        phase = int(self.fascist >= self.hitler_zone)
-        if self.liberal >= 4 and 2 in self._vote_logs:
+        phase = int(state.hitler_zone_active)
+        if state.liberal_to_win <= 1 and 2 in self._vote_logs:
             phase = 2
         lib_logs = self._liberal_vote_logs.get(phase)
         counted = tuple(
-            None if v in (p, c) or v == self.seat or not self.alive[v] else ja
+            None if v in (p, c) or v == self.seat or not state.alive[v] else ja
             for v, ja in enumerate(votes)
         )
         key = ("votes", p, c, counted, phase)
@@ -712,8 +706,6 @@ class Beliefs:
             self.session.veto_accepted = bool(e["accepted"])
 
     def _on_enacted(self, e: dict[str, Any]) -> None:
-        self.liberal = e["liberal_policies"]
-        self.fascist = e["fascist_policies"]
         if not e.get("chaos") and self.session is not None:
             self.session.enacted = e["policy"]
 
@@ -723,17 +715,13 @@ class Beliefs:
         self._take(1, 1.0 if e["policy"] == "liberal" else 0.0)
 
     def _on_reshuffled(self, e: dict[str, Any]) -> None:
-        lib = self.deck[0] - (self.liberal - self.start[0])
-        fas = self.deck[1] - (self.fascist - self.start[1])
+        lib, fas = self.table.unenacted
         if self.session is not None:
             self.session.reshuffled = True
         self.pile = [float(lib), float(fas)]
 
     def _on_peek(self, e: dict[str, Any]) -> None:
         self.peek_k3 = e["policies"].count("liberal")
-
-    def _on_power(self, e: dict[str, Any]) -> None:
-        self.power_president = e.get("president")
 
     def _on_claim(self, e: dict[str, Any]) -> None:
         subject = e["subject"]
@@ -780,7 +768,7 @@ class Beliefs:
         p, t = e["president"], e["target"]
         if table is None or p == self.seat:
             return
-        cands = [s for s in range(self.n) if self.alive[s] and s != p]
+        cands = [s for s in range(self.n) if self.table.alive[s] and s != p]
         if t in cands and len(cands) >= 2:
             self._by_role(p, t, cands, table, "investigate")
 
@@ -802,10 +790,9 @@ class Beliefs:
         if table is None:
             self._target_choice(p, t, self.model.execute_fascist, exclude=(), term="execute")
         elif p != self.seat:
-            cands = [s for s in range(self.n) if self.alive[s] and s != p]
+            cands = [s for s in range(self.n) if self.table.alive[s] and s != p]
             if t in cands and len(cands) >= 2:
                 self._by_role(p, t, cands, table, "execute")
-        self.alive[t] = False
         if self.executed_pending is not None:
             # An earlier execution in the same update, and the game went on to this one.
             self._mask(self.R[:, self.executed_pending] != HIT)
@@ -822,7 +809,8 @@ class Beliefs:
         term: str,
     ) -> None:
         """A fascist president's choice among the living, favouring or sparing teammates."""
-        cands = [s for s in range(self.n) if self.alive[s] and s != p and s not in exclude]
+        alive = self.table.alive
+        cands = [s for s in range(self.n) if alive[s] and s != p and s not in exclude]
         if t not in cands or len(cands) < 2:
             return
         weights = np.array(weights_t)
@@ -835,7 +823,6 @@ class Beliefs:
 
     def _on_game_over(self, e: dict[str, Any]) -> None:
         self._close_session()
-        self.over = True
         roles = e.get("roles")
         if roles:
             for s, r in enumerate(roles):
@@ -917,7 +904,7 @@ class Beliefs:
 
 
 #: Each event type's handler (``Beliefs._on_<type>``), found once per event by ``update``.
-_HANDLERS: dict[str, Callable[[Beliefs, dict[str, Any]], None]] = {
+_HANDLERS: dict[str, Callable[[Beliefs, Any], None]] = {
     name.removeprefix("_on_"): method
     for name, method in vars(Beliefs).items()
     if name.startswith("_on_")

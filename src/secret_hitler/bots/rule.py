@@ -26,6 +26,7 @@ from typing import Any
 from ..engine import Action, View
 from ..engine import actions as A
 from ..engine.actions import hand_claims_fit
+from ..engine.public import PublicState
 from ..engine.types import Policy
 from .base import Agent, register, twin_rng
 
@@ -148,12 +149,11 @@ class RuleAgent(Agent):
         self.known_fas: set[int] = set()
         self.known_lib: set[int] = set()
         self.sess: _Session | None = None
-        self.votes: tuple[bool | None, ...] = ()
         self.peek_claim: tuple[int, int] | None = None
         self.my_peek: tuple[str, ...] = ()
-        self.deck = (6, 11)
-        self.enacted_lib = 0
-        self.enacted_fas = 0
+        # the public state as of the events read (the engine's fold): the last votes, the
+        # deck's policies not yet on the tracks
+        self.table = PublicState()
 
     def fork(self) -> RuleAgent:
         """A copy sharing nothing mutable: its lists, sets and open session copied."""
@@ -162,6 +162,7 @@ class RuleAgent(Agent):
             if type(value) in (list, set, dict):
                 setattr(other, key, type(value)(value))
         other.rng = twin_rng(self.rng)
+        other.table = self.table.copy()
         if self.sess is not None:
             other.sess = copy.copy(self.sess)
         return other
@@ -174,8 +175,6 @@ class RuleAgent(Agent):
         self.pub = [0.0] * n
         self.priv = [0.0] * n
         self.threat = [0.0] * n
-        deck = view.rules.get("deck") or {}
-        self.deck = (int(deck.get("liberal", 6)), int(deck.get("fascist", 11)))
         if self.role != LIB:
             team = {s for s, r in enumerate(view.known_roles) if r in (FAS, "hitler")}
             team.add(self.seat)
@@ -194,16 +193,17 @@ class RuleAgent(Agent):
         if not self.n:
             self._start(view)
         events = view.events
+        feed = self.table.feed
         for i in range(self._seen, len(events)):
-            self._observe(events[i])
+            e = events[i]
+            self._observe(e)  # sees the public state before the event
+            feed(e)
         self._seen = len(events)
 
     def _observe(self, e: dict[str, Any]) -> None:
         t = e["type"]
-        if t == "votes":
-            self.votes = tuple(e["votes"])
-        elif t == "elected":
-            ja = tuple(s for s, v in enumerate(self.votes) if v)
+        if t == "elected":
+            ja = tuple(s for s, v in enumerate(self.table.votes) if v)
             self._close_session()
             self.sess = _Session(e["president"], e["chancellor"], ja)
         elif t == "legislative_session":
@@ -238,11 +238,6 @@ class RuleAgent(Agent):
         policy = e["policy"]
         if e.get("chaos"):
             self.peek_claim = None
-        # Start-track policies never appear as events, so this counts deck policies only.
-        if policy == LIB:
-            self.enacted_lib += 1
-        else:
-            self.enacted_fas += 1
         s = self.sess
         if e.get("chaos") or s is None or s.enacted is not None:
             return
@@ -339,9 +334,9 @@ class RuleAgent(Agent):
             pub[s.pres] += Weights.two_to_one
 
     def _p_fff(self) -> float:
-        lib, fas = self.deck
-        lib_left = max(0, lib - self.enacted_lib)
-        total = max(1, lib + fas - self.enacted_lib - self.enacted_fas)
+        lib, fas = self.table.unenacted
+        lib_left = max(0, lib)
+        total = max(1, lib + fas)
         q = 1.0 - lib_left / total
         return q * q * q
 
@@ -428,7 +423,7 @@ class RuleAgent(Agent):
         return self.role == FAS or (self.role == "hitler" and self.knows_team)
 
     def _zone(self, view: View) -> bool:
-        return view.fascist_policies >= view.hitler_zone
+        return view.hitler_zone_active
 
     # -- nomination and votes
     def _nominee(self, view: View, targets: list[int]) -> int:
@@ -506,7 +501,7 @@ class RuleAgent(Agent):
         chan = view.chancellor
         if self.role == LIB:
             return Policy.FASCIST
-        must_block = view.liberal_policies >= 4
+        must_block = view.liberal_to_win <= 1
         if self.role == "hitler" and not self.knows_team:
             # Careful liberal, except that a fifth liberal policy would lose the game.
             return Policy.LIBERAL if must_block and fas >= 2 else Policy.FASCIST
@@ -545,7 +540,7 @@ class RuleAgent(Agent):
         if self.role == LIB:
             return Policy.LIBERAL
         pres = view.president
-        if view.liberal_policies >= 4 or view.fascist_policies >= 5:
+        if view.liberal_to_win <= 1 or view.fascist_to_win <= 1:
             return Policy.FASCIST  # block the liberal win, or take the fascist one
         if self.role == "hitler" and not self.knows_team:
             return Policy.LIBERAL
@@ -567,18 +562,16 @@ class RuleAgent(Agent):
         if not view.veto_available:
             return False
         if self.role == LIB or (self.role == "hitler" and not self.knows_team):
-            block = self.role == "hitler" and view.liberal_policies >= 4
+            block = self.role == "hitler" and view.liberal_to_win <= 1
             return FAS not in hand if block else LIB not in hand
-        return FAS not in hand and (view.president in self.team or view.liberal_policies >= 4)
+        return FAS not in hand and (view.president in self.team or view.liberal_to_win <= 1)
 
     def _accept_veto(self, view: View) -> bool:
         s = self.sess
         passed = s.passed if s is not None else ()
         if not passed:
             return view.election_tracker < 2
-        fascist_side = self._fascist_play() or (
-            self.role == "hitler" and view.liberal_policies >= 4
-        )
+        fascist_side = self._fascist_play() or (self.role == "hitler" and view.liberal_to_win <= 1)
         if fascist_side:
             return FAS not in passed
         return LIB not in passed

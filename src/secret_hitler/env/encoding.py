@@ -241,7 +241,11 @@ _DYNAMIC = (
     ("hand_fascist", 4, "fascist policies in this seat's hand, one-hot 0-3"),
     ("veto_available", 1, "the veto may be proposed in this session"),
     ("veto_proposed", 1, "a veto awaits the president's answer"),
-    ("hitler_zone_active", 1, "fascist policies >= hitler_zone"),
+    (
+        "hitler_zone_active",
+        1,
+        "electing Hitler chancellor wins now (the view's hitler_zone_active)",
+    ),
     ("winner", 2, "winning team at the end: liberal, fascist"),
     ("draw_pile", 1, "policies in the draw pile / deck size"),
     ("discard_pile", 1, "policies in the discard pile / deck size"),
@@ -611,9 +615,8 @@ class TableEncoder:
             )
         )
         self._tracks_bytes = _tracks(pub[_LIBERAL:_TRACKS_END])
-        fascist = pub[_FASCIST]
         self._rest_bytes = _states(
-            (pub[_VETO_AVAILABLE], pub[_VETO_PROPOSED], fascist >= pub[_HZ], pub[_WINNER])
+            (pub[_VETO_AVAILABLE], pub[_VETO_PROPOSED], pub[_ZONE_ACTIVE], pub[_WINNER])
         ) + _counts((pub[_DRAW], pub[_DISCARD], min(pub[_ROUND], 32), self._deck))
 
 
@@ -749,7 +752,7 @@ _ELECTION_OF = itemgetter(*(_AT[name] for name in ELECTION_FIELDS))
 _OWN_OF = itemgetter(*(_AT[name] for name in OWN_FIELDS))
 assert ELECTION_FIELDS == ("to_act", "voted")  # ``encode`` unpacks it so
 _EVENTS = _AT["events"]
-_PHASE, _FASCIST, _HZ = _TAB["phase"], _TAB["fascist_policies"], _TAB["hitler_zone"]
+_PHASE, _HZ, _ZONE_ACTIVE = _TAB["phase"], _TAB["hitler_zone"], _TAB["hitler_zone_active"]
 _PLAYERS, _BOARD, _VZ, _RULES = _TAB["players"], _TAB["board"], _TAB["veto_zone"], _TAB["rules"]
 _ROLE, _KNOWN, _INVESTIGATIONS = _OWN["role"], _OWN["known_roles"], _OWN["investigations"]
 _VOTES, _HAND = _OWN["votes"], _OWN["hand"]

@@ -257,7 +257,7 @@ def _votes_of_game(record: dict[str, Any], bot: str, seed: int, report: VoteRepo
             legal = [a for a in game.legal_actions(seat) if a.type == A.VOTE]
             choice = agent.act(view, legal)
             human = bool(action.ja)
-            zone = view.fascist_policies >= view.hitler_zone
+            zone = view.hitler_zone_active
             rows.append(
                 (role, game.n, view.election_tracker, zone, bool(choice.ja) == human, human)
             )
