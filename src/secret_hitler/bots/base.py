@@ -15,6 +15,13 @@ A seat that declines is asked again after the next applied action, until the win
 the next nomination, so a chancellor can wait for the president's claim. The default is to
 claim nothing. ``act`` may still receive claim actions from a caller that passes the full legal
 list (the server); an agent may ignore them and pick its turn action.
+
+The contract is kept in one place, for every caller (the simulator, the search's rollouts, the
+server's bot seats): ``decide`` asks for a turn and checks the answer is one of the actions
+offered; ``ask_claims`` asks for claims and reads what ``claims`` returned (nothing, one action
+or several) the one way; ``makes_claims`` tells whether an agent ever claims; ``play_out``
+drives a game to its end with one agent per seat. An answer outside the offer raises
+``AgentError`` and changes nothing.
 """
 
 from __future__ import annotations
@@ -25,7 +32,9 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
-from ..engine import Action, View
+from ..engine import Action, Game, View
+from ..engine import actions as A
+from ..engine.types import Phase
 from ..extras import MissingExtra, installed, require
 
 
@@ -69,6 +78,155 @@ class Agent:
         included (a search plays each candidate on with copies of the same rollout bots).
         Levels that search reads override it with a cheaper copy than this ``deepcopy``."""
         return copy.deepcopy(self)
+
+
+class AgentError(RuntimeError):
+    """An agent broke the contract: it answered with something it was not offered."""
+
+
+def decide(agent: Agent, view: View | None, legal: Sequence[Action]) -> Action:
+    """The agent's turn, one of ``legal`` (its turn actions, never empty): ``choose(legal)`` for
+    an agent with ``needs_view = False`` (``view`` may then be None), else ``act(view, legal)``.
+    The action returned is the agent's own answer (equal to an offered one); anything else
+    raises ``AgentError``."""
+    if view is None or not getattr(agent, "needs_view", True):
+        action = agent.choose(legal)
+    else:
+        action = agent.act(view, legal)
+    for offered in legal:  # legal actions are interned: identity first
+        if offered is action:
+            return action
+    return require_offered(action, legal, f"seat {agent.seat}")
+
+
+def require_offered(action: object, legal: Sequence[Action], who: str) -> Action:
+    """``action`` if it equals one of ``legal``, else ``AgentError`` naming ``who``."""
+    if isinstance(action, Action) and action in legal:
+        return action
+    raise AgentError(f"{who} chose {action!r}, which is not among its legal actions")
+
+
+def makes_claims(agent: object) -> bool:
+    """Whether an agent overrides ``claims`` (the base class claims nothing: it need not be
+    asked)."""
+    hook = getattr(type(agent), "claims", None)
+    return callable(hook) and hook is not Agent.claims
+
+
+def ask_claims(agent: Agent, view: View, options: Sequence[Action]) -> list[Action]:
+    """The claims ``agent`` makes now among ``options`` (its open claim actions), read once for
+    every caller: ``claims`` may return None or an empty sequence (no claim), one ``Action``, or
+    several; each must be one of ``options`` (``AgentError`` otherwise), and of several on one
+    subject only the first counts."""
+    made = agent.claims(view, options)
+    if made is None:
+        return []
+    try:
+        answer: Sequence[object] = (made,) if isinstance(made, Action) else list(made)
+    except TypeError:
+        raise AgentError(f"seat {agent.seat} answered {made!r} for its claims") from None
+    out: list[Action] = []
+    subjects: set[str | None] = set()
+    for claim in answer:
+        if not isinstance(claim, Action) or claim not in options:
+            raise AgentError(f"seat {agent.seat} made the claim {claim!r}, which was not offered")
+        if claim.subject not in subjects:
+            subjects.add(claim.subject)
+            out.append(claim)
+    return out
+
+
+def play_out(
+    game: Game, agents: Sequence[Agent], names: Sequence[str] | None = None
+) -> tuple[int, int]:
+    """Drive ``game`` to its end with one agent per seat; returns (turn actions, claims).
+
+    An agent sees only ``game.view(seat)`` and the actions it may take: its turn actions in
+    ``act`` (claims left out), its open claims in ``claims``, after every applied action that
+    does not leave a vote open (the claim protocol above). An agent with ``needs_view = False``
+    is asked ``choose(legal)`` and no view is made for it. ``names`` label the seats in an
+    ``AgentError`` (default: the agents' names).
+    """
+    if len(agents) != game.n:
+        raise ValueError(f"need {game.n} agents, got {len(agents)}")
+    labels = list(names) if names is not None else [a.name for a in agents]
+    talkers = [makes_claims(a) for a in agents]  # the others need not be asked
+    anyone_talks = any(talkers)
+    # Per seat, ``choose`` for an agent that needs no view, else None (``act``, with a view);
+    # agents need not subclass ``Agent`` (the analysis tools wrap them). The check of each
+    # answer is ``decide``'s, inlined: a call per decision is a fifth of a random game's cost.
+    choosers = [None if getattr(a, "needs_view", True) else a.choose for a in agents]
+    actors = [a.act for a in agents]
+    # ``game.observer.view`` is ``game.view`` without one call per decision; made only if used.
+    view = game.observer.view if not all(choosers) else None
+    to_act, legal_actions, apply = game.to_act, game.legal_actions, game.apply
+    claim, vote = A.CLAIM, Phase.VOTE
+    turns = 0
+    claims = 0
+    while not game.finished:
+        # In a vote, everyone who has not voted yet, asked in seat order; else the one actor.
+        for seat in to_act():
+            legal = legal_actions(seat)
+            if legal and legal[-1].type == claim:  # claims come last, offered apart
+                legal = [a for a in legal if a.type != claim]
+            choose = choosers[seat]
+            if choose is not None:
+                action = choose(legal)
+            else:
+                assert view is not None
+                action = actors[seat](view(seat), legal)
+            for offered in legal:  # legal actions are interned: identity first
+                if offered is action:
+                    break
+            else:
+                require_offered(action, legal, _who(labels, seat, game))
+            apply(action)
+            turns += 1
+            if game.phase is not vote:  # the vote is over (or was never open)
+                if anyone_talks and game.claimants():
+                    claims += _offer_claims(game, agents, labels, talkers)
+                break
+    return turns, claims
+
+
+def _who(labels: Sequence[str], seat: int, game: Game) -> str:
+    return f"bot {labels[seat]!r} at seat {seat} (game seed {game.seed})"
+
+
+def _offer_claims(
+    game: Game, agents: Sequence[Agent], labels: Sequence[str], talkers: Sequence[bool]
+) -> int:
+    """Ask every seat with an open claim window for its claims until nobody claims more.
+
+    The last elected president is asked first, so a chancellor can hear his story before
+    telling hers; a seat that declined is asked again after any other claim.
+    """
+    made = 0
+    n = game.n
+    first = game.president if game.president is not None else 0
+    order = [(first + i) % n for i in range(n)]
+    while not game.finished:
+        progress = False
+        open_seats = game.claimants()
+        for seat in order:
+            if not talkers[seat] or seat not in open_seats:
+                continue
+            options = [a for a in game.legal_actions(seat) if a.type == A.CLAIM]
+            if not options:
+                continue
+            try:
+                chosen = ask_claims(agents[seat], game.view(seat), options)
+            except AgentError as exc:
+                raise AgentError(f"{_who(labels, seat, game)}: {exc}") from None
+            for claim in chosen:
+                if not game.is_legal(claim):
+                    continue
+                game.apply(claim)
+                made += 1
+                progress = True
+        if not progress:
+            break
+    return made
 
 
 def twin_rng(rng: random.Random) -> random.Random:

@@ -31,7 +31,7 @@ from ..engine import Action, Game, Phase, View
 from ..engine import actions as A
 from ..engine.events import PRIVATE_EVENT_TYPES
 from ..engine.worlds import WorldError, sample_world
-from .base import Agent, register
+from .base import Agent, play_out, register
 from .bayes import BayesAgent
 from .beliefs import BOT_MODEL, HIT, HUMAN_MODEL, ROLE_NAMES, SEARCH_MODEL
 from .rule import RuleAgent
@@ -408,11 +408,9 @@ def _party(role: str | None) -> str:
 
 def _rollout(game: Game, agents: list[Any], action: Action, team: str) -> float:
     """1 if ``team`` wins after ``action`` in ``game`` played on by the rollout bots ``agents``."""
-    from ..sim.simulator import run_game  # the simulator's loop and claim protocol
-
     game.apply(action)
     if not game.finished:
-        run_game(game, agents)
+        play_out(game, agents)  # the agents' contract: their turns and claims
     return 1.0 if game.winner is not None and game.winner.value == team else 0.0
 
 

@@ -20,18 +20,18 @@ from hashlib import blake2b
 from pathlib import Path
 from typing import Any
 
-from ..bots.base import Agent, agent_factory
-from ..engine import Action, Game, Rules
-from ..engine import actions as A
-from ..engine.types import Phase, Role
+from ..bots.base import Agent, AgentError, agent_factory, play_out
+from ..engine import Game, Rules
+from ..engine.types import Role
 
 Z95 = 1.959963984540054
 # Enum members through their class cost a descriptor call each (about 0.3 µs): read once here.
 _LIBERAL, _HITLER = Role.LIBERAL, Role.HITLER
 
 
-class SimulationError(RuntimeError):
-    """An agent broke the protocol (e.g. returned an action that was not offered)."""
+#: An agent broke the protocol (e.g. returned an action that was not offered): the contract's
+#: error (``bots.base.AgentError``).
+SimulationError = AgentError
 
 
 def derive_seed(*parts: object) -> int:
@@ -157,95 +157,10 @@ def run_game(
 ) -> tuple[int, int]:
     """Drive ``game`` to its end with one agent per seat; returns (turn actions, claims).
 
-    An agent sees only ``game.view(seat)`` and the actions it may take: its turn actions in
-    ``act`` (claims left out), its open claims in ``claims`` (see ``bots.base``). An agent with
-    ``needs_view = False`` is asked ``choose(legal)`` and no view is made for it.
+    The loop and the claim protocol are the agents' contract (``bots.base.play_out``): an
+    agent sees only ``game.view(seat)`` and the actions it may take.
     """
-    if len(agents) != game.n:
-        raise ValueError(f"need {game.n} agents, got {len(agents)}")
-    labels = list(names) if names is not None else [a.name for a in agents]
-    # Agents that keep the default ``claims`` (claim nothing) need not be asked.
-    talkers = [type(a).claims is not Agent.claims for a in agents]
-    anyone_talks = any(talkers)
-    # Per seat, ``choose`` for an agent that needs no view, else None (``act``, with a view);
-    # agents need not subclass ``Agent`` (the analysis tools wrap them).
-    choosers = [None if getattr(a, "needs_view", True) else a.choose for a in agents]
-    actors = [a.act for a in agents]
-    # ``game.observer.view`` is ``game.view`` without one call per decision; made only if used.
-    view = game.observer.view if not all(choosers) else None
-    to_act, legal_actions, apply = game.to_act, game.legal_actions, game.apply
-    claim, vote = A.CLAIM, Phase.VOTE
-    turns = 0
-    claims = 0
-    while not game.finished:
-        # In a vote, everyone who has not voted yet, asked in seat order; else the one actor.
-        for seat in to_act():
-            legal = legal_actions(seat)
-            if (
-                legal and legal[-1].type == claim
-            ):  # claims come last, and are offered apart, never as a turn
-                legal = [a for a in legal if a.type != claim]
-            choose = choosers[seat]
-            if choose is not None:
-                action = choose(legal)
-            else:
-                assert view is not None
-                action = actors[seat](view(seat), legal)
-            # Legal actions are interned: identity first, equality only for a bot's own copies.
-            for offered in legal:
-                if offered is action:
-                    break
-            else:
-                if action not in legal:
-                    raise SimulationError(
-                        f"bot {labels[seat]!r} at seat {seat} (game seed {game.seed}) chose "
-                        f"{action!r}, which is not among its legal actions"
-                    )
-            apply(action)
-            turns += 1
-            if game.phase is not vote:  # the vote is over (or was never open)
-                if anyone_talks and game.claimants():
-                    claims += _offer_claims(game, agents, labels, talkers)
-                break
-    return turns, claims
-
-
-def _offer_claims(
-    game: Game, agents: Sequence[Agent], names: Sequence[str], talkers: Sequence[bool]
-) -> int:
-    """Ask every seat with an open claim window for its claims until nobody claims more.
-
-    The last elected president is asked first, so a chancellor can hear his story before
-    telling hers; a seat that declined is asked again after any other claim.
-    """
-    made = 0
-    n = game.n
-    first = game.president if game.president is not None else 0
-    order = [(first + i) % n for i in range(n)]
-    while not game.finished:
-        progress = False
-        open_seats = game.claimants()
-        for seat in order:
-            if not talkers[seat] or seat not in open_seats:
-                continue
-            options = [a for a in game.legal_actions(seat) if a.type == A.CLAIM]
-            if not options:
-                continue
-            chosen = agents[seat].claims(game.view(seat), options)
-            for claim in chosen:
-                if not isinstance(claim, Action) or claim not in options:
-                    raise SimulationError(
-                        f"bot {names[seat]!r} at seat {seat} (game seed {game.seed}) made the claim "
-                        f"{claim!r}, which was not offered"
-                    )
-                if not game.is_legal(claim):
-                    continue  # a second claim on the same subject: ignore it
-                game.apply(claim)
-                made += 1
-                progress = True
-        if not progress:
-            break
-    return made
+    return play_out(game, agents, names)
 
 
 def _play_chunk(config: SimConfig, indices: Sequence[int]) -> list[GameResult]:
