@@ -846,7 +846,7 @@ class BayesAgent(Agent):
     # ------------------------------------------------------------------ claims
     def claims(self, view: View, options: Sequence[Action]) -> list[Action]:
         b = self._sync(view)
-        subjects = {a.subject for a in options if a.type == "claim"}
+        subjects = dict.fromkeys(a.subject for a in options if a.type == "claim")  # offered order
         out: list[Action] = []
         for subject in subjects:
             opts = [a for a in options if a.type == "claim" and a.subject == subject]

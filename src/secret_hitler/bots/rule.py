@@ -612,7 +612,7 @@ class RuleAgent(Agent):
     def claims(self, view: View, options: Sequence[Action]) -> list[Action]:
         self._update(view)
         made: list[Action] = []
-        subjects = {a.subject for a in options}
+        subjects = dict.fromkeys(a.subject for a in options)  # the offered order: no hash order
         for subject in subjects:
             claim = self._claim(view, subject, [a for a in options if a.subject == subject])
             if claim is not None:
