@@ -27,6 +27,7 @@ from .lines import (
     line_from_json,
 )
 from .phrases import LANGUAGES, Message, SeatRef, catalog, message, render, render_message
+from .recognise import Context, recognise
 
 __all__ = [
     "CERTAINTIES",
@@ -40,6 +41,7 @@ __all__ = [
     "Answer",
     "Claim",
     "Conflict",
+    "Context",
     "Defend",
     "ExplainNomination",
     "ExplainVote",
@@ -53,6 +55,7 @@ __all__ = [
     "catalog",
     "line_from_json",
     "message",
+    "recognise",
     "render",
     "render_message",
 ]

@@ -160,6 +160,18 @@ for _name in SEAT_FIELDS:
     _FIELDS[_name] = _seat
 
 
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(line: object) -> tuple[str, ...]:
+    """A kind's field names, looked up once (lines are made by the thousand when reading)."""
+    cls = type(line)
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls))  # type: ignore[arg-type]
+    return names
+
+
 class _Line:
     """Shared behaviour of every kind: JSON form, the seats it names, the reason's fields."""
 
@@ -169,10 +181,10 @@ class _Line:
     def __post_init__(self) -> None:
         """Check every field and normalise it (``"fascist"`` -> ``Policy.FASCIST``, a list ->
         a tuple), so a line built in code is as sound as one read from JSON."""
-        for f in dataclasses.fields(self):  # type: ignore[arg-type]
-            value = getattr(self, f.name)
+        for name in _field_names(self):
+            value = getattr(self, name)
             if value is not None:
-                object.__setattr__(self, f.name, _FIELDS[f.name](value, f.name))
+                object.__setattr__(self, name, _FIELDS[name](value, name))
         self._check()
 
     def _check(self) -> None:
@@ -180,9 +192,9 @@ class _Line:
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind}
-        for f in dataclasses.fields(self):  # type: ignore[arg-type]
-            value = getattr(self, f.name)
-            if value is None or (f.name == "variant" and value == 0):
+        for name in _field_names(self):
+            value = getattr(self, name)
+            if value is None or (name == "variant" and value == 0):
                 continue
             if isinstance(value, tuple):
                 value = [p.value for p in value]
@@ -190,15 +202,15 @@ class _Line:
                 value = value.to_json()
             elif isinstance(value, Party):
                 value = value.value
-            out[f.name] = value
+            out[name] = value
         return out
 
     def seats(self) -> tuple[int, ...]:
         """Every seat the line names (nested lines included), for a range check."""
         out: list[int] = []
-        for f in dataclasses.fields(self):  # type: ignore[arg-type]
-            value = getattr(self, f.name)
-            if f.name in SEAT_FIELDS and value is not None:
+        for name in _field_names(self):
+            value = getattr(self, name)
+            if name in SEAT_FIELDS and value is not None:
                 out.append(value)
             elif isinstance(value, _Line):
                 out.extend(value.seats())

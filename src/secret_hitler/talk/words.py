@@ -1,0 +1,605 @@
+"""The words of table talk in the five communities, each mapped to what it means in the game.
+
+The recogniser (``recognise.py``) reads a chat line as a row of these meanings (a seat, a
+colour, "is", "lying", "why", ...) and its rules work on that row, so a language is only a
+word list here: English (secrethitler.io), Chinese (simplified and traditional, read after
+mapping traditional characters to simplified), Russian and Vietnamese, with the typos and
+shorthand players use. Russian inflects, so its words are stems with endings (``STEMS``).
+"""
+
+from __future__ import annotations
+
+# -- meanings --------------------------------------------------------------------------------
+NUM = "num"  # a number (digits or a number word); value: int
+SEAT = "seat"  # an explicit seat: "#3", "3号", "số 3", "Bot 3", a name; value: 0-based seat
+SEAT_PREFIX = "seat_prefix"  # "seat", "#", "số", "бот", "机器人" (a number follows)
+SEAT_SUFFIX = "seat_suffix"  # 号 (a number precedes)
+ART = "art"  # "a", "an": a count of one before a colour, else nothing
+COLOR = "color"  # a policy or party word: red, blue, fash, lib, 红, đỏ; value: "F" or "L"
+PARTY = "party"  # a party said of a person only: "good", 好人, 坏人; value: "F" or "L"
+CARDS = "cards"  # letters of a hand: "RRB", "ККС" (built by the tokenizer); value: codes
+CLASSIFIER = "classifier"  # 张, 个, lá: between a count and a colour
+HITLER = "hitler"
+IS = "is"
+NOT = "not"
+AND = "and"  # value "or" for an alternative ("3 or 5 is lying": a conflict)
+TRUST = "trust"
+LIE = "lie"
+SUS = "sus"
+HARDLIB = "hardlib"  # "hard lib", 铁蓝: trust said as a fact
+CNH = "cnh"  # confirmed not Hitler
+CONFLICT = "conflict"
+CHANCELLOR = "chancellor"  # "why 5 as chancellor?": a nomination
+WHY = "why"
+QWORD = "qword"  # who, 谁, 吗: a question that asks, not tells
+VOTE = "vote"
+JA = "ja"
+NEIN = "nein"
+NOMINATE = "nominate"
+ENACT = "enact"  # played, passed (a policy onto the board)
+INV = "inv"
+PEEK = "peek"
+GOT = "got"  # received (a chancellor's two)
+PASSED = "passed"  # handed on (a president's two)
+DISCARD = "discard"
+ALL = "all"
+SHOOT = "shoot"
+PRONOUN = "pronoun"  # he, she, они, 他: the investigated seat, in an investigation claim
+YOU = "you"
+I = "i"  # noqa: E741
+HEDGE = "hedge"  # think, maybe, кажется, 觉得: a belief, not a fact
+SURE = "sure"  # for sure, точно, 肯定
+FILLER = "filler"  # words a rule may step over
+FUTURE = "future"  # will, надо, 要, sẽ: an intention, not a report
+SEP = "sep"  # : - — =
+COMMA = "comma"
+ARROW = "arrow"  # -> > → : what was passed
+QMARK = "qmark"
+STOP = "stop"  # . ! 。
+OTHER = "other"
+
+# Words by language: "word or phrase" -> meaning, or meaning and value. Phrases are split like
+# chat text (words, single Chinese characters), so "hard lib" and "为什么" are phrases.
+Entry = str | tuple[str, object] | tuple[tuple[str, object], ...]
+
+ENGLISH: dict[str, Entry] = {
+    # colours and parties
+    **dict.fromkeys(["red", "reds", "redd"], (COLOR, "F")),
+    **dict.fromkeys(["blue", "blues", "blu"], (COLOR, "L")),
+    **dict.fromkeys(
+        [
+            "fascist",
+            "fascists",
+            "fash",
+            "fashes",
+            "fashy",
+            "fasc",
+            "facist",
+            "facists",
+            "fachist",
+            "fas",
+            "fascism",
+        ],
+        (COLOR, "F"),
+    ),
+    **dict.fromkeys(
+        ["liberal", "liberals", "lib", "libs", "libby", "libbie", "librul"],
+        (COLOR, "L"),
+    ),
+    **dict.fromkeys(["good", "clean", "legit", "fine"], (PARTY, "L")),
+    **dict.fromkeys(["bad", "evil", "scum"], (PARTY, "F")),
+    **dict.fromkeys(["hitler", "hilter", "hitla", "h", "hitlr", "adolf", "hitlers"], HITLER),
+    # counts
+    "one": (NUM, 1),
+    "two": (NUM, 2),
+    "three": (NUM, 3),
+    "both": (NUM, 2),
+    "a": ART,
+    "an": ART,
+    "all": ALL,
+    "only": ALL,
+    "one of each": (CARDS, ("FL", -1)),
+    # seats
+    **dict.fromkeys(["seat", "player", "p", "bot", "number", "#", "@"], SEAT_PREFIX),
+    # grammar
+    **dict.fromkeys(["is", "s", "are", "was", "=", "be", "am", "were"], IS),
+    **dict.fromkeys(
+        ["he's", "she's", "they're", "hes", "shes", "theyre"], ((PRONOUN, None), (IS, None))
+    ),
+    **dict.fromkeys(
+        ["isn't", "isnt", "aren't", "arent", "wasn't", "wasnt"], ((IS, None), (NOT, None))
+    ),
+    **dict.fromkeys(
+        ["not", "don't", "dont", "doesn't", "doesnt", "didn't", "didnt", "never", "no"], NOT
+    ),
+    **dict.fromkeys(["he", "she", "they", "them", "him", "her", "it"], PRONOUN),
+    **dict.fromkeys(["and", "&", "+", "/", "but"], AND),
+    **dict.fromkeys(["or", "nor"], (AND, "or")),
+    **dict.fromkeys(["chancellor", "chanc", "chancelor"], CHANCELLOR),
+    **dict.fromkeys(["you", "u", "ya", "you're", "youre", "ur"], YOU),
+    **dict.fromkeys(["i", "i'm", "im", "me", "my", "i've", "ive"], I),
+    **dict.fromkeys(
+        ["who", "whos", "who's", "which", "anyone", "someone", "somebody", "any"], QWORD
+    ),
+    **dict.fromkeys(
+        ["will", "i'll", "ill", "gonna", "let's", "lets", "should", "shall", "wanna"], FUTURE
+    ),
+    # judgements
+    **dict.fromkeys(
+        ["trust", "trusting", "trusted", "believe", "believing", "vouch", "trustworthy", "trusts"],
+        TRUST,
+    ),
+    **dict.fromkeys(
+        ["lying", "lies", "lied", "liar", "lier", "lyin", "lieing", "lie", "lyer", "liar!"], LIE
+    ),
+    **dict.fromkeys(
+        [
+            "sus",
+            "sussy",
+            "suspicious",
+            "sketchy",
+            "shady",
+            "fishy",
+            "sketch",
+            "dodgy",
+            "suss",
+            "sussed",
+        ],
+        SUS,
+    ),
+    **dict.fromkeys(
+        ["hard lib", "hardlib", "confirmed lib", "confirmed liberal", "hard liberal", "hard libs"],
+        HARDLIB,
+    ),
+    **dict.fromkeys(["cnh", "confirmed not hitler", "confirmed not h"], CNH),
+    **dict.fromkeys(["conflict", "conflicts", "conflicted", "conflicting", "conf", "cf"], CONFLICT),
+    **dict.fromkeys(["why", "how come", "whyyy", "whyy", "wtf why"], WHY),
+    # actions
+    **dict.fromkeys(["vote", "voted", "voting", "votes"], VOTE),
+    **dict.fromkeys(["ja", "yes", "yea", "jah", "ja!"], JA),
+    **dict.fromkeys(["nein", "against", "nien", "nay"], NEIN),
+    **dict.fromkeys(
+        [
+            "nominate",
+            "nominated",
+            "nominating",
+            "pick",
+            "picked",
+            "chose",
+            "choose",
+            "nom",
+            "nommed",
+        ],
+        NOMINATE,
+    ),
+    **dict.fromkeys(["played", "play", "enact", "enacted", "put", "pass a", "passing"], ENACT),
+    **dict.fromkeys(
+        [
+            "investigated",
+            "investigate",
+            "inv",
+            "invest",
+            "invested",
+            "invd",
+            "inved",
+            "checked",
+            "check",
+            "investigation",
+        ],
+        INV,
+    ),
+    **dict.fromkeys(
+        [
+            "peek",
+            "peeked",
+            "peeking",
+            "top",
+            "top 3",
+            "top three",
+            "next 3",
+            "next three",
+            "on top",
+            "deck peek",
+        ],
+        PEEK,
+    ),
+    **dict.fromkeys(
+        [
+            "got",
+            "received",
+            "recieved",
+            "was given",
+            "gave me",
+            "given",
+            "get",
+            "had",
+            "drew",
+            "draw",
+            "have",
+        ],
+        GOT,
+    ),
+    **dict.fromkeys(["passed", "gave", "sent", "pass", "give", "handed"], PASSED),
+    **dict.fromkeys(
+        ["discarded", "discard", "burned", "burnt", "burn", "tossed", "dropped", "ditched"], DISCARD
+    ),
+    **dict.fromkeys(["shoot", "shot", "kill", "killed", "execute", "executed", "bullet"], SHOOT),
+    # belief and filler
+    **dict.fromkeys(
+        [
+            "think",
+            "thinking",
+            "probably",
+            "prob",
+            "maybe",
+            "imo",
+            "likely",
+            "guess",
+            "feel",
+            "suspect",
+            "seems",
+            "looks",
+            "could",
+            "might",
+            "may",
+        ],
+        HEDGE,
+    ),
+    **dict.fromkeys(
+        ["sure", "def", "definitely", "100%", "certainly", "absolutely", "for sure", "100"], SURE
+    ),
+    **dict.fromkeys(
+        [
+            "the",
+            "totally",
+            "really",
+            "so",
+            "very",
+            "af",
+            "also",
+            "just",
+            "too",
+            "tbh",
+            "ngl",
+            "honestly",
+            "literally",
+            "pretty",
+            "still",
+            "obviously",
+            "clearly",
+            "did",
+            "do",
+            "does",
+            "on",
+            "to",
+            "that",
+            "this",
+            "like",
+            "again",
+            "pres",
+            "president",
+            "as",
+            "of",
+            "policy",
+            "policies",
+            "card",
+            "cards",
+            "we",
+            "have",
+            "has",
+            "from",
+            "please",
+            "pls",
+            "for",
+            "on",
+            "with",
+            "in",
+            "between",
+            "read",
+        ],
+        FILLER,
+    ),
+}
+
+RUSSIAN: dict[str, Entry] = {
+    "один": (NUM, 1),
+    "одна": (NUM, 1),
+    "одну": (NUM, 1),
+    "два": (NUM, 2),
+    "две": (NUM, 2),
+    "оба": (NUM, 2),
+    "три": (NUM, 3),
+    "все": ALL,
+    "всё": ALL,
+    "одни": ALL,
+    "только": ALL,
+    "по одному": (CARDS, ("FL", -1)),
+    **dict.fromkeys(["игрок", "место", "номер", "№", "бот", "#", "@"], SEAT_PREFIX),
+    **dict.fromkeys(["это", "есть", "—", "является"], IS),
+    **dict.fromkeys(["не", "нет"], NOT),
+    **dict.fromkeys(["он", "она", "они", "его", "ее", "ему", "ей", "тот", "та"], PRONOUN),
+    **dict.fromkeys(["и", "а"], AND),
+    **dict.fromkeys(["или", "либо"], (AND, "or")),
+    **dict.fromkeys(["канцлер", "канцлеры", "канцлера", "канцлером"], CHANCELLOR),
+    "канцлеру": PASSED,
+    **dict.fromkeys(["может", "может быть", "возможно"], HEDGE),
+    "быть": IS,
+    "под подозрением": SUS,
+    "нравится": TRUST,
+    **dict.fromkeys(["ты", "вы", "тебя", "тебе"], YOU),
+    **dict.fromkeys(["я", "мне", "меня", "у меня", "мой", "моя"], I),
+    **dict.fromkeys(["кто", "кого", "кому", "кто-то", "кто то", "ли"], QWORD),
+    **dict.fromkeys(
+        ["надо", "нужно", "давайте", "давай", "буду", "хочу", "выбери", "проверить", "го"], FUTURE
+    ),
+    **dict.fromkeys(
+        ["твёрдый либерал", "твердый либерал", "твердый либ", "чистый либерал", "чистый"], HARDLIB
+    ),
+    **dict.fromkeys(["за"], JA),
+    **dict.fromkeys(["ja", "да"], JA),
+    **dict.fromkeys(["против", "nein"], NEIN),
+    **dict.fromkeys(["сверху", "пик", "верхние", "верхние три", "сверху лежат", "колоду"], PEEK),
+    **dict.fromkeys(["мне дали", "мне передали", "передали", "дали"], GOT),
+    **dict.fromkeys(["точно", "явно", "100%", "100", "стопудово", "наверняка"], SURE),
+    **dict.fromkeys(
+        [
+            "ну",
+            "же",
+            "какой-то",
+            "какой",
+            "то",
+            "-то",
+            "уж",
+            "вот",
+            "ведь",
+            "просто",
+            "было",
+            "были",
+            "был",
+            "была",
+            "у",
+            "меня",
+            "закон",
+            "законы",
+            "закона",
+            "законов",
+            "карты",
+            "в",
+            "ни",
+            "именно",
+            "на",
+            "под",
+            "что",
+            "ещё",
+            "еще",
+            "лежат",
+        ],
+        FILLER,
+    ),
+}
+
+# Russian words by stem: (pattern of the whole word, meaning, value).
+STEMS: list[tuple[str, str, object]] = [
+    (r"красн(ый|ая|ое|ые|ых|ого|ую|ой|ым|ыми|ые)?|кр", COLOR, "F"),
+    (r"син(ий|яя|ее|ие|их|его|юю|ей|им|ими|яя)?", COLOR, "L"),
+    (
+        r"фаш(ист|иста|исты|истов|истка|истский|истская|истские|истских|истского|ик|ики|ня|истом)?",
+        COLOR,
+        "F",
+    ),
+    (
+        r"либ(ерал|ерала|ералы|ералов|ералка|еральный|еральная|еральные|еральных|ерального|ерку|ерка)?",
+        COLOR,
+        "L",
+    ),
+    (r"гитлер\w*|гит", HITLER, None),
+    (
+        r"вр(ет|ут|ешь|ал|ала|али|ун|унья|еш)|лж(ет|ешь|ец)|обманыва\w*|брешет|гонит|пиздит|звиздит",
+        LIE,
+        None,
+    ),
+    (r"подозрител\w*|мутн\w*|мутит|палится|подозреваю", SUS, None),
+    (r"конфликт\w*", CONFLICT, None),
+    (r"провер(ил|ила|ял|яла|ка|ку|ки|или)|чекн(ул|ула)|чекал|проверено", INV, None),
+    (r"голос\w*|проголос\w*", VOTE, None),
+    (r"выбрал\w*|выдвину\w*|номинирова\w*|взял|взяла|предложил\w*", NOMINATE, None),
+    (r"застрел\w*|стреля\w*|убил\w*|убей|убейте|казн\w*|расстрел\w*", SHOOT, None),
+    (r"передал|передала|отдал|отдала|дал|дала|ушл[оаи]|ушел|ушёл", PASSED, None),
+    (r"получил[аи]?|пришл[оаи]|пришел|пришёл|достал[аи]?|вытянул[аи]?|тянул[аи]?", GOT, None),
+    (r"скинул[аи]?|сбросил[аи]?|выкинул[аи]?|слил[аи]?", DISCARD, None),
+    (r"посмотрел[аи]?|смотрел[аи]?|подсмотрел[аи]?|глянул[аи]?", PEEK, None),
+    (r"вер(ю|им|ишь|ите)|доверя\w*", TRUST, None),
+    (r"почему|зачем|нафига|нахрена|чего", WHY, None),
+    (r"принял[аи]?|провел[аи]?|провёл|выложил[аи]?|положил[аи]?|выбрал[аи]? синий", ENACT, None),
+    (r"думаю|кажется|наверное|походу|вроде|видимо|похоже|по-моему", HEDGE, None),
+]
+
+CHINESE: dict[str, Entry] = {  # simplified; traditional text is mapped to simplified first
+    "红": (COLOR, "F"),
+    "蓝": (COLOR, "L"),
+    "法西斯": (COLOR, "F"),
+    "自由派": (COLOR, "L"),
+    "自由党": (COLOR, "L"),
+    "自由": (COLOR, "L"),
+    "好人": (PARTY, "L"),
+    "坏人": (PARTY, "F"),
+    "希特勒": HITLER,
+    "希": HITLER,
+    "小胡子": HITLER,
+    "一": (NUM, 1),
+    "两": (NUM, 2),
+    "二": (NUM, 2),
+    "俩": (NUM, 2),
+    "三": (NUM, 3),
+    "四": (NUM, 4),
+    "五": (NUM, 5),
+    "六": (NUM, 6),
+    "七": (NUM, 7),
+    "八": (NUM, 8),
+    "九": (NUM, 9),
+    "十": (NUM, 10),
+    **dict.fromkeys(["张", "个", "枚"], CLASSIFIER),
+    **dict.fromkeys(["全", "全是", "都是", "全都是", "全部"], ALL),
+    "号": SEAT_SUFFIX,
+    **dict.fromkeys(["机器人", "#"], SEAT_PREFIX),
+    **dict.fromkeys(["是", "就是"], IS),
+    **dict.fromkeys(["不", "没", "没有", "不是"], NOT),
+    **dict.fromkeys(["他", "她", "它", "ta"], PRONOUN),
+    **dict.fromkeys(["和", "跟", "与", "还有"], AND),
+    **dict.fromkeys(["或", "或者"], (AND, "or")),
+    "总理": CHANCELLOR,
+    **dict.fromkeys(["你", "您"], YOU),
+    **dict.fromkeys(["我"], I),
+    **dict.fromkeys(["谁", "吗", "么", "哪个", "有人", "谁有"], QWORD),
+    **dict.fromkeys(["要", "会", "想", "准备", "打算"], FUTURE),
+    **dict.fromkeys(["信", "相信", "保", "信任"], TRUST),
+    **dict.fromkeys(["骗", "骗人", "说谎", "撒谎", "在骗", "假", "说假话", "谎"], LIE),
+    **dict.fromkeys(["可疑", "有问题", "怀疑", "很假", "像红", "有鬼"], SUS),
+    **dict.fromkeys(["铁蓝", "铁好人", "金水", "真蓝"], HARDLIB),
+    **dict.fromkeys(["冲突", "对不上", "矛盾", "不一致"], CONFLICT),
+    **dict.fromkeys(["为什么", "为啥", "干嘛", "为何", "怎么"], WHY),
+    **dict.fromkeys(["投", "投票", "票"], VOTE),
+    **dict.fromkeys(["赞成", "同意", "ja"], JA),
+    **dict.fromkeys(["反对", "否决", "nein"], NEIN),
+    **dict.fromkeys(["提名", "选", "选了", "挑"], NOMINATE),
+    **dict.fromkeys(["出", "出了", "通过", "打了", "打出"], ENACT),
+    **dict.fromkeys(["查", "查了", "查验", "验", "验了", "调查", "调查了", "查过", "验过"], INV),
+    **dict.fromkeys(
+        ["看牌", "预览", "牌堆顶", "上面三张", "顶", "看了一下", "看了", "上面", "上三张"], PEEK
+    ),
+    **dict.fromkeys(["拿到", "收到", "给我", "给了我", "摸到", "抽到", "拿了"], GOT),
+    **dict.fromkeys(["给了", "给", "传了", "传"], PASSED),
+    **dict.fromkeys(["弃了", "弃", "丢了", "丢", "扔了", "扔", "弃掉", "丢掉"], DISCARD),
+    **dict.fromkeys(["枪毙", "处决", "杀", "毙", "杀了", "枪"], SHOOT),
+    **dict.fromkeys(["觉得", "可能", "应该", "感觉", "猜", "估计", "像", "吧"], HEDGE),
+    **dict.fromkeys(["肯定", "绝对", "一定", "百分百", "确定"], SURE),
+    **dict.fromkeys(
+        [
+            "在",
+            "很",
+            "都",
+            "也",
+            "啊",
+            "呢",
+            "的",
+            "了",
+            "牌",
+            "拿",
+            "没办法",
+            "当",
+            "时",
+            "就",
+            "人",
+        ],
+        FILLER,
+    ),
+}
+
+VIETNAMESE: dict[str, Entry] = {
+    "đỏ": (COLOR, "F"),
+    "xanh": (COLOR, "L"),
+    "phát xít": (COLOR, "F"),
+    "phat xit": (COLOR, "F"),
+    "tự do": (COLOR, "L"),
+    "một": (NUM, 1),
+    "hai": (NUM, 2),
+    "ba": (NUM, 3),
+    **dict.fromkeys(["lá", "cái"], CLASSIFIER),
+    **dict.fromkeys(["toàn", "toàn bộ", "cả"], ALL),
+    **dict.fromkeys(["số", "ghế", "thằng", "con", "bot"], SEAT_PREFIX),
+    **dict.fromkeys(["là", "ra"], IS),
+    **dict.fromkeys(["không", "ko", "chẳng", "không phải", "hong"], NOT),
+    **dict.fromkeys(["nó", "ổng", "bả", "người đó"], PRONOUN),
+    **dict.fromkeys(["và", "với"], AND),
+    **dict.fromkeys(["hoặc", "hay"], (AND, "or")),
+    "thủ tướng": CHANCELLOR,
+    **dict.fromkeys(["có vẻ", "có thể"], HEDGE),
+    "ổn": (PARTY, "L"),
+    **dict.fromkeys(["bảo đảm", "bảo đảm cho", "đảm bảo"], TRUST),
+    **dict.fromkeys(["bạn", "mày", "ông"], YOU),
+    **dict.fromkeys(["mình", "tôi", "tao", "em", "tớ"], I),
+    **dict.fromkeys(["ai"], QWORD),
+    **dict.fromkeys(["sẽ", "định", "đi", "để"], FUTURE),
+    **dict.fromkeys(["tin", "tin tưởng"], TRUST),
+    **dict.fromkeys(["nói dối", "xạo", "điêu", "lừa", "nói xạo", "dối"], LIE),
+    **dict.fromkeys(["đáng nghi", "nghi", "khả nghi", "sú", "có vấn đề"], SUS),
+    **dict.fromkeys(["xanh chắc"], HARDLIB),
+    **dict.fromkeys(["xung đột", "lệch", "lệch nhau", "lệch bài"], CONFLICT),
+    **dict.fromkeys(["sao", "tại sao", "vì sao", "sao lại"], WHY),
+    **dict.fromkeys(["bỏ phiếu", "phiếu", "vote"], VOTE),
+    **dict.fromkeys(["thuận", "đồng ý", "ja"], JA),
+    **dict.fromkeys(["chống", "phản đối", "nein"], NEIN),
+    **dict.fromkeys(["đề cử", "chọn"], NOMINATE),
+    **dict.fromkeys(["ban hành", "thông qua"], ENACT),
+    **dict.fromkeys(["soi", "điều tra", "check"], INV),
+    **dict.fromkeys(
+        ["xem trước", "xem bài", "trên cùng", "lá trên", "3 lá trên", "ba lá trên", "trên"], PEEK
+    ),
+    **dict.fromkeys(
+        ["nhận", "nhận được", "đưa mình", "được", "bốc", "rút", "bốc được", "rút được"], GOT
+    ),
+    **dict.fromkeys(["đưa", "chuyển", "giao"], PASSED),
+    **dict.fromkeys(["bỏ", "loại", "vứt"], DISCARD),
+    **dict.fromkeys(["bắn", "hành quyết", "giết"], SHOOT),
+    **dict.fromkeys(["nghĩ", "chắc", "có lẽ", "hình như", "đoán"], HEDGE),
+    **dict.fromkeys(["chắc chắn", "100%"], SURE),
+    **dict.fromkeys(
+        [
+            "đang",
+            "rồi",
+            "luôn",
+            "thật",
+            "đó",
+            "này",
+            "ơi",
+            "có",
+            "bài",
+            "của",
+            "tổng thống",
+            "vậy",
+            "làm",
+        ],
+        FILLER,
+    ),
+}
+
+# Vietnamese typed without its marks ("do do xanh", "noi doi"): read only when the line is
+# Vietnamese, since "do", "so", "tin" and "ba" are English words too.
+VIETNAMESE_BARE: dict[str, Entry] = {
+    "do": (COLOR, "F"),
+    "noi doi": LIE,
+    "so": SEAT_PREFIX,
+    "tin": TRUST,
+    "la": IS,
+    "nhan": GOT,
+    "dua": PASSED,
+    "khong": NOT,
+    "xung dot": CONFLICT,
+    "dang nghi": SUS,
+    "chong": NEIN,
+    "thuan": JA,
+    "phat xit": (COLOR, "F"),
+    "tu do": (COLOR, "L"),
+    "mot": (NUM, 1),
+    "hai": (NUM, 2),
+    "bo phieu": VOTE,
+    "tai sao": WHY,
+    "sao": WHY,
+}
+
+# Traditional characters of the words above -> simplified, so one table reads both scripts.
+TRADITIONAL = str.maketrans(
+    "鐵紅藍號兩個張說謊騙衝對為麼贊驗預覽給傳棄頂斃槍處決黨壞覺應該確絕嗎誰選機還與總統"
+    "們這調問題過經場裡輸贏殺丟檢來結誤錯庫會讓議轉點準備懷於聽講沒頭實邊舉歡戲遊",
+    "铁红蓝号两个张说谎骗冲对为么赞验预览给传弃顶毙枪处决党坏觉应该确绝吗谁选机还与总统"
+    "们这调问题过经场里输赢杀丢检来结误错库会让议转点准备怀于听讲没头实边举欢戏游",
+)
+
+CARD_LETTERS: list[tuple[str, str]] = [("r", "b"), ("f", "l"), ("к", "с"), ("ф", "л")]
+
+# Words that turn a following or preceding number into something other than a seat.
+NOT_A_SEAT = frozenset(
+    ["more", "min", "mins", "minute", "minutes", "sec", "secs", "games", "game", "times"]
+    + ["time", "players", "people", "rounds", "round", "раза", "раз", "игры", "игр"]
+    + ["минуты", "минут", "мин", "человек", "раунд", "ván", "phút", "người", "lần", "局", "个"]
+)
