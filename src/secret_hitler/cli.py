@@ -34,6 +34,7 @@ _PLUGINS: dict[str, tuple[str, ...]] = {
     "secret_hitler.server.admin": ("admin",),
     "secret_hitler.ratings_cli": ("ratings",),
     "secret_hitler.analysis": ("analyze",),
+    "secret_hitler.llm.cli": ("arena",),
 }
 
 

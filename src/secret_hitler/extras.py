@@ -33,6 +33,8 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "bots": ("numpy",),
     "plot": ("matplotlib",),
     "rl": ("pettingzoo", "gymnasium", "numpy"),
+    "llm": ("httpx", "openskill", "numpy"),  # model seats and `arena` (docs/llm.md)
+    "ray": ("ray",),  # `--ray ADDRESS`: games on a Ray cluster (pools.py)
 }
 
 

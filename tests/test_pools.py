@@ -1,0 +1,143 @@
+"""Worker pools: local processes and a Ray cluster give the same games as one process.
+
+The cluster is real: a Ray head and two worker nodes started with ``ray start`` on the
+loopback address 127.0.0.2 (Ray rewrites 127.0.0.1 to the machine's network address; any
+other loopback address keeps every connection on the loopback device), stopped at the end by
+their process groups. Usage statistics are switched off, so nothing leaves the machine.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from secret_hitler.llm.arena import ArenaConfig, run_arena
+from secret_hitler.pools import WorkerPool, _loopback_host, ray_address
+
+HOST = "127.0.0.2"
+LINEUP = ("rule", "random", "rule", "random", "rule", "random", "rule")
+
+
+def test_the_address_comes_from_the_option_or_the_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    assert ray_address(None) is None
+    monkeypatch.setenv("RAY_ADDRESS", "10.1.2.3:6379")
+    assert ray_address(None) == "10.1.2.3:6379"
+    assert ray_address("127.0.0.2:6380") == "127.0.0.2:6380"
+    assert _loopback_host("127.0.0.2:6380") == "127.0.0.2"
+    assert _loopback_host("head.example:6379") is None and _loopback_host("auto") is None
+
+
+def test_local_processes_give_the_same_games(tmp_path: Path) -> None:
+    config = ArenaConfig(LINEUP, (5, 7), games=4, seed=5)
+    assert run_arena(config, tmp_path / "a", jobs=1) == run_arena(config, tmp_path / "b", jobs=2)
+    with WorkerPool(2) as pool:
+        assert sorted(pool.imap_unordered(abs, [-3, 1, -2])) == [1, 2, 3]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return int(s.getsockname()[1])
+
+
+def _ray_bin() -> str:
+    path = Path(sys.executable).with_name("ray")
+    return str(path) if path.exists() else (shutil.which("ray") or "ray")
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[str]:
+    pytest.importorskip("ray")
+    env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
+    env.pop("RAY_ADDRESS", None)
+    port = _free_port()
+    address = f"{HOST}:{port}"
+    common = ["--node-ip-address", HOST, "--num-cpus", "1", "--block", "--disable-usage-stats"]
+    started: list[subprocess.Popen[bytes]] = []
+
+    def start(*args: str) -> None:
+        started.append(
+            subprocess.Popen(
+                [_ray_bin(), "start", *args, *common],
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,  # its own process group: stopped by its id below
+            )
+        )
+
+    try:
+        start("--head", "--port", str(port), "--include-dashboard=false")
+        _wait(lambda: _listening(HOST, port), "the Ray head")
+        start("--address", address)
+        start("--address", address)
+        _wait(lambda: _nodes(address, env) == 3, "three Ray nodes")
+        yield address
+    finally:
+        for proc in started:
+            try:
+                os.killpg(proc.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                continue
+        for proc in started:
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(timeout=10)
+
+
+def _wait(ready: object, what: str, limit: float = 120.0) -> None:
+    """Until ``ready()`` holds, ``limit`` seconds at most (a cluster starting, not a race)."""
+    end = time.monotonic() + limit
+    while not ready():  # type: ignore[operator]
+        if time.monotonic() > end:
+            raise RuntimeError(f"{what} did not come up in {limit:.0f} s")
+        time.sleep(0.5)
+
+
+def _listening(host: str, port: int) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=1):
+            return True
+    except OSError:
+        return False
+
+
+def _nodes(address: str, env: dict[str, str]) -> int:
+    probe = (
+        f"import ray; ray.init(address={address!r}, _node_ip_address={HOST!r}, "
+        "log_to_driver=False); print(sum(1 for n in ray.nodes() if n['Alive']))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=60
+    )
+    try:
+        return int(done.stdout.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        return 0
+
+
+def test_a_ray_cluster_gives_the_same_games_as_the_local_pool(
+    cluster: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("RAY_USAGE_STATS_ENABLED", "0")
+    config = ArenaConfig(LINEUP, (5, 7), games=6, seed=11)
+    local = run_arena(config, tmp_path / "local", jobs=2)
+    on_ray = run_arena(config, tmp_path / "ray", jobs=0, ray=cluster)
+    assert on_ray == local
+    with WorkerPool(0, cluster) as pool:
+        assert pool.workers == 3
+        assert sorted(pool.imap_unordered(abs, range(-4, 0))) == [1, 2, 3, 4]
