@@ -80,7 +80,7 @@ def read(row: dict[str, Any]) -> list[Line]:
     context = Context(
         tuple(ctx.get("open_claims", ())),
         ctx.get("investigated"),
-        tuple(government) if government else None,  # type: ignore[arg-type]
+        (government[0], government[1]) if government else None,
     )
     return recognise(
         row["text"],
