@@ -5,7 +5,7 @@ import { h, replace } from "./dom.js";
 import { icon } from "./icons.js";
 import { t } from "./i18n.js";
 import { get, post, patch, del, currentUser, setCurrentUser, errorText } from "./api.js";
-import { presetName } from "./board.js";
+import { presetName } from "./format.js";
 
 const POLL_MS = 8000;
 

@@ -3,7 +3,8 @@
 import { h } from "./dom.js";
 import { icon } from "./icons.js";
 import { t, tn } from "./i18n.js";
-import { seatName, policyTile, policyWords, standinMark } from "./board.js";
+import { policyTile, standinMark } from "./board.js";
+import { seatName, policyWords } from "./format.js";
 
 const TARGETED = ["nominate", "investigate", "special_election", "execute"];
 const ORDER = ["nominate", "vote", "discard", "enact", "veto", "veto_response", "investigate", "special_election", "execute"];
@@ -21,14 +22,6 @@ function groupBy(items, key) {
 function lastIndex(events, pred) {
   for (let i = events.length - 1; i >= 0; i--) if (pred(events[i])) return i;
   return -1;
-}
-
-/** Did the president refuse a veto in the current session? (read from the events, not the rules) */
-function vetoRefused(view) {
-  const ev = view.events || [];
-  const start = lastIndex(ev, (e) => e.type === "legislative_session");
-  const refusal = lastIndex(ev, (e) => e.type === "veto" && e.accepted === false);
-  return refusal > start && start >= 0;
 }
 
 /**
@@ -103,8 +96,8 @@ function renderVote(ctx, actions) {
   const ja = actions.find((a) => a.ja === true);
   const nein = actions.find((a) => a.ja === false);
   const title = t("prompt.vote", { president: seatName(ctx, view.candidate), chancellor: seatName(ctx, view.nominee) });
-  const warn = view.fascist_policies >= view.hitler_zone
-    ? h("p", { class: "warning" }, icon("warning"), h("span", { text: t("prompt.vote.hitler_zone") })) : null;
+  const warn = view.hitler_zone_active
+    ? h("p", { class: "warning" }, icon("warning"), h("span", { text: t("prompt.vote.hitler_zone", { count: view.hitler_zone }) })) : null;
   const hint = view.rules && view.rules.voting === "public_sequential" ? t("vote.public_hint") : t("vote.change_hint");
   return h("div", { class: "decision", "aria-labelledby": "prompt-title" },
     prompt(title, hint, warn),
@@ -124,7 +117,7 @@ function renderHand(ctx, kind, groups) {
   if (kind === "discard") {
     title = t("prompt.discard");
     hint = t("prompt.discard.hint");
-  } else if (vetoRefused(view)) {
+  } else if (view.veto_refused) {
     title = t("prompt.veto_refused");
     hint = t("prompt.enact.hint");
   } else {

@@ -3,7 +3,7 @@
 // it (GET /api/games/{id}/analysis?view=V, POST /api/analysis?view=V; docs/protocol.md, 6.).
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-import { seatName } from "./board.js";
+import { seatName } from "./format.js";
 
 const pct = (p) => `${Math.round(100 * p)}%`;
 

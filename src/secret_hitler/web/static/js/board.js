@@ -2,39 +2,8 @@
 // the replay viewer. Everything comes from the View the server sent; nothing is computed from rules.
 import { h } from "./dom.js";
 import { icon } from "./icons.js";
-import { t, list } from "./i18n.js";
-
-/** Display name of a seat: the game's names, else the table's seat names, else "Seat N". */
-/** A name as shown: the server names bot seats "Bot 3" (no person may take such a name), so
- * those are said in the page's language ("Бот 3", "机器人 3"). */
-export function displayName(name) {
-  const bot = /^Bot (\d{1,2})$/.exec(name || "");
-  return bot ? t("seat.bot_name", { seat: bot[1] }) : name;
-}
-
-export function seatName(ctx, seat) {
-  if (seat === null || seat === undefined) return "?";
-  const fromView = ctx.view && ctx.view.names ? ctx.view.names[seat] : null;
-  if (fromView) return displayName(fromView);
-  const seats = ctx.table && ctx.table.seats;
-  const entry = seats ? seats.find((s) => s.seat === seat) : null;
-  if (entry && entry.name) return displayName(entry.name);
-  if (entry && entry.kind === "bot") return t("seat.bot_name", { seat: seat + 1 });
-  return t("seat.number", { seat: seat + 1 });
-}
-
-export function presetName(rules) {
-  if (!rules) return t("preset.official.name");
-  if (typeof rules === "string") return t(`preset.${rules}.name`);
-  const preset = rules.preset || "official";
-  const name = t(`preset.${preset}.name`);
-  const custom = Object.keys(rules).some((k) => k !== "preset");
-  return custom ? `${name} (${t("preset.custom.name")})` : name;
-}
-
-export function policyWords(policies) {
-  return list(policies.map((p) => t(`policy.short.${p}`)));
-}
+import { t } from "./i18n.js";
+import { seatName, standinText } from "./format.js";
 
 /** A policy tile: colour + icon + word (never colour alone). */
 export function policyTile(policy, { small = false, label } = {}) {
@@ -60,42 +29,46 @@ function trackSlot(cls, content, label) {
   return h("li", { class: `slot ${cls}`, "aria-label": label }, content);
 }
 
-/** Liberal track, fascist track (this game's board), election tracker and piles. */
-/** `fresh`: {liberal, fascist} counts seen before this render: a slot filled since then is marked
+/** Liberal track, fascist track (this game's board), election tracker and piles. The tracks'
+ * lengths and the chaos step are the view's (`*_to_win`, `chaos_at`), never counted here.
+ * `fresh`: {liberal, fascist} counts seen before this render: a slot filled since then is marked
  * `just-enacted` (a short animation, none with reduced motion). */
 export function renderBoard(view, fresh = null) {
   const lib = view.liberal_policies;
   const fas = view.fascist_policies;
+  const libTrack = lib + view.liberal_to_win; // the slot that wins
+  const fasTrack = fas + view.fascist_to_win;
+  const chaos = view.chaos_at;
 
   const libSlots = [];
-  for (let i = 1; i <= 5; i++) {
+  for (let i = 1; i <= libTrack; i++) {
     const filled = i <= lib;
     const parts = [];
     if (filled) parts.push(policyTile("liberal", { small: true }));
     else parts.push(h("span", { class: "slot-num", text: String(i) }));
-    if (i === 5) parts.push(h("span", { class: "slot-note", text: t("board.liberals_win_slot") }));
-    const label = `${t("board.liberal_track")} ${i}: ${filled ? t("policy.liberal") : "—"}${i === 5 ? ", " + t("board.liberals_win_slot") : ""}`;
+    if (i === libTrack) parts.push(h("span", { class: "slot-note", text: t("board.liberals_win_slot") }));
+    const label = `${t("board.liberal_track")} ${i}: ${filled ? t("policy.liberal") : "—"}${i === libTrack ? ", " + t("board.liberals_win_slot") : ""}`;
     const isNew = filled && fresh && i > fresh.liberal;
     libSlots.push(trackSlot(`${filled ? "filled" : "empty"}${isNew ? " just-enacted" : ""}`, parts, label));
   }
 
   const fasSlots = [];
   const board = view.board || [];
-  for (let i = 1; i <= 6; i++) {
+  for (let i = 1; i <= fasTrack; i++) {
     const filled = i <= fas;
     const power = i <= board.length ? board[i - 1] : null;
     const parts = [];
     if (filled) parts.push(policyTile("fascist", { small: true }));
     else parts.push(h("span", { class: "slot-num", text: String(i) }));
     const notes = [];
-    if (i === 6) {
+    if (i === fasTrack) {
       parts.push(h("span", { class: "slot-note", text: t("board.fascists_win_slot") }));
       notes.push(t("board.fascists_win_slot"));
     } else if (power) {
       parts.push(h("span", { class: "slot-power" }, icon(power), h("span", { text: t(`power.${power}`) })));
       notes.push(t(`power.${power}`));
     }
-    if (i === view.veto_zone && i < 6) {
+    if (i === view.veto_zone && i < fasTrack) {
       parts.push(h("span", { class: "slot-veto" }, icon("veto"), h("span", { text: t("power.veto_unlocked") })));
       notes.push(t("power.veto_unlocked"));
     }
@@ -106,49 +79,51 @@ export function renderBoard(view, fresh = null) {
   }
 
   const tracker = [];
-  for (let i = 0; i <= 3; i++) {
+  for (let i = 0; i <= chaos; i++) {
     tracker.push(h("li", {
-      class: `step${i === view.election_tracker ? " current" : ""}${i === 3 ? " chaos" : ""}`,
+      class: `step${i === view.election_tracker ? " current" : ""}${i === chaos ? " chaos" : ""}`,
       "aria-hidden": "true",
-    }, h("span", { text: i === 3 ? "!" : String(i) })));
+    }, h("span", { text: i === chaos ? "!" : String(i) })));
   }
 
   return h("div", { class: "board" },
     h("section", { class: "track track-liberal", "aria-labelledby": "lib-track-title" },
       h("h3", { id: "lib-track-title", class: "track-title" }, icon("liberal"),
         h("span", { text: t("board.liberal_track") }),
-        h("span", { class: "track-count", text: `${lib}/5` })),
+        h("span", { class: "track-count", text: `${lib}/${libTrack}` })),
       h("ol", { class: "slots" }, libSlots)),
     h("section", { class: "track track-fascist", "aria-labelledby": "fas-track-title" },
       h("h3", { id: "fas-track-title", class: "track-title" }, icon("fascist"),
         h("span", { text: t("board.fascist_track") }),
-        h("span", { class: "track-count", text: `${fas}/6` })),
+        h("span", { class: "track-count", text: `${fas}/${fasTrack}` })),
       h("ol", { class: "slots" }, fasSlots),
       h("p", { class: "zone-legend" }, h("span", { class: "zone-swatch", "aria-hidden": "true" }),
         h("span", { text: `${t("board.hitler_zone")}: ${t("board.hitler_zone.hint")}` }))),
     h("div", { class: "board-row" },
-      h("section", { class: "tracker", "aria-label": `${t("term.election_tracker")}: ${t("board.tracker_value", { count: view.election_tracker })}` },
+      h("section", { class: "tracker", "aria-label": `${t("term.election_tracker")}: ${t("board.tracker_value", { count: view.election_tracker, max: chaos })}` },
         h("h3", { class: "track-title" }, icon("tracker"), h("span", { text: t("term.election_tracker") })),
         h("ol", { class: "tracker-steps" }, tracker),
-        h("p", { class: "tracker-value", text: t("board.tracker_value", { count: view.election_tracker }) }),
+        h("p", { class: "tracker-value", text: t("board.tracker_value", { count: view.election_tracker, max: chaos }) }),
         h("p", { class: "hint", text: t("board.tracker.hint") })),
       h("section", { class: "piles" },
         h("p", { class: "pile" }, icon("draw"), h("span", { text: t("board.draw_pile", { count: view.draw_pile }) })),
         h("p", { class: "pile" }, icon("discard"), h("span", { text: t("board.discard_pile", { count: view.discard_pile }) })))));
 }
 
-/** "A bot plays for Cid in 42 s" / "A bot is playing for Cid": a disconnected seat's stand-in. */
-export function standinText(name, at) {
-  const left = Math.round(at - Date.now() / 1000);
-  return left > 0 ? t("standin.countdown", { name, seconds: left }) : t("standin.playing", { name });
-}
-
 /** The stand-in mark of a seat (`entry`: the table detail's seat), or null. It counts down:
- * table.js refreshes every `[data-standin-at]` once a second. */
+ * the table page calls tickStandins() once a second. */
 export function standinMark(entry, name, cls = "badge muted") {
   if (!entry || entry.kind !== "human" || entry.connected !== false || typeof entry.standin_at !== "number") return null;
   return h("span", { class: `${cls} standin`, dataset: { standinAt: entry.standin_at, name } },
     icon("bot"), h("span", { class: "standin-text", text: standinText(name, entry.standin_at) }));
+}
+
+/** Count down every stand-in mark under `root`. */
+export function tickStandins(root) {
+  for (const el of root.querySelectorAll("[data-standin-at]")) {
+    const text = el.querySelector(".standin-text");
+    if (text) text.textContent = standinText(el.dataset.name, Number(el.dataset.standinAt));
+  }
 }
 
 function badge(name, text, cls = "") {

@@ -1,77 +1,12 @@
 // Memory aid: every government of the game in one list (who was President and Chancellor, the
 // vote, what was enacted, the power used, and what each of them claimed), read from the public
-// events only, so it is the same for every seat and the spectator.
+// events only (claims.js), so it is the same for every seat and the spectator.
+import { engine } from "./engine.js";
+import { governments, claimConflicts } from "./claims.js";
 import { h } from "./dom.js";
 import { icon } from "./icons.js";
 import { t } from "./i18n.js";
-import { seatName } from "./board.js";
-
-/** Rounds from the public events: [{round, president, chancellor, ja, nein, passed, policy, chaos, vetoed, power, claims}]. */
-export function governments(events) {
-  const rounds = [];
-  let cur = null;
-  for (const e of events || []) {
-    switch (e.type) {
-      case "candidate":
-        cur = { round: e.round, president: e.seat, chancellor: null, ja: null, nein: null, passed: null, policy: null, chaos: false, vetoed: false, power: null, claims: [] };
-        rounds.push(cur);
-        break;
-      case "nominated":
-        if (cur) cur.chancellor = e.chancellor;
-        break;
-      case "votes":
-        if (cur) Object.assign(cur, { ja: e.ja, nein: e.nein, passed: e.passed });
-        break;
-      case "enacted":
-        if (cur) { cur.policy = e.policy; cur.chaos = Boolean(e.chaos); }
-        break;
-      case "veto":
-        if (cur && e.accepted) cur.vetoed = true;
-        break;
-      case "investigated": case "special_election": case "executed":
-        if (cur) cur.power = { type: e.type === "investigated" ? "investigate" : e.type === "executed" ? "execute" : "special_election", target: e.target };
-        break;
-      case "claim": {
-        // A claim about a hand or a power belongs to the last government the claimer sat in.
-        for (let i = rounds.length - 1; i >= 0; i--) {
-          const r = rounds[i];
-          if (r.passed && (r.president === e.seat || r.chancellor === e.seat)) { r.claims.push(e); break; }
-        }
-        break;
-      }
-      default:
-        break;
-    }
-  }
-  return rounds;
-}
-
-function without(pool, taken) {
-  const left = [...pool];
-  for (const p of taken) {
-    const i = left.indexOf(p);
-    if (i < 0) return null;
-    left.splice(i, 1);
-  }
-  return left;
-}
-
-/**
- * Claims of one government that cannot all be true: the Chancellor's two are not the President's
- * three less one, or a hand claimed without the policy that was enacted. Display logic comparing
- * claims with each other and with the enacted policy; the engine never checks a claim (A9).
- * Returns the conflicting claim events (empty: no conflict).
- */
-export function claimConflicts(r) {
-  const last = (subject, seat) => r.claims.filter((c) => c.subject === subject && c.seat === seat).pop();
-  const pres = last("president_hand", r.president);
-  const chan = last("chancellor_hand", r.chancellor);
-  const bad = new Set();
-  if (pres && chan && without(pres.policies, chan.policies) === null) bad.add(pres).add(chan);
-  const enacted = r.policy && !r.chaos && !r.vetoed ? r.policy : null;
-  for (const c of [pres, chan]) if (c && enacted && !c.policies.includes(enacted)) bad.add(c);
-  return [...bad];
-}
+import { seatName } from "./format.js";
 
 function letters(policies) {
   return h("span", { class: "letters" }, policies.map((p) => h("abbr", {
@@ -92,7 +27,7 @@ export function renderHistory(ctx, events, opts = { claims: true, governments: t
     else if (r.vetoed) result = h("span", { class: "result" }, icon("veto"), h("span", { text: t("history.vetoed") }));
     else if (r.policy && !r.chaos) result = h("span", { class: `result policy-${r.policy}` }, icon(r.policy), h("span", { text: t(`policy.${r.policy}`) }));
     else result = h("span", { class: "result muted", text: "…" });
-    const conflicts = opts.claims ? claimConflicts(r) : [];
+    const conflicts = opts.claims ? claimConflicts(r, engine.claimFits) : [];
     const claims = !opts.claims ? [] : r.claims.filter((c) => c.policies || c.party).map((c) => h("li", { class: conflicts.includes(c) ? "claim-conflict" : null },
       h("span", { class: "claim-who", text: `${name(c.seat)}: ` }),
       c.policies ? letters(c.policies) : h("span", { text: t("claim.investigation_option", { name: name(c.target), party: t(`claim.party.${c.party}`) }) }),

@@ -7,7 +7,7 @@ import { h } from "./dom.js";
 import { icon } from "./icons.js";
 import { t, language } from "./i18n.js";
 import { post, request } from "./api.js";
-import { displayName } from "./board.js";
+import { displayName } from "./format.js";
 
 /** This module's styles, loaded with it (index.html stays as it is). */
 function useStyles() {

@@ -1,5 +1,6 @@
 // Catalogs: static/i18n/{lang}.json, flat {"key": "text with {params}"}.
 // A key missing from the catalog renders as ⟦key⟧, so that tests (and translators) see it.
+// Only loadLanguage() and detectLanguage() need a browser: the rest runs under Node as well.
 
 export const LANGUAGES = ["en", "zh-Hans", "zh-Hant", "ru", "vi"];
 const STORAGE_KEY = "sh.lang";
@@ -42,12 +43,18 @@ export async function loadLanguage(lang, { remember = false } = {}) {
   if (!LANGUAGES.includes(lang)) lang = "en";
   const response = await fetch(new URL(`../i18n/${lang}.json`, import.meta.url), { cache: "no-cache" });
   if (!response.ok) throw new Error(`catalog ${lang}: HTTP ${response.status}`);
-  catalog = await response.json();
-  current = lang;
+  const words = await response.json();
   document.documentElement.lang = lang;
   if (remember) {
     try { localStorage.setItem(STORAGE_KEY, lang); } catch { /* ignore */ }
   }
+  return useCatalog(lang, words);
+}
+
+/** Render with `words` (a parsed catalog) in `lang` from now on; the unit tests load catalogs so. */
+export function useCatalog(lang, words) {
+  catalog = words;
+  current = lang;
   for (const fn of listeners) fn(lang);
   return lang;
 }

@@ -2,11 +2,12 @@
 // (join or watch), invite links.
 import { botLevels, NO_LEVELS } from "./levels.js";
 import { engine } from "./engine.js";
+import { playerCounts } from "./catalog.js";
 import { h, replace } from "./dom.js";
 import { icon } from "./icons.js";
 import { t } from "./i18n.js";
 import { get, post, patch, ensureSession, currentUser, setCurrentUser, rememberedName, errorText } from "./api.js";
-import { presetName } from "./board.js";
+import { presetName, timerLabel } from "./format.js";
 import { accountPanel, myGamesPanel } from "./account.js";
 import { askNotifications } from "./alerts.js";
 import { learnPanel } from "./tutorial.js";
@@ -16,19 +17,17 @@ const POWERS = ["investigate", "special_election", "peek", "execute"];
 let BOT_LEVELS = NO_LEVELS.levels;
 // seconds per decision; the long ones are for play-by-post tables (up to 7 days)
 const TIMERS = [null, 30, 60, 90, 120, 300, 3600, 4 * 3600, 86400, 2 * 86400, 7 * 86400];
-// Default slots offered when a custom board is first opened (the official boards, RULES.md).
-const OFFICIAL_BOARDS = {
-  5: [null, null, "peek", "execute", "execute"],
-  7: [null, "investigate", "special_election", "execute", "execute"],
-  9: ["investigate", "investigate", "special_election", "execute", "execute"],
-};
 const POLL_MS = 4000;
+// The custom settings start from the official rules (the engine's, GET /api/rules).
+const BASE = "official";
 
 export function mountLobby(root, params = {}) {
+  const base = engine.settings[BASE] || {};
   const form = {
     players: 5, preset: "official", public: true, bots: 4, level: NO_LEVELS.default, timer: null, rated: false,
-    custom: false, powers: null, hitler_zone: 3, veto_zone: 5, fascists: "", hitler_knows: "auto",
-    deck_l: 6, deck_f: 11, start_l: 0, start_f: 0, name: "", webhook: "",
+    custom: false, powers: null, hitler_zone: base.hitler_zone, veto_zone: base.veto_zone, fascists: "", hitler_knows: "auto",
+    deck_l: base.deck && base.deck.liberal, deck_f: base.deck && base.deck.fascist,
+    start_l: base.start_track && base.start_track.liberal, start_f: base.start_track && base.start_track.fascist, name: "", webhook: "",
   };
   let tables = null;
   let me = null;
@@ -80,8 +79,10 @@ export function mountLobby(root, params = {}) {
     return me;
   }
 
+  /** The slots offered when a custom board is first opened: the official board of this size. */
   function boardFor(players) {
-    return OFFICIAL_BOARDS[players <= 6 ? 5 : players <= 8 ? 7 : 9].slice();
+    const table = (engine.tables[BASE] || {})[players];
+    return table ? table.board.slice() : [];
   }
 
   function rulesValue() {
@@ -193,6 +194,7 @@ export function mountLobby(root, params = {}) {
   function renderCustom() {
     if (!form.custom) return null;
     const powers = form.powers || boardFor(form.players);
+    const track = engine.tracks || {}; // a zone is a slot of the fascist track; the start leaves the last slot free
     const slots = powers.map((p, i) => field(`power-${i}`, "lobby.custom.slot",
       select(`power-${i}`, [["", t("lobby.custom.power.none")], ...POWERS.map((k) => [k, t(`power.${k}`)])], p || "",
         (v) => { const next = (form.powers || boardFor(form.players)).slice(); next[i] = v || null; form.powers = next; })));
@@ -202,21 +204,21 @@ export function mountLobby(root, params = {}) {
       h("legend", { text: t("lobby.custom.title") }),
       h("fieldset", { class: "powers" }, h("legend", { text: t("lobby.custom.powers") }), h("div", { class: "slots-grid" }, slots)),
       h("div", { class: "grid-2" },
-        field("hitler-zone", "lobby.custom.hitler_zone", numberInput("hitler-zone", form.hitler_zone, 1, 6, (v) => { form.hitler_zone = v; }), "lobby.custom.hitler_zone.hint"),
-        field("veto-zone", "lobby.custom.veto_zone", numberInput("veto-zone", form.veto_zone, 1, 6, (v) => { form.veto_zone = v; }), "lobby.custom.veto_zone.hint"),
+        field("hitler-zone", "lobby.custom.hitler_zone", numberInput("hitler-zone", form.hitler_zone, 1, track.fascist, (v) => { form.hitler_zone = v; }), "lobby.custom.hitler_zone.hint"),
+        field("veto-zone", "lobby.custom.veto_zone", numberInput("veto-zone", form.veto_zone, 1, track.fascist, (v) => { form.veto_zone = v; }), "lobby.custom.veto_zone.hint"),
         field("fascists", "lobby.custom.fascists", select("fascists", [["", t("lobby.custom.fascists.auto")], ...[1, 2, 3, 4].map((k) => [k, String(k)])], form.fascists, (v) => { form.fascists = v; })),
         field("hitler-knows", "lobby.custom.hitler_knows", select("hitler-knows", [["auto", t("lobby.custom.hitler_knows.auto")], ["yes", t("lobby.custom.hitler_knows.yes")], ["no", t("lobby.custom.hitler_knows.no")]], form.hitler_knows, (v) => { form.hitler_knows = v; }))),
       h("fieldset", { class: "grid-2" }, h("legend", { text: t("lobby.custom.deck") }),
         field("deck-l", "lobby.custom.deck.liberal", numberInput("deck-l", form.deck_l, 0, 30, (v) => { form.deck_l = v; })),
         field("deck-f", "lobby.custom.deck.fascist", numberInput("deck-f", form.deck_f, 0, 30, (v) => { form.deck_f = v; }))),
       h("fieldset", { class: "grid-2" }, h("legend", { text: t("lobby.custom.start_track") }),
-        field("start-l", "lobby.custom.start_track.liberal", numberInput("start-l", form.start_l, 0, 4, (v) => { form.start_l = v; })),
-        field("start-f", "lobby.custom.start_track.fascist", numberInput("start-f", form.start_f, 0, 5, (v) => { form.start_f = v; }))),
+        field("start-l", "lobby.custom.start_track.liberal", numberInput("start-l", form.start_l, 0, track.liberal - 1, (v) => { form.start_l = v; })),
+        field("start-f", "lobby.custom.start_track.fascist", numberInput("start-f", form.start_f, 0, track.fascist - 1, (v) => { form.start_f = v; }))),
       h("button", { type: "button", class: "btn btn-secondary", onclick: () => { form.custom = false; form.powers = null; render(); } }, t("lobby.custom.reset")));
   }
 
   function renderCreate() {
-    const players = select("players", [5, 6, 7, 8, 9, 10].map((n) => [n, t("lobby.create.players_value", { count: n })]), form.players,
+    const players = select("players", playerCounts(engine.tables[BASE]).map((n) => [n, t("lobby.create.players_value", { count: n })]), form.players,
       (v) => { form.players = Number(v); form.bots = Math.min(form.bots, form.players - 1); form.powers = null; render(); });
     const presetSel = select("preset", engine.presets.map((p) => [p, t(`preset.${p}.name`)]), form.preset,
       (v) => { form.preset = v; render(); }, { "aria-describedby": "preset-hint" });
@@ -226,8 +228,6 @@ export function mountLobby(root, params = {}) {
         h("span", {}, h("strong", { text: t(`lobby.visibility.${k}`) }), h("span", { class: "hint", text: t(`lobby.visibility.${k}.hint`) })))));
     const bots = select("bots", Array.from({ length: form.players }, (_, i) => [i, String(i)]), form.bots, (v) => { form.bots = Number(v); });
     const level = select("level", BOT_LEVELS.map((l) => [l, t(`bot.level.${l}`)]), form.level, (v) => { form.level = v; render(); }, { "aria-describedby": "level-hint", disabled: !BOT_LEVELS.length });
-    const timerLabel = (s) => (s === null ? t("lobby.timer.off") : s >= 86400 ? t("lobby.timer.days", { days: s / 86400 })
-      : s >= 3600 ? t("lobby.timer.hours", { hours: s / 3600 }) : t("lobby.timer.seconds", { seconds: s }));
     const timer = select("timer", TIMERS.map((s) => [s === null ? "" : s, timerLabel(s)]), form.timer === null ? "" : form.timer,
       (v) => { form.timer = v === "" ? null : Number(v); }, { "aria-describedby": "timer-hint" });
     return h("form", { class: "create card-panel", onsubmit: create, "aria-labelledby": "create-title" },

@@ -3,7 +3,7 @@ import { engine } from "./engine.js";
 import { h } from "./dom.js";
 import { icon } from "./icons.js";
 import { t, list } from "./i18n.js";
-import { seatName, presetName, policyWords } from "./board.js";
+import { seatName, presetName, policyWords } from "./format.js";
 
 
 /** Turn events into log lines: {text, private, icon, kind}. */
@@ -14,6 +14,7 @@ export function describeEvents(events, ctx) {
   let special = null;
   let chancellor = null;
   let vetoSeen = false;
+  const tracks = engine.tracks || {}; // the tracks' lengths and the chaos step (GET /api/rules)
   let chaosClears = !ctx.view || !ctx.view.rules || ctx.view.rules.chaos_clears_term_limits !== false;
   for (const e of events) {
     const priv = engine.privateEvents.has(e.type);
@@ -65,7 +66,7 @@ export function describeEvents(events, ctx) {
         add(t("log.elected", { president: name(e.president), chancellor: name(e.chancellor) }), { icon: "president" });
         break;
       case "tracker":
-        if (e.value > 0) add(t("log.tracker_advanced", { count: e.value }), { icon: "tracker" });
+        if (e.value > 0) add(t("log.tracker_advanced", { count: e.value, max: tracks.chaos_at }), { icon: "tracker" });
         else add(t("log.tracker_reset"), { icon: "tracker" });
         break;
       case "not_hitler":
@@ -98,7 +99,7 @@ export function describeEvents(events, ctx) {
         break;
       case "enacted": {
         const count = e.policy === "liberal" ? e.liberal_policies : e.fascist_policies;
-        add(t(`log.enacted.${e.policy}`, { count }), { icon: e.policy, kind: "important", policy: e.policy });
+        add(t(`log.enacted.${e.policy}`, { count, max: tracks[e.policy] }), { icon: e.policy, kind: "important", policy: e.policy });
         break;
       }
       case "power":

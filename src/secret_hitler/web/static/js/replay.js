@@ -5,7 +5,8 @@ import { h, replace, announce } from "./dom.js";
 import { icon } from "./icons.js";
 import { t } from "./i18n.js";
 import { get, request, errorText } from "./api.js";
-import { renderBoard, renderSeats, presetName, seatName, displayName } from "./board.js";
+import { renderBoard, renderSeats } from "./board.js";
+import { presetName, seatName, displayName } from "./format.js";
 import { describeEvents, renderLog } from "./log.js";
 import { renderAnalysis } from "./analysis.js";
 

@@ -1,17 +1,13 @@
-// The rules page: every word from the catalogs (rules.*), the tables from the official setup.
+// The rules page: every word from the catalogs (rules.*), the tables from the engine's official
+// setup (GET /api/rules, engine.js): its roles and boards by table size, and its tracks.
 import { engine } from "./engine.js";
+import { boardGroups, playerCounts } from "./catalog.js";
 import { h, replace } from "./dom.js";
 import { icon } from "./icons.js";
 import { t, has } from "./i18n.js";
 
 const SECTIONS = ["setup", "night", "election", "legislative", "powers", "veto", "chaos", "deck", "winning", "presets"];
-// RULES.md S2 and the executive power table.
-const ROLE_TABLE = { 5: [3, 1], 6: [4, 1], 7: [4, 2], 8: [5, 2], 9: [5, 3], 10: [6, 3] };
-const BOARDS = {
-  players_5_6: [null, null, "peek", "execute", "execute"],
-  players_7_8: [null, "investigate", "special_election", "execute", "execute"],
-  players_9_10: ["investigate", "investigate", "special_election", "execute", "execute"],
-};
+const PRESET = "official"; // the rules page explains the official rules
 
 function paragraphs(prefix) {
   const out = [];
@@ -20,32 +16,37 @@ function paragraphs(prefix) {
 }
 
 function setupTable() {
-  const counts = Object.keys(ROLE_TABLE);
+  const tables = engine.tables[PRESET] || {};
+  const counts = playerCounts(tables);
+  const row = (key, field) => h("tr", {}, h("th", { scope: "row", text: t(`rules.setup.table.${key}`) }),
+    counts.map((n) => h("td", { text: tables[n][field] })));
   return h("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-label": t("rules.setup.title") },
     h("table", { class: "rules-table" },
       h("thead", {}, h("tr", {}, h("th", { scope: "col", text: t("rules.setup.table.players") }), counts.map((n) => h("th", { scope: "col", text: n })))),
-      h("tbody", {},
-        h("tr", {}, h("th", { scope: "row", text: t("rules.setup.table.liberals") }), counts.map((n) => h("td", { text: ROLE_TABLE[n][0] }))),
-        h("tr", {}, h("th", { scope: "row", text: t("rules.setup.table.fascists") }), counts.map((n) => h("td", { text: ROLE_TABLE[n][1] }))),
-        h("tr", {}, h("th", { scope: "row", text: t("rules.setup.table.hitler") }), counts.map(() => h("td", { text: "1" }))))));
+      h("tbody", {}, row("liberals", "liberals"), row("fascists", "fascists"), row("hitler", "hitler"))));
 }
 
-function powerCell(power, slot) {
+/** A slot of the fascist track: its power, or the win on the last slot; the veto from its slot. */
+function powerCell(power, slot, { win, veto }) {
   const parts = [];
-  if (slot === 6) parts.push(h("span", { class: "power-cell" }, icon("fascist"), h("span", { text: t("board.fascists_win_slot") })));
+  if (slot === win) parts.push(h("span", { class: "power-cell" }, icon("fascist"), h("span", { text: t("board.fascists_win_slot") })));
   else if (power) parts.push(h("span", { class: "power-cell" }, icon(power), h("span", { text: t(`power.${power}`) })));
   else parts.push(h("span", { class: "power-cell muted", text: t("power.none") }));
-  if (slot === 5) parts.push(h("span", { class: "power-cell" }, icon("veto"), h("span", { text: t("power.veto_unlocked") })));
+  if (slot === veto) parts.push(h("span", { class: "power-cell" }, icon("veto"), h("span", { text: t("power.veto_unlocked") })));
   return h("td", {}, parts);
 }
 
 function powersTable() {
-  const cols = Object.keys(BOARDS);
+  // one column per group of table sizes with the same board ("5-6 players", ...)
+  const cols = boardGroups(engine.tables[PRESET]);
+  const slots = engine.tracks ? engine.tracks.fascist : 0;
+  const marks = { win: slots, veto: (engine.settings[PRESET] || {}).veto_zone };
+  const colName = (c) => `players_${c.players[0]}_${c.players[c.players.length - 1]}`;
   return h("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-label": t("rules.powers.title") },
     h("table", { class: "rules-table" },
-      h("thead", {}, h("tr", {}, h("th", { scope: "col", text: t("rules.powers.table.slot") }), cols.map((c) => h("th", { scope: "col", text: t(`rules.powers.table.${c}`) })))),
-      h("tbody", {}, [1, 2, 3, 4, 5, 6].map((slot) => h("tr", {},
-        h("th", { scope: "row", text: String(slot) }), cols.map((c) => powerCell(BOARDS[c][slot - 1], slot)))))));
+      h("thead", {}, h("tr", {}, h("th", { scope: "col", text: t("rules.powers.table.slot") }), cols.map((c) => h("th", { scope: "col", text: t(`rules.powers.table.${colName(c)}`) })))),
+      h("tbody", {}, Array.from({ length: slots }, (_, i) => i + 1).map((slot) => h("tr", {},
+        h("th", { scope: "row", text: String(slot) }), cols.map((c) => powerCell(c.board[slot - 1], slot, marks)))))));
 }
 
 export function mountRules(root) {

@@ -1,0 +1,76 @@
+// Words for things the pages show again and again: names of seats and bots, rule presets, lists
+// of policies, decision timers, countdowns. Through the catalogs (i18n.js); no DOM, so they run
+// under Node as well.
+import { t, list } from "./i18n.js";
+
+/** A name as shown: the server names bot seats "Bot 3" (no person may take such a name), so
+ * those are said in the page's language ("Бот 3", "机器人 3"). */
+export function displayName(name) {
+  const bot = /^Bot (\d{1,2})$/.exec(name || "");
+  return bot ? t("seat.bot_name", { seat: bot[1] }) : name;
+}
+
+/** Display name of a seat: the game's names, else the table's seat names, else "Seat N". */
+export function seatName(ctx, seat) {
+  if (seat === null || seat === undefined) return "?";
+  const fromView = ctx.view && ctx.view.names ? ctx.view.names[seat] : null;
+  if (fromView) return displayName(fromView);
+  const seats = ctx.table && ctx.table.seats;
+  const entry = seats ? seats.find((s) => s.seat === seat) : null;
+  if (entry && entry.name) return displayName(entry.name);
+  if (entry && entry.kind === "bot") return t("seat.bot_name", { seat: seat + 1 });
+  return t("seat.number", { seat: seat + 1 });
+}
+
+/** A table's rules (a preset name or {preset, ...settings}) by name, "(Custom)" when changed. */
+export function presetName(rules) {
+  if (!rules) return t("preset.official.name");
+  if (typeof rules === "string") return t(`preset.${rules}.name`);
+  const preset = rules.preset || "official";
+  const name = t(`preset.${preset}.name`);
+  const custom = Object.keys(rules).some((k) => k !== "preset");
+  return custom ? `${name} (${t("preset.custom.name")})` : name;
+}
+
+export function policyWords(policies) {
+  return list(policies.map((p) => t(`policy.short.${p}`)));
+}
+
+/** A decision timer (seconds per decision, null: none) in the largest whole unit the lobby offers. */
+export function timerLabel(seconds) {
+  if (seconds === null) return t("lobby.timer.off");
+  if (seconds >= 86400) return t("lobby.timer.days", { days: seconds / 86400 });
+  if (seconds >= 3600) return t("lobby.timer.hours", { hours: seconds / 3600 });
+  return t("lobby.timer.seconds", { seconds });
+}
+
+/** Whole seconds from `nowMs` (milliseconds, as Date.now()) to `at` (Unix seconds), rounded. */
+export function secondsTo(at, nowMs = Date.now()) {
+  return Math.round(at - nowMs / 1000);
+}
+
+/** "A bot plays for Cid in 42 s" / "A bot is playing for Cid": a disconnected seat's stand-in
+ * from `at` (the table detail's `standin_at`). */
+export function standinText(name, at, nowMs = Date.now()) {
+  const left = secondsTo(at, nowMs);
+  return left > 0 ? t("standin.countdown", { name, seconds: left }) : t("standin.playing", { name });
+}
+
+/** A move a stand-in made for this seat (table-state.js standinMove), in words. */
+export function moveText(move, ctx) {
+  const name = (s) => seatName(ctx, s);
+  const policy = (p) => t(`policy.${p}`);
+  switch (move.type) {
+    case "nominate": return t("standin.move.nominate", { name: name(move.target) });
+    case "vote":
+      return move.ja === null ? t("standin.move.voted") : t("standin.move.vote", { vote: t(move.ja ? "vote.ja" : "vote.nein") });
+    case "discard": return move.policy ? t("standin.move.discard", { policy: policy(move.policy) }) : t("standin.move.other");
+    case "enact": return move.policy ? t("standin.move.enact", { policy: policy(move.policy) }) : t("standin.move.other");
+    case "veto": return t("standin.move.veto");
+    case "veto_response":
+      return move.accepted === null ? t("standin.move.other") : t(move.accepted ? "standin.move.veto_accepted" : "standin.move.veto_refused");
+    case "investigate": case "special_election": case "execute":
+      return t(`standin.move.${move.type}`, { name: name(move.target) });
+    default: return t("standin.move.other");
+  }
+}
