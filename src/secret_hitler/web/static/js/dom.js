@@ -83,3 +83,14 @@ export function announce(text) {
 }
 
 export function clear(el) { el.replaceChildren(); return el; }
+
+/** Offer `data` as a JSON file named `filename` (the browser's download). */
+export function downloadJson(filename, data) {
+  const blob = new Blob([JSON.stringify(data, null, 2)], { type: "application/json" });
+  const url = URL.createObjectURL(blob);
+  const a = h("a", { href: url, download: filename });
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

@@ -1,0 +1,98 @@
+// The table chat: the lines so far (a polite live region: new lines are appended, never redrawn,
+// so a screen reader reads only them), and the field, offered only to those the server lets
+// write (docs/protocol.md 3.3), with its 300-character limit.
+import { h } from "./dom.js";
+import { icon } from "./icons.js";
+import { t } from "./i18n.js";
+import { displayName, seatName } from "./format.js";
+
+const CHAT_MAX = 300; // the server's limit (docs/protocol.md 3.3)
+// The phases in which the government may not chat (docs/protocol.md 3.3, the server's rule).
+const SILENT_PHASES = ["discard", "enact", "veto_response"];
+
+/** `send(text) -> bool`: sends a line (false: offline). `render(state, signedIn)`, `ctx` names. */
+export function chatPanel(send, onOffline) {
+  const list = h("ol", { class: "chat-list" });
+  const scroll = h("div", { class: "chat-scroll", tabindex: "0", role: "region", "aria-labelledby": "chat-title", "aria-live": "polite" }, list);
+  const count = h("span", { class: "chat-count", id: "chat-count", "aria-live": "off" });
+  const input = h("input", {
+    id: "chat-input", type: "text", maxlength: String(CHAT_MAX), autocomplete: "off",
+    "aria-describedby": "chat-count", dataset: { fkey: "chat-input" }, oninput: () => countChat(),
+  });
+  const shown = new Map(); // chat id -> its <li>
+  const hint = h("p", { class: "hint chat-hint" });
+  const button = h("button", { type: "submit", class: "btn btn-secondary" });
+  const form = h("form", { class: "chat-form", onsubmit: (ev) => { ev.preventDefault(); submit(); } });
+  const label = h("label", { for: "chat-input", class: "visually-hidden" });
+  const title = h("h2", { id: "chat-title" });
+  const el = h("section", { class: "area area-chat", "aria-labelledby": "chat-title" });
+  form.append(label, input, button, count);
+  el.append(title, scroll, hint, form);
+
+  function submit() {
+    const text = input.value.trim();
+    if (!text) return;
+    if (send(text)) { input.value = ""; countChat(); } else onOffline();
+  }
+
+  function countChat() {
+    const n = input.value.length;
+    count.textContent = t("chat.count", { count: n, max: CHAT_MAX });
+    count.classList.toggle("near", n > CHAT_MAX - 30);
+  }
+
+  /** The title, the field and who may write. `signedIn`: the page has a user. */
+  function renderChrome(state, signedIn) {
+    title.replaceChildren(icon("chat"), document.createTextNode(t("chat.title")));
+    label.textContent = t("chat.placeholder");
+    input.placeholder = t("chat.placeholder");
+    button.textContent = t("chat.send");
+    countChat();
+    const v = state.view;
+    const seat = state.seat;
+    const playing = Boolean(v) && v.phase !== "game_over";
+    let why = "";
+    let silent = false; // may write later in this game
+    if (!signedIn) why = t("chat.spectators_read_only");
+    else if (playing && seat === null) why = t("chat.spectators_read_only");
+    else if (playing && v.alive && !v.alive[seat]) why = t("chat.dead");
+    else if (playing && SILENT_PHASES.includes(v.phase) && (v.president === seat || v.chancellor === seat)) { why = t("chat.government_silent"); silent = true; }
+    hint.textContent = why;
+    hint.hidden = !why;
+    form.hidden = Boolean(why) && !silent;
+    input.disabled = silent;
+    button.disabled = silent;
+  }
+
+  /** Append the lines not shown yet (and drop those no longer in the state). */
+  function renderLines(state, ctx) {
+    const atBottom = scroll.scrollHeight - scroll.scrollTop - scroll.clientHeight < 40;
+    const ids = new Set(state.chat.map((m) => m.id));
+    for (const [id, li] of shown) if (!ids.has(id)) { li.remove(); shown.delete(id); }
+    for (const m of state.chat) {
+      if (shown.has(m.id)) continue;
+      const li = h("li", { class: `chat-msg${m.seat === state.seat && m.seat !== null ? " mine" : ""}` },
+        h("span", { class: "chat-name", text: m.seat !== null && m.seat !== undefined ? `${m.seat + 1} · ${displayName(m.name) || seatName(ctx, m.seat)}` : (m.name || "") }),
+        h("span", { class: "chat-text", text: m.text }));
+      shown.set(m.id, li);
+      list.append(li);
+    }
+    if (atBottom) scroll.scrollTop = scroll.scrollHeight;
+  }
+
+  return { el, renderChrome, renderLines };
+}
+
+/** The words for an `error` message: [code, message, detail] for the error box, chat refusals
+ * in the chat's own words ("__text"). `signedIn`: the page has a user. */
+export function errorWords(msg, signedIn) {
+  const d = msg.detail;
+  if (msg.code === "chat_forbidden") {
+    const key = { spectator: "chat.spectators_read_only", dead: "chat.dead", legislative_session: "chat.government_silent" }[d];
+    if (key) return ["__text", t(key)];
+  }
+  if (msg.code === "chat_too_long") return ["__text", t("chat.too_long", { max: CHAT_MAX })];
+  if (msg.code === "chat_empty") return ["__text", t("error.code.chat_empty")];
+  if (msg.code === "unauthorized" && !signedIn) return ["__text", t("chat.spectators_read_only")];
+  return [msg.code, msg.message, d];
+}

@@ -1,0 +1,50 @@
+// What the table page's views read out of its state (table-state.js), as data: the last vote, what
+// this seat knows of the others, whose decision it is, the rules shown in the status bar. Pure:
+// the views turn these into words and elements.
+
+/** The last revealed vote and the nomination it was about: {votes, nominated} (the events), or
+ * null before the first reveal. */
+export function lastVote(events) {
+  let i = events.length - 1;
+  while (i >= 0 && events[i].type !== "votes") i--;
+  if (i < 0) return null;
+  let nominated = null;
+  for (let j = i - 1; j >= 0; j--) if (events[j].type === "nominated") { nominated = events[j]; break; }
+  return { votes: events[i], nominated };
+}
+
+/** Who voted what in a `votes` event: {ja: [seats], nein: [seats]}. */
+export function ballots(votes) {
+  const ja = [];
+  const nein = [];
+  (votes.votes || []).forEach((x, s) => { if (x === true) ja.push(s); else if (x === false) nein.push(s); });
+  return { ja, nein };
+}
+
+/** What this seat knows of the others, from the view's `known_roles`: its fellow fascists and
+ * Hitler (null: not known). */
+export function knownOthers(view, seat) {
+  const fellows = [];
+  let hitler = null;
+  (view.known_roles || []).forEach((role, s) => {
+    if (s === seat || !role) return;
+    if (role === "hitler") hitler = s;
+    else if (role === "fascist") fellows.push(s);
+  });
+  return { fellows, hitler };
+}
+
+/** This seat's decision now, if any: {mine, key}; `key` changes with each new decision (round,
+ * phase and the kinds of action offered), so that it is announced once. Claims are no decision. */
+export function decision(view, legal) {
+  const plays = legal.filter((a) => a.type !== "claim");
+  const mine = plays.length > 0 && view.phase !== "game_over";
+  return { mine, key: `${view.round}:${view.phase}:${[...new Set(plays.map((a) => a.type))].join(",")}` };
+}
+
+/** The rules to name in the status bar: the table's, else the game's (its `game_started`). */
+export function rulesShown(table, view) {
+  if (table && table.rules) return table.rules;
+  const started = (view.events || []).find((e) => e.type === "game_started");
+  return started ? started.rules : view.rules && view.rules.preset;
+}

@@ -1,0 +1,175 @@
+// The table page's state: what the server has said about this table (docs/protocol.md 2.2),
+// folded one message at a time. Pure: a message in, a new state out (never changed in place);
+// no DOM, no socket, no clock. The page (table.js) also sends it a few messages of its own, named
+// apart from the server's: "connection", "disconnected", "sending", "no_answer", "notice_seen",
+// "forced_seen", "table_detail", "record", "rejoin".
+
+/** The state before the server has said anything. */
+export function initialState({ tableId = null, invite = null } = {}) {
+  return {
+    tableId,
+    invite,
+    conn: "connecting", // connecting | reconnecting | open | closed
+    seat: null,
+    userId: null,
+    table: null, // the table detail
+    view: null, // the engine view, with every event this seat has seen as `events`
+    events: [],
+    legal: [],
+    deadline: null,
+    seq: null,
+    chat: [],
+    record: null,
+    pending: false, // an action of this seat is on its way: the buttons wait
+    pendingId: null,
+    notices: [], // this seat's peek and investigation results, until dismissed
+    forced: [], // the moves a stand-in made for this seat: [{by, move}] (see standinMove)
+  };
+}
+
+/** The state after `msg`; the same object when `msg` changes nothing. */
+export function reduce(state, msg) {
+  const fold = FOLD[msg.type];
+  return fold ? fold(state, msg) : state;
+}
+
+const FOLD = {
+  welcome(s, msg) {
+    const events = (msg.view && msg.view.events) || [];
+    return {
+      ...s,
+      conn: "open",
+      seat: msg.seat === undefined ? null : msg.seat,
+      userId: msg.user_id || s.userId,
+      table: msg.table || s.table,
+      seq: msg.seq !== undefined ? msg.seq : s.seq,
+      events,
+      view: msg.view ? { ...msg.view, events } : null,
+      legal: msg.legal || [],
+      deadline: msg.deadline || null,
+      chat: Array.isArray(msg.chat) ? msg.chat.slice() : s.chat,
+      pending: false,
+    };
+  },
+  resumed(s, msg) {
+    return { ...s, conn: "open", table: msg.table || s.table, pending: false };
+  },
+  update(s, msg) {
+    // an update already folded in (a resume may send it again) changes nothing
+    if (typeof msg.seq === "number" && typeof s.seq === "number" && msg.seq <= s.seq && s.view) return s;
+    const fresh = msg.events || [];
+    const events = Array.isArray(msg.events) ? s.events.concat(msg.events) : s.events;
+    const mine = Boolean(msg.by && msg.action && msg.action.seat === s.seat && s.seat !== null);
+    return {
+      ...s,
+      seq: msg.seq !== undefined ? msg.seq : s.seq,
+      events,
+      view: msg.view ? { ...msg.view, events: msg.view.events || events } : s.view,
+      legal: msg.legal || s.legal,
+      deadline: msg.deadline === undefined ? s.deadline : msg.deadline,
+      table: msg.table || s.table,
+      pending: false,
+      notices: s.notices.concat(noticesFrom(fresh)),
+      forced: mine ? s.forced.concat({ by: msg.by, move: standinMove(msg) }) : s.forced,
+    };
+  },
+  table(s, msg) {
+    return msg.table ? { ...s, table: msg.table } : s;
+  },
+  chat(s, msg) {
+    return msg.message ? { ...s, chat: s.chat.concat(msg.message) } : s;
+  },
+  game_over(s, msg) {
+    return { ...s, record: msg.record || null, view: msg.view || s.view };
+  },
+  ack(s, msg) {
+    return msg.id === s.pendingId ? { ...s, pendingId: null } : s;
+  },
+  error(s) {
+    return { ...s, pending: false };
+  },
+  // ---- the page's own messages
+  /** The socket's state: {conn: "connecting" | "reconnecting" | "closed"}. */
+  connection(s, msg) {
+    return { ...s, conn: msg.conn };
+  },
+  /** The socket is gone: no answer will come to what was sent on it. */
+  disconnected(s) {
+    return { ...s, pending: false };
+  },
+  /** An action went out as message `id`: the buttons wait for its update. */
+  sending(s, msg) {
+    return { ...s, pending: true, pendingId: msg.id };
+  },
+  /** Message `id` got no answer in time: never stay locked. */
+  no_answer(s, msg) {
+    return s.pendingId === msg.id && s.pending ? { ...s, pending: false } : s;
+  },
+  notice_seen(s, msg) {
+    return { ...s, notices: s.notices.filter((_, i) => i !== msg.index) };
+  },
+  forced_seen(s) {
+    return { ...s, forced: [] };
+  },
+  /** The table detail from an HTTP answer (joining, a bot added, the host's tools). */
+  table_detail(s, msg) {
+    return { ...s, table: msg.table };
+  },
+  /** The stored record of a finished table (HTTP). */
+  record(s, msg) {
+    return { ...s, record: msg.record };
+  },
+  /** This seat changed (joined, left): start again from a fresh welcome, not a resume. */
+  rejoin(s) {
+    return { ...s, seq: null };
+  },
+};
+
+/** The first message on a (re)opened socket: resume from the last update and chat line seen. */
+export function hello(state) {
+  const lastChat = state.chat.length ? state.chat[state.chat.length - 1].id : null;
+  const msg = { v: 1, type: "hello", since: state.view ? state.seq : null };
+  if (state.view && typeof lastChat === "number") msg.chat_since = lastChat;
+  return msg;
+}
+
+/** The private results to show this seat until dismissed: its peek and its investigation. */
+export function noticesFrom(events) {
+  const out = [];
+  for (const e of events) {
+    if (e.type === "peek") out.push({ kind: "peek", policies: e.policies });
+    if (e.type === "investigation") out.push({ kind: "investigation", target: e.target, party: e.party });
+  }
+  return out;
+}
+
+/** The move a stand-in made for this seat, from the update's public `action` and the events and
+ * view this seat got with it (its own discard, its own vote): {type, target?, ja?, policy?,
+ * accepted?}; a part it cannot tell is null, a move of no known type is {type: "other"}. */
+export function standinMove(msg) {
+  const a = msg.action;
+  const find = (type) => (msg.events || []).find((e) => e.type === type);
+  switch (a.type) {
+    case "nominate": case "investigate": case "special_election": case "execute":
+      return { type: a.type, target: a.target };
+    case "vote": {
+      const reveal = find("votes");
+      const ja = reveal ? reveal.votes[a.seat] : msg.view && msg.view.own_vote;
+      return { type: "vote", ja: typeof ja === "boolean" ? ja : null };
+    }
+    case "discard": {
+      const e = find("passed") || find("chancellor_discarded");
+      return { type: "discard", policy: (e && (e.discarded || e.policy)) || null };
+    }
+    case "enact": {
+      const e = find("enacted");
+      return { type: "enact", policy: e ? e.policy : null };
+    }
+    case "veto": return { type: "veto" };
+    case "veto_response": {
+      const e = find("veto");
+      return { type: "veto_response", accepted: e ? e.accepted : null };
+    }
+    default: return { type: "other" };
+  }
+}
