@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: run test install install-dev system-deps lint typecheck bench lock clean
+.PHONY: run test test-js install install-dev system-deps lint typecheck bench lock clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -21,10 +21,16 @@ install-dev: $(BIN)/python
 run: install
 	$(BIN)/secret-hitler serve
 
-## Install everything the tests need (all extras, dev tools, Chromium, PostgreSQL) and run the
-## whole suite.
-test: install-dev system-deps
+## Install everything the tests need (all extras, dev tools, Chromium, PostgreSQL, Node.js) and
+## run the whole suite: the web client's unit tests (Node), then pytest.
+test: install-dev system-deps test-js
 	$(BIN)/python -m pytest
+
+## The web client's unit tests (tests/web/js), by Node's own test runner: no npm package.
+## Without Node this fails: it never skips.
+test-js: system-deps
+	@command -v node >/dev/null 2>&1 || { echo "make test-js: node not found: install Debian's nodejs (scripts/install-system-deps.sh, as root)" >&2; exit 1; }
+	node --test tests/web/js/
 
 system-deps:
 	@bash scripts/install-system-deps.sh

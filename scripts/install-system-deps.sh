@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Debian packages the test suite needs: Chromium and the Noto CJK fonts (browser tests and
 # screenshots; without the fonts Chinese renders as empty boxes), PostgreSQL (persistence
-# tests) and Redis (cluster tests, tests/server/test_cluster.py). Installed only when missing;
-# needs root (CI runs as root).
+# tests), Redis (cluster tests, tests/server/test_cluster.py) and Node.js (the web client's unit
+# tests, tests/web/js, run by `node --test`). Installed only when missing; needs root (CI runs
+# as root).
 set -euo pipefail
 
 need=()
@@ -12,6 +13,7 @@ if ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; then
   need+=(postgresql)
 fi
 command -v redis-server >/dev/null 2>&1 || [ -x /usr/bin/redis-server ] || need+=(redis-server)
+command -v node >/dev/null 2>&1 || need+=(nodejs)
 if [ ${#need[@]} -eq 0 ]; then
   exit 0
 fi

@@ -1,0 +1,51 @@
+// What the table page's views read from its state (table-facts.js), on a real game's views.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { lastVote, ballots, knownOthers, decision, rulesShown } from "../../../src/secret_hitler/web/static/js/table-facts.js";
+import { messages } from "./support.mjs";
+
+const final = messages.final.view;
+
+test("the last vote is the game's last reveal, with the nomination it was about", () => {
+  const events = final.events;
+  const { votes, nominated } = lastVote(events);
+  assert.equal(votes, events.filter((e) => e.type === "votes").at(-1));
+  const before = events.slice(0, events.indexOf(votes));
+  assert.equal(nominated, before.filter((e) => e.type === "nominated").at(-1));
+  const { ja, nein } = ballots(votes);
+  assert.equal(ja.length, votes.ja);
+  assert.equal(nein.length, votes.nein);
+  for (const s of ja) assert.equal(votes.votes[s], true);
+  assert.equal(lastVote(events.slice(0, events.findIndex((e) => e.type === "votes"))), null);
+});
+
+test("a seat knows the roles its view shows: fellow fascists and Hitler", () => {
+  // at the end every role is known
+  const roles = final.known_roles;
+  for (let seat = 0; seat < roles.length; seat++) {
+    const { fellows, hitler } = knownOthers(final, seat);
+    assert.deepEqual(fellows, roles.map((r, s) => (r === "fascist" && s !== seat ? s : null)).filter((s) => s !== null));
+    assert.equal(hitler, roles[seat] === "hitler" ? null : roles.indexOf("hitler"));
+  }
+  const early = messages.opening.find((m) => m.type === "update").view; // seat 0 after the night
+  const known = knownOthers(early, early.seat);
+  if (early.role === "liberal") assert.deepEqual(known, { fellows: [], hitler: null });
+});
+
+test("a decision is this seat's when it may act; claims are not one", () => {
+  const updates = messages.opening.filter((m) => m.type === "update");
+  for (const u of updates) {
+    const turn = decision(u.view, u.legal);
+    assert.equal(turn.mine, u.legal.some((a) => a.type !== "claim"));
+    assert.ok(turn.key.startsWith(`${u.view.round}:${u.view.phase}:`));
+  }
+  const claimOnly = [{ type: "claim", subject: "president_hand", policies: ["fascist", "fascist", "liberal"] }];
+  assert.equal(decision(final, claimOnly).mine, false);
+  assert.equal(decision(final, [{ type: "vote", ja: true }]).mine, false); // the game is over
+});
+
+test("the rules shown: the table's, else the game's", () => {
+  const started = final.events.find((e) => e.type === "game_started");
+  assert.equal(rulesShown({ rules: "forum" }, final), "forum");
+  assert.deepEqual(rulesShown(null, final), started.rules);
+});

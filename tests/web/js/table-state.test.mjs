@@ -1,0 +1,169 @@
+// The table page's state reducer (table-state.js), fed the real messages of a game.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { initialState, reduce, hello, standinMove, noticesFrom } from "../../../src/secret_hitler/web/static/js/table-state.js";
+import { messages, deepFreeze, copy } from "./support.mjs";
+
+const start = () => deepFreeze(initialState({ tableId: "t1", invite: null }));
+/** Seated, before the first update (the waiting room's welcome). */
+const seated = () => deepFreeze(reduce(start(), copy(messages.opening[0])));
+
+/** Fold `msgs` one by one, each input state frozen: returns every state, the first included. */
+function fold(state, msgs) {
+  const states = [state];
+  for (const msg of msgs) states.push(deepFreeze(reduce(states[states.length - 1], deepFreeze(copy(msg)))));
+  return states;
+}
+
+test("the opening of a game: waiting room, chat, start, updates, a dropped connection resumed", () => {
+  const msgs = messages.opening;
+  const states = fold(start(), msgs);
+  const [welcome] = msgs;
+  const waiting = states[1];
+  assert.equal(waiting.conn, "open");
+  assert.equal(waiting.seat, welcome.seat);
+  assert.equal(waiting.userId, welcome.user_id);
+  assert.equal(waiting.view, null); // no game yet
+  assert.deepEqual(waiting.table, welcome.table);
+  let seen = []; // the events of every update so far, in order
+  msgs.forEach((msg, i) => {
+    const after = states[i + 1];
+    if (msg.type === "chat") assert.deepEqual(after.chat.at(-1), msg.message);
+    if (msg.type === "table") assert.deepEqual(after.table, msg.table);
+    if (msg.type !== "update") return;
+    seen = seen.concat(msg.events);
+    // docs/protocol.md 2.2: the welcome's events and every later update's are the view's events
+    assert.deepEqual(after.view.events, seen);
+    assert.deepEqual(after.events, seen);
+    assert.equal(after.seq, msg.seq);
+    assert.deepEqual(after.legal, msg.legal);
+    assert.equal(after.deadline, msg.deadline);
+    assert.equal(after.view.phase, msg.view.phase);
+  });
+  const resumed = msgs.findIndex((m) => m.type === "resumed");
+  assert.ok(resumed > 0, "the opening has a resume");
+  assert.equal(states[resumed + 1].conn, "open");
+  assert.equal(states.at(-1).chat.length, 1 + welcome.chat.length);
+});
+
+test("an update folded in already changes nothing (a resume may send it again)", () => {
+  const msgs = messages.opening;
+  const states = fold(start(), msgs);
+  const last = states.at(-1);
+  for (const old of msgs.filter((m) => m.type === "update")) assert.equal(reduce(last, copy(old)), last);
+});
+
+test("a welcome in mid-game replaces the state, and older updates are ignored", () => {
+  const before = fold(start(), messages.opening).at(-1);
+  const w = messages.welcome;
+  const state = reduce(before, copy(w));
+  assert.equal(state.seq, w.seq);
+  assert.deepEqual(state.view.events, w.view.events);
+  assert.deepEqual(state.events, w.view.events);
+  assert.deepEqual(state.legal, w.legal);
+  assert.deepEqual(state.chat, w.chat);
+  assert.equal(state.view.phase, w.view.phase);
+  const older = messages.opening.filter((m) => m.type === "update").at(-1);
+  assert.ok(older.seq <= w.seq);
+  assert.equal(reduce(state, copy(older)), state);
+});
+
+test("a spectator's welcome: no seat, nothing to do", () => {
+  const state = reduce(start(), copy(messages.spectator));
+  assert.equal(state.seat, null);
+  assert.deepEqual(state.legal, []);
+  assert.equal(state.view.role, null);
+});
+
+test("a peek stays on screen until dismissed; the other updates add no notice", () => {
+  const [, peek, next] = messages.peek;
+  const event = peek.events.find((e) => e.type === "peek");
+  const states = fold(seated(), [peek, next]);
+  assert.deepEqual(states[1].notices, [{ kind: "peek", policies: event.policies }]);
+  assert.deepEqual(states[2].notices, states[1].notices);
+  assert.deepEqual(reduce(states[2], { type: "notice_seen", index: 0 }).notices, []);
+});
+
+test("the notices are this seat's peeks and investigations", () => {
+  const events = [
+    { type: "peek", policies: ["liberal", "fascist", "fascist"] },
+    { type: "investigated", president: 0, target: 2 },
+    { type: "investigation", target: 2, party: "fascist" },
+  ];
+  assert.deepEqual(noticesFrom(events), [
+    { kind: "peek", policies: ["liberal", "fascist", "fascist"] },
+    { kind: "investigation", target: 2, party: "fascist" },
+  ]);
+});
+
+test("a move the timer made for this seat is kept until seen; other seats' moves are not", () => {
+  const [, forced, after] = messages.forced;
+  assert.equal(forced.by, "timer");
+  assert.equal(forced.action.seat, messages.opening[0].seat);
+  const states = fold(seated(), [forced, after]);
+  assert.deepEqual(states[1].forced, [{ by: "timer", move: standinMove(forced) }]);
+  assert.deepEqual(states[2].forced, states[1].forced);
+  const other = { ...copy(forced), action: { ...forced.action, seat: forced.action.seat + 1 }, seq: after.seq + 1 };
+  assert.deepEqual(reduce(states[2], other).forced, states[2].forced);
+  assert.deepEqual(reduce(states[2], { type: "forced_seen" }).forced, []);
+});
+
+test("a stand-in's move is read from the public action and this seat's events", () => {
+  const forced = messages.forced[1];
+  const move = standinMove(forced);
+  assert.equal(move.type, forced.action.type);
+  if ("target" in forced.action) assert.equal(move.target, forced.action.target);
+  if (move.type === "vote") assert.equal(typeof move.ja, "boolean"); // its own vote, or the reveal
+  const vote = (events, view) => standinMove({ action: { seat: 1, type: "vote" }, events, view });
+  assert.deepEqual(vote([{ type: "votes", votes: [true, false, true] }], null), { type: "vote", ja: false });
+  assert.deepEqual(vote([{ type: "voted", seat: 1 }], { own_vote: true }), { type: "vote", ja: true });
+  assert.deepEqual(vote([], {}), { type: "vote", ja: null });
+  const discard = standinMove({ action: { seat: 0, type: "discard" }, events: [{ type: "passed", discarded: "fascist", policies: [] }] });
+  assert.deepEqual(discard, { type: "discard", policy: "fascist" });
+  const refused = standinMove({ action: { seat: 0, type: "veto_response" }, events: [{ type: "veto", accepted: false }] });
+  assert.deepEqual(refused, { type: "veto_response", accepted: false });
+  assert.deepEqual(standinMove({ action: { seat: 0, type: "enact" }, events: [] }), { type: "enact", policy: null });
+});
+
+test("an action on its way: the buttons wait until its update, an error or no answer", () => {
+  const state = fold(start(), messages.opening).at(-1);
+  const [ack] = messages.errors;
+  const error = messages.errors.find((m) => m.type === "error");
+  const sending = reduce(state, { type: "sending", id: ack.id });
+  assert.equal(sending.pending, true);
+  assert.equal(sending.pendingId, ack.id);
+  assert.equal(reduce(sending, { ...copy(ack), id: "other" }), sending); // not ours
+  assert.equal(reduce(sending, copy(ack)).pendingId, null);
+  assert.equal(reduce(sending, copy(error)).pending, false);
+  assert.equal(reduce(sending, { type: "no_answer", id: "other" }), sending);
+  assert.equal(reduce(sending, { type: "no_answer", id: ack.id }).pending, false);
+  assert.equal(reduce(sending, { type: "disconnected" }).pending, false);
+});
+
+test("the end: the last update, then the record", () => {
+  const [, last, over] = messages.end;
+  const state = fold(seated(), [last, over]).at(-1);
+  assert.equal(state.view.phase, "game_over");
+  assert.equal(state.view.winner, over.record.result.winner);
+  assert.deepEqual(state.record, over.record);
+});
+
+test("hello resumes from the last update and chat line seen, and starts afresh after a seat change", () => {
+  assert.deepEqual(hello(start()), { v: 1, type: "hello", since: null });
+  const states = fold(start(), messages.opening);
+  assert.deepEqual(hello(states[1]), { v: 1, type: "hello", since: null }); // waiting: nothing to resume
+  const last = states.at(-1);
+  assert.deepEqual(hello(last), { v: 1, type: "hello", since: last.seq, chat_since: last.chat.at(-1).id });
+  assert.equal(hello(reduce(last, { type: "rejoin" })).since, null);
+});
+
+test("the page's own messages", () => {
+  const state = start();
+  assert.equal(reduce(state, { type: "connection", conn: "reconnecting" }).conn, "reconnecting");
+  const table = messages.opening[0].table;
+  assert.deepEqual(reduce(state, { type: "table_detail", table }).table, table);
+  assert.deepEqual(reduce(state, { type: "record", record: messages.end[2].record }).record, messages.end[2].record);
+  assert.equal(reduce(state, { type: "table" }), state); // a table message without a table
+  assert.equal(reduce(state, { type: "pong" }), state);
+  assert.equal(reduce(state, { type: "no_such_message" }), state);
+});
