@@ -23,6 +23,7 @@ from typing import Any
 
 from secret_hitler.engine.types import Party, Policy
 from secret_hitler.talk import Claim, Conflict, Context, Line, Question, recognise
+from secret_hitler.talk.recognise import MAX_CHARS, MAX_TOKENS
 
 LINES = Path(__file__).resolve().parents[1] / "tests" / "talk" / "chat_lines.jsonl"
 LANGS = ("en", "zh-Hans", "zh-Hant", "ru", "vi")
@@ -173,29 +174,29 @@ def main() -> None:
     )
     report(tune, "tuned on")
     report(held, "held out (not tuned on)")
-    total = report(rows, "all lines")
+    report(rows, "all lines")
     if args.failures:
         part = {"tune": tune, "held_out": held, "all": rows}[args.failures]
         for failure in score(part).failures:
             print(failure)
     if args.speed:
-        texts = [(r, r["text"]) for r in rows]
+        # CPU time, so that other work on the machine counts less.
         long = "RRB " + "lol 3 is lying ✨ 红红蓝 " * 40
-        start = time.perf_counter()
         rounds = 5
+        start = time.process_time()
         for _ in range(rounds):
-            for row, _ in texts:
+            for row in rows:
                 read(row)
-        per_line = (time.perf_counter() - start) / (rounds * len(texts))
-        start = time.perf_counter()
+        per_line = (time.process_time() - start) / (rounds * len(rows))
+        start = time.process_time()
         for _ in range(200):
             recognise(long, players=10)
-        per_long = (time.perf_counter() - start) / 200
+        per_long = (time.process_time() - start) / 200
         print(
-            f"\nspeed: {per_line * 1e6:.0f} µs a test line; {per_long * 1e6:.0f} µs a "
-            f"{len(long)}-character line (read up to {500} characters)"
+            f"\nspeed (CPU time): {per_line * 1e6:.0f} µs a test line on average; "
+            f"{per_long * 1e6:.0f} µs a {len(long)}-character line of game words "
+            f"(only the first {MAX_CHARS} characters, {MAX_TOKENS} words, are read)"
         )
-    del total
 
 
 if __name__ == "__main__":

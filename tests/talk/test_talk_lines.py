@@ -7,45 +7,31 @@ from typing import Any
 
 import pytest
 
+from secret_hitler import talk
 from secret_hitler.engine import Action, Game, Party, Policy
-from secret_hitler.talk import (
-    REASONS,
-    Accuse,
-    Answer,
-    Claim,
-    Conflict,
-    Defend,
-    ExplainNomination,
-    ExplainVote,
-    HitlerGuess,
-    InvalidLine,
-    Question,
-    Trust,
-    line_from_json,
-)
 from secret_hitler.talk.lines import KINDS
 
 F, L = Policy.FASCIST, Policy.LIBERAL
 
 SAMPLES = [
-    Claim("president_hand", (F, F, L), passed=(F, L)),
-    Claim("chancellor_hand", (F, L), variant=2),
-    Claim("peek", (L, F, F)),
-    Claim("investigation", target=0, party=Party.FASCIST),
-    Accuse(3, reason="conflict", other=5),
-    Accuse(2, certainty="known", reason="investigated"),
-    Trust(4, reason="enacted_liberal", count=2),
-    Trust(1),
-    HitlerGuess(6, certainty="known", variant=1),
-    Defend(reason="accuser_suspicious", against=3),
-    Defend(),
-    ExplainVote(False, reason="distrust", other=2),
-    ExplainNomination(4, reason="test"),
-    Conflict(1, 4, believe=4),
-    Conflict(),
-    Question("vote", to=2, ja=False),
-    Question("investigation", other=5),
-    Answer(ExplainVote(True, reason="tracker"), to=1),
+    talk.Claim("president_hand", (F, F, L), passed=(F, L)),
+    talk.Claim("chancellor_hand", (F, L), variant=2),
+    talk.Claim("peek", (L, F, F)),
+    talk.Claim("investigation", target=0, party=Party.FASCIST),
+    talk.Accuse(3, reason="conflict", other=5),
+    talk.Accuse(2, certainty="known", reason="investigated"),
+    talk.Trust(4, reason="enacted_liberal", count=2),
+    talk.Trust(1),
+    talk.HitlerGuess(6, certainty="known", variant=1),
+    talk.Defend(reason="accuser_suspicious", against=3),
+    talk.Defend(),
+    talk.ExplainVote(False, reason="distrust", other=2),
+    talk.ExplainNomination(4, reason="test"),
+    talk.Conflict(1, 4, believe=4),
+    talk.Conflict(),
+    talk.Question("vote", to=2, ja=False),
+    talk.Question("investigation", other=5),
+    talk.Answer(talk.ExplainVote(True, reason="tracker"), to=1),
 ]
 
 
@@ -53,7 +39,7 @@ SAMPLES = [
 def test_json_round_trip(line: Any) -> None:
     data = line.to_json()
     assert data["kind"] == line.kind
-    assert line_from_json(data) == line
+    assert talk.line_from_json(data) == line
     assert all(value is not None for value in data.values())  # absent, never null
 
 
@@ -62,16 +48,16 @@ def test_every_kind_has_a_sample() -> None:
 
 
 def test_claim_json_matches_the_engine_claim_action() -> None:
-    claim = Claim("president_hand", ["fascist", "fascist", "liberal"])
+    claim = talk.Claim("president_hand", ["fascist", "fascist", "liberal"])
     action = claim.to_action(3)
     assert action == Action.claim_policies(3, "president_hand", (F, F, L))
-    assert Claim.from_action(action) == claim
+    assert talk.Claim.from_action(action) == claim
     data = claim.to_json()
     engine = action.to_json()
     assert {k: data[k] for k in ("subject", "policies")} == {
         k: engine[k] for k in ("subject", "policies")
     }
-    inv = Claim("investigation", target=2, party="liberal")
+    inv = talk.Claim("investigation", target=2, party="liberal")
     assert inv.to_action(0) == Action.claim_investigation(0, 2, Party.LIBERAL)
 
 
@@ -83,13 +69,13 @@ def test_a_recognised_hand_is_a_legal_claim_when_the_window_is_open() -> None:
         moves = [a for a in game.legal_actions(actor) if a.type != "claim" and a.ja is not False]
         game.apply(moves[0])
     assert "president_hand" in game.open_claims(seat)
-    assert game.is_legal(Claim("president_hand", (F, F, L)).to_action(seat))
+    assert game.is_legal(talk.Claim("president_hand", (F, F, L)).to_action(seat))
 
 
 def test_strings_become_engine_values() -> None:
-    line = Claim("peek", ["liberal", "fascist", "fascist"])
+    line = talk.Claim("peek", ["liberal", "fascist", "fascist"])
     assert line.policies == (L, F, F) and all(isinstance(p, Policy) for p in line.policies)
-    assert isinstance(Claim("investigation", target=1, party="fascist").party, Party)
+    assert isinstance(talk.Claim("investigation", target=1, party="fascist").party, Party)
 
 
 BAD: list[tuple[dict[str, Any], str]] = [
@@ -133,37 +119,37 @@ BAD: list[tuple[dict[str, Any], str]] = [
 
 @pytest.mark.parametrize(("data", "named"), BAD, ids=[str(i) for i in range(len(BAD))])
 def test_bad_lines_are_refused_naming_the_field(data: Any, named: str) -> None:
-    with pytest.raises(InvalidLine) as info:
-        line_from_json(data)
+    with pytest.raises(talk.InvalidLine) as info:
+        talk.line_from_json(data)
     assert named in str(info.value)
 
 
 def test_lines_built_in_code_are_checked_too() -> None:
-    with pytest.raises(InvalidLine):
-        Accuse(2, reason="conflict")
-    with pytest.raises(InvalidLine):
-        Claim("chancellor_hand", (F, F, L))
+    with pytest.raises(talk.InvalidLine):
+        talk.Accuse(2, reason="conflict")
+    with pytest.raises(talk.InvalidLine):
+        talk.Claim("chancellor_hand", (F, F, L))
 
 
 def test_players_bounds_every_seat_nested_ones_included() -> None:
-    data = Answer(ExplainVote(False, reason="distrust", other=6), to=1).to_json()
-    assert line_from_json(data, players=7).seats() == (6, 1)
-    with pytest.raises(InvalidLine, match="seat 6"):
-        line_from_json(data, players=5)
+    data = talk.Answer(talk.ExplainVote(False, reason="distrust", other=6), to=1).to_json()
+    assert talk.line_from_json(data, players=7).seats() == (6, 1)
+    with pytest.raises(talk.InvalidLine, match="seat 6"):
+        talk.line_from_json(data, players=5)
 
 
 def test_every_reason_of_every_kind_builds() -> None:
-    """REASONS is the table the phrase sets follow: each entry makes a valid line."""
+    """talk.REASONS is the table the phrase sets follow: each entry makes a valid line."""
     fields = {"other": 1, "count": 2, "against": 3}
     makers = {
-        "accuse": lambda **kw: Accuse(0, **kw),
-        "trust": lambda **kw: Trust(0, **kw),
-        "defend": lambda **kw: Defend(**kw),
-        "explain_vote": lambda **kw: ExplainVote(True, **kw),
-        "explain_nomination": lambda **kw: ExplainNomination(0, **kw),
+        "accuse": lambda **kw: talk.Accuse(0, **kw),
+        "trust": lambda **kw: talk.Trust(0, **kw),
+        "defend": lambda **kw: talk.Defend(**kw),
+        "explain_vote": lambda **kw: talk.ExplainVote(True, **kw),
+        "explain_nomination": lambda **kw: talk.ExplainNomination(0, **kw),
     }
-    assert set(makers) == set(REASONS)
-    for kind, reasons in REASONS.items():
+    assert set(makers) == set(talk.REASONS)
+    for kind, reasons in talk.REASONS.items():
         for reason, needs in reasons.items():
             line = makers[kind](reason=reason, **{n: fields[n] for n in needs})
-            assert line_from_json(line.to_json()) == line
+            assert talk.line_from_json(line.to_json()) == line

@@ -90,51 +90,35 @@ class InvalidLine(ValueError):
     code = "invalid_line"
 
 
-def _seat(value: Any, name: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise InvalidLine(
-            f"line field {name!r} must be a seat number (0-based), not {brief(value)}"
-        )
-    return value
+def _parser(
+    ok: Callable[[Any], bool], what: str, make: Callable[[Any], Any] = lambda v: v
+) -> Callable[[Any, str], Any]:
+    """A field reader: ``make(value)`` if ``ok(value)``, else ``InvalidLine`` naming it."""
 
-
-def _count(value: Any, name: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 99:
-        raise InvalidLine(f"line field {name!r} must be an integer from 0 to 99")
-    return value
-
-
-def _policies(value: Any, name: str) -> tuple[Policy, ...]:
-    if isinstance(value, (list, tuple)) and all(v in ("liberal", "fascist") for v in value):
-        return tuple(Policy(v) for v in value)
-    raise InvalidLine(f"line field {name!r} must be a list of 'liberal' and 'fascist'")
-
-
-def _choice(options: tuple[str, ...]) -> Callable[[Any, str], str]:
-    def parse(value: Any, name: str) -> str:
-        if value not in options:
-            raise InvalidLine(f"line field {name!r} must be one of {', '.join(options)}")
-        return str(value)
+    def parse(value: Any, name: str) -> Any:
+        if not ok(value):
+            raise InvalidLine(f"line field {name!r} must be {what}, not {brief(value)}")
+        return make(value)
 
     return parse
 
 
-def _string(value: Any, name: str) -> str:
-    if not isinstance(value, str):
-        raise InvalidLine(f"line field {name!r} must be a string")
-    return value
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _bool(value: Any, name: str) -> bool:
-    if not isinstance(value, bool):
-        raise InvalidLine(f"line field {name!r} must be true or false")
-    return value
+def _choice(options: tuple[str, ...]) -> Callable[[Any, str], Any]:
+    return _parser(lambda v: v in options, f"one of {', '.join(options)}", str)
 
 
-def _party(value: Any, name: str) -> Party:
-    if value not in ("liberal", "fascist"):
-        raise InvalidLine(f"line field {name!r} must be 'liberal' or 'fascist'")
-    return Party(value)
+_PARTIES = ("liberal", "fascist")
+_seat = _parser(lambda v: _is_int(v) and v >= 0, "a seat number (0-based)")
+_count = _parser(lambda v: _is_int(v) and 0 <= v <= 99, "an integer from 0 to 99")
+_policies = _parser(
+    lambda v: isinstance(v, (list, tuple)) and all(p in _PARTIES for p in v),
+    "a list of 'liberal' and 'fascist'",
+    lambda v: tuple(Policy(p) for p in v),
+)
 
 
 def _nested(value: Any, name: str) -> Line:
@@ -146,10 +130,10 @@ _FIELDS: dict[str, Callable[[Any, str], Any]] = {
     "subject": _choice(CLAIM_SUBJECTS),
     "policies": _policies,
     "passed": _policies,
-    "party": _party,
+    "party": _parser(lambda v: v in _PARTIES, "'liberal' or 'fascist'", Party),
     "certainty": _choice(CERTAINTIES),
-    "reason": _string,
-    "ja": _bool,
+    "reason": _parser(lambda v: isinstance(v, str), "a string"),
+    "ja": _parser(lambda v: isinstance(v, bool), "true or false"),
     "topic": _choice(QUESTION_TOPICS),
     "count": _count,
     "variant": _count,
@@ -188,7 +172,9 @@ class _Line:
         self._check()
 
     def _check(self) -> None:
-        """The rules that tie a kind's fields together."""
+        """The rules that tie a kind's fields together: by default, its reason's."""
+        if self.kind in REASONS:
+            self._check_reason(getattr(self, "reason", None))
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind}
@@ -289,35 +275,29 @@ class Claim(_Line):
 
 
 @dataclass(frozen=True, slots=True)
-class Accuse(_Line):
-    """Suspicion (``hedged``) or accusation (``known``: only what the seat knows) of ``target``."""
+class _Judgement(_Line):
+    """What the speaker thinks of ``target``, with a certainty and maybe a reason."""
 
-    kind: ClassVar[str] = "accuse"
     target: int
     certainty: str = HEDGED
     reason: str | None = None
     other: int | None = None
     count: int | None = None
     variant: int = 0
-
-    def _check(self) -> None:
-        self._check_reason(self.reason)
 
 
 @dataclass(frozen=True, slots=True)
-class Trust(_Line):
+class Accuse(_Judgement):
+    """Suspicion (``hedged``) or accusation (``known``: only what the seat knows) of ``target``."""
+
+    kind: ClassVar[str] = "accuse"
+
+
+@dataclass(frozen=True, slots=True)
+class Trust(_Judgement):
     """Trust (``hedged``) or a vouch (``known``, e.g. the seat's own investigation)."""
 
     kind: ClassVar[str] = "trust"
-    target: int
-    certainty: str = HEDGED
-    reason: str | None = None
-    other: int | None = None
-    count: int | None = None
-    variant: int = 0
-
-    def _check(self) -> None:
-        self._check_reason(self.reason)
 
 
 @dataclass(frozen=True, slots=True)
@@ -340,9 +320,6 @@ class Defend(_Line):
     count: int | None = None
     variant: int = 0
 
-    def _check(self) -> None:
-        self._check_reason(self.reason)
-
 
 @dataclass(frozen=True, slots=True)
 class ExplainVote(_Line):
@@ -354,9 +331,6 @@ class ExplainVote(_Line):
     other: int | None = None
     variant: int = 0
 
-    def _check(self) -> None:
-        self._check_reason(self.reason)
-
 
 @dataclass(frozen=True, slots=True)
 class ExplainNomination(_Line):
@@ -367,9 +341,6 @@ class ExplainNomination(_Line):
     reason: str | None = None
     count: int | None = None
     variant: int = 0
-
-    def _check(self) -> None:
-        self._check_reason(self.reason)
 
 
 @dataclass(frozen=True, slots=True)

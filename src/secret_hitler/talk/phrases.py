@@ -23,19 +23,8 @@ from importlib import resources
 from typing import Any, TypeAlias
 
 from ..engine.types import Policy
-from .lines import (
-    Accuse,
-    Answer,
-    Claim,
-    Conflict,
-    Defend,
-    ExplainNomination,
-    ExplainVote,
-    HitlerGuess,
-    Line,
-    Question,
-    Trust,
-)
+from . import lines as talk
+from .lines import Line
 
 LANGUAGES = ("en", "zh-Hans", "zh-Hant", "ru", "vi")
 REFERENCE = "en"  # the catalog whose key set every other one matches
@@ -92,14 +81,14 @@ def _cards(policies: Sequence[Policy], name: str, words: str | None) -> dict[str
     return out
 
 
-def _reason(kind: str, line: Accuse | Trust | Defend | ExplainVote | ExplainNomination) -> Param:
+def _reason(line: Line) -> Param:
     params: dict[str, Param] = {}
     for name in ("other", "against"):
         seat = getattr(line, name, None)
         if seat is not None:
             params[name] = SeatRef(seat)
     count = getattr(line, "count", None)
-    return Message(f"talk.{kind}.reason.{line.reason}", params, count)
+    return Message(f"talk.{line.kind}.reason.{getattr(line, 'reason', None)}", params, count)
 
 
 def _frame(family: str, line: Line, params: dict[str, Param]) -> Message:
@@ -109,7 +98,7 @@ def _frame(family: str, line: Line, params: dict[str, Param]) -> Message:
 
 def message(line: Line) -> Message:
     """The message that says ``line``: the one place a line's wording is chosen."""
-    if isinstance(line, Claim):
+    if isinstance(line, talk.Claim):
         if line.target is not None:
             return _frame(
                 f"talk.claim.investigation.{line.party}", line, {"target": SeatRef(line.target)}
@@ -122,38 +111,38 @@ def message(line: Line) -> Message:
             params.update(_cards(line.passed, "passed", "passed_hand"))
             family += ".passed"
         return _frame(family, line, params)
-    if isinstance(line, (Accuse, Trust)):
+    if isinstance(line, (talk.Accuse, talk.Trust)):
         family = f"talk.{line.kind}.{line.certainty}"
         params = {"target": SeatRef(line.target)}
         if line.reason is None:
             return _frame(family + ".plain", line, params)
-        return _frame(family, line, params | {"reason": _reason(line.kind, line)})
-    if isinstance(line, HitlerGuess):
+        return _frame(family, line, params | {"reason": _reason(line)})
+    if isinstance(line, talk.HitlerGuess):
         return _frame(f"talk.hitler_guess.{line.certainty}", line, {"target": SeatRef(line.target)})
-    if isinstance(line, (Defend, ExplainVote, ExplainNomination)):
+    if isinstance(line, (talk.Defend, talk.ExplainVote, talk.ExplainNomination)):
         family = f"talk.{line.kind}"
-        if isinstance(line, ExplainVote):
+        if isinstance(line, talk.ExplainVote):
             family += ".ja" if line.ja else ".nein"
         params = {}
-        if isinstance(line, ExplainNomination):
+        if isinstance(line, talk.ExplainNomination):
             params["target"] = SeatRef(line.target)
         if line.reason is None:
             return _frame(family + ".plain", line, params)
-        return _frame(family, line, params | {"reason": _reason(line.kind, line)})
-    if isinstance(line, Conflict):
+        return _frame(family, line, params | {"reason": _reason(line)})
+    if isinstance(line, talk.Conflict):
         if line.president is None or line.chancellor is None:
             return _frame("talk.conflict.plain", line, {})
         params = {"president": SeatRef(line.president), "chancellor": SeatRef(line.chancellor)}
         if line.believe is None:
             return _frame("talk.conflict", line, params)
         return _frame("talk.conflict.believe", line, params | {"believe": SeatRef(line.believe)})
-    if isinstance(line, Question):
+    if isinstance(line, talk.Question):
         family = f"talk.question.{line.topic}"
         if line.ja is not None:
             family += ".ja" if line.ja else ".nein"
         params = {} if line.other is None else {"other": SeatRef(line.other)}
         return _address(line.to, _frame(family, line, params))
-    if isinstance(line, Answer):
+    if isinstance(line, talk.Answer):
         return _address(line.to, message(line.line))
     raise TypeError(f"not a talk line: {type(line).__name__}")
 

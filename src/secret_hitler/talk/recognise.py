@@ -29,7 +29,7 @@ from . import words as W
 from .lines import HEDGED, KNOWN, Accuse, Claim, Conflict, HitlerGuess, Line, Question, Trust
 
 MAX_CHARS = 500  # a chat line is at most 300 characters on the server; more is not read
-MAX_TOKENS = 100  # words (a Chinese character is one)
+MAX_TOKENS = 80  # words (a Chinese character is one)
 
 _HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _TOKEN = re.compile(
@@ -225,28 +225,39 @@ def _tokens(text: str, players: int, vietnamese: bool) -> _Row:
             out.append(_Tok(W.SEAT, int(text_i.strip("\x01")), text_i))
             i += 1
             continue
-        longest = max(_LONGEST.get(lows[i], 1), _LONGEST.get(bares[i], 1))
-        for size in range(min(longest, len(raw) - i), 0, -1):
-            span = tuple(bares[i : i + size])
-            # Vietnamese typed bare ("do do xanh") comes first, but only for bare words.
-            entry = _BARE.get(span) if vietnamese and span == tuple(lows[i : i + size]) else None
-            if entry is None:
-                entry = _LEX.get(tuple(lows[i : i + size]))
-            if entry is not None:
-                phrase = " ".join(lows[i : i + size])
-                for sym, val in entry:
-                    tok = _Tok(sym, val, phrase, text_i.isupper())
-                    if sym == W.COLOR:
-                        tok.plural = _plural(lows[i])
-                    out.append(tok)
-                i += size
-                break
-        else:
+        size, entry = _lookup(lows, bares, i, vietnamese)
+        if entry is None:
             out.append(_single(kind, text_i, lows[i]))
             i += 1
+            continue
+        phrase = lows[i] if size == 1 else " ".join(lows[i : i + size])
+        for sym, val in entry:
+            tok = _Tok(sym, val, phrase, text_i.isupper())
+            if sym == W.COLOR:
+                tok.plural = _plural(lows[i])
+            out.append(tok)
+        i += size
     row = _Row(_seats(out, players))
     row.syms = frozenset(t.sym for t in row)
     return row
+
+
+def _lookup(
+    lows: list[str], bares: list[str], i: int, vietnamese: bool
+) -> tuple[int, tuple[tuple[str, Any], ...] | None]:
+    """The longest phrase of the tables at ``i``: (its length in words, its meanings).
+    Vietnamese typed bare ("do do xanh") comes first, but only for words typed bare."""
+    longest = max(_LONGEST.get(lows[i], 1), _LONGEST.get(bares[i], 1))
+    for size in range(min(longest, len(lows) - i), 0, -1):
+        said = tuple(lows[i : i + size])
+        if vietnamese:
+            span = tuple(bares[i : i + size])
+            if span == said and span in _BARE:
+                return size, _BARE[span]
+        entry = _LEX.get(said)
+        if entry is not None:
+            return size, entry
+    return 1, None
 
 
 def _single(kind: str, text: str, low: str) -> _Tok:
