@@ -15,7 +15,7 @@ SERVER = ROOT / "src" / "secret_hitler" / "server"
 I18N = ROOT / "src" / "secret_hitler" / "web" / "static" / "i18n"
 LANGS = ["en", "ru", "vi", "zh-Hans", "zh-Hant"]
 # Raised and caught inside the server: a timer's or bot's move for a decision that has passed
-# (server/driver.py); no client ever receives it.
+# (server/table/driver.py); no client ever receives it.
 INTERNAL = {"stale"}
 
 # LobbyError(409, "code", ...), ProtocolError("code", ...), P.error("code", ...), fail(4xx, "code"
@@ -27,7 +27,7 @@ RAISED = re.compile(
 
 def _codes() -> set[str]:
     codes: set[str] = set()
-    for path in SERVER.glob("*.py"):
+    for path in SERVER.rglob("*.py"):
         for m in RAISED.finditer(path.read_text(encoding="utf-8")):
             codes.add(m.group(1) or m.group(2))
     return codes

@@ -19,7 +19,7 @@ from secret_hitler.engine import Game, game_from_record
 from secret_hitler.engine.actions import CLAIM
 from secret_hitler.server.core.config import database_url_for
 from secret_hitler.server.storage import db
-from secret_hitler.server.storage import writer as S
+from secret_hitler.server.storage import queries as S
 
 NEW_TABLES = (
     "rated_games",

@@ -18,15 +18,18 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .accounts.auth import Sessions, Tokens
-from .api import accounts, hosting, lobby, replay, ws
+from .api import accounts, hosting, lobby, moderation, ratings, replay, ws
 from .api.security import Guard
+from .cluster.forward import LobbyForward
 from .core.config import Settings
+from .core.errors import LobbyError
 from .core.guard import BodyLimit
 from .core.metrics import Metrics
 from .core.text import brief, safe_message
-from .lobby import moderation, tutorial
-from .lobby.hub import Hub, LobbyError
-from .storage import db, ratings
+from .lobby.hub import Hub
+from .lobby.moderation import Moderation
+from .storage import db
+from .storage.ratings import catch_up
 from .storage.writer import StorageUnavailable, Store, is_unavailable
 
 log = logging.getLogger("secret_hitler.server")
@@ -51,18 +54,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         store = Store(engine, write_timeout=settings.db_timeout)
         app.state.sessions = Sessions(app.state.tokens, store, settings.token_max_age)
         await app.state.sessions.purge()
-        mod = moderation.Moderation(store, settings.moderation_refresh)
+        mod = Moderation(store, settings.moderation_refresh)
         await mod.load()
         app.state.moderation = mod
         hub = Hub(settings, store, app.state.metrics)
         app.state.hub = hub
-        if settings.redis_url is not None:  # one node of many (cluster.py)
-            from .cluster.node import Cluster
+        if settings.redis_url is not None:  # one node of many (cluster/)
+            from .cluster.node import Cluster  # (redis: only with the cluster extra)
 
-            hub.cluster = Cluster(hub, app, settings.node, settings.redis_url, settings.lease_ttl)
-            await hub.cluster.start()
+            cluster = Cluster(hub, app, settings.node, settings.redis_url, settings.lease_ttl)
+            hub.join(cluster)
+            await cluster.start()
         await hub.load()
-        await ratings.catch_up(store)  # games that ended while no rating could be stored
+        await catch_up(store)  # games that ended while no rating could be stored
         await mod.sync(hub)  # tables closed by an administrator whose row the server rewrote
         mod.start(hub)
         if hub.cluster is not None:
@@ -101,8 +105,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.metrics = Metrics()
     app.state.tokens = Tokens(settings.signing_secret(), settings.token_max_age)
     if settings.redis_url is not None:  # a cluster node: lobby requests reach any node
-        from .cluster.forward import LobbyForward
-
         app.add_middleware(LobbyForward, owner_app=app)
     app.add_middleware(BodyLimit, max_body=settings.max_body)
     app.add_middleware(Guard, settings=settings)
@@ -113,7 +115,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(replay.router)
     app.include_router(ratings.router)
     app.include_router(moderation.router)
-    app.include_router(tutorial.router)
     _install_errors(app)
     _install_ops(app)
     _install_static(app, settings)

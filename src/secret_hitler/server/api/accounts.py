@@ -1,47 +1,48 @@
-"""Optional accounts (docs/protocol.md "Accounts"): a guest claims a username and password and keeps
-every seat and game; sign in elsewhere for a new session of the same user id; rename, change the
-password, delete (games stay, anonymised). And "my games": the tables a user sits at.
+"""Optional accounts over HTTP (docs/protocol.md "Accounts"): a guest claims a username and
+password and keeps every seat and game; sign in elsewhere for a new session of the same user id;
+rename, change the password, delete (games stay, anonymised). And "my games": the tables a user
+sits at.
 
-Passwords are hashed with argon2id (argon2-cffi), off the event loop. A failed sign-in costs the
-same whether or not the username exists (a dummy hash is verified) and says only "wrong username
-or password"; attempts are rate-limited per address and per username tried (guard.Guard).
+A failed sign-in says only "wrong username or password" (and costs the same whether or not the
+username exists: accounts/users.py); attempts are rate-limited per address and per username tried
+(guard.Guard).
 """
 
 from __future__ import annotations
 
-import asyncio
-import functools
 from typing import Any
 
 import sqlalchemy as sa
-from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import Connection
 
 from ..accounts.auth import NameError_, User, clean_name
-from ..api.lobby import _close_sockets, hub_of, need_user, sessions_of, set_session_cookie
+from ..accounts.users import (
+    DELETED,
+    PASSWORD_MAX,
+    check_password,
+    check_username,
+    forget_stored,
+    hash_password,
+    needs_rehash,
+    placeholder,
+    set_user,
+    user_row,
+    verify_password,
+)
+from ..core.errors import LobbyError
 from ..core.guard import client_address
 from ..core.text import skeleton
-from ..lobby.hub import Hub, LobbyError
+from ..lobby.hub import Hub
 from ..storage import db
-from ..table.session import Seat, Table
+from ..table.seats import Seat
+from ..table.session import Table
+from .lobby import hub_of, need_user, sessions_of, set_session_cookie
 
 router = APIRouter()
-
-PASSWORD_MIN = 8
-PASSWORD_MAX = 256  # characters; argon2 hashes any length, but unbounded input is refused
-DELETED = "Deleted player"
-_hasher = PasswordHasher()
 SIGNIN_FAILED = "wrong username or password"
-
-
-@functools.cache
-def _dummy_hash() -> str:
-    """Verified when the username is unknown, so a failure takes as long either way."""
-    return _hasher.hash("not a password of anyone")
 
 
 class AccountBody(BaseModel):
@@ -63,41 +64,6 @@ class DeleteBody(BaseModel):
     password: Any = None
 
 
-def _password(raw: object, field: str = "password") -> str:
-    if not isinstance(raw, str):
-        raise LobbyError(400, "invalid_password", f"{field}: must be a string")
-    if not PASSWORD_MIN <= len(raw) <= PASSWORD_MAX:
-        raise LobbyError(
-            400,
-            "invalid_password",
-            f"{field}: {PASSWORD_MIN} to {PASSWORD_MAX} characters",
-        )
-    return raw
-
-
-def _username(raw: object) -> tuple[str, str]:
-    """The cleaned username (display-name rules, auth.clean_name) and its lookup key."""
-    try:
-        name = clean_name(raw)
-    except NameError_ as exc:
-        raise LobbyError(400, "invalid_username", "user" + str(exc)) from None
-    return name, skeleton(name)
-
-
-async def _hash(password: str) -> str:
-    return await asyncio.to_thread(_hasher.hash, password)
-
-
-async def _verify(hashed: str | None, password: str) -> bool:
-    def run() -> bool:
-        try:
-            return _hasher.verify(hashed or _dummy_hash(), password) and hashed is not None
-        except (VerificationError, InvalidHashError):
-            return False
-
-    return await asyncio.to_thread(run)
-
-
 def _limit(hub: Hub, request: Request, key: str | None) -> None:
     checks = [("signin_rate", client_address(request.client))]
     if key is not None:
@@ -106,26 +72,11 @@ def _limit(hub: Hub, request: Request, key: str | None) -> None:
         raise LobbyError(429, "rate_limited", "too many attempts; try again later")
 
 
-def _user_row(user_id: str) -> Any:
-    def run(conn: Connection) -> dict[str, Any] | None:
-        row = conn.execute(sa.select(db.users).where(db.users.c.id == user_id)).first()
-        return None if row is None else dict(row._mapping)
-
-    return run
-
-
 async def _row(hub: Hub, user: User) -> dict[str, Any]:
-    row = await hub.store.read(_user_row(user.id))
+    row = await hub.store.read(user_row(user.id))
     if row is None:
         raise LobbyError(401, "unauthorized", "sign in first (POST /api/session)")
     return row  # type: ignore[no-any-return]
-
-
-def _set_user(user_id: str, **values: Any) -> Any:
-    def run(conn: Connection) -> None:
-        conn.execute(db.users.update().where(db.users.c.id == user_id).values(**values))
-
-    return run
 
 
 async def _write_unique(hub: Hub, fn: Any) -> None:
@@ -145,15 +96,15 @@ async def claim(body: AccountBody, request: Request) -> dict[str, Any]:
     """The signed-in guest becomes an account: same user id, so every seat and game stays."""
     user = need_user(request)
     hub = hub_of(request)
-    username, key = _username(body.username)
-    password = _password(body.password)
+    username, key = check_username(body.username)
+    password = check_password(body.password)
     _limit(hub, request, key)
     row = await _row(hub, user)
     if row.get("password_hash"):
         raise LobbyError(409, "already_claimed", "this is an account already (PATCH to change)")
-    hashed = await _hash(password)
+    hashed = await hash_password(password)
     await _write_unique(
-        hub, _set_user(user.id, username=username, username_key=key, password_hash=hashed)
+        hub, set_user(user.id, username=username, username_key=key, password_hash=hashed)
     )
     return {**account_json(row), "username": username}
 
@@ -175,11 +126,11 @@ async def signin(body: AccountBody, request: Request, response: Response) -> dic
             return None if r is None else dict(r._mapping)
 
         row = await hub.store.read(find)
-    ok = await _verify(row["password_hash"] if row else None, body.password[:PASSWORD_MAX])
+    ok = await verify_password(row["password_hash"] if row else None, body.password[:PASSWORD_MAX])
     if not ok or row is None:
         raise LobbyError(401, "sign_in_failed", SIGNIN_FAILED)
-    if _hasher.check_needs_rehash(row["password_hash"]):
-        await hub.store.write(_set_user(row["id"], password_hash=await _hash(body.password)))
+    if needs_rehash(row["password_hash"]):
+        await hub.store.write(set_user(row["id"], password_hash=await hash_password(body.password)))
     signed, token = await sessions_of(request).open(row["id"], row["name"])
     set_session_cookie(request, response, token)
     return {"token": token, **account_json(row)}
@@ -205,28 +156,28 @@ async def change(body: ChangeBody, request: Request) -> dict[str, Any]:
         except NameError_ as exc:
             raise LobbyError(400, "invalid_name", str(exc)) from None
     if body.username is not None:
-        values["username"], values["username_key"] = _username(body.username)
+        values["username"], values["username_key"] = check_username(body.username)
     if body.password is not None:
-        password = _password(body.password)
+        password = check_password(body.password)
     if body.username is not None or body.password is not None:
         if not row.get("password_hash"):
             raise LobbyError(409, "not_claimed", "claim an account first (POST /api/account)")
         _limit(hub, request, row["username_key"])
         current = body.current_password
-        if not isinstance(current, str) or not await _verify(
+        if not isinstance(current, str) or not await verify_password(
             row["password_hash"], current[:PASSWORD_MAX]
         ):
             raise LobbyError(403, "wrong_password", "current_password: wrong password")
         if body.password is not None:
-            values["password_hash"] = await _hash(password)
+            values["password_hash"] = await hash_password(password)
     if not values:
         raise LobbyError(400, "invalid_request", "nothing to change (name, username, password)")
-    await _write_unique(hub, _set_user(user.id, **values))
+    await _write_unique(hub, set_user(user.id, **values))
     if "name" in values:
         sessions_of(request).renamed(user.id, values["name"])
     if "password_hash" in values:
         revoked = await sessions_of(request).revoke_all(user.id, keep=user.session)
-        _close_sockets(hub, revoked)
+        hub.close_sessions(revoked)
     return account_json({**row, **values})
 
 
@@ -240,22 +191,18 @@ async def delete(request: Request, body: DeleteBody | None = None) -> dict[str, 
     if row.get("password_hash"):
         _limit(hub, request, row["username_key"])
         password = body.password if body is not None else None
-        if not isinstance(password, str) or not await _verify(
+        if not isinstance(password, str) or not await verify_password(
             row["password_hash"], password[:PASSWORD_MAX]
         ):
             raise LobbyError(403, "wrong_password", "password: wrong password")
     revoked = await sessions_of(request).revoke_all(user.id)
-    _close_sockets(hub, revoked)
-    await hub.store.write(_forget_stored(user.id))  # first: it finds the tables by user id
+    hub.close_sessions(revoked)
+    await hub.store.write(forget_stored(user.id))  # first: it finds the tables by user id
     for table in list(hub.tables.values()):
         if table.is_member(user.id):
             async with table.lock:
                 await _forget_live(table, user.id)
     return {"deleted": True}
-
-
-def placeholder(seat: int | None) -> str:
-    return DELETED if seat is None else f"{DELETED} {seat + 1}"
 
 
 async def _forget_live(table: Table, user_id: str) -> None:
@@ -271,51 +218,14 @@ async def _forget_live(table: Table, user_id: str) -> None:
             s = table.seats[seat]
             table.seats[seat] = Seat(s.kind, None, placeholder(seat), s.level)
             table.renamed[seat] = placeholder(seat)
-    for i, line in enumerate(table.chat):
+    lines = table.chat.lines
+    for i, line in enumerate(lines):
         if line.get("user_id") == user_id:
-            table.chat[i] = {**line, "user_id": None, "name": placeholder(line.get("seat"))}
+            lines[i] = {**line, "user_id": None, "name": placeholder(line.get("seat"))}
     if table.host == user_id and not table.pass_host(exclude=user_id):
         table.host, table.host_name = "", DELETED  # nobody to take over: hostless
     await table.persist()
     table.broadcast_table()
-
-
-def _forget_stored(user_id: str) -> Any:
-    def run(conn: Connection) -> None:
-        t, g, c = db.tables.c, db.games.c, db.chat.c
-        rows = conn.execute(
-            sa.select(t.id, t.seats, t.host).where(
-                sa.or_(
-                    t.host == user_id, sa.cast(t.seats, sa.Text).contains(user_id, autoescape=True)
-                )
-            )
-        ).all()
-        for table_id, seats, host in rows:
-            mine = [i for i, s in enumerate(seats) if s.get("user_id") == user_id]
-            new_seats = [
-                {**s, "user_id": None, "name": placeholder(i)} if i in mine else s
-                for i, s in enumerate(seats)
-            ]
-            values: dict[str, Any] = {"seats": new_seats}
-            if host == user_id:
-                values.update(host="", host_name=DELETED)
-            conn.execute(db.tables.update().where(t.id == table_id).values(**values))
-            names = conn.execute(sa.select(g.names).where(g.id == table_id)).scalar()
-            if names is not None and mine:
-                names = [placeholder(i) if i in mine else n for i, n in enumerate(names)]
-                conn.execute(db.games.update().where(g.id == table_id).values(names=names))
-        for seat in {r[0] for r in conn.execute(sa.select(c.seat).where(c.user_id == user_id))}:
-            conn.execute(
-                db.chat.update()
-                .where(
-                    (c.user_id == user_id) & (c.seat.is_(None) if seat is None else c.seat == seat)
-                )
-                .values(name=placeholder(seat), user_id=None)
-            )
-        conn.execute(db.sessions.delete().where(db.sessions.c.user_id == user_id))
-        conn.execute(db.users.delete().where(db.users.c.id == user_id))
-
-    return run
 
 
 # ---------------------------------------------------------------------- my games

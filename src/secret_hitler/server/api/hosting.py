@@ -16,12 +16,16 @@ from pydantic import BaseModel, ConfigDict, StrictBool, StrictStr
 from sqlalchemy import Connection
 
 from ..accounts.auth import User
-from ..api.lobby import _detail, _table, hub_of, need_user
+from ..core.errors import LobbyError
+from ..core.guard import client_address
 from ..core.text import brief
-from ..lobby.hub import Hub, LobbyError, bot_levels
+from ..lobby.hub import Hub, bot_levels
 from ..storage import db
-from ..storage import writer as S
-from ..table.session import Seat, Table
+from ..storage import queries as S
+from ..storage.writer import Write
+from ..table.seats import Seat
+from ..table.session import Table
+from .lobby import _detail, _table, hub_of, need_user
 
 router = APIRouter()
 
@@ -134,7 +138,7 @@ async def rematch(table_id: str, request: Request) -> dict[str, Any]:
             existing = hub.get(table.rematch)
             if existing is not None:
                 return _detail(existing, user)
-        new = await _open_rematch(hub, table.row(), user, request)
+        new = await hub.open_rematch(table.row(), user, client_address(request.client))
         table.rematch = new.id
         await table.persist()
         table.broadcast_table()
@@ -162,48 +166,17 @@ async def _rematch_stored(hub: Hub, table_id: str, user: User, request: Request)
             existing = hub.get(row["rematch"])
             if existing is not None:
                 return _detail(existing, user)
-        new = await _open_rematch(hub, row, user, request)
+        new = await hub.open_rematch(row, user, client_address(request.client))
         await hub.store.write(_set_rematch(table_id, new.id))
     return _detail(new, user)
 
 
-def _set_rematch(table_id: str, new_id: str) -> S.Write:
+def _set_rematch(table_id: str, new_id: str) -> Write:
     def run(conn: Connection) -> None:
         t = db.tables
         conn.execute(t.update().where(t.c.id == table_id).values(rematch=new_id))
 
     return run
-
-
-async def _open_rematch(hub: Hub, old: dict[str, Any], user: User, request: Request) -> Table:
-    """A new table with the settings and seats of ``old`` (a table row)."""
-    from ..core.guard import client_address
-
-    addr = client_address(request.client)
-    hub.check_new_table(user.id, addr)
-    seats = [Seat.from_json(s) for s in old["seats"]]
-    table = Table(
-        hub,
-        id=hub._new_id(),
-        host=user.id,
-        host_name=user.name,
-        players=old["players"],
-        rules=old["rules"],
-        public=old["public"],
-        invite=hub._new_invite(),
-        timer=old["timer"],
-        bot_level=old["bot_level"],
-        auto_start=False,  # the others may not be back yet: the host starts it
-        seats=seats,
-        host_addr=addr,
-        name=old.get("name"),
-        webhook=old.get("webhook"),
-        rated=bool(old.get("rated")),
-    )
-    await hub.store.write(S.save_table(table.row(), insert=True))
-    hub._register(table)
-    table.log.info("rematch opened", extra={"of": old["id"]})
-    return table
 
 
 # ---------------------------------------------------------------------- remake

@@ -11,14 +11,16 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 from ...bots import PLAYER_LEVELS
 from ...engine.catalog import catalog
 from ..accounts.auth import COOKIE, NameError_, Sessions, User, clean_name, new_user_id
-from ..api.security import is_https
-from ..core import protocol as P
+from ..core.errors import LobbyError
 from ..core.guard import client_address
 from ..core.text import brief, skeleton
-from ..lobby.hub import Hub, LobbyError, bot_levels, default_level
-from ..lobby.moderation import moderation_of, refuse_banned_address
-from ..storage import writer as S
-from ..table.session import Seat, Table
+from ..lobby.hub import Hub, bot_levels, default_level
+from ..lobby.tutorial import open_tutorial
+from ..storage import queries as S
+from ..table.seats import Seat
+from ..table.session import Table
+from .moderation import moderation_of, refuse_banned_address
+from .security import is_https
 
 router = APIRouter()
 TIMER_MAX = 7 * 24 * 3600
@@ -170,17 +172,8 @@ async def logout(
     else:
         await sessions.revoke(user.session)
         revoked = {user.session}
-    _close_sockets(hub_of(request), revoked)
+    hub_of(request).close_sessions(revoked)
     return {"revoked": len(revoked)}
-
-
-def _close_sockets(hub: Hub, sessions: set[str]) -> None:
-    """Connections opened with a revoked token end now: a stolen token stops working at once."""
-    for table in hub.tables.values():
-        for conn in list(table.conns):
-            if conn.user is not None and conn.user.session in sessions:
-                conn.send_msg(P.error("signed_out", "this session was signed out"))
-                conn.close()
 
 
 @router.get("/api/rules")
@@ -384,6 +377,14 @@ async def start(table_id: str, request: Request, body: StartBody | None = None) 
         hub_of(request).check_bot_game(table.host, table.host_addr, seats)
         table.seats[:] = seats
         await table.start_game()
+    return _detail(table, user)
+
+
+@router.post("/api/tutorial", status_code=201)
+async def create_tutorial(request: Request) -> dict[str, Any]:
+    """A private tutorial table for the caller with scripted bots, started (lobby/tutorial.py)."""
+    user = need_user(request)
+    table = await open_tutorial(hub_of(request), user, client_address(request.client))
     return _detail(table, user)
 
 

@@ -18,11 +18,11 @@ from ... import jsontext
 from ...analysis import DEFAULT_BOT, AnalysisError, analyze
 from ...engine import Action, GameError, InvalidRecord, game_from_record
 from ...engine.record import parse_record
-from ..api.lobby import game_record, hub_of
+from ..core.errors import LobbyError
 from ..core.guard import client_address
 from ..core.text import json_problem
-from ..lobby.hub import LobbyError
 from ..table.updates import public_action
+from .lobby import game_record, hub_of
 
 RECORD_TEXT_MAX = 1000  # characters of any text in an uploaded record (names, chat lines)
 RECORD_DEPTH_MAX = 12

@@ -18,13 +18,13 @@ from typing import TYPE_CHECKING, Any
 import sqlalchemy as sa
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..cluster.relay import inbox, user_from
 from ..storage import db
-from ..storage import writer as S
+from ..storage.writer import Write
+from .relay import inbox, user_from
 
 if TYPE_CHECKING:
-    from ..cluster.node import Cluster
     from ..lobby.hub import Hub
+    from .node import Cluster
 
 _TABLE_PATH = re.compile(r"/api/tables/([A-Za-z0-9_-]{1,32})(?:/.*)?")
 _INVITE_PATH = re.compile(r"/api/invite/([A-Za-z0-9_-]{1,64})")
@@ -219,7 +219,7 @@ async def _send_raw(send: Send, answer: dict[str, Any]) -> None:
     await send({"type": "http.response.body", "body": data})
 
 
-def _by_invite(code: str) -> S.Write:
+def _by_invite(code: str) -> Write:
     def run(conn: Any) -> str | None:
         row = conn.execute(sa.select(db.tables.c.id).where(db.tables.c.invite == code)).first()
         return None if row is None else str(row[0])

@@ -35,17 +35,19 @@ import redis.asyncio as aioredis
 import sqlalchemy as sa
 from redis import exceptions as redis_errors
 
-from ..cluster import lease
-from ..cluster.lease import Fenced, LeaseLost
-from ..cluster.relay import Relay, direct, inbox
 from ..core import protocol as P
+from ..core.errors import LobbyError
 from ..storage import db
-from ..storage import writer as S
+from ..storage import queries as S
+from ..storage.writer import Write, is_unavailable
+from . import lease
+from .lease import Fenced, LeaseLost
+from .relay import Relay, direct, inbox
 
 if TYPE_CHECKING:
-    from ..cluster.forward import LobbyForward
     from ..lobby.hub import Hub
     from ..table.session import Table
+    from .forward import LobbyForward
 
 log = logging.getLogger("secret_hitler.server.cluster")
 
@@ -103,7 +105,7 @@ class Cluster:
         tables = list(self.hub.tables.values())
         for table in tables:
             async with table.lock:  # an action being committed is finished first
-                _stop_driver(table)
+                table.driver.halt()
                 self._forget_table(table, 1012)
         held, self.held = dict(self.held), {}
         if held:  # free at once (a write still in flight is fenced by the token as ever)
@@ -128,21 +130,28 @@ class Cluster:
             await self.redis.aclose()
 
     # ------------------------------------------------------------------ leases
-    def fence(self, table_id: str, fn: S.Write) -> S.Write:
+    def fence(self, table_id: str, fn: Write) -> Write:
         token = self.held.get(table_id)
         if token is None:
             raise LeaseLost(table_id)
         return Fenced(lease.fence(table_id, self.node, token, self.ttl), fn)
 
-    async def write(self, table: Table, fn: S.Write) -> Any:
+    async def write(self, table_id: str, fn: Write) -> Any:
+        """A write of a table's state, fenced by its lease (the tables' ``Writer`` on a node of
+        a cluster, ``table.services``)."""
         try:
-            return await self.hub.store.write(self.fence(table.id, fn))
+            return await self.hub.store.write(self.fence(table_id, fn))
         except LeaseLost:
-            log.warning("lease lost: a write was refused", extra={"game_id": table.id})
-            asyncio.get_running_loop().call_soon(self.lost, table)
+            log.warning("lease lost: a write was refused", extra={"game_id": table_id})
+            table = self.hub.get(table_id)
+            if table is not None:
+                asyncio.get_running_loop().call_soon(self.lost, table)
             raise P.ProtocolError(
                 "moved", "this table is now served by another server: reconnect"
             ) from None
+
+    async def read(self, fn: Write) -> Any:
+        return await self.hub.store.read(fn)
 
     async def claim(self, table_id: str) -> bool:
         if self.draining:
@@ -155,8 +164,6 @@ class Cluster:
 
     async def claim_new(self, table_id: str) -> None:
         if not await self.claim(table_id):
-            from ..lobby.hub import LobbyError
-
             raise LobbyError(503, "unavailable", "this server is stopping; try again")
 
     async def claim_stored(self, stored: list[S.StoredTable]) -> list[S.StoredTable]:
@@ -210,15 +217,12 @@ class Cluster:
         if self.hub.tables.get(table.id) is not table:
             return
         self.held.pop(table.id, None)
-        _stop_driver(table)
+        table.driver.halt()
         self._forget_table(table, 1012)
 
     def _forget_table(self, table: Table, code: int) -> None:
         hub = self.hub
-        if hub.tables.get(table.id) is table:
-            del hub.tables[table.id]
-            hub.invites.pop(table.invite, None)
-            hub.metrics.tables_open.set(len(hub.tables))
+        if hub.forget(table):
             if table.game is not None and not table.game.finished and table.status == "playing":
                 hub.metrics.games_active.dec()
         for c in list(table.conns):
@@ -232,7 +236,7 @@ class Cluster:
             try:
                 await self._tick()
             except Exception as exc:  # noqa: BLE001 - the next tick tries again
-                if S.is_unavailable(exc) or isinstance(exc, REDIS_ERRORS):
+                if is_unavailable(exc) or isinstance(exc, REDIS_ERRORS):
                     log.warning("cluster upkeep failed: %s", type(exc).__name__)
                 else:
                     log.exception("cluster upkeep failed")
@@ -454,13 +458,7 @@ def _text(value: Any) -> str:
     return value.decode("utf-8") if isinstance(value, bytes) else str(value)
 
 
-def _stop_driver(table: Table) -> None:
-    if table.driver is not None:
-        table.driver.cancel()
-        table.driver = None
-
-
-def _sessions_of(user_id: str) -> S.Write:
+def _sessions_of(user_id: str) -> Write:
     def run(conn: Any) -> list[str]:
         c = db.sessions.c
         return [str(r[0]) for r in conn.execute(sa.select(c.id).where(c.user_id == user_id))]

@@ -2,7 +2,7 @@
 
 The node a client reaches (the *edge*) accepts the WebSocket and forwards the client's frames,
 unchanged, to the table's owner; the owner handles them exactly as its own connections' (the
-same protocol code in ws.py) through a ``RemoteConn``, and the messages go back on channels:
+same receive loop and dispatcher: ``table.client``) through a ``RemoteConn``, and the messages go back on channels:
 
 - ``sh:c:{cid}``: what is addressed to that one connection (welcome, resumed, acks, errors); a
   one-letter tag says what it is (``m`` a message, ``r`` a message after which the connection
@@ -32,10 +32,12 @@ from typing import TYPE_CHECKING, Any
 
 from ..accounts.auth import User
 from ..core import protocol as P
-from ..table.session import Conn, Table
+from ..table.client import handle_text, receive, sender
+from ..table.conn import Conn
+from ..table.session import Table
 
 if TYPE_CHECKING:
-    from ..cluster.node import Cluster
+    from .node import Cluster
 
 log = logging.getLogger("secret_hitler.server.relay")
 
@@ -223,14 +225,11 @@ class Relay:
         rc.worker = asyncio.create_task(self._work(rc), name=f"relay-{cid}")
 
     async def _work(self, rc: RemoteConn) -> None:
-        from ..api.ws import handle_text  # (ws imports the cluster hooks)
-
-        hub = self.cluster.hub
         while True:
             text = await rc.frames.get()
             if text is None:
                 return
-            await handle_text(hub, rc.table, rc, text)
+            await handle_text(rc.table, rc, text)
 
     def forget(self, cid: str) -> None:
         rc = self.remote.pop(cid, None)
@@ -309,6 +308,10 @@ class Proxy:
             self.conn.close(code)
             self.attached.set()
 
+    async def forward(self, text: str) -> None:
+        """A client frame to the owner (its size is checked here, the rest there)."""
+        self.to_owner("msg", text=text)
+
     def to_owner(self, op: str, **fields: Any) -> None:
         msg = {"op": op, "cid": self.cid, "node": self.relay.cluster.node, **fields}
         self.relay.publish(inbox(self.owner), json.dumps(msg, separators=(",", ":")))
@@ -317,16 +320,14 @@ class Proxy:
 async def serve_remote(
     cluster: Cluster, ws: Any, table_id: str, owner: str, user: User | None, addr: str
 ) -> None:
-    """Serve an accepted WebSocket whose table ``owner`` holds (ws.py calls this)."""
-    from ..api.ws import _sender  # the same sending loop as for local connections
-
+    """Serve an accepted WebSocket whose table ``owner`` holds (api/ws.py calls this)."""
     relay = cluster.relay
     hub = cluster.hub
     conn = Conn(ws, user, False, addr)
     cid = relay.new_cid()
     proxy = Proxy(relay, cid, table_id, owner, conn)
     relay.proxies[cid] = proxy
-    sender = asyncio.create_task(_sender(conn))
+    sending = asyncio.create_task(sender(conn))
     hub.metrics.ws_connections.inc()
     try:
         await cluster.subscribe(direct(cid), table_pattern(table_id))
@@ -345,7 +346,7 @@ async def serve_remote(
             conn.send_msg(P.error("unavailable", "the table's server does not answer; reconnect"))
             conn.close(1013)
             return
-        await _forward(hub, proxy)
+        await receive(conn, hub.settings, hub.metrics, lambda: proxy.ready, proxy.forward)
     finally:
         relay.proxies.pop(cid, None)
         if not conn.closed or proxy.attached.is_set():
@@ -353,13 +354,5 @@ async def serve_remote(
         hub.metrics.ws_connections.dec()
         conn.close()
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(sender, 5)
+            await asyncio.wait_for(sending, 5)
         await cluster.unsubscribe(direct(cid), table_pattern(table_id))
-
-
-async def _forward(hub: Any, proxy: Proxy) -> None:
-    """Client frames to the owner until the socket closes (sizes checked here, the rest there)."""
-    from ..api.ws import client_texts
-
-    async for text in client_texts(hub, proxy.conn, lambda: proxy.ready):
-        proxy.to_owner("msg", text=text)

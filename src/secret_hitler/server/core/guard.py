@@ -18,7 +18,7 @@ from starlette.exceptions import HTTPException
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..core.config import Settings
+from .config import Settings
 
 UNKNOWN_ADDRESS = "unknown"
 log = logging.getLogger("secret_hitler.server.guard")

@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
 from ... import jsontext
-from ..core.text import brief, has_lone_surrogate, safe_message
+from .text import brief, has_lone_surrogate, safe_message
 
 VERSION = 1
 

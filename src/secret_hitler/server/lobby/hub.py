@@ -1,27 +1,33 @@
-"""The hub: every live table, their invites, and the rebuild of unfinished games at startup."""
+"""The hub: every live table of this node, their invites, the services its tables are given,
+the limits on hosting, and the rebuild of unfinished games at startup."""
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import re
 import secrets
-import time
 from typing import TYPE_CHECKING, Any
 
+from ... import ratings as R
 from ...bots import available_bots
 from ...bots import default_level as bots_default_level
 from ...engine import Rules, game_from_record
 from ..accounts.auth import NameError_, User, clean_name
+from ..core import protocol as P
 from ..core.config import Settings
+from ..core.errors import LobbyError
 from ..core.guard import Guard
 from ..core.metrics import Metrics
 from ..core.text import brief, json_problem
-from ..lobby.webhooks import WebhookError, Webhooks, check_url
-from ..storage import writer as S
-from ..storage.ratings import rated_problem
+from ..storage import queries as S
+from ..storage.ratings import rate
 from ..storage.writer import Store
-from ..table.session import Seat, Table
+from ..table.seats import Seat
+from ..table.services import LoopClock, Services, StoreWriter, Writer
+from ..table.session import Table
+from .webhooks import WebhookError, Webhooks, check_url
 
 if TYPE_CHECKING:
     from ..cluster.node import Cluster
@@ -32,22 +38,24 @@ RULES_TEXT_MAX = 64  # characters of a preset or setting name, or of a text valu
 RULES_DEPTH_MAX = 8
 
 
-class LobbyError(Exception):
-    """A refused lobby request: HTTP status, stable code, message, and the refused field (a
-    setting or body field name, so a client can say which in its own language)."""
-
-    def __init__(self, status: int, code: str, message: str, field: str | None = None) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-        self.field = field
-
-
 def setting_named(message: str) -> str | None:
     """The setting an engine refusal names ("powers: ..." -> "powers"), if it names one."""
     name = message.split(":", 1)[0]
     return name if ":" in message and re.fullmatch(r"[a-z_]{1,32}", name) else None
+
+
+def rated_problem(players: int, rules: Any, seats: list[Seat], public: bool) -> str | None:
+    """Why a table with these settings cannot be rated, or None. Rated tables are public: the
+    history in every player's public profile shows each rated game's role and result."""
+    if not public:
+        return "rated: a rated table is public (its results show in public profiles)"
+    if rules != "official":
+        return "rated: a rated table plays the official rules (rules 'official')"
+    if players not in R.PLAYERS:
+        return "rated: a rated table has 5-10 players"
+    if any(s.kind == "bot" for s in seats):
+        return "rated: a rated table is for people only (no bots)"
+    return None
 
 
 def bot_levels() -> list[str]:
@@ -59,6 +67,29 @@ def default_level() -> str:
     return bots_default_level()
 
 
+class Keeper:
+    """The hub's side of its tables' lives (``services.Listener``): a rated game is rated when it
+    ends; a finished table is forgotten once it has had no connection for a while (it stays in
+    the database: its detail and record are served from there)."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self._rating: set[asyncio.Task[None]] = set()  # in flight (kept from the collector)
+
+    def finished(self, table: Table) -> None:
+        if table.rated:
+            task = asyncio.get_running_loop().create_task(rate(self.hub.store, table.id))
+            self._rating.add(task)
+            task.add_done_callback(self._rating.discard)
+
+    def idle(self, table: Table, delay: float = 300.0) -> None:
+        asyncio.get_running_loop().call_later(delay, self._evict, table)
+
+    def _evict(self, table: Table) -> None:
+        if not table.conns and table.status == "finished":
+            self.hub.forget(table)
+
+
 class Hub:
     def __init__(self, settings: Settings, store: Store, metrics: Metrics) -> None:
         self.settings = settings
@@ -66,17 +97,32 @@ class Hub:
         self.metrics = metrics
         self.tables: dict[str, Table] = {}
         self.invites: dict[str, str] = {}
-        self.standin_level = default_level()
         self.guard = Guard(settings)
         self.webhooks = Webhooks(settings.webhook_timeout, settings.webhook_allow_private)
+        self.clock = LoopClock()
+        self.services = self._services(StoreWriter(store))
         self._sweeper: asyncio.Task[None] | None = None
-        self.cluster: Cluster | None = None  # one node of many (cluster.py), else None
+        self.cluster: Cluster | None = None  # one node of many (cluster/), else None
 
-    async def write(self, table: Table, fn: S.Write) -> Any:
-        """A write of ``table``'s state; on a cluster it is fenced by the table's lease."""
-        if self.cluster is not None:
-            return await self.cluster.write(table, fn)
-        return await self.store.write(fn)
+    def _services(self, writer: Writer) -> Services:
+        """What every table of this hub is given (``table.services``)."""
+        return Services(
+            settings=self.settings,
+            writer=writer,
+            webhooks=self.webhooks,
+            listener=Keeper(self),
+            metrics=self.metrics,
+            limits=self.guard,
+            standin_level=default_level(),
+            clock=self.clock,
+        )
+
+    def join(self, cluster: Cluster) -> None:
+        """This node is one of many (before any table is loaded): the tables' writes are
+        fenced by their leases."""
+        assert not self.tables
+        self.cluster = cluster
+        self.services = dataclasses.replace(self.services, writer=cluster)
 
     # ------------------------------------------------------------------ lookup
     def get(self, table_id: str) -> Table | None:
@@ -96,18 +142,23 @@ class Hub:
         self.invites[table.invite] = table.id
         self.metrics.tables_open.set(len(self.tables))
 
-    def evict(self, table: Table, delay: float = 300.0) -> None:
-        """Forget a finished table once it has had no connection for ``delay`` seconds (it stays
-        in the database: its detail and record are served from there)."""
-        asyncio.get_running_loop().call_later(delay, self._evict_now, table)
+    def forget(self, table: Table) -> bool:
+        """This node no longer holds the table (finished, expired, closed, or moved to another
+        node); False if it did not hold it."""
+        if self.tables.get(table.id) is not table:
+            return False
+        del self.tables[table.id]
+        self.invites.pop(table.invite, None)
+        self.metrics.tables_open.set(len(self.tables))
+        return True
 
-    def _evict_now(self, table: Table) -> None:
-        if table.conns or table.status != "finished":
-            return
-        if self.tables.get(table.id) is table:
-            del self.tables[table.id]
-            self.invites.pop(table.invite, None)
-            self.metrics.tables_open.set(len(self.tables))
+    def close_sessions(self, sessions: set[str]) -> None:
+        """Connections opened with a revoked token end now: a stolen token stops working at once."""
+        for table in self.tables.values():
+            for conn in list(table.conns):
+                if conn.user is not None and conn.user.session in sessions:
+                    conn.send_msg(P.error("signed_out", "this session was signed out"))
+                    conn.close()
 
     # ------------------------------------------------------------------ limits
     def _hosted(self, user_id: str, addr: str | None, bot_only: bool = False) -> tuple[int, int]:
@@ -157,7 +208,7 @@ class Hub:
         """A waiting table to close: no lobby change for ``waiting_expiry`` seconds, or no
         seated player connected for ``offline_expiry`` seconds (empty tables included)."""
         s = self.settings
-        offline = table.offline_since
+        offline = table.presence.offline_since
         return table.status == "waiting" and (
             now - table.touched >= s.waiting_expiry
             or (offline is not None and now - offline >= s.offline_expiry)
@@ -169,23 +220,23 @@ class Hub:
         seat = table.seat_of(table.host)
         if seat is None or table.status not in ("waiting", "playing") or table.connected(seat):
             return False
-        away = table.away_since.setdefault(seat, now)
+        away = table.presence.away_since.setdefault(seat, now)
         return now - away >= self.settings.grace
 
     async def _sweep(self) -> None:
         """Close stale waiting tables; pass the host role of a host offline past the grace."""
         s = self.settings
         every = min(60.0, max(0.05, min(s.waiting_expiry, s.offline_expiry, s.grace) / 10))
-        loop = asyncio.get_running_loop()
         while True:
             await asyncio.sleep(every)
-            now = loop.time()
+            now = self.clock.monotonic()
             for table in list(self.tables.values()):
                 # (connections keep offline_since up to date; this also covers seat changes)
-                if table.human_connected():
-                    table.offline_since = None
-                elif table.offline_since is None:
-                    table.offline_since = now
+                presence = table.presence
+                if presence.human_connected():
+                    presence.offline_since = None
+                elif presence.offline_since is None:
+                    presence.offline_since = now
                 try:
                     if self._stale(table, now):
                         await self._expire(table, now)
@@ -209,10 +260,7 @@ class Hub:
             await table.persist()
             table.broadcast_table()
             table.log.info("table expired")
-            if self.tables.get(table.id) is table:
-                del self.tables[table.id]
-                self.invites.pop(table.invite, None)
-                self.metrics.tables_open.set(len(self.tables))
+            self.forget(table)
             for c in list(table.conns):
                 c.close(4410)
 
@@ -285,7 +333,7 @@ class Hub:
             self.check_bot_game(user.id, addr, seats)
         name, webhook = self.check_table_settings(body)
         table = Table(
-            self,
+            self.services,
             id=self._new_id(),
             host=user.id,
             host_name=user.name,
@@ -309,6 +357,33 @@ class Hub:
         table.log.info("table created", extra={"players": players, "host": user.id})
         async with table.lock:
             await table.maybe_autostart()
+        return table
+
+    async def open_rematch(self, old: dict[str, Any], user: User, addr: str | None) -> Table:
+        """A new table with the settings and seats of ``old`` (a table row), hosted by ``user``;
+        its host starts it (the others may not be back yet)."""
+        self.check_new_table(user.id, addr)
+        table = Table(
+            self.services,
+            id=self._new_id(),
+            host=user.id,
+            host_name=user.name,
+            players=old["players"],
+            rules=old["rules"],
+            public=old["public"],
+            invite=self._new_invite(),
+            timer=old["timer"],
+            bot_level=old["bot_level"],
+            auto_start=False,
+            seats=[Seat.from_json(s) for s in old["seats"]],
+            host_addr=addr,
+            name=old.get("name"),
+            webhook=old.get("webhook"),
+            rated=bool(old.get("rated")),
+        )
+        await self.store.write(S.save_table(table.row(), insert=True))
+        self._register(table)
+        table.log.info("rematch opened", extra={"of": old["id"]})
         return table
 
     def check_table_settings(self, body: dict[str, Any]) -> tuple[str | None, str | None]:
@@ -363,7 +438,7 @@ class Hub:
     def _restore(self, st: S.StoredTable) -> None:
         row = st.table
         table = Table(
-            self,
+            self.services,
             id=row["id"],
             host=row["host"],
             host_name=row["host_name"],
@@ -383,9 +458,7 @@ class Hub:
             rated=bool(row.get("rated")),
             removed={str(u) for u in row.get("removed") or ()},
         )
-        for c in st.chat:
-            table.chat.append(c)
-        table.chat_next = (st.chat[-1]["id"] + 1) if st.chat else 1
+        table.chat.restore(st.chat)
         self._register(table)
         if st.game is not None:
             game = game_from_record(S.record_of(st))
@@ -405,7 +478,3 @@ class Hub:
         await asyncio.gather(
             *(t.close() for t in list(self.tables.values())), return_exceptions=True
         )
-
-
-def now() -> float:
-    return time.time()

@@ -21,15 +21,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from fastapi import APIRouter, Request
-
 from ...bots import Agent, register
 from ...engine import Action, View
 from ...engine.types import Policy
-from ..api.lobby import _detail, hub_of, need_user
-from ..core.guard import client_address
-
-router = APIRouter()
+from ..accounts.auth import User
+from ..table.session import Table
+from .hub import Hub
 
 PLAYERS = 5
 LEVEL = "tutorial"  # the scripted bots' level (registered below; not offered by the client)
@@ -85,11 +82,8 @@ class TutorialAgent(Agent):
 register(LEVEL, TutorialAgent)
 
 
-@router.post("/api/tutorial", status_code=201)
-async def create_tutorial(request: Request) -> dict[str, Any]:
-    """A private tutorial table for the caller (seat 0) with four scripted bots, started."""
-    user = need_user(request)
-    hub = hub_of(request)
+async def open_tutorial(hub: Hub, user: User, addr: str | None) -> Table:
+    """A private tutorial table for ``user`` (seat 0) with four scripted bots, started."""
     body = {
         "players": PLAYERS,
         "rules": RULES,
@@ -100,9 +94,9 @@ async def create_tutorial(request: Request) -> dict[str, Any]:
         "auto_start": False,  # started below, once the deal is fixed
         "name": "Tutorial",
     }
-    table = await hub.create_table(user, body, client_address(request.client))
+    table = await hub.create_table(user, body, addr)
     table.fixings = fixings()
     async with table.lock:
         if table.status == "waiting":
             await table.start_game()
-    return _detail(table, user)
+    return table

@@ -1,5 +1,6 @@
-"""Rated tables on the server: who may play one, the rating update after each game, the
-leaderboard and player profiles (docs/protocol.md "Ratings"; the model is ``secret_hitler.ratings``).
+"""Rated tables in storage: the rating update after each game, the leaderboard and player profiles
+(docs/protocol.md "Ratings"; the model is ``secret_hitler.ratings``; who may play a rated table:
+``lobby.hub.rated_problem``).
 
 A rated table is people only, official rules, 5-10 players. Its players (user ids by seat) are
 stored with the game's start in ``rated_games``, so a player who leaves mid-game still counts.
@@ -10,44 +11,21 @@ startup (``catch_up``), in the order the games ended.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Any
 
 import sqlalchemy as sa
-from fastapi import APIRouter, Query, Request
 from sqlalchemy.engine import Connection
 
 from ... import ratings as R
-from ..core.text import brief
-from ..storage import db
-from ..storage.writer import Store, Write
-
-if TYPE_CHECKING:
-    from ..table.session import Seat, Table
+from . import db
+from .writer import Store, Write
 
 log = logging.getLogger("secret_hitler.server.ratings")
 
-router = APIRouter()
-
 PERIODS = {"week": 7 * 86400, "month": 30 * 86400, "all": None}
 HISTORY_MAX = 500  # rating history points in a profile (the newest)
-_pending: set[asyncio.Task[None]] = set()  # rating tasks in flight (kept from the collector)
-
-
-def rated_problem(players: int, rules: Any, seats: list[Seat], public: bool) -> str | None:
-    """Why a table with these settings cannot be rated, or None. Rated tables are public: the
-    history in every player's public profile shows each rated game's role and result."""
-    if not public:
-        return "rated: a rated table is public (its results show in public profiles)"
-    if rules != "official":
-        return "rated: a rated table plays the official rules (rules 'official')"
-    if players not in R.PLAYERS:
-        return "rated: a rated table has 5-10 players"
-    if any(s.kind == "bot" for s in seats):
-        return "rated: a rated table is for people only (no bots)"
-    return None
 
 
 def with_rated_start(write: Write, game_id: str, user_ids: list[str | None]) -> Write:
@@ -135,15 +113,9 @@ def rate_game(game_id: str) -> Write:
     return run
 
 
-def game_finished(table: Table) -> None:
-    """(a rated table's game just ended) Rate it in the background; the result is committed
-    before anyone can read it, and a failure leaves it for ``catch_up``."""
-    task = asyncio.get_running_loop().create_task(_rate(table.hub.store, table.id))
-    _pending.add(task)
-    task.add_done_callback(_pending.discard)
-
-
-async def _rate(store: Store, game_id: str) -> None:
+async def rate(store: Store, game_id: str) -> None:
+    """Rate a rated game that just ended; a failure leaves it for ``catch_up`` (the result is
+    committed in one transaction: nobody reads half of it)."""
     try:
         if await store.write(rate_game(game_id)):
             log.info("game rated", extra={"game_id": game_id})
@@ -309,34 +281,3 @@ def profile(user_id: str) -> Write:
         }
 
     return run
-
-
-# ---------------------------------------------------------------------- HTTP
-@router.get("/api/leaderboard")
-async def get_leaderboard(
-    request: Request,
-    period: Annotated[str, Query(max_length=16)] = "all",
-    limit: Annotated[int, Query(ge=1, le=200)] = 50,
-) -> dict[str, Any]:
-    from ..lobby.hub import LobbyError  # (hub -> tables -> this module at import time)
-
-    if period not in PERIODS:
-        raise LobbyError(
-            400, "invalid_request", f"period: {brief(period)} is not one of week, month, all"
-        )
-    store: Store = request.app.state.hub.store
-    players = await store.read(leaderboard(period, limit, time.time()))
-    return {"period": period, "players": players, "bots": R.bot_ratings()}
-
-
-@router.get("/api/players/{user_id}")
-async def get_player(user_id: str, request: Request) -> dict[str, Any]:
-    from ..lobby.hub import LobbyError
-
-    if len(user_id) > 32:
-        raise LobbyError(404, "not_found", f"no player {brief(user_id)}")
-    store: Store = request.app.state.hub.store
-    found = await store.read(profile(user_id))
-    if found is None:
-        raise LobbyError(404, "not_found", f"no player {brief(user_id)}")
-    return found  # type: ignore[no-any-return]

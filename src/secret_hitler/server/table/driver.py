@@ -17,20 +17,17 @@ import asyncio
 import contextlib
 import logging
 import random
-import time
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Any, Protocol
 
 from ...bots import Agent, make_agent
 from ...bots.base import bot_problem
 from ...engine import Action, Game
 from ...engine.actions import CLAIM
 from ..core import protocol as P
-
-if TYPE_CHECKING:
-    from ..lobby.hub import Hub
-    from ..table.session import Seat
-
+from .presence import Presence
+from .seats import Seat, Seating
+from .services import Services
 
 #: The level that moves for a bot that failed: it needs no extra, decides in well under a
 #: millisecond (``benchmarks/bot_speed.py``) and plays with plain sense, where a random move may
@@ -38,38 +35,120 @@ if TYPE_CHECKING:
 FALLBACK_LEVEL = "rule"
 
 
-class BotDriver:
-    """Mixin of ``Table``: everything that moves without a human."""
+class Submit(Protocol):
+    """How the driver plays a move: like anyone else (``Table.submit``)."""
 
-    hub: Hub
-    game: Game | None
-    seats: list[Seat]
-    timer: int | None
-    bot_level: str
-    agents: dict[int, Agent]
-    standins: dict[int, Agent]
-    fallbacks: dict[int, Agent]
-    decision_key: tuple[int, str] | None
-    deadline: float | None
-    deadline_at: float | None
-    bot_due: dict[int, float]
-    claim_due: dict[int, float]
-    claims_asked: dict[int, int]
-    away_since: dict[int, float]
-    wake: asyncio.Event
-    log: logging.LoggerAdapter  # type: ignore[type-arg]
-
-    def connected(self, seat: int) -> bool:
-        raise NotImplementedError
-
-    async def submit(
+    def __call__(
         self,
         seat: int,
         action: Action,
         by: str | None = None,
         expect: tuple[int, str, int] | None = None,
-    ) -> int:
-        raise NotImplementedError
+    ) -> Awaitable[int]: ...
+
+
+class BotDriver:
+    """Everything at a table that moves without a person, through the ``submit`` it holds."""
+
+    def __init__(
+        self,
+        submit: Submit,
+        game: Callable[[], Game | None],
+        seating: Seating,
+        presence: Presence,
+        services: Services,
+        log: logging.LoggerAdapter,  # type: ignore[type-arg]
+        timer: int | None,
+        bot_level: str,
+    ) -> None:
+        self.submit = submit
+        self._game = game  # the table's current game (a remake or a restore replaces it)
+        self.seating = seating
+        self.presence = presence
+        self.settings = services.settings
+        self.clock = services.clock
+        self.standin_level = services.standin_level
+        self.log = log
+        self.timer = timer
+        self.bot_level = bot_level
+        self.agents: dict[int, Agent] = {}
+        self.standins: dict[int, Agent] = {}
+        self.fallbacks: dict[int, Agent] = {}  # who moves for a seat whose bot failed
+        # timers (monotonic) and the pending decision
+        self.decision_key: tuple[int, str] | None = None
+        self.deadline: float | None = None  # epoch seconds, for clients
+        self.deadline_at: float | None = None  # monotonic
+        self.bot_due: dict[int, float] = {}
+        self.claim_due: dict[int, float] = {}
+        self.claims_asked: dict[int, int] = {}  # seat -> action count when last asked
+        self.wake = asyncio.Event()
+        self.task: asyncio.Task[None] | None = None
+
+    @property
+    def game(self) -> Game | None:
+        return self._game()
+
+    @property
+    def seats(self) -> list[Seat]:
+        return self.seating.seats
+
+    def connected(self, seat: int) -> bool:
+        return self.presence.connected(seat)
+
+    # ------------------------------------------------------------------ lifecycle
+    def start(self, name: str) -> None:
+        """Drive a started game (new, or rebuilt after a restart): bots seated, absent people
+        counted as away from now, the first decision scheduled."""
+        game = self.game
+        assert game is not None
+        now = self.clock.monotonic()
+        for i, s in enumerate(self.seats):
+            if s.kind == "bot":
+                self._make_agent(i)
+            elif s.kind == "human" and not self.connected(i):
+                self.presence.away_since[i] = now
+        self.schedule()
+        if not game.finished:
+            self.task = asyncio.create_task(self._drive(), name=name)
+
+    def halt(self) -> None:
+        """Stop at once (the table went to another node); the task ends at its next await."""
+        if self.task is not None:
+            self.task.cancel()
+            self.task = None
+
+    async def stop(self) -> None:
+        """Stop and wait for the task to end."""
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.task
+            self.task = None
+
+    async def reset(self) -> None:
+        """Stop driving the current game and forget its bots (a remake replaces it)."""
+        await self.stop()
+        self.agents.clear()
+        self.standins.clear()
+        self.fallbacks.clear()
+        self.bot_due.clear()
+        self.claim_due.clear()
+        self.claims_asked.clear()
+        self.decision_key = None
+
+    def finished(self) -> None:
+        self.deadline = self.deadline_at = None
+        self.wake.set()
+
+    def seat_to_bot(self, seat: int) -> None:
+        """The seat (just given to a bot) is played by its bot from now on."""
+        game = self.game
+        if game is not None and not game.finished:
+            self._make_agent(seat)
+            self.presence.away_since.pop(seat, None)
+            if seat in game.to_act():
+                self.bot_due[seat] = self._now() + self._bot_delay()
+            self.wake.set()
 
     def _make_agent(self, seat: int) -> None:
         level = self.seats[seat].level or self.bot_level
@@ -123,26 +202,14 @@ class BotDriver:
             return random.choice(legal)
         return action if action in legal else random.choice(legal)
 
-    def seat_to_bot(self, seat: int) -> None:
-        s = self.seats[seat]
-        from ..table.session import Seat  # (a cycle at import time)
-
-        self.seats[seat] = Seat("bot", None, s.name, self.bot_level)
-        if self.game is not None and not self.game.finished:
-            self._make_agent(seat)
-            self.away_since.pop(seat, None)
-            if seat in self.game.to_act():
-                self.bot_due[seat] = self._now() + self._bot_delay()
-            self.wake.set()
-
     def _now(self) -> float:
-        return asyncio.get_running_loop().time()
+        return self.clock.monotonic()
 
     def _bot_delay(self) -> float:
-        d = self.hub.settings.bot_delay
+        d = self.settings.bot_delay
         return d * random.uniform(0.5, 1.5) if d > 0 else 0.0
 
-    def _schedule(self) -> None:
+    def schedule(self) -> None:
         """After every change: new decision -> new deadline and bot thinking times; claims."""
         g = self.game
         assert g is not None
@@ -158,7 +225,7 @@ class BotDriver:
             self.bot_due.clear()
             if self.timer:
                 self.deadline_at = now + self.timer
-                self.deadline = round(time.time() + self.timer, 3)
+                self.deadline = round(self.clock.time() + self.timer, 3)
             for s in g.to_act():
                 if self.seats[s].kind == "bot":
                     self.bot_due[s] = now + self._bot_delay()
@@ -182,7 +249,7 @@ class BotDriver:
         Claims close at the next nomination; bots decide in about a second, which would leave a
         person no time to tap a claim button. The hold ends as soon as the claims are made.
         """
-        hold = CLAIM_HOLD_FACTOR * self.hub.settings.bot_delay
+        hold = CLAIM_HOLD_FACTOR * self.settings.bot_delay
         if hold <= 0:
             return
         waiting = any(
@@ -196,7 +263,7 @@ class BotDriver:
                 continue
             if waiting:
                 self.bot_due[s] = max(self.bot_due[s], now + hold)
-            elif self.bot_due[s] > now + 1.5 * self.hub.settings.bot_delay:
+            elif self.bot_due[s] > now + 1.5 * self.settings.bot_delay:
                 self.bot_due[s] = now + self._bot_delay()  # the claims came in: stop holding
 
     def _next_task(self, now: float) -> tuple[float, int, int, str] | None:
@@ -207,20 +274,20 @@ class BotDriver:
         tasks: list[tuple[float, int, int, str]] = [
             (when, 0, s, "claim") for s, when in self.claim_due.items()
         ]
-        grace = self.hub.settings.grace
+        grace = self.settings.grace
         for s in g.to_act():
             if self.seats[s].kind == "bot":
                 tasks.append((self.bot_due.get(s, now), 1, s, "bot"))
                 continue
             if self.deadline_at is not None:
                 tasks.append((self.deadline_at, 1, s, "timer"))
-            if s in self.away_since and not self.connected(s):
-                tasks.append((self.away_since[s] + grace, 1, s, "absent"))
+            if s in self.presence.away_since and not self.connected(s):
+                tasks.append((self.presence.away_since[s] + grace, 1, s, "absent"))
         return min(tasks) if tasks else None
 
     async def _drive(self) -> None:
         failures = 0  # automatic moves in a row that could not be made
-        while self.game is not None and not self.game.finished:
+        while (game := self.game) is not None and not game.finished:
             self.wake.clear()
             seat, kind = -1, "schedule"
             try:
@@ -299,7 +366,7 @@ class BotDriver:
                 action = agent.act(view, legal)
             else:
                 action = await asyncio.wait_for(
-                    asyncio.to_thread(agent.act, view, legal), self.hub.settings.bot_timeout
+                    asyncio.to_thread(agent.act, view, legal), self.settings.bot_timeout
                 )
         except TimeoutError:
             # its thread may never come back: the fallback plays the seat from now on, so that
@@ -310,7 +377,7 @@ class BotDriver:
             self.log.error(
                 "bot %s thought longer than %s s; seat %d plays %s from now on",
                 agent.name,
-                self.hub.settings.bot_timeout,
+                self.settings.bot_timeout,
                 agent.seat,
                 fallback.name,
                 extra={"seat": agent.seat},
@@ -350,7 +417,7 @@ class BotDriver:
     def _standin(self, seat: int) -> Agent:
         agent = self.standins.get(seat)
         if agent is None:
-            agent = self._seated(self._new_agent(self.hub.standin_level, seat, None))
+            agent = self._seated(self._new_agent(self.standin_level, seat, None))
             self.standins[seat] = agent
         return agent
 
@@ -367,7 +434,7 @@ class BotDriver:
             return
         try:
             result = await asyncio.wait_for(
-                asyncio.to_thread(hook, g.view(seat), options), self.hub.settings.bot_timeout
+                asyncio.to_thread(hook, g.view(seat), options), self.settings.bot_timeout
             )
         except Exception:  # (a timeout too) the fallback claims, if it makes claims
             self.log.exception("bot claims hook failed", extra={"seat": seat})

@@ -1,0 +1,108 @@
+"""Fan-out: the frames a table sends to its connections.
+
+Each text is built once per kind of recipient (a seat, the spectators, members or not) and
+handed to every connection of that kind. Frames that carry a seat's secrets are padded so that
+their length tells nothing (docs/security.md "Frame sizes"): every recipient of one update gets a
+frame of one length, and a welcome's length follows from public facts.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from ...engine import Action, Game, game_from_record
+from ..core import protocol as P
+from .conn import Conn
+from .updates import SeatUpdates, pad_to, welcome_length
+
+
+def send_all(conns: Iterable[Conn], text: str) -> None:
+    """One text to every ready connection."""
+    for c in conns:
+        if c.ready:
+            c.send(text)
+
+
+def send_detail(
+    conns: Iterable[Conn], member: Callable[[Conn], bool], detail: Callable[[bool], dict[str, Any]]
+) -> None:
+    """The table detail to every ready connection: members see the invite, others do not."""
+    texts: dict[bool, str] = {}
+    for c in conns:
+        if not c.ready:
+            continue
+        m = member(c)
+        if m not in texts:
+            texts[m] = P.dumps(P.table_msg(detail(m)))
+        c.send(texts[m])
+
+
+def send_update(
+    conns: Iterable[Conn],
+    game: Game,
+    seq: int,
+    ev_from: int,
+    action: Action | None,
+    by: str | None,
+    deadline: float | None,
+) -> list[Conn]:
+    """Each ready connection's ``update`` after an action; the connections it went to.
+
+    Each seat's text is built and encoded once, only for seats that have a connection
+    (spectators: once for all of them, only when someone watches)."""
+    ready = [c for c in conns if c.ready]
+    if ready:
+        updates = SeatUpdates(game, seq, ev_from, action, by, deadline)
+        frames = updates.frames({c.seat for c in ready})  # one length for every recipient
+        for c in ready:
+            c.send(frames[c.seat])
+    return ready
+
+
+def padded_welcome(
+    welcome: Callable[[int | None | str], dict[str, Any]],
+    game: Game | None,
+    log: logging.Logger | logging.LoggerAdapter,  # type: ignore[type-arg]
+) -> str:
+    """A welcome's text (``welcome(seat)``: the message as ``seat`` sees the game, ``"own"``
+    for the connection's own seat), padded to a length that only public counts decide (no size
+    channel; docs/security.md "Frame sizes")."""
+    text = P.dumps(welcome("own"))
+    if game is None:
+        return text
+    public = len(P.dumps(welcome(None)).encode())
+    length = welcome_length(game, public)
+    if len(text.encode()) > length - 16:
+        log.error("welcome over its padded length")
+        length = welcome_length(game, len(text.encode()))
+    return pad_to(text, length)
+
+
+def missed_updates(
+    game: Game,
+    action_by: list[str | None],
+    deadline: float | None,
+    seat: int | None,
+    since: int,
+) -> list[str]:
+    """The update frames after ``since`` for ``seat``, rebuilt by replaying the game (padded
+    like live updates)."""
+    current = len(game.actions) + 1
+    h = game_from_record(game.to_record(), apply_actions=False)
+    acts = game.actions
+    start = max(since, 1)
+    for a in acts[: start - 1]:
+        h.apply(a)
+    out = []
+    if since == 0:
+        first = deadline if current == 1 else None
+        out.append(SeatUpdates(h, 1, 0, None, None, first).text(seat))
+    for k in range(start + 1, current + 1):
+        ev = len(h.events)
+        a = acts[k - 2]
+        h.apply(a)
+        last = deadline if k == current else None
+        out.append(SeatUpdates(h, k, ev, a, action_by[k - 2], last).text(seat))
+    return out

@@ -1,0 +1,414 @@
+"""A table built without a hub or a server: its services are fakes (a writer that can fail, a
+clock the test moves, listeners that take notes), so its commit, timers, presence and chat are
+checked in-process, and the bot driver is checked with a submit of the test's own."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+import pytest
+
+from secret_hitler.engine import Action, Game
+from secret_hitler.server.accounts.auth import User
+from secret_hitler.server.core.config import Settings
+from secret_hitler.server.core.guard import Guard
+from secret_hitler.server.core.metrics import Metrics
+from secret_hitler.server.core.protocol import Hello, ProtocolError
+from secret_hitler.server.storage.queries import ActionWrite
+from secret_hitler.server.storage.writer import StorageUnavailable, Write
+from secret_hitler.server.table import session
+from secret_hitler.server.table.conn import Conn
+from secret_hitler.server.table.driver import BotDriver
+from secret_hitler.server.table.presence import Presence
+from secret_hitler.server.table.seats import Seat, Seating
+from secret_hitler.server.table.services import Services
+from secret_hitler.server.table.session import Table
+
+WAIT = 30.0  # a bound on waiting for the driver task, never a timing: it is set at once
+
+
+class FakeWriter:
+    """Keeps every write it is given; ``fail``: the next writes raise it instead."""
+
+    def __init__(self) -> None:
+        self.writes: list[Write] = []
+        self.fail: BaseException | None = None
+        self.wrote = asyncio.Event()
+
+    async def write(self, table_id: str, fn: Write) -> Any:
+        if self.fail is not None:
+            raise self.fail
+        self.writes.append(fn)
+        self.wrote.set()
+        return None
+
+    async def read(self, fn: Write) -> Any:
+        return None  # the database holds no other game (a resync keeps the table's own)
+
+    def actions(self) -> list[ActionWrite]:
+        return [w for w in self.writes if isinstance(w, ActionWrite)]
+
+
+class FakeClock:
+    """A monotonic clock the test moves, and a wall clock that moves with it."""
+
+    EPOCH = 1_700_000_000.0
+
+    def __init__(self) -> None:
+        self.now = 100.0
+        self.timers: list[tuple[float, Callable[[], object], list[bool]]] = []
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def time(self) -> float:
+        return self.EPOCH + self.now
+
+    def call_later(self, delay: float, callback: Callable[[], object]) -> _Timer:
+        timer = _Timer()
+        self.timers.append((self.now + delay, callback, timer.cancelled))
+        return timer
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+        due = [t for t in self.timers if t[0] <= self.now]
+        self.timers = [t for t in self.timers if t[0] > self.now]
+        for _, callback, cancelled in due:
+            if not cancelled[0]:
+                callback()
+
+
+class _Timer:
+    def __init__(self) -> None:
+        self.cancelled = [False]
+
+    def cancel(self) -> None:
+        self.cancelled[0] = True
+
+
+class Notes:
+    """The webhook sink and the listener: what the table told them, in order."""
+
+    def __init__(self) -> None:
+        self.said: list[tuple[str, str]] = []
+        self.over = asyncio.Event()
+
+    def turn(self, table: Table) -> None:
+        self.said.append(("turn", table.id))
+
+    def game_over(self, table: Table) -> None:
+        self.said.append(("game_over", table.id))
+
+    def finished(self, table: Table) -> None:
+        self.said.append(("finished", table.id))
+        self.over.set()
+
+    def idle(self, table: Table) -> None:
+        self.said.append(("idle", table.id))
+
+
+def services(writer: FakeWriter, clock: FakeClock, notes: Notes, **settings: Any) -> Services:
+    s = Settings(**{"bot_delay": 0.0, "grace": 30.0, "presence_delay": 1.0, **settings})
+    return Services(
+        settings=s,
+        writer=writer,
+        webhooks=notes,
+        listener=notes,
+        metrics=Metrics(),
+        limits=Guard(s),
+        standin_level="random",
+        clock=clock,
+    )
+
+
+def make_table(svc: Services, seats: list[Seat], timer: int | None = None) -> Table:
+    return Table(
+        svc,
+        id="t1",
+        host="u0",
+        host_name="P0",
+        players=len(seats),
+        rules="official",
+        public=True,
+        invite="invite",
+        timer=timer,
+        bot_level="random",
+        auto_start=True,
+        seats=seats,
+    )
+
+
+def people(n: int = 5) -> list[Seat]:
+    return [Seat("human", f"u{i}", f"P{i}") for i in range(n)]
+
+
+def run(scenario: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    asyncio.run(scenario())
+
+
+def frames(conn: Conn) -> list[str]:
+    out = []
+    while not conn.out.empty():
+        text = conn.out.get_nowait()
+        assert text is not None
+        out.append(text)
+    return out
+
+
+def first_move(game: Game) -> tuple[int, Action]:
+    seat = game.to_act()[0]
+    return seat, next(a for a in game.legal_actions(seat) if a.type != "claim")
+
+
+# ---------------------------------------------------------------------- the commit
+def test_a_failed_commit_puts_back_the_copy_taken_before_the_action(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    copies: list[Game] = []
+    clone = Game.clone
+
+    def keep(game: Game) -> Game:
+        copy = clone(game)
+        copies.append(copy)
+        return copy
+
+    def no_replay(*args: Any, **kwargs: Any) -> Game:
+        raise AssertionError("the game was replayed")
+
+    async def scenario() -> None:
+        writer, clock, notes = FakeWriter(), FakeClock(), Notes()
+        table = make_table(services(writer, clock, notes), people())
+        async with table.lock:
+            await table.start_game()
+        game = table.game
+        assert game is not None
+        watcher = Conn(None, User("u0", "P0"))
+        table.attach(watcher)
+        async with table.lock:
+            table.hello(watcher, Hello(type="hello"))
+        frames(watcher)
+        record, views = game.to_record(), [game.view(s).to_json() for s in range(5)]
+        seat, action = first_move(game)
+
+        monkeypatch.setattr(Game, "clone", keep)
+        monkeypatch.setattr(session, "game_from_record", no_replay)
+        writer.fail = StorageUnavailable("the database is unavailable")
+        with pytest.raises(ProtocolError) as refused:
+            await table.submit(seat, action)
+        assert refused.value.code == "unavailable"
+        assert table.game is copies[-1]  # the copy, not a rebuilt game
+        assert table.game.to_record() == record
+        assert [table.game.view(s).to_json() for s in range(5)] == views
+        assert (table.seq, table.action_by, table.status) == (1, [], "playing")
+        assert frames(watcher) == []  # nobody heard of it
+        assert ("turn", "t1") in notes.said and len(writer.actions()) == 0
+
+        writer.fail = None  # the database is back: the same move is played on the copy
+        assert await table.submit(seat, action) == 2
+        assert [w.idx for w in writer.actions()] == [0]
+        assert table.game.actions == [action]
+        [update] = frames(watcher)
+        assert '"type":"update","seq":2' in update
+        await table.close()
+
+    run(scenario)
+
+
+def test_a_cancelled_commit_puts_back_the_copy_too() -> None:
+    async def scenario() -> None:
+        writer, clock, notes = FakeWriter(), FakeClock(), Notes()
+        table = make_table(services(writer, clock, notes), people())
+        async with table.lock:
+            await table.start_game()
+        assert table.game is not None
+        record = table.game.to_record()
+        seat, action = first_move(table.game)
+        writer.fail = asyncio.CancelledError()  # the sender went away mid-commit
+        with pytest.raises(asyncio.CancelledError):
+            await table.submit(seat, action)
+        assert table.game.to_record() == record and table.unsynced
+        await table.close()
+
+    run(scenario)
+
+
+def test_a_refused_action_changes_nothing_and_stores_nothing() -> None:
+    async def scenario() -> None:
+        writer, clock, notes = FakeWriter(), FakeClock(), Notes()
+        table = make_table(services(writer, clock, notes), people())
+        with pytest.raises(ProtocolError) as early:
+            await table.play(0, {"type": "nominate", "target": 1})
+        assert early.value.code == "game_not_started"
+        async with table.lock:
+            await table.start_game()
+        assert table.game is not None
+        seat, action = first_move(table.game)
+        other = (seat + 1) % 5
+        cases = [
+            (None, action.to_json(), "not_seated"),
+            (seat, {**action.to_json(), "seat": other}, "not_your_seat"),
+            (seat, {"type": "warp"}, "invalid_action"),
+            (other, {**action.to_json(), "seat": other}, "not_your_turn"),
+            (seat, {"type": "nominate", "target": seat}, "illegal_action"),
+        ]
+        for conn_seat, data, code in cases:
+            with pytest.raises(ProtocolError) as refused:
+                await table.play(conn_seat, data)
+            assert refused.value.code == code
+        assert table.seq == 1 and writer.actions() == []
+        await table.close()
+
+    run(scenario)
+
+
+# ---------------------------------------------------------------------- timers and presence
+def test_the_decision_timer_runs_on_the_given_clock() -> None:
+    async def scenario() -> None:
+        writer, clock, notes = FakeWriter(), FakeClock(), Notes()
+        svc = services(writer, clock, notes, grace=1e9)  # no stand-in: only the timer moves
+        table = make_table(svc, people(), timer=60)
+        async with table.lock:
+            await table.start_game()
+        assert table.game is not None
+        assert table.deadline == round(clock.time() + 60, 3)
+        seat = table.game.to_act()[0]
+        clock.advance(60.0)
+        table.driver.wake.set()
+        await asyncio.wait_for(writer.wrote.wait(), WAIT)
+        [move] = writer.actions()
+        assert (move.seat, move.by) == (seat, "timer")
+        assert table.action_by == ["timer"]
+        assert table.deadline == round(clock.time() + 60, 3)  # the next decision's
+        await table.close()
+
+    run(scenario)
+
+
+def test_presence_and_the_stand_in_time_follow_the_clock() -> None:
+    async def scenario() -> None:
+        writer, clock, notes = FakeWriter(), FakeClock(), Notes()
+        table = make_table(services(writer, clock, notes), people())
+        conn = Conn(None, User("u2", "P2"))
+        table.attach(conn)
+        assert conn.seat == 2
+        async with table.lock:
+            table.hello(conn, Hello(type="hello"))
+        welcome, detail = frames(conn)  # and everyone sees the seat connected
+        assert '"type":"welcome"' in welcome and '"type":"table"' in detail
+        assert table.connected(2) and table.detail(False)["seats"][2]["connected"]
+
+        watcher = Conn(None, None)
+        table.attach(watcher)
+        async with table.lock:
+            table.hello(watcher, Hello(type="hello"))
+        frames(conn)
+        clock.advance(0.5)
+        assert frames(conn) == []  # spectators are gathered for presence_delay
+        clock.advance(0.5)
+        [gathered] = frames(conn)
+        assert '"spectators":1' in gathered
+
+        async with table.lock:
+            await table.start_game()
+        clock.advance(5.0)
+        table.detach(conn)
+        seat = table.detail(False)["seats"][2]
+        assert not seat["connected"]
+        assert seat["standin_at"] == round(clock.time() + 30.0, 2)
+        await table.close()
+
+    run(scenario)
+
+
+# ---------------------------------------------------------------------- chat
+def test_chat_is_stored_before_it_is_said() -> None:
+    async def scenario() -> None:
+        writer, clock, notes = FakeWriter(), FakeClock(), Notes()
+        table = make_table(services(writer, clock, notes), people())
+        player, watcher = Conn(None, User("u1", "P1")), Conn(None, User("w", "W"))
+        for c in (player, watcher):
+            table.attach(c)
+            async with table.lock:
+                table.hello(c, Hello(type="hello"))
+        line = await table.chat_line(player, "hello")
+        assert (line["id"], line["seat"], line["ts"]) == (1, 1, round(clock.time(), 3))
+        assert '"text":"hello"' in frames(watcher)[-1]
+
+        async with table.lock:
+            await table.start_game()
+        with pytest.raises(ProtocolError) as spectator:
+            await table.chat_line(watcher, "hi")
+        assert spectator.value.detail == "spectator"
+        writer.fail = StorageUnavailable("down")
+        frames(watcher)
+        with pytest.raises(ProtocolError) as unavailable:
+            await table.chat_line(player, "lost")
+        assert unavailable.value.code == "unavailable"
+        assert [c["text"] for c in table.chat.lines] == ["hello"] and table.chat.next_id == 2
+        assert frames(watcher) == []
+        await table.close()
+
+    run(scenario)
+
+
+# ---------------------------------------------------------------------- bots
+def test_bots_play_a_whole_game_through_the_table() -> None:
+    async def scenario() -> None:
+        writer, clock, notes = FakeWriter(), FakeClock(), Notes()
+        bots = [Seat("bot", None, f"Bot {i + 1}", "random") for i in range(5)]
+        table = make_table(services(writer, clock, notes), bots)
+        async with table.lock:
+            await table.maybe_autostart()  # every seat is taken: it starts
+        await asyncio.wait_for(notes.over.wait(), WAIT)
+        game = table.game
+        assert game is not None and game.finished and table.status == "finished"
+        moves = writer.actions()
+        assert [w.idx for w in moves] == list(range(len(game.actions)))
+        assert moves[-1].finished is not None and moves[-1].table_update == {"status": "finished"}
+        assert notes.said[-3:] == [("finished", "t1"), ("idle", "t1"), ("game_over", "t1")]
+        assert table.action_by == [None] * len(game.actions)
+        await table.close()
+
+    run(scenario)
+
+
+def test_the_driver_moves_through_the_submit_it_holds() -> None:
+    async def scenario() -> None:
+        clock = FakeClock()
+        svc = services(FakeWriter(), clock, Notes())
+        game = Game(5, "official", 7)
+        seating = Seating(
+            [Seat("bot", None, f"Bot {i}", "random") for i in range(5)], "", "", set()
+        )
+        presence = Presence(seating, clock, 1.0, lambda: None)
+        moves: list[tuple[int, Action, str | None]] = []
+        done = asyncio.Event()
+
+        async def submit(
+            seat: int,
+            action: Action,
+            by: str | None = None,
+            expect: tuple[int, str, int] | None = None,
+        ) -> int:
+            assert expect in (None, (game.round, game.phase.value, len(game.actions)))
+            assert action in game.legal_actions(seat)
+            moves.append((seat, action, by))
+            game.apply(action)
+            driver.schedule()
+            if game.finished:
+                done.set()
+            return len(game.actions) + 1
+
+        log = logging.LoggerAdapter(logging.getLogger("test"), {})
+        driver = BotDriver(submit, lambda: game, seating, presence, svc, log, None, "random")
+        driver.start(name="driven")
+        await asyncio.wait_for(done.wait(), WAIT)
+        assert [a for _, a, _ in moves] == game.actions
+        assert {by for _, _, by in moves} == {None}
+        await driver.stop()
+        assert driver.task is None
+
+    run(scenario)
