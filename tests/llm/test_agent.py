@@ -59,6 +59,17 @@ def vote(seed: int = 3) -> tuple[Game, int, list[Action]]:
     return game, voter, game.legal_actions(voter)
 
 
+def claim_window() -> tuple[Game, int]:
+    """A 5-player game of rule bots at its first claim window: (game, the first claimant)."""
+    game = Game(5, "official", seed=11)
+    agents = [make_agent("rule", s, s) for s in range(5)]
+    while not game.claimants():
+        seat = game.to_act()[0]
+        legal = [a for a in game.legal_actions(seat) if a.type != A.CLAIM]
+        game.apply(agents[seat].act(game.view(seat), legal))
+    return game, sorted(game.claimants())[0]
+
+
 @pytest.fixture(autouse=True)
 def key(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SH_TEST_LLM_KEY", KEY)
@@ -185,13 +196,7 @@ def test_a_forced_move_is_played_without_asking(chat: ChatServer) -> None:
 
 def test_claims_are_asked_at_most_twice_per_window(chat: ChatServer) -> None:
     """A window is asked when it opens and again only after another seat's claim."""
-    game = Game(5, "official", seed=11)
-    agents = [make_agent("rule", s, s) for s in range(5)]
-    while not game.claimants():
-        seat = game.to_act()[0]
-        legal = [a for a in game.legal_actions(seat) if a.type != A.CLAIM]
-        game.apply(agents[seat].act(game.view(seat), legal))
-    claimant = sorted(game.claimants())[0]
+    game, claimant = claim_window()
     chat.default = "valid"
     agent = agent_for(chat, claimant)
     options = [a for a in game.legal_actions(claimant) if a.type == A.CLAIM]
@@ -208,13 +213,7 @@ def test_claims_are_asked_at_most_twice_per_window(chat: ChatServer) -> None:
 
 
 def test_bad_claims_fall_back(chat: ChatServer) -> None:
-    game = Game(5, "official", seed=11)
-    agents = [make_agent("rule", s, s) for s in range(5)]
-    while not game.claimants():
-        seat = game.to_act()[0]
-        legal = [a for a in game.legal_actions(seat) if a.type != A.CLAIM]
-        game.apply(agents[seat].act(game.view(seat), legal))
-    claimant = sorted(game.claimants())[0]
+    game, claimant = claim_window()
     chat.script.extend(["illegal", "illegal"])
     agent = agent_for(chat, claimant)
     options = [a for a in game.legal_actions(claimant) if a.type == A.CLAIM]

@@ -186,6 +186,21 @@ def test_the_schemas_admit_exactly_the_legal_actions() -> None:
             game.apply(agents[seat].act(game.view(seat), turn))
 
 
+def test_a_claim_window_of_several_subjects_has_one_schema() -> None:
+    """A president who also peeked or investigated may claim both at once."""
+    rng = random.Random(1)
+    hands = [
+        Action.claim_policies(0, A.CLAIM_PRESIDENT_HAND, ["fascist"] * (3 - k) + ["liberal"] * k)
+        for k in range(4)
+    ]
+    others = [Action.claim_investigation(0, 3, p) for p in ("liberal", "fascist")]
+    options = hands + others
+    items = claims_schema(options)["properties"]["claims"]["items"]
+    offered = {json.dumps(a.to_json() | {"seat": 0}, sort_keys=True) for a in options}
+    drawn = {json.dumps(instance(items, rng) | {"seat": 0}, sort_keys=True) for _ in range(200)}
+    assert drawn == offered
+
+
 def test_extract_json_skips_objects_that_do_not_parse() -> None:
     assert extract_json('{bad} then {"a": 1}') == {"a": 1}
 

@@ -21,7 +21,7 @@ import random
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, TypeVar
 
 from ..bots.base import Agent, agent_factory, register
@@ -61,20 +61,7 @@ class Stats:
     chat_refused: int = 0  # lines over the rate limit, or empty
 
     def add(self, other: Stats) -> None:
-        for name in (
-            "decisions",
-            "forced",
-            "claim_asks",
-            "requests",
-            "answered",
-            "retries",
-            "fallbacks",
-            "prompt_tokens",
-            "completion_tokens",
-            "seconds",
-            "chat_lines",
-            "chat_refused",
-        ):
+        for name in _COUNTS:
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.failures.update(other.failures)
         self.fallback_kinds.update(other.fallback_kinds)
@@ -105,24 +92,15 @@ class Stats:
     @staticmethod
     def from_json(data: Mapping[str, Any]) -> Stats:
         out = Stats()
-        for name in (
-            "decisions",
-            "forced",
-            "claim_asks",
-            "requests",
-            "answered",
-            "retries",
-            "fallbacks",
-            "prompt_tokens",
-            "completion_tokens",
-            "seconds",
-            "chat_lines",
-            "chat_refused",
-        ):
+        for name in _COUNTS:
             setattr(out, name, data.get(name, 0))
         out.failures = Counter(data.get("failures", {}))
         out.fallback_kinds = Counter(data.get("fallback_kinds", {}))
         return out
+
+
+#: The counters of ``Stats`` that add up (the two by-kind ones aside).
+_COUNTS = tuple(f.name for f in fields(Stats) if f.name not in ("failures", "fallback_kinds"))
 
 
 class LLMAgent(Agent):

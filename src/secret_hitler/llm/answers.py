@@ -14,6 +14,7 @@ not offered).
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -69,18 +70,18 @@ def actions_schema(legal: Sequence[Action]) -> dict[str, Any]:
     """One schema that admits exactly ``legal`` (as action objects without the seat): per
     action type an object of ``enum`` fields when the type's actions are every combination of
     their field values (votes, targets, policies), else one object per action."""
-    groups: dict[str, list[dict[str, Any]]] = {}
+    groups: dict[tuple[str, ...], list[dict[str, Any]]] = {}
     for action in legal:
-        groups.setdefault(action.type, []).append(_fields(action))
+        fields = _fields(action)
+        key = (fields["type"], *fields)  # by type and shape (claims differ by subject)
+        groups.setdefault(key, []).append(fields)
     variants: list[dict[str, Any]] = []
-    for kind, items in groups.items():
-        names = [k for k in items[0] if k != "type"]
-        same_shape = all(list(i) == list(items[0]) for i in items)
+    for key, items in groups.items():
+        names = [k for k in key[1:] if k != "type"]
         values = {n: _unique([i[n] for i in items]) for n in names}
-        combos = 1
-        for n in names:
-            combos *= len(values[n])
-        if same_shape and combos == len(items) and _all_combos(items, names, values):
+        combos = math.prod(len(values[n]) for n in names)
+        if combos == len(items) and _all_combos(items, names, values):
+            kind = items[0]["type"]
             variants.append(
                 _closed({"type": {"enum": [kind]}} | {n: {"enum": values[n]} for n in names})
             )

@@ -54,8 +54,13 @@ def arena_command(
         int, typer.Option("--threads", min=1, max=256, help="Games with model seats at once.")
     ] = 4,
     jobs: Annotated[
-        int, typer.Option("--jobs", min=0, help="Processes for bot-only games (0: every core).")
-    ] = 1,
+        int,
+        typer.Option(
+            "--jobs",
+            min=0,
+            help="Processes for bot-only games (0: every core, or every CPU of --ray).",
+        ),
+    ] = 0,
     ray: Annotated[
         str | None,
         typer.Option("--ray", help="Ray cluster for bot-only games (default: $RAY_ADDRESS)."),

@@ -39,24 +39,19 @@ from .arena import is_model
 ROLES = ("liberal", "fascist", "hitler")
 
 
-def _rate(wins: int, n: int) -> dict[str, Any]:
-    lo, hi = wilson(wins, n)
-    return {
-        "n": n,
-        "wins": wins,
-        "rate": round(wins / n, 4) if n else None,
-        "ci95": [round(lo, 4), round(hi, 4)],
-    }
-
-
-def _share(k: int, n: int) -> dict[str, Any]:
+def _share(k: int, n: int, name: str = "share") -> dict[str, Any]:
+    """``k`` of ``n`` as a proportion with its Wilson 95% interval (``name``: its key)."""
     lo, hi = wilson(k, n)
     return {
         "n": n,
         "k": k,
-        "share": round(k / n, 4) if n else None,
+        name: round(k / n, 4) if n else None,
         "ci95": [round(lo, 4), round(hi, 4)],
     }
+
+
+def _rate(wins: int, n: int) -> dict[str, Any]:
+    return _share(wins, n, "rate")
 
 
 def _mean(values: Sequence[float]) -> dict[str, Any]:
@@ -224,8 +219,8 @@ def posterior_metrics(lines: Sequence[Mapping[str, Any]]) -> tuple[dict[str, Any
         by_role = {role: _share(f, n) for role, (f, n) in sorted(claims[level].items())}
         deception[level] = {
             "false_claims": by_role,
-            "moved_toward_lie": _share(*moved[level]),
-            "caught": _share(*caught[level]),
+            "moved_toward_lie": _share(moved[level][0], moved[level][1]),
+            "caught": _share(caught[level][0], caught[level][1]),
         }
     deduction = {
         level: {"team_error": _mean(model_err[level]), "bayes_team_error": _mean(bayes_err[level])}
