@@ -280,3 +280,27 @@ def test_whole_games_with_model_seats_replay(chat: ChatServer) -> None:
             s = agent.stats
             assert s.decisions + s.claim_asks == s.answered + s.fallbacks
             assert all(entry["by"] in ("model", "fallback") for entry in agent.transcript)
+
+
+def test_a_talk_line_is_heard_in_each_listeners_language(chat: ChatServer) -> None:
+    """A structured talk line (secret_hitler.talk) is kept as such and rendered in the
+    listener's own language, seats named as the listener's prompt names them."""
+    game, seat, legal = vote()
+    speaker = agent_for(chat, seat)
+    line = {"kind": "accuse", "target": 4, "reason": "investigated"}
+    original = chat.answer
+    chat.answer = lambda behaviour, body: json.dumps(  # type: ignore[method-assign]
+        {"action": {"type": "vote", "ja": False}, "say": line}
+    )
+    try:
+        speaker.act(game.view(seat), legal)
+    finally:
+        chat.answer = original  # type: ignore[method-assign]
+    [said] = speaker.take_chat()
+    assert said.line is not None and said.line["kind"] == "accuse" and "seat 4" in said.text
+    listener_seat = (seat + 1) % 7
+    listener = agent_for(chat, listener_seat, language="ru")
+    listener.hear(said)
+    listener.act(game.view(listener_seat), game.legal_actions(listener_seat))
+    prompt = chat.requests[-1]["body"]["messages"][1]["content"]
+    assert "№4" in prompt.split(f"№{seat} говорит:")[1].splitlines()[0]
