@@ -380,7 +380,7 @@ def audit(games: list[Any], model: Any = DEFAULT_MODEL) -> None:
                 continue
             b = Beliefs.for_view(game.view(seat), model=model)  # sized by the game's own rules
             w = b.world_index(roles)
-            evs = [e.to_json() for e in game.visible_events(seat)]
+            evs = [e.json for e in game.visible_events(seat)]  # typed, as views hold them
             prev = None
             for _i, e in enumerate(evs):
                 if e["type"] == "game_over":

@@ -10,6 +10,7 @@ import pytest
 from secret_hitler.bots.beliefs import FAS, HIT, LIB, Beliefs, hand_prior, worlds_matrix
 from secret_hitler.bots.beliefs import TERMS as TERMS_
 from secret_hitler.engine import Action, Game
+from secret_hitler.engine.events import typed
 
 
 def _play(game: Game, rng: random.Random, steps: int) -> None:
@@ -279,7 +280,7 @@ class _Events:
     """A stand-in view: ``Beliefs.update`` reads only its events."""
 
     def __init__(self, events: list[dict]) -> None:
-        self.events = events
+        self.events = [typed(e) for e in events]  # as a view holds them: typed events
 
 
 def _human(

@@ -84,6 +84,9 @@ def test_the_fold_is_the_public_state_after_every_event(preset: str, n: int) -> 
             assert state.not_hitler == view.not_hitler
             assert state.proven_not_hitler == view.proven_not_hitler
             assert state.investigated == view.investigated
+            assert sorted(t for _, t in state.investigations) == [
+                s for s, x in enumerate(view.investigated) if x
+            ]
             assert (state.winner, state.reason) == (view.winner, view.reason)
             assert state.hitler_zone_active == view.hitler_zone_active
             assert state.liberal_to_win == view.liberal_to_win
@@ -133,7 +136,7 @@ def test_sessions_keep_their_outcome_and_claims_and_copies_share_no_change() -> 
     assert [_snapshot(s) for s in again] == [_snapshot(s) for s in states]
     before = _snapshot(final)
     copy = final.copy()
-    copy.feed({"type": "executed", "president": 0, "target": 1})
-    copy.feed({"type": "tracker", "value": 2})
+    copy.feed(typed({"type": "executed", "president": 0, "target": 1}))
+    copy.feed(typed({"type": "tracker", "value": 2}))
     assert (copy.tracker, copy.alive[1]) == (2, False)
     assert _snapshot(final) == before

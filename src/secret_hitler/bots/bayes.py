@@ -817,30 +817,21 @@ class BayesAgent(Agent):
         although the president claims to have passed a liberal."""
         team = set(self._team(view)) | {self.seat}
         out: dict[int, float] = {}
-        pres = chan = None
-        enacted = None
-        for e in view.events:
-            kind = e["type"]
-            if (
-                kind == "investigated"
-                and e.get("target") in team
-                and e.get("president") not in team
-            ):
-                out[e["president"]] = out.get(e["president"], 0.0) + 1.0
-            elif kind == "legislative_session":
-                pres, chan, enacted = e["president"], e["chancellor"], None
-            elif kind == "enacted" and not e.get("chaos"):
-                enacted = e["policy"]
-            elif (
-                kind == "claim"
-                and e["subject"] == "president_hand"
-                and e["seat"] == pres
-                and pres not in team
-                and chan in team
-                and enacted == FASCIST
-                and list(e["policies"]).count(LIBERAL) >= 2
-            ):
-                out[pres] = out.get(pres, 0.0) + 1.0
+        assert self.beliefs is not None
+        state = self.beliefs.table  # the public state of the view's events (synced by act)
+        for president, target in state.investigations:
+            if target in team and president not in team:
+                out[president] = out.get(president, 0.0) + 1.0
+        for s in state.sessions:
+            if s.president in team or s.chancellor not in team or s.enacted != FASCIST:
+                continue
+            for c in s.claims:
+                if (
+                    c.subject == "president_hand"
+                    and c.seat == s.president
+                    and list(c.policies or ()).count(LIBERAL) >= 2
+                ):
+                    out[s.president] = out.get(s.president, 0.0) + 1.0
         return out
 
     # ------------------------------------------------------------------ claims

@@ -28,6 +28,7 @@ from typing import Any, Self
 
 import numpy as np
 
+from ..engine import events as E
 from ..engine.events import PRIVATE_EVENT_TYPES
 from ..engine.public import PublicState
 from ..engine.settings import PRESETS
@@ -561,23 +562,23 @@ class Beliefs:
             handler(self, e)
         self.table.feed(e)
 
-    def _on_role(self, e: dict[str, Any]) -> None:
-        if e["seat"] == self.seat:
-            self._mask(self.R[:, e["seat"]] == ROLE_INDEX[e["role"]])
+    def _on_role(self, e: E.RoleDealt) -> None:
+        if e.seat == self.seat:
+            self._mask(self.R[:, e.seat] == ROLE_INDEX[e.role])
 
-    def _on_night(self, e: dict[str, Any]) -> None:
-        for s, role in e["known"].items():
-            self._mask(self.R[:, int(s)] == ROLE_INDEX[role])
-        if self.seat is not None and self.R.shape[0] and e["known"]:
+    def _on_night(self, e: E.Night) -> None:
+        for key, role in e.known.items():
+            self._mask(self.R[:, int(key)] == ROLE_INDEX[role])
+        if self.seat is not None and self.R.shape[0] and e.known:
             # Everyone not named is liberal (N1: fascists see the whole team).
-            named = {int(s) for s in e["known"]} | {self.seat}
+            named = {int(key) for key in e.known} | {self.seat}
             for s in range(self.n):
                 if s not in named:
                     self._mask(self.R[:, s] == LIB)
 
-    def _on_nominated(self, e: dict[str, Any]) -> None:
+    def _on_nominated(self, e: E.Nominated) -> None:
         self._close_session()
-        p, c = e["president"], e["chancellor"]
+        p, c = e.president, e.chancellor
         elig = list(self.table.eligible)  # the engine's chancellor candidates at this nomination
         if c not in elig or len(elig) < 2:
             return
@@ -612,12 +613,12 @@ class Beliefs:
         ratio = weights[rp, R[:, t]] * len(cands) / den
         self._add(np.log(ratio), term)
 
-    def _on_votes(self, e: dict[str, Any]) -> None:
+    def _on_votes(self, e: E.Votes) -> None:
         state = self.table
         p, c = state.candidate, state.nominee
         if p is None or c is None:
             return
-        votes = e["votes"]
+        votes = e.votes
         phase = int(state.hitler_zone_active)
         if state.liberal_to_win <= 1 and 2 in self._vote_logs:
             phase = 2
@@ -657,10 +658,10 @@ class Beliefs:
                 own += np.log(q if ja else 1 - q)
             self._add(own, "candidate_votes")
 
-    def _on_not_hitler(self, e: dict[str, Any]) -> None:
-        self._mask(self.R[:, e["seat"]] != HIT)
+    def _on_not_hitler(self, e: E.NotHitler) -> None:
+        self._mask(self.R[:, e.seat] != HIT)
 
-    def _on_legislative_session(self, e: dict[str, Any]) -> None:
+    def _on_legislative_session(self, e: E.LegislativeSession) -> None:
         self._close_session()
         if self.peek_k3 is not None:
             prior = tuple(1.0 if k == self.peek_k3 else 0.0 for k in range(4))
@@ -672,7 +673,7 @@ class Beliefs:
         f = self.model.deck_floor
         prior = tuple((1 - f) * q + f / 4 for q in prior)
         self.peek_k3 = self.peek_claim = None
-        self.session = Session(e["president"], e["chancellor"], prior, bool(e.get("veto")))
+        self.session = Session(e.president, e.chancellor, prior, e.veto)
         lib, fas = self.pile
         self.session.taken = 3 * lib / (lib + fas) if lib + fas > 0 else 0.0
         self._take(3, self.session.taken)
@@ -685,57 +686,59 @@ class Beliefs:
             liberals = count * lib / total if total > 0 else 0.0
         self.pile = [max(lib - liberals, 0.0), max(fas - (count - liberals), 0.0)]
 
-    def _on_drew(self, e: dict[str, Any]) -> None:
+    def _on_drew(self, e: E.Drew) -> None:
         if self.session is not None:
-            self.session.k3 = e["policies"].count("liberal")
+            self.session.k3 = e.policies.count("liberal")
 
-    def _on_passed(self, e: dict[str, Any]) -> None:
+    def _on_passed(self, e: E.Passed) -> None:
         if self.session is not None:
-            self.session.k2 = e["policies"].count("liberal")
+            self.session.k2 = e.policies.count("liberal")
 
-    def _on_received(self, e: dict[str, Any]) -> None:
+    def _on_received(self, e: E.Received) -> None:
         if self.session is not None:
-            self.session.k2 = e["policies"].count("liberal")
+            self.session.k2 = e.policies.count("liberal")
 
-    def _on_veto_proposed(self, e: dict[str, Any]) -> None:
+    def _on_veto_proposed(self, e: E.VetoProposed) -> None:
         if self.session is not None:
             self.session.veto_proposed = True
 
-    def _on_veto(self, e: dict[str, Any]) -> None:
+    def _on_veto(self, e: E.Veto) -> None:
         if self.session is not None:
-            self.session.veto_accepted = bool(e["accepted"])
+            self.session.veto_accepted = bool(e.accepted)
 
-    def _on_enacted(self, e: dict[str, Any]) -> None:
-        if not e.get("chaos") and self.session is not None:
-            self.session.enacted = e["policy"]
+    def _on_enacted(self, e: E.Enacted) -> None:
+        if not e.chaos and self.session is not None:
+            self.session.enacted = e.policy
 
-    def _on_chaos(self, e: dict[str, Any]) -> None:
+    def _on_chaos(self, e: E.Chaos) -> None:
         self._close_session()
         self.peek_k3 = self.peek_claim = None
-        self._take(1, 1.0 if e["policy"] == "liberal" else 0.0)
+        self._take(1, 1.0 if e.policy == "liberal" else 0.0)
 
-    def _on_reshuffled(self, e: dict[str, Any]) -> None:
+    def _on_reshuffled(self, e: E.Reshuffled) -> None:
         lib, fas = self.table.unenacted
         if self.session is not None:
             self.session.reshuffled = True
         self.pile = [float(lib), float(fas)]
 
-    def _on_peek(self, e: dict[str, Any]) -> None:
-        self.peek_k3 = e["policies"].count("liberal")
+    def _on_peek(self, e: E.Peek) -> None:
+        self.peek_k3 = e.policies.count("liberal")
 
-    def _on_claim(self, e: dict[str, Any]) -> None:
-        subject = e["subject"]
-        seat = e["seat"]
+    def _on_claim(self, e: E.Claimed) -> None:
+        subject = e.subject
+        seat = e.seat
         s = self.session
+        liberals = list(e.policies or ()).count("liberal")  # of a hand or peek claim
         if subject == "president_hand" and s is not None and seat == s.president:
-            s.c3 = e["policies"].count("liberal")
+            s.c3 = liberals
         elif subject == "chancellor_hand" and s is not None and seat == s.chancellor:
-            s.c2 = e["policies"].count("liberal")
+            s.c2 = liberals
         elif subject == "peek":
             if seat != self.seat:
-                self.peek_claim = e["policies"].count("liberal")
+                self.peek_claim = liberals
         elif subject == "investigation":
-            self._investigation_claim(seat, e["target"], e["party"])
+            assert e.target is not None and e.party is not None
+            self._investigation_claim(seat, e.target, e.party)
 
     def _investigation_claim(self, seat: int, target: int, party: str) -> None:
         if seat == self.seat:
@@ -763,29 +766,29 @@ class Beliefs:
         out: np.ndarray = np.log(t[self.R[:, seat], self.R[:, target]])
         return out
 
-    def _on_investigated(self, e: dict[str, Any]) -> None:
+    def _on_investigated(self, e: E.Investigated) -> None:
         table = self.model.investigate_by_role
-        p, t = e["president"], e["target"]
+        p, t = e.president, e.target
         if table is None or p == self.seat:
             return
         cands = [s for s in range(self.n) if self.table.alive[s] and s != p]
         if t in cands and len(cands) >= 2:
             self._by_role(p, t, cands, table, "investigate")
 
-    def _on_investigation(self, e: dict[str, Any]) -> None:
-        target = e["target"]
-        if e["party"] == "liberal":
+    def _on_investigation(self, e: E.Investigation) -> None:
+        target = e.target
+        if e.party == "liberal":
             self._mask(self.R[:, target] == LIB)
         else:
             self._mask(self.R[:, target] != LIB)
 
-    def _on_special_election(self, e: dict[str, Any]) -> None:
+    def _on_special_election(self, e: E.SpecialElection) -> None:
         self._target_choice(
-            e["president"], e["target"], self.model.special_fascist, exclude=(), term="special"
+            e.president, e.target, self.model.special_fascist, exclude=(), term="special"
         )
 
-    def _on_executed(self, e: dict[str, Any]) -> None:
-        p, t = e["president"], e["target"]
+    def _on_executed(self, e: E.Executed) -> None:
+        p, t = e.president, e.target
         table = self.model.execute_by_role
         if table is None:
             self._target_choice(p, t, self.model.execute_fascist, exclude=(), term="execute")
@@ -797,8 +800,8 @@ class Beliefs:
             # An earlier execution in the same update, and the game went on to this one.
             self._mask(self.R[:, self.executed_pending] != HIT)
         self.executed_pending = t
-        if "role" in e:
-            self._mask(self.R[:, t] == ROLE_INDEX[e["role"]])
+        if e.role is not None:  # under reveal_executed_role
+            self._mask(self.R[:, t] == ROLE_INDEX[e.role])
 
     def _target_choice(
         self,
@@ -821,9 +824,9 @@ class Beliefs:
         active = (rp == FAS) | ((rp == HIT) & self._hitler_knows())
         self._add(np.where(active, np.log(ratio), 0.0), term)
 
-    def _on_game_over(self, e: dict[str, Any]) -> None:
+    def _on_game_over(self, e: E.GameOver) -> None:
         self._close_session()
-        roles = e.get("roles")
+        roles = e.roles
         if roles:
             for s, r in enumerate(roles):
                 self._mask(self.R[:, s] == ROLE_INDEX[r])

@@ -25,6 +25,7 @@ from typing import Any
 
 from ..engine import Action, View
 from ..engine import actions as A
+from ..engine import events as E
 from ..engine.actions import hand_claims_fit
 from ..engine.public import PublicState
 from ..engine.types import Policy
@@ -200,23 +201,24 @@ class RuleAgent(Agent):
             feed(e)
         self._seen = len(events)
 
-    def _observe(self, e: dict[str, Any]) -> None:
+    def _observe(self, e: Any) -> None:
+        """Read one typed event (``engine.events``)."""
         t = e["type"]
         if t == "elected":
             ja = tuple(s for s, v in enumerate(self.table.votes) if v)
             self._close_session()
-            self.sess = _Session(e["president"], e["chancellor"], ja)
+            self.sess = _Session(e.president, e.chancellor, ja)
         elif t == "legislative_session":
             if self.sess is not None:
                 self.sess.peek = self.peek_claim
             self.peek_claim = None
         elif t == "drew" and self.sess is not None:
-            self.sess.drew = tuple(e["policies"])
+            self.sess.drew = tuple(e.policies)
             self._check_peek_draw(self.sess)
         elif t == "passed" and self.sess is not None:
-            self.sess.passed = tuple(e["policies"])
+            self.sess.passed = tuple(e.policies)
         elif t == "received" and self.sess is not None:
-            self.sess.received = tuple(e["policies"])
+            self.sess.received = tuple(e.policies)
         elif t == "enacted":
             self._on_enacted(e)
         elif t == "chaos":
@@ -224,22 +226,22 @@ class RuleAgent(Agent):
         elif t == "claim":
             self._on_claim(e)
         elif t == "investigation":
-            target = e["target"]
-            (self.known_fas if e["party"] == FAS else self.known_lib).add(target)
+            target = e.target
+            (self.known_fas if e.party == FAS else self.known_lib).add(target)
         elif t == "investigated":
-            if e["target"] in self.team and e["president"] not in self.team:
-                self.threat[e["president"]] += Weights.threat_investigated
+            if e.target in self.team and e.president not in self.team:
+                self.threat[e.president] += Weights.threat_investigated
         elif t == "peek":
-            self.my_peek = tuple(e["policies"])
+            self.my_peek = tuple(e.policies)
         elif t == "nominated":
             self._close_session()
 
-    def _on_enacted(self, e: dict[str, Any]) -> None:
-        policy = e["policy"]
-        if e.get("chaos"):
+    def _on_enacted(self, e: E.Enacted) -> None:
+        policy = e.policy
+        if e.chaos:
             self.peek_claim = None
         s = self.sess
-        if e.get("chaos") or s is None or s.enacted is not None:
+        if e.chaos or s is None or s.enacted is not None:
             return
         s.enacted = policy
         pub = self.pub
@@ -272,18 +274,20 @@ class RuleAgent(Agent):
         self.known_fas.add(seat)
         self.known_lib.discard(seat)
 
-    def _on_claim(self, e: dict[str, Any]) -> None:
-        seat, subject = e["seat"], e["subject"]
+    def _on_claim(self, e: E.Claimed) -> None:
+        seat, subject = e.seat, e.subject
         s = self.sess
+        liberals = _nlib(e.policies or ())  # of a hand or peek claim
         if subject == A.CLAIM_INVESTIGATION:
-            self._on_investigation_claim(seat, e["target"], e["party"])
+            assert e.target is not None and e.party is not None
+            self._on_investigation_claim(seat, e.target, e.party)
         elif subject == A.CLAIM_PEEK:
-            claimed = _nlib(e["policies"])
+            claimed = liberals
             self.peek_claim = (seat, claimed)
             if seat != self.seat and self.my_peek and _nlib(self.my_peek) != claimed:
                 self._caught(seat)
         elif s is not None and subject == A.CLAIM_PRESIDENT_HAND and seat == s.pres:
-            s.pres_claim = _nlib(e["policies"])
+            s.pres_claim = liberals
             if s.received and not hand_claims_fit(s.pres_claim, _nlib(s.received)):
                 self._caught(seat)
             if s.peek is not None and s.peek[1] != s.pres_claim:
@@ -292,7 +296,7 @@ class RuleAgent(Agent):
                     self._caught(seat)
             self._score_claims(s)
         elif s is not None and subject == A.CLAIM_CHANCELLOR_HAND and seat == s.chan:
-            s.chan_claim = _nlib(e["policies"])
+            s.chan_claim = liberals
             if s.passed and _nlib(s.passed) != s.chan_claim:
                 self._caught(seat)
             self._score_claims(s)

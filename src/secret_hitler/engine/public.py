@@ -11,11 +11,13 @@ immutable (tuples, ``Session``), so ``copy`` is cheap and a copy never shares a 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
+from . import events as E
 from .actions import CLAIM_CHANCELLOR_HAND, CLAIM_PRESIDENT_HAND
+from .events import TypedEvent
 from .settings import CHAOS_AT, FASCIST_TRACK, LIBERAL_TRACK, Rules
 
 
@@ -32,7 +34,7 @@ class Session:
     enacted: str | None = None  # the policy the chancellor enacted (None while open, or vetoed)
     president_claim: int | None = None  # liberal policies among the president's claimed three
     chancellor_claim: int | None = None  # ...among the chancellor's claimed two
-    claims: tuple[Mapping[str, Any], ...] = ()  # every claim event of the window, in order
+    claims: tuple[E.Claimed, ...] = ()  # every claim event of the window, in order
 
 
 class PublicState:
@@ -45,16 +47,28 @@ class PublicState:
     (the last revealed votes), ``alive``, ``living``, ``liberal``, ``fascist``, ``tracker``,
     ``draw_pile``, ``discard_pile``, ``session`` (the last legislative session while its claim
     window is open, else None), ``sessions`` (every legislative session), ``not_hitler`` (E8),
-    ``proven_not_hitler`` (E8, P4, W2), ``investigated``, ``power`` and ``power_president``
+    ``proven_not_hitler`` (E8, P4, W2), ``investigated`` and ``investigations`` (who
+    investigated whom, in order), ``power`` and ``power_president``
     (the last power used), ``winner``, ``reason``, ``roles`` (revealed at the end).
     """
 
-    def __init__(self) -> None:
-        self.players = 0
+    def __init__(
+        self,
+        players: int = 0,
+        *,
+        hitler_zone: int = 0,
+        deck: tuple[int, int] = (0, 0),
+        start: tuple[int, int] = (0, 0),
+    ) -> None:
+        """An empty state; the ``game_started`` event that opens every log sets the table and
+        its rules. A reader that feeds events without it (a test's few events) gives the table
+        size, the Hitler zone, the deck and the start of the tracks here instead."""
+        self.players = players
         self.board: tuple[str | None, ...] = ()
-        self.hitler_zone = self.veto_zone = 0
-        self.deck = self.deck_liberal = 0
-        self.start = (0, 0)
+        self.hitler_zone, self.veto_zone = hitler_zone, 0
+        self.deck_liberal, self.deck = deck[0], deck[0] + deck[1]
+        self.start = start
+        self.liberal, self.fascist = start
         self.events = 0
         self.round = 0
         self.candidate: int | None = None
@@ -62,16 +76,17 @@ class PublicState:
         self.nominee: int | None = None
         self.president: int | None = None
         self.chancellor: int | None = None
-        self.votes: tuple[bool | None, ...] = ()
-        self.alive: tuple[bool, ...] = ()
-        self.living = 0
-        self.liberal = self.fascist = self.tracker = 0
-        self.draw_pile = self.discard_pile = 0
+        self.votes: tuple[bool | None, ...] = (None,) * players
+        self.alive: tuple[bool, ...] = (True,) * players
+        self.living = players
+        self.tracker = 0
+        self.draw_pile, self.discard_pile = self.deck, 0
         self.session: Session | None = None
         self.sessions: tuple[Session, ...] = ()
         self.not_hitler: tuple[int, ...] = ()
         self.proven_not_hitler: tuple[int, ...] = ()
-        self.investigated: tuple[bool, ...] = ()
+        self.investigated: tuple[bool, ...] = (False,) * players
+        self.investigations: tuple[tuple[int, int], ...] = ()  # (president, target), in order
         self.power: str | None = None
         self.power_president: int | None = None
         self.winner: str | None = None
@@ -79,7 +94,7 @@ class PublicState:
         self.roles: tuple[str, ...] | None = None
 
     @classmethod
-    def of(cls, events: Iterable[Mapping[str, Any]]) -> PublicState:
+    def of(cls, events: Iterable[TypedEvent]) -> PublicState:
         """The state after ``events`` (a game's log as views or ``Event.json`` give it)."""
         state = cls()
         for e in events:
@@ -120,52 +135,53 @@ class PublicState:
         return liberals, self.deck - self.deck_liberal - (self.fascist - fas)
 
     # ------------------------------------------------------------------ reading events
-    def feed(self, e: Mapping[str, Any]) -> None:
-        """Read the next event of the log (one a seat observes, or ``Event.json``)."""
+    def feed(self, e: TypedEvent) -> None:
+        """Read the next event of the log (one a seat observes, or ``Event.json``; a client's
+        plain copy goes through ``events.typed`` first)."""
         self.events += 1
-        handler = _READERS.get(e["type"])
+        handler = _READERS.get(e.kind)
         if handler is not None:
             handler(self, e)
 
-    def _game_started(self, e: Mapping[str, Any]) -> None:
-        n = e["players"]
+    def _game_started(self, e: E.GameStarted) -> None:
+        n = e.players
         self.players = n
-        self.board = tuple(e["board"])
-        self.hitler_zone, self.veto_zone = e["hitler_zone"], e["veto_zone"]
-        self.liberal, self.fascist = e["liberal_policies"], e["fascist_policies"]
+        self.board = tuple(e.board)
+        self.hitler_zone, self.veto_zone = e.hitler_zone, e.veto_zone
+        self.liberal, self.fascist = e.liberal_policies, e.fascist_policies
         self.start = (self.liberal, self.fascist)
-        self.deck = self.draw_pile = e["draw_pile"]
-        self.deck_liberal = Rules.from_json(e["rules"]).deck[0]
+        self.deck = self.draw_pile = e.draw_pile
+        self.deck_liberal = Rules.from_json(e.rules).deck[0]
         self.alive = (True,) * n
         self.living = n
         self.investigated = (False,) * n
         self.votes = (None,) * n
 
-    def _candidate(self, e: Mapping[str, Any]) -> None:
-        self.round, self.candidate, self.eligible = e["round"], e["seat"], tuple(e["eligible"])
+    def _candidate(self, e: E.Candidate) -> None:
+        self.round, self.candidate, self.eligible = e.round, e.seat, tuple(e.eligible)
         self.nominee = None
         self.power = None
 
-    def _nominated(self, e: Mapping[str, Any]) -> None:
-        self.nominee = e["chancellor"]
+    def _nominated(self, e: E.Nominated) -> None:
+        self.nominee = e.chancellor
         self.session = None  # the nomination closes the claim window
 
-    def _votes(self, e: Mapping[str, Any]) -> None:
-        self.votes = tuple(e["votes"])
+    def _votes(self, e: E.Votes) -> None:
+        self.votes = tuple(e.votes)
 
-    def _tracker(self, e: Mapping[str, Any]) -> None:
-        self.tracker = e["value"]
+    def _tracker(self, e: E.Tracker) -> None:
+        self.tracker = e.value
 
-    def _elected(self, e: Mapping[str, Any]) -> None:
-        self.president, self.chancellor = e["president"], e["chancellor"]
+    def _elected(self, e: E.Elected) -> None:
+        self.president, self.chancellor = e.president, e.chancellor
 
-    def _not_hitler(self, e: Mapping[str, Any]) -> None:
-        self.not_hitler = tuple(sorted({*self.not_hitler, e["seat"]}))
-        self.proven_not_hitler = tuple(sorted({*self.proven_not_hitler, e["seat"]}))
+    def _not_hitler(self, e: E.NotHitler) -> None:
+        self.not_hitler = tuple(sorted({*self.not_hitler, e.seat}))
+        self.proven_not_hitler = tuple(sorted({*self.proven_not_hitler, e.seat}))
 
-    def _legislative_session(self, e: Mapping[str, Any]) -> None:
-        self.draw_pile = e["draw_pile"]
-        self._open(Session(e["president"], e["chancellor"], bool(e["veto"])))
+    def _legislative_session(self, e: E.LegislativeSession) -> None:
+        self.draw_pile = e.draw_pile
+        self._open(Session(e.president, e.chancellor, bool(e.veto)))
 
     def _open(self, session: Session) -> None:
         self.session = session
@@ -178,65 +194,66 @@ class PublicState:
             session = self.session = replace(session, **changes)
             self.sessions = self.sessions[:-1] + (session,)
 
-    def _president_discarded(self, e: Mapping[str, Any]) -> None:
+    def _president_discarded(self, e: E.PresidentDiscarded) -> None:
         self.discard_pile += 1
 
-    def _veto_proposed(self, e: Mapping[str, Any]) -> None:
+    def _veto_proposed(self, e: E.VetoProposed) -> None:
         self._change(veto_proposed=True)
 
-    def _veto(self, e: Mapping[str, Any]) -> None:
-        if e["accepted"]:
+    def _veto(self, e: E.Veto) -> None:
+        if e.accepted:
             self.discard_pile += 2
             self._change(vetoed=True)
 
-    def _chaos(self, e: Mapping[str, Any]) -> None:
+    def _chaos(self, e: E.Chaos) -> None:
         self.draw_pile -= 1
         self.session = None
 
-    def _enacted(self, e: Mapping[str, Any]) -> None:
-        self.liberal, self.fascist = e["liberal_policies"], e["fascist_policies"]
+    def _enacted(self, e: E.Enacted) -> None:
+        self.liberal, self.fascist = e.liberal_policies, e.fascist_policies
         self.tracker = 0
-        if not e["chaos"]:
+        if not e.chaos:
             self.discard_pile += 1  # the chancellor's other policy
-            self._change(enacted=e["policy"])
+            self._change(enacted=e.policy)
 
-    def _reshuffled(self, e: Mapping[str, Any]) -> None:
-        self.draw_pile, self.discard_pile = e["draw_pile"], 0
+    def _reshuffled(self, e: E.Reshuffled) -> None:
+        self.draw_pile, self.discard_pile = e.draw_pile, 0
 
-    def _power(self, e: Mapping[str, Any]) -> None:
-        self.power, self.power_president = e["power"], e["president"]
+    def _power(self, e: E.PowerUsed) -> None:
+        self.power, self.power_president = e.power, e.president
 
-    def _investigated(self, e: Mapping[str, Any]) -> None:
-        t = e["target"]
+    def _investigated(self, e: E.Investigated) -> None:
+        t = e.target
+        self.investigations += ((e.president, t),)
         self.investigated = self.investigated[:t] + (True,) + self.investigated[t + 1 :]
 
-    def _executed(self, e: Mapping[str, Any]) -> None:
-        t = e["target"]
+    def _executed(self, e: E.Executed) -> None:
+        t = e.target
         self.alive = self.alive[:t] + (False,) + self.alive[t + 1 :]
         self.living -= 1
         self.proven_not_hitler = tuple(sorted({*self.proven_not_hitler, t}))
 
-    def _claim(self, e: Mapping[str, Any]) -> None:
+    def _claim(self, e: E.Claimed) -> None:
         session = self.session
         if session is None:
             return
         changes: dict[str, Any] = {"claims": (*session.claims, e)}
-        subject, seat = e["subject"], e["seat"]
+        subject, seat = e.subject, e.seat
         if subject == CLAIM_PRESIDENT_HAND and seat == session.president:
-            changes["president_claim"] = list(e["policies"]).count("liberal")
+            changes["president_claim"] = list(e.policies or ()).count("liberal")
         elif subject == CLAIM_CHANCELLOR_HAND and seat == session.chancellor:
-            changes["chancellor_claim"] = list(e["policies"]).count("liberal")
+            changes["chancellor_claim"] = list(e.policies or ()).count("liberal")
         self._change(**changes)
 
-    def _game_over(self, e: Mapping[str, Any]) -> None:
-        self.winner, self.reason = e["winner"], e["reason"]
-        self.roles = tuple(e["roles"])
+    def _game_over(self, e: E.GameOver) -> None:
+        self.winner, self.reason = e.winner, e.reason
+        self.roles = tuple(e.roles)
         self.proven_not_hitler = tuple(s for s, r in enumerate(self.roles) if r != "hitler")
         self.session = None
 
 
 #: Each public event type's reader (``PublicState._<type>``); private events teach nothing public.
-_READERS: dict[str, Callable[[PublicState, Mapping[str, Any]], None]] = {
+_READERS: dict[str, Callable[[PublicState, Any], None]] = {
     "game_started": PublicState._game_started,
     "candidate": PublicState._candidate,
     "nominated": PublicState._nominated,
@@ -259,7 +276,7 @@ _READERS: dict[str, Callable[[PublicState, Mapping[str, Any]], None]] = {
 }
 
 
-def public_states(events: Iterable[Mapping[str, Any]]) -> Iterator[PublicState]:
+def public_states(events: Iterable[TypedEvent]) -> Iterator[PublicState]:
     """The public state after each of ``events`` in turn (a new object each time)."""
     state = PublicState()
     for e in events:
