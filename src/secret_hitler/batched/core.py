@@ -462,6 +462,7 @@ def step(cfg: Config, st: State, action: jax.Array) -> State:
         f = s.fascist
         return jnp.where((policy == 1) & (f >= 1) & (f <= 5), board[jnp.clip(f - 1, 0, 5)], 0)
 
+    s.v, (h0, v0, won, go_session, legal, nom, elected, failed, accept, refused_enacts, power_at_election, inv, spec, exe, target, tbit, seat) = jax.lax.optimization_barrier((s.v, (h0, v0, won, go_session, legal, nom, elected, failed, accept, refused_enacts, power_at_election, inv, spec, exe, target, tbit, seat)))
     # -- the chancellor enacts (_chancellor_enacts, _government_enacts)
     gov = enact | refused_enacts
     gpol = jnp.where(enact, (a - E.ENACT_LIBERAL) & 1, st.veto_choice)
@@ -475,6 +476,7 @@ def step(cfg: Config, st: State, action: jax.Array) -> State:
     deck_check(gov_on)
     gov_power = slot_power(gpol)
 
+    s.v, (h0, won, gov_on, gov_power) = jax.lax.optimization_barrier((s.v, (h0, won, gov_on, gov_power)))
     # -- a consented veto: deck check first (A7), then the tracker
     deck_check(accept)
 
@@ -497,6 +499,7 @@ def step(cfg: Config, st: State, action: jax.Array) -> State:
     chaos_powered = chaos_on & (chaos_power != 0)
     go_end = failed & ~chaos_won & ~chaos_powered  # _tally: "if self.phase is _VOTE"
 
+    s.v, (h0, won, go_end, chaos_on, chaos_power, chaos_powered) = jax.lax.optimization_barrier((s.v, (h0, won, go_end, chaos_on, chaos_power, chaos_powered)))
     # -- after the session (_after_session): enacted, or vetoed without chaos's power or a win
     after = gov_on | (accept & ~chaos_won & ~chaos_powered)
     power = jnp.where(gov_on, gov_power, 0)
@@ -533,6 +536,7 @@ def step(cfg: Config, st: State, action: jax.Array) -> State:
     s.set(targeted, power_targets=targets, phase=power_phase)
     resume = begin & ~targeted  # a peek, or no legal target (A11): _continue
 
+    s.v, (h0, won, go_end, go_session, resume) = jax.lax.optimization_barrier((s.v, (h0, won, go_end, go_session, resume)))
     # -- powers used (_investigate, _special_election, _execute)
     h0 = h0 | jnp.where(inv | spec | exe, (1 << _HAS_TARGET) | jnp.left_shift(target, _TARGET), 0)
     s.set(inv, investigated=s.investigated | tbit)
@@ -549,6 +553,7 @@ def step(cfg: Config, st: State, action: jax.Array) -> State:
     go_session = go_session | (resume & (s.after_session != 0))
     go_end = go_end | (resume & (s.after_session == 0))
 
+    s.v, (h0, won, go_end, go_session) = jax.lax.optimization_barrier((s.v, (h0, won, go_end, go_session)))
     # -- _end_round, _begin_round
     nxt = jnp.where(
         s.special_next >= 0, s.special_next, _first_from(s.alive, (s.rotation + 1) % n, n)
@@ -556,6 +561,7 @@ def step(cfg: Config, st: State, action: jax.Array) -> State:
     s.set(go_end & (s.special_next < 0), rotation=nxt)
     s.set(go_end, special_next=-1, round=s.round + 1, candidate=nxt, nominee=-1, phase=NOMINATE)
 
+    s.v, (h0, go_session) = jax.lax.optimization_barrier((s.v, (h0, go_session)))
     # -- _begin_session: the president draws 3
     veto_on = s.fascist >= rules.veto_zone
     if rules.veto_limit is not None:
@@ -656,6 +662,7 @@ def legal_mask(cfg: Config, st: State, seat: jax.Array) -> jax.Array:
 def _outputs(cfg: Config, st: State, just_won: jax.Array) -> State:
     from .observation import observe_seat
 
+    st = jax.lax.optimization_barrier(st)
     st = st._replace(current_player=current_player(cfg, st))
     mask = legal_mask(cfg, st, st.current_player)
     obs = observe_seat(cfg, st, jnp.maximum(st.current_player, 0))

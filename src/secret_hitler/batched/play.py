@@ -21,21 +21,21 @@ def random_action(mask: jax.Array, u: jax.Array) -> jax.Array:
     return jnp.where(count > 0, pick, -1)
 
 
-@partial(jax.jit, static_argnums=(0, 3))
+@partial(jax.jit, static_argnums=(0, 3, 4))
 def random_games(
-    cfg: C.Config, state: C.State, key: jax.Array, steps: int
-) -> tuple[C.State, jax.Array, jax.Array]:
+    cfg: C.Config, state: C.State, key: jax.Array, steps: int, keep: bool = False
+) -> tuple[C.State, jax.Array, jax.Array] | tuple[C.State, jax.Array, jax.Array, C.State]:
     """``steps`` decisions of random legal actions in every game of ``state`` (a batch); returns
     the final state and each step's acting seats and actions, ``[steps, batch]`` (seat -1 once
-    a game is over)."""
+    a game is over), and with ``keep`` the state before each step too (``[steps, batch, ...]``)."""
     step = jax.vmap(partial(C.step, cfg))
 
-    def body(st: C.State, u: jax.Array) -> tuple[C.State, tuple[jax.Array, jax.Array]]:
+    def body(st: C.State, u: jax.Array) -> tuple[C.State, tuple[jax.Array, ...]]:
         action = random_action(st.legal_action_mask, u)
         seat = jnp.where(action >= 0, st.current_player, -1)
-        return step(st, action), (seat, action)
+        return step(st, action), (seat, action, st) if keep else (seat, action)
 
     batch = state.phase.shape[0]
     us = jax.random.uniform(key, (steps, batch))
-    final, (seats, actions) = jax.lax.scan(body, state, us)
-    return final, seats, actions
+    final, out = jax.lax.scan(body, state, us)
+    return (final, *out)

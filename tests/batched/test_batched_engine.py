@@ -1,0 +1,122 @@
+"""The batched JAX engine, judged by the engine: thousands of random games per preset exported
+as records that ``engine.replay`` plays to the same winner, reason and final state; sampled
+games stepped beside the research environment, every seat's observation and mask compared at
+every step; records' fixings dealing the same games."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+jax = pytest.importorskip("jax")
+pytest.importorskip("pettingzoo")
+
+from secret_hitler.batched import core as C  # noqa: E402
+from secret_hitler.batched import play, record  # noqa: E402
+from secret_hitler.engine import PRESETS, replay, replay_summary  # noqa: E402
+from secret_hitler.env import raw_env  # noqa: E402
+
+# every preset at two table sizes between them covering 5 to 10 players
+TABLES = [
+    ("official", 7),
+    ("official", 5),
+    ("secrethitler-io", 6),
+    ("secrethitler-io", 10),
+    ("kickstarter", 8),
+    ("kickstarter", 5),
+    ("tabletop-tw", 5),
+    ("tabletop-tw", 9),
+    ("forum", 7),
+    ("forum", 10),
+    ("summary-zh", 6),
+    ("summary-zh", 10),
+]
+GAMES = 1024  # per table: 2,048 per preset
+STEPS = 400  # the longest of 18,000 random engine games took 343 decisions
+SAMPLED = 6  # games per preset whose observations are compared at every step
+OBSERVED = {"official": 7, "secrethitler-io": 10, "kickstarter": 5, "tabletop-tw": 5, "forum": 8,
+            "summary-zh": 9}
+
+
+def _summary(final: C.State, g: int, n: int) -> dict[str, object]:
+    """``replay_summary``'s fields of batched game ``g``."""
+    def seat(x: object) -> int | None:
+        return None if int(x) < 0 else int(x)
+
+    winner = int(final.winner[g])
+    return {
+        "finished": winner >= 0,
+        "winner": C.WINNERS[winner] if winner >= 0 else None,
+        "reason": C.REASONS[int(final.reason[g])],
+        "liberal_policies": int(final.liberal[g]),
+        "fascist_policies": int(final.fascist[g]),
+        "election_tracker": int(final.tracker[g]),
+        "draw_pile": int(final.draw_n[g]),
+        "discard_pile": int(final.disc_l[g] + final.disc_f[g]),
+        "alive": [bool((int(final.alive[g]) >> s) & 1) for s in range(n)],
+        "president": seat(final.president[g]),
+        "chancellor": seat(final.chancellor[g]),
+    }
+
+
+@pytest.mark.parametrize(("rules", "players"), TABLES)
+def test_every_batched_game_replays_in_the_engine_to_the_same_end(rules: str, players: int) -> None:
+    env = C.Env(players, rules)
+    keys = jax.random.split(jax.random.key(players), GAMES)
+    final, seats, actions = play.random_games(env.config, env.init(keys), jax.random.key(7), STEPS)
+    final = jax.device_get(final)
+    assert bool(np.all(final.terminated)), "every random game ends within STEPS decisions"
+    assert not bool(np.any(final.truncated))
+    reasons = set()
+    for g, rec in enumerate(record.to_records(env.config, final, seats, actions)):
+        result = replay(rec)  # checks every action's legality and the recorded result
+        assert result.ok, (g, result.error)
+        expected = replay_summary(result.game)
+        expected.pop("next")
+        assert _summary(final, g, players) == expected, g
+        assert int(final.steps[g]) == len(rec["actions"])
+        reasons.add(expected["reason"])
+    # the games reach every way to end (a table with 17 policies and random play does)
+    assert reasons == {"five_liberal_policies", "six_fascist_policies", "hitler_elected", "hitler_executed"}
+
+
+def _fixings(rec: dict[str, object]) -> dict[str, object]:
+    return {k: rec[k] for k in ("roles", "first_president", "deck", "reshuffles")}
+
+
+@pytest.mark.parametrize("rules", list(PRESETS))
+def test_observations_and_masks_equal_the_environments_at_every_step(rules: str) -> None:
+    """Sampled games stepped in both: the current player, every seat's observation and mask,
+    and the rewards at the end."""
+    players = OBSERVED[rules]
+    benv = C.Env(players, rules)
+    state = benv.init(jax.random.split(jax.random.key(3), SAMPLED))
+    final, seats, actions, states = play.random_games(
+        benv.config, state, jax.random.key(4), STEPS, True
+    )
+    final, seats, actions = jax.device_get((final, seats, actions))
+    records = record.to_records(benv.config, final, seats, actions)
+    every_seat = np.tile(np.arange(players), STEPS)
+    for g, rec in enumerate(records):
+        # every seat's observation and mask at every step of game g, in one call
+        mine = jax.tree.map(lambda x, g=g: np.repeat(np.asarray(x[:, g]), players, 0), states)
+        obs, masks = jax.device_get(benv.observe(mine, every_seat))
+        obs = obs.reshape(STEPS, players, -1)
+        masks = masks.reshape(STEPS, players, -1).astype(np.int8)
+        current = np.asarray(states.current_player[:, g])
+        own = np.asarray(states.observation[:, g])
+        env = raw_env(players, rules)
+        env.reset(options=_fixings(rec))
+        for t in range(len(rec["actions"])):
+            agent = env.agent_selection
+            assert current[t] == int(agent.split("_")[1]), (g, t)
+            for s in range(players):
+                want = env.observe(f"player_{s}")
+                np.testing.assert_array_equal(obs[t, s], want["observation"], err_msg=f"{g} {t} {s}")
+                np.testing.assert_array_equal(masks[t, s], want["action_mask"], err_msg=f"{g} {t}")
+            np.testing.assert_array_equal(own[t], obs[t, current[t]])
+            env.step(int(actions[t, g]))
+        assert all(env.terminations.values()) and bool(final.terminated[g])
+        # the rewards come with the step that ends the game (the state after the last action)
+        rewards = np.asarray(states.rewards[len(rec["actions"]), g])
+        assert rewards.tolist() == [env.rewards[f"player_{s}"] for s in range(players)]
