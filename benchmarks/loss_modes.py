@@ -44,7 +44,7 @@ class Watched:
         action = self.agent.act(view, legal)
         bayes = getattr(self.agent, "base", self.agent)  # a search agent's bayes part
         beliefs = getattr(bayes, "beliefs", None)
-        zone = view.fascist_policies >= view.hitler_zone
+        zone = view.hitler_zone_active
         if action.type == A.NOMINATE and zone and beliefs is not None:
             from secret_hitler.bots.beliefs import HIT
 

@@ -78,7 +78,7 @@ def tally(records: list[dict]) -> dict[tuple[str, str], list[float]]:  # type: i
                 if seat in (president, chancellor) or president is None or chancellor is None:
                     continue
                 roles = game.roles[president].value, game.roles[chancellor].value
-                if roles[1] == "hitler" and view.fascist_policies >= view.hitler_zone:
+                if roles[1] == "hitler" and view.hitler_zone_active:
                     row = VOTE_ROWS[0]
                 else:
                     row = VOTE_ROWS[2] if roles == ("liberal", "liberal") else VOTE_ROWS[1]

@@ -140,3 +140,12 @@ def test_sessions_keep_their_outcome_and_claims_and_copies_share_no_change() -> 
     copy.feed(typed({"type": "tracker", "value": 2}))
     assert (copy.tracker, copy.alive[1]) == (2, False)
     assert _snapshot(final) == before
+    # the open session too: a claim fed to a copy is the copy's alone
+    opened = next(st for st in states if st.session is not None)
+    kept = _snapshot(opened) | {"session": opened.session.copy()}  # type: ignore[union-attr]
+    other = opened.copy()
+    pres = opened.session.president  # type: ignore[union-attr]
+    claim = {"type": "claim", "seat": pres, "subject": "president_hand"}
+    other.feed(typed({**claim, "policies": ["liberal", "liberal", "liberal"]}))
+    assert other.session is not None and other.session.president_claim == 3
+    assert _snapshot(opened) == kept

@@ -6,13 +6,14 @@ election tracker, the piles' sizes, the round, the candidate and the nominee, th
 government and its votes, every legislative session with its outcome and claims, the seats
 proven not Hitler, the investigated seats, the power in use and the result. Bots, the research
 environment and the evaluation read it instead of keeping their own copies; every value is
-immutable (tuples, ``Session``), so ``copy`` is cheap and a copy never shares a change.
+immutable (tuples) but the open ``Session``, which ``copy`` copies: a copy is cheap and never
+shares a change.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from . import events as E
@@ -21,10 +22,11 @@ from .events import TypedEvent
 from .settings import CHAOS_AT, FASCIST_TRACK, LIBERAL_TRACK, Rules
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Session:
     """One legislative session as the public saw it, with the claims made in its window (until
-    the next nomination)."""
+    the next nomination). The fold changes it while its window is open (``PublicState.copy``
+    copies it then), never after."""
 
     president: int
     chancellor: int
@@ -36,17 +38,31 @@ class Session:
     chancellor_claim: int | None = None  # ...among the chancellor's claimed two
     claims: tuple[E.Claimed, ...] = ()  # every claim event of the window, in order
 
+    def copy(self) -> Session:
+        return Session(
+            self.president,
+            self.chancellor,
+            self.veto_available,
+            self.veto_proposed,
+            self.vetoed,
+            self.enacted,
+            self.president_claim,
+            self.chancellor_claim,
+            self.claims,
+        )
+
 
 class PublicState:
     """The public state after the events fed so far (``feed``; private events are skipped).
 
-    Attributes (all immutable values): ``players``, ``board``, ``hitler_zone``, ``veto_zone``,
+    Attributes (immutable values, but the open ``session``): ``players``, ``board``, ``hitler_zone``, ``veto_zone``,
     ``deck`` and ``deck_liberal`` (policies in the game, liberal ones), ``start`` (policies on the tracks at the start),
     ``events`` (events read, private ones included), ``round``, ``candidate``, ``eligible``,
     ``nominee``, ``president`` and ``chancellor`` (the last elected government), ``votes``
     (the last revealed votes), ``alive``, ``living``, ``liberal``, ``fascist``, ``tracker``,
     ``draw_pile``, ``discard_pile``, ``session`` (the last legislative session while its claim
-    window is open, else None), ``sessions`` (every legislative session), ``not_hitler`` (E8),
+    window is open, else None), ``closed`` (the sessions before), ``sessions`` (all of them),
+    ``not_hitler`` (E8),
     ``proven_not_hitler`` (E8, P4, W2), ``investigated`` and ``investigations`` (who
     investigated whom, in order), ``power`` and ``power_president``
     (the last power used), ``winner``, ``reason``, ``roles`` (revealed at the end).
@@ -82,7 +98,7 @@ class PublicState:
         self.tracker = 0
         self.draw_pile, self.discard_pile = self.deck, 0
         self.session: Session | None = None
-        self.sessions: tuple[Session, ...] = ()
+        self.closed: tuple[Session, ...] = ()  # the sessions whose claim window has closed
         self.not_hitler: tuple[int, ...] = ()
         self.proven_not_hitler: tuple[int, ...] = ()
         self.investigated: tuple[bool, ...] = (False,) * players
@@ -102,10 +118,17 @@ class PublicState:
         return state
 
     def copy(self) -> PublicState:
-        """An independent copy (every value is immutable: nothing else to copy)."""
+        """An independent copy (every value is immutable but the open session: copied)."""
         other = PublicState.__new__(PublicState)
         other.__dict__.update(self.__dict__)
+        if self.session is not None:
+            other.session = self.session.copy()
         return other
+
+    @property
+    def sessions(self) -> tuple[Session, ...]:
+        """Every legislative session so far, the open one last."""
+        return self.closed if self.session is None else (*self.closed, self.session)
 
     # ------------------------------------------------------------------ derived rule facts
     @property
@@ -164,7 +187,7 @@ class PublicState:
 
     def _nominated(self, e: E.Nominated) -> None:
         self.nominee = e.chancellor
-        self.session = None  # the nomination closes the claim window
+        self._close()  # the nomination closes the claim window
 
     def _votes(self, e: E.Votes) -> None:
         self.votes = tuple(e.votes)
@@ -181,40 +204,38 @@ class PublicState:
 
     def _legislative_session(self, e: E.LegislativeSession) -> None:
         self.draw_pile = e.draw_pile
-        self._open(Session(e.president, e.chancellor, bool(e.veto)))
+        self._close()
+        self.session = Session(e.president, e.chancellor, bool(e.veto))
 
-    def _open(self, session: Session) -> None:
-        self.session = session
-        self.sessions += (session,)
-
-    def _change(self, **changes: Any) -> None:
-        """Change the open session (replaced, as the last of ``sessions``)."""
-        session = self.session
-        if session is not None:
-            session = self.session = replace(session, **changes)
-            self.sessions = self.sessions[:-1] + (session,)
+    def _close(self) -> None:
+        if self.session is not None:
+            self.closed += (self.session,)
+            self.session = None
 
     def _president_discarded(self, e: E.PresidentDiscarded) -> None:
         self.discard_pile += 1
 
     def _veto_proposed(self, e: E.VetoProposed) -> None:
-        self._change(veto_proposed=True)
+        if self.session is not None:
+            self.session.veto_proposed = True
 
     def _veto(self, e: E.Veto) -> None:
         if e.accepted:
             self.discard_pile += 2
-            self._change(vetoed=True)
+            if self.session is not None:
+                self.session.vetoed = True
 
     def _chaos(self, e: E.Chaos) -> None:
         self.draw_pile -= 1
-        self.session = None
+        self._close()
 
     def _enacted(self, e: E.Enacted) -> None:
         self.liberal, self.fascist = e.liberal_policies, e.fascist_policies
         self.tracker = 0
         if not e.chaos:
             self.discard_pile += 1  # the chancellor's other policy
-            self._change(enacted=e.policy)
+            if self.session is not None:
+                self.session.enacted = e.policy
 
     def _reshuffled(self, e: E.Reshuffled) -> None:
         self.draw_pile, self.discard_pile = e.draw_pile, 0
@@ -237,19 +258,18 @@ class PublicState:
         session = self.session
         if session is None:
             return
-        changes: dict[str, Any] = {"claims": (*session.claims, e)}
+        session.claims += (e,)
         subject, seat = e.subject, e.seat
         if subject == CLAIM_PRESIDENT_HAND and seat == session.president:
-            changes["president_claim"] = list(e.policies or ()).count("liberal")
+            session.president_claim = list(e.policies or ()).count("liberal")
         elif subject == CLAIM_CHANCELLOR_HAND and seat == session.chancellor:
-            changes["chancellor_claim"] = list(e.policies or ()).count("liberal")
-        self._change(**changes)
+            session.chancellor_claim = list(e.policies or ()).count("liberal")
 
     def _game_over(self, e: E.GameOver) -> None:
         self.winner, self.reason = e.winner, e.reason
         self.roles = tuple(e.roles)
         self.proven_not_hitler = tuple(s for s, r in enumerate(self.roles) if r != "hitler")
-        self.session = None
+        self._close()
 
 
 #: Each public event type's reader (``PublicState._<type>``); private events teach nothing public.
