@@ -55,17 +55,16 @@ class Session:
 class PublicState:
     """The public state after the events fed so far (``feed``; private events are skipped).
 
-    Attributes (immutable values, but the open ``session``): ``players``, ``board``, ``hitler_zone``, ``veto_zone``,
-    ``deck`` and ``deck_liberal`` (policies in the game, liberal ones), ``start`` (policies on the tracks at the start),
-    ``events`` (events read, private ones included), ``round``, ``candidate``, ``eligible``,
-    ``nominee``, ``president`` and ``chancellor`` (the last elected government), ``votes``
-    (the last revealed votes), ``alive``, ``living``, ``liberal``, ``fascist``, ``tracker``,
-    ``draw_pile``, ``discard_pile``, ``session`` (the last legislative session while its claim
-    window is open, else None), ``closed`` (the sessions before), ``sessions`` (all of them),
-    ``not_hitler`` (E8),
-    ``proven_not_hitler`` (E8, P4, W2), ``investigated`` and ``investigations`` (who
-    investigated whom, in order), ``power`` and ``power_president``
-    (the last power used), ``winner``, ``reason``, ``roles`` (revealed at the end).
+    Attributes (immutable values, but the open ``session``): ``players``, ``board``,
+    ``hitler_zone``, ``veto_zone``, ``deck`` and ``deck_liberal`` (policies in the game, liberal
+    ones), ``start`` (policies on the tracks at the start), ``round``, ``candidate``,
+    ``eligible``, ``nominee``, ``president`` and ``chancellor`` (the last elected government),
+    ``votes`` (the last revealed votes), ``alive``, ``living``, ``liberal``, ``fascist``,
+    ``tracker``, ``draw_pile``, ``discard_pile``, ``session`` (the last legislative session while
+    its claim window is open, else None), ``closed`` (the sessions before), ``sessions`` (all of
+    them), ``not_hitler`` (E8), ``proven_not_hitler`` (E8, P4, W2), ``investigated`` and
+    ``investigations`` (who investigated whom, in order), ``power`` and ``power_president`` (the
+    last power used), ``winner``, ``reason``, ``roles`` (revealed at the end).
     """
 
     def __init__(
@@ -85,7 +84,6 @@ class PublicState:
         self.deck_liberal, self.deck = deck[0], deck[0] + deck[1]
         self.start = start
         self.liberal, self.fascist = start
-        self.events = 0
         self.round = 0
         self.candidate: int | None = None
         self.eligible: tuple[int, ...] = ()
@@ -161,7 +159,6 @@ class PublicState:
     def feed(self, e: TypedEvent) -> None:
         """Read the next event of the log (one a seat observes, or ``Event.json``; a client's
         plain copy goes through ``events.typed`` first)."""
-        self.events += 1
         handler = _READERS.get(e.kind)
         if handler is not None:
             handler(self, e)
