@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import gzip
 import zlib
-from importlib import resources
 from collections.abc import Iterator
 from contextlib import contextmanager
+from importlib import resources
 from pathlib import Path
 from typing import Any, TextIO
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import copy
 import json
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import combinations
@@ -29,7 +29,7 @@ from typing import Any, Self
 import numpy as np
 
 from ..engine import events as E
-from ..engine.events import PRIVATE_EVENT_TYPES
+from ..engine.events import PRIVATE_EVENT_TYPES, TypedEvent
 from ..engine.public import PublicState
 from ..engine.settings import PRESETS
 
@@ -553,7 +553,7 @@ class Beliefs:
         t = self._weights.get(term, self._temper)
         self.logw = self.logw + (loglik if t == 1.0 else t * loglik)
 
-    def _event(self, e: Mapping[str, Any]) -> None:
+    def _event(self, e: TypedEvent) -> None:
         """Read one event: its handler (``_HANDLERS``), which sees the public state before the
         event (``table``), then the fold; the public belief skips the seats' private events."""
         kind = e["type"]
