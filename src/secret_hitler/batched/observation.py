@@ -3,6 +3,10 @@
 Every field is placed at the offset ``encoding.Layout`` gives it, so the layout has one
 definition; what each field means is the environment's, and tests/batched compares this vector
 with ``SecretHitlerEnv.observe`` at every step of sampled games, seat by seat.
+
+For speed the vector is built as bits: each field's bit pattern is or-ed into 32-bit words at
+its offset, and the words are expanded to float32 in one elementwise pass; only the last three
+fields (the pile sizes and the round, fractions) are not bits.
 """
 
 from __future__ import annotations
@@ -16,163 +20,160 @@ from . import core as C
 
 F32 = jnp.float32
 I32 = jnp.int32
-
-
-def _one_hot(value: jax.Array, size: int) -> jax.Array:
-    """One-hot of ``value`` (none for a value outside 0..size-1, e.g. -1)."""
-    return (jnp.arange(size, dtype=I32) == value).astype(F32)
-
-
-def _bits(mask: jax.Array, size: int = E.MAX_SEATS) -> jax.Array:
-    return (jnp.right_shift(mask, jnp.arange(size, dtype=I32)) & 1).astype(F32)
+U32 = jnp.uint32
+_FRACTIONS = ("draw_pile", "discard_pile", "round")
 
 
 def _static(cfg: C.Config) -> np.ndarray:
-    """The fields fixed for the game: players, board, zones."""
+    """The fields fixed for the game (players, board, zones), as 0/1."""
     layout = cfg.layout
-    out = np.zeros(layout.blocks["static"][1], np.float32)
-    out[layout["players"].offset : layout["players"].offset + cfg.players] = 1.0
+    out = np.zeros(layout.blocks["static"][1], np.uint32)
+    out[layout["players"].offset : layout["players"].offset + cfg.players] = 1
     for slot, code in enumerate(cfg.board[:5]):
         if code:
-            out[layout["board"].offset + 4 * slot + code - 1] = 1.0
+            out[layout["board"].offset + 4 * slot + code - 1] = 1
     for name, zone in (("hitler_zone", cfg.rules.hitler_zone), ("veto_zone", cfg.rules.veto_zone)):
-        out[layout[name].offset + zone - 1] = 1.0
+        out[layout[name].offset + zone - 1] = 1
     return out
+
+
+class _Words:
+    """The observation's bits as 32-bit words, filled field by field."""
+
+    def __init__(self, cfg: C.Config) -> None:
+        self.layout = cfg.layout
+        self.bits = self.layout[_FRACTIONS[0]].offset
+        size = (self.bits + 31) // 32
+        static = np.zeros(size * 32, np.uint32)
+        fixed = _static(cfg)
+        static[: fixed.size] = fixed
+        packed = (static.reshape(size, 32) << np.arange(32, dtype=np.uint32)).sum(1)
+        self.words: list[jax.Array] = [jnp.asarray(w, U32) for w in packed.astype(np.uint32)]
+
+    def put(self, name: str, pattern: jax.Array, at: int = 0, width: int | None = None) -> None:
+        """Or ``pattern`` (its low bits) into field ``name``, ``at`` bits into it."""
+        field = self.layout[name]
+        width = field.size - at if width is None else width
+        assert at + width <= field.size, name
+        offset = field.offset + at
+        word, bit = divmod(offset, 32)
+        pattern = pattern.astype(U32)
+        self.words[word] = self.words[word] | jnp.left_shift(pattern, bit)
+        if bit + width > 32:
+            self.words[word + 1] = self.words[word + 1] | jnp.right_shift(pattern, 32 - bit)
+        if bit + width > 64:
+            self.words[word + 2] = self.words[word + 2] | jnp.right_shift(pattern, 64 - bit)
+
+
+
+def expand(cfg: C.Config, words: jax.Array, tail: jax.Array) -> jax.Array:
+    """The float32 vector of ``words_of``'s words and fractions."""
+    bits = jnp.right_shift(words[:, None], jnp.arange(32, dtype=U32)) & 1
+    end = cfg.layout[_FRACTIONS[0]].offset
+    return jnp.concatenate([bits.reshape(-1)[:end].astype(F32), tail])
+
+
+def _one(value: jax.Array) -> jax.Array:
+    """The one-hot bit of ``value`` (nothing for -1)."""
+    return jnp.where(value >= 0, jnp.left_shift(1, jnp.maximum(value, 0)), 0).astype(I32)
 
 
 def observe_seat(cfg: C.Config, st: C.State, seat: jax.Array) -> jax.Array:
     """float32[layout size]: what ``seat`` may know, as the environment encodes it."""
+    return expand(cfg, *words_of(cfg, st, seat))
+
+
+def words_of(cfg: C.Config, st: C.State, seat: jax.Array) -> tuple[jax.Array, jax.Array]:
+    """``seat``'s observation as bits in 32-bit words, and the three fractions that end it."""
     layout = cfg.layout
+    assert [f.name for f in sorted(layout.fields.values(), key=lambda f: f.offset)][-3:] == list(
+        _FRACTIONS
+    )
     n, k = cfg.players, cfg.history
     seats = jnp.arange(E.MAX_SEATS, dtype=I32)
     roles = st.roles
     me = seats == seat
     my_role = jnp.sum(jnp.where(me, roles, 0))
-    present = seats < n
-    alive = _bits(st.alive).astype(bool)
-    finished = st.winner >= 0
     ph = st.phase
-    parts: dict[str, jax.Array] = {}
+    w = _Words(cfg)
 
     # -- private: seat, role, the roles it knows (own, night N1-N2, revealed, all at the end)
-    parts["seat"] = me.astype(F32)
-    parts["role"] = _one_hot(my_role, 3)
+    w.put("seat", _one(seat))
+    w.put("role", _one(my_role))
     team = roles != C.LIBERAL
     knows = me | (team & (my_role == C.FASCIST))
     if cfg.rules.hitler_knows(n):
         knows = knows | (team & (my_role == C.HITLER))
     if cfg.rules.reveal_executed_role:
-        knows = knows | ~alive
-    knows = (knows | finished) & present
-    parts["known_roles"] = (
-        (knows[:, None] & (roles[:, None] == jnp.arange(3, dtype=I32))).astype(F32).ravel()
-    )
+        knows = knows | ((jnp.right_shift(st.alive, seats) & 1) == 0)
+    knows = (knows | (st.winner >= 0)) & (seats < n)
+    w.put("known_roles", jnp.sum(jnp.where(knows, jnp.left_shift(1, 3 * seats + roles), 0)))
     mine = jnp.sum(jnp.where(me, st.inv_known, 0))
-    party = team.astype(I32)
-    found = _bits(mine)[:, None] * _one_hot(party[:, None], 2)
-    parts["investigations"] = found.ravel()
+    found = (jnp.right_shift(mine, seats) & 1) == 1
+    w.put("investigations", jnp.sum(jnp.where(found, jnp.left_shift(1, 2 * seats + team), 0)))
     peek = jnp.sum(jnp.where(me, st.peek, 0))
-    peek_bits = _bits(peek, 3)[:, None]
-    parts["peek"] = (jnp.concatenate([1.0 - peek_bits, peek_bits], axis=1) * (peek >= 0)).ravel()
+    three = jnp.arange(3, dtype=I32)
+    peeked = jnp.sum(jnp.left_shift(1, 2 * three + (jnp.right_shift(peek, three) & 1)))
+    w.put("peek", jnp.where(peek >= 0, peeked, 0))
 
     # -- history rows, newest first, and this seat's part of each
-    if k:
-        rows = jnp.arange(k, dtype=I32)
-        valid = (rows < st.records)[:, None]
-        h = st.hist[:, None]
-        v = st.hist_votes[:, None]
-        pres = h & 15
-        chan = jnp.right_shift(h, C._CHAN_SHIFT) & 15
-
-        def field(shift: int, size: int) -> jax.Array:
-            return (jnp.right_shift(h, shift + jnp.arange(size, dtype=I32)) & 1).astype(F32)
-
-        target = jnp.where(
-            jnp.right_shift(h, C._HAS_TARGET) & 1, jnp.right_shift(h, C._TARGET) & 15, -1
+    for i in range(k):
+        h, v = st.hist[i], st.hist_votes[i]
+        valid = i < st.records
+        pres, chan = h & 15, jnp.right_shift(h, C._CHAN_SHIFT) & 15
+        row = 62 * i
+        head = 1 | jnp.left_shift(_one(pres), 1) | jnp.left_shift(_one(chan), 11)
+        w.put("history", jnp.where(valid, head, 0), row, 21)
+        w.put("history", v & 1023, row + 21, 10)
+        w.put("history", jnp.right_shift(v, 10) & 1023, row + 31, 10)
+        w.put("history", jnp.right_shift(h, C._ELECTED) & 2047, row + 41, 11)
+        target = jnp.where(jnp.right_shift(h, C._HAS_TARGET) & 1, jnp.right_shift(h, C._TARGET) & 15, -1)
+        w.put("history", _one(target), row + 52, 10)
+        was_pres = valid & (pres == seat)
+        in_gov = was_pres | (valid & (chan == seat))
+        own = jnp.where(was_pres, jnp.right_shift(h, C._DREW) & 15, 0) | jnp.where(
+            in_gov, jnp.left_shift(jnp.right_shift(h, C._PASSED) & 7, 4), 0
         )
-        history = jnp.concatenate(
-            [
-                valid.astype(F32),
-                _one_hot(pres, E.MAX_SEATS) * valid,
-                _one_hot(chan, E.MAX_SEATS) * valid,
-                (jnp.right_shift(v, seats) & 1).astype(F32),
-                (jnp.right_shift(v, seats + 10) & 1).astype(F32),
-                field(C._ELECTED, 1),
-                field(C._ENACTED, 2),
-                field(C._VETO_REFUSED, 1),
-                field(C._VETOED, 1),
-                field(C._CHAOS, 2),
-                field(C._POWER, 4),
-                _one_hot(target, E.MAX_SEATS),
-            ],
-            axis=1,
-        )
-        parts["history"] = history.ravel()
-        was_pres = (pres == seat) & valid
-        in_gov = was_pres | ((chan == seat) & valid)
-        own = jnp.concatenate(
-            [field(C._DREW, 4) * was_pres, field(C._PASSED, 3) * in_gov], axis=1
-        )
-        parts["own_history"] = own.ravel()
-    else:
-        parts["history"] = jnp.zeros(0, F32)
-        parts["own_history"] = jnp.zeros(0, F32)
+        w.put("own_history", own, 7 * i, 7)
 
     # -- the table now
     acting = C.to_act(cfg, st)
-    parts["phase"] = _one_hot(ph, len(E.PHASES))
-    parts["my_turn"] = ((jnp.right_shift(acting, seat) & 1) == 1).astype(F32)[None]
-    parts["to_act"] = _bits(acting)
-    parts["alive"] = _bits(st.alive)
-    parts["candidate"] = _one_hot(st.candidate, E.MAX_SEATS)
-    parts["nominee"] = _one_hot(st.nominee, E.MAX_SEATS)
-    parts["president"] = _one_hot(st.president, E.MAX_SEATS)
-    parts["chancellor"] = _one_hot(st.chancellor, E.MAX_SEATS)
-    parts["term_limited"] = _bits(jnp.where(ph == C.NOMINATE, C.term_limited(cfg, st), 0))
-    parts["investigated"] = _bits(st.investigated)
-    parts["not_hitler"] = _bits(st.not_hitler)
+    w.put("phase", _one(ph))
+    w.put("my_turn", jnp.right_shift(acting, seat) & 1)
+    w.put("to_act", acting)
+    w.put("alive", st.alive)
+    for name in ("candidate", "nominee", "president", "chancellor"):
+        w.put(name, _one(getattr(st, name)))
+    w.put("term_limited", jnp.where(ph == C.NOMINATE, C.term_limited(cfg, st), 0))
+    w.put("investigated", st.investigated)
+    w.put("not_hitler", st.not_hitler)
     voting = ph == C.VOTE
-    parts["voted"] = _bits(jnp.where(voting, st.voted, 0))
+    w.put("voted", jnp.where(voting, st.voted, 0))
     cast_ja, cast_nein = st.ja & st.voted, st.voted & ~st.ja
     if cfg.rules.voting != "public_sequential":
         own_bit = jnp.left_shift(1, seat)
         cast_ja, cast_nein = cast_ja & own_bit, cast_nein & own_bit
-    parts["votes_ja"] = _bits(jnp.where(voting, cast_ja, st.last_ja))
-    parts["votes_nein"] = _bits(jnp.where(voting, cast_nein, st.last_nein))
-    parts["liberal_policies"] = _one_hot(jnp.minimum(st.liberal, 5), 6)
-    parts["fascist_policies"] = _one_hot(jnp.minimum(st.fascist, 6), 7)
-    parts["election_tracker"] = _one_hot(jnp.minimum(st.tracker, 2), 3)
+    w.put("votes_ja", jnp.where(voting, cast_ja, st.last_ja))
+    w.put("votes_nein", jnp.where(voting, cast_nein, st.last_nein))
+    w.put("liberal_policies", _one(jnp.minimum(st.liberal, 5)))
+    w.put("fascist_policies", _one(jnp.minimum(st.fascist, 6)))
+    w.put("election_tracker", _one(jnp.minimum(st.tracker, 2)))
     in_session = (ph == C.DISCARD) | (ph == C.ENACT) | (ph == C.VETO_RESPONSE)
     holds = ((ph == C.DISCARD) & (seat == st.president)) | (
         ((ph == C.ENACT) | (ph == C.VETO_RESPONSE))
         & ((seat == st.president) | (seat == st.chancellor))
     )
-    parts["hand_liberal"] = _one_hot(jnp.where(holds, st.hand_l, 0), 4)
-    parts["hand_fascist"] = _one_hot(jnp.where(holds, st.hand_f, 0), 4)
-    flags = [
-        in_session & (st.veto_enabled != 0) & (st.veto_refused == 0),
-        ph == C.VETO_RESPONSE,
-        st.fascist >= cfg.rules.hitler_zone,
-    ]
-    parts["veto_available"] = flags[0].astype(F32)[None]
-    parts["veto_proposed"] = flags[1].astype(F32)[None]
-    parts["hitler_zone_active"] = flags[2].astype(F32)[None]
-    parts["winner"] = _one_hot(st.winner, 2)
+    w.put("hand_liberal", _one(jnp.where(holds, st.hand_l, 0)))
+    w.put("hand_fascist", _one(jnp.where(holds, st.hand_f, 0)))
+    w.put("veto_available", in_session & (st.veto_enabled != 0) & (st.veto_refused == 0))
+    w.put("veto_proposed", ph == C.VETO_RESPONSE)
+    w.put("hitler_zone_active", st.fascist >= cfg.rules.hitler_zone)
+    w.put("winner", _one(st.winner))
     # the counts as the environment divides them (float64, then float32), by table look-up
     deck = max(1, cfg.deck_size)
     fractions = jnp.asarray((np.arange(64) / deck).astype(np.float32))
     rounds = jnp.asarray((np.minimum(np.arange(33) / 32.0, 1.0)).astype(np.float32))
-    parts["draw_pile"] = fractions[st.draw_n][None]
-    parts["discard_pile"] = fractions[st.disc_l + st.disc_f][None]
-    parts["round"] = rounds[jnp.minimum(st.round, 32)][None]
-
-    static = jnp.asarray(_static(cfg))
-    pieces = [static]
-    end = layout.blocks["static"][1]
-    for f in sorted(layout.fields.values(), key=lambda f: f.offset):
-        if f.offset < end:
-            continue
-        piece = parts[f.name]
-        assert piece.shape == (f.size,), (f.name, piece.shape, f.size)
-        pieces.append(piece)
-    return jnp.concatenate(pieces)
+    tail = jnp.stack(
+        [fractions[st.draw_n], fractions[st.disc_l + st.disc_f], rounds[jnp.minimum(st.round, 32)]]
+    )
+    return jnp.stack(w.words), tail

@@ -16,7 +16,8 @@ def random_action(mask: jax.Array, u: jax.Array) -> jax.Array:
     [0, 1); -1 where none is true."""
     count = jnp.sum(mask, axis=-1)
     k = jnp.minimum((u * count).astype(jnp.int32), jnp.maximum(count - 1, 0))
-    rank = jnp.cumsum(mask, axis=-1) - 1
+    # a log-depth prefix sum (XLA's cumsum on the CPU is quadratic in the axis)
+    rank = jax.lax.associative_scan(jnp.add, mask.astype(jnp.int32), axis=-1) - 1
     pick = jnp.argmax(mask & (rank == k[..., None]), axis=-1).astype(jnp.int32)
     return jnp.where(count > 0, pick, -1)
 
