@@ -164,7 +164,7 @@ def first_move(game: Game) -> tuple[int, Action]:
 
 
 # ---------------------------------------------------------------------- the commit
-def test_a_failed_commit_puts_back_the_copy_taken_before_the_action(
+def test_a_failed_commit_puts_back_a_copy_of_the_committed_game(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     copies: list[Game] = []
@@ -217,7 +217,7 @@ def test_a_failed_commit_puts_back_the_copy_taken_before_the_action(
     run(scenario)
 
 
-def test_a_cancelled_commit_puts_back_the_copy_too() -> None:
+def test_a_cancelled_commit_puts_back_a_copy_too() -> None:
     async def scenario() -> None:
         writer, clock, notes = FakeWriter(), FakeClock(), Notes()
         table = make_table(services(writer, clock, notes), people())

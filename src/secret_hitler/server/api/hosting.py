@@ -2,7 +2,7 @@
 hands to a bot an offline seat, removes someone from a waiting table; "rematch" opens a new table
 with the same people and settings; a remake vote deals the game anew in its first rounds.
 
-(The host role passing on and the closing of abandoned waiting tables are in hub.Hub._sweep.)
+(The host role passing on and the closing of abandoned waiting tables are in lobby/hub.py, Hub._sweep.)
 """
 
 from __future__ import annotations

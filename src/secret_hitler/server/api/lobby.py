@@ -43,7 +43,9 @@ class CreateTable(BaseModel):
     auto_start: StrictBool = True
     name: StrictStr | None = None
     webhook: StrictStr | None = None
-    rated: StrictBool = False  # server/ratings.py: people only, official rules, 5-10 players
+    rated: StrictBool = (
+        False  # lobby/hub.py rated_problem: people only, official rules, 5-10 players
+    )
 
 
 class JoinBody(BaseModel):

@@ -21,7 +21,6 @@ from ...engine.record import parse_record
 from ..core.errors import LobbyError
 from ..core.guard import client_address
 from ..core.text import json_problem
-from ..table.updates import public_action
 from .lobby import game_record, hub_of
 
 RECORD_TEXT_MAX = 1000  # characters of any text in an uploaded record (names, chat lines)
@@ -79,7 +78,7 @@ def replay_step(record: dict[str, Any], step: int | None, view: str | None) -> d
             break
     if shown is None:
         shown = game.view(seat).to_json()
-    last = public_action(actions[step - 1]) if step > 0 else None
+    last = actions[step - 1].public_json() if step > 0 else None
     game_id = record.get("id")
     return {
         "game_id": game_id if isinstance(game_id, str) and len(game_id) <= 64 else None,

@@ -28,7 +28,7 @@ class User(Base):
     id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
     name: Mapped[str] = mapped_column(sa.String(64))
     created_at: Mapped[float] = mapped_column(sa.Float)
-    # An account (optional): a guest who claimed a username and password (server/accounts.py).
+    # An account (optional): a guest who claimed a username and password (accounts/users.py).
     username: Mapped[str | None] = mapped_column(sa.String(64), nullable=True)
     username_key: Mapped[str | None] = mapped_column(
         sa.String(128), nullable=True, unique=True, index=True
@@ -58,9 +58,9 @@ class TableRow(Base):
     name: Mapped[str | None] = mapped_column(sa.String(64), nullable=True)  # set by the host
     webhook: Mapped[str | None] = mapped_column(sa.String(512), nullable=True)  # play-by-post
     rematch: Mapped[str | None] = mapped_column(sa.String(32), nullable=True)  # the next table
-    # A rated table: people only, official rules, 5-10 players (server/ratings.py).
+    # A rated table: people only, official rules, 5-10 players (storage/ratings.py).
     rated: Mapped[bool] = mapped_column(sa.Boolean, server_default=sa.false())
-    # user ids the host removed from the waiting table (server/hosting.py); NULL: nobody
+    # user ids the host removed from the waiting table (api/hosting.py); NULL: nobody
     removed: Mapped[Any] = mapped_column(sa.JSON, nullable=True)
 
 
@@ -194,7 +194,7 @@ class ClosedTableRow(Base):
 
 
 class TableLease(Base):
-    """Which node of a cluster owns a live table (server/lease.py). ``token`` grows at every
+    """Which node of a cluster owns a live table (cluster/lease.py). ``token`` grows at every
     change of owner: a write carrying an older token is refused (fencing)."""
 
     __tablename__ = "table_leases"

@@ -14,6 +14,7 @@ import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import Connection
 
+from ...engine.writer import write_record
 from . import db
 from .writer import Write
 
@@ -324,22 +325,19 @@ def list_finished(
 
 
 def record_of(stored: StoredTable) -> dict[str, Any]:
-    """The game record (RECORD-FORMAT.md) of a stored game, from its fixings and actions."""
+    """The game record (RECORD-FORMAT.md) of a stored game, from its fixings and actions, by the
+    engine's record writer."""
     g = stored.game
     assert g is not None
-    record: dict[str, Any] = {
-        "format": "secret-hitler-record",
-        "version": 1,
-        "rules": g["rules"],
-        "players": g["names"],
-        "roles": g["roles"],
-        "first_president": g["first_president"],
-        "deck": g["deck"],
-        "reshuffles": g["reshuffles"],
-    }
-    if g["seed"] is not None:
-        record["seed"] = g["seed"]
-    record["actions"] = [a["action"] for a in stored.actions]
-    if g["winner"] is not None:
-        record["result"] = {"winner": g["winner"], "reason": g["reason"]}
-    return record
+    return write_record(
+        rules=g["rules"],
+        players=g["names"],
+        roles=g["roles"],
+        first_president=g["first_president"],
+        deck=g["deck"],
+        reshuffles=g["reshuffles"],
+        actions=[a["action"] for a in stored.actions],
+        seed=g["seed"],
+        winner=g["winner"],
+        reason=g["reason"],
+    )

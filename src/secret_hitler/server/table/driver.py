@@ -2,7 +2,7 @@
 
 One task per running table sleeps until the next automatic move is due (a bot's thinking time,
 a claim, a decision deadline, the grace period of a disconnected player), makes it through the
-agent interface (``bots/base.py``) and submits it like any other action.
+agent contract (``bots/base.py``: ``decide``, ``ask_claims``) and submits it like any other action.
 
 The task is supervised: a bot that raises, returns an illegal action or thinks longer than
 ``bot_timeout`` is logged with the game id and the ``FALLBACK_LEVEL`` bot moves for it (a random
@@ -17,11 +17,11 @@ import asyncio
 import contextlib
 import logging
 import random
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from ...bots import Agent, make_agent
-from ...bots.base import bot_problem
+from ...bots.base import AgentError, ask_claims, bot_problem, decide, makes_claims
 from ...engine import Action, Game
 from ...engine.actions import CLAIM
 from ..core import protocol as P
@@ -196,11 +196,10 @@ class BotDriver:
         """The fallback's move (synchronous: it is fast), or a random legal one if it fails."""
         agent = self._fallback(seat)
         try:
-            action = agent.act(view, legal)
+            return decide(agent, view, legal)
         except Exception:
             self.log.exception("fallback bot %s failed; playing at random", agent.name)
             return random.choice(legal)
-        return action if action in legal else random.choice(legal)
 
     def _now(self) -> float:
         return self.clock.monotonic()
@@ -235,7 +234,7 @@ class BotDriver:
         for s, seat in enumerate(self.seats):
             if seat.kind != "bot" or self.claims_asked.get(s) == n_actions:
                 continue
-            if not _makes_claims(self.agents.get(s)):
+            if (agent := self.agents.get(s)) is None or not makes_claims(agent):
                 continue
             if any(a.type == CLAIM for a in g.legal_actions(s)):
                 self.claim_due.setdefault(s, now + self._bot_delay() * 0.3)
@@ -361,13 +360,14 @@ class BotDriver:
         return True
 
     async def _ask(self, agent: Agent, view: Any, legal: list[Action]) -> Action:
+        """The agent's decision (``bots.base.decide``: one of ``legal``), on a worker thread
+        within ``bot_timeout``; the fallback's when it fails."""
         try:
             if agent.name == "random":
-                action = agent.act(view, legal)
-            else:
-                action = await asyncio.wait_for(
-                    asyncio.to_thread(agent.act, view, legal), self.settings.bot_timeout
-                )
+                return decide(agent, view, legal)
+            return await asyncio.wait_for(
+                asyncio.to_thread(decide, agent, view, legal), self.settings.bot_timeout
+            )
         except TimeoutError:
             # its thread may never come back: the fallback plays the seat from now on, so that
             # a hanging bot holds one worker thread, not one per decision
@@ -386,33 +386,28 @@ class BotDriver:
                 if pool.get(agent.seat) is agent:
                     pool[agent.seat] = fallback
             return self._fallback_action(agent.seat, view, legal)
+        except AgentError as exc:
+            self.log.warning(
+                "bot %s: %s; %s moves instead", agent.name, exc, self._fallback(agent.seat).name
+            )
         except Exception:
             self.log.exception(
                 "bot %s failed; %s moves instead", agent.name, self._fallback(agent.seat).name
             )
-            return self._fallback_action(agent.seat, view, legal)
-        if action not in legal:
-            self.log.warning(
-                "bot %s chose an illegal action %r; %s moves instead",
-                agent.name,
-                action,
-                self._fallback(agent.seat).name,
-            )
-            return self._fallback_action(agent.seat, view, legal)
-        return action
+        return self._fallback_action(agent.seat, view, legal)
 
     def _fallback_claims(
-        self, seat: int, failed: Agent | None, view: Any, options: list[Action]
-    ) -> Any:
-        """The fallback's claims when the seat's bot failed to make its own (None: no claim)."""
+        self, seat: int, failed: Agent, view: Any, options: list[Action]
+    ) -> list[Action]:
+        """The fallback's claims when the seat's bot failed to make its own."""
         fallback = self._fallback(seat)
-        if fallback is failed or not _makes_claims(fallback):
-            return None
+        if fallback is failed or not makes_claims(fallback):
+            return []
         try:
-            return fallback.claims(view, options)
+            return ask_claims(fallback, view, options)
         except Exception:
             self.log.exception("fallback bot %s claims failed", fallback.name)
-            return None
+            return []
 
     def _standin(self, seat: int) -> Agent:
         agent = self.standins.get(seat)
@@ -428,21 +423,20 @@ class BotDriver:
         self.claim_due.pop(seat, None)
         self.claims_asked[seat] = len(g.actions)
         agent = self.agents.get(seat)
-        hook = getattr(agent, "claims", None)
         options = [a for a in g.legal_actions(seat) if a.type == CLAIM]
-        if not options or not callable(hook):
+        if not options or agent is None:
             return
         try:
-            result = await asyncio.wait_for(
-                asyncio.to_thread(hook, g.view(seat), options), self.settings.bot_timeout
+            claims = await asyncio.wait_for(
+                asyncio.to_thread(ask_claims, agent, g.view(seat), options),
+                self.settings.bot_timeout,
             )
         except Exception:  # (a timeout too) the fallback claims, if it makes claims
             self.log.exception("bot claims hook failed", extra={"seat": seat})
-            result = self._fallback_claims(seat, agent, g.view(seat), options)
-        for action in _as_actions(result):
-            if action in options:
-                with contextlib.suppress(P.ProtocolError):
-                    await self.submit(seat, action)
+            claims = self._fallback_claims(seat, agent, g.view(seat), options)
+        for action in claims:
+            with contextlib.suppress(P.ProtocolError):
+                await self.submit(seat, action)
 
 
 #: Refusals that say "not now": the move is retried later instead of replaced.
@@ -450,20 +444,3 @@ _RETRY_LATER = frozenset({"unavailable", "table_unavailable"})
 
 #: How many bot thinking times a bot candidate waits for people's claims before nominating.
 CLAIM_HOLD_FACTOR = 8
-
-
-def _makes_claims(agent: Agent | None) -> bool:
-    """Whether an agent overrides the claim hook (the base class claims nothing)."""
-    hook = getattr(type(agent), "claims", None)
-    return agent is not None and callable(hook) and hook is not getattr(Agent, "claims", None)
-
-
-def _as_actions(result: Any) -> Iterable[Action]:
-    if result is None:
-        return ()
-    if isinstance(result, Action):
-        return (result,)
-    try:
-        return [a for a in result if isinstance(a, Action)]
-    except TypeError:
-        return ()

@@ -85,6 +85,9 @@ class Table:
         self.remake: dict[str, Any] | None = None  # an open remake vote (api/hosting.py)
         self.remake_result: dict[str, Any] | None = None  # how the last one went
         self.game: Game | None = None
+        # The game as the database holds it, kept in step with each commit (one more apply, a
+        # tenth of a copy's cost): a failed commit puts a copy of it back (``_commit``).
+        self._committed: Game | None = None
         self.action_by: list[str | None] = []
         self.lock = asyncio.Lock()
         self.log = GameLog(log, {"game_id": id})
@@ -445,9 +448,14 @@ class Table:
 
     def run_game(self, game: Game) -> None:
         """Take over a started game (new, or rebuilt after a restart) and drive it."""
-        self.game = game
+        self._take(game)
         self.services.metrics.games_active.inc()
         self.driver.start(name=f"table-{self.id}")
+
+    def _take(self, game: Game) -> None:
+        """``game`` is the table's game, as the database holds it."""
+        self.game = game
+        self._committed = game.clone()
 
     async def _playable(self) -> Game:
         """(under the lock) The game, if actions may be played now (after a failed commit, as
@@ -506,7 +514,8 @@ class Table:
             )
         # Until the action is committed nobody may learn its effects: welcomes wait for the
         # lock, and the table detail shows only committed status and results.
-        before = g.clone()  # what the game goes back to if the commit fails
+        committed = self._committed
+        assert committed is not None
         n_ev, n_res = len(g.events), len(g.reshuffles)
         try:
             g.apply(action)
@@ -534,11 +543,13 @@ class Table:
         try:
             await self._write(write)
         except (Exception, asyncio.CancelledError) as exc:
-            # Nobody heard of the action: the game goes back. The database may hold it all the
-            # same (a COMMIT whose answer was lost): the next action first reads the game back.
-            self.game = before
+            # Nobody heard of the action: the game goes back to a copy of the committed one (no
+            # replay). The database may hold the action all the same (a COMMIT whose answer was
+            # lost): the next action first reads the game back (``_resync``).
+            self.game = committed.clone()
             self.unsynced = True
             raise _not_stored(exc, self.log) from None
+        committed.apply(action)
         if g.finished:
             self.status = "finished"
         self.action_by.append(by)
@@ -573,7 +584,7 @@ class Table:
         except Exception as exc:
             self.mark_broken(exc)
             raise P.ProtocolError("table_unavailable", "this table could not be restored") from None
-        self.game = game
+        self._take(game)
         self.action_by = [a["by"] for a in stored.actions]
         self.unsynced = False
         if self.seq == announced:
@@ -593,7 +604,7 @@ class Table:
         """The stored game cannot be rebuilt: show the table as ``broken`` (never as playing)."""
         self.problem = f"the stored game could not be replayed: {str(exc)[:200]}"
         self.status = "broken"
-        self.game = None
+        self.game = self._committed = None
         self.log.error("table broken: %s", self.problem, exc_info=exc)
         self.broadcast_table()
 

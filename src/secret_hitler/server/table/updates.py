@@ -14,7 +14,6 @@ from collections.abc import Iterable
 from typing import Any
 
 from ...engine import Action, Game
-from ...engine.actions import CLAIM, TARGETED
 from ...engine.view import FIELDS, SEAT_FIELDS
 from ..core.protocol import VERSION
 
@@ -65,16 +64,6 @@ _SHARED = tuple(f for f in FIELDS if f not in SEAT_FIELDS)
 _OWN = tuple(f for f in SEAT_FIELDS if f != "events")
 
 
-def public_action(action: Action) -> dict[str, Any]:
-    """What everyone may know about an action: who, what type, public targets and claims."""
-    if action.type == CLAIM:
-        return action.to_json()
-    out: dict[str, Any] = {"seat": action.seat, "type": action.type}
-    if action.type in TARGETED:
-        out["target"] = action.target
-    return out
-
-
 def build_update(
     game: Game,
     seat: int | None,
@@ -94,7 +83,7 @@ def build_update(
         "view": game.view(seat).to_json(events=False),
         "legal": legal,
         "deadline": deadline,
-        "action": None if action is None else public_action(action),
+        "action": None if action is None else action.public_json(),
     }
     if by is not None:
         msg["by"] = by
@@ -150,7 +139,7 @@ class SeatUpdates:
         self._view_mid = _DUMP(shared)[:-1]
         tail: dict[str, Any] = {
             "deadline": deadline,
-            "action": None if action is None else public_action(action),
+            "action": None if action is None else action.public_json(),
         }
         if by is not None:
             tail["by"] = by
