@@ -34,12 +34,19 @@ TABLES = [
 GAMES = 1024  # per table: 2,048 per preset
 STEPS = 400  # the longest of 18,000 random engine games took 343 decisions
 SAMPLED = 6  # games per preset whose observations are compared at every step
-OBSERVED = {"official": 7, "secrethitler-io": 10, "kickstarter": 5, "tabletop-tw": 5, "forum": 8,
-            "summary-zh": 9}
+OBSERVED = {
+    "official": 7,
+    "secrethitler-io": 10,
+    "kickstarter": 5,
+    "tabletop-tw": 5,
+    "forum": 8,
+    "summary-zh": 9,
+}
 
 
 def _summary(final: C.State, g: int, n: int) -> dict[str, object]:
     """``replay_summary``'s fields of batched game ``g``."""
+
     def seat(x: object) -> int | None:
         return None if int(x) < 0 else int(x)
 
@@ -77,7 +84,12 @@ def test_every_batched_game_replays_in_the_engine_to_the_same_end(rules: str, pl
         assert int(final.steps[g]) == len(rec["actions"])
         reasons.add(expected["reason"])
     # the games reach every way to end (a table with 17 policies and random play does)
-    assert reasons == {"five_liberal_policies", "six_fascist_policies", "hitler_elected", "hitler_executed"}
+    assert reasons == {
+        "five_liberal_policies",
+        "six_fascist_policies",
+        "hitler_elected",
+        "hitler_executed",
+    }
 
 
 def _fixings(rec: dict[str, object]) -> dict[str, object]:
@@ -112,7 +124,9 @@ def test_observations_and_masks_equal_the_environments_at_every_step(rules: str)
             assert current[t] == int(agent.split("_")[1]), (g, t)
             for s in range(players):
                 want = env.observe(f"player_{s}")
-                np.testing.assert_array_equal(obs[t, s], want["observation"], err_msg=f"{g} {t} {s}")
+                np.testing.assert_array_equal(
+                    obs[t, s], want["observation"], err_msg=f"{g} {t} {s}"
+                )
                 np.testing.assert_array_equal(masks[t, s], want["action_mask"], err_msg=f"{g} {t}")
             np.testing.assert_array_equal(own[t], obs[t, current[t]])
             env.step(int(actions[t, g]))

@@ -68,7 +68,7 @@ def test_information_state_is_the_seats_view_and_the_environments_encoding() -> 
     assert game.information_state_tensor_shape() == [big]
     assert game.observation_tensor_shape() == [Layout().size]
     view = state.engine.view(2)
-    assert f'"seat": 2' in state.information_state_string(2)
+    assert '"seat": 2' in state.information_state_string(2)
     assert len(state.information_state_string(2)) > len(state.observation_string(2))
     assert np.asarray(state.information_state_tensor(2)).shape == (big,)
     assert view.winner is not None
@@ -83,7 +83,7 @@ def test_pettingzoo_reaches_it_through_shimmy() -> None:
     env.reset(seed=1)
     rng = random.Random(1)
     steps = 0
-    for agent in env.agent_iter():
+    for _agent in env.agent_iter():
         obs, reward, terminated, truncated, info = env.last()
         if terminated or truncated:
             env.step(None)

@@ -1,205 +1,67 @@
-"""The batched rules: one game's state as small integers and bit sets, ``init`` and ``step``
-written for ``jax.vmap`` (every branch is computed and selected, no Python control flow on
-values), so thousands of games advance in lockstep.
+"""The batched rules: ``init`` and ``step`` for one game, written for ``jax.vmap`` (every
+branch is computed and selected, no Python control flow on values), so thousands of games
+advance in lockstep; the state they change is in state.py.
 
 This is the project's one compiled second form of the rules (developer guide): the engine
 (engine/game.py) is the authority, and tests/batched replays every game played here through
 ``engine.replay`` and compares observations and masks with the environment's at every step.
 The comments cite the engine method each block mirrors.
-
-Representation: a seat set is a 10-bit mask (bit ``s`` is seat ``s``); the draw pile is a bit
-string, top first (bit 0 is the top policy, 1 = fascist), with its length; roles are 0 liberal,
-1 fascist, 2 Hitler; powers are 0 none, 1 investigate, 2 special election, 3 peek, 4 execute
-(``encoding.POWERS`` order, plus one); phases are ``encoding.PHASES`` indices.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, NamedTuple
+from typing import Any
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-from ..engine.settings import CHAOS_AT, FASCIST_TRACK, LIBERAL_TRACK, Rules
+from ..engine.settings import CHAOS_AT, FASCIST_TRACK, LIBERAL_TRACK
 from ..env import encoding as E
-
-I32 = jnp.int32
-F32 = jnp.float32
-SEATS = E.MAX_SEATS
-NUM_ACTIONS = E.NUM_ACTIONS
-
-PHASE = {name: i for i, name in enumerate(E.PHASES)}
-NOMINATE, VOTE, DISCARD, ENACT = PHASE["nominate"], PHASE["vote"], PHASE["discard"], PHASE["enact"]
-VETO_RESPONSE, GAME_OVER = PHASE["veto_response"], PHASE["game_over"]
-POWER_CODE = {name: i + 1 for i, name in enumerate(E.POWERS)}
-INVESTIGATE, SPECIAL_ELECTION, PEEK, EXECUTE = (POWER_CODE[p] for p in E.POWERS)
-#: the phase in which each targeted power is used (by power code)
-POWER_PHASE = {
-    INVESTIGATE: PHASE["investigate"],
-    SPECIAL_ELECTION: PHASE["special_election"],
-    EXECUTE: PHASE["execute"],
-}
-LIBERAL, FASCIST, HITLER = 0, 1, 2
-WINNERS = ("liberal", "fascist")  # state.winner 0, 1 (-1: none)
-REASONS = (None, "five_liberal_policies", "six_fascist_policies", "hitler_elected", "hitler_executed")
-
-# History row word (``State.hist``): president, chancellor and what happened in that round.
-_CHAN_SHIFT = 4
-_ELECTED = 8
-_ENACTED = 9  # +0 liberal, +1 fascist
-_VETO_REFUSED = 11
-_VETOED = 12
-_CHAOS = 13  # +0 liberal, +1 fascist
-_POWER = 15  # +code-1
-_TARGET = 19  # 4 bits: the seat
-_HAS_TARGET = 23
-_DREW = 24  # one-hot liberals among the 3 drawn (4 bits)
-_PASSED = 28  # one-hot liberals among the 2 passed (3 bits)
-#: Most reshuffles one game can record; a game that needs more is truncated (random games
-#: need at most 3; the longest possible game about 16).
-MAX_RESHUFFLES = 16
-
-
-@dataclass(frozen=True)
-class Config:
-    """A table: seat count, rules (a preset name, a ``{"preset": ...}`` dict or ``Rules``) and
-    the observation's history length. Everything is resolved by the engine's ``Rules``."""
-
-    players: int = 7
-    rules: Any = "official"
-    history: int = E.DEFAULT_HISTORY
-    resolved: Rules = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        rules = self.rules if isinstance(self.rules, Rules) else Rules.from_json(self.rules)
-        rules.validate(self.players)  # the engine's checks, its messages
-        if sum(rules.deck) > 31:
-            raise ValueError("the batched engine holds decks of at most 31 policies")
-        if self.history < 0:
-            raise ValueError("history must be >= 0")
-        object.__setattr__(self, "rules", rules)
-        object.__setattr__(self, "resolved", rules)
-
-    def __hash__(self) -> int:
-        return hash((self.players, self.rules, self.history))
-
-    @property
-    def board(self) -> tuple[int, ...]:
-        return tuple(0 if p is None else POWER_CODE[p.value] for p in self.rules.board(self.players))
-
-    @property
-    def deck_size(self) -> int:
-        return sum(self.rules.deck)
-
-    @property
-    def layout(self) -> E.Layout:
-        return E.Layout(self.history)
-
-
-class State(NamedTuple):
-    """One game (a leading batch axis under ``vmap``). Fixings, then play, then outputs."""
-
-    roles: jax.Array  # int32[10]: 0 liberal, 1 fascist, 2 Hitler (seats past the table: 0)
-    first_president: jax.Array
-    deck: jax.Array  # the initial draw pile, bit i = i-th from the top is fascist
-    reshuffle_piles: jax.Array  # int32[MAX_RESHUFFLES]: each reshuffle's pile, as ``deck``
-    reshuffle_sizes: jax.Array  # int32[MAX_RESHUFFLES]: and its length
-    reshuffles: jax.Array  # how many happened
-    fixed_piles: jax.Array  # int32[MAX_RESHUFFLES]: reshuffles fixed by a record
-    fixed: jax.Array  # how many are fixed
-    shuffle_bits: jax.Array  # int32[MAX_RESHUFFLES, deck size]: the randomness of reshuffles
-    phase: jax.Array
-    round: jax.Array
-    candidate: jax.Array
-    nominee: jax.Array  # -1: none
-    president: jax.Array  # the last elected government, -1 before one
-    chancellor: jax.Array
-    liberal: jax.Array
-    fascist: jax.Array
-    tracker: jax.Array
-    alive: jax.Array  # seat set
-    investigated: jax.Array  # seat set
-    not_hitler: jax.Array  # seat set: elected chancellors in the Hitler zone (E8)
-    inv_known: jax.Array  # int32[10]: the seats each seat has investigated
-    peek: jax.Array  # int32[10]: each seat's last peek (3 bits, top first), -1 none
-    voted: jax.Array  # seat set, open election
-    ja: jax.Array  # seat set, open election
-    last_ja: jax.Array  # the last revealed votes
-    last_nein: jax.Array
-    hand_l: jax.Array  # the policies in the open session's hand
-    hand_f: jax.Array
-    veto_enabled: jax.Array
-    veto_refused: jax.Array
-    veto_choice: jax.Array  # -1, or the policy a veto_after_choice veto keeps
-    vetoes_used: jax.Array
-    power_president: jax.Array
-    power_targets: jax.Array  # seat set
-    after_session: jax.Array  # a power used before the session (forum timing)
-    limit_pres: jax.Array  # term limits' government, -1 none
-    limit_chan: jax.Array
-    limit_round: jax.Array
-    rotation: jax.Array
-    special_next: jax.Array  # -1 none
-    pending_power: jax.Array  # power_timing next_president: for the next elected president
-    post_power: jax.Array  # a special election to use after the session
-    winner: jax.Array  # -1 none, 0 liberal, 1 fascist
-    reason: jax.Array  # REASONS index
-    pile: jax.Array  # draw pile bits, top first
-    draw_n: jax.Array
-    disc_l: jax.Array
-    disc_f: jax.Array
-    hist: jax.Array  # int32[history]: a word per nomination, newest first
-    hist_votes: jax.Array  # int32[history]: ja bits | nein bits << 10
-    records: jax.Array  # nominations so far
-    steps: jax.Array  # decisions so far
-    current_player: jax.Array  # the seat to act (the environment's agent_selection), -1 at the end
-    legal_action_mask: jax.Array  # bool[51], the current player's
-    observation: jax.Array  # float32[layout size], the current player's
-    rewards: jax.Array  # float32[players], on the step that ends the game
-    terminated: jax.Array
-    truncated: jax.Array  # more reshuffles than MAX_RESHUFFLES (never in practice)
-
-
-# ------------------------------------------------------------------------------ bit helpers
-def _bit(seat: jax.Array) -> jax.Array:
-    """The set {seat}; empty for -1."""
-    return jnp.where(seat >= 0, jnp.left_shift(1, jnp.maximum(seat, 0)), 0).astype(I32)
-
-
-def _has(mask: jax.Array, seat: jax.Array) -> jax.Array:
-    return (jnp.right_shift(mask, jnp.maximum(seat, 0)) & 1).astype(bool) & (seat >= 0)
-
-
-def _popcount(x: jax.Array) -> jax.Array:
-    return jax.lax.population_count(x).astype(I32)
-
-
-def _first_from(mask: jax.Array, start: jax.Array, n: int) -> jax.Array:
-    """The first seat of ``mask`` at or after ``start`` going left (seat+1), wrapping at n."""
-    full = (1 << n) - 1
-    rot = (jnp.right_shift(mask, start) | jnp.left_shift(mask, n - start)) & full
-    k = _popcount((rot & -rot) - 1)
-    return (start + k) % n
-
-
-def _seat_bits(mask: jax.Array) -> jax.Array:
-    return (jnp.right_shift(mask, jnp.arange(SEATS, dtype=I32)) & 1).astype(bool)
-
-
-def _arrange(bits: jax.Array, m: jax.Array, f: jax.Array) -> jax.Array:
-    """A uniformly shuffled pile of ``m`` policies, ``f`` of them fascist, as pile bits:
-    position i is fascist with probability (fascists left)/(positions left), from 23 random
-    bits each (``bits``)."""
-    pile = jnp.zeros((), I32)
-    left_f = f
-    for i in range(bits.shape[0]):
-        take = (i < m) & (bits[i] * (m - i) < jnp.left_shift(left_f, 23))
-        pile = pile | jnp.left_shift(take.astype(I32), i)
-        left_f = left_f - take
-    return pile
+from .observation import observe_seat
+from .state import (
+    _CHAN_SHIFT,
+    _CHAOS,
+    _DREW,
+    _ELECTED,
+    _ENACTED,
+    _HAS_TARGET,
+    _PASSED,
+    _POWER,
+    _TARGET,
+    _VETO_REFUSED,
+    _VETOED,
+    DISCARD,
+    ENACT,
+    EXECUTE,
+    F32,
+    FASCIST,
+    GAME_OVER,
+    HITLER,
+    I32,
+    INVESTIGATE,
+    LIBERAL,
+    MAX_RESHUFFLES,
+    NOMINATE,
+    NUM_ACTIONS,
+    PEEK,
+    PHASE,
+    REASONS,
+    SEATS,
+    SPECIAL_ELECTION,
+    VETO_RESPONSE,
+    VOTE,
+    WINNERS,
+    Config,
+    State,
+    _arrange,
+    _bit,
+    _first_from,
+    _popcount,
+    current_player,
+    legal_mask,
+)
 
 
 class _S:
@@ -218,7 +80,9 @@ class _S:
 
 
 # ------------------------------------------------------------------------------ the game
-def _new(cfg: Config, roles: Any, first: Any, deck: Any, fixed: Any, n_fixed: Any, bits: Any) -> State:
+def _new(
+    cfg: Config, roles: Any, first: Any, deck: Any, fixed: Any, n_fixed: Any, bits: Any
+) -> State:
     n, k = cfg.players, cfg.history
     z = jnp.zeros((), I32)
     start_l, start_f = cfg.rules.start_track
@@ -291,11 +155,6 @@ def _dealt(cfg: Config) -> np.ndarray:
     n = cfg.players
     fascists = cfg.rules.fascist_count(n)
     return np.array([HITLER] + [FASCIST] * fascists + [LIBERAL] * (n - fascists - 1), np.int32)
-
-
-def pile_bits(policies: Any) -> int:
-    """Pile bits of a list of ``liberal``/``fascist`` (top first)."""
-    return sum(1 << i for i, p in enumerate(policies) if str(p) == "fascist")
 
 
 def init(cfg: Config, key: jax.Array) -> State:
@@ -419,7 +278,7 @@ class _Stage:
         fas_win = cond & ~lib_win & (fascist >= FASCIST_TRACK)
         self.win(lib_win, 0, "five_liberal_policies")
         self.win(fas_win, 1, "six_fascist_policies")
-        return lib_win | fas_win
+        return jnp.asarray(lib_win | fas_win)
 
     def slot_power(self, policy: jax.Array) -> jax.Array:
         """_slot_power: the power of the slot a fascist policy just covered."""
@@ -514,7 +373,9 @@ def _decide(cfg: Config, v: dict[str, Any], loc: dict[str, Any]) -> Any:
     g.mark(disc, jnp.left_shift(1, _PASSED + hand_l))
 
     # -- veto proposal and response (the "veto" action, _veto_response)
-    s.set(veto, veto_choice=jnp.where(a == E.VETO, -1, a - E.VETO_KEEP_LIBERAL), phase=VETO_RESPONSE)
+    s.set(
+        veto, veto_choice=jnp.where(a == E.VETO, -1, a - E.VETO_KEEP_LIBERAL), phase=VETO_RESPONSE
+    )
     accept = vresp & (a == E.VETO_ACCEPT)
     refuse = vresp & (a == E.VETO_REFUSE)
     g.mark(accept, 1 << _VETOED)
@@ -532,7 +393,9 @@ def _enact(cfg: Config, v: dict[str, Any], loc: dict[str, Any]) -> Any:
     g = _Stage(cfg, v, loc)
     s, L = g.s, g.loc
     gov, gpol = L["gov"], L["gpol"]
-    s.set(gov, disc_l=s.disc_l + (s.hand_l - (gpol == 0)), disc_f=s.disc_f + (s.hand_f - (gpol == 1)))
+    s.set(
+        gov, disc_l=s.disc_l + (s.hand_l - (gpol == 0)), disc_f=s.disc_f + (s.hand_f - (gpol == 1))
+    )
     if cfg.rules.term_limits == "last_enacted":
         s.set(gov, limit_pres=s.president, limit_chan=s.chancellor)
     gov_on = gov & ~g.enact_policy(gov, gpol, chaos=False)
@@ -623,7 +486,9 @@ def _use_power(cfg: Config, v: dict[str, Any], loc: dict[str, Any]) -> Any:
     """Powers used (_investigate, _special_election, _execute), then _continue."""
     g = _Stage(cfg, v, loc)
     s, L = g.s, g.loc
-    inv, spec, exe, target, tbit, seat = (L[k] for k in ("inv", "spec", "exe", "target", "tbit", "seat"))
+    inv, spec, exe, target, tbit, seat = (
+        L[k] for k in ("inv", "spec", "exe", "target", "tbit", "seat")
+    )
     g.mark(inv | spec | exe, (1 << _HAS_TARGET) | jnp.left_shift(target, _TARGET))
     s.set(inv, investigated=s.investigated | tbit)
     s.set(inv & (g.seats == seat), inv_known=s.inv_known | tbit)
@@ -662,87 +527,7 @@ def _next_round(cfg: Config, v: dict[str, Any], loc: dict[str, Any]) -> Any:
 _STAGES = (_decide, _enact, _tracker, _chaos_deck, _power, _use_power, _next_round)
 
 
-# ------------------------------------------------------------------------------ outputs
-def term_limited(cfg: Config, st: State) -> jax.Array:
-    """Game.term_limited: the seats barred from the chancellorship at this nomination."""
-    rules = cfg.rules
-    chan, pres = st.limit_chan, st.limit_pres
-    active = chan >= 0
-    if rules.term_limits == "previous_round":
-        active = active & (st.limit_round == st.round - 1)
-    exception = rules.small_table_exception
-    if exception == "living":
-        small = _popcount(st.alive) <= 5
-    else:
-        small = jnp.asarray(exception == "started" and cfg.players == 5)
-    barred = _bit(chan) | jnp.where(small, 0, _bit(pres))
-    return jnp.where(active, barred, 0)
-
-
-def eligible(cfg: Config, st: State) -> jax.Array:
-    """Game.eligible_chancellors (E2, E3, A11) as a seat set."""
-    others = st.alive & ~_bit(st.candidate)
-    free = others & ~term_limited(cfg, st)
-    return jnp.where(free != 0, free, others)
-
-
-def to_act(cfg: Config, st: State) -> jax.Array:
-    """Game.to_act as a seat set: every seat yet to vote during an election."""
-    ph = st.phase
-    decider = jnp.where(ph == NOMINATE, st.candidate, st.power_president)
-    decider = jnp.where((ph == DISCARD) | (ph == VETO_RESPONSE), st.president, decider)
-    decider = jnp.where(ph == ENACT, st.chancellor, decider)
-    out = jnp.where(ph == VOTE, st.alive & ~st.voted, _bit(decider))
-    return jnp.where(ph == GAME_OVER, 0, out)
-
-
-def current_player(cfg: Config, st: State) -> jax.Array:
-    """The seat that acts next: the voters one after another from the candidate's left (the
-    environment's agent_selection), else the one seat the engine waits for; -1 at the end."""
-    n = cfg.players
-    acting = to_act(cfg, st)
-    voter = _first_from(acting, (st.candidate + 1) % n, n)
-    single = _popcount((acting & -acting) - 1)
-    out = jnp.where(st.phase == VOTE, voter, single)
-    return jnp.where((acting == 0) | st.truncated, -1, out)
-
-
-def legal_mask(cfg: Config, st: State, seat: jax.Array) -> jax.Array:
-    """bool[51]: the legal actions of ``seat`` (all false unless it is the current player)."""
-    ph = st.phase
-    rules = cfg.rules
-    me = (seat == st.current_player) & (seat >= 0)
-    nominate = _seat_bits(eligible(cfg, st)) & (ph == NOMINATE)
-    voting = ph == VOTE
-    hl, hf = st.hand_l > 0, st.hand_f > 0
-    discard, enacting = ph == DISCARD, ph == ENACT
-    veto = enacting & (st.veto_enabled != 0) & (st.veto_refused == 0)
-    if rules.veto_after_choice:
-        vetoes = [jnp.zeros((), bool), veto & hl, veto & hf]
-    else:
-        vetoes = [veto, jnp.zeros((), bool), jnp.zeros((), bool)]
-    responding = ph == VETO_RESPONSE
-    targets = _seat_bits(st.power_targets)
-    singles = jnp.stack(
-        [voting, voting, discard & hl, discard & hf, enacting & hl, enacting & hf]
-        + vetoes
-        + [responding, responding]
-    )
-    mask = jnp.concatenate(
-        [
-            nominate,
-            singles,
-            targets & (ph == PHASE["investigate"]),
-            targets & (ph == PHASE["special_election"]),
-            targets & (ph == PHASE["execute"]),
-        ]
-    )
-    return mask & me
-
-
 def _outputs(cfg: Config, st: State, just_won: jax.Array) -> State:
-    """The current player, its mask and observation, the rewards."""
-    from .observation import observe_seat
 
     st = st._replace(current_player=current_player(cfg, st))
     team = (st.roles[: cfg.players] != LIBERAL).astype(I32)
@@ -761,7 +546,9 @@ class Env:
     ``step(state, actions)`` plays one decision in each (the current player's), both
     ``jit``-compiled and ``vmap``-ed. ``observe(state, seat)`` is any seat's observation."""
 
-    def __init__(self, players: int = 7, rules: Any = "official", history: int = E.DEFAULT_HISTORY) -> None:
+    def __init__(
+        self, players: int = 7, rules: Any = "official", history: int = E.DEFAULT_HISTORY
+    ) -> None:
         self.config = cfg = Config(players, rules, history)
         self.num_players = players
         self.num_actions = NUM_ACTIONS
@@ -772,9 +559,22 @@ class Env:
         self.step_one = partial(step, cfg)  # unbatched, for a caller's own vmap/scan
         self.init_one = partial(init, cfg)
 
-        from .observation import observe_seat
-
         def observe(st: State, seat: jax.Array) -> tuple[jax.Array, jax.Array]:
             return observe_seat(cfg, st, seat), legal_mask(cfg, st, seat)
 
         self.observe = jax.jit(jax.vmap(observe))
+
+
+__all__ = [
+    "MAX_RESHUFFLES",
+    "NUM_ACTIONS",
+    "REASONS",
+    "WINNERS",
+    "Config",
+    "Env",
+    "State",
+    "init",
+    "init_fixed",
+    "legal_mask",
+    "step",
+]

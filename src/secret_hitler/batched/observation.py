@@ -16,7 +16,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..env import encoding as E
-from . import core as C
+from . import state as C
 
 F32 = jnp.float32
 I32 = jnp.int32
@@ -63,7 +63,6 @@ class _Words:
             self.words[word + 1] = self.words[word + 1] | jnp.right_shift(pattern, 32 - bit)
         if bit + width > 64:
             self.words[word + 2] = self.words[word + 2] | jnp.right_shift(pattern, 64 - bit)
-
 
 
 def expand(cfg: C.Config, words: jax.Array, tail: jax.Array) -> jax.Array:
@@ -127,7 +126,9 @@ def words_of(cfg: C.Config, st: C.State, seat: jax.Array) -> tuple[jax.Array, ja
         w.put("history", v & 1023, row + 21, 10)
         w.put("history", jnp.right_shift(v, 10) & 1023, row + 31, 10)
         w.put("history", jnp.right_shift(h, C._ELECTED) & 2047, row + 41, 11)
-        target = jnp.where(jnp.right_shift(h, C._HAS_TARGET) & 1, jnp.right_shift(h, C._TARGET) & 15, -1)
+        target = jnp.where(
+            jnp.right_shift(h, C._HAS_TARGET) & 1, jnp.right_shift(h, C._TARGET) & 15, -1
+        )
         w.put("history", _one(target), row + 52, 10)
         was_pres = valid & (pres == seat)
         in_gov = was_pres | (valid & (chan == seat))

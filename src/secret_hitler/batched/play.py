@@ -4,6 +4,7 @@ keeps every step's acting seats and actions (what ``record.to_records`` needs)."
 from __future__ import annotations
 
 from functools import partial
+from typing import Any
 
 import jax
 import jax.numpy as jnp
@@ -25,13 +26,13 @@ def random_action(mask: jax.Array, u: jax.Array) -> jax.Array:
 @partial(jax.jit, static_argnums=(0, 3, 4))
 def random_games(
     cfg: C.Config, state: C.State, key: jax.Array, steps: int, keep: bool = False
-) -> tuple[C.State, jax.Array, jax.Array] | tuple[C.State, jax.Array, jax.Array, C.State]:
+) -> Any:
     """``steps`` decisions of random legal actions in every game of ``state`` (a batch); returns
     the final state and each step's acting seats and actions, ``[steps, batch]`` (seat -1 once
     a game is over), and with ``keep`` the state before each step too (``[steps, batch, ...]``)."""
     step = jax.vmap(partial(C.step, cfg))
 
-    def body(st: C.State, u: jax.Array) -> tuple[C.State, tuple[jax.Array, ...]]:
+    def body(st: C.State, u: jax.Array) -> Any:
         action = random_action(st.legal_action_mask, u)
         seat = jnp.where(action >= 0, st.current_player, -1)
         return step(st, action), (seat, action, st) if keep else (seat, action)

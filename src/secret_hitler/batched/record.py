@@ -17,7 +17,7 @@ import numpy as np
 from ..engine import game_from_record
 from ..engine.settings import RECORD_FORMAT, RECORD_VERSION
 from ..env.encoding import ACTIONS
-from . import core as C
+from . import state as C
 
 _ROLE_NAMES = ("liberal", "fascist", "hitler")
 
@@ -41,7 +41,9 @@ def to_records(
         reshuffles = int(st["reshuffles"][g])
         sizes = st["reshuffle_sizes"][g]
         moves = [
-            ACTIONS[int(s)][int(a)].to_json() for s, a in zip(seats[:, g], actions[:, g]) if s >= 0
+            ACTIONS[int(s)][int(a)].to_json()
+            for s, a in zip(seats[:, g], actions[:, g], strict=True)
+            if s >= 0
         ]
         record: dict[str, Any] = {
             "format": RECORD_FORMAT,

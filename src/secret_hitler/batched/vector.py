@@ -22,7 +22,7 @@ from gymnasium.vector.utils import batch_space
 from . import core as C
 
 
-class SecretHitlerVectorEnv(gym.vector.VectorEnv):  # type: ignore[misc]
+class SecretHitlerVectorEnv(gym.vector.VectorEnv):
     """``num_envs`` games of ``players`` seats under ``rules``, stepped in lockstep in JAX."""
 
     metadata: dict[str, Any] = {"autoreset_mode": gym.vector.AutoresetMode.NEXT_STEP}
@@ -33,7 +33,7 @@ class SecretHitlerVectorEnv(gym.vector.VectorEnv):  # type: ignore[misc]
         self.single_observation_space = spaces.Dict(
             {
                 "observation": spaces.Box(0.0, 1.0, (self.env.observation_size,), np.float32),
-                "action_mask": spaces.Box(0, 1, (C.NUM_ACTIONS,), np.int8),
+                "action_mask": spaces.Box(0, 1, (C.NUM_ACTIONS,), dtype=np.int8),
             }
         )
         self.single_action_space = spaces.Discrete(C.NUM_ACTIONS)

@@ -1,0 +1,292 @@
+"""The batched engine's state (one game as small integers and bit sets), its table
+configuration, and what is read from it (who acts, the mask); core.py has ``init`` and ``step``,
+written for ``jax.vmap`` (every branch is computed and selected, no Python control flow on
+values), so thousands of games advance in lockstep.
+
+This is the project's one compiled second form of the rules (developer guide): the engine
+(engine/game.py) is the authority, and tests/batched replays every game played here through
+``engine.replay`` and compares observations and masks with the environment's at every step.
+The comments cite the engine method each block mirrors.
+
+Representation: a seat set is a 10-bit mask (bit ``s`` is seat ``s``); the draw pile is a bit
+string, top first (bit 0 is the top policy, 1 = fascist), with its length; roles are 0 liberal,
+1 fascist, 2 Hitler; powers are 0 none, 1 investigate, 2 special election, 3 peek, 4 execute
+(``encoding.POWERS`` order, plus one); phases are ``encoding.PHASES`` indices.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+import jax
+import jax.numpy as jnp
+
+from ..engine.settings import Rules
+from ..env import encoding as E
+
+I32 = jnp.int32
+F32 = jnp.float32
+SEATS = E.MAX_SEATS
+NUM_ACTIONS = E.NUM_ACTIONS
+
+PHASE = {name: i for i, name in enumerate(E.PHASES)}
+NOMINATE, VOTE, DISCARD, ENACT = PHASE["nominate"], PHASE["vote"], PHASE["discard"], PHASE["enact"]
+VETO_RESPONSE, GAME_OVER = PHASE["veto_response"], PHASE["game_over"]
+POWER_CODE = {name: i + 1 for i, name in enumerate(E.POWERS)}
+INVESTIGATE, SPECIAL_ELECTION, PEEK, EXECUTE = (POWER_CODE[p] for p in E.POWERS)
+#: the phase in which each targeted power is used (by power code)
+POWER_PHASE = {
+    INVESTIGATE: PHASE["investigate"],
+    SPECIAL_ELECTION: PHASE["special_election"],
+    EXECUTE: PHASE["execute"],
+}
+LIBERAL, FASCIST, HITLER = 0, 1, 2
+WINNERS = ("liberal", "fascist")  # state.winner 0, 1 (-1: none)
+REASONS = (
+    None,
+    "five_liberal_policies",
+    "six_fascist_policies",
+    "hitler_elected",
+    "hitler_executed",
+)
+
+# History row word (``State.hist``): president, chancellor and what happened in that round.
+_CHAN_SHIFT = 4
+_ELECTED = 8
+_ENACTED = 9  # +0 liberal, +1 fascist
+_VETO_REFUSED = 11
+_VETOED = 12
+_CHAOS = 13  # +0 liberal, +1 fascist
+_POWER = 15  # +code-1
+_TARGET = 19  # 4 bits: the seat
+_HAS_TARGET = 23
+_DREW = 24  # one-hot liberals among the 3 drawn (4 bits)
+_PASSED = 28  # one-hot liberals among the 2 passed (3 bits)
+#: Most reshuffles one game can record; a game that needs more is truncated (random games
+#: need at most 3; the longest possible game about 16).
+MAX_RESHUFFLES = 16
+
+
+@dataclass(frozen=True)
+class Config:
+    """A table: seat count, rules (a preset name, a ``{"preset": ...}`` dict or ``Rules``) and
+    the observation's history length. Everything is resolved by the engine's ``Rules``."""
+
+    players: int = 7
+    rules: Any = "official"
+    history: int = E.DEFAULT_HISTORY
+    resolved: Rules = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        rules = self.rules if isinstance(self.rules, Rules) else Rules.from_json(self.rules)
+        rules.validate(self.players)  # the engine's checks, its messages
+        if sum(rules.deck) > 31:
+            raise ValueError("the batched engine holds decks of at most 31 policies")
+        if self.history < 0:
+            raise ValueError("history must be >= 0")
+        object.__setattr__(self, "rules", rules)
+        object.__setattr__(self, "resolved", rules)
+
+    def __hash__(self) -> int:
+        return hash((self.players, self.rules, self.history))
+
+    @property
+    def board(self) -> tuple[int, ...]:
+        return tuple(
+            0 if p is None else POWER_CODE[p.value] for p in self.rules.board(self.players)
+        )
+
+    @property
+    def deck_size(self) -> int:
+        return sum(self.rules.deck)
+
+    @property
+    def layout(self) -> E.Layout:
+        return E.Layout(self.history)
+
+
+class State(NamedTuple):
+    """One game (a leading batch axis under ``vmap``). Fixings, then play, then outputs."""
+
+    roles: jax.Array  # int32[10]: 0 liberal, 1 fascist, 2 Hitler (seats past the table: 0)
+    first_president: jax.Array
+    deck: jax.Array  # the initial draw pile, bit i = i-th from the top is fascist
+    reshuffle_piles: jax.Array  # int32[MAX_RESHUFFLES]: each reshuffle's pile, as ``deck``
+    reshuffle_sizes: jax.Array  # int32[MAX_RESHUFFLES]: and its length
+    reshuffles: jax.Array  # how many happened
+    fixed_piles: jax.Array  # int32[MAX_RESHUFFLES]: reshuffles fixed by a record
+    fixed: jax.Array  # how many are fixed
+    shuffle_bits: jax.Array  # int32[MAX_RESHUFFLES, deck size]: the randomness of reshuffles
+    phase: jax.Array
+    round: jax.Array
+    candidate: jax.Array
+    nominee: jax.Array  # -1: none
+    president: jax.Array  # the last elected government, -1 before one
+    chancellor: jax.Array
+    liberal: jax.Array
+    fascist: jax.Array
+    tracker: jax.Array
+    alive: jax.Array  # seat set
+    investigated: jax.Array  # seat set
+    not_hitler: jax.Array  # seat set: elected chancellors in the Hitler zone (E8)
+    inv_known: jax.Array  # int32[10]: the seats each seat has investigated
+    peek: jax.Array  # int32[10]: each seat's last peek (3 bits, top first), -1 none
+    voted: jax.Array  # seat set, open election
+    ja: jax.Array  # seat set, open election
+    last_ja: jax.Array  # the last revealed votes
+    last_nein: jax.Array
+    hand_l: jax.Array  # the policies in the open session's hand
+    hand_f: jax.Array
+    veto_enabled: jax.Array
+    veto_refused: jax.Array
+    veto_choice: jax.Array  # -1, or the policy a veto_after_choice veto keeps
+    vetoes_used: jax.Array
+    power_president: jax.Array
+    power_targets: jax.Array  # seat set
+    after_session: jax.Array  # a power used before the session (forum timing)
+    limit_pres: jax.Array  # term limits' government, -1 none
+    limit_chan: jax.Array
+    limit_round: jax.Array
+    rotation: jax.Array
+    special_next: jax.Array  # -1 none
+    pending_power: jax.Array  # power_timing next_president: for the next elected president
+    post_power: jax.Array  # a special election to use after the session
+    winner: jax.Array  # -1 none, 0 liberal, 1 fascist
+    reason: jax.Array  # REASONS index
+    pile: jax.Array  # draw pile bits, top first
+    draw_n: jax.Array
+    disc_l: jax.Array
+    disc_f: jax.Array
+    hist: jax.Array  # int32[history]: a word per nomination, newest first
+    hist_votes: jax.Array  # int32[history]: ja bits | nein bits << 10
+    records: jax.Array  # nominations so far
+    steps: jax.Array  # decisions so far
+    current_player: jax.Array  # the seat to act (the environment's agent_selection), -1 at the end
+    legal_action_mask: jax.Array  # bool[51], the current player's
+    observation: jax.Array  # float32[layout size], the current player's
+    rewards: jax.Array  # float32[players], on the step that ends the game
+    terminated: jax.Array
+    truncated: jax.Array  # more reshuffles than MAX_RESHUFFLES (never in practice)
+
+
+# ------------------------------------------------------------------------------ bit helpers
+def _bit(seat: jax.Array) -> jax.Array:
+    """The set {seat}; empty for -1."""
+    return jnp.where(seat >= 0, jnp.left_shift(1, jnp.maximum(seat, 0)), 0).astype(I32)
+
+
+def _has(mask: jax.Array, seat: jax.Array) -> jax.Array:
+    return (jnp.right_shift(mask, jnp.maximum(seat, 0)) & 1).astype(bool) & (seat >= 0)
+
+
+def _popcount(x: jax.Array) -> jax.Array:
+    return jax.lax.population_count(x).astype(I32)
+
+
+def _first_from(mask: jax.Array, start: jax.Array, n: int) -> jax.Array:
+    """The first seat of ``mask`` at or after ``start`` going left (seat+1), wrapping at n."""
+    full = (1 << n) - 1
+    rot = (jnp.right_shift(mask, start) | jnp.left_shift(mask, n - start)) & full
+    k = _popcount((rot & -rot) - 1)
+    return (start + k) % n
+
+
+def _seat_bits(mask: jax.Array) -> jax.Array:
+    return (jnp.right_shift(mask, jnp.arange(SEATS, dtype=I32)) & 1).astype(bool)
+
+
+def _arrange(bits: jax.Array, m: jax.Array, f: jax.Array) -> jax.Array:
+    """A uniformly shuffled pile of ``m`` policies, ``f`` of them fascist, as pile bits:
+    position i is fascist with probability (fascists left)/(positions left), from 23 random
+    bits each (``bits``)."""
+    pile = jnp.zeros((), I32)
+    left_f = f
+    for i in range(bits.shape[0]):
+        take = (i < m) & (bits[i] * (m - i) < jnp.left_shift(left_f, 23))
+        pile = pile | jnp.left_shift(take.astype(I32), i)
+        left_f = left_f - take
+    return pile
+
+
+# ------------------------------------------------------------------------------ outputs
+def term_limited(cfg: Config, st: State) -> jax.Array:
+    """Game.term_limited: the seats barred from the chancellorship at this nomination."""
+    rules = cfg.rules
+    chan, pres = st.limit_chan, st.limit_pres
+    active = chan >= 0
+    if rules.term_limits == "previous_round":
+        active = active & (st.limit_round == st.round - 1)
+    exception = rules.small_table_exception
+    if exception == "living":
+        small = _popcount(st.alive) <= 5
+    else:
+        small = jnp.asarray(exception == "started" and cfg.players == 5)
+    barred = _bit(chan) | jnp.where(small, 0, _bit(pres))
+    return jnp.where(active, barred, 0)
+
+
+def eligible(cfg: Config, st: State) -> jax.Array:
+    """Game.eligible_chancellors (E2, E3, A11) as a seat set."""
+    others = st.alive & ~_bit(st.candidate)
+    free = others & ~term_limited(cfg, st)
+    return jnp.where(free != 0, free, others)
+
+
+def to_act(cfg: Config, st: State) -> jax.Array:
+    """Game.to_act as a seat set: every seat yet to vote during an election."""
+    ph = st.phase
+    decider = jnp.where(ph == NOMINATE, st.candidate, st.power_president)
+    decider = jnp.where((ph == DISCARD) | (ph == VETO_RESPONSE), st.president, decider)
+    decider = jnp.where(ph == ENACT, st.chancellor, decider)
+    out = jnp.where(ph == VOTE, st.alive & ~st.voted, _bit(decider))
+    return jnp.where(ph == GAME_OVER, 0, out)
+
+
+def current_player(cfg: Config, st: State) -> jax.Array:
+    """The seat that acts next: the voters one after another from the candidate's left (the
+    environment's agent_selection), else the one seat the engine waits for; -1 at the end."""
+    n = cfg.players
+    acting = to_act(cfg, st)
+    voter = _first_from(acting, (st.candidate + 1) % n, n)
+    single = _popcount((acting & -acting) - 1)
+    out = jnp.where(st.phase == VOTE, voter, single)
+    return jnp.where((acting == 0) | st.truncated, -1, out)
+
+
+def legal_mask(cfg: Config, st: State, seat: jax.Array) -> jax.Array:
+    """bool[51]: the legal actions of ``seat`` (all false unless it is the current player)."""
+    ph = st.phase
+    rules = cfg.rules
+    me = (seat == st.current_player) & (seat >= 0)
+    nominate = _seat_bits(eligible(cfg, st)) & (ph == NOMINATE)
+    voting = ph == VOTE
+    hl, hf = st.hand_l > 0, st.hand_f > 0
+    discard, enacting = ph == DISCARD, ph == ENACT
+    veto = enacting & (st.veto_enabled != 0) & (st.veto_refused == 0)
+    if rules.veto_after_choice:
+        vetoes = [jnp.zeros((), bool), veto & hl, veto & hf]
+    else:
+        vetoes = [veto, jnp.zeros((), bool), jnp.zeros((), bool)]
+    responding = ph == VETO_RESPONSE
+    targets = _seat_bits(st.power_targets)
+    singles = jnp.stack(
+        [voting, voting, discard & hl, discard & hf, enacting & hl, enacting & hf]
+        + vetoes
+        + [responding, responding]
+    )
+    mask = jnp.concatenate(
+        [
+            nominate,
+            singles,
+            targets & (ph == PHASE["investigate"]),
+            targets & (ph == PHASE["special_election"]),
+            targets & (ph == PHASE["execute"]),
+        ]
+    )
+    return mask & me
+
+
+def pile_bits(policies: Any) -> int:
+    """Pile bits of a list of ``liberal``/``fascist`` (top first)."""
+    return sum(1 << i for i, p in enumerate(policies) if str(p) == "fascist")
