@@ -242,6 +242,7 @@ async def my_games(request: Request) -> dict[str, Any]:
             sa.select(
                 t.id,
                 t.name,
+                t.host_name,
                 t.status,
                 t.players,
                 t.rules,
@@ -273,6 +274,7 @@ async def my_games(request: Request) -> dict[str, Any]:
         item = {
             "id": row["id"],
             "name": row["name"],
+            "host_name": row["host_name"],
             "status": row["status"],
             "players": row["players"],
             "preset": row["rules"] if isinstance(row["rules"], str) else row["rules"].get("preset"),
@@ -291,6 +293,7 @@ async def my_games(request: Request) -> dict[str, Any]:
         if live is not None:
             item["status"] = live.status
             item["name"] = live.name
+            item["host_name"] = live.host_name
             item["rematch"] = live.rematch
             g = live.game
             if g is not None and live.status == "playing":

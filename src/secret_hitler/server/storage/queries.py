@@ -294,6 +294,8 @@ def list_finished(
                 g.action_count,
                 g.created_at,
                 g.finished_at,
+                t.name,
+                t.host_name,
                 *(t[name] for name in _ACCESS),
             )
             .join_from(db.games, db.tables, t.id == g.table_id)
