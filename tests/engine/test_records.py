@@ -16,9 +16,12 @@ from secret_hitler.engine import (
     IllegalAction,
     InvalidRecord,
     game_from_record,
+    parse_record,
     replay,
     replay_summary,
+    write_record,
 )
+from secret_hitler.engine.writer import with_talk
 
 
 def played(preset: str, n: int, seed: int, stop: int | None = None) -> Game:
@@ -340,3 +343,82 @@ def test_a_refusal_never_quotes_a_huge_value(record):
         assert result.error is not None, "the record was accepted"
         message = result.error["message"]
     assert len(message) < 200, message[:300]
+
+
+# =============================================================================== talk
+TALK = [
+    {"after": 0, "seat": None, "name": "Ann", "text": "gl hf"},
+    {"after": 1, "seat": 2, "line": {"kind": "trust", "target": 0, "certainty": "hedged"}},
+    {"after": 2, "seat": 0, "text": "RRB"},
+]
+
+
+def test_a_record_with_talk_replays_to_the_same_state_as_without():
+    """The talk section is kept as said and never changes what a replay computes."""
+    game = played("official", 7, 4)
+    plain = game.to_record()
+    n = len(plain["actions"])
+    talk = [dict(TALK[0]), {**TALK[1], "after": n // 2}, {**TALK[2], "after": n}]
+    talking = with_talk(plain, talk)
+    assert list(talking)[list(talking).index("actions") + 1] == "talk"
+    assert talking["talk"] == talk and "talk" not in plain
+    assert snapshot(game_from_record(talking)) == snapshot(game_from_record(plain))
+    a, b = replay(talking), replay(plain)
+    assert a.ok and b.ok and a.applied == b.applied
+    assert replay_summary(a.game) == replay_summary(b.game)
+    assert parse_record(talking).talk == talk and parse_record(plain).talk is None
+    assert with_talk(talking, []) == {**talking, "talk": []}  # replaced, not added twice
+
+
+def test_the_writer_puts_talk_after_the_actions():
+    record = write_record(
+        rules="official",
+        players=7,
+        roles=BASE["roles"],
+        first_president=0,
+        deck=BASE["deck"],
+        reshuffles=[],
+        actions=BASE["actions"],
+        winner="liberal",
+        reason="hitler_executed",
+        talk=TALK[:2],
+    )
+    assert list(record)[-3:] == ["actions", "talk", "result"]
+    assert "talk" not in write_record(
+        rules="official", players=7, roles=[], first_president=0, deck=[], reshuffles=[], actions=[]
+    )
+
+
+@pytest.mark.parametrize(
+    ("talk", "field"),
+    [
+        ("hello", "talk"),
+        (["hello"], "talk[0]"),
+        ([{"after": 0, "seat": 1, "text": "x", "mood": "happy"}], "talk[0]: no field 'mood'"),
+        ([{"seat": 1, "text": "x"}], "talk[0].after"),
+        ([{"after": 3, "seat": 1, "text": "x"}], "talk[0].after"),
+        ([{"after": True, "seat": 1, "text": "x"}], "talk[0].after"),
+        (
+            [{"after": 2, "seat": 1, "text": "x"}, {"after": 1, "seat": 1, "text": "y"}],
+            "talk[1].after",
+        ),
+        ([{"after": 0, "seat": 7, "text": "x"}], "talk[0].seat"),
+        ([{"after": 0, "seat": "1", "text": "x"}], "talk[0].seat"),
+        ([{"after": 0, "seat": None, "text": "x"}], "talk[0]: a line by no seat"),
+        ([{"after": 0, "seat": None, "name": 5, "text": "x"}], "talk[0].name"),
+        ([{"after": 0, "seat": 1}], "talk[0]: holds exactly one"),
+        ([{"after": 0, "seat": 1, "text": "x", "line": {"kind": "claim"}}], "talk[0]: holds"),
+        ([{"after": 0, "seat": 1, "line": "RRB"}], "talk[0].line"),
+        ([{"after": 0, "seat": 1, "line": {"target": 2}}], "talk[0].line"),
+        ([{"after": 0, "seat": 1, "text": 42}], "talk[0].text"),
+        ([{"after": 0, "seat": 1, "text": LONG_TEXT}], "talk[0].text"),
+    ],
+)
+def test_a_malformed_talk_section_is_an_invalid_record_naming_the_entry(talk, field):
+    record = copy.deepcopy(BASE)
+    record["talk"] = talk
+    for load in (game_from_record, replay):
+        with pytest.raises(InvalidRecord) as info:
+            load(record)
+        assert info.value.message.startswith(field), info.value.message
+        assert len(info.value.message) < 200

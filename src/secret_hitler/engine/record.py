@@ -28,6 +28,7 @@ class ParsedRecord:
     seed: int | None
     actions: list[Action]
     result: dict[str, Any] | None
+    talk: list[dict[str, Any]] | None = None  # the optional talk section, checked (``parse_talk``)
 
 
 def parse_record(record: Any) -> ParsedRecord:
@@ -77,6 +78,9 @@ def parse_record(record: Any) -> ParsedRecord:
     if result is not None:
         if not isinstance(result, dict) or result.get("winner") not in ("liberal", "fascist", None):
             raise InvalidRecord('result: must be {"winner": "liberal"|"fascist", "reason": ...}')
+    talk = record.get("talk")
+    if talk is not None:
+        talk = parse_talk(talk, count, len(parsed_actions))
     return ParsedRecord(
         rules=rules,
         players=players,
@@ -87,7 +91,55 @@ def parse_record(record: Any) -> ParsedRecord:
         seed=seed,
         actions=parsed_actions,
         result=result,
+        talk=talk,
     )
+
+
+#: The fields of a talk entry (docs/engine.md, "Talk"); a line is ``line`` or ``text``.
+TALK_FIELDS = frozenset({"after", "seat", "name", "line", "text"})
+TALK_TEXT_MAX = 2000  # characters of a free-text line (the server's chat lines are far shorter)
+
+
+def parse_talk(talk: Any, players: int, actions: int) -> list[dict[str, Any]]:
+    """Check a record's ``talk`` section: a list of entries, each said ``after`` that many
+    actions (0 to ``actions``, in order), by ``seat`` (a seat, or null for a person without
+    one, then named by ``name``), holding a structured ``line`` (a JSON object, read by
+    ``secret_hitler.talk.line_from_json``) or a free ``text``. The engine checks this envelope
+    only: the talk never changes what a replay computes."""
+    if not isinstance(talk, list):
+        raise InvalidRecord("talk: must be a list of lines")
+    last = 0
+    for i, entry in enumerate(talk):
+        where = f"talk[{i}]"
+        if not isinstance(entry, dict):
+            raise InvalidRecord(f"{where}: must be a JSON object")
+        unknown = sorted(set(entry) - TALK_FIELDS, key=str)
+        if unknown:
+            raise InvalidRecord(f"{where}: no field {brief(unknown[0])}")
+        after = entry.get("after")
+        if not isinstance(after, int) or isinstance(after, bool) or not 0 <= after <= actions:
+            raise InvalidRecord(f"{where}.after: must be a count of actions, 0 to {actions}")
+        if after < last:
+            raise InvalidRecord(f"{where}.after: lines are kept in the order they were said")
+        last = after
+        seat = entry.get("seat")
+        if seat is not None and (
+            not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players
+        ):
+            raise InvalidRecord(f"{where}.seat: must be a seat (0 to {players - 1}) or null")
+        name = entry.get("name")
+        if name is not None and not isinstance(name, str):
+            raise InvalidRecord(f"{where}.name: must be a string")
+        if seat is None and name is None:
+            raise InvalidRecord(f"{where}: a line by no seat needs the speaker's name")
+        line, text = entry.get("line"), entry.get("text")
+        if (line is None) == (text is None):
+            raise InvalidRecord(f"{where}: holds exactly one of a structured line and a text")
+        if line is not None and not (isinstance(line, dict) and isinstance(line.get("kind"), str)):
+            raise InvalidRecord(f"{where}.line: must be a talk line (an object with its kind)")
+        if text is not None and (not isinstance(text, str) or len(text) > TALK_TEXT_MAX):
+            raise InvalidRecord(f"{where}.text: must be a string of at most {TALK_TEXT_MAX}")
+    return talk
 
 
 def new_game(parsed: ParsedRecord) -> Game:

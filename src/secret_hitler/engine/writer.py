@@ -21,10 +21,12 @@ def write_record(
     seed: int | None = None,
     winner: str | None = None,
     reason: str | None = None,
+    talk: Iterable[Mapping[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """A record from JSON parts: ``rules`` in record form (``Rules.record_form``), ``players`` a
     seat count or the names, roles and policies by name, ``actions`` as ``Action.to_json``
-    writes them; ``seed`` only when the game had one, the result only once there is a winner."""
+    writes them; ``seed`` only when the game had one, the result only once there is a winner;
+    ``talk`` (the lines said at the table, docs/engine.md "Talk") only when given."""
     record: dict[str, Any] = {
         "format": RECORD_FORMAT,
         "version": RECORD_VERSION,
@@ -38,9 +40,25 @@ def write_record(
     if seed is not None:
         record["seed"] = seed
     record["actions"] = [dict(a) for a in actions]
+    if talk is not None:
+        record["talk"] = [dict(t) for t in talk]
     if winner is not None:
         record["result"] = {"winner": winner, "reason": reason}
     return record
 
 
-__all__ = ["write_record"]
+def with_talk(record: Mapping[str, Any], talk: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+    """A copy of ``record`` (``Game.to_record()``, or any record) with ``talk`` as its talk
+    section, right after ``actions`` as ``write_record`` places it (any earlier one replaced)."""
+    out: dict[str, Any] = {}
+    for key, value in record.items():
+        if key != "talk":
+            out[key] = value
+        if key == "actions":
+            out["talk"] = [dict(t) for t in talk]
+    if "talk" not in out:
+        out["talk"] = [dict(t) for t in talk]
+    return out
+
+
+__all__ = ["with_talk", "write_record"]
