@@ -24,7 +24,7 @@ from secret_hitler.env.encoding import Layout  # noqa: E402
 def test_openspiels_random_simulation_test_passes(rules: str, players: int) -> None:
     game = openspiel.load(players, rules)
     assert game.get_type().short_name == "secret_hitler"
-    pyspiel.random_sim_test(game, num_sims=4, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
 
 
 def _play(game, rng: random.Random):
