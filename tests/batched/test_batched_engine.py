@@ -9,12 +9,14 @@ import numpy as np
 import pytest
 
 jax = pytest.importorskip("jax")
+jnp = pytest.importorskip("jax.numpy")
 pytest.importorskip("pettingzoo")
 
 from secret_hitler.batched import core as C  # noqa: E402
 from secret_hitler.batched import play, record  # noqa: E402
-from secret_hitler.engine import PRESETS, replay, replay_summary  # noqa: E402
+from secret_hitler.engine import PRESETS, Action, Game, replay, replay_summary  # noqa: E402
 from secret_hitler.env import raw_env  # noqa: E402
+from secret_hitler.env.encoding import action_index  # noqa: E402
 
 # every preset, one table size each, together 5 to 10 players
 TABLES = [
@@ -121,3 +123,41 @@ def test_observations_and_masks_equal_the_environments_at_every_step(rules: str)
         # the rewards come with the step that ends the game (the state after the last action)
         rewards = np.asarray(states.rewards[len(rec["actions"]), g])
         assert rewards.tolist() == [env.rewards[f"player_{s}"] for s in range(players)]
+
+
+def test_a_records_fixings_deal_the_same_game() -> None:
+    """An engine game's record (with reshuffles) dealt by ``init_fixed`` from ``from_record``:
+    its actions replay to the same end, and the exported record has the same fixings."""
+    rng = np.random.default_rng(5)
+    env = C.Env(7, "official")
+    records = []
+    for seed in range(40):
+        game = Game(7, "official", seed=seed)
+        while not game.finished:
+            # voters in the environment's order, from the candidate's left
+            seat = min(game.to_act(), key=lambda s, c=game.candidate: (s - c - 1) % 7)
+            legal = [a for a in game.legal_actions(seat) if action_index(a) >= 0]
+            game.apply(legal[rng.integers(len(legal))])
+        if len(game.reshuffles) >= 2:
+            records.append(game.to_record())
+        if len(records) == 4:
+            break
+    fixings = [record.from_record(env.config, r) for r in records]
+    batch = {k: np.stack([f[k] for f in fixings]) for k in fixings[0]}
+    state = env.init_fixed(jax.random.split(jax.random.key(0), len(records)), **batch)
+    longest = max(len(r["actions"]) for r in records)
+    seats = np.full((longest, len(records)), -1)
+    actions = np.full((longest, len(records)), -1)
+    for g, r in enumerate(records):
+        for t, a in enumerate(r["actions"]):
+            seats[t, g] = a["seat"]
+            actions[t, g] = action_index(Action.from_json(a))
+    for t in range(longest):
+        assert np.all((seats[t] < 0) | (seats[t] == np.asarray(state.current_player)))
+        state = env.step(state, jnp.asarray(actions[t]))
+    final = jax.device_get(state)
+    for g, (mine, theirs) in enumerate(
+        zip(record.to_records(env.config, final, seats, actions), records, strict=True)
+    ):
+        for key in ("roles", "first_president", "deck", "reshuffles", "actions", "result"):
+            assert mine[key] == theirs[key], (g, key)

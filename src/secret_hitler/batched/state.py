@@ -176,9 +176,6 @@ def _bit(seat: jax.Array) -> jax.Array:
     return jnp.where(seat >= 0, jnp.left_shift(1, jnp.maximum(seat, 0)), 0).astype(I32)
 
 
-def _has(mask: jax.Array, seat: jax.Array) -> jax.Array:
-    return (jnp.right_shift(mask, jnp.maximum(seat, 0)) & 1).astype(bool) & (seat >= 0)
-
 
 def _popcount(x: jax.Array) -> jax.Array:
     return jax.lax.population_count(x).astype(I32)
