@@ -176,7 +176,6 @@ def _bit(seat: jax.Array) -> jax.Array:
     return jnp.where(seat >= 0, jnp.left_shift(1, jnp.maximum(seat, 0)), 0).astype(I32)
 
 
-
 def _popcount(x: jax.Array) -> jax.Array:
     return jax.lax.population_count(x).astype(I32)
 
