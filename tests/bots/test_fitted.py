@@ -248,3 +248,34 @@ def test_the_audit_replays_committed_games_event_by_event(
     assert "  votes " in out and "  enacted " in out
     final = float(out.rsplit(":", 1)[1])
     assert 0.0 < final < math.log(60)
+
+
+def test_the_talk_model_refits_from_its_committed_games() -> None:
+    """fit_talk_model.py plays games of talking (deaf) bots and commits them with their talk;
+    counting the signals of those games gives exactly the committed choice weights, the talk
+    weight in use is the scan's best (held-out log-loss of the listening liberals), and the
+    scan reruns on the first games to the committed small fit."""
+    import fit_talk_model
+
+    data = _data("talk_model")
+    assert data["command"].startswith("python benchmarks/fit_talk_model.py")
+    path = BENCH.parent / data["data"]["file"]
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == data["data"]["sha256"]
+    records = fit_talk_model.read_records(path)
+    assert len(records) == data["data"]["games"]
+    assert sum(len(r["talk"]) for r in records) == data["data"]["lines"]
+    assert beliefs.TalkModel.from_json(data["model"]) == beliefs.TALK_MODEL
+    counted, _ = fit_talk_model.fit_choice(records)
+    assert counted.to_json()["choice"] == data["model"]["choice"]
+    scan = data["weight_scan"]
+    losses = scan["log_loss_held_out"]
+    assert (
+        data["model"]["weight"]
+        == scan["best"]
+        == min(map(float, losses), key=lambda w: losses[str(w)])
+    )
+    assert losses[str(scan["best"])] < losses["0.0"]  # listening beats deaf on held-out games
+    small = data["first_games"]
+    assert fit_talk_model.fit(records[: small["games"]]) == {
+        k: v for k, v in small.items() if k != "games"
+    }

@@ -16,12 +16,24 @@ the next nomination, so a chancellor can wait for the president's claim. The def
 claim nothing. ``act`` may still receive claim actions from a caller that passes the full legal
 list (the server); an agent may ignore them and pick its turn action.
 
+Talk protocol. A host that lets bots talk (the simulator with talk on; a server table with
+talk on) asks each seat, after every applied action that does not leave a vote open and after
+the claims, ``speak(view)``: the talk lines (``secret_hitler.talk`` ``Line`` values) it says
+now, at most ``SPEECH_MAX`` a call (a level keeps its own rate a round, ``bots.voice``). Each
+line said at the table (a seat's, or a person's: a structured line or a free text, as a
+``talk.said.Said`` entry) is delivered to every other seat that listens with
+``listen(view, said)``, the listener's view at that moment. Claims said in the chat are read by
+the listener as claims (docs/bots.md, "Talk"); a claim a person confirms becomes an engine claim
+action as any other. By default an agent says nothing and hears nothing, and a host that does
+not ask plays exactly the games it played before talk existed.
+
 The contract is kept in one place, for every caller (the simulator, the search's rollouts, the
 server's bot seats): ``decide`` asks for a turn and checks the answer is one of the actions
 offered; ``ask_claims`` asks for claims and reads what ``claims`` returned (nothing, one action
-or several) the one way; ``makes_claims`` tells whether an agent ever claims; ``play_out``
-drives a game to its end with one agent per seat. An answer outside the offer raises
-``AgentError`` and changes nothing.
+or several) the one way; ``makes_claims`` tells whether an agent ever claims; ``ask_speech``
+and ``tell`` are the talk protocol's two calls (``speaks``/``listens``: whether an agent does);
+``play_out`` drives a game to its end with one agent per seat (and its talk, with a
+``TableTalk``). An answer outside the offer raises ``AgentError`` and changes nothing.
 """
 
 from __future__ import annotations
@@ -36,6 +48,8 @@ from ..engine import Action, Game, View
 from ..engine import actions as A
 from ..engine.types import Phase
 from ..extras import MissingExtra, installed, require
+from ..talk.lines import KINDS, Line
+from ..talk.said import Said
 
 
 class Agent:
@@ -62,6 +76,14 @@ class Agent:
     def claims(self, view: View, options: Sequence[Action]) -> list[Action]:
         """Claims to make now, chosen from ``options`` (claim actions only); default: none."""
         return []
+
+    def speak(self, view: View) -> list[Line]:
+        """Talk lines to say now (the talk protocol above); default: none."""
+        return []
+
+    def listen(self, view: View, said: Sequence[Said]) -> None:
+        """Lines said at the table since the last call, by other seats or people, heard with
+        this seat's ``view`` of that moment (the talk protocol above); default: not heard."""
 
     def seated_with(self, people: Sequence[bool]) -> None:
         """Which seats people play (True) and which bots do, told before the first decision by
@@ -109,8 +131,57 @@ def require_offered(action: object, legal: Sequence[Action], who: str) -> Action
 def makes_claims(agent: object) -> bool:
     """Whether an agent overrides ``claims`` (the base class claims nothing: it need not be
     asked)."""
-    hook = getattr(type(agent), "claims", None)
-    return callable(hook) and hook is not Agent.claims
+    return _overrides(agent, "claims")
+
+
+#: Talk lines one ``speak`` call may return (a level says fewer: ``bots.voice.Style``).
+SPEECH_MAX = 4
+_LINE_TYPES = tuple(KINDS.values())
+
+
+def _overrides(agent: object, name: str) -> bool:
+    hook = getattr(type(agent), name, None)
+    return callable(hook) and hook is not getattr(Agent, name)
+
+
+def speaks(agent: object) -> bool:
+    """Whether an agent overrides ``speak`` (the base class says nothing: it need not be
+    asked)."""
+    return _overrides(agent, "speak")
+
+
+def listens(agent: object) -> bool:
+    """Whether an agent overrides ``listen`` (the base class hears nothing)."""
+    return _overrides(agent, "listen")
+
+
+def ask_speech(agent: Agent, view: View) -> list[Line]:
+    """The lines ``agent`` says now, read once for every host: ``speak`` may return None or a
+    sequence of talk lines, at most ``SPEECH_MAX``, each naming only seats at the table;
+    anything else raises ``AgentError``."""
+    made = agent.speak(view)
+    if made is None:
+        return []
+    try:
+        lines = list(made)
+    except TypeError:
+        raise AgentError(f"seat {agent.seat} said {made!r}, not a list of talk lines") from None
+    if len(lines) > SPEECH_MAX:
+        raise AgentError(
+            f"seat {agent.seat} said {len(lines)} lines at once (at most {SPEECH_MAX})"
+        )
+    for line in lines:
+        if not isinstance(line, _LINE_TYPES):
+            raise AgentError(f"seat {agent.seat} said {line!r}, which is not a talk line")
+        if any(s >= view.players for s in line.seats()):
+            raise AgentError(f"seat {agent.seat} said {line!r}, naming a seat not at the table")
+    return lines
+
+
+def tell(agent: Agent, view: View, said: Sequence[Said]) -> None:
+    """Deliver ``said`` (lines by others) to ``agent``, with its view now."""
+    if said:
+        agent.listen(view, said)
 
 
 def ask_claims(agent: Agent, view: View, options: Sequence[Action]) -> list[Action]:
@@ -137,7 +208,10 @@ def ask_claims(agent: Agent, view: View, options: Sequence[Action]) -> list[Acti
 
 
 def play_out(
-    game: Game, agents: Sequence[Agent], names: Sequence[str] | None = None
+    game: Game,
+    agents: Sequence[Agent],
+    names: Sequence[str] | None = None,
+    talk: TableTalk | None = None,
 ) -> tuple[int, int]:
     """Drive ``game`` to its end with one agent per seat; returns (turn actions, claims).
 
@@ -145,7 +219,8 @@ def play_out(
     ``act`` (claims left out), its open claims in ``claims``, after every applied action that
     does not leave a vote open (the claim protocol above). An agent with ``needs_view = False``
     is asked ``choose(legal)`` and no view is made for it. ``names`` label the seats in an
-    ``AgentError`` (default: the agents' names).
+    ``AgentError`` (default: the agents' names). With ``talk``, the table talks after each of
+    those actions and its claims (``TableTalk.round``); without, nobody is asked to.
     """
     if len(agents) != game.n:
         raise ValueError(f"need {game.n} agents, got {len(agents)}")
@@ -185,8 +260,59 @@ def play_out(
             if game.phase is not vote:  # the vote is over (or was never open)
                 if anyone_talks and game.claimants():
                     claims += _offer_claims(game, agents, labels, talkers)
+                if talk is not None and not game.finished:
+                    talk.round(game, agents, labels)
                 break
     return turns, claims
+
+
+class TableTalk:
+    """The talk of one table driven by ``play_out``: after each applied action (and its
+    claims) every seat that speaks is asked, the last elected president first, and each line
+    is delivered at once to every other living seat that listens, so a seat accused or asked
+    in one pass can answer in the next (at most ``passes`` a time). ``listen[seat]`` False
+    makes a seat deaf; ``said`` keeps every line, the record's talk section."""
+
+    def __init__(self, listen: Sequence[bool] | None = None, passes: int = 2) -> None:
+        self.listen = None if listen is None else list(listen)
+        self.passes = passes
+        self.said: list[Said] = []
+        self._speakers: list[bool] | None = None
+        self._listeners: list[bool] = []
+
+    def round(self, game: Game, agents: Sequence[Agent], labels: Sequence[str]) -> int:
+        """One round of talk now; returns the lines said."""
+        if self._speakers is None:
+            self._speakers = [speaks(a) for a in agents]
+            hear = self.listen if self.listen is not None else [True] * len(agents)
+            self._listeners = [bool(h) and listens(a) for a, h in zip(agents, hear, strict=True)]
+        n = game.n
+        first = game.president if game.president is not None else 0
+        order = [(first + i) % n for i in range(n)]
+        view = game.observer.view
+        total = 0
+        for _ in range(self.passes):
+            said_now = 0
+            for seat in order:
+                if not self._speakers[seat] or not game.alive[seat]:
+                    continue
+                try:
+                    lines = ask_speech(agents[seat], view(seat))
+                except AgentError as exc:
+                    raise AgentError(f"{_who(labels, seat, game)}: {exc}") from None
+                if not lines:
+                    continue
+                after = len(game.actions)
+                entries = [Said(seat, after, line) for line in lines]
+                self.said.extend(entries)
+                said_now += len(entries)
+                for other in order:
+                    if other != seat and self._listeners[other] and game.alive[other]:
+                        tell(agents[other], view(other), entries)
+            total += said_now
+            if not said_now:
+                break
+        return total
 
 
 def _who(labels: Sequence[str], seat: int, game: Game) -> str:

@@ -31,9 +31,12 @@ import numpy as np
 
 from ..engine import Action, View
 from ..engine.actions import hand_claims_fit
+from ..talk.lines import Line
+from ..talk.said import Said
 from .base import Agent, register, twin_rng
 from .beliefs import DEFAULT_MODEL, EYE_MODEL, FAS, HIT, HUMAN_MODEL, LIB, Beliefs, Model
 from .rule import RuleAgent
+from .voice import Reading, Voice
 
 LIBERAL = "liberal"
 FASCIST = "fascist"
@@ -199,6 +202,7 @@ class BayesAgent(Agent):
         self.deferred: set[int] = set()
         self.forced = False  # blind Hitler forced FF at his last discard (claims FFF)
         self._initial: int | None = None  # sessions (round) where the chancellor waited to claim
+        self.voice: Voice | None = None  # made when first asked to talk (``speak``/``listen``)
 
     def seated_with(self, people: Sequence[bool]) -> None:
         """With people in at least half of the other seats, read with ``HUMAN_MODEL``: on
@@ -220,6 +224,8 @@ class BayesAgent(Agent):
             other.public = self.public.fork()
         if self.shadow is not None:
             other.shadow = self.shadow.fork()
+        if self.voice is not None:
+            other.voice = copy.deepcopy(self.voice)
         return other
 
     # ------------------------------------------------------------------ plumbing
@@ -833,6 +839,39 @@ class BayesAgent(Agent):
                 ):
                     out[s.president] = out.get(s.president, 0.0) + 1.0
         return out
+
+    # ------------------------------------------------------------------ talk
+    def _voice(self) -> Voice:
+        if self.voice is None:
+            self.voice = Voice(self.seat, self.rng)
+        return self.voice
+
+    def reading(self, view: View) -> Reading:
+        """What this seat says it believes (``bots.voice``): a liberal's (or blind Hitler's)
+        own posterior; an informed fascist's liberal eye, as a liberal in its seat reads it."""
+        if self._informed_fascist(view) and self.public is not None:
+            m = self.public.marginals(self.public.conditioned_liberal(self.seat))
+        else:
+            assert self.beliefs is not None
+            m = self.beliefs.marginals()
+        return Reading((m[:, FAS] + m[:, HIT]).tolist(), m[:, HIT].tolist())
+
+    def speak(self, view: View) -> list[Line]:
+        self._sync(view)
+        return self._voice().speak(view, lambda: self.reading(view))
+
+    def listen(self, view: View, said: Sequence[Said]) -> None:
+        """Weigh what other seats said: a claim said in the chat as that claim
+        (``Beliefs.hear_claim``), accusations, trust and Hitler reads as talk evidence
+        (``Beliefs.hear_signal``, the fitted ``TalkModel``), in this seat's posterior and, for
+        a fascist, in the liberal eye too (the liberals hear it as well)."""
+        self._sync(view)
+        posteriors = [b for b in (self.beliefs, self.public) if b is not None]
+        for seat, line in self._voice().hear(view, said):
+            if seat is None:
+                continue  # a person without a seat: no role to weigh
+            for b in posteriors:
+                b.hear_line(seat, line)
 
     # ------------------------------------------------------------------ claims
     def claims(self, view: View, options: Sequence[Action]) -> list[Action]:

@@ -32,6 +32,8 @@ from ..engine import events as E
 from ..engine.events import PRIVATE_EVENT_TYPES, TypedEvent
 from ..engine.public import PublicState
 from ..engine.settings import PRESETS
+from ..talk.lines import Claim, Line
+from ..talk.said import signals
 
 LIB, FAS, HIT = 0, 1, 2
 ROLE_INDEX = {"liberal": LIB, "fascist": FAS, "hitler": HIT}
@@ -191,6 +193,52 @@ BOT_MODEL = load_model("bot_model")
 SEARCH_MODEL = load_model("search_model")
 DEFAULT_MODEL = BOT_MODEL
 _OFFICIAL = PRESETS["official"]
+
+
+@dataclass(frozen=True, slots=True)
+class TalkModel:
+    """How each role talks about each role, for listening bots: what is said at the table
+    (``talk.said.signals``) as evidence. ``choice[stance][certainty]`` is a table
+    [speaker role][target role] of weights of a choice among the other living seats, relative
+    to a uniform choice (as a fascist president's nominations): who a liberal accuses, who a
+    fascist accuses, ... ``weight`` multiplies every talk log-likelihood (talk is read off the
+    same public record as the rest of the posterior). Fitted by
+    ``benchmarks/fit_talk_model.py`` on games of talking bots (``bots/data/talk_model.json``,
+    docs/bots.md "Talk")."""
+
+    choice: tuple[tuple[str, tuple[tuple[str, tuple[tuple[float, ...], ...]], ...]], ...]
+    weight: float = 1.0
+
+    def table(self, stance: str, certainty: str) -> tuple[tuple[float, ...], ...] | None:
+        for name, by_certainty in self.choice:
+            if name == stance:
+                return next((t for c, t in by_certainty if c == certainty), None)
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "choice": {s: {c: [list(r) for r in t] for c, t in by} for s, by in self.choice},
+            "weight": self.weight,
+        }
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> TalkModel:
+        choice = tuple(
+            (s, tuple((c, tuple(tuple(float(x) for x in r) for r in t)) for c, t in by.items()))
+            for s, by in data["choice"].items()
+        )
+        return TalkModel(choice, float(data["weight"]))
+
+
+def load_talk_model(name: str = "talk_model") -> TalkModel:
+    """The fitted talk model from ``bots/data/NAME.json`` (its ``command`` wrote it)."""
+    from importlib.resources import files
+
+    data = json.loads(files(__package__).joinpath("data", f"{name}.json").read_text("utf-8"))
+    return TalkModel.from_json(data["model"])
+
+
+TALK_MODEL = load_talk_model()
 
 
 @lru_cache(maxsize=64)
@@ -469,8 +517,11 @@ class Beliefs:
         hitler_knows: bool | None = None,
         public: bool = False,
         model: Model = DEFAULT_MODEL,
+        talk: TalkModel | None = None,
     ) -> None:
         self.n = players
+        self.talk = TALK_MODEL if talk is None else talk
+        self.heard_investigations: set[tuple[int, int]] = set()  # claims read (engine or chat)
         self.fascists = fascists
         self.seat = None if public else seat
         self.model = model
@@ -507,6 +558,7 @@ class Beliefs:
         the seats alive and the open session are copied."""
         other = copy.copy(self)
         other.table = self.table.copy()
+        other.heard_investigations = set(self.heard_investigations)
         if self.session is not None:
             other.session = replace(self.session)
         return other
@@ -515,7 +567,14 @@ class Beliefs:
         return self.hitler_knows
 
     @classmethod
-    def for_view(cls, view: Any, *, public: bool = False, model: Model = DEFAULT_MODEL) -> Self:
+    def for_view(
+        cls,
+        view: Any,
+        *,
+        public: bool = False,
+        model: Model = DEFAULT_MODEL,
+        talk: TalkModel | None = None,
+    ) -> Self:
         """Beliefs sized for the game of ``view`` (player count, fascists, deck) from its rules."""
         from ..engine.settings import Rules
 
@@ -529,6 +588,7 @@ class Beliefs:
             hitler_knows=rules.hitler_knows(view.players),
             public=public,
             model=model,
+            talk=talk,
         )
 
     # ------------------------------------------------------------------ updating
@@ -741,9 +801,78 @@ class Beliefs:
             self._investigation_claim(seat, e.target, e.party)
 
     def _investigation_claim(self, seat: int, target: int, party: str) -> None:
-        if seat == self.seat:
-            return
+        if seat == self.seat or (seat, target) in self.heard_investigations:
+            return  # one's own, or read already (from the chat or the engine, the first)
+        self.heard_investigations.add((seat, target))
         self._add(self.investigation_claim_loglik(seat, target, party), "claim")
+
+    # ------------------------------------------------------------------ talk
+    def hear_claim(
+        self,
+        seat: int,
+        subject: str,
+        liberals: int | None = None,
+        target: int | None = None,
+        party: str | None = None,
+    ) -> None:
+        """A claim said in the chat (not, or not yet, an engine claim), read as that claim
+        when ``seat`` may make it: a hand claim of the open session's office it held, while
+        its claim of that subject is not in (an engine claim later replaces it: the session
+        is weighed once, when its window closes); an investigation claim of a seat it
+        investigated, once per pair (whichever comes first). Peek claims said in the chat are
+        not read. Call after ``update`` with the view of the moment it was said."""
+        s = self.session
+        if subject == "investigation":
+            if target is None or party is None:
+                return
+            if (seat, target) in self.table.investigations:
+                self._investigation_claim(seat, target, party)
+            self._probs = None
+            return
+        if s is None or liberals is None or (s.enacted is None and not s.veto_accepted):
+            return
+        if subject == "president_hand" and seat == s.president and s.c3 is None:
+            s.c3 = liberals
+        elif subject == "chancellor_hand" and seat == s.chancellor and s.c2 is None:
+            s.c2 = liberals
+        self._probs = None
+
+    def hear_line(self, seat: int, line: Line, *, claims: bool = True, talk: bool = True) -> None:
+        """What ``seat`` said at the table: its claim (``claims``: ``hear_claim``) and its
+        signals (``talk``: ``hear_signal`` for each of ``talk.said.signals``)."""
+        if claims and isinstance(line, Claim):
+            liberals = None
+            if line.policies is not None:
+                liberals = sum(1 for p in line.policies if p.value == "liberal")
+            party = None if line.party is None else line.party.value
+            self.hear_claim(seat, line.subject, liberals, line.target, party)
+        if talk:
+            for sig in signals(line):
+                self.hear_signal(seat, sig.stance, sig.target, sig.certainty)
+
+    def hear_signal(self, seat: int, stance: str, target: int, certainty: str) -> None:
+        """``seat`` said its ``stance`` (accuse, trust, hitler) on ``target``: a choice among
+        the other living seats weighed by the talk model (``TalkModel``)."""
+        table = self.talk.table(stance, certainty)
+        weight = self.talk.weight
+        if table is None or weight == 0.0 or seat == self.seat or seat == target:
+            return
+        alive = self.table.alive
+        cands = tuple(x for x in range(self.n) if alive[x] and x != seat)
+        if target not in cands or len(cands) < 2:
+            return
+        key = ("talk", id(self.talk), stance, certainty, seat, target, cands)
+        loglik = self._memo.get(key)
+        if loglik is None:
+            weights = np.array(table, dtype=float)  # [speaker role, target role]
+            R = self.R
+            rs = R[:, seat]
+            counts = np.stack([(R[:, cands] == r).sum(axis=1) for r in range(3)], axis=1)
+            den = (counts * weights[rs]).sum(axis=1)
+            ratio = weights[rs, R[:, target]] * len(cands) / den
+            loglik = _remember(self._memo, key, np.log(ratio))
+        self.logw = self.logw + weight * loglik
+        self._probs = None
 
     def investigation_claim_loglik(self, seat: int, target: int, party: str) -> np.ndarray:
         """Log-likelihood per world of ``seat`` claiming that ``target`` is of ``party``."""
@@ -929,6 +1058,7 @@ __all__ = [
     "EYE_MODEL",
     "HUMAN_MODEL",
     "SEARCH_MODEL",
+    "TALK_MODEL",
     "FAS",
     "HIT",
     "LIB",
@@ -936,8 +1066,10 @@ __all__ = [
     "Model",
     "Session",
     "TERMS",
+    "TalkModel",
     "hand_prior",
     "load_model",
+    "load_talk_model",
     "model_from_json",
     "session_table",
     "worlds_matrix",

@@ -29,7 +29,10 @@ from ..engine import events as E
 from ..engine.actions import hand_claims_fit
 from ..engine.public import READERS, PublicState
 from ..engine.types import Policy
+from ..talk.lines import Claim, Line
+from ..talk.said import Said
 from .base import Agent, register, twin_rng
+from .voice import Reading, Voice, suspicion_from_scores
 
 LIB = "liberal"
 FAS = "fascist"
@@ -155,6 +158,8 @@ class RuleAgent(Agent):
         # the public state as of the events read (the engine's fold): the last votes, the
         # deck's policies not yet on the tracks
         self.table = PublicState()
+        self.voice: Voice | None = None  # made when first asked to talk (``speak``/``listen``)
+        self.heard_investigations: set[tuple[int, int]] = set()  # claims read (engine or chat)
 
     def fork(self) -> RuleAgent:
         """A copy sharing nothing mutable: its lists, sets and open session copied."""
@@ -166,6 +171,8 @@ class RuleAgent(Agent):
         other.table = self.table.copy()
         if self.sess is not None:
             other.sess = copy.copy(self.sess)
+        if self.voice is not None:
+            other.voice = copy.deepcopy(self.voice)
         return other
 
     # ------------------------------------------------------------------ knowledge
@@ -360,6 +367,9 @@ class RuleAgent(Agent):
     def _on_investigation_claim(self, pres: int, target: int, party: str) -> None:
         if pres == self.seat:
             return
+        if (pres, target) in self.heard_investigations:
+            return  # read once, from the chat or the engine, whichever came first
+        self.heard_investigations.add((pres, target))
         if target in self.known_lib and party == FAS:
             self._caught(pres)
             return
@@ -612,6 +622,56 @@ class RuleAgent(Agent):
         return self._best(
             targets, lambda s: -self.score(s) - (Weights.execute_unsafe if s not in safe else 0.0)
         )
+
+    # ------------------------------------------------------------------ talk
+    def _voice(self) -> Voice:
+        if self.voice is None:
+            self.voice = Voice(self.seat, self.rng)
+        return self.voice
+
+    def speak(self, view: View) -> list[Line]:
+        """The rule bot's talk (``bots.voice``) on its suspicion scores: a liberal's own, a
+        fascist's the public ones (what the rule liberals would read)."""
+        self._update(view)
+        voice = self._voice()
+
+        def reading() -> Reading:
+            if self._fascist_play():
+                scores = list(self.pub)
+            else:
+                scores = [self.score(s) for s in range(self.n)]
+            return Reading(suspicion_from_scores(scores, voice.prior))
+
+        return voice.speak(view, reading)
+
+    def listen(self, view: View, said: Sequence[Said]) -> None:
+        """Hear the table: questions and accusations for the voice; a claim said in the chat
+        before any engine claim of its subject is read as that claim (docs/bots.md, "Talk")."""
+        self._update(view)
+        for seat, line in self._voice().hear(view, said):
+            if isinstance(line, Claim) and seat is not None and seat != self.seat:
+                self._hear_claim(seat, line)
+
+    def _hear_claim(self, seat: int, line: Claim) -> None:
+        s = self.sess
+        subject = line.subject
+        if subject == A.CLAIM_INVESTIGATION:
+            assert line.target is not None and line.party is not None
+            if (seat, line.target) not in self.table.investigations:
+                return  # he did not investigate that seat
+            self._on_investigation_claim(seat, line.target, line.party.value)
+            return
+        if s is None or subject not in (A.CLAIM_PRESIDENT_HAND, A.CLAIM_CHANCELLOR_HAND):
+            return
+        if subject == A.CLAIM_PRESIDENT_HAND and (seat != s.pres or s.pres_claim is not None):
+            return
+        if subject == A.CLAIM_CHANCELLOR_HAND and (seat != s.chan or s.chan_claim is not None):
+            return
+        if s.enacted is None:
+            return  # the session is not over: nothing to claim yet
+        event = E.typed(line.to_action(seat).to_json())
+        assert isinstance(event, E.Claimed)
+        self._on_claim(event)
 
     # ------------------------------------------------------------------ claims
     def claims(self, view: View, options: Sequence[Action]) -> list[Action]:

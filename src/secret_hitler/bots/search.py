@@ -31,6 +31,8 @@ from ..engine import Action, Game, Phase, View
 from ..engine import actions as A
 from ..engine.events import PRIVATE_EVENT_TYPES
 from ..engine.worlds import WorldError, sample_world
+from ..talk.lines import Line
+from ..talk.said import Said
 from .base import Agent, play_out, register
 from .bayes import BayesAgent
 from .beliefs import BOT_MODEL, HIT, HUMAN_MODEL, ROLE_NAMES, SEARCH_MODEL
@@ -139,6 +141,15 @@ class SearchAgent(Agent):
 
     def claims(self, view: View, options: Sequence[Action]) -> list[Action]:
         return self.base.claims(view, options)
+
+    def speak(self, view: View) -> list[Line]:
+        """The talk of its ``bayes`` self (the same posterior its decisions read)."""
+        self._start(view)
+        return self.base.speak(view)
+
+    def listen(self, view: View, said: Sequence[Said]) -> None:
+        self._start(view)
+        self.base.listen(view, said)
 
     def _start(self, view: View) -> None:
         """The side's knobs, and before the posterior is first made, the side's model."""
