@@ -2,6 +2,11 @@
 seat is a fascist or Hitler from one point of view, and the moves where that seat played
 differently from the strongest bot, with the bot's estimate of each option.
 
+A record's talk section is read too: a claim said in the chat (a structured line, or one the
+recogniser reads in a text) counts as that claim, as for a listening bot
+(``Beliefs.hear_claim``); accusations and trust are not weighed here (their weights are fitted
+to bots' talk, not people's). The claims read are listed in ``chat_claims``.
+
 A point of view is a seat or the spectator. Everything comes from ``game.view(point)`` only:
 the posterior is ``bots.beliefs.Beliefs`` on the model fitted to people (``READER``) fed those
 views (the spectator's ignores private events), and the seat's moves are judged by a
@@ -64,8 +69,12 @@ def analyze(
     """
     from .bots.base import bot_problem, make_agent
     from .bots.beliefs import ROLE_NAMES, Beliefs
+    from .bots.voice import lines_of
     from .engine import Action, GameError, InvalidRecord, game_from_record
+    from .engine.public import PublicState
     from .engine.record import parse_record
+    from .talk.lines import Claim, InvalidLine
+    from .talk.said import Said
 
     if bot not in ANALYSIS_BOTS:
         raise AnalysisError(f"bot {str(bot)[:40]!r} cannot analyse; use one of {ANALYSIS_BOTS}")
@@ -73,10 +82,14 @@ def analyze(
     if problem is not None:
         raise AnalysisError(problem, "unavailable", 503)
     try:
-        actions: list[Action] = parse_record(record).actions
+        parsed = parse_record(record)
+        actions: list[Action] = parsed.actions
         game = game_from_record(record, apply_actions=False)
+        said = [Said.from_json(e, players=game.n) for e in parsed.talk or ()]
     except InvalidRecord as exc:
         raise AnalysisError(f"invalid record: {exc.message}", "invalid_record") from None
+    except InvalidLine as exc:
+        raise AnalysisError(f"invalid record: talk: {exc}", "invalid_record") from None
     if len(actions) > ACTIONS_MAX:
         raise AnalysisError(f"the record has more than {ACTIONS_MAX} actions", "too_large", 413)
     if seat is not None and not 0 <= seat < game.n:
@@ -98,6 +111,38 @@ def analyze(
             "p_hitler": [round(float(m[s, 2]), 4) for s in range(game.n)],
         }
 
+    table = PublicState()  # the public state, to read a text line's claim in its context
+    chat_claims: list[dict[str, Any]] = []
+    cursor = [0, 0]  # lines read, public events folded into ``table``
+
+    def hear(after: int) -> None:
+        """Read the claims said in the chat once ``after`` actions were played."""
+        while cursor[0] < len(said) and said[cursor[0]].after <= after:
+            entry = said[cursor[0]]
+            cursor[0] += 1
+            if entry.seat is None:
+                continue  # a person without a seat makes no claim
+            events = game.view(None).events
+            for e in events[cursor[1] :]:
+                table.feed(e)
+            cursor[1] = len(events)
+            for line in lines_of(entry, table):
+                if isinstance(line, Claim):
+                    claim = line.to_action(entry.seat).to_json()
+                    chat_claims.append({"after": entry.after, "seat": entry.seat, "claim": claim})
+                    read_claim(entry.seat, line)
+
+    def read_claim(speaker: int, line: Claim) -> None:
+        view = game.view(seat)
+        if seat is None:
+            beliefs.update(view)
+            beliefs.hear_line(speaker, line, talk=False)
+            return
+        for judge in {id(agent): agent, id(reader): reader}.values():
+            judge.posterior(view)  # brought up to this moment first
+            judge.beliefs.hear_line(speaker, line, talk=False)
+
+    hear(0)
     steps = [{"step": 0, **point()}]
     moves: list[dict[str, Any]] = []
     error = None
@@ -113,6 +158,7 @@ def analyze(
         except GameError as exc:
             error = {"index": i, "code": exc.code, "message": exc.message}
             break
+        hear(i + 1)
         steps.append({"step": i + 1, **point()})
     view = game.view(seat)
     return {
@@ -125,6 +171,7 @@ def analyze(
         "steps": steps,
         "moves": moves,
         "mistakes": sum(1 for m in moves if m["differs"]),
+        "chat_claims": chat_claims,
         "error": error,
     }
 

@@ -178,3 +178,57 @@ def test_the_probabilities_are_the_readers_whoever_judges() -> None:
         assert by_bayes["reader"] == by_reader["reader"] == READER
         assert by_bayes["steps"] == by_reader["steps"]
         assert by_bayes["bot"] != by_reader["bot"]
+
+
+def _silent_session_record(seed: int) -> tuple[dict[str, Any], int]:
+    """A record that stops just after a legislative session nobody claimed, and its president."""
+    import random
+
+    from secret_hitler.engine import Phase
+
+    game = Game(7, "official", seed)
+    rng = random.Random(seed)
+    while True:
+        seat = game.to_act()[0]
+        legal = [a for a in game.legal_actions(seat) if a.type != "claim"]
+        if game.phase is Phase.VOTE:
+            legal = [a for a in legal if a.ja]
+        game.apply(legal[rng.randrange(len(legal))])
+        if game.phase is Phase.NOMINATE and any(e.type == "enacted" for e in game.events[-3:]):
+            assert game.president is not None
+            return game.to_record(), game.president
+
+
+@pytest.mark.parametrize("text", ["RRR", "drew 3 reds", "ККК"])
+def test_a_claim_said_in_the_chat_counts_as_that_claim(text: str) -> None:
+    """The same analysis, step for step, whether the president claimed RRR in the chat (the
+    record's talk) or with the engine's claim action; and the chat claim is listed."""
+    record, president = _silent_session_record(4)
+    n = len(record["actions"])
+    chat = {**record, "talk": [{"after": n, "seat": president, "text": text}]}
+    claimed = copy.deepcopy(record)
+    claimed["actions"].append(
+        {
+            "seat": president,
+            "type": "claim",
+            "subject": "president_hand",
+            "policies": ["fascist"] * 3,
+        }
+    )
+    for seat in (None, (president + 1) % 7):
+        a, b = analyze(chat, seat), analyze(claimed, seat)
+        assert a["steps"][-1]["p_fascist"] == b["steps"][-1]["p_fascist"]
+        assert a["steps"][:-1] == b["steps"][:-2]
+        assert a["chat_claims"] == [
+            {"after": n, "seat": president, "claim": claimed["actions"][-1]}
+        ]
+        assert b["chat_claims"] == []
+    plain = analyze(record, None)
+    assert plain["steps"][-1]["p_fascist"] != analyze(chat, None)["steps"][-1]["p_fascist"]
+
+
+def test_a_record_with_a_bad_talk_line_is_refused() -> None:
+    record = _record()
+    record["talk"] = [{"after": 0, "seat": 1, "line": {"kind": "accuse", "target": 9}}]
+    with pytest.raises(AnalysisError, match="talk"):
+        analyze(record, None)

@@ -21,6 +21,7 @@ from ..engine.settings import MAX_PLAYERS, MIN_PLAYERS
 from ..extras import MissingExtra, require
 from .simulator import (
     REASONS,
+    TALK_MODES,
     Lineup,
     Runner,
     SimConfig,
@@ -213,9 +214,18 @@ def simulate_command(
         bool, typer.Option("--json", help="Print the summary as JSON, no table.")
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
+    talk: Annotated[
+        str,
+        typer.Option(
+            "--talk",
+            help="Table talk: off, speak (bots speak, nobody listens), listen, deaf-liberals.",
+        ),
+    ] = "off",
 ) -> None:
     """Play bot-vs-bot games and report win rates with 95% intervals (exit 2 on bad flags)."""
     try:
+        if talk not in TALK_MODES:
+            raise UsageError(f"--talk: one of {', '.join(TALK_MODES)}, not {brief(talk)}")
         _check_players(players)
         _check_counts(games, jobs)
         lineup = Lineup(
@@ -233,7 +243,7 @@ def simulate_command(
         _check_output(records, "--records", folder=True)
     except UsageError as exc:
         raise _fail("simulate", str(exc)) from None
-    config = SimConfig(players, lineup, parsed_rules, seed, str(records) if records else None)
+    config = SimConfig(players, lineup, parsed_rules, seed, str(records) if records else None, talk)
     start = time.perf_counter()
     with (
         Runner(jobs) as runner,
@@ -248,6 +258,9 @@ def simulate_command(
         plot_summary(summary, plot, f"{players} players, {lineup.label()}")
     if as_json:
         data = {"players": players, "lineup": lineup.label(), "seed": seed, **summary.to_json()}
+        if talk != "off":
+            data["talk"] = talk
+            data["avg_lines"] = sum(r.talk["lines"] for r in results if r.talk) / len(results)
         typer.echo(json.dumps(data))
         return
     title = f"{players} players, {lineup.label()}, rules {rules}, seed {seed}"

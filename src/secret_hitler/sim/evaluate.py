@@ -532,7 +532,9 @@ def _likeliest_split(worlds: Any, probs: Any) -> Any:
 # ---------------------------------------------------------------------------------- CLI
 
 evaluate_app = typer.Typer(
-    help="Measure bots against real games (secrethitler.io JSONL).", no_args_is_help=True
+    help="Measure bots: against real games (secrethitler.io JSONL: votes, roles) and at a "
+    "talking table of bots (talk).",
+    no_args_is_help=True,
 )
 
 _PATH = Annotated[
@@ -707,6 +709,84 @@ def roles_command(
         "Skipped games: "
         f"{report.errors}"
     )
+
+
+@evaluate_app.command("talk")
+def talk_command(
+    players: Annotated[int, typer.Option("--players", min=5, max=10, help="Seats.")] = 7,
+    games: Annotated[
+        int, typer.Option("--games", min=0, help="Paired games, listening against deaf liberals.")
+    ] = 2000,
+    liberals: Annotated[
+        str, typer.Option("--liberals", help="Liberal bot of the pairs.")
+    ] = "bayes",
+    fascists: Annotated[
+        str, typer.Option("--fascists", help="Fascist bot of the pairs.")
+    ] = "bayes",
+    levels: Annotated[
+        str, typer.Option("--levels", help="Levels whose accusations are scored (self-play).")
+    ] = "rule,bayes,bayes-human",
+    accuracy_games: Annotated[
+        int, typer.Option("--accuracy-games", min=1, help="Self-play games per level.")
+    ] = 200,
+    seed: Annotated[int, typer.Option("--seed", help="Run seed (the same games both arms).")] = 1,
+    jobs: Annotated[int, typer.Option("--jobs", min=0, help="Processes (0: every core).")] = 1,
+    as_json: _JSON = False,
+) -> None:
+    """Talk between bots: how often an accusation names a real fascist (by level, role and
+    certainty) and how much listening moves the liberals' win rate (paired games)."""
+    from .simulator import Lineup
+    from .talk_report import talk_report
+
+    names = [x.strip() for x in levels.split(",") if x.strip()]
+    try:
+        for bot in (*names, liberals, fascists):
+            _check_bot(bot)
+    except EvaluateError as exc:
+        raise _fail(str(exc)) from None
+    report = talk_report(
+        players=players,
+        levels=names,
+        accuracy_games=accuracy_games,
+        lineup=Lineup(liberals, fascists),
+        games=games,
+        seed=seed,
+        jobs=jobs,
+    )
+    data = report.to_json()
+    if as_json:
+        typer.echo(json.dumps(data, indent=2))
+        return
+    console = Console()
+    table = Table(
+        title=f"Accusations that name a fascist ({accuracy_games} self-play games a level, "
+        f"{players} players, seed {seed})"
+    )
+    for col in ("level", "role", "certainty", "accusations", "named a fascist", "95% interval"):
+        table.add_column(col, justify="left" if col in ("level", "role", "certainty") else "right")
+    for row in data["accusations"]:
+        lo, hi = row["ci95"]
+        table.add_row(
+            row["level"],
+            row["role"],
+            row["certainty"],
+            str(row["accusations"]),
+            _pct(row["share"] or 0.0),
+            f"{_pct(lo)} - {_pct(hi)}",
+        )
+    console.print(table)
+    console.print(f"lines per round (all seats): {data['lines_per_round']}")
+    listening = data["listening"]
+    if listening is not None:
+        lo, hi = listening["difference_ci95"]
+        console.print(
+            f"liberals {liberals} vs fascists {fascists}, {listening['games']} paired games: "
+            f"listening liberals win {_pct(listening['listening_liberal_rate'])}, deaf liberals "
+            f"{_pct(listening['deaf_liberal_rate'])}; difference "
+            f"{100 * listening['difference']:+.1f} points (95% {100 * lo:+.1f} to {100 * hi:+.1f}); "
+            f"won only listening {listening['won_only_listening']}, only deaf "
+            f"{listening['won_only_deaf']}"
+        )
 
 
 def register_evaluate(app: typer.Typer) -> None:

@@ -20,14 +20,22 @@ from hashlib import blake2b
 from pathlib import Path
 from typing import Any
 
-from ..bots.base import Agent, AgentError, agent_factory, play_out
+from ..bots.base import Agent, AgentError, TableTalk, agent_factory, play_out
 from ..engine import Game, Rules
 from ..engine.types import Role
+from ..engine.writer import with_talk
+from ..talk.said import ACCUSE, Said, signals
 
 Z95 = 1.959963984540054
 # Enum members through their class cost a descriptor call each (about 0.3 µs): read once here.
 _LIBERAL, _HITLER = Role.LIBERAL, Role.HITLER
 
+
+#: Who talks in a simulated game: ``off`` nobody (the games of before talk existed);
+#: ``speak`` every seat speaks, nobody listens; ``listen`` every seat speaks and listens;
+#: ``deaf-liberals`` every seat speaks, only the fascists listen (``evaluate talk`` compares
+#: it with ``listen``).
+TALK_MODES = ("off", "speak", "listen", "deaf-liberals")
 
 #: An agent broke the protocol (e.g. returned an action that was not offered): the contract's
 #: error (``bots.base.AgentError``).
@@ -86,6 +94,7 @@ class SimConfig:
     rules: Any = "official"  # a preset name or a settings object, as records store them
     seed: int = 0
     record_dir: str | None = None
+    talk: str = "off"  # TALK_MODES
 
 
 @dataclass(slots=True)
@@ -102,26 +111,58 @@ class GameResult:
     fascist_policies: int
     roles: list[str]
     bots: list[str]
+    talk: dict[str, Any] | None = None  # ``talk_stats`` of a game with talk (None: talk off)
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        out = asdict(self)
+        if self.talk is None:
+            del out["talk"]  # the lines of a run without talk are those of before talk existed
+        return out
 
 
-def play_game(
+@dataclass(slots=True)
+class Played:
+    """One game played to its end: the result, the game and what was said at the table."""
+
+    result: GameResult
+    game: Game
+    said: list[Said]
+
+    def record(self) -> dict[str, Any]:
+        """The game's record, with its talk section when the table talked."""
+        record = self.game.to_record()
+        if self.result.talk is None:
+            return record
+        return with_talk(record, (e.to_json() for e in self.said))
+
+
+def play(
     players: int,
     lineup: Lineup,
     rules: Any = "official",
     seed: int = 0,
     index: int = 0,
     agents: Sequence[Agent] | None = None,
-) -> tuple[GameResult, Game]:
-    """Play one game to its end; ``agents`` (one per seat) replaces the lineup's bots."""
+    talk: str = "off",
+) -> Played:
+    """Play one game to its end; ``agents`` (one per seat) replaces the lineup's bots; ``talk``
+    is one of ``TALK_MODES``."""
+    if talk not in TALK_MODES:
+        raise ValueError(f"talk must be one of {', '.join(TALK_MODES)}, not {talk!r}")
     game = Game(players, rules, seed)
     names = [lineup.bot_for(r) for r in game.roles]
     if agents is None:
         agents = make_agents(names, seed)
-    turns, claims = run_game(game, agents, names)
+    table: TableTalk | None = None
+    if talk != "off":
+        listen = [
+            talk == "listen" or (talk == "deaf-liberals" and r is not _LIBERAL) for r in game.roles
+        ]
+        table = TableTalk(listen)
+    turns, claims = run_game(game, agents, names, table)
     assert game.winner is not None and game.reason is not None
+    roles = [r._value_ for r in game.roles]  # ``.value`` is a descriptor call per member
+    said = table.said if table is not None else []
     result = GameResult(
         index=index,
         seed=seed,
@@ -133,10 +174,43 @@ def play_game(
         claims=claims,
         liberal_policies=game.liberal,
         fascist_policies=game.fascist,
-        roles=[r._value_ for r in game.roles],  # ``.value`` is a descriptor call per member
+        roles=roles,
         bots=names,
+        talk=None if table is None else talk_stats(said, roles, names),
     )
-    return result, game
+    return Played(result, game, said)
+
+
+def play_game(
+    players: int,
+    lineup: Lineup,
+    rules: Any = "official",
+    seed: int = 0,
+    index: int = 0,
+    agents: Sequence[Agent] | None = None,
+) -> tuple[GameResult, Game]:
+    """Play one game to its end without talk; ``agents`` (one per seat) replaces the lineup's
+    bots."""
+    played = play(players, lineup, rules, seed, index, agents)
+    return played.result, played.game
+
+
+def talk_stats(said: Sequence[Said], roles: Sequence[str], bots: Sequence[str]) -> dict[str, Any]:
+    """What one game's talk was: its lines, and each accusation (``talk.said.signals``) by the
+    speaker's level, role and certainty, with whether it named a seat of the fascist party:
+    ``accusations["bayes|liberal|hedged"] = [named a fascist, accusations]``."""
+    accusations: dict[str, list[int]] = {}
+    for entry in said:
+        if entry.seat is None or entry.line is None:
+            continue
+        for sig in signals(entry.line):
+            if sig.stance != ACCUSE:
+                continue
+            key = f"{bots[entry.seat]}|{roles[entry.seat]}|{sig.certainty}"
+            tally = accusations.setdefault(key, [0, 0])
+            tally[0] += roles[sig.target] != "liberal"
+            tally[1] += 1
+    return {"lines": len(said), "accusations": dict(sorted(accusations.items()))}
 
 
 def make_agents(names: Sequence[str], seed: int) -> list[Agent]:
@@ -153,14 +227,18 @@ def make_agents(names: Sequence[str], seed: int) -> list[Agent]:
 
 
 def run_game(
-    game: Game, agents: Sequence[Agent], names: Sequence[str] | None = None
+    game: Game,
+    agents: Sequence[Agent],
+    names: Sequence[str] | None = None,
+    talk: TableTalk | None = None,
 ) -> tuple[int, int]:
     """Drive ``game`` to its end with one agent per seat; returns (turn actions, claims).
 
-    The loop and the claim protocol are the agents' contract (``bots.base.play_out``): an
-    agent sees only ``game.view(seat)`` and the actions it may take.
+    The loop and the claim and talk protocols are the agents' contract
+    (``bots.base.play_out``): an agent sees only ``game.view(seat)`` and the actions it may
+    take, and hears only what is said at the table.
     """
-    return play_out(game, agents, names)
+    return play_out(game, agents, names, talk)
 
 
 def _play_chunk(config: SimConfig, indices: Sequence[int]) -> list[GameResult]:
@@ -170,11 +248,11 @@ def _play_chunk(config: SimConfig, indices: Sequence[int]) -> list[GameResult]:
         rules = Rules.from_json(rules)  # once per chunk, not per game
     for index in indices:
         seed = game_seed(config.seed, index)
-        result, game = play_game(config.players, config.lineup, rules, seed, index)
+        played = play(config.players, config.lineup, rules, seed, index, talk=config.talk)
         if config.record_dir is not None:
             path = Path(config.record_dir) / f"game-{index:06d}.json"
-            path.write_text(json.dumps(game.to_record(), ensure_ascii=False), encoding="utf-8")
-        out.append(result)
+            path.write_text(json.dumps(played.record(), ensure_ascii=False), encoding="utf-8")
+        out.append(played.result)
     return out
 
 
