@@ -20,6 +20,9 @@ from pettingzoo.utils import wrappers
 from ..engine import Game, Rules
 from ..engine.observer import Observer
 from ..engine.types import Role, Winner
+from ..engine.writer import with_talk
+from ..talk.lines import Line, line_from_json
+from ..talk.said import Said
 from .encoding import (
     ACTIONS,
     DEFAULT_HISTORY,
@@ -29,6 +32,7 @@ from .encoding import (
     action_index,
     encode_view,
 )
+from .talk import TALK_SIZE, TalkChannel
 
 _GAME_OPTIONS = ("roles", "first_president", "deck", "reshuffles")
 _NO_MASK = np.zeros(NUM_ACTIONS, dtype=np.int8)
@@ -48,6 +52,8 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
     encodes every observation from scratch (slow; the incremental encoder is checked against
     it in the tests). ``reset(options=...)`` accepts the engine's fixings
     ``roles``, ``first_president``, ``deck`` and ``reshuffles`` for controlled experiments.
+    ``talk=True`` adds the talk channel: lines said with ``say`` are encoded in each
+    observation's ``"talk"`` vector (``env.talk``); off by default, the observation unchanged.
     """
 
     metadata: dict[str, Any] = {
@@ -63,6 +69,7 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
         render_mode: str | None = None,
         history: int = DEFAULT_HISTORY,
         from_view: bool = False,
+        talk: bool = False,
     ) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -72,6 +79,7 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
         self.players = players
         self.render_mode = render_mode
         self.from_view = from_view
+        self.talk = talk
         self.layout = Layout(history)
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self._seat_of = {a: i for i, a in enumerate(self.possible_agents)}
@@ -93,15 +101,18 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
         # the game is over: every agent terminated (until then rewards, cumulative rewards,
         # terminations and truncations are all zero or False, so a step need not touch them)
         self._over = False
+        self._talk: TalkChannel | None = None
+        self.said: list[Said] = []  # what was said in this game (``say``), the record's talk
 
     # ------------------------------------------------------------------ spaces
     def _make_space(self) -> spaces.Dict:
-        return spaces.Dict(
-            {
-                "observation": spaces.Box(0.0, 1.0, (self.layout.size,), dtype=np.float32),
-                "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8),
-            }
-        )
+        fields: dict[str, spaces.Space[Any]] = {
+            "observation": spaces.Box(0.0, 1.0, (self.layout.size,), dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8),
+        }
+        if self.talk:
+            fields["talk"] = spaces.Box(0.0, 1.0, (TALK_SIZE,), dtype=np.float32)
+        return spaces.Dict(fields)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -122,6 +133,8 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
         self._cache = {}
         self._legal_seat = -1
         self._over = False
+        self._talk = TalkChannel() if self.talk else None
+        self.said = []
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -187,6 +200,31 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
             self.terminations[a] = True
             self.infos[a] = dict(info, role=game.roles[seat].value)
 
+    # ------------------------------------------------------------------ talk
+    def say(self, agent: str, line: Line | dict[str, Any]) -> None:
+        """``agent`` says ``line`` (a ``talk.Line`` or its JSON form) at the table, now: it is
+        kept in ``said`` and read into every later observation's ``"talk"`` vector. Needs
+        ``talk=True``; a dead agent, a line that is not a talk line or names a seat not at the
+        table raise ``ValueError`` (``talk.InvalidLine``) and change nothing."""
+        if self._talk is None or self.game is None:
+            raise ValueError("this environment has no talk channel: make it with talk=True")
+        seat = self._seat_of.get(agent)
+        if seat is None:
+            raise ValueError(f"unknown agent {agent!r}")
+        if not self.game.alive[seat] or self._over:
+            raise ValueError(f"{agent} cannot talk now (dead, or the game is over)")
+        data = line.to_json() if not isinstance(line, dict) else line
+        parsed = line_from_json(data, players=self.players)
+        self._talk.say(seat, parsed)
+        self.said.append(Said(seat, len(self.game.actions), parsed))
+        self._cache = {}
+
+    def record(self) -> dict[str, Any]:
+        """The game's record (RECORD-FORMAT.md), with its talk section when it has talk."""
+        assert self.game is not None
+        record = self.game.to_record()
+        return with_talk(record, (s.to_json() for s in self.said)) if self.talk else record
+
     # ------------------------------------------------------------------ observations
     def last(
         self, observe: bool = True
@@ -228,6 +266,8 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
         else:
             mask = _NO_MASK.copy()
         obs = {"observation": vector, "action_mask": mask}
+        if self._talk is not None:
+            obs["talk"] = self._talk.encode(seat)
         self._cache[seat] = obs
         return obs
 
