@@ -107,6 +107,12 @@ def test_the_fold_is_the_public_state_after_every_event(preset: str, n: int) -> 
                 )
                 if view.veto_proposed or view.veto_refused:  # open, or answered no
                     assert state.session.veto_proposed and not state.session.vetoed
+            for seat in game.claimants():  # the open session is the one the engine takes claims of
+                subjects = game.open_claims(seat)
+                if "president_hand" in subjects:
+                    assert state.session is not None and state.session.president == seat
+                if "chancellor_hand" in subjects:
+                    assert state.session is not None and state.session.chancellor == seat
             lib, fas = state.unenacted
             assert lib + fas == state.draw_pile + state.discard_pile + len(game.hand)
             if game.finished:

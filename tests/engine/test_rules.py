@@ -22,6 +22,7 @@ from engine_helpers import (
     fail,
     govern,
     legislate,
+    living,
     new_game,
     nominate,
     vote_all,
@@ -968,6 +969,58 @@ def test_A9_claims_are_never_checked_for_truth():
     assert all(e.audience is None for e in game.events if e.type == "claim")
     assert_illegal(game, Action.claim_policies(0, "president_hand", [F, F, F]), "claim_unavailable")
     assert_illegal(game, Action.claim_policies(2, "president_hand", [F, F, F]), "claim_unavailable")
+
+
+def test_claim_windows_stay_open_until_the_next_legislative_session_begins():
+    """A government's hand claims stay open through the next nominations, votes, failed
+    elections and chaos; the next legislative session closes them (docs/engine.md, Claims)."""
+    game = new_game(7, top="FFF L LLF")
+    govern(game, 1, F)  # president 0, chancellor 1; the first fascist slot has no power
+    hand = [Action.claim_policies(0, "president_hand", [F, F, F])]
+    for _ in range(3):  # three failed elections: the third enacts the chaos policy
+        nominate(game, game.eligible_chancellors()[0])
+        assert game.open_claims(0) == ("president_hand",)
+        assert game.open_claims(1) == ("chancellor_hand",)
+        assert hand[0] in game.legal_actions(0)  # a claim may be made during a vote
+        vote_all(game, False)
+    assert events_of(game, "chaos") == [{"type": "chaos", "policy": L}]
+    assert game.claimants() == (0, 1)
+    nominate(game, game.eligible_chancellors()[0])
+    game.apply(Action.vote(2, True))
+    game.apply(hand[0])  # between two ballots of a secret vote
+    assert game.open_claims(0) == () and game.open_claims(1) == ("chancellor_hand",)
+    for s in living(game):
+        if game.votes[s] is None:
+            game.apply(Action.vote(s, True))
+    assert game.phase.value == "discard"  # the session began: every window closed
+    assert game.claimants() == ()
+    assert_illegal(game, Action.claim_policies(1, "chancellor_hand", [F, F]), "claim_unavailable")
+
+
+def test_a_power_window_lasts_until_the_next_session_even_when_the_power_comes_before_one():
+    official = new_game(7, start(fascist=1), top="FFF LLF")
+    govern(official, 1, F)  # investigate, after the session
+    official.apply(Action.investigate(0, 3))
+    assert official.open_claims(0) == ("president_hand", "investigation")
+    fail(official)
+    assert official.open_claims(0) == ("president_hand", "investigation")
+    elect(official, 3)
+    assert official.open_claims(0) == ()
+
+    # forum: the power is used by the next elected president, before his session
+    rules = {"preset": "forum", "start_track": {"liberal": 0, "fascist": 1}}
+    forum = new_game(7, rules, top="FFF LLF LLF")
+    govern(forum, 2, F)  # slot 2: investigate, pending for the next president
+    elect(forum, 3)
+    president = forum.power_president
+    assert forum.phase.value == "investigate"
+    forum.apply(Action.investigate(president, 5))
+    assert forum.phase.value == "discard"  # the session opened after the power
+    assert forum.open_claims(president) == ("investigation",)
+    legislate(forum, L)
+    assert forum.open_claims(president) == ("president_hand", "investigation")
+    elect(forum, 4)
+    assert forum.open_claims(president) == ()
 
 
 def test_A10_special_election_called_in_a_special_election_round():

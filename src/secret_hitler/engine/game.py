@@ -503,8 +503,11 @@ class Game:
         """Every action ``seat`` may take now, optional claims included (always last)."""
         ph = self.phase
         out: list[Action]
-        if ph is _VOTE:  # no claim is open during a vote (a nomination closes them)
-            return list(_VOTES[seat]) if self.alive[seat] and self.votes[seat] is None else []
+        if ph is _VOTE:
+            out = list(_VOTES[seat]) if self.alive[seat] and self.votes[seat] is None else []
+            if self._claims and seat in self._claims:  # claims stay open through the vote
+                out.extend(self._claim_options(seat))
+            return out
         if ph is _NOMINATE:
             if seat == self.candidate:
                 row = _NOMINATIONS[seat]
@@ -829,8 +832,6 @@ class Game:
         self._note(E.Candidate, (candidate, self.round, self.eligible_chancellors()))
 
     def _nominate(self, seat: int, target: int) -> None:
-        if self._claims:
-            self._claims = {}
         self.nominee = target
         self.votes = [None] * self.n
         self.votes_cast = 0
@@ -902,6 +903,8 @@ class Game:
         self.hand = [draw.pop(), draw.pop(), draw.pop()]
         pres, chan = self.president, self.chancellor
         self.phase = _DISCARD
+        if self._claims:  # a new session closes every claim window (docs/engine.md, Claims)
+            self._claims = {}
         self._note(E.LegislativeSession, (pres, chan, self.veto_enabled, len(draw)))
         assert pres is not None and chan is not None
         self._note(E.Drew, (tuple(self.hand),), (pres,))
@@ -1045,8 +1048,8 @@ class Game:
             top = ReadOnlyList([p.value for p in self._draw[-1:-4:-1]])
             self._note(E.PowerUsed, (power, president))
             self._log(E.Peek, {"policies": top}, (president,))
+            self._continue()  # first: a session this power comes before must not close its window
             self._claims.setdefault(president, {})[A.CLAIM_PEEK] = None
-            self._continue()
             return
         targets = [s for s in self._living_seats if s != president]
         if after == "session" and power is _EXECUTE:
@@ -1076,8 +1079,8 @@ class Game:
         self.investigated[target] = True
         self._note(E.Investigated, (seat, target))
         self._note(E.Investigation, (target, self.roles[target].party), (seat,))
+        self._continue()  # as for a peek: the window opens after a session the power came before
         self._claims.setdefault(seat, {})[A.CLAIM_INVESTIGATION] = target
-        self._continue()
 
     def _special_election(self, seat: int, target: int) -> None:
         self._special_next = target
@@ -1111,12 +1114,13 @@ class Game:
         self._begin_round(nxt)
 
     def _open_hand_claims(self) -> None:
+        """The government's hand claims open (beside a window a power before the session
+        opened); every window stays open until the next legislative session begins."""
         pres, chan = self.president, self.chancellor
         assert pres is not None and chan is not None
-        self._claims = {
-            pres: {A.CLAIM_PRESIDENT_HAND: None},
-            chan: {A.CLAIM_CHANCELLOR_HAND: None},
-        }
+        claims = self._claims
+        claims.setdefault(pres, {})[A.CLAIM_PRESIDENT_HAND] = None
+        claims.setdefault(chan, {})[A.CLAIM_CHANCELLOR_HAND] = None
 
     def _claim(self, action: Action) -> None:
         window = self._claims[action.seat]

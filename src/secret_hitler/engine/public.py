@@ -25,8 +25,8 @@ from .settings import CHAOS_AT, FASCIST_TRACK, LIBERAL_TRACK, Rules
 @dataclass(slots=True)
 class Session:
     """One legislative session as the public saw it, with the claims made in its window (until
-    the next nomination). The fold changes it while its window is open (``PublicState.copy``
-    copies it then), never after."""
+    the next legislative session begins, or the game ends). The fold changes it while its window
+    is open (``PublicState.copy`` copies it then), never after."""
 
     president: int
     chancellor: int
@@ -184,7 +184,6 @@ class PublicState:
 
     def _nominated(self, e: E.Nominated) -> None:
         self.nominee = e.chancellor
-        self._close()  # the nomination closes the claim window
 
     def _votes(self, e: E.Votes) -> None:
         self.votes = tuple(e.votes)
@@ -201,7 +200,7 @@ class PublicState:
 
     def _legislative_session(self, e: E.LegislativeSession) -> None:
         self.draw_pile = e.draw_pile
-        self._close()
+        self._close()  # a new session closes the last one's claim window
         self.session = Session(e.president, e.chancellor, bool(e.veto))
 
     def _close(self) -> None:
@@ -223,8 +222,7 @@ class PublicState:
                 self.session.vetoed = True
 
     def _chaos(self, e: E.Chaos) -> None:
-        self.draw_pile -= 1
-        self._close()
+        self.draw_pile -= 1  # the last session's claim window stays open
 
     def _enacted(self, e: E.Enacted) -> None:
         self.liberal, self.fascist = e.liberal_policies, e.fascist_policies

@@ -152,7 +152,9 @@ class _WorldBuilder:
         self.session: _Session | None = None
         self.first: int | None = None
         self.voted: set[int] = set()  # seats whose open-election vote was already replayed
-        self.noticed: list[int] = []  # seats whose secret ballot was noticed, in order
+        # (seat, slot in ``actions``) of each secret ballot noticed in the open election, in
+        # order: filled when the votes are revealed (claims may come between the ballots)
+        self.noticed: list[tuple[int, int]] = []
 
     def build(self) -> tuple[list[Policy], list[list[Policy]], list[Action], int | None]:
         for e in self.view.events:
@@ -161,8 +163,11 @@ class _WorldBuilder:
                 handler(e)
         self._close()
         piles = [*self.piles, self.pile.rest(self.rng)]
-        actions = [a for a in self.actions if a is not None]
-        if len(actions) != len(self.actions):
+        # the ballots of an election still open are left to whoever plays the world on
+        unrevealed = {slot for _, slot in self.noticed}
+        kept = [a for i, a in enumerate(self.actions) if i not in unrevealed]
+        actions = [a for a in kept if a is not None]
+        if len(actions) != len(kept):
             raise WorldError("a hidden action was not resolved")
         return piles[0], piles[1:], actions, self.first
 
@@ -181,16 +186,21 @@ class _WorldBuilder:
             self.voted.add(e["seat"])
             self.actions.append(Action.vote(e["seat"], bool(e["ja"])))
         else:
-            self.noticed.append(e["seat"])
+            self.noticed.append((e["seat"], len(self.actions)))
+            self.actions.append(None)
 
     def _on_votes(self, e: Any) -> None:
-        """The secret ballots, revealed: replayed in the order they were cast (the log's
-        notices), so the world logs the same notices in the same order."""
+        """The secret ballots, revealed: each replayed where its notice is in the log (the
+        order they were cast, claims between them kept), so the world logs the same events."""
         votes = e["votes"]
-        order = [*self.noticed, *(s for s in range(len(votes)) if s not in self.noticed)]
-        for s in order:
+        noticed = {s for s, _ in self.noticed}
+        for s, slot in self.noticed:
             v = votes[s]
-            if v is not None and s not in self.voted:
+            if v is None:
+                raise WorldError("a noticed ballot is missing from the revealed votes")
+            self.actions[slot] = Action.vote(s, bool(v))
+        for s, v in enumerate(votes):  # a log without notices: in seat order
+            if v is not None and s not in self.voted and s not in noticed:
                 self.actions.append(Action.vote(s, bool(v)))
         self.voted = set()
         self.noticed = []
