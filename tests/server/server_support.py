@@ -51,12 +51,15 @@ def http(
     body: Any = None,
     token: str | None = None,
     raw: bytes | None = None,
+    headers: dict[str, str] | None = None,
 ) -> Any:
     data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
     req = urllib.request.Request(server.url + path, data=data, method=method)
     req.add_header("content-type", "application/json")
     if token:
         req.add_header("authorization", f"Bearer {token}")
+    for name, value in (headers or {}).items():
+        req.add_header(name, value)
     try:
         with urllib.request.urlopen(req, timeout=TIMEOUT) as r:
             text = r.read()
@@ -205,10 +208,17 @@ class Postgres:
 class Client:
     """A WebSocket client that keeps every message it got and its seat's state."""
 
-    def __init__(self, server: Server, token: str | None, label: str = "") -> None:
+    def __init__(
+        self,
+        server: Server,
+        token: str | None,
+        label: str = "",
+        headers: dict[str, str] | None = None,
+    ) -> None:
         self.server = server
         self.token = token
         self.label = label
+        self.headers = headers or {}  # sent with the handshake (X-Forwarded-For, ...)
         self.ws: Any = None
         self.messages: list[dict[str, Any]] = []  # everything received, across reconnects
         self.seat: int | None = None
@@ -226,6 +236,7 @@ class Client:
         self, table_id: str, hello: bool = True, since: int | None = None, query: str = ""
     ) -> dict[str, Any] | None:
         headers = {"Authorization": f"Bearer {self.token}"} if self.token else {}
+        headers.update(self.headers)
         self.ws = await websockets.connect(
             f"{self.server.ws_url}/ws/tables/{table_id}{query}",
             additional_headers=headers,

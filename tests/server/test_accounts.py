@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 from server_support import Client, HttpError, Server, http, session
 
+from secret_hitler.server.api.accounts import SLOW_AFTER, SLOW_MAX, slowdown
+
 BOTS = {str(i): "random" for i in range(1, 5)}
 
 
@@ -45,7 +47,9 @@ def test_a_claimed_guest_signs_in_elsewhere_and_keeps_the_seat(
     claimed = http(
         server, "POST", "/api/account", {"username": "alice", "password": "correct horse"}, guest
     )
+    account = claimed.pop("token")  # a new session for the account; the guest's is revoked
     assert claimed == {"user_id": me["user_id"], "name": "Alice", "username": "alice"}
+    assert account != guest and _err(http, server, "GET", "/api/me", token=guest).status == 401
     assert (
         _err(
             http,
@@ -53,7 +57,7 @@ def test_a_claimed_guest_signs_in_elsewhere_and_keeps_the_seat(
             "POST",
             "/api/account",
             {"username": "b", "password": "x" * 8},
-            token=guest,
+            token=account,
         ).code
         == "already_claimed"
     )
@@ -87,7 +91,7 @@ def test_a_claimed_guest_signs_in_elsewhere_and_keeps_the_seat(
 
     asyncio.run(connect())
     # the first device's session still works too
-    assert http(server, "GET", "/api/me", token=guest)["user_id"] == me["user_id"]
+    assert http(server, "GET", "/api/me", token=account)["user_id"] == me["user_id"]
 
 
 @pytest.mark.timeout(60)
@@ -154,10 +158,47 @@ def test_sign_in_attempts_are_limited_per_username_and_per_address(make_server: 
     assert e.status == 429
 
 
+@pytest.mark.timeout(90)
+def test_a_flood_from_other_addresses_does_not_lock_the_owner_out(make_server: Any) -> None:
+    """Attempts are limited per (username, address): addresses that try a username's passwords
+    use up their own attempts, not its owner's; they only slow its sign-ins down."""
+    server: Server = make_server(
+        SH_TRUSTED_PROXIES="127.0.0.1", SH_SIGNIN_RATE_USER="3/10 minutes", SH_SIGNIN_RATE="5/hour"
+    )
+
+    def at(addr: str) -> dict[str, str]:
+        return {"X-Forwarded-For": addr}
+
+    owner = at("198.51.100.7")
+    guest = http(server, "POST", "/api/session", {"name": "Olga"}, headers=owner)["token"]
+    right = {"username": "olga", "password": "right password"}
+    http(server, "POST", "/api/account", right, guest, headers=owner)
+    wrong = {"username": "olga", "password": "wrong password"}
+    for i in range(4):  # four addresses, three wrong passwords each: twelve failures
+        for _ in range(3):
+            e = _err(http, server, "POST", "/api/signin", wrong, headers=at(f"203.0.113.{i}"))
+            assert e.status == 401
+        e = _err(http, server, "POST", "/api/signin", right, headers=at(f"203.0.113.{i}"))
+        assert (e.status, e.code) == (429, "rate_limited")  # that address's attempts are used
+    assert http(server, "POST", "/api/signin", right, headers=owner)["username"] == "olga"
+    assert http(server, "POST", "/api/signin", right, headers=at("192.0.2.1"))  # anywhere else
+
+
+def test_failed_sign_ins_slow_a_username_down_without_refusing_it() -> None:
+    pauses = [slowdown(n) for n in range(SLOW_AFTER + 8)]
+    assert pauses[:SLOW_AFTER] == [0.0] * SLOW_AFTER
+    assert all(
+        b == min(SLOW_MAX, 2 * a)
+        for a, b in zip(pauses[SLOW_AFTER:], pauses[SLOW_AFTER + 1 :], strict=False)
+    )
+    assert slowdown(10_000) == SLOW_MAX
+
+
 @pytest.mark.timeout(60)
 def test_rename_and_password_change(server: Server) -> None:
-    first = session(server, "Gina")
-    http(server, "POST", "/api/account", {"username": "gina", "password": "first password"}, first)
+    guest = session(server, "Gina")
+    body = {"username": "gina", "password": "first password"}
+    first = http(server, "POST", "/api/account", body, guest)["token"]
     second = http(
         server, "POST", "/api/signin", {"username": "gina", "password": "first password"}
     )["token"]
@@ -213,9 +254,10 @@ def test_rename_and_password_change(server: Server) -> None:
 @pytest.mark.timeout(180)
 def test_a_deleted_account_leaves_its_games_anonymised(make_server: Any, backend: str) -> None:
     server: Server = make_server(backend)
-    tok = session(server, "Ivy")
-    me = http(server, "GET", "/api/me", token=tok)
-    http(server, "POST", "/api/account", {"username": "ivy", "password": "ivy password"}, tok)
+    guest = session(server, "Ivy")
+    me = http(server, "GET", "/api/me", token=guest)
+    body = {"username": "ivy", "password": "ivy password"}
+    tok = http(server, "POST", "/api/account", body, guest)["token"]
     table = http(server, "POST", "/api/tables", {"players": 5, "bots": BOTS}, token=tok)
     _play_out(server, tok, table["id"])
 

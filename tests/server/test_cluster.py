@@ -37,6 +37,7 @@ from server_support import _no_foreign_secrets as no_foreign_secrets
 
 from secret_hitler.engine import game_from_record
 from secret_hitler.server.cluster import lease
+from secret_hitler.server.cluster.signing import payload_of
 from secret_hitler.server.core.config import database_url_for
 from secret_hitler.server.storage import db
 
@@ -137,7 +138,7 @@ def _check_channels(
         _, _, table_id, key = channel.split(":")
         if table_id != tid:
             continue
-        m = json.loads(text)
+        m = json.loads(payload_of(text))  # (sealed: cluster/signing.py)
         seat = None if key.startswith("spec") else int(key)
         if m["type"] == "table":
             assert (m["table"]["invite"] is None) == (key == "spec"), (key, m)
@@ -396,6 +397,9 @@ def test_a_cluster_needs_postgresql(tmp_path: Any) -> None:
         Settings(node_id="a b").check_cluster()
     with pytest.raises(ValueError, match="REDIS_URL"):
         Settings(redis_url="http://x", database_url="postgresql://x/y").check_cluster()
+    with pytest.raises(ValueError, match="set SH_SECRET"):  # the key of the nodes' messages
+        Settings(redis_url="redis://r", database_url="postgresql://x/y").check_cluster()
+    Settings(redis_url="redis://r", database_url="postgresql://x/y", secret="s").check_cluster()
 
 
 @pytest.mark.timeout(60)

@@ -324,3 +324,50 @@ def test_a_removed_person_stays_removed_after_a_restart(
     again: Server = make_server(backend, data=data, database_url=url)
     assert http(again, "GET", f"/api/tables/{t}")["status"] == "waiting"
     assert _err(http, again, "POST", f"/api/tables/{t}/join", {}, token=b).code == "removed"
+
+
+def _enacted(cl: Client) -> bool:
+    view = cl.view or {}
+    return bool(view.get("liberal_policies") or view.get("fascist_policies"))
+
+
+@pytest.mark.timeout(150)
+def test_a_remake_poll_that_passes_after_the_first_policy_fails(make_server: Any) -> None:
+    """The too-late check runs again when the poll passes, not only when it opens."""
+    server: Server = make_server(SH_REMAKE_WINDOW="600")
+    a, b = session(server, "Oda"), session(server, "Pia")
+    bots = {str(i): "random" for i in range(2, 5)}
+    t = http(server, "POST", "/api/tables", {"players": 5, "bots": bots}, token=a)["id"]
+    http(server, "POST", f"/api/tables/{t}/join", {"seat": 1}, token=b)
+    path = f"/api/tables/{t}/remake"
+
+    async def run() -> None:
+        clients = [Client(server, tok, f"seat{i}") for i, tok in enumerate((a, b))]
+        for cl in clients:
+            await cl.connect(t)
+        opened = http(server, "POST", path, {"vote": True}, token=a)  # before any policy
+        assert opened["remade"] is False and opened["remake"]["needed"] == 2
+        rng = random.Random(3)
+        await asyncio.gather(*(cl.play(rng, claim_p=0.0, stop=_enacted) for cl in clients))
+        err = _err(http, server, "POST", path, {"vote": True}, token=b)  # the deciding vote
+        assert (err.status, err.code) == (409, "too_late")
+        detail = http(server, "GET", f"/api/tables/{t}")
+        assert detail["remake"] is None and detail["remake_result"]["passed"] is False
+        m = await clients[0].recv_until(
+            lambda m: m["type"] == "table" and m["table"]["remake"] is None
+        )
+        assert m["table"]["remake_result"]["passed"] is False  # everyone is told
+        assert clients[0].seq > 1 and _enacted(clients[0])  # the game was not dealt again
+        for cl in clients:
+            await cl.close()
+
+    asyncio.run(run())
+
+
+@pytest.mark.timeout(60)
+def test_a_lone_person_among_bots_cannot_remake(server: Server) -> None:
+    tok = session(server, "Quinn")
+    t = http(server, "POST", "/api/tables", {"players": 5, "bots": BOTS}, token=tok)["id"]
+    err = _err(http, server, "POST", f"/api/tables/{t}/remake", {"vote": True}, token=tok)
+    assert (err.status, err.code) == (409, "remake_needs_people")
+    assert http(server, "GET", f"/api/tables/{t}")["remake"] is None  # no poll was opened

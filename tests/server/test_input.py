@@ -121,7 +121,36 @@ def test_bad_ws_input(server: Server) -> None:
 # ---------------------------------------------------------------------- names
 INVISIBLE = ["\u3164", "\u3164\u3164", "\u0301\u0301", "\u115f", "\ufe0f", "a\u200bb", "\u2800"]
 CONTROL = ["a\u202eb", "\u2066x\u2069", "a\u0000b", "a\tb", "a\u061cb"]
-BOTLIKE = ["Bot 3", "bot3", "BOT 3", "B0t 3", "Bot_3", "Bot３", "\u0412\u043et 3", "Bot 10"]
+BOTLIKE = [
+    "Bot 3",
+    "bot3",
+    "BOT 3",
+    "B0t 3",
+    "Bot_3",
+    "Bot３",
+    "\u0412\u043et 3",
+    "Bot 10",
+    "Bot\u0661",  # an Arabic-Indic one (issue 29)
+    "Bot \u0663",
+    "Bot \u0967",  # Devanagari
+    "\u0299ot 1",  # a small capital B
+]
+# Look-alikes that sat beside the real name before issue 29 (UTS #39 confusables, small
+# capitals, the other case of a look-alike, and the few pairs text._SUPPLEMENT adds)
+LOOK_ALIKES = [
+    ("A\u029fice", "Alice"),  # small capital L
+    ("\u1d00lice", "Alice"),  # small capital A
+    ("\u13aalice", "Alice"),  # Cherokee A
+    ("\ua4eelice", "Alice"),  # Lisu A
+    ("\u00dfob", "Bob"),  # sharp s, like a Greek beta, whose capital is B
+    ("8ob", "Bob"),
+    ("\u0299ob", "Bob"),  # small capital B
+    ("\u13f4ob", "Bob"),  # Cherokee B
+    ("Morl", "Mod"),
+    ("\u039cod", "Mod"),  # Greek capital mu
+    ("\u13acve", "Eve"),  # Cherokee E
+    ("\ua731am", "Sam"),  # small capital S
+]
 
 
 @pytest.mark.parametrize("name", INVISIBLE + CONTROL + BOTLIKE + ["\u0301abc", "a" + "\u0301" * 5])
@@ -150,6 +179,38 @@ def test_skeleton_folds_look_alikes() -> None:
     same = ["Alice", "alice", "ALICE", "AIice", "A1ice", "Alicе", "A.lice", "Ａlice", "Alíce"]
     assert {skeleton(n) for n in same} == {skeleton("Alice")}
     assert skeleton("Alice") != skeleton("Alicia")
+    for look_alike, real in LOOK_ALIKES:
+        assert skeleton(look_alike) == skeleton(real), look_alike
+    # different names stay different
+    for a, b in (
+        ("Bob", "Rob"),
+        ("Anna", "Hanna"),
+        ("Ann", "Anne"),
+        ("Tom", "Tim"),
+        ("Mia", "Nia"),
+    ):
+        assert skeleton(a) != skeleton(b), (a, b)
+
+
+@pytest.mark.timeout(60)
+def test_look_alike_names_cannot_sit_beside_the_real_one(server: Server) -> None:
+    """Issue 29's twelve look-alikes, each refused at a table where the real name sits, and as
+    a username once the real one is taken."""
+    tables = {}
+    for real in sorted({real for _, real in LOOK_ALIKES}):
+        host = session(server, real)
+        tables[real] = http(server, "POST", "/api/tables", {"players": 5}, host)["id"]
+        http(server, "POST", "/api/account", {"username": real, "password": "x" * 8}, host)
+    for look_alike, real in LOOK_ALIKES:
+        guest = session(server, look_alike)  # a fine name elsewhere
+        err = _refused(server, "POST", f"/api/tables/{tables[real]}/join", {}, token=guest)
+        assert (err.status, err.code) == (409, "name_taken"), look_alike
+        body = {"username": look_alike, "password": "y" * 8}
+        err = _refused(server, "POST", "/api/account", body, token=guest)
+        assert (err.status, err.code) == (409, "username_taken"), look_alike
+    for bot_like in ("Bot\u0661", "Bot \u0663"):
+        err = _refused(server, "POST", "/api/session", {"name": bot_like})
+        assert (err.status, err.code) == (400, "invalid_name"), bot_like
 
 
 def test_names_http_and_unique_at_a_table(server: Server) -> None:

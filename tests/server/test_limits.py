@@ -4,6 +4,7 @@ small configured values; the refused request changes nothing and the allowed one
 from __future__ import annotations
 
 import asyncio
+import socket
 import subprocess
 import sys
 import time
@@ -22,6 +23,7 @@ from server_support import (
     http,
     raw_http,
     session,
+    wait_for,
 )
 
 from secret_hitler.server.core.config import LIMIT_ENV, Settings
@@ -284,6 +286,70 @@ def test_spectator_presence_is_coalesced(make_server: Any) -> None:
 
 
 # ---------------------------------------------------------------------- settings and docs
+def _closed_by_server(s: socket.socket, trickle: bytes = b"", within: float = 10.0) -> bool:
+    """Whether the server closes ``s`` within ``within`` seconds while the client sends
+    ``trickle`` one byte at a time (a byte every 0.2 s: the wait for an answer between two)."""
+    end = time.monotonic() + within
+    i = 0
+    s.settimeout(0.2)
+    while time.monotonic() < end:
+        if i < len(trickle):
+            try:
+                s.sendall(trickle[i : i + 1])
+            except OSError:
+                return True
+            i += 1
+        try:
+            if s.recv(4096) == b"":
+                return True
+        except TimeoutError:
+            continue
+        except OSError:
+            return True
+    return False
+
+
+@pytest.mark.timeout(60)
+def test_slow_headers_time_out(make_server: Any) -> None:
+    """A client that trickles its headers (slowloris) is cut off after ``header_timeout``."""
+    server: Server = make_server(SH_HEADER_TIMEOUT="1")
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
+        s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
+        assert _closed_by_server(s, b"X-Slow: " + b"a" * 200)
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:  # nothing sent
+        assert _closed_by_server(s)
+    # a kept-alive connection gets the same time for its next request's headers
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
+        s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert s.recv(4096).startswith(b"HTTP/1.1 200")
+        s.sendall(b"GET /healthz HTTP/1.1\r\n")
+        assert _closed_by_server(s, b"X-Slow: " + b"a" * 200)
+    assert http(server, "GET", "/healthz")["ok"] is True  # whole requests are served
+
+
+@pytest.mark.timeout(60)
+def test_http_connections_are_counted_per_address(make_server: Any) -> None:
+    server: Server = make_server(SH_HTTP_CONNECTIONS_PER_ADDRESS="3", SH_HEADER_TIMEOUT="30")
+    held = [socket.create_connection(("127.0.0.1", server.port), timeout=10) for _ in range(3)]
+    try:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as extra:
+            assert _closed_by_server(extra)  # one more from this address: closed at once
+        for s in held:  # the first three are served
+            s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            assert s.recv(4096).startswith(b"HTTP/1.1 200")
+    finally:
+        for s in held:
+            s.close()
+
+    def served() -> bool:
+        try:
+            return bool(http(server, "GET", "/healthz")["ok"])
+        except OSError:  # (the server has not seen every close yet)
+            return False
+
+    assert wait_for(served, what="a slot freed by a closed connection")
+
+
 def test_limit_settings_env_cli_and_docs(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     for env in LIMIT_ENV.values():
         monkeypatch.delenv(env, raising=False)

@@ -125,6 +125,7 @@ def test_upgrade_from_0002_keeps_a_game_in_progress(
 
     asyncio.run(resume())
     # the old guest claims an account on the upgraded schema and keeps the game
-    http(server, "POST", "/api/account", {"username": "oldtimer", "password": "pass word"}, token)
-    games = http(server, "GET", "/api/me/games", token=token)["games"]
+    body = {"username": "oldtimer", "password": "pass word"}
+    account = http(server, "POST", "/api/account", body, token)["token"]
+    games = http(server, "GET", "/api/me/games", token=account)["games"]
     assert [(g["id"], g["status"]) for g in games] == [(table_id, "finished")]

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from secret_hitler.cli import app
 
-FAST = {"SH_MODERATION_REFRESH": "0.1"}
+FAST = {"SH_MODERATION_REFRESH": "0.1", "SH_REPORT_RATE": "1000/hour"}
 
 
 def _works(fn: Any) -> Any:
@@ -107,6 +107,32 @@ def test_reports_are_checked_and_listed_by_admin(mserver: Server) -> None:
     assert f"reported {bob_id} game {gid} at action 0: 'insults in chat'" in text.output
 
 
+def test_a_report_tells_nothing_of_a_private_game_and_is_limited_first(make_server: Any) -> None:
+    server: Server = make_server(SH_REPORT_RATE="6/hour")
+    alice, bob, carol = session(server, "Alice"), session(server, "Bob"), session(server, "Carol")
+    bob_id = _me(server, bob)
+    bots = {str(i): "random" for i in range(1, 5)}
+    private = http(
+        server, "POST", "/api/tables", {"players": 5, "bots": bots, "public": False}, carol
+    )
+    gid = private["id"]
+    # Alice, an outsider, gets the answer a game that does not exist gets, whatever the moment
+    answers = []
+    for game, moment in ((gid, 0), (gid, 100000), ("tnothing", 0), ("tnothing", 100000)):
+        body = {"player": bob_id, "reason": "x", "game": game, "moment": moment}
+        err = _refused(server, "POST", "/api/reports", body, alice)
+        answers.append((err.status, err.code, err.body["error"]["message"].replace(game, "?")))
+    assert len(set(answers)) == 1 and answers[0][:2] == (404, "not_found"), answers
+    # a member may report at a moment of it (the count is not told either way)
+    body = {"player": bob_id, "reason": "x", "game": gid, "moment": 100000}
+    err = _refused(server, "POST", "/api/reports", body, carol)
+    assert (err.code, str(100000) in err.body["error"]["message"]) == ("invalid_request", False)
+    assert http(server, "POST", "/api/reports", {**body, "moment": 0}, carol)["id"]
+    # the address's limit (6 an hour here) is checked before anything is looked up
+    err = _refused(server, "POST", "/api/reports", {"player": "u_nobody", "reason": "x"}, carol)
+    assert (err.status, err.code) == (429, "rate_limited")
+
+
 def test_blocked_players_do_not_meet_at_a_table(server: Server) -> None:
     alice, bob, carol = (session(server, n) for n in ("Alice", "Bob", "Carol"))
     bob_id = _me(server, bob)
@@ -167,14 +193,52 @@ def test_a_banned_user_is_refused_and_an_address_ban_stops_new_sessions(mserver:
     assert _admin(server, "ban", "user", "u_nobody").exit_code == 1
     assert _admin(server, "unban", "user", bob_id).exit_code == 0
     wait_for(_works(lambda: _me(server, bob)))
-    # an address: no new sessions from it; sessions already open keep working
+    # an address: no new sessions from it, and no credential either (test below)
     assert _admin(server, "ban", "address", "not-an-ip").exit_code == 2
     assert _admin(server, "ban", "address", "127.0.0.0/8").exit_code == 0
     wait_for(lambda: _code(server, "POST", "/api/session", {"name": "Mallory"}) == "banned")
-    assert _me(server, alice)
+    assert _refused(server, "GET", "/api/me", None, alice).code == "banned"
     assert _admin(server, "unban", "address", "127.0.0.1").exit_code == 1  # not what was banned
     assert _admin(server, "unban", "address", "127.0.0.0/8").exit_code == 0
     wait_for(_works(lambda: session(server, "Mallory")))
+    assert _me(server, alice)
+
+
+def test_an_address_ban_ends_every_session_used_from_it(make_server: Any) -> None:
+    """Sign-in, new sessions, tokens issued before the ban and open sockets: nothing works from
+    a banned address (the client's, behind a trusted proxy), and nobody else is touched."""
+    server: Server = make_server(SH_TRUSTED_PROXIES="127.0.0.1", **FAST)
+    banned = {"X-Forwarded-For": "198.51.100.1, 203.0.113.9"}  # the proxy saw 203.0.113.9
+    other = {"X-Forwarded-For": "203.0.113.9, 198.51.100.20"}  # one who wrote it herself
+    guest = http(server, "POST", "/api/session", {"name": "Mallory"}, headers=banned)["token"]
+    account = {"username": "mallory", "password": "mallory password"}
+    mallory = http(server, "POST", "/api/account", account, guest, headers=banned)["token"]
+    alice = http(server, "POST", "/api/session", {"name": "Alice"}, headers=other)["token"]
+    table = http(server, "POST", "/api/tables", {"players": 5}, alice, headers=other)["id"]
+
+    async def scenario() -> None:
+        c = Client(server, mallory, "mallory", headers=banned)
+        await c.connect(table)
+        result = await asyncio.to_thread(_admin, server, "ban", "address", "203.0.113.0/24")
+        assert result.exit_code == 0, result.output
+        m = await c.recv_until(lambda m: m["type"] == "error")
+        assert m["code"] == "banned"  # the open socket is told and closed
+        await c.close()
+        again = Client(server, mallory, "mallory again", headers=banned)
+        await again.connect(table, hello=False)
+        assert (await again.recv())["code"] == "banned"
+        await again.close()
+
+    asyncio.run(scenario())
+    for method, path, body, token in (
+        ("GET", "/api/me", None, mallory),  # a token issued before the ban
+        ("POST", "/api/session", {"name": "Mallory"}, None),
+        ("POST", "/api/signin", account, None),  # the right password
+    ):
+        with pytest.raises(HttpError) as err:
+            http(server, method, path, body, token, headers=banned)
+        assert (err.value.status, err.value.code) == (403, "banned"), path
+    assert http(server, "GET", "/api/me", token=alice, headers=other)["name"] == "Alice"
 
 
 def test_admin_closes_a_playing_table(mserver: Server) -> None:

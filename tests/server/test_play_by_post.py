@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import re
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -14,6 +15,8 @@ from typing import Any
 
 import pytest
 from server_support import Client, HttpError, Server, http, session
+
+from secret_hitler.engine import Action, game_from_record
 
 BOTS = {str(i): "random" for i in range(1, 5)}
 
@@ -116,10 +119,61 @@ def test_the_webhook_hears_of_each_human_turn_and_the_end(
     assert bodies[-1]["winner"] == record["result"]["winner"] and "game over" in bodies[-1]["text"]
     for b in turns:
         assert b["_type"] == "application/json" and b["table"] == table["id"]
-        assert b["text"].startswith("Forum game: waiting for ")
-        # only turns a human is asked for; the names come with the seats
-        assert any(t["seat"] == 0 and t["name"] == "Alice" for t in b["to_act"]), b
+        assert b["text"].startswith("Forum game: waiting for Alice (")
+        # only the people awaited, never the bots; the names come with the seats
+        assert b["to_act"] == [{"seat": 0, "name": "Alice"}], b
         assert b["deadline"] is not None
+
+
+def _decisions_awaiting(record: dict[str, Any], seat: int) -> list[tuple[int, str]]:
+    """The decisions of a game (round, phase) that awaited ``seat`` when they began."""
+    game = game_from_record(record, apply_actions=False)
+    seen: set[tuple[int, str]] = set()
+    out = []
+    for action in [None, *record["actions"]]:
+        if action is not None:
+            game.apply(Action.from_json(action))
+        key = (game.round, game.phase.value)
+        if game.finished or key in seen:
+            continue
+        seen.add(key)
+        if seat in game.view(None).to_act:
+            out.append(key)
+    return out
+
+
+@pytest.mark.timeout(150)
+def test_one_post_per_decision_awaited_from_people(make_server: Any, receiver: Receiver) -> None:
+    """A person and four bots: a post for each decision the person is awaited for, none for the
+    bots' own, with the table's link (SH_PUBLIC_URL) and the deadline in words and ISO 8601."""
+    server: Server = make_server(
+        SH_WEBHOOK_ALLOW_PRIVATE="1", SH_PUBLIC_URL="https://play.example.org/", SH_BOT_DELAY="0"
+    )
+    tok = session(server, "Alice")
+    body = {"players": 5, "bots": BOTS, "timer": 86400, "webhook": receiver.url + "/ok"}
+    table = http(server, "POST", "/api/tables", body, token=tok)
+    record = _play(server, tok, table["id"], seed=5)
+    expected = _decisions_awaiting(record, 0)
+    bodies = receiver.wait_for(
+        lambda b: (
+            any(x["event"] == "game_over" for x in b)
+            and sum(x["event"] == "turn" for x in b) >= len(expected)
+        )
+    )
+    turns = [b for b in bodies if b["event"] == "turn"]
+    assert sorted((b["round"], b["phase"]) for b in turns) == sorted(expected)  # once each
+    link = f"https://play.example.org/#/t/{table['id']}"
+    for b in turns:
+        assert b["to_act"] == [{"seat": 0, "name": "Alice"}] and "Bot" not in b["text"], b
+        assert b["link"] == link and link in b["text"]
+        assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", b["deadline"]), b
+        assert re.fullmatch(
+            r"(23 hours \d+ minutes|1 day|\d+ hours? \d+ minutes?)", b["deadline_in"]
+        )
+        assert b["deadline"] in b["text"] and b["deadline_in"] in b["text"]
+        assert not re.search(r"\d{9,}", b["text"])  # no epoch number
+    over = next(b for b in bodies if b["event"] == "game_over")
+    assert over["link"] == link and link in over["text"]
 
 
 @pytest.mark.timeout(150)

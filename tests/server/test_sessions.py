@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from typing import Any
 
 import pytest
@@ -148,6 +149,77 @@ def test_secure_cookie_behind_a_trusted_tls_proxy(make_server: Any) -> None:
     headers, body = json_post(token, f"http://127.0.0.1:{proxied.port}")
     headers["X-Forwarded-Proto"] = "https"
     assert raw(proxied, "POST", "/api/logout", headers, body).code == "cross_site"
+
+
+def _refused(server: Server, method: str, path: str, body: Any = None, **headers: str) -> Any:
+    with pytest.raises(HttpError) as err:
+        http(server, method, path, body, headers=headers)
+    return err.value
+
+
+@pytest.mark.timeout(60)
+def test_the_client_address_is_the_nearest_hop_that_is_not_a_trusted_proxy(
+    make_server: Any,
+) -> None:
+    """Each proxy appends the address it saw; what a client wrote itself comes first. So the
+    address is taken from the right, past the trusted proxies (SH_TRUSTED_PROXIES), and the
+    per-address limits and /admin/drain's loopback check hold behind a proxy."""
+    server: Server = make_server(
+        SH_TRUSTED_PROXIES="127.0.0.1, 10.0.0.0/8", SH_SESSION_RATE="2/minute"
+    )
+    for written in ("1.1.1.1", "2.2.2.2"):  # the client's own entries differ; its address not
+        fwd = {"X-Forwarded-For": f"{written}, 203.0.113.5, 10.1.2.3"}
+        assert http(server, "POST", "/api/session", {"name": "Eve"}, headers=fwd)["token"]
+    fwd = {"X-Forwarded-For": "3.3.3.3, 203.0.113.5, 10.1.2.3"}
+    err = _refused(server, "POST", "/api/session", {"name": "Eve"}, **fwd)
+    assert (err.status, err.code) == (429, "rate_limited")
+    fwd = {"X-Forwarded-For": "203.0.113.5, 203.0.113.6"}  # another client, who wrote .5
+    assert http(server, "POST", "/api/session", {"name": "Fay"}, headers=fwd)["token"]
+    # /admin/drain is for the machine itself: a client behind the proxy cannot pass for it
+    err = _refused(
+        server, "POST", "/admin/drain", None, **{"X-Forwarded-For": "127.0.0.1, 8.8.8.8"}
+    )
+    assert (err.status, err.code) == (403, "forbidden")
+    err = _refused(server, "POST", "/admin/drain")  # from loopback: allowed (not a cluster here)
+    assert (err.status, err.code) == (409, "not_a_cluster")
+
+
+@pytest.mark.timeout(60)
+def test_a_wildcard_list_of_proxies_stops_the_server(make_server: Any) -> None:
+    def words(failed: Any) -> str:  # the message, out of the box the command line draws
+        return " ".join(re.sub("[│╭╮╰╯─]", " ", str(failed.value)).split())
+
+    with pytest.raises(RuntimeError) as failed:
+        make_server(SH_TRUSTED_PROXIES="*")
+    assert "SH_TRUSTED_PROXIES: '*' would believe the X-Forwarded-For" in words(failed)
+    with pytest.raises(RuntimeError) as failed:
+        make_server(SH_TRUSTED_PROXIES="127.0.0.1, proxy.example")
+    assert "'proxy.example' is not an IP address or network" in words(failed)
+
+
+@pytest.mark.timeout(60)
+def test_signing_in_and_claiming_give_a_new_session_and_end_the_old(server: Server) -> None:
+    """A token planted in a browser (session fixation) never becomes an account's session."""
+    planted = session(server, "Ann")
+    table = http(server, "POST", "/api/tables", {"players": 5}, planted)
+
+    async def scenario() -> None:
+        c = Client(server, planted, "planted")
+        await c.connect(table["id"])
+        body = {"username": "ann", "password": "ann password"}
+        account = http(server, "POST", "/api/account", body, planted)["token"]
+        m = await c.recv_until(lambda m: m["type"] == "error")
+        assert m["code"] == "signed_out"  # its sockets end too
+        await c.close()
+        assert account != planted and _me_status(server, planted) == 401
+        assert _me_status(server, account) == 200
+        # signing in with a token in hand (a guest's, or another account's) ends that one
+        guest = session(server, "Bea")
+        signed = http(server, "POST", "/api/signin", body, guest)["token"]
+        assert _me_status(server, guest) == 401 and _me_status(server, signed) == 200
+        assert _me_status(server, account) == 200  # other sessions of the account stay
+
+    asyncio.run(scenario())
 
 
 @pytest.mark.timeout(90)

@@ -35,6 +35,13 @@ REFUSED = [
     "http://[ff02::1]/hook",
     "http://[::ffff:127.0.0.1]/hook",
     "http://[2002:7f00:1::]/hook",  # 6to4 around 127.0.0.1
+    "http://[fec0::1]/hook",  # site-local (deprecated; is_global says yes)
+    "http://[fec0:0:0:ffff::1]/hook",
+    "http://[feff::1]/hook",  # the top of fec0::/10
+    "http://[64:ff9b::7f00:1]/hook",  # NAT64 around 127.0.0.1
+    "http://[2001:db8::1]/hook",  # documentation
+    "http://198.18.0.1/hook",  # benchmarking
+    "http://192.0.0.1/hook",  # IETF protocol assignments
     "http://localhost:8000/hook",
     "https://LOCALHOST./hook",
     "http://api.localhost/hook",
@@ -125,3 +132,23 @@ def test_a_name_that_resolves_to_a_private_address_is_refused_when_sending(
     redirected = asyncio.run(send(True, receiver.url + "/redirect"))
     assert (redirected.sent, redirected.failed) == (0, 1)
     assert [b["_path"] for b in receiver.bodies] == ["/ok", "/redirect"]  # not followed
+
+
+@pytest.mark.timeout(30)
+def test_a_name_that_resolves_to_a_site_local_address_is_refused_when_sending(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """fec0::/10 passes ``is_global``; every special-purpose property is checked."""
+    name = "hooks.sitelocal.example"
+    _resolving(monkeypatch, name, "fec0::1")
+
+    async def send() -> Webhooks:
+        hooks = Webhooks(5.0)
+        await hooks._send(_Table(), f"https://{name}/hook", {"event": "turn"})  # type: ignore[arg-type]
+        await hooks.close()
+        return hooks
+
+    with caplog.at_level(logging.WARNING, "test.webhooks"):
+        refused = asyncio.run(send())
+    assert (refused.sent, refused.failed) == (0, 1)
+    assert [getattr(r, "error", None) for r in caplog.records] == ["webhook_private"]

@@ -3,7 +3,8 @@
 
 It works on the database the server uses (``DATABASE_URL``, else the SQLite file in the data
 folder, ``SH_DATA`` or ``--data``), with the server running or not: a running server reads bans
-and closed tables again every ``SH_MODERATION_REFRESH`` seconds.
+and closed tables again every ``SH_MODERATION_REFRESH`` seconds. On a cluster (``REDIS_URL``
+and ``SH_SECRET`` as the nodes have them) every node is also told at once.
 """
 
 from __future__ import annotations
@@ -49,8 +50,8 @@ def _fail(message: str, code: int = 1) -> None:
     raise typer.Exit(code)
 
 
-def _run(fn: Callable[[Any], Any]) -> Any:
-    """``fn(connection)`` in one transaction on the configured database (migrated first)."""
+def _settings() -> Any:
+    """The server's settings (its environment), with the extras they need."""
     from ..extras import MissingExtra, require
 
     try:
@@ -65,8 +66,32 @@ def _run(fn: Callable[[Any], Any]) -> Any:
             _fail(str(exc), 2)
         if settings.sqlalchemy_url.startswith("postgresql"):
             require("postgres", "secret-hitler admin with PostgreSQL")
+        if settings.redis_url is not None:
+            require("cluster", "secret-hitler admin with REDIS_URL")
     except MissingExtra as exc:
         _fail(str(exc), 2)
+    return settings
+
+
+def _announce() -> None:
+    """On a cluster, every node reads the bans and closed tables now (else within
+    ``SH_MODERATION_REFRESH`` seconds)."""
+    settings = _settings()
+    if settings.redis_url is None:
+        return
+    from .cluster.signing import BROADCAST, publish_sealed
+
+    try:
+        publish_sealed(
+            settings.redis_url, settings.cluster_key(), BROADCAST, json.dumps({"op": "moderation"})
+        )
+    except Exception as exc:  # noqa: BLE001 - the nodes still read it within the refresh
+        typer.echo(f"secret-hitler admin: the nodes were not told ({type(exc).__name__})", err=True)
+
+
+def _run(fn: Callable[[Any], Any]) -> Any:
+    """``fn(connection)`` in one transaction on the configured database (migrated first)."""
+    settings = _settings()
     from sqlalchemy import exc as sa_exc
 
     from .storage import db
@@ -143,6 +168,7 @@ def _ban(kind: str, value: str, reason: str | None) -> None:
     outcome = _run(run)
     if outcome == "missing":
         _fail(f"no user {value!r}")
+    _announce()
     typer.echo(f"{kind} {value} {'was already banned' if outcome == 'already' else 'banned'}")
 
 
@@ -155,6 +181,7 @@ def _unban(kind: str, value: str) -> None:
 
     if not _run(run):
         _fail(f"{kind} {value} is not banned")
+    _announce()
     typer.echo(f"{kind} {value} unbanned")
 
 
@@ -183,7 +210,7 @@ def ban_address(
     address: Annotated[str, typer.Argument(help="An IP address or network (CIDR).")],
     reason: ReasonOpt = None,
 ) -> None:
-    """Ban an address: no new session can be opened from it."""
+    """Ban an address: no session can be opened from it, and no credential is accepted from it."""
     _ban("address", _address(address), reason)
 
 
@@ -206,6 +233,7 @@ def close_table(table_id: Annotated[str, typer.Argument(help="The table (and gam
 
     if not _run(write(table_id)):
         _fail(f"no waiting or playing table {table_id!r}")
+    _announce()
     typer.echo(f"table {table_id} closed")
 
 

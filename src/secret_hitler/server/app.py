@@ -62,7 +62,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if settings.redis_url is not None:  # one node of many (cluster/)
             from .cluster.node import Cluster  # (redis: only with the cluster extra)
 
-            cluster = Cluster(hub, app, settings.node, settings.redis_url, settings.lease_ttl)
+            cluster = Cluster(
+                hub,
+                app,
+                settings.node,
+                settings.redis_url,
+                settings.lease_ttl,
+                settings.cluster_key(),
+            )
             hub.join(cluster)
             await cluster.start()
         await hub.load()

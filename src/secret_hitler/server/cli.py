@@ -109,9 +109,12 @@ def serve(
     import uvicorn
 
     from .app import create_app
-    from .core.logs import setup_logging
+    from .core.guard import guarded_http
+    from .core.logs import json_wanted, setup_logging
 
-    setup_logging(log_level)
+    # The address to open comes first, on a line of its own; the logs follow on stderr.
+    typer.echo(f"Secret Hitler is running at {settings.link_base}")
+    setup_logging(log_level, json_wanted(settings.log_format))
     for name in ("uvicorn", "uvicorn.error"):
         logger = logging.getLogger(name)
         logger.handlers[:] = logging.getLogger("secret_hitler").handlers
@@ -132,9 +135,12 @@ def serve(
         log_config=None,
         log_level=log_level,
         access_log=False,
-        # X-Forwarded-Proto/-For are believed only from the configured proxies (docs/security.md)
-        proxy_headers=settings.trusted_proxies is not None,
-        forwarded_allow_ips=settings.trusted_proxies,
+        # X-Forwarded-Proto/-For are believed only from the configured proxies (docs/security.md);
+        # the client is the nearest address in X-Forwarded-For that is not one of them
+        proxy_headers=bool(settings.trusted_proxies),
+        forwarded_allow_ips=settings.forwarded_allow_ips,
+        # slow headers time out, HTTP connections are counted per address (core/guard.py)
+        http=guarded_http(settings),
         timeout_graceful_shutdown=5,
     )
 

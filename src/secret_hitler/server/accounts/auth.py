@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 from ..core.text import bot_like, invisible
 
 COOKIE = "sh_session"
+_UNKNOWN = ("", "", 0.0)  # (a session not in the cache)
 NAME_MAX = 24
 MARKS_MAX = 3  # combining marks on one letter (no "Zalgo" towers)
 _NAME_PUNCT = set(" _-.'")
@@ -118,22 +119,24 @@ class Tokens:
 
 class Sessions:
     """Which tokens are still valid: a token names a row of the ``sessions`` table, and logout
-    deletes the row. Lookups are cached in memory (a session id is never reused, so a cached
+    deletes the row. Lookups are cached in memory; a session id is never reused, so a cached
     answer can only change by a revocation or a rename: here, or on another node of a cluster,
-    which tells every node, see ``revoked_elsewhere``). The display name comes from the user's
-    row, not the token: a rename on one device shows on every device."""
+    which tells every node (``revoked_elsewhere``). Should that message be lost, a cached session
+    is believed for ``RECHECK`` seconds only, then read again. The display name comes from the
+    user's row, not the token: a rename on one device shows on every device."""
 
     CACHE = 50_000
+    RECHECK = 5.0  # seconds a live session is believed before the database is asked again
 
     def __init__(self, tokens: Tokens, store: Store, max_age: int) -> None:
         self.tokens = tokens
         self.store = store
         self.max_age = max_age
-        # session id -> (user id, display name), or None once revoked
-        self._owner: OrderedDict[str, tuple[str, str] | None] = OrderedDict()
+        # session id -> (user id, display name, when read: monotonic), or None once revoked
+        self._owner: OrderedDict[str, tuple[str, str, float] | None] = OrderedDict()
 
     def _remember(self, sid: str, owner: tuple[str, str] | None) -> None:
-        self._owner[sid] = owner
+        self._owner[sid] = None if owner is None else (*owner, time.monotonic())
         self._owner.move_to_end(sid)
         while len(self._owner) > self.CACHE:
             self._owner.popitem(last=False)
@@ -154,12 +157,20 @@ class Sessions:
     async def user(self, token: str | None) -> User | None:
         """The signed-in user of a token, or None (bad signature, expired, or signed out)."""
         user = self.tokens.verify(token)
-        if user is None or user.session is None:
-            return None
+        return None if user is None else await self.alive(user)
+
+    async def alive(self, user: User) -> User | None:
+        """``user`` with her current display name while her session lives, else None (also the
+        check a cluster node makes of a user another node names)."""
         sid = user.session
-        if sid in self._owner:
+        if sid is None:
+            return None
+        cached = self._owner.get(sid, _UNKNOWN)
+        if cached is None:
+            return None  # revoked
+        if cached is not _UNKNOWN and time.monotonic() - cached[2] < self.RECHECK:
             self._owner.move_to_end(sid)
-            owner = self._owner[sid]
+            owner: tuple[str, str] | None = cached[:2]
         else:
 
             def run(conn: Connection) -> tuple[str, str] | None:
@@ -172,10 +183,9 @@ class Sessions:
                 return None if row is None else (row[0], row[1] or user.name)
 
             owner = await self.store.read(run)
-            if sid in self._owner:  # revoked while we were reading: the revocation wins
-                owner = self._owner[sid]
-            else:
-                self._remember(sid, owner)
+            if self._owner.get(sid, _UNKNOWN) is None:
+                owner = None  # revoked while we were reading: the revocation wins
+            self._remember(sid, owner)
         if owner is None or owner[0] != user.id:
             return None
         return User(user.id, owner[1], sid)
@@ -184,7 +194,7 @@ class Sessions:
         """The user's display name changed: cached sessions show the new one."""
         for sid, owner in self._owner.items():
             if owner is not None and owner[0] == user_id:
-                self._owner[sid] = (user_id, name)
+                self._owner[sid] = (user_id, name, owner[2])
 
     async def revoke(self, sid: str) -> None:
         self._remember(sid, None)

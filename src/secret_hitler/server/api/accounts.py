@@ -4,12 +4,16 @@ rename, change the password, delete (games stay, anonymised). And "my games": th
 sits at.
 
 A failed sign-in says only "wrong username or password" (and costs the same whether or not the
-username exists: accounts/users.py); attempts are rate-limited per address and per username tried
-(guard.Guard).
+username exists: accounts/users.py). Attempts are rate-limited per address and per username tried
+from that address (guard.Guard), so a flood from other addresses cannot lock the owner out; a
+username's failures from anywhere slow its next attempts down (a growing pause, ``slowdown``),
+the right password still works. Claiming an account and signing in open a new session and revoke
+the one the request came with (a token planted in a browser never becomes an account's).
 """
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import sqlalchemy as sa
@@ -39,10 +43,13 @@ from ..lobby.hub import Hub
 from ..storage import db
 from ..table.seats import Seat
 from ..table.session import Table
-from .lobby import hub_of, need_user, sessions_of, set_session_cookie
+from .lobby import hub_of, need_user, sessions_of, set_session_cookie, user_of
 
 router = APIRouter()
 SIGNIN_FAILED = "wrong username or password"
+SLOW_AFTER = 10  # failed sign-ins of a username (any address, 10 minutes) before pauses begin
+SLOW_FIRST = 0.1  # seconds of the first pause; each further failure doubles it
+SLOW_MAX = 5.0
 
 
 class AccountBody(BaseModel):
@@ -65,11 +72,49 @@ class DeleteBody(BaseModel):
 
 
 def _limit(hub: Hub, request: Request, key: str | None) -> None:
-    checks = [("signin_rate", client_address(request.client))]
+    """Attempts per address, and per username tried from this address (never per username
+    alone: anyone could then lock its owner out)."""
+    addr = client_address(request.client)
+    checks = [("signin_rate", addr)]
     if key is not None:
-        checks.append(("signin_rate_user", key))
+        checks.append(("signin_rate_user", f"{key}@{addr}"))
     if not hub.guard.hit(*checks):
         raise LobbyError(429, "rate_limited", "too many attempts; try again later")
+
+
+def slowdown(failures: int) -> float:
+    """Seconds to pause before checking a password of a username that failed ``failures`` times
+    lately: nothing at first, then a pause that doubles up to ``SLOW_MAX``."""
+    if failures < SLOW_AFTER:
+        return 0.0
+    return min(SLOW_MAX, SLOW_FIRST * 2.0 ** min(failures - SLOW_AFTER, 32))
+
+
+async def _checked(hub: Hub, key: str, hashed: str | None, password: str) -> bool:
+    """``verify_password`` after the username's pause; failures are counted for the next."""
+    pause = slowdown(hub.guard.failures(key))
+    if pause:
+        await asyncio.sleep(pause)
+    ok = await verify_password(hashed, password)
+    if ok:
+        hub.guard.forget_failures(key)
+    else:
+        hub.guard.failed(key)
+    return ok
+
+
+async def _new_session(request: Request, response: Response, user_id: str, name: str) -> str:
+    """A new session (and cookie) for ``user_id``; the session the request came with, if any,
+    is revoked everywhere (its sockets close), so a token someone planted in this browser stops
+    at the moment it would have become an account's."""
+    sessions = sessions_of(request)
+    _, token = await sessions.open(user_id, name)
+    old = user_of(request)
+    if old is not None and old.session is not None:
+        await sessions.revoke(old.session)
+        hub_of(request).sessions_ended(old.id, {old.session})
+    set_session_cookie(request, response, token)
+    return token
 
 
 async def _row(hub: Hub, user: User) -> dict[str, Any]:
@@ -92,8 +137,9 @@ def account_json(row: dict[str, Any]) -> dict[str, Any]:
 
 # ---------------------------------------------------------------------- endpoints
 @router.post("/api/account")
-async def claim(body: AccountBody, request: Request) -> dict[str, Any]:
-    """The signed-in guest becomes an account: same user id, so every seat and game stays."""
+async def claim(body: AccountBody, request: Request, response: Response) -> dict[str, Any]:
+    """The signed-in guest becomes an account: same user id, so every seat and game stays; the
+    account gets a new session (``token``, and the cookie), the guest's is revoked."""
     user = need_user(request)
     hub = hub_of(request)
     username, key = check_username(body.username)
@@ -106,12 +152,14 @@ async def claim(body: AccountBody, request: Request) -> dict[str, Any]:
     await _write_unique(
         hub, set_user(user.id, username=username, username_key=key, password_hash=hashed)
     )
-    return {**account_json(row), "username": username}
+    token = await _new_session(request, response, user.id, row["name"])
+    return {"token": token, **account_json(row), "username": username}
 
 
 @router.post("/api/signin")
 async def signin(body: AccountBody, request: Request, response: Response) -> dict[str, Any]:
-    """A new session for an account (another device, or after signing out)."""
+    """A new session for an account (another device, or after signing out); the session the
+    request came with, if any, is revoked."""
     hub = hub_of(request)
     if not isinstance(body.username, str) or not isinstance(body.password, str):
         raise LobbyError(400, "invalid_request", "username and password: strings")
@@ -120,19 +168,29 @@ async def signin(body: AccountBody, request: Request, response: Response) -> dic
     _limit(hub, request, key or "?")
     row: dict[str, Any] | None = None
     if key and len(body.password) <= PASSWORD_MAX:
+        try:
+            exact: str | None = clean_name(raw)
+        except NameError_:
+            exact = None
 
         def find(conn: Connection) -> dict[str, Any] | None:
-            r = conn.execute(sa.select(db.users).where(db.users.c.username_key == key)).first()
-            return None if r is None else dict(r._mapping)
+            """The account of this username: by its skeleton, or by the exact username (two
+            accounts alike under a newer skeleton: storage migration 0007)."""
+            u = db.users.c
+            rows = conn.execute(
+                sa.select(db.users).where(sa.or_(u.username_key == key, u.username == exact))
+            ).all()
+            found = sorted(rows, key=lambda r: r.username != exact)
+            return dict(found[0]._mapping) if found else None
 
         row = await hub.store.read(find)
-    ok = await verify_password(row["password_hash"] if row else None, body.password[:PASSWORD_MAX])
+    hashed = row["password_hash"] if row else None
+    ok = await _checked(hub, key or "?", hashed, body.password[:PASSWORD_MAX])
     if not ok or row is None:
         raise LobbyError(401, "sign_in_failed", SIGNIN_FAILED)
     if needs_rehash(row["password_hash"]):
         await hub.store.write(set_user(row["id"], password_hash=await hash_password(body.password)))
-    signed, token = await sessions_of(request).open(row["id"], row["name"])
-    set_session_cookie(request, response, token)
+    token = await _new_session(request, response, row["id"], row["name"])
     return {"token": token, **account_json(row)}
 
 
@@ -177,7 +235,7 @@ async def change(body: ChangeBody, request: Request) -> dict[str, Any]:
         sessions_of(request).renamed(user.id, values["name"])
     if "password_hash" in values:
         revoked = await sessions_of(request).revoke_all(user.id, keep=user.session)
-        hub.close_sessions(revoked)
+        hub.sessions_ended(user.id, revoked)
     return account_json({**row, **values})
 
 
@@ -196,8 +254,8 @@ async def delete(request: Request, body: DeleteBody | None = None) -> dict[str, 
         ):
             raise LobbyError(403, "wrong_password", "password: wrong password")
     revoked = await sessions_of(request).revoke_all(user.id)
-    hub.close_sessions(revoked)
     await hub.store.write(forget_stored(user.id))  # first: it finds the tables by user id
+    hub.sessions_ended(user.id, revoked)
     for table in list(hub.tables.values()):
         if table.is_member(user.id):
             async with table.lock:

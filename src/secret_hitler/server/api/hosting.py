@@ -192,10 +192,30 @@ def _voters(table: Table) -> set[str]:
     }
 
 
+REMAKE_PEOPLE = 2  # a remake needs this many living people at the table (not one among bots)
+
+
+def _remake_refusal(table: Table, voters: set[str]) -> LobbyError | None:
+    """Why a remake may not happen now (checked when the poll opens and again when it passes):
+    a policy was enacted, or fewer than two people could vote (a lone person among bots could
+    otherwise deal again and again until the deal suits them)."""
+    g = table.game
+    assert g is not None
+    view = g.view(None)  # the first rounds: until the first policy is enacted
+    if view.liberal_policies or view.fascist_policies:
+        return LobbyError(409, "too_late", "a remake may be called only before the first policy")
+    if len(voters) < REMAKE_PEOPLE:
+        return LobbyError(
+            409, "remake_needs_people", "a remake needs at least two people at the table"
+        )
+    return None
+
+
 @router.post("/api/tables/{table_id}/remake")
 async def remake(table_id: str, request: Request, body: RemakeBody | None = None) -> dict[str, Any]:
     """Vote (anonymously) to deal the game anew; the first vote opens the poll. It passes when
-    more than half of the living human players say yes within ``remake_window`` seconds."""
+    more than half of the living human players say yes within ``remake_window`` seconds, if it
+    is still before the first policy and at least two people can vote."""
     user = need_user(request)
     hub = hub_of(request)
     table = _table(hub, table_id, user)
@@ -212,11 +232,9 @@ async def remake(table_id: str, request: Request, body: RemakeBody | None = None
         if poll is not None and loop.time() >= poll["ends"]:
             poll = table.remake = None
         if poll is None:
-            view = g.view(None)  # the first rounds: until the first policy is enacted
-            if view.liberal_policies or view.fascist_policies:
-                raise LobbyError(
-                    409, "too_late", "a remake may be called only before the first policy"
-                )
+            refusal = _remake_refusal(table, voters)
+            if refusal is not None:
+                raise refusal
             if not yes:
                 raise LobbyError(409, "no_vote", "no remake vote is open")
             window = hub.settings.remake_window
@@ -231,6 +249,12 @@ async def remake(table_id: str, request: Request, body: RemakeBody | None = None
         poll["yes" if yes else "no"].add(user.id)
         poll["no" if yes else "yes"].discard(user.id)
         passed = len(poll["yes"] & voters) >= poll["needed"]
+        if passed and (refusal := _remake_refusal(table, voters)) is not None:
+            # the game went on while the poll was open: the poll fails instead
+            table.remake = None
+            table.remake_result = _result(poll, False)
+            table.broadcast_table()
+            raise refusal
         if passed:
             table.remake = None
             table.remake_result = _result(poll, True)

@@ -19,8 +19,9 @@ from ..lobby.tutorial import open_tutorial
 from ..storage import queries as S
 from ..table.seats import Seat
 from ..table.session import Table
-from .moderation import moderation_of, refuse_banned_address
+from .moderation import moderation_of
 from .security import is_https
+from .visibility import is_member, may_see
 
 router = APIRouter()
 TIMER_MAX = 7 * 24 * 3600
@@ -120,8 +121,7 @@ async def create_session(body: SessionBody, request: Request, response: Response
         name = clean_name(body.name)
     except NameError_ as exc:
         raise LobbyError(400, "invalid_name", str(exc)) from None
-    hub = hub_of(request)
-    refuse_banned_address(request)
+    hub = hub_of(request)  # (a banned address was refused by security.Guard)
     if not hub.guard.hit(("session_rate", client_address(request.client))):
         raise LobbyError(
             429, "rate_limited", "too many new sessions from this address; try again later"
@@ -174,7 +174,7 @@ async def logout(
     else:
         await sessions.revoke(user.session)
         revoked = {user.session}
-    hub_of(request).close_sessions(revoked)
+    hub_of(request).sessions_ended(user.id, revoked)
     return {"revoked": len(revoked)}
 
 
@@ -215,7 +215,7 @@ async def get_table(
     user = user_of(request)
     if hub.get(table_id) is None:
         stored = await hub.store.read(lambda conn: S.load_table(conn, table_id, 0))
-        if stored is None or not _may_see(stored.table, user, invite, published=False):
+        if stored is None or not may_see(stored.table, user, invite, published=False):
             raise LobbyError(404, "not_found", f"no table {brief(table_id)}")
         return _stored_detail(stored, user)
     return _detail(_table(hub, table_id, user, invite), user)
@@ -398,7 +398,7 @@ async def publish(
     user = need_user(request)
     hub = hub_of(request)
     row = await hub.store.read(S.table_row(table_id))
-    if row is None or not _may_see(row, user, None, published=False):
+    if row is None or not may_see(row, user, None, published=False):
         raise LobbyError(404, "not_found", f"no table {brief(table_id)}")
     if user.id != row["host"]:
         raise LobbyError(403, "not_host", "only the host may do this")
@@ -408,23 +408,6 @@ async def publish(
 
 
 # ---------------------------------------------------------------------- games
-def _is_member(row: dict[str, Any], user: User | None) -> bool:
-    return user is not None and (
-        user.id == row["host"] or any(s.get("user_id") == user.id for s in row["seats"])
-    )
-
-
-def _may_see(row: dict[str, Any], user: User | None, invite: str | None, published: bool) -> bool:
-    """A public table is everyone's; a private one its host's, players' and invite holders' (and,
-    for its finished game with ``published``, everyone's once the host published it)."""
-    return (
-        row["public"]
-        or (published and bool(row.get("published")))
-        or _is_member(row, user)
-        or (invite is not None and invite == row["invite"])
-    )
-
-
 @router.get("/api/games")
 async def list_games(
     request: Request,
@@ -437,7 +420,7 @@ async def list_games(
     games = await hub_of(request).store.read(
         S.list_finished(
             limit,
-            lambda row: _may_see(row, user, None, published=True),
+            lambda row: may_see(row, user, None, published=True),
             user.id if user else None,
             before,
         )
@@ -452,7 +435,7 @@ async def game_record(
 ) -> dict[str, Any]:
     hub = hub_of(request)
     row = await hub.store.read(S.table_row(game_id))
-    if row is None or not _may_see(row, user_of(request), invite, published=True):
+    if row is None or not may_see(row, user_of(request), invite, published=True):
         raise LobbyError(404, "not_found", f"no game {brief(game_id)}")
     table = hub.get(game_id)
     if table is not None and table.game is not None:
@@ -472,7 +455,7 @@ async def game_record(
 
 def _stored_detail(stored: S.StoredTable, user: User | None) -> dict[str, Any]:
     row = stored.table
-    member = _is_member(row, user)
+    member = is_member(row, user)
     g = stored.game
     return {
         "id": row["id"],

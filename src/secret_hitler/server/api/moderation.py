@@ -17,8 +17,10 @@ from ..core.guard import client_address
 from ..core.text import brief
 from ..lobby.moderation import REASON_MAX, REPORTS_PER_DAY, Moderation
 from ..storage import db
+from ..storage import queries as S
 from ..storage.writer import Store
 from ..table.chat import clean_chat
+from .visibility import may_see
 
 router = APIRouter()
 
@@ -55,8 +57,15 @@ def _user_exists(conn: Connection, user_id: str) -> bool:
 
 @router.post("/api/reports", status_code=201)
 async def report(body: ReportBody, request: Request) -> dict[str, Any]:
-    """Report a player, optionally at a moment (an action index) of a game."""
+    """Report a player, optionally at a moment (an action index) of a game. Rate-limited before
+    anything is looked up, and a game the reporter may not see is answered as one that does not
+    exist: a report tells nothing of private games."""
     me = _need_user(request)
+    hub = request.app.state.hub
+    if not hub.guard.hit(
+        ("report_rate", "a:" + client_address(request.client)), ("report_rate", "u:" + me)
+    ):
+        raise LobbyError(429, "rate_limited", "too many reports; try again later")
     try:
         reason = clean_chat(body.reason, REASON_MAX)
     except P.ProtocolError:
@@ -68,27 +77,30 @@ async def report(body: ReportBody, request: Request) -> dict[str, Any]:
     if body.moment is not None and body.game is None:
         raise LobbyError(400, "invalid_request", "moment: give the game too")
     now = time.time()
+    user = request.state.user
 
     def check(conn: Connection) -> tuple[int, str, str] | None:
         """Why the report is refused (status, code, message), or None."""
-        if not _user_exists(conn, body.player):
-            return 404, "not_found", f"no player {brief(body.player)}"
-        if body.game is not None:
-            g = db.games.c
-            count = conn.execute(sa.select(g.action_count).where(g.id == body.game)).scalar()
-            if count is None:
-                return 404, "not_found", f"no game {brief(body.game)}"
-            if body.moment is not None and body.moment > count:
-                return 400, "invalid_request", f"moment: the game has {count} actions"
         r = db.reports.c
         recent = conn.execute(
             sa.select(sa.func.count()).where(r.reporter == me, r.created_at >= now - 86400)
         ).scalar_one()
         if recent >= REPORTS_PER_DAY:
             return 429, "rate_limited", f"at most {REPORTS_PER_DAY} reports a day"
+        if not _user_exists(conn, body.player):
+            return 404, "not_found", f"no player {brief(body.player)}"
+        if body.game is not None:
+            row = S.table_row(body.game)(conn)
+            count = conn.execute(
+                sa.select(db.games.c.action_count).where(db.games.c.id == body.game)
+            ).scalar()
+            if row is None or count is None or not may_see(row, user, None, published=True):
+                return 404, "not_found", f"no game {brief(body.game)}"
+            if body.moment is not None and body.moment > count:
+                return 400, "invalid_request", "moment: the game has no such moment"
         return None
 
-    store: Store = request.app.state.hub.store
+    store: Store = hub.store
     refused = await store.read(check)
     if refused is not None:
         raise LobbyError(*refused)
@@ -143,9 +155,3 @@ async def remove_block(player: str, request: Request) -> dict[str, Any]:
     if not await moderation_of(request).unblock(me, player[:64]):
         raise LobbyError(404, "not_found", f"{brief(player)} is not on your blocklist")
     return {"unblocked": player}
-
-
-def refuse_banned_address(request: Request) -> None:
-    """(POST /api/session) A banned address cannot open sessions."""
-    if moderation_of(request).banned_address(client_address(request.client)):
-        raise LobbyError(403, "banned", "sessions from this address are refused")

@@ -1,7 +1,8 @@
 """The cross-site guard and security headers: one ASGI middleware in front of every route.
 
 - Credentials: ``Authorization: Bearer`` (programs) or the ``sh_session`` cookie (the web page)
-  are resolved to a user once per request (``request.state.user``), through ``Sessions``.
+  are resolved to a user once per request (``request.state.user``), through ``Sessions``. A
+  banned user, and any credential or new session from a banned address, is refused here.
 - Cross-site: a state-changing HTTP request from a foreign ``Origin`` (or ``Sec-Fetch-Site``
   cross-site/same-site) is refused, and so is any non-JSON body (HTML forms cannot send JSON);
   a WebSocket that carries the cookie is accepted only from the server's own origin or
@@ -23,8 +24,11 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from ..accounts.auth import COOKIE
 from ..core import protocol as P
 from ..core.config import Settings
+from ..core.guard import client_address
 
 UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+# where a session is opened without one: refused from a banned address
+OPENS_SESSION = frozenset({"/api/session", "/api/signin"})
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
@@ -100,12 +104,15 @@ class Guard:
                     return
             token = bearer if bearer is not None else cookie
             state = scope.setdefault("state", {})
+            moderation = scope["app"].state.moderation
+            if (token or path in OPENS_SESSION) and moderation.banned_address(
+                client_address(scope.get("client"))
+            ):
+                await _refuse(kind, receive, send, "this address is banned")
+                return
             user = await scope["app"].state.sessions.user(token) if token else None
-            if user is not None and scope["app"].state.moderation.banned_user(user.id):
-                if kind == "websocket":
-                    await _ws_refuse(receive, send, "banned", "this account is banned")
-                else:
-                    await _json(send, 403, "banned", "this account is banned")
+            if user is not None and moderation.banned_user(user.id):
+                await _refuse(kind, receive, send, "this account is banned")
                 return
             state["user"] = user
             state["token_source"] = (
@@ -175,6 +182,14 @@ async def _json(send: Send, status: int, code: str, message: str) -> None:
         }
     )
     await send({"type": "http.response.body", "body": body})
+
+
+async def _refuse(kind: str, receive: Receive, send: Send, message: str) -> None:
+    """A ban: ``403 banned`` over HTTP, error ``banned`` and close 4403 on a WebSocket."""
+    if kind == "websocket":
+        await _ws_refuse(receive, send, "banned", message)
+    else:
+        await _json(send, 403, "banned", message)
 
 
 async def _ws_refuse(receive: Receive, send: Send, code: str, message: str) -> None:

@@ -3,8 +3,9 @@
 A lobby request about a table that another node owns (its detail, join, leave, bots, start,
 the invite lookup) is made by that node: the request goes through Redis (``Cluster.call``) and
 runs there through the same application, with the user the cross-site guard of this node
-resolved. ``GET /api/tables`` gathers the open tables of every living node; a sign-out is
-announced to every node (``Cluster.signed_out``).
+resolved (the owner checks again that her session is alive). Only those routes are forwarded,
+and the owner serves no other route from a forwarded request (``forwardable``). ``GET
+/api/tables`` gathers the open tables of every living node.
 """
 
 from __future__ import annotations
@@ -20,14 +21,28 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..storage import db
 from ..storage.writer import Write
-from .relay import inbox, user_from
+from .relay import user_from
 
 if TYPE_CHECKING:
     from ..lobby.hub import Hub
     from .node import Cluster
 
-_TABLE_PATH = re.compile(r"/api/tables/([A-Za-z0-9_-]{1,32})(?:/.*)?")
+_TABLE_PATH = re.compile(
+    r"/api/tables/([A-Za-z0-9_-]{1,32})"
+    r"(?:/(?:join|leave|start|rematch|remake|publish|bots|bots/\d{1,3}|seats/\d{1,3}))?"
+)
 _INVITE_PATH = re.compile(r"/api/invite/([A-Za-z0-9_-]{1,64})")
+
+
+def forwardable(method: str, path: str) -> bool:
+    """The routes a node asks a table's owner to serve (and the only ones an owner serves for
+    another node): a table's detail and its lobby, hosting and remake actions, the invite
+    lookup, and the list of open tables."""
+    if path == "/api/tables":
+        return method == "GET"
+    if _INVITE_PATH.fullmatch(path):
+        return method == "GET"
+    return _TABLE_PATH.fullmatch(path) is not None and method in ("GET", "POST", "PATCH", "DELETE")
 
 
 class LobbyForward:
@@ -50,14 +65,13 @@ class LobbyForward:
             return
         cluster = hub.cluster
         path = scope["path"]
-        if path == "/api/logout" and scope["method"] == "POST":
-            await self._logout(cluster, scope, receive, send)
-            return
         if path == "/api/tables" and scope["method"] == "GET":
             await self._gather(cluster, scope, receive, send)
             return
         table_id = None
-        if m := _TABLE_PATH.fullmatch(path):
+        if not forwardable(scope["method"], path):
+            pass
+        elif m := _TABLE_PATH.fullmatch(path):
             table_id = m.group(1)
         elif m := _INVITE_PATH.fullmatch(path):
             table_id = await hub.store.read(_by_invite(m.group(1)))
@@ -75,23 +89,6 @@ class LobbyForward:
             return
         await _send_raw(send, answer)
 
-    async def _logout(self, cluster: Cluster, scope: Scope, receive: Receive, send: Send) -> None:
-        """A sign-out here ends the user's revoked sessions' sockets on every node."""
-        status = 0
-
-        async def watch(message: Message) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = message["status"]
-            await send(message)
-
-        await self.app(scope, receive, watch)
-        user = (scope.get("state") or {}).get("user")
-        if status == 200 and user is not None:
-            msg = json.dumps({"op": "logout", "cid": "", "user": user.id})
-            for node in await cluster.living_nodes():
-                cluster.publish(inbox(node), msg)
-
     async def _gather(self, cluster: Cluster, scope: Scope, receive: Receive, send: Send) -> None:
         request = _request(scope, await _read_body(receive))
         nodes = await cluster.living_nodes()
@@ -107,8 +104,13 @@ class LobbyForward:
         await _send_json(send, 200, {"tables": tables})
 
     async def run(self, request: dict[str, Any]) -> dict[str, Any]:
-        """(at the owner) Serve a forwarded request; its answer as a dict."""
+        """(at the owner) Serve a forwarded request; its answer as a dict. A route that is not
+        forwarded is not served, and a user whose session is no longer alive is nobody."""
+        if not forwardable(str(request.get("method")), str(request.get("path"))):
+            refusal = {"error": {"code": "not_found", "message": "not a forwarded route"}}
+            return {"status": 404, "headers": [], "body": json.dumps(refusal)}
         u = request.get("user")
+        user = None if u is None else await self.owner_app.state.sessions.alive(user_from(u))
         scope: dict[str, Any] = {
             "type": "http",
             "asgi": {"version": "3.0"},
@@ -123,10 +125,7 @@ class LobbyForward:
             "client": tuple(request["client"]) if request.get("client") else None,
             "server": None,
             "app": self.owner_app,
-            "state": {
-                "user": None if u is None else user_from(u),
-                "token_source": request.get("token_source"),
-            },
+            "state": {"user": user, "token_source": request.get("token_source")},
             "sh_forwarded": True,
         }
         body = base64.b64decode(request["body"])

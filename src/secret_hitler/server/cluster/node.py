@@ -15,7 +15,13 @@ With ``REDIS_URL`` (and PostgreSQL) the server is one node of a cluster (docs/de
 - each node keeps a heartbeat key ``sh:alive:{node}`` in Redis: the relayed connections of a
   node whose heartbeat is gone are dropped (on both sides);
 - a draining node (SIGTERM, or ``POST /admin/drain`` from loopback) stops its tables' drivers,
-  gives its leases up and closes its connections, so other nodes take over at once.
+  gives its leases up and closes its connections, so other nodes take over at once;
+- every message is sealed with a key derived from ``SH_SECRET`` (signing.py): a node acts on
+  nothing that anyone else published on Redis;
+- a revoked session (sign-out, a new password, a deleted account, a new sign-in) and a ban are
+  announced on the broadcast channel ``sh:all``: every node forgets the sessions and closes their
+  sockets at once. Should a message be lost, each node still re-reads its cached sessions
+  (``Sessions``) and those of its open sockets from the database every few seconds.
 
 Without ``REDIS_URL`` none of this exists: the server is the single process it always was.
 """
@@ -43,6 +49,7 @@ from ..storage.writer import Write, is_unavailable
 from . import lease
 from .lease import Fenced, LeaseLost
 from .relay import Relay, direct, inbox
+from .signing import BROADCAST, Seal
 
 if TYPE_CHECKING:
     from ..lobby.hub import Hub
@@ -54,14 +61,19 @@ log = logging.getLogger("secret_hitler.server.cluster")
 FORWARD_TIMEOUT = 10.0  # seconds a node waits for another to answer a forwarded request
 REDIS_ERRORS = (redis_errors.ConnectionError, redis_errors.TimeoutError, OSError)
 ORPHANS_PER_TICK = 20
+REFUSED_LOG_EVERY = 10.0  # seconds between two warnings about refused messages
 
 
 class Cluster:
-    def __init__(self, hub: Hub, app: Any, node: str, redis_url: str, ttl: float) -> None:
+    def __init__(
+        self, hub: Hub, app: Any, node: str, redis_url: str, ttl: float, key: bytes
+    ) -> None:
         self.hub = hub
         self.hub_app = app  # the FastAPI application (forwarded requests run through it)
         self.node = node
         self.ttl = ttl
+        self.seal = Seal(key, node)
+        self._refused_logged = 0.0
         self.held: dict[str, int] = {}  # table id -> lease token
         self.redis = aioredis.from_url(
             redis_url, socket_connect_timeout=2, socket_timeout=5, health_check_interval=10
@@ -83,7 +95,7 @@ class Cluster:
     async def start(self) -> None:
         """Join the cluster (before the hub loads its tables); Redis must answer."""
         try:
-            await self.pubsub.subscribe(inbox(self.node))
+            await self.pubsub.subscribe(inbox(self.node), BROADCAST)
         except REDIS_ERRORS as exc:  # one clear line, without the URL (it may hold a password)
             raise RuntimeError(f"REDIS_URL: Redis does not answer ({type(exc).__name__})") from None
         self._tasks = [
@@ -264,6 +276,8 @@ class Cluster:
             except Exception:
                 log.exception("could not take a table over", extra={"game_id": table_id})
         await self._check_peers()
+        self.seal.forget_old()
+        await self._recheck_sockets()
 
     async def _alive(self, node: str) -> bool:
         try:
@@ -322,8 +336,12 @@ class Cluster:
             out = {"status": 500, "headers": [], "body": ""}
         self.publish(direct(rid), json.dumps(out))
 
+    def announce_revoked(self, user_id: str) -> None:
+        """Tell every node (this one too) that sessions of ``user_id`` were revoked."""
+        self.publish(BROADCAST, json.dumps({"op": "signed_out", "user": user_id}))
+
     async def signed_out(self, user_id: str) -> None:
-        """A node signed ``user_id`` out: forget her revoked sessions, close their sockets."""
+        """A node revoked sessions of ``user_id``: forget them, close their sockets here."""
         live = set(await self.hub.store.read(_sessions_of(user_id)))
         sessions = getattr(self.hub_app.state, "sessions", None)
         if sessions is not None:
@@ -334,6 +352,38 @@ class Cluster:
                 c.send_msg(P.error("signed_out", "this session was signed out"))
                 c.close()
 
+    async def _recheck_sockets(self) -> None:
+        """The sockets this node holds whose session is gone (a lost announcement) end."""
+        held = [
+            c
+            for c in self.relay.held_sockets()
+            if c.user is not None and c.user.session is not None and not c.closed
+        ]
+        if not held:
+            return
+        ids = list({c.user.session for c in held if c.user and c.user.session})
+        live = set(await self.hub.store.read(_live_sessions(ids)))
+        for c in held:
+            if c.user is not None and c.user.session not in live:
+                c.send_msg(P.error("signed_out", "this session was signed out"))
+                c.close()
+
+    async def _moderation_changed(self) -> None:
+        """An administrator banned someone (``secret-hitler admin``): read the bans now."""
+        moderation = getattr(self.hub_app.state, "moderation", None)
+        if moderation is not None:
+            await moderation.sync(self.hub)
+
+    def _on_broadcast(self, data: dict[str, Any]) -> None:
+        op = data.get("op")
+        if op == "signed_out":
+            work = self.signed_out(str(data.get("user")))
+        elif op == "moderation":
+            work = self._moderation_changed()
+        else:
+            return
+        self.relay.spawn(work)
+
     async def living_nodes(self) -> list[str]:
         try:
             keys = [_text(k) async for k in self.redis.scan_iter("sh:alive:*", count=100)]
@@ -343,7 +393,8 @@ class Cluster:
 
     # ------------------------------------------------------------------ Redis
     def publish(self, channel: str, payload: str) -> None:
-        self._out.put_nowait((channel, payload))
+        """Send ``payload`` on ``channel``, sealed (signing.py), in order with the others."""
+        self._out.put_nowait((channel, self.seal.seal(channel, payload)))
 
     async def _flush_out(self) -> None:
         while not self._out.empty():
@@ -442,16 +493,33 @@ class Cluster:
             if ev is not None:
                 ev.set()
             return
-        data = _text(msg["data"])
+        if kind not in ("pmessage", "message"):
+            return
+        data = self.seal.open(channel, _text(msg["data"]))
+        if data is None:  # not from a node, changed, too old, or played again
+            self._refused()
+            return
         if kind == "pmessage":
             parts = channel.split(":")  # sh:t:{table}:{key}
             if len(parts) == 4:
                 self.relay.on_table(parts[2], parts[3], data)
-        elif kind == "message":
-            if channel.startswith("sh:c:"):
-                self.relay.on_direct(channel[5:], data)
-            elif channel == inbox(self.node):
-                self.relay.on_inbox(json.loads(data))  # in order, at once
+        elif channel.startswith("sh:c:"):
+            self.relay.on_direct(channel[5:], data)
+        elif channel == inbox(self.node):
+            self.relay.on_inbox(json.loads(data))  # in order, at once
+        elif channel == BROADCAST:
+            self._on_broadcast(json.loads(data))
+
+    def _refused(self) -> None:
+        self.hub.metrics.refused_messages.inc()
+        now = time.monotonic()
+        if now - self._refused_logged >= REFUSED_LOG_EVERY:
+            self._refused_logged = now
+            log.warning(
+                "a message on Redis was refused: not sealed by a node of this cluster, or "
+                "played again",
+                extra={"refused": self.seal.refused},
+            )
 
 
 def _text(value: Any) -> str:
@@ -462,5 +530,19 @@ def _sessions_of(user_id: str) -> Write:
     def run(conn: Any) -> list[str]:
         c = db.sessions.c
         return [str(r[0]) for r in conn.execute(sa.select(c.id).where(c.user_id == user_id))]
+
+    return run
+
+
+def _live_sessions(ids: list[str]) -> Write:
+    """Which of these session ids still exist."""
+
+    def run(conn: Any) -> list[str]:
+        c = db.sessions.c
+        out: list[str] = []
+        for i in range(0, len(ids), 500):
+            query = sa.select(c.id).where(c.id.in_(ids[i : i + 500]))
+            out += [str(r[0]) for r in conn.execute(query)]
+        return out
 
     return run

@@ -28,6 +28,7 @@ import itertools
 import json
 import logging
 import secrets
+from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
 from ..accounts.auth import User
@@ -167,9 +168,7 @@ class Relay:
         elif op == "http":
             request = data.get("request")
             if isinstance(request, dict):
-                task = asyncio.create_task(self.cluster.answer(cid, request))
-                self._tasks.add(task)
-                task.add_done_callback(self._tasks.discard)
+                self.spawn(self.cluster.answer(cid, request))
         elif op == "msg":
             rc = self.remote.get(cid)
             if rc is not None and not rc.closed:
@@ -179,26 +178,27 @@ class Relay:
                     rc.frames.put_nowait(str(data.get("text", "")))
         elif op == "detach":
             self.forget(cid)
-        elif op == "logout":
-            task = asyncio.create_task(self.cluster.signed_out(str(data.get("user"))))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
 
-    def conns_of(self, user_id: str) -> list[Conn]:
-        """Every socket of ``user_id`` that this node holds: those of its tables and those it
-        relays to other nodes (a relayed one is closed by the node holding its socket)."""
+    def spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` in the background, kept from the garbage collector until it ends."""
+        task = asyncio.create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def held_sockets(self) -> list[Conn]:
+        """Every socket this node holds: those of its tables and those it relays to other nodes
+        (a relayed one is closed by the node holding its socket)."""
         out = [
             c
             for t in self.cluster.hub.tables.values()
             for c in t.conns
-            if c.user is not None and c.user.id == user_id and not isinstance(c, RemoteConn)
+            if not isinstance(c, RemoteConn)
         ]
-        out += [
-            p.conn
-            for p in self.proxies.values()
-            if p.conn.user is not None and p.conn.user.id == user_id
-        ]
-        return out
+        return out + [p.conn for p in self.proxies.values()]
+
+    def conns_of(self, user_id: str) -> list[Conn]:
+        """The sockets of ``user_id`` that this node holds."""
+        return [c for c in self.held_sockets() if c.user is not None and c.user.id == user_id]
 
     def _attach(self, cid: str, data: dict[str, Any]) -> None:
         hub = self.cluster.hub

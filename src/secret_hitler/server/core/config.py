@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import ipaddress
 import os
 import re
 import secrets
@@ -55,6 +58,54 @@ def _origins(raw: str | None) -> tuple[str, ...]:
     return tuple(out)
 
 
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def _proxies(raw: str | None) -> tuple[Network, ...]:
+    """``SH_TRUSTED_PROXIES``: the proxies' addresses or networks, comma-separated. ``*`` is
+    refused: every client could then write its own address into X-Forwarded-For, and per-address
+    limits, address bans and the loopback check of /admin/drain would hold for nobody."""
+    out = []
+    for item in (raw or "").split(","):
+        value = item.strip()
+        if not value:
+            continue
+        if value == "*":
+            raise ValueError(
+                "SH_TRUSTED_PROXIES: '*' would believe the X-Forwarded-For any client writes "
+                "(its limits, bans and /admin/drain's check would not hold): list the proxies' "
+                "addresses, e.g. SH_TRUSTED_PROXIES=127.0.0.1"
+            )
+        try:
+            out.append(ipaddress.ip_network(value, strict=False))
+        except ValueError:
+            raise ValueError(
+                f"SH_TRUSTED_PROXIES: {value[:60]!r} is not an IP address or network"
+            ) from None
+    return tuple(out)
+
+
+def _public_url(raw: str | None) -> str | None:
+    """``SH_PUBLIC_URL``: where people open the game (links in webhook posts), no query."""
+    url = (raw or "").strip().rstrip("/")
+    if not url:
+        return None
+    scheme, sep, rest = url.partition("://")
+    if scheme not in ("http", "https") or not sep or not rest or any(c in url for c in "?# "):
+        raise ValueError(f"SH_PUBLIC_URL: {url[:80]!r} is not a URL like https://play.example.org")
+    return url
+
+
+def _log_format(raw: str | None) -> str | None:
+    """``SH_LOG_FORMAT``: ``json`` or ``text``; unset: text on a terminal, JSON otherwise."""
+    value = (raw or "").strip().lower()
+    if value in ("", "auto"):
+        return None
+    if value not in ("json", "text"):
+        raise ValueError(f"SH_LOG_FORMAT: must be json or text, got {value[:20]!r}")
+    return value
+
+
 def _flag(name: str) -> bool:
     raw = (os.environ.get(name) or "").strip().lower()
     if raw in ("", "0", "false", "no", "off"):
@@ -82,6 +133,7 @@ LIMIT_ENV = {
     "session_rate": "SH_SESSION_RATE",
     "signin_rate": "SH_SIGNIN_RATE",
     "signin_rate_user": "SH_SIGNIN_RATE_USER",
+    "report_rate": "SH_REPORT_RATE",
     "tables_per_user": "SH_TABLES_PER_USER",
     "tables_per_address": "SH_TABLES_PER_ADDRESS",
     "bot_games_per_user": "SH_BOT_GAMES_PER_USER",
@@ -96,6 +148,8 @@ LIMIT_ENV = {
     "webhook_timeout": "SH_WEBHOOK_TIMEOUT",
     "presence_delay": "SH_PRESENCE_DELAY",
     "min_timer": "SH_MIN_TIMER",
+    "header_timeout": "SH_HEADER_TIMEOUT",
+    "http_connections_per_address": "SH_HTTP_CONNECTIONS_PER_ADDRESS",
 }
 
 
@@ -128,6 +182,9 @@ class Settings:
     secret: str | None = None  # None: read (or create) ``secret.key`` in ``data``
     bot_delay: float = 1.0  # seconds, a bot's human-like thinking time (randomized 0.5x-1.5x)
     grace: float = 60.0  # seconds a disconnected player is waited for before a stand-in moves
+    # seconds a bot candidate gives the people of the last government to claim before it
+    # nominates (cut short once they have claimed); 0: no wait
+    claim_wait: float = 20.0
     static_dir: Path = STATIC_DIR
     max_message: int = 65536  # bytes per client frame
     chat_max: int = 300
@@ -135,9 +192,11 @@ class Settings:
     connections_per_address: int = 32  # open WebSockets
     hello_timeout: float = 10.0  # seconds from connecting to the hello message
     session_rate: str = "10/minute"  # new guest sessions per address
-    # sign-in (and account-claim) attempts per address, and per username tried
+    # sign-in (and account-claim) attempts per address, and per username tried from one address
+    # (attempts from other addresses only slow a username's sign-ins down: api/accounts.py)
     signin_rate: str = "20/10 minutes"
     signin_rate_user: str = "10/10 minutes"
+    report_rate: str = "10/hour"  # reports per address (and per user), before anything is read
     tables_per_user: int = 3  # open (waiting or playing) tables hosted
     tables_per_address: int = 10
     bot_games_per_user: int = 1  # running games without a human seat, by host
@@ -155,16 +214,24 @@ class Settings:
     webhook_allow_private: bool = False
     presence_delay: float = 1.0  # seconds spectator arrivals/departures are gathered for
     min_timer: int = 30  # shortest decision timer a table may have (the web form's shortest)
+    # seconds an HTTP connection may take to send a request's headers (slow-header attacks)
+    header_timeout: float = 10.0
+    # HTTP connections open at once from one address (before a WebSocket upgrade; proxies in
+    # ``trusted_proxies`` are not counted)
+    http_connections_per_address: int = 64
     token_max_age: int = 30 * 24 * 3600
-    log_json: bool = True
+    log_format: str | None = None  # "json", "text"; None: text on a terminal, else JSON
     db_timeout: float = 5.0  # seconds a write waits for an unavailable/locked database, then fails
     bot_timeout: float = 10.0  # seconds a bot may think before the fallback (rule) plays the seat
     bot_modules: tuple[str, ...] = ()  # modules imported at startup to register bot levels
     # Cross-site policy (docs/security.md): origins besides the server's own whose pages may use
     # the session cookie (WebSocket) and send state-changing requests.
     allowed_origins: tuple[str, ...] = ()
-    # Proxies (IPs/CIDRs, or "*") whose X-Forwarded-Proto/-For are believed; None: none are.
-    trusted_proxies: str | None = None
+    # Proxies (IPs/CIDRs) whose X-Forwarded-Proto/-For are believed; (): none are.
+    trusted_proxies: tuple[Network, ...] = ()
+    # Where people open the game (SH_PUBLIC_URL), for links sent elsewhere (webhook posts);
+    # None: http://HOST:PORT
+    public_url: str | None = None
     # seconds between reads of the bans and closed tables made by ``secret-hitler admin``
     moderation_refresh: float = 2.0
     api_docs: bool = False  # /api/docs (Swagger UI, which loads its scripts from a CDN)
@@ -181,8 +248,9 @@ class Settings:
     def from_env(cls, limits: dict[str, str] | None = None, **overrides: Any) -> Settings:
         """Settings from SH_HOST, SH_PORT, SH_DATA, DATABASE_URL, SH_SECRET, SH_BOT_DELAY, SH_GRACE,
         SH_DB_TIMEOUT, SH_BOT_TIMEOUT, SH_MODERATION_REFRESH, SH_BOT_MODULES (comma-separated module
-        names), SH_ALLOWED_ORIGINS, SH_TRUSTED_PROXIES, SH_API_DOCS, SH_WEBHOOK_ALLOW_PRIVATE,
-        SH_METRICS_TOKEN, REDIS_URL, SH_NODE_ID, SH_LEASE_TTL and the limits of ``LIMIT_ENV``.
+        names), SH_ALLOWED_ORIGINS, SH_TRUSTED_PROXIES, SH_PUBLIC_URL, SH_LOG_FORMAT, SH_API_DOCS,
+        SH_WEBHOOK_ALLOW_PRIVATE, SH_METRICS_TOKEN, REDIS_URL, SH_NODE_ID, SH_LEASE_TTL and the
+        limits of ``LIMIT_ENV``.
 
         Keyword arguments that are not ``None`` (command-line flags) and ``limits`` (``--limit``
         NAME -> VALUE) win over the environment. A bad value raises ``ValueError``.
@@ -196,6 +264,7 @@ class Settings:
             "secret": env.get("SH_SECRET") or None,
             "bot_delay": _float("SH_BOT_DELAY", 1.0),
             "grace": _float("SH_GRACE", 60.0),
+            "claim_wait": _float("SH_CLAIM_WAIT", 20.0),
             "db_timeout": _float("SH_DB_TIMEOUT", 5.0),
             "bot_timeout": _float("SH_BOT_TIMEOUT", 10.0),
             "moderation_refresh": _float("SH_MODERATION_REFRESH", 2.0),
@@ -203,7 +272,9 @@ class Settings:
                 m.strip() for m in env.get("SH_BOT_MODULES", "").split(",") if m.strip()
             ),
             "allowed_origins": _origins(env.get("SH_ALLOWED_ORIGINS")),
-            "trusted_proxies": (env.get("SH_TRUSTED_PROXIES") or "").strip() or None,
+            "trusted_proxies": _proxies(env.get("SH_TRUSTED_PROXIES")),
+            "public_url": _public_url(env.get("SH_PUBLIC_URL")),
+            "log_format": _log_format(env.get("SH_LOG_FORMAT")),
             "api_docs": _flag("SH_API_DOCS"),
             "webhook_allow_private": _flag("SH_WEBHOOK_ALLOW_PRIVATE"),
             "metrics_token": (env.get("SH_METRICS_TOKEN") or "").strip() or None,
@@ -240,6 +311,11 @@ class Settings:
             raise ValueError(
                 "REDIS_URL: the nodes of a cluster share a PostgreSQL: set DATABASE_URL"
             )
+        if not self.secret:
+            raise ValueError(
+                "REDIS_URL: the nodes of a cluster share a secret (their tokens, the signatures "
+                "of their messages): set SH_SECRET, the same on every node"
+            )
         if not self.lease_ttl > 0:
             raise ValueError("SH_LEASE_TTL: must be more than 0")
 
@@ -247,6 +323,37 @@ class Settings:
     def node(self) -> str:
         """This node's id in a cluster."""
         return self.node_id or f"{socket.gethostname()[:50]}-{self.port}"
+
+    @property
+    def link_base(self) -> str:
+        """The URL people open the game at (``SH_PUBLIC_URL``, else this server's address)."""
+        if self.public_url:
+            return self.public_url
+        host = {"0.0.0.0": "127.0.0.1", "::": "[::1]", "": "127.0.0.1"}.get(self.host, self.host)
+        if ":" in host and not host.startswith("["):
+            host = f"[{host}]"
+        return f"http://{host}:{self.port}"
+
+    @property
+    def forwarded_allow_ips(self) -> str | None:
+        """``trusted_proxies`` as uvicorn's ``forwarded_allow_ips`` (None: no proxy headers)."""
+        return ",".join(str(n) for n in self.trusted_proxies) or None
+
+    def trusted_proxy(self, host: str) -> bool:
+        try:
+            ip = ipaddress.ip_address(host)
+        except ValueError:
+            return False
+        return any(ip in net for net in self.trusted_proxies)
+
+    def cluster_key(self) -> bytes:
+        """The key the nodes of a cluster sign their messages with, derived from ``SH_SECRET``
+        (cluster/node.py; ``check_cluster`` refuses a cluster without it)."""
+        if not self.secret:
+            raise ValueError("a cluster needs SH_SECRET")
+        return hmac.new(
+            self.secret.encode(), b"secret-hitler cluster messages", hashlib.sha256
+        ).digest()
 
     def with_(self, **changes: Any) -> Settings:
         return replace(self, **changes)

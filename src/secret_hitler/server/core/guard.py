@@ -7,8 +7,11 @@ of things held (connections, tables, games) are counted where they live. Every s
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any
 
 from limits import RateLimitItem, parse
@@ -22,6 +25,8 @@ from .config import Settings
 
 UNKNOWN_ADDRESS = "unknown"
 log = logging.getLogger("secret_hitler.server.guard")
+# failed sign-ins of one username, from any address (counted to slow them down, not to refuse)
+FAILURES = parse("100000/10 minutes")
 
 
 class Guard:
@@ -34,6 +39,7 @@ class Guard:
         "chat_rate",
         "chat_rate_address",
         "analysis_rate",
+        "report_rate",
     )
 
     def __init__(self, settings: Settings) -> None:
@@ -51,14 +57,28 @@ class Guard:
     def hit(self, *checks: tuple[str, str]) -> bool:
         """Count one event against every ``(rate name, key)``, only if all of them allow it."""
         items = [(self._rates[name], name, key) for name, key in checks]
-        try:
+        with _no_redis():
             if not all(self._limiter.test(item, name, key) for item, name, key in items):
                 return False
             for item, name, key in items:
                 self._limiter.hit(item, name, key)
-        except Exception as exc:  # noqa: BLE001 - Redis away: rates are not enforced meanwhile
-            log.warning("rate limits unavailable (%s)", type(exc).__name__[:60])
         return True
+
+    def failed(self, key: str) -> None:
+        """One more failed attempt on ``key`` (a username), within ``FAILURES``' window."""
+        with _no_redis():
+            self._limiter.hit(FAILURES, "failed", key)
+
+    def failures(self, key: str) -> int:
+        with _no_redis():
+            return (
+                FAILURES.amount - self._limiter.get_window_stats(FAILURES, "failed", key).remaining
+            )
+        return 0
+
+    def forget_failures(self, key: str) -> None:
+        with _no_redis():
+            self._limiter.clear(FAILURES, "failed", key)
 
     def connect(self, addr: str) -> bool:
         """Take one connection slot of ``addr``; False when it holds the maximum already."""
@@ -73,9 +93,21 @@ class Guard:
             del self.connections[addr]
 
 
+@contextlib.contextmanager
+def _no_redis() -> Iterator[None]:
+    """Redis away (a cluster): rates are not enforced meanwhile, and a warning says so."""
+    try:
+        yield
+    except Exception as exc:  # noqa: BLE001
+        log.warning("rate limits unavailable (%s)", type(exc).__name__[:60])
+
+
 def client_address(scope_client: Any) -> str:
-    """The peer address of a request or WebSocket (``request.client``)."""
-    host = getattr(scope_client, "host", None)
+    """The client address of a request or WebSocket (``request.client``, or a scope's
+    ``client`` pair): the peer, or behind a trusted proxy the nearest address in
+    X-Forwarded-For that is not a trusted proxy (uvicorn's proxy headers, SH_TRUSTED_PROXIES)."""
+    host = scope_client[0] if isinstance(scope_client, tuple | list) and scope_client else None
+    host = getattr(scope_client, "host", host)
     return host if isinstance(host, str) and host else UNKNOWN_ADDRESS
 
 
@@ -139,3 +171,75 @@ class BodyLimit:
 def _too_large(limit: int) -> JSONResponse:
     message = f"the request body may have at most {limit} bytes"
     return JSONResponse({"error": {"code": "too_large", "message": message}}, status_code=413)
+
+
+def guarded_http(settings: Settings) -> type[asyncio.Protocol]:
+    """uvicorn's HTTP protocol (``uvicorn.run(http=...)``) with two checks uvicorn lacks:
+
+    - a request's headers must arrive within ``header_timeout`` seconds of the connection (or
+      of the previous answer on a kept-alive one), else the connection is closed: a client that
+      trickles its headers a byte at a time cannot hold a connection open for ever;
+    - at most ``http_connections_per_address`` connections are open at once from one peer
+      address (a connection that becomes a WebSocket is counted by ``Guard.connect`` instead,
+      and the proxies of ``trusted_proxies`` are not counted: the proxy guards its own side);
+      one more is closed at once.
+    """
+    from uvicorn.protocols.http.auto import AutoHTTPProtocol
+
+    base: Any = AutoHTTPProtocol
+    open_from: Counter[str] = Counter()
+
+    class GuardedHTTP(base):  # type: ignore[misc]
+        counted: str | None = None
+        header_timer: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: asyncio.Transport) -> None:
+            super().connection_made(transport)
+            host = self.client[0] if self.client else UNKNOWN_ADDRESS
+            if not settings.trusted_proxy(host):
+                if open_from[host] >= settings.http_connections_per_address:
+                    log.warning("HTTP connection refused: too many from one address")
+                    transport.close()
+                    return
+                open_from[host] += 1
+                self.counted = host
+            self._arm()
+
+        def _arm(self) -> None:
+            self._disarm()
+            self.header_timer = self.loop.call_later(settings.header_timeout, self._too_slow)
+
+        def _disarm(self) -> None:
+            if self.header_timer is not None:
+                self.header_timer.cancel()
+                self.header_timer = None
+
+        def _too_slow(self) -> None:
+            self.header_timer = None
+            cycle = self.cycle
+            if cycle is not None and not cycle.response_complete:
+                return  # the headers came: a request is being served
+            if not self.transport.is_closing():
+                self.transport.close()
+
+        def _release(self) -> None:
+            self._disarm()
+            if self.counted is not None:
+                open_from[self.counted] -= 1
+                if open_from[self.counted] <= 0:
+                    del open_from[self.counted]
+                self.counted = None
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            self._arm()  # the next request's headers get the same time
+
+        def handle_websocket_upgrade(self, *args: Any) -> None:
+            self._release()  # from now on a WebSocket (Guard.connect counts those)
+            super().handle_websocket_upgrade(*args)
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._release()
+            super().connection_lost(exc)
+
+    return GuardedHTTP

@@ -31,6 +31,11 @@ class Metrics:
         self.errors_total = Counter(
             "sh_ws_errors_total", "Error messages sent to clients", ["code"], registry=r
         )
+        self.refused_messages = Counter(
+            "sh_cluster_refused_messages_total",
+            "Messages on Redis a cluster node refused: not sealed by a node, or played again",
+            registry=r,
+        )
 
         self.loop_lag = Histogram(
             "sh_loop_lag_seconds",

@@ -98,7 +98,9 @@ class Hub:
         self.tables: dict[str, Table] = {}
         self.invites: dict[str, str] = {}
         self.guard = Guard(settings)
-        self.webhooks = Webhooks(settings.webhook_timeout, settings.webhook_allow_private)
+        self.webhooks = Webhooks(
+            settings.webhook_timeout, settings.webhook_allow_private, settings.link_base
+        )
         self.clock = LoopClock()
         self.services = self._services(StoreWriter(store))
         self._sweeper: asyncio.Task[None] | None = None
@@ -152,13 +154,17 @@ class Hub:
         self.metrics.tables_open.set(len(self.tables))
         return True
 
-    def close_sessions(self, sessions: set[str]) -> None:
-        """Connections opened with a revoked token end now: a stolen token stops working at once."""
+    def sessions_ended(self, user_id: str, sessions: set[str]) -> None:
+        """Sessions of ``user_id`` were revoked (sign-out, a new password, a deleted account, a
+        new sign-in): the connections opened with them end now, here and, on a cluster, on
+        every node (``Cluster.announce_revoked``), so a stolen token stops working at once."""
         for table in self.tables.values():
             for conn in list(table.conns):
                 if conn.user is not None and conn.user.session in sessions:
                     conn.send_msg(P.error("signed_out", "this session was signed out"))
                     conn.close()
+        if self.cluster is not None and sessions:
+            self.cluster.announce_revoked(user_id)
 
     # ------------------------------------------------------------------ limits
     def _hosted(self, user_id: str, addr: str | None, bot_only: bool = False) -> tuple[int, int]:

@@ -128,9 +128,16 @@ class Moderation:
         await self.reload_bans()
         for table in list(hub.tables.values()):
             for conn in list(table.conns):
-                if conn.user is not None and self.banned_user(conn.user.id):
-                    conn.send_msg(P.error("banned", "this account is banned"))
-                    conn.close(4403)
+                if conn.user is None:
+                    continue  # (a spectator without credentials)
+                if self.banned_user(conn.user.id):
+                    why = "this account is banned"
+                elif conn.addr is not None and self.banned_address(conn.addr):
+                    why = "this address is banned"
+                else:
+                    continue
+                conn.send_msg(P.error("banned", why))
+                conn.close(4403)
         live = [t.id for t in hub.tables.values() if t.status in ("waiting", "playing")]
         if not live:
             return

@@ -1,7 +1,9 @@
-"""Play-by-post notifications: a table's optional webhook gets a JSON POST when it is a human
-player's turn and when the game ends (docs/protocol.md "Play-by-post").
+"""Play-by-post notifications: a table's optional webhook gets a JSON POST when a decision awaits
+people (one post per decision, naming only them: never for bots) and when the game ends
+(docs/protocol.md "Play-by-post").
 
-The body has ``text`` (what chat services' incoming webhooks show) plus structured fields.
+The body has ``text`` (what chat services' incoming webhooks show: who is awaited, the table's
+link, the deadline in words and in UTC) plus structured fields.
 Posting never blocks the table: each POST is a background task with a timeout (httpx), and a
 failure is logged (status or error type only, never the URL, which often holds a secret).
 
@@ -16,10 +18,12 @@ answer differently). Redirects are never followed.
 from __future__ import annotations
 
 import asyncio
+import datetime
 import ipaddress
 import logging
 import re
 import socket
+import time
 from typing import TYPE_CHECKING, Any
 from urllib.parse import SplitResult, urlsplit, urlunsplit
 
@@ -50,9 +54,22 @@ PRIVATE_MESSAGE = (
 )
 
 
+_SPECIAL = (
+    "is_private",
+    "is_loopback",
+    "is_link_local",
+    "is_multicast",
+    "is_reserved",
+    "is_unspecified",
+    "is_site_local",  # IPv6 fec0::/10: deprecated, yet routed inside some networks
+)
+
+
 def forbidden_address(ip: IPAddress) -> bool:
-    """Not a public unicast address (or an IPv6 address that carries a non-public IPv4 one)."""
-    if not ip.is_global or ip.is_multicast or ip.is_reserved:
+    """Not a public unicast address (or an IPv6 address that carries a non-public IPv4 one):
+    every special-purpose property ``ipaddress`` knows is checked, not only ``is_global``,
+    which some special ranges pass (fec0::/10, multicast)."""
+    if not ip.is_global or any(getattr(ip, name, False) for name in _SPECIAL):
         return True
     if isinstance(ip, ipaddress.IPv6Address):
         inner = [ip.ipv4_mapped, ip.sixtofour, *(ip.teredo or ())]
@@ -136,48 +153,76 @@ def pinned(parts: SplitResult, ip: IPAddress) -> str:
     return urlunsplit((parts.scheme, netloc, parts.path or "/", parts.query, ""))
 
 
-class Webhooks:
-    """Sends the notifications of every table of a hub."""
+def in_words(seconds: float) -> str:
+    """A duration as people say it: "2 days 3 hours", "5 hours 10 minutes", "45 seconds"."""
+    left = max(0, round(seconds))
+    parts = []
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60), ("second", 1)):
+        n, left = divmod(left, size)
+        if n:
+            parts.append(f"{n} {unit}{'s' if n != 1 else ''}")
+    return " ".join(parts[:2]) or "0 seconds"
 
-    def __init__(self, timeout: float, allow_private: bool = False) -> None:
+
+def utc_text(epoch: float) -> str:
+    """ISO 8601 in UTC, to the second: ``2026-12-04T18:30:00Z``."""
+    when = datetime.datetime.fromtimestamp(round(epoch), datetime.UTC)
+    return when.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+class Webhooks:
+    """Sends the notifications of every table of a hub; ``link_base`` is where people open the
+    game (``Settings.link_base``), for each post's link to its table."""
+
+    def __init__(self, timeout: float, allow_private: bool = False, link_base: str = "") -> None:
         self.timeout = timeout
         self.allow_private = allow_private  # SH_WEBHOOK_ALLOW_PRIVATE (tests, closed networks)
+        self.link_base = link_base
         self._client: httpx.AsyncClient | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self.sent = 0
         self.failed = 0
 
-    def _names(self, table: Table, seats: list[int]) -> list[str]:
-        return [table.seats[s].name or f"Seat {s + 1}" for s in seats]
-
     def _label(self, table: Table) -> str:
-        return table.name or f"Table {table.id}"
+        return table.name or "A game of Secret Hitler"
+
+    def link(self, table: Table) -> str:
+        return f"{self.link_base}/#/t/{table.id}"
 
     def turn(self, table: Table) -> None:
-        """A new decision: post whose turn it is (only when a human seat is asked)."""
+        """A new decision: post who is awaited, if people are (bots' turns are not posted)."""
         g = table.game
         if table.webhook is None or g is None or g.finished:
             return
-        to_act = list(g.view(None).to_act)  # the engine says who acts; public to everyone
-        humans = [s for s in to_act if table.seats[s].kind == "human"]
-        if not humans:
+        view = g.view(None)  # the engine says who acts; public to everyone
+        people = [
+            (s, table.seats[s].name or f"Seat {s + 1}")
+            for s in view.to_act
+            if table.seats[s].kind == "human"
+        ]
+        if not people:
             return
-        names = self._names(table, to_act)
-        view = g.view(None)
         phase = str(getattr(view.phase, "value", view.phase))
-        self._post(
-            table,
-            {
-                "text": f"{self._label(table)}: waiting for {', '.join(names)} ({phase})",
-                "event": "turn",
-                "table": table.id,
-                "name": table.name,
-                "phase": phase,
-                "round": view.round,
-                "to_act": [{"seat": s, "name": n} for s, n in zip(to_act, names, strict=True)],
-                "deadline": table.deadline,
-            },
-        )
+        link = self.link(table)
+        names = ", ".join(n for _, n in people)
+        text = f"{self._label(table)}: waiting for {names} ({phase.replace('_', ' ')}). {link}"
+        deadline = table.deadline
+        body: dict[str, Any] = {
+            "event": "turn",
+            "table": table.id,
+            "name": table.name,
+            "link": link,
+            "phase": phase,
+            "round": view.round,
+            "to_act": [{"seat": s, "name": n} for s, n in people],
+            "deadline": None,
+            "deadline_in": None,
+        }
+        if deadline is not None:
+            body["deadline"] = utc_text(deadline)
+            body["deadline_in"] = in_words(deadline - time.time())
+            text += f" Decide within {body['deadline_in']} (by {body['deadline']})."
+        self._post(table, {"text": text, **body})
 
     def game_over(self, table: Table) -> None:
         g = table.game
@@ -185,13 +230,15 @@ class Webhooks:
             return
         winner = g.winner.value if g.winner else None
         reason = g.reason.value if g.reason else None
+        link = self.link(table)
         self._post(
             table,
             {
-                "text": f"{self._label(table)}: game over, {winner} win ({reason})",
+                "text": f"{self._label(table)}: game over, {winner} win ({reason}). {link}",
                 "event": "game_over",
                 "table": table.id,
                 "name": table.name,
+                "link": link,
                 "winner": winner,
                 "reason": reason,
             },
