@@ -97,9 +97,13 @@ def main() -> None:
         jax.block_until_ready((count, check))
         dt = time.perf_counter() - t0
         figures.append(int(count.sum()) / dt)
-        print(f"  round {r + 1}: {int(count.sum()):,} decisions in {dt:.2f} s: {figures[-1]:,.0f}/s")
+        print(
+            f"  round {r + 1}: {int(count.sum()):,} decisions in {dt:.2f} s: {figures[-1]:,.0f}/s"
+        )
     figures.sort()
-    print(f"batched engine, decisions/s: median {figures[len(figures) // 2]:,.0f}, best {figures[-1]:,.0f}")
+    print(
+        f"batched engine, decisions/s: median {figures[len(figures) // 2]:,.0f}, best {figures[-1]:,.0f}"
+    )
     print(f"  on {jax.devices()[0].platform}: {jax.devices()[0].device_kind}")
 
     # the research environment and the scalar engine, one core, the same table
@@ -118,7 +122,9 @@ def main() -> None:
             legal = obs["action_mask"].nonzero()[0]
             e.step(int(legal[rng.randrange(len(legal))]))
             n_steps += 1
-    print(f"environment (PettingZoo AEC), steps/s, one core: {n_steps / (time.perf_counter() - t0):,.0f}")
+    print(
+        f"environment (PettingZoo AEC), steps/s, one core: {n_steps / (time.perf_counter() - t0):,.0f}"
+    )
     decisions, seed, t0 = 0, 0, time.perf_counter()
     while time.perf_counter() - t0 < args.seconds:
         game = Game(args.players, args.rules, seed=seed)

@@ -277,7 +277,9 @@ class SecretHitlerState(pyspiel.State):  # type: ignore[misc]
             roles = deals[i]
             if any(k is not None and k != r for k, r in zip(view.known_roles, roles, strict=True)):
                 continue
-            if any(("liberal" if roles[t] == "liberal" else "fascist") != p for t, p in parties.items()):
+            if any(
+                ("liberal" if roles[t] == "liberal" else "fascist") != p for t, p in parties.items()
+            ):
                 continue
             if any(roles[s] == "hitler" for s in view.proven_not_hitler):
                 continue
