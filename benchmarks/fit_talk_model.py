@@ -29,7 +29,7 @@ import numpy as np
 
 from secret_hitler.bots.beliefs import BOT_MODEL, LIB, ROLE_INDEX, Beliefs, TalkModel
 from secret_hitler.engine import Action, game_from_record
-from secret_hitler.sim.simulator import Lineup, game_seed, play
+from secret_hitler.sim.simulator import Lineup, game_record, game_seed, play_game
 from secret_hitler.talk.lines import CERTAINTIES
 from secret_hitler.talk.said import STANCES, Said, signals
 
@@ -47,8 +47,10 @@ def play_records(games: int, seed: int, players: int, fascists: list[str]) -> li
     for k, fascist in enumerate(fascists):
         lineup = Lineup("bayes", fascist)
         for i in range(games):
-            played = play(players, lineup, "official", game_seed(seed + k, i), i, talk="speak")
-            out.append(played.record())
+            result, game = play_game(
+                players, lineup, "official", game_seed(seed + k, i), i, talk="speak"
+            )
+            out.append(game_record(result, game))
     return out
 
 

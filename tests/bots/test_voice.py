@@ -29,7 +29,7 @@ from secret_hitler.bots.beliefs import Beliefs
 from secret_hitler.bots.voice import Style
 from secret_hitler.engine import Action, Game, Phase, View, WorldError, game_from_record
 from secret_hitler.engine.types import Policy
-from secret_hitler.sim.simulator import Lineup, play
+from secret_hitler.sim.simulator import Lineup, game_record, play_game
 from secret_hitler.talk import (
     HEDGED,
     KNOWN,
@@ -43,14 +43,26 @@ from secret_hitler.talk import (
     Trust,
 )
 from secret_hitler.talk.said import ACCUSE, Said, signals
+from talk_support import after_a_silent_session
 
 pytest.importorskip("numpy")
 
 LEVELS = ("rule", "bayes", "bayes-human")
 
 
-def _talking_game(level: str, players: int, seed: int, talk: str = "listen"):
-    return play(players, Lineup(level, level), "official", seed, talk=talk)
+class _Played:
+    """A talking game: its result (what was said: ``said``), the game and its record."""
+
+    def __init__(self, players: int, lineup: Lineup, seed: int, talk: str) -> None:
+        self.result, self.game = play_game(players, lineup, "official", seed, talk=talk)
+        self.said = self.result.said
+
+    def record(self) -> dict:
+        return game_record(self.result, self.game)
+
+
+def _talking_game(level: str, players: int, seed: int, talk: str = "listen") -> _Played:
+    return _Played(players, Lineup(level, level), seed, talk)
 
 
 def _steps(record: dict, upto: int) -> list[Game]:
@@ -154,8 +166,7 @@ def test_a_seat_says_the_same_words_in_every_world_it_cannot_tell_apart(level, s
 def test_the_search_level_speaks_as_its_bayes_self():
     search = agent_factory("search")(2, random.Random(5))
     bayes = agent_factory("bayes")(2, random.Random(5))
-    game = play(5, Lineup("bayes", "bayes"), "official", 11, talk="listen")
-    record = game.record()
+    record = _Played(5, Lineup("bayes", "bayes"), 11, "listen").record()
     for g in _steps(record, len(record["actions"]) - 1):
         view = g.view(2)
         assert ask_speech(search, view) == ask_speech(bayes, view)
@@ -249,8 +260,8 @@ def test_talking_without_listening_plays_the_silent_games():
     """Speaking draws from a random source of its own: the games are those of silent bots."""
     for level in LEVELS:
         for seed in (1, 2):
-            silent = play(7, Lineup(level, level), "official", seed)
-            speaking = play(7, Lineup(level, level), "official", seed, talk="speak")
+            silent = _Played(7, Lineup(level, level), seed, "off")
+            speaking = _Played(7, Lineup(level, level), seed, "speak")
             assert speaking.said and not silent.said
             assert speaking.game.to_record() == silent.game.to_record()
 
@@ -300,25 +311,11 @@ def test_an_accused_bot_defends_itself():
 
 
 # ---------------------------------------------------------------------------- listening
-def _after_a_silent_session(seed: int) -> Game:
-    """A game just after a legislative session whose government has not claimed."""
-    game = Game(7, "official", seed)
-    rng = random.Random(seed)
-    while True:
-        seat = game.to_act()[0]
-        legal = [a for a in game.legal_actions(seat) if a.type != "claim"]
-        if game.phase is Phase.VOTE:
-            legal = [a for a in legal if a.ja]
-        game.apply(legal[rng.randrange(len(legal))])
-        if any(e.type == "enacted" for e in game.events[-3:]) and game.phase is Phase.NOMINATE:
-            return game
-
-
 @pytest.mark.parametrize("seed", [1, 5])
 def test_a_claim_said_in_the_chat_is_read_as_that_claim(seed):
     """Heard in the chat before any engine claim, "RRR" moves a bayes liberal's posterior
     exactly as the engine claim does; the engine claim after it then changes nothing more."""
-    game = _after_a_silent_session(seed)
+    game = after_a_silent_session(seed)
     president = game.president
     assert president is not None
     listener = next(
@@ -343,7 +340,7 @@ def test_a_claim_said_in_the_chat_is_read_as_that_claim(seed):
 
 
 def test_an_accusation_heard_moves_the_posterior_and_one_s_own_does_not():
-    game = _after_a_silent_session(2)
+    game = after_a_silent_session(2)
     listener = next(s for s in range(7) if game.roles[s].value == "liberal")
     speaker = (listener + 1) % 7
     target = (listener + 2) % 7

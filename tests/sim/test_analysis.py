@@ -15,6 +15,7 @@ from secret_hitler.bots.base import make_agent
 from secret_hitler.cli import app
 from secret_hitler.engine import Game
 from secret_hitler.sim.simulator import Lineup, play_game, run_game
+from talk_support import after_a_silent_session
 
 
 def _record(seed: int = 5) -> dict[str, Any]:
@@ -182,21 +183,9 @@ def test_the_probabilities_are_the_readers_whoever_judges() -> None:
 
 def _silent_session_record(seed: int) -> tuple[dict[str, Any], int]:
     """A record that stops just after a legislative session nobody claimed, and its president."""
-    import random
-
-    from secret_hitler.engine import Phase
-
-    game = Game(7, "official", seed)
-    rng = random.Random(seed)
-    while True:
-        seat = game.to_act()[0]
-        legal = [a for a in game.legal_actions(seat) if a.type != "claim"]
-        if game.phase is Phase.VOTE:
-            legal = [a for a in legal if a.ja]
-        game.apply(legal[rng.randrange(len(legal))])
-        if game.phase is Phase.NOMINATE and any(e.type == "enacted" for e in game.events[-3:]):
-            assert game.president is not None
-            return game.to_record(), game.president
+    game = after_a_silent_session(seed)
+    assert game.president is not None
+    return game.to_record(), game.president
 
 
 @pytest.mark.parametrize("text", ["RRR", "drew 3 reds", "ККК"])

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from secret_hitler.cli import app
 from secret_hitler.engine import game_from_record, replay, replay_summary
-from secret_hitler.sim.simulator import Lineup, SimConfig, play, simulate
+from secret_hitler.sim.simulator import Lineup, SimConfig, game_record, play_game, simulate
 from secret_hitler.sim.talk_report import Paired, talk_report
 from secret_hitler.talk.said import Said
 
@@ -21,15 +21,15 @@ runner = CliRunner()
 
 @pytest.mark.parametrize("level", ["rule", "bayes"])
 def test_a_talking_game_s_record_keeps_its_talk_and_replays_to_the_same_state(level):
-    played = play(7, Lineup(level, level), "official", 12, talk="listen")
-    record = json.loads(json.dumps(played.record()))
+    played, game = play_game(7, Lineup(level, level), "official", 12, talk="listen")
+    record = json.loads(json.dumps(game_record(played, game)))
     assert len(record["talk"]) == len(played.said) > 0
     assert [Said.from_json(e, players=7) for e in record["talk"]] == played.said
-    plain = played.game.to_record()
+    plain = game.to_record()
     assert {k: v for k, v in record.items() if k != "talk"} == plain
     result = replay(record)
     assert result.ok and result.game is not None
-    assert replay_summary(result.game) == replay_summary(played.game)
+    assert replay_summary(result.game) == replay_summary(game)
     assert game_from_record(record).to_record() == plain
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import copy
 import json
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import combinations
@@ -665,13 +665,19 @@ class Beliefs:
     def _by_role(self, p: int, t: int, cands: list[int], table: Any, term: str) -> None:
         """``p`` picked ``t`` among ``cands``: weights by target role, one row per role of ``p``
         (a fitted table of people's picks), relative to a uniform pick."""
+        self._add(self._choice_loglik(p, t, cands, table), term)
+
+    def _choice_loglik(self, p: int, t: int, cands: Sequence[int], table: Any) -> np.ndarray:
+        """Log-likelihood per world of ``p`` choosing ``t`` among ``cands`` with weights
+        ``table[chooser role][target role]``, relative to a uniform choice."""
         weights = np.array(table, dtype=float)  # [chooser role, target role]
         R = self.R
         rp = R[:, p]
-        counts = np.stack([(R[:, cands] == r).sum(axis=1) for r in range(3)], axis=1)
+        counts = np.stack([(R[:, list(cands)] == r).sum(axis=1) for r in range(3)], axis=1)
         den = (counts * weights[rp]).sum(axis=1)
         ratio = weights[rp, R[:, t]] * len(cands) / den
-        self._add(np.log(ratio), term)
+        out: np.ndarray = np.log(ratio)
+        return out
 
     def _on_votes(self, e: E.Votes) -> None:
         state = self.table
@@ -864,13 +870,7 @@ class Beliefs:
         key = ("talk", id(self.talk), stance, certainty, seat, target, cands)
         loglik = self._memo.get(key)
         if loglik is None:
-            weights = np.array(table, dtype=float)  # [speaker role, target role]
-            R = self.R
-            rs = R[:, seat]
-            counts = np.stack([(R[:, cands] == r).sum(axis=1) for r in range(3)], axis=1)
-            den = (counts * weights[rs]).sum(axis=1)
-            ratio = weights[rs, R[:, target]] * len(cands) / den
-            loglik = _remember(self._memo, key, np.log(ratio))
+            loglik = _remember(self._memo, key, self._choice_loglik(seat, target, cands, table))
         self.logw = self.logw + weight * loglik
         self._probs = None
 

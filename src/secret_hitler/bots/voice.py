@@ -35,28 +35,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import talk
 from ..engine import View
 from ..engine import actions as A
 from ..engine.actions import hand_claims_fit
 from ..engine.public import PublicState, Session
 from ..engine.settings import Rules
 from ..engine.types import Policy
-from ..talk.lines import (
-    HEDGED,
-    KNOWN,
-    Accuse,
-    Answer,
-    Claim,
-    Conflict,
-    Defend,
-    ExplainNomination,
-    ExplainVote,
-    HitlerGuess,
-    Line,
-    Question,
-    Trust,
-)
-from ..talk.recognise import Context, recognise
 from ..talk.said import ACCUSE, Said, signals
 
 LIBERAL, FASCIST, HITLER = "liberal", "fascist", "hitler"
@@ -113,11 +98,11 @@ class _Vote:
 class _Pending:
     """Lines asked of this seat: questions to answer and accusations to answer."""
 
-    questions: list[tuple[int | None, Question]] = field(default_factory=list)
+    questions: list[tuple[int | None, talk.Question]] = field(default_factory=list)
     accusers: list[int] = field(default_factory=list)
 
 
-def context_for(table: PublicState, seat: int) -> Context:
+def context_for(table: PublicState, seat: int) -> talk.Context:
     """What the recogniser needs to read ``seat``'s chat line, from the public state: the
     claims it may still make (the open session's office, its last investigation) and the last
     government."""
@@ -135,10 +120,10 @@ def context_for(table: PublicState, seat: int) -> Context:
     government = None
     if table.president is not None and table.chancellor is not None:
         government = (table.president, table.chancellor)
-    return Context(tuple(open_claims), investigated, government)
+    return talk.Context(tuple(open_claims), investigated, government)
 
 
-def lines_of(said: Said, table: PublicState) -> list[Line]:
+def lines_of(said: Said, table: PublicState) -> list[talk.Line]:
     """The talk lines of one entry: its structured line, or what the recogniser reads in its
     text (with the speaker's context from the public state)."""
     if said.line is not None:
@@ -146,7 +131,7 @@ def lines_of(said: Said, table: PublicState) -> list[Line]:
     if said.text is None or table.players < 1:
         return []
     context = context_for(table, said.seat) if said.seat is not None else None
-    return recognise(said.text, players=table.players, context=context)
+    return talk.recognise(said.text, players=table.players, context=context)
 
 
 def talk_rng(rng: random.Random, salt: int) -> random.Random:
@@ -263,18 +248,18 @@ class Voice:
         self.vote_news = True
 
     # ------------------------------------------------------------------ hearing
-    def hear(self, view: View, said: Sequence[Said]) -> list[tuple[int | None, Line]]:
+    def hear(self, view: View, said: Sequence[Said]) -> list[tuple[int | None, talk.Line]]:
         """Note the questions put to this seat and the accusations against it; returns every
         line heard (not this seat's own), with its speaker, for the level to weigh."""
         self.read(view)
         me = self.seat
-        heard: list[tuple[int | None, Line]] = []
+        heard: list[tuple[int | None, talk.Line]] = []
         for entry in said:
             if entry.seat == me:
                 continue
             for line in lines_of(entry, self.table):
                 heard.append((entry.seat, line))
-                if isinstance(line, Question) and line.to == me:
+                if isinstance(line, talk.Question) and line.to == me:
                     self.pending.questions.append((entry.seat, line))
                 elif entry.seat is not None and any(
                     s.stance == ACCUSE and s.target == me for s in signals(line)
@@ -284,7 +269,7 @@ class Voice:
         return heard
 
     # ------------------------------------------------------------------ speaking
-    def speak(self, view: View, reading: Callable[[], Reading]) -> list[Line]:
+    def speak(self, view: View, reading: Callable[[], Reading]) -> list[talk.Line]:
         """The lines this seat says now (at most the round's budget left)."""
         self.read(view)
         me = self.seat
@@ -295,7 +280,7 @@ class Voice:
         if view.round != self.round:
             self.round, self.said_this_round = view.round, 0
         budget = Style.per_round - self.said_this_round
-        out: list[Line] = []
+        out: list[talk.Line] = []
         cached: list[Reading] = []
 
         def read() -> Reading:
@@ -343,18 +328,18 @@ class Voice:
         return self.rng.random() < p
 
     # -- 1, 2: answers and defences
-    def _prompted(self, read: Callable[[], Reading]) -> list[Line]:
-        out: list[Line] = []
+    def _prompted(self, read: Callable[[], Reading]) -> list[talk.Line]:
+        out: list[talk.Line] = []
         pending, self.pending = self.pending, _Pending()
         for asker, question in pending.questions:
             line = self._answer(question, read)
             if line is not None:
-                out.append(Answer(line, to=asker))
+                out.append(talk.Answer(line, to=asker))
         for accuser in pending.accusers:
             out.append(self._defence(accuser, read))
         return out
 
-    def _answer(self, q: Question, read: Callable[[], Reading]) -> Line | None:
+    def _answer(self, q: talk.Question, read: Callable[[], Reading]) -> talk.Line | None:
         if q.topic == "vote" and self.last_vote is not None:
             return self._explain_vote(self.last_vote, read())
         if q.topic == "nomination" and self.nominated is not None:
@@ -363,15 +348,15 @@ class Voice:
             last = self._last_own_claim()
             if last is not None:
                 return self._claim_line(last)
-            return Defend("forced", variant=self._variant())
+            return talk.Defend("forced", variant=self._variant())
         if q.topic in ("investigation", "execution") and q.other is not None:
             hitler = read().hitler
             if q.topic == "execution" and hitler is not None and hitler[q.other] >= Style.hitler_at:
-                return HitlerGuess(q.other, HEDGED, variant=self._variant())
-            return Accuse(q.other, HEDGED, variant=self._variant())
+                return talk.HitlerGuess(q.other, talk.HEDGED, variant=self._variant())
+            return talk.Accuse(q.other, talk.HEDGED, variant=self._variant())
         return None
 
-    def _defence(self, accuser: int, read: Callable[[], Reading]) -> Line:
+    def _defence(self, accuser: int, read: Callable[[], Reading]) -> talk.Line:
         v = self._variant()
         table, me = self.table, self.seat
         last = next(
@@ -380,27 +365,27 @@ class Voice:
         if last is not None and last.enacted == FASCIST:
             mine = last.president_claim if me == last.president else last.chancellor_claim
             if mine == 0:
-                return Defend("forced", variant=v)
+                return talk.Defend("forced", variant=v)
         record = self._enacted(me, LIBERAL, member=True)
         if record:
-            return Defend("liberal_record", count=record, variant=v)
+            return talk.Defend("liberal_record", count=record, variant=v)
         if read().suspicion[accuser] >= self.accuse_level:
-            return Defend("accuser_suspicious", against=accuser, variant=v)
+            return talk.Defend("accuser_suspicious", against=accuser, variant=v)
         if last is not None and (
             last.president_claim is not None or last.chancellor_claim is not None
         ):
-            return Defend("told_truth", variant=v)
-        return Defend("check_me", variant=v)
+            return talk.Defend("told_truth", variant=v)
+        return talk.Defend("check_me", variant=v)
 
     # -- 3: claims as a person says them
-    def _claims(self) -> list[Line]:
+    def _claims(self) -> list[talk.Line]:
         made, self.my_claims = self.my_claims, []
         return [self._claim_line(e) for e in made]
 
-    def _claim_line(self, e: Any) -> Claim:
+    def _claim_line(self, e: Any) -> talk.Claim:
         v = self._variant()
         if e.subject == A.CLAIM_INVESTIGATION:
-            return Claim(e.subject, target=e.target, party=e.party, variant=v)
+            return talk.Claim(e.subject, target=e.target, party=e.party, variant=v)
         policies = tuple(e.policies)
         passed = None
         if e.subject == A.CLAIM_PRESIDENT_HAND:
@@ -409,7 +394,7 @@ class Voice:
             rest = list(policies)
             rest.remove(Policy.FASCIST if Policy.FASCIST in rest else Policy.LIBERAL)
             passed = tuple(sorted(rest, key=lambda p: p is Policy.LIBERAL))
-        return Claim(e.subject, policies, passed=passed, variant=v)
+        return talk.Claim(e.subject, policies, passed=passed, variant=v)
 
     def _last_own_claim(self) -> Any:
         hands = [
@@ -420,8 +405,8 @@ class Voice:
         return hands[-1] if hands else None
 
     # -- 4, 5: reactions to what happened
-    def _reactions(self, view: View, read: Callable[[], Reading]) -> list[Line]:
-        out: list[Line] = []
+    def _reactions(self, view: View, read: Callable[[], Reading]) -> list[talk.Line]:
+        out: list[talk.Line] = []
         table = self.table
         sessions = table.sessions
         for index, session in enumerate(sessions):
@@ -452,14 +437,14 @@ class Voice:
             out.append(guess)
         return out
 
-    def _review(self, index: int, s: Session, read: Callable[[], Reading]) -> list[Line]:
+    def _review(self, index: int, s: Session, read: Callable[[], Reading]) -> list[talk.Line]:
         me = self.seat
         pair = (s.president, s.chancellor)
         if me in pair:
             partner = pair[1] if me == pair[0] else pair[0]
             if self._caught_lying(index, s, partner):
                 self._mark(ACCUSE, partner)
-                return [Accuse(partner, KNOWN, "lied_to_me", variant=self._variant())]
+                return [talk.Accuse(partner, talk.KNOWN, "lied_to_me", variant=self._variant())]
             return []
         if self._conflict(s):
             if not self._chance():
@@ -472,16 +457,16 @@ class Voice:
                 believe = mates[0] if len(mates) == 1 else None
             elif abs(sus[p] - sus[c]) >= Style.believe_gap:
                 believe = p if sus[p] < sus[c] else c
-            return [Conflict(p, c, believe, variant=self._variant())]
+            return [talk.Conflict(p, c, believe, variant=self._variant())]
         if s.enacted == FASCIST:
             chancellor = s.chancellor
             if self._chance() and read().suspicion[chancellor] >= self.accuse_level:
                 if self._new(ACCUSE, chancellor):
                     count = self._enacted(chancellor, FASCIST)
                     return [
-                        Accuse(
+                        talk.Accuse(
                             chancellor,
-                            HEDGED,
+                            talk.HEDGED,
                             "enacted_fascist",
                             count=count,
                             variant=self._variant(),
@@ -496,9 +481,9 @@ class Voice:
                 if self._new("trust", chancellor):
                     count = self._enacted(chancellor, LIBERAL, member=True)
                     return [
-                        Trust(
+                        talk.Trust(
                             chancellor,
-                            HEDGED,
+                            talk.HEDGED,
                             "enacted_liberal",
                             count=count,
                             variant=self._variant(),
@@ -512,7 +497,7 @@ class Voice:
         government: tuple[int, int],
         reason: str,
         read: Callable[[], Reading],
-    ) -> Line | None:
+    ) -> talk.Line | None:
         """The most suspect Ja voter outside ``government``, if suspect enough (now and then)."""
         voters = [v for v in ja if v not in government and v != self.seat]
         if not voters or not self._chance(Style.chatty / 2):
@@ -521,9 +506,9 @@ class Voice:
         worst = max(voters, key=lambda v: sus[v])
         if sus[worst] < self.accuse_level or not self._new(ACCUSE, worst):
             return None
-        return Accuse(worst, HEDGED, reason, variant=self._variant())
+        return talk.Accuse(worst, talk.HEDGED, reason, variant=self._variant())
 
-    def _hitler_read(self, view: View, read: Callable[[], Reading]) -> Line | None:
+    def _hitler_read(self, view: View, read: Callable[[], Reading]) -> talk.Line | None:
         if self.informed or not view.hitler_zone_active or view.phase != "nominate":
             return None
         if not self._chance(Style.chatty / 2):
@@ -536,46 +521,46 @@ class Voice:
         if hitler[best] < Style.hitler_at or best == self.hitler_said:
             return None
         self.hitler_said = best
-        return HitlerGuess(best, HEDGED, variant=self._variant())
+        return talk.HitlerGuess(best, talk.HEDGED, variant=self._variant())
 
     # ------------------------------------------------------------------ reasons
-    def _explain_vote(self, vote: _Vote, r: Reading) -> ExplainVote:
+    def _explain_vote(self, vote: _Vote, r: Reading) -> talk.ExplainVote:
         v = self._variant()
         me = self.seat
         p, c = vote.president, vote.chancellor
         sus = r.suspicion
         if vote.ja:
             if me in (p, c):
-                return ExplainVote(True, "trust", other=c if me == p else p, variant=v)
+                return talk.ExplainVote(True, "trust", other=c if me == p else p, variant=v)
             if vote.tracker >= 2:
-                return ExplainVote(True, "tracker", variant=v)
+                return talk.ExplainVote(True, "tracker", variant=v)
             if max(sus[p], sus[c]) <= self.prior:
-                return ExplainVote(True, "trust_government", variant=v)
-            return ExplainVote(True, "need_information", variant=v)
+                return talk.ExplainVote(True, "trust_government", variant=v)
+            return talk.ExplainVote(True, "need_information", variant=v)
         hitler = r.hitler
         if vote.zone and c not in self.table.not_hitler:
             if hitler is None or hitler[c] >= Style.zone_hitler_risk:
-                return ExplainVote(False, "hitler_zone", variant=v)
+                return talk.ExplainVote(False, "hitler_zone", variant=v)
         named = [s for s in (p, c) if s != me and s not in self.team]  # never a teammate
         if not named:
-            return ExplainVote(False, variant=v)
+            return talk.ExplainVote(False, variant=v)
         worst = max(named, key=lambda s: sus[s])
-        return ExplainVote(False, "distrust", other=worst, variant=v)
+        return talk.ExplainVote(False, "distrust", other=worst, variant=v)
 
-    def _explain_nomination(self, target: int, r: Reading) -> ExplainNomination:
+    def _explain_nomination(self, target: int, r: Reading) -> talk.ExplainNomination:
         v = self._variant()
         if self.investigations.get(target) == LIBERAL:
-            return ExplainNomination(target, "investigated", variant=v)
+            return talk.ExplainNomination(target, "investigated", variant=v)
         if self.table.hitler_zone_active and target in self.table.not_hitler:
-            return ExplainNomination(target, "not_hitler", variant=v)
+            return talk.ExplainNomination(target, "not_hitler", variant=v)
         record = self._enacted(target, LIBERAL, member=True)
         if record:
-            return ExplainNomination(target, "enacted_liberal", count=record, variant=v)
+            return talk.ExplainNomination(target, "enacted_liberal", count=record, variant=v)
         if self.eligible_count == 1:
-            return ExplainNomination(target, "only_choice", variant=v)
+            return talk.ExplainNomination(target, "only_choice", variant=v)
         if r.suspicion[target] <= self.prior:
-            return ExplainNomination(target, "trust", variant=v)
-        return ExplainNomination(target, "test", variant=v)
+            return talk.ExplainNomination(target, "trust", variant=v)
+        return talk.ExplainNomination(target, "test", variant=v)
 
     # ------------------------------------------------------------------ facts
     def _conflict(self, s: Session) -> bool:

@@ -12,6 +12,10 @@ over), so the engine checks the site's games move by move.
 
 Everything here is pure: ``convert_game`` takes the decoded summary and returns the record dict;
 ``iter_records`` does the same over the lines of a JSONL file without opening anything itself.
+
+Chat: a record keeps a source's chat in its ``talk`` section (docs/engine.md, "Talk") where the
+source has one. The site's game summaries carry no chat (and the project's copy had it removed,
+data/README.md), so these records have no ``talk``.
 """
 
 from __future__ import annotations

@@ -40,6 +40,9 @@ if TYPE_CHECKING:
 # Options shared by `simulate` and `tournament`.
 _RULES = Annotated[str, typer.Option("--rules", help="Preset name or JSON settings object.")]
 _JOBS = Annotated[int, typer.Option("--jobs", help="Processes (0: every core).")]
+# Options shared with `evaluate talk`.
+LIBERALS = Annotated[str, typer.Option("--liberals", help="Bot for the liberal seats.")]
+FASCISTS = Annotated[str, typer.Option("--fascists", help="Bot for the fascist seats.")]
 
 
 class UsageError(Exception):
@@ -187,12 +190,8 @@ def _results_table(summary: Summary, title: str, elapsed: float) -> Table:
 def simulate_command(
     players: Annotated[int, typer.Option("--players", help="Seats, 5 to 10.")] = 7,
     games: Annotated[int, typer.Option("--games", help="Games to play.")] = 1000,
-    liberals: Annotated[
-        str, typer.Option("--liberals", help="Bot for the liberal seats.")
-    ] = "rule",
-    fascists: Annotated[
-        str, typer.Option("--fascists", help="Bot for the fascist seats.")
-    ] = "rule",
+    liberals: LIBERALS = "rule",
+    fascists: FASCISTS = "rule",
     hitler: Annotated[
         str | None, typer.Option("--hitler", help="Bot for Hitler (default: the fascist bot).")
     ] = None,

@@ -30,6 +30,7 @@ from ..datasets import FileProblem, reading, secrethitler_io_sample
 from ..engine import Action, Game, game_from_record
 from ..engine import actions as A
 from ..engine.types import Phase
+from .cli import FASCISTS, LIBERALS
 
 
 class EvaluateError(Exception):
@@ -717,12 +718,8 @@ def talk_command(
     games: Annotated[
         int, typer.Option("--games", min=0, help="Paired games, listening against deaf liberals.")
     ] = 2000,
-    liberals: Annotated[
-        str, typer.Option("--liberals", help="Liberal bot of the pairs.")
-    ] = "bayes",
-    fascists: Annotated[
-        str, typer.Option("--fascists", help="Fascist bot of the pairs.")
-    ] = "bayes",
+    liberals: LIBERALS = "bayes",
+    fascists: FASCISTS = "bayes",
     levels: Annotated[
         str, typer.Option("--levels", help="Levels whose accusations are scored (self-play).")
     ] = "rule,bayes,bayes-human",

@@ -15,7 +15,7 @@ import os
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from hashlib import blake2b
 from pathlib import Path
 from typing import Any
@@ -112,31 +112,26 @@ class GameResult:
     roles: list[str]
     bots: list[str]
     talk: dict[str, Any] | None = None  # ``talk_stats`` of a game with talk (None: talk off)
+    said: list[Said] = field(default_factory=list)  # every line said, in order (not in JSON)
 
     def to_json(self) -> dict[str, Any]:
-        out = asdict(self)
+        out = asdict(replace(self, said=[]))
+        del out["said"]
         if self.talk is None:
             del out["talk"]  # the lines of a run without talk are those of before talk existed
         return out
 
 
-@dataclass(slots=True)
-class Played:
-    """One game played to its end: the result, the game and what was said at the table."""
-
-    result: GameResult
-    game: Game
-    said: list[Said]
-
-    def record(self) -> dict[str, Any]:
-        """The game's record, with its talk section when the table talked."""
-        record = self.game.to_record()
-        if self.result.talk is None:
-            return record
-        return with_talk(record, (e.to_json() for e in self.said))
+def game_record(result: GameResult, game: Game) -> dict[str, Any]:
+    """The record of a game ``play_game`` played, with its talk section when the table talked
+    (``result.said``)."""
+    record = game.to_record()
+    if result.talk is None:
+        return record
+    return with_talk(record, (e.to_json() for e in result.said))
 
 
-def play(
+def play_game(
     players: int,
     lineup: Lineup,
     rules: Any = "official",
@@ -144,9 +139,9 @@ def play(
     index: int = 0,
     agents: Sequence[Agent] | None = None,
     talk: str = "off",
-) -> Played:
+) -> tuple[GameResult, Game]:
     """Play one game to its end; ``agents`` (one per seat) replaces the lineup's bots; ``talk``
-    is one of ``TALK_MODES``."""
+    is one of ``TALK_MODES`` (what was said: ``result.said``)."""
     if talk not in TALK_MODES:
         raise ValueError(f"talk must be one of {', '.join(TALK_MODES)}, not {talk!r}")
     game = Game(players, rules, seed)
@@ -155,14 +150,13 @@ def play(
         agents = make_agents(names, seed)
     table: TableTalk | None = None
     if talk != "off":
-        listen = [
+        hears = [
             talk == "listen" or (talk == "deaf-liberals" and r is not _LIBERAL) for r in game.roles
         ]
-        table = TableTalk(listen)
+        table = TableTalk(hears)
     turns, claims = run_game(game, agents, names, table)
     assert game.winner is not None and game.reason is not None
     roles = [r._value_ for r in game.roles]  # ``.value`` is a descriptor call per member
-    said = table.said if table is not None else []
     result = GameResult(
         index=index,
         seed=seed,
@@ -176,23 +170,11 @@ def play(
         fascist_policies=game.fascist,
         roles=roles,
         bots=names,
-        talk=None if table is None else talk_stats(said, roles, names),
     )
-    return Played(result, game, said)
-
-
-def play_game(
-    players: int,
-    lineup: Lineup,
-    rules: Any = "official",
-    seed: int = 0,
-    index: int = 0,
-    agents: Sequence[Agent] | None = None,
-) -> tuple[GameResult, Game]:
-    """Play one game to its end without talk; ``agents`` (one per seat) replaces the lineup's
-    bots."""
-    played = play(players, lineup, rules, seed, index, agents)
-    return played.result, played.game
+    if table is not None:
+        result.talk = talk_stats(table.said, roles, names)
+        result.said = table.said
+    return result, game
 
 
 def talk_stats(said: Sequence[Said], roles: Sequence[str], bots: Sequence[str]) -> dict[str, Any]:
@@ -248,11 +230,15 @@ def _play_chunk(config: SimConfig, indices: Sequence[int]) -> list[GameResult]:
         rules = Rules.from_json(rules)  # once per chunk, not per game
     for index in indices:
         seed = game_seed(config.seed, index)
-        played = play(config.players, config.lineup, rules, seed, index, talk=config.talk)
+        result, game = play_game(
+            config.players, config.lineup, rules, seed, index, talk=config.talk
+        )
         if config.record_dir is not None:
             path = Path(config.record_dir) / f"game-{index:06d}.json"
-            path.write_text(json.dumps(played.record(), ensure_ascii=False), encoding="utf-8")
-        out.append(played.result)
+            path.write_text(
+                json.dumps(game_record(result, game), ensure_ascii=False), encoding="utf-8"
+            )
+        out.append(result)
     return out
 
 
