@@ -84,7 +84,9 @@ def chromium() -> Any:
 
 @pytest.fixture
 def new_context(chromium: object, web_server: Server) -> Iterator[object]:
-    """``new_context(width=390, height=844, locale="en-US", token=None)`` -> a fresh context."""
+    """``new_context(width=390, height=844, locale="en-US", token=None, lang=None,
+    still=False)`` -> a fresh context (``still``: the browser prefers reduced motion, so that a
+    layout is measured at rest)."""
     made: list[object] = []
     refused: list[str] = []  # the page must never trip its own Content-Security-Policy
 
@@ -94,8 +96,13 @@ def new_context(chromium: object, web_server: Server) -> Iterator[object]:
         locale: str = "en-US",
         token: str | None = None,
         lang: str | None = None,
+        still: bool = False,
     ) -> object:
-        ctx = chromium.new_context(viewport={"width": width, "height": height}, locale=locale)  # type: ignore[attr-defined]
+        ctx = chromium.new_context(  # type: ignore[attr-defined]
+            viewport={"width": width, "height": height},
+            locale=locale,
+            reduced_motion="reduce" if still else None,
+        )
         ctx.on(
             "console",
             lambda m: refused.append(m.text) if "Content Security Policy" in m.text else None,

@@ -33,6 +33,7 @@ def test_sign_up_sign_in_elsewhere_and_my_games(web_server: Any, new_context: An
     first.locator("#claim-form button[type=submit]").click()
     first.wait_for_selector(".account-name", timeout=20000)
     assert first.locator(".account-name").inner_text() == "Signed in as wanda_w"
+    assert first.locator(".account-panel").inner_text().count("Signed in as") == 1
     assert first.locator("#password-form").count() == 1
 
     # a second browser: a wrong password first (one plain message), then the right one
@@ -49,6 +50,9 @@ def test_sign_up_sign_in_elsewhere_and_my_games(web_server: Any, new_context: An
     second.fill("#signin-password", "a good password")
     second.locator("#signin-form button[type=submit]").click()
     second.wait_for_selector(".account-name", timeout=20000)
+    # said once, and the wrong password's message is gone
+    assert second.locator(".account-panel").inner_text().count("Signed in as") == 1
+    assert second.locator(".account-status").inner_text() == ""
     card = second.locator(f'.my-games [data-table="{table_id}"]')
     card.wait_for(timeout=20000)
     assert "Waiting" in card.inner_text()

@@ -268,9 +268,14 @@ def test_the_governments_memory_aid(web_server, new_context) -> None:
     enacted = [e["policy"] for e in events if e["type"] == "enacted" and not e.get("chaos")]
     shown = page.locator(".history-row .result:not(.failed)").all_inner_texts()
     assert [s.split()[0].lower() for s in shown if "policy" in s] == enacted
-    # every claim is listed under the government its claimer sat in
+    # every claim is listed under the government its claimer sat in, saying whose it is
     claims = [e for e in events if e["type"] == "claim"]
     assert page.locator(".history-claims li").count() == len(claims)
+    names = page.locator(".seat .seat-name").all_inner_texts()
+    for i, n in enumerate(nominated):
+        whose = rows.nth(i).locator(".claim-who").all_inner_texts()
+        offices = {f"President {names[n['president']]}:", f"Chancellor {names[n['chancellor']]}:"}
+        assert set(whose) <= offices, (whose, offices)
     assert page.evaluate("localStorage.getItem('sh.history')") == "open"
     assert MISSING not in page.locator(".area-history").inner_text()
 

@@ -162,8 +162,8 @@ def test_chat_counts_and_appends(web_server, new_context) -> None:
 
 
 def test_big_screen_mode_for_a_room(web_server, new_context) -> None:
-    """A spectator's table at 1920x1080 in big-screen mode: larger text, no chat field, panels
-    apart; leaving it restores the normal size."""
+    """A spectator's table at 1920x1080 in big-screen mode: larger text, no chat field; leaving
+    it restores the normal size."""
     watcher = web_server.session("Tv")
     bots = {str(s): "random" for s in range(7)}
     table = web_server.api(
@@ -179,9 +179,7 @@ def test_big_screen_mode_for_a_room(web_server, new_context) -> None:
     page.wait_for_selector(".table-grid:not([hidden]) .board, .gameover", timeout=20000)
     big = page.evaluate("parseFloat(getComputedStyle(document.documentElement).fontSize)")
     assert big >= 1.35 * normal
-    if page.locator(".table-grid:not([hidden])").count():
-        result = page.evaluate(OVERLAPS, TABLE_PANELS)
-        assert result["overlaps"] == [], result
+    if page.locator(".table-grid:not([hidden])").count():  # (its layout: test_web_fit.py)
         assert page.locator(".chat-form").is_hidden()
     assert page.evaluate(TOO_WIDE) == []
     page.get_by_role("link", name="Leave big screen").click()

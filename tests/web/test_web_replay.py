@@ -39,7 +39,12 @@ def test_replay_viewer_steps_through_a_finished_game(
     page.wait_for_selector(".replay-controls")
     step = page.locator(".step-label").inner_text()
     total = int(step.split()[-1])
-    assert step == f"Step {total} of {total}"
+    assert step == f"Step 0 of {total}"  # a replay opens at the deal
+    assert page.get_by_role("button", name="First").is_disabled()
+    page.get_by_role("button", name="Last").click()
+    page.wait_for_function(
+        "t => document.querySelector('.step-label').textContent === `Step ${t} of ${t}`", arg=total
+    )
     assert page.locator(".seat .seat-role").count() == 5  # the end: every role revealed
     page.get_by_role("button", name="First").click()
     page.wait_for_function(
@@ -96,7 +101,12 @@ def test_replay_viewer_against_the_documented_endpoint(web_server, new_context) 
     page.goto(f"{web_server.url}/#/replay/{game_id}")
     page.wait_for_selector(".replay-controls")
     total = len(record["actions"])
-    assert page.locator(".step-label").inner_text() == f"Step {total} of {total}"
+    assert page.locator(".step-label").inner_text() == f"Step 0 of {total}"
+    assert "step=0" in asked[0]
+    page.get_by_role("button", name="Last").click()
+    page.wait_for_function(
+        "t => document.querySelector('.step-label').textContent === `Step ${t} of ${t}`", arg=total
+    )
     assert page.locator(".seat .seat-role").count() == 5
     assert "The game is over" in page.locator(".log-list").inner_text()
     page.get_by_role("button", name="First").click()

@@ -6,12 +6,13 @@ English and in another language; and the glossary reachable from the lobby, in e
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from web_support import LANGUAGES, missing_keys
+from web_support import LANGUAGES, layout_problems, missing_keys
 
 SHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
 STEPS = ["night", "nominate", "vote", "session", "power", "veto", "done"]
@@ -58,6 +59,15 @@ def _now(page: Any) -> tuple[str, list[str]]:
     return step, actions
 
 
+# Each enabled button of this player's decision, as the page shows it now (no scrolling): inside
+# the screen and the topmost thing at its centre (not under the coach nor the header).
+HIDDEN_BUTTONS = """() => [...document.querySelectorAll('.area-action.my-turn .decision button:not([disabled])')]
+  .filter((b) => { const r = b.getBoundingClientRect(); const x = r.left + r.width / 2, y = r.top + r.height / 2;
+    const at = x >= 0 && x < innerWidth && y >= 0 && y < innerHeight ? document.elementFromPoint(x, y) : null;
+    return !(at && (at === b || b.contains(at))); })
+  .map((b) => b.textContent.trim())"""
+
+
 def _marked(page: Any) -> list[int]:
     """The seats with the "Not Hitler" mark."""
     return page.evaluate(
@@ -65,7 +75,8 @@ def _marked(page: Any) -> list[int]:
     )
 
 
-def _play_tutorial(page: Any, url: str, lang: str) -> list[str]:
+def _play_tutorial(page: Any, url: str, lang: str) -> tuple[list[str], list[int]]:
+    """The coach's steps in order, and its counter at each ("Step 5 of 7" -> 5)."""
     page.goto(url + "/")
     page.wait_for_selector("#learn-to-play")
     _tab_until(page, "a.id === 'name'")
@@ -74,17 +85,23 @@ def _play_tutorial(page: Any, url: str, lang: str) -> list[str]:
     page.keyboard.press("Enter")
     page.wait_for_selector(".coach[data-step]", timeout=20000)
     steps: list[str] = []
+    counter: list[int] = []
+    width = page.viewport_size["width"]
     deadline = time.monotonic() + 120
     while True:
         assert time.monotonic() < deadline, f"the tutorial stalled after {steps}"
         step, actions = _now(page)
         if not steps or steps[-1] != step:
             steps.append(step)
-            if lang == "en" or step in ("night", "veto", "done"):
-                page.screenshot(path=str(SHOTS / f"tutorial-{lang}-{step}-390.png"))
+            counter.append(int(re.findall(r"\d+", page.inner_text(".coach-progress"))[0]))
+            if lang == "en" or step in ("night", "session", "veto", "done"):
+                page.screenshot(path=str(SHOTS / f"tutorial-{lang}-{step}-{width}.png"))
             continue  # read the page again: it may have moved on during the screenshot
+        if actions and steps.count(step) == 1:  # the coach never covers the decision
+            assert page.evaluate(HIDDEN_BUTTONS) == [], (step, page.evaluate(HIDDEN_BUTTONS))
+            assert layout_problems(page) == [], step
         if step == "done":
-            return steps
+            return steps, counter
         if step == "night":
             assert page.evaluate("document.activeElement.classList.contains('coach-next')")
             page.keyboard.press("Enter")
@@ -121,15 +138,24 @@ def _play_tutorial(page: Any, url: str, lang: str) -> list[str]:
         )
 
 
-@pytest.mark.parametrize("lang", ["en", "ru"])
-def test_the_tutorial_is_completed_by_keyboard_only(web_server, new_context, lang) -> None:
+@pytest.mark.parametrize(
+    ("lang", "width", "height"),
+    [("en", 390, 844), ("ru", 360, 740), ("vi", 360, 740), ("zh-Hant", 390, 844)],
+)
+def test_the_tutorial_is_completed_by_keyboard_only(
+    web_server, new_context, lang, width, height
+) -> None:
+    """On a phone: every step in order with the keyboard, the counter never going back, each
+    decision's buttons in sight (the coach at the foot covers none of them), every text fitting."""
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page = new_context(width=390, height=844, lang=lang).new_page()
+    page = new_context(width=width, height=height, lang=lang, still=True).new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    steps = _play_tutorial(page, web_server.url, lang)
+    steps, counter = _play_tutorial(page, web_server.url, lang)
     # every step, in order, none skipped (round 2 has a vote again, before the veto)
     assert steps == [*STEPS[:5], "vote", *STEPS[5:]], steps
+    # "Step 5 of 7" stays at 5 for the second vote: it never counts backwards
+    assert counter == [1, 2, 3, 4, 5, 5, 6, 7], counter
     assert missing_keys(page) == []
     # the coach speaks the page's language
     catalog = json.loads((I18N / f"{lang}.json").read_text(encoding="utf-8"))

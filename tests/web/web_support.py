@@ -26,6 +26,7 @@ CHROMIUM_ARGS = [
 ]
 LANGUAGES = ["en", "zh-Hans", "zh-Hant", "ru", "vi"]
 MISSING = "⟦"  # the client renders a missing catalog key as ⟦key⟧
+LAYOUT_CHECK = (Path(__file__).resolve().parent / "layout_check.js").read_text(encoding="utf-8")
 
 
 def sign_in(ctx: Any, url: str, token: str) -> None:
@@ -39,7 +40,14 @@ class Server(LiveServer):
     """The live server, with plain HTTP helpers for setting up tables without a browser."""
 
     # The raised per-address limits of every live server (all browsers share 127.0.0.1).
-    DEFAULT_ENV = {**LiveServer.DEFAULT_ENV, "SH_SECRET": "web-test-secret", "SH_GRACE": "600"}
+    # Bots move at once, and a bot candidate does not wait for the last government's people to
+    # claim (SH_CLAIM_WAIT): a player who never claims would hold every game up.
+    DEFAULT_ENV = {
+        **LiveServer.DEFAULT_ENV,
+        "SH_SECRET": "web-test-secret",
+        "SH_GRACE": "600",
+        "SH_CLAIM_WAIT": "0",
+    }
     LOG_LEVEL = "warning"
 
     # -- plain HTTP, for setting up tables without a browser -----------------------------
@@ -91,6 +99,59 @@ class FrameLog:
 
     def of_type(self, *types: str) -> list[dict[str, Any]]:
         return [m for m in self.messages if m.get("type") in types]
+
+
+class SocketPlayer:
+    """A seat played over the table's WebSocket with random legal moves, without a page (a game
+    to set a scene for a page, quickly): ``play(rng, stop)`` plays until ``stop(view)`` holds at
+    one of this seat's decisions (the game then waits) or the game is over. A context manager:
+    the connection stays open (the seat is not "away") until its end."""
+
+    def __init__(self, server: Server, token: str, table_id: str) -> None:
+        from websockets.sync.client import connect
+
+        self.connection = connect(
+            f"{server.ws_url}/ws/tables/{table_id}",
+            additional_headers={"Authorization": f"Bearer {token}"},
+            max_size=1 << 22,
+        )
+        self.seat: int | None = None
+        self.view: dict[str, Any] = {}
+        self.legal: list[dict[str, Any]] = []
+
+    def __enter__(self) -> SocketPlayer:
+        self.ws = self.connection.__enter__()
+        self.ws.send(json.dumps({"v": 1, "type": "hello", "since": None}))
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.connection.__exit__(*exc)
+
+    def play(self, rng: random.Random, stop: Any = None, timeout: float = 90.0) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            if self.view.get("phase") == "game_over":
+                return self.view
+            turn = [a for a in self.legal if a["type"] != "claim"]
+            if turn and self.seat in self.view.get("to_act", []):
+                if stop is not None and stop(self.view):
+                    return self.view
+                action = rng.choice(turn)
+                self.ws.send(
+                    json.dumps(
+                        {"v": 1, "type": "action", "id": str(rng.random()), "action": action}
+                    )
+                )
+                self.legal = []  # its update brings the next decision
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(
+                    f"the game did not get there in time: {self.view.get('phase')}"
+                )
+            m = json.loads(self.ws.recv(timeout=left))
+            if m.get("type") in ("welcome", "update"):
+                self.seat = m.get("seat", self.seat)
+                self.view, self.legal = m["view"], m["legal"]
 
 
 def act_once(page: Any, rng: random.Random) -> bool:
@@ -146,3 +207,12 @@ def missing_keys(page: Any) -> list[str]:
           return [...found];
         }"""
     )
+
+
+def layout_problems(
+    page: Any, root: str | None = None, viewport: bool = False, ignore: str | None = None
+) -> list[str]:
+    """Every text of the page (or of ``root``) that overflows its box, is clipped, is off the
+    screen or has a word broken without a hyphen (layout_check.js); ``viewport``: the page may
+    not scroll and every text must be on the screen (the big screen)."""
+    return page.evaluate(LAYOUT_CHECK, {"root": root, "viewport": viewport, "ignore": ignore})

@@ -1,11 +1,11 @@
 // The lobby's account panel (claim a username, sign in on another device, change the password,
 // sign out, delete) and "My games" (every table you sit at, whose turn it is, one tap to rejoin).
 // docs/protocol.md "Accounts".
-import { h, replace } from "./dom.js";
+import { h, replace, announce } from "./dom.js";
 import { icon } from "./icons.js";
 import { t } from "./i18n.js";
 import { get, post, patch, del, currentUser, setCurrentUser, errorText } from "./api.js";
-import { presetName } from "./format.js";
+import { presetName, tableTitle } from "./format.js";
 
 const POLL_MS = 8000;
 
@@ -53,7 +53,8 @@ export function accountPanel(changed) {
     const data = await post("/api/signin", v);
     setCurrentUser({ user_id: data.user_id, name: data.name, username: data.username });
     await load();
-    say(t("account.signed_in", { username: data.username }));
+    replace(status); // a wrong password tried before is no longer the news
+    announce(t("account.signed_in", { username: data.username })); // the panel shows it (once)
     changed(account);
   });
 
@@ -87,7 +88,7 @@ export function accountPanel(changed) {
         const data = await post("/api/account", v);
         account = data;
         render();
-        say(t("account.signed_in", { username: data.username }));
+        announce(t("account.signed_in", { username: data.username }));
       }));
     }
     parts.push(h("details", { class: "account-signin", open: !account },
@@ -138,7 +139,7 @@ export function myGamesPanel() {
   function card(game) {
     return h("li", { class: `table-card my-game status-${game.status}${game.your_turn ? " your-turn" : ""}`, dataset: { table: game.id } },
       h("div", { class: "table-card-main" },
-        h("h3", { text: game.name || t("lobby.tables.name", { id: game.id }) }),
+        h("h3", { text: tableTitle(game) }),
         h("dl", { class: "facts inline" },
           h("dt", { text: t("lobby.tables.col.rules") }), h("dd", { text: presetName(game.preset || "official") }),
           h("dt", { text: t("lobby.tables.col.status") }), h("dd", { class: "turn", text: turnText(game) }))),

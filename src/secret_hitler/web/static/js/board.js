@@ -5,11 +5,12 @@ import { icon } from "./icons.js";
 import { t } from "./i18n.js";
 import { seatName, standinText } from "./format.js";
 
-/** A policy tile: colour + icon + word (never colour alone). */
+/** A policy tile: colour + icon + word (never colour alone). The word is the card's own
+ * (`policy.card.*`), short enough to fit a slot of the board and a card of a phone's hand. */
 export function policyTile(policy, { small = false, label } = {}) {
   return h("span", { class: `policy policy-${policy}${small ? " small" : ""}` },
     icon(policy === "liberal" ? "liberal" : "fascist"),
-    h("span", { class: "policy-word", text: label || t(`policy.short.${policy}`) }));
+    h("span", { class: "policy-word", text: label || t(`policy.card.${policy}`) }));
 }
 
 /** A role: a badge, or (`big`) the secret role card itself, its art from static/img/role-*.svg. */

@@ -74,3 +74,12 @@ export function moveText(move, ctx) {
     default: return t("standin.move.other");
   }
 }
+
+/** A table's name as people read it: the name its host gave it, else after its host ("Alice's
+ * table"), else "Table {id}" (`table`: a table detail, a lobby row, a game of "My games" or of the
+ * replays, with `name`, `host_name` and `id`). */
+export function tableTitle(table) {
+  if (table.name) return table.name;
+  if (table.host_name) return t("lobby.tables.of_host", { name: displayName(table.host_name) });
+  return t("lobby.tables.name", { id: table.id });
+}

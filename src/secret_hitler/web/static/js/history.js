@@ -20,6 +20,9 @@ export function renderHistory(ctx, events, opts = { claims: true, governments: t
   const facts = opts.governments !== false;
   const rows = governments(events).filter((r) => r.chancellor !== null && (facts || r.claims.length));
   const name = (s) => seatName(ctx, s);
+  // whose claim it is: "President Ada:", "Chancellor Bo:"
+  const claimant = (r, s) => (s === r.president ? t("history.claim.president", { name: name(s) })
+    : s === r.chancellor ? t("history.claim.chancellor", { name: name(s) }) : `${name(s)}:`);
   if (!rows.length) return h("p", { class: "hint", text: t("history.empty") });
   return h("ol", { class: "history-list" }, rows.map((r) => {
     let result;
@@ -29,7 +32,7 @@ export function renderHistory(ctx, events, opts = { claims: true, governments: t
     else result = h("span", { class: "result muted", text: "…" });
     const conflicts = opts.claims ? claimConflicts(r, engine.claimFits) : [];
     const claims = !opts.claims ? [] : r.claims.filter((c) => c.policies || c.party).map((c) => h("li", { class: conflicts.includes(c) ? "claim-conflict" : null },
-      h("span", { class: "claim-who", text: `${name(c.seat)}: ` }),
+      h("span", { class: "claim-who", text: claimant(r, c.seat) }),
       c.policies ? letters(c.policies) : h("span", { text: t("claim.investigation_option", { name: name(c.target), party: t(`claim.party.${c.party}`) }) }),
       conflicts.includes(c) ? h("span", { class: "badge conflict-mark" }, icon("warning"), h("span", { text: t("aids.claims.conflict") })) : null));
     return h("li", { class: `history-row${conflicts.length ? " has-conflict" : ""}`, dataset: { round: r.round } },

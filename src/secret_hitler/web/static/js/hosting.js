@@ -7,7 +7,7 @@ import { h } from "./dom.js";
 import { icon } from "./icons.js";
 import { t, language } from "./i18n.js";
 import { post, request } from "./api.js";
-import { displayName } from "./format.js";
+import { displayName, tableTitle } from "./format.js";
 
 /** This module's styles, loaded with it (index.html stays as it is). */
 function useStyles() {
@@ -20,7 +20,7 @@ useStyles();
 // broadcast, so drafts live here rather than in the elements.
 const memory = new Map();
 function mem(tableId) {
-  if (!memory.has(tableId)) memory.set(tableId, { name: null, report: null, reason: "", vote: null, notice: null });
+  if (!memory.has(tableId)) memory.set(tableId, { name: null, report: null, reason: "", vote: null, notice: null, remakeOpen: false, seenResult: null });
   return memory.get(tableId);
 }
 
@@ -52,53 +52,68 @@ function seatLabel(s) {
 }
 
 // ------------------------------------------------------------------ host tools and reports
-/** The table tools: the host's (name, seats) and, for everyone signed in, "Report" per player. */
-export function tableTools(ctx) {
+/** The table tools: the host's (the table's name; with `seats`, a row per player) and, for
+ * everyone signed in, "Report" per player. The waiting room lists the players itself and puts
+ * each one's buttons on their row (`seats: false`, `seatTools`): one list of players, not two. */
+export function tableTools(ctx, { seats = true } = {}) {
   const table = ctx.table;
   if (!table || !ctx.userId || !["waiting", "playing", "finished"].includes(table.status)) return null;
   const m = mem(ctx.tableId);
   const host = isHost(ctx) && table.status !== "finished";
-  const parts = [h("h2", { id: "tools-title" }, h("span", { text: t(host ? "tools.host.title" : "tools.title") }))];
+  const parts = [];
   if (m.notice) {
     parts.push(h("p", { class: "hint tools-notice", role: "status", text: m.notice }));
   }
   if (host) parts.push(nameForm(ctx, m));
   const rows = [];
-  for (const s of (table.seats || []).slice().sort((a, b) => a.seat - b.seat)) {
-    if (s.kind !== "human" || !s.user_id || s.user_id === ctx.userId) continue;
-    const buttons = [];
-    if (host && table.status === "waiting") {
-      buttons.push(h("button", { type: "button", class: "btn btn-secondary", dataset: { fkey: `tool-remove-${s.seat}` }, onclick: () => freeSeat(ctx, s, "empty") },
-        h("span", { text: t("tools.seat.remove") })));
-      if (!table.rated) {
-        buttons.push(h("button", { type: "button", class: "btn btn-secondary", dataset: { fkey: `tool-bot-${s.seat}` }, onclick: () => freeSeat(ctx, s, "bot") },
-          icon("bot"), h("span", { text: t("tools.seat.to_bot") })));
-      }
-    }
-    if (host && table.status === "playing" && s.connected === false) {
-      buttons.push(h("button", { type: "button", class: "btn btn-secondary", dataset: { fkey: `tool-bot-${s.seat}` }, onclick: () => freeSeat(ctx, s, "bot") },
-        icon("bot"), h("span", { text: t("tools.seat.to_bot") })));
-    }
-    buttons.push(h("button", { type: "button", class: "btn btn-link", dataset: { fkey: `tool-report-${s.seat}` }, "aria-expanded": m.report === s.seat ? "true" : "false",
-      onclick: () => { m.report = m.report === s.seat ? null : s.seat; m.notice = null; ctx.rerender(); } },
-    icon("warning"), h("span", { text: t("tools.report") })));
+  for (const s of seats ? (table.seats || []).slice().sort((a, b) => a.seat - b.seat) : []) {
+    const tools = seatTools(ctx, s);
+    if (!tools) continue;
     rows.push(h("li", { class: "tool-seat" },
       h("span", { class: "seat-num", text: String(s.seat + 1) }),
       h("span", { class: "seat-name", title: seatLabel(s), text: seatLabel(s) }),
       s.connected === false ? h("span", { class: "badge muted" }, icon("offline"), h("span", { text: t("seat.offline") })) : null,
-      h("span", { class: "tool-buttons" }, buttons)));
-    if (m.report === s.seat) rows.push(h("li", { class: "tool-report" }, reportForm(ctx, m, s)));
+      h("span", { class: "tool-buttons" }, tools.buttons)));
+    if (tools.form) rows.push(h("li", { class: "tool-report" }, tools.form));
   }
   if (rows.length) parts.push(h("ul", { class: "tool-seats" }, rows));
-  if (parts.length === 1) return null;
-  return h("div", { class: "table-tools", "aria-labelledby": "tools-title" }, parts);
+  if (!parts.length) return null;
+  // The waiting room's notice for a player (a report sent) needs no heading of its own.
+  const title = host || seats ? h("h2", { id: "tools-title" }, h("span", { text: t(host ? "tools.host.title" : "tools.title") })) : null;
+  return h("div", { class: "table-tools", "aria-labelledby": title ? "tools-title" : null }, title, parts);
+}
+
+/** The tools of another person's seat `s` (a table detail's seat): {buttons, form (the report
+ * form while it is open, else null)}, or null for a bot, an empty seat or one's own. */
+export function seatTools(ctx, s) {
+  const table = ctx.table;
+  if (!table || !ctx.userId || s.kind !== "human" || !s.user_id || s.user_id === ctx.userId) return null;
+  const m = mem(ctx.tableId);
+  const host = isHost(ctx) && table.status !== "finished";
+  const buttons = [];
+  if (host && table.status === "waiting") {
+    buttons.push(h("button", { type: "button", class: "btn btn-secondary", dataset: { fkey: `tool-remove-${s.seat}` }, onclick: () => freeSeat(ctx, s, "empty") },
+      h("span", { text: t("tools.seat.remove") })));
+    if (!table.rated) {
+      buttons.push(h("button", { type: "button", class: "btn btn-secondary", dataset: { fkey: `tool-bot-${s.seat}` }, onclick: () => freeSeat(ctx, s, "bot") },
+        icon("bot"), h("span", { text: t("tools.seat.to_bot") })));
+    }
+  }
+  if (host && table.status === "playing" && s.connected === false) {
+    buttons.push(h("button", { type: "button", class: "btn btn-secondary", dataset: { fkey: `tool-bot-${s.seat}` }, onclick: () => freeSeat(ctx, s, "bot") },
+      icon("bot"), h("span", { text: t("tools.seat.to_bot") })));
+  }
+  buttons.push(h("button", { type: "button", class: "btn btn-link", dataset: { fkey: `tool-report-${s.seat}` }, "aria-expanded": m.report === s.seat ? "true" : "false",
+    onclick: () => { m.report = m.report === s.seat ? null : s.seat; m.notice = null; ctx.rerender(); } },
+  icon("warning"), h("span", { text: t("tools.report") })));
+  return { buttons, form: m.report === s.seat ? reportForm(ctx, m, s) : null };
 }
 
 function nameForm(ctx, m) {
   const input = h("input", {
     id: "tools-table-name", type: "text", maxlength: "24", autocomplete: "off",
     value: m.name !== null ? m.name : (ctx.table.name || ""), dataset: { fkey: "tools-table-name" },
-    placeholder: t("lobby.tables.name", { id: ctx.table.id }),
+    placeholder: tableTitle({ ...ctx.table, name: null }),
     oninput: () => { m.name = input.value; },
   });
   return h("form", {
@@ -148,38 +163,50 @@ function reportForm(ctx, m, s) {
 }
 
 // ------------------------------------------------------------------ remake vote
-/** The remake vote while it can be called or is open (the action area shows it). */
+// The server's rule, mirrored to offer only what it accepts: a remake needs two living people at
+// the table (a lone person among bots may not deal again and again).
+const REMAKE_PEOPLE = 2;
+
+/** The remake vote in the action area, kept small (a phone's decision area is for the decision):
+ * one line that opens on demand (what a remake is, and the button to call one), the open poll's
+ * count and buttons, and how the last poll went until "OK". */
 export function remakeBox(ctx) {
   const { table, view } = ctx;
   if (!table || table.status !== "playing" || !view || view.phase === "game_over") return null;
   const m = mem(ctx.tableId);
   const poll = table.remake;
-  const result = table.remake_result;
   const early = !(view.liberal_policies || view.fascist_policies); // the server's window: no policy yet
-  const seat = ctx.seat !== null ? (table.seats || []).find((s) => s.seat === ctx.seat) : null;
-  const voter = Boolean(seat && seat.kind === "human" && view.alive && view.alive[ctx.seat]);
-  if (!poll && !(early && (voter || result))) return null;
+  const result = early && table.remake_result && table.remake_result.at !== m.seenResult ? table.remake_result : null;
+  const people = (table.seats || []).filter((s) => s.kind === "human" && view.alive && view.alive[s.seat]);
+  const voter = people.some((s) => s.seat === ctx.seat);
+  const canCall = voter && early && people.length >= REMAKE_PEOPLE;
+  if (!poll && !result && !canCall) return null;
   if (poll && m.vote && m.vote.ends_at !== poll.ends_at) m.vote = null;
-  const parts = [h("h3", { id: "remake-title", text: t("remake.title") })];
+  const parts = [];
   if (poll) {
     parts.push(h("p", { class: "remake-count", role: "status", text: t("remake.open", { yes: poll.yes, no: poll.no, needed: poll.needed }) }));
-    parts.push(h("p", { class: "hint", text: t("remake.ends", { time: new Date(poll.ends_at * 1000).toLocaleTimeString(language()) }) }));
-    if (m.vote) parts.push(h("p", { class: "hint", text: t(m.vote.yes ? "remake.voted_yes" : "remake.voted_no") }));
     if (voter) {
       parts.push(h("div", { class: "button-row" },
-        h("button", { type: "button", class: "btn btn-primary", dataset: { fkey: "remake-yes" }, onclick: () => vote(ctx, true, poll) }, t("remake.yes")),
-        h("button", { type: "button", class: "btn btn-secondary", dataset: { fkey: "remake-no" }, onclick: () => vote(ctx, false, poll) }, t("remake.no"))));
+        h("button", { type: "button", class: "btn btn-primary btn-small", dataset: { fkey: "remake-yes" }, onclick: () => vote(ctx, true, poll) }, t("remake.yes")),
+        h("button", { type: "button", class: "btn btn-secondary btn-small", dataset: { fkey: "remake-no" }, onclick: () => vote(ctx, false, poll) }, t("remake.no"))));
     }
+    const ends = t("remake.ends", { time: new Date(poll.ends_at * 1000).toLocaleTimeString(language()) });
+    parts.push(h("p", { class: "hint", text: m.vote ? `${t(m.vote.yes ? "remake.voted_yes" : "remake.voted_no")} ${ends}` : ends }));
   } else {
     if (result) {
-      parts.push(h("p", { class: "remake-result", role: "status", text: result.passed ? t("remake.passed") : t("remake.failed", { yes: result.yes, needed: result.needed }) }));
+      parts.push(h("p", { class: "remake-result", role: "status" },
+        h("span", { text: result.passed ? t("remake.passed") : t("remake.failed", { yes: result.yes, needed: result.needed }) }),
+        h("button", { type: "button", class: "btn btn-secondary btn-small", dataset: { fkey: "remake-seen" }, onclick: () => { m.seenResult = result.at; ctx.rerender(); } }, t("app.ok"))));
     }
-    if (voter && early) {
-      parts.push(h("p", { class: "hint", text: t("remake.hint") }));
-      parts.push(h("button", { type: "button", class: "btn btn-secondary", dataset: { fkey: "remake-call" }, onclick: () => vote(ctx, true, null) }, t("remake.call")));
+    if (canCall) {
+      // Open or not survives the redraws (each update): the state is kept here, not in the element.
+      parts.push(h("details", { class: "remake-more", open: m.remakeOpen, ontoggle: (ev) => { m.remakeOpen = ev.target.open; } },
+        h("summary", {}, icon("draw"), h("span", { text: t("remake.title") })),
+        h("p", { class: "hint", text: t("remake.hint") }),
+        h("button", { type: "button", class: "btn btn-secondary btn-small", dataset: { fkey: "remake-call" }, onclick: () => vote(ctx, true, null) }, t("remake.call"))));
     }
   }
-  return h("div", { class: "remake", "aria-labelledby": "remake-title" }, parts);
+  return h("div", { class: "remake", role: "group", "aria-label": t("remake.title") }, parts);
 }
 
 function vote(ctx, yes, poll) {

@@ -7,7 +7,7 @@ import { h, replace } from "./dom.js";
 import { icon } from "./icons.js";
 import { t } from "./i18n.js";
 import { get, post, patch, ensureSession, currentUser, setCurrentUser, rememberedName, errorText } from "./api.js";
-import { presetName, timerLabel } from "./format.js";
+import { presetName, timerLabel, tableTitle } from "./format.js";
 import { accountPanel, myGamesPanel } from "./account.js";
 import { askNotifications } from "./alerts.js";
 import { learnPanel } from "./tutorial.js";
@@ -261,7 +261,7 @@ export function mountLobby(root, params = {}) {
     const status = table.status || "waiting";
     return h("li", { class: `table-card status-${status}` },
       h("div", { class: "table-card-main" },
-        h("h3", { text: table.name || t("lobby.tables.name", { id: table.id }) }),
+        h("h3", { text: tableTitle(table) }),
         h("dl", { class: "facts inline" },
           h("dt", { text: t("lobby.tables.col.players") }), h("dd", { text: t("lobby.tables.players_value", { count: taken, max: table.players }) }),
           h("dt", { text: t("lobby.tables.col.rules") }), h("dd", { text: presetName(table.rules) }),

@@ -3,7 +3,7 @@
 // moderation buttons (block, report; docs/protocol.md "Moderation").
 import { h, replace, announce } from "./dom.js";
 import { icon } from "./icons.js";
-import { t, language } from "./i18n.js";
+import { t, has, language } from "./i18n.js";
 import { get, post, request, errorText, currentUser } from "./api.js";
 
 const PERIODS = ["week", "month", "all"];
@@ -17,6 +17,10 @@ function styles() {
 const num = (x, digits = 1) => new Intl.NumberFormat(language(), { maximumFractionDigits: digits, minimumFractionDigits: digits }).format(x);
 const pct = (x) => (x === null || x === undefined ? "–" : new Intl.NumberFormat(language(), { style: "percent", maximumFractionDigits: 0 }).format(x));
 const day = (ts) => new Intl.DateTimeFormat(language(), { dateStyle: "medium" }).format(new Date(ts * 1000));
+
+/** A bot level in the page's language ("Hard", "Сложный"); a level the catalogs do not know (a
+ * server's own) by its name. */
+const levelName = (level) => (has(`bot.level.${level}`) ? t(`bot.level.${level}`) : level);
 
 function svg(tag, attrs, ...children) {
   const el = document.createElementNS(SVG, tag);
@@ -184,7 +188,7 @@ export function mountLeaderboard(root, params) {
         parts.push(h("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-label": t("leaderboard.bots.title") },
           h("table", { class: "rules-table stats-table", id: "bot-ratings" },
             h("thead", {}, h("tr", {}, [t("leaderboard.bots.level"), t("leaderboard.rating"), t("leaderboard.games")].map((c) => h("th", { scope: "col", text: c })))),
-            h("tbody", {}, data.bots.map((b) => h("tr", {}, h("th", { scope: "row", text: b.level }), h("td", { text: num(b.rating) }), h("td", { text: b.games })))))));
+            h("tbody", {}, data.bots.map((b) => h("tr", {}, h("th", { scope: "row", text: levelName(b.level) }), h("td", { text: num(b.rating) }), h("td", { text: b.games })))))));
       }
     }
     replace(root, h("div", { class: "leaderboard-page" }, parts));

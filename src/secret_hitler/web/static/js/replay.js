@@ -6,7 +6,7 @@ import { icon } from "./icons.js";
 import { t } from "./i18n.js";
 import { get, request, errorText } from "./api.js";
 import { renderBoard, renderSeats } from "./board.js";
-import { presetName, seatName, displayName } from "./format.js";
+import { presetName, seatName, displayName, tableTitle } from "./format.js";
 import { describeEvents, renderLog } from "./log.js";
 import { renderAnalysis } from "./analysis.js";
 
@@ -44,7 +44,7 @@ export function mountReplayList(root) {
         const names = Array.isArray(g.names) ? g.names : null;
         return h("li", { class: "table-card" },
           h("div", { class: "table-card-main" },
-            h("h3", { text: t("lobby.tables.name", { id: g.id }) }),
+            h("h3", { text: tableTitle(g) }),
             h("dl", { class: "facts inline" },
               h("dt", { text: t("lobby.tables.col.players") }), h("dd", { text: names ? names.map(displayName).join(t("list.separator")) : String(g.players) }),
               h("dt", { text: t("lobby.tables.col.rules") }), h("dd", { text: presetName(g.rules) }),
@@ -90,7 +90,7 @@ export function mountReplay(root, gameId, params = {}) {
     try { record = JSON.parse(sessionStorage.getItem("sh.replay.record") || "null"); } catch { record = null; }
   }
   const state = {
-    step: params.step !== undefined ? Number(params.step) : null,
+    step: params.step !== undefined ? Number(params.step) : 0, // a replay starts at the deal
     steps: null,
     viewAs: params.view || "spectator",
     data: null,
@@ -128,11 +128,9 @@ export function mountReplay(root, gameId, params = {}) {
   replace(root, page);
 
   async function fetchStep(step) {
-    const key = `${state.viewAs}:${step === null ? "end" : step}`;
+    const key = `${state.viewAs}:${step}`;
     if (state.cache.has(key)) return state.cache.get(key);
-    const q = new URLSearchParams();
-    if (step !== null) q.set("step", String(step));
-    q.set("view", state.viewAs);
+    const q = new URLSearchParams({ step: String(step), view: state.viewAs });
     if (state.invite) q.set("invite", state.invite);
     let data;
     if (fromFile) {
@@ -142,7 +140,6 @@ export function mountReplay(root, gameId, params = {}) {
       data = await get(`/api/games/${encodeURIComponent(gameId)}/replay?${q}`);
     }
     state.cache.set(`${state.viewAs}:${data.step}`, data);
-    if (step === null) state.cache.set(key, data);
     return data;
   }
 

@@ -66,8 +66,10 @@ export function actionArea(root) {
     // Keep the decision on screen, and bring the keyboard to it: the focus goes to the decision
     // itself (not to a button, so that Space still scrolls and never votes by surprise); Tab
     // then reaches its first button.
+    // (the screen's foot may be taken by a bar, the tutorial's coach: the root's scroll-padding)
     const rect = el.getBoundingClientRect();
-    if (rect.top < 0 || rect.bottom > window.innerHeight) el.scrollIntoView({ block: "nearest" });
+    const foot = parseFloat(getComputedStyle(document.documentElement).scrollPaddingBottom) || 0;
+    if (rect.top < 0 || rect.bottom > window.innerHeight - foot) el.scrollIntoView({ block: "nearest" });
     const active = document.activeElement;
     if (!active || active === document.body || active === root || active.classList.contains("decision")) {
       const decision = el.querySelector(".decision");

@@ -3,7 +3,7 @@
 import { h, replace } from "./dom.js";
 import { icon } from "./icons.js";
 import { t } from "./i18n.js";
-import { presetName, secondsTo } from "./format.js";
+import { presetName, secondsTo, tableTitle } from "./format.js";
 import { rulesShown } from "./table-facts.js";
 import { soundOn, setSound } from "./alerts.js";
 import { speechAvailable, speechOn, setSpeech } from "./speech.js";
@@ -18,7 +18,7 @@ export function statusBar({ tableId, invite, big }) {
     const v = state.view;
     const table = state.table;
     const parts = [];
-    parts.push(h("span", { class: "table-name", text: t("lobby.tables.name", { id: tableId }) }));
+    parts.push(h("span", { class: "table-name", text: tableTitle({ id: tableId, ...table }) }));
     if (v) {
       parts.push(h("span", { class: "round", text: t("table.round", { n: v.round }) }));
       parts.push(h("span", { class: "phase", text: t(`phase.${v.phase}`) }));

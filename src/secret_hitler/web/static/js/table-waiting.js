@@ -2,12 +2,13 @@
 // (join one, or as the host put a bot on it), the host's start with bots for the empty seats, and
 // the chat. What is typed or chosen here survives the redraws (each table update).
 import { h, replace } from "./dom.js";
+import { timerLabel } from "./format.js";
 import { icon } from "./icons.js";
 import { t } from "./i18n.js";
 import { post, request, ensureSession, rememberedName } from "./api.js";
-import { displayName, presetName } from "./format.js";
+import { displayName, presetName, tableTitle } from "./format.js";
 import { askNotifications } from "./alerts.js";
-import { tableTools } from "./hosting.js";
+import { tableTools, seatTools } from "./hosting.js";
 
 /**
  * `page`: {tableId, state() (table-state.js), me() / setMe(user) (the signed-in user),
@@ -76,12 +77,12 @@ export function waitingRoom(page) {
     const seats = (table.seats || []).slice().sort((a, b) => a.seat - b.seat);
     const free = seats.filter((s) => s.kind === "empty").length;
     const waitingNow = table.status === "waiting";
-    const parts = [h("h2", { class: "table-title", text: table.name || t("lobby.tables.name", { id: table.id || page.tableId }) })];
+    const parts = [h("h2", { class: "table-title", text: tableTitle({ id: page.tableId, ...table }) })];
     parts.push(h("dl", { class: "facts" },
       h("dt", { text: t("lobby.create.rules") }), h("dd", { text: presetName(table.rules) }),
       h("dt", { text: t("lobby.create.players") }), h("dd", { text: t("lobby.create.players_value", { count: table.players }) }),
       h("dt", { text: t("lobby.visibility") }), h("dd", { text: t(table.public ? "lobby.visibility.public" : "lobby.visibility.private") }),
-      h("dt", { text: t("lobby.timer") }), h("dd", { text: table.timer ? t("lobby.timer.seconds", { seconds: table.timer }) : t("lobby.timer.off") })));
+      h("dt", { text: t("lobby.timer") }), h("dd", { text: timerLabel(table.timer || null) })));
     if (table.invite) parts.push(inviteBox(table.invite));
     const rows = seats.map((s) => {
       const who = s.kind === "empty" ? t("seat.empty") : s.kind === "bot" ? (displayName(s.name) || t("seat.bot_name", { seat: s.seat + 1 })) : (s.name || "");
@@ -99,9 +100,12 @@ export function waitingRoom(page) {
       if (isHost && waitingNow && s.kind === "bot") {
         buttons.push(h("button", { type: "button", class: "btn btn-secondary", dataset: { fkey: `remove-bot-${s.seat}` }, onclick: () => removeBot(s.seat) }, t("lobby.remove_bot")));
       }
-      return h("li", { class: `wait-seat kind-${s.kind}` },
+      // the host's buttons for this player and "Report" (hosting.js), on the player's own row
+      const tools = seatTools(page.hosting(), s);
+      return [h("li", { class: `wait-seat kind-${s.kind}` },
         h("span", { class: "seat-num", text: String(s.seat + 1) }),
-        h("span", { class: "seat-name", title: who, text: who }), tags, h("span", { class: "wait-buttons" }, buttons));
+        h("span", { class: "seat-name", title: who, text: who }), tags, h("span", { class: "wait-buttons" }, buttons, tools && tools.buttons)),
+      tools && tools.form ? h("li", { class: "tool-report" }, tools.form) : null];
     });
     if (!me && mine === null && free && waitingNow) {
       parts.push(h("div", { class: "field" },
@@ -132,7 +136,7 @@ export function waitingRoom(page) {
       parts.push(h("div", { class: "button-row" }, buttons));
     }
     if (mine === null) parts.push(h("p", { class: "banner spectator" }, icon("eye"), h("span", { text: t("spectator.hint") })));
-    parts.push(tableTools(page.hosting()));
+    parts.push(tableTools(page.hosting(), { seats: false }));
     replace(el, parts, h("div", { class: "waiting-chat" }, chat));
   }
 

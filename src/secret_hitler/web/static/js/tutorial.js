@@ -66,10 +66,16 @@ export function mountCoach(page) {
   const seen = new Set();
   let shown = null;
   let last = null;
+  let progress = 0; // the counter never goes back (round 2 has a vote again, after the power)
   const box = h("aside", { class: "coach", role: "region", "aria-labelledby": "coach-title", tabindex: "-1" });
   const live = h("div", { class: "visually-hidden", "aria-live": "polite" });
   page.append(box, live);
   document.body.classList.add("with-coach");
+  // The coach's height, for the decision that sticks above it (app.css): it never covers a button.
+  const root = document.documentElement;
+  const measure = () => root.style.setProperty("--coach-h", `${Math.ceil(box.getBoundingClientRect().height)}px`);
+  const sizes = window.ResizeObserver ? new ResizeObserver(measure) : null;
+  if (sizes) sizes.observe(box);
 
   function next(step) {
     acknowledged.add(step);
@@ -88,9 +94,9 @@ export function mountCoach(page) {
     if (target) target.classList.add("coach-target");
     const over = step === "done" && !(state.view.events || []).some((e) => e.type === "veto");
     const waiting = stepOf(state, acknowledged) === null && step !== "done";
-    const index = STEPS.indexOf(step) + 1;
+    progress = Math.max(progress, STEPS.indexOf(step) + 1);
     const parts = [
-      h("p", { class: "coach-progress", text: t("tutorial.progress", { step: index, total: STEPS.length }) }),
+      h("p", { class: "coach-progress", text: t("tutorial.progress", { step: progress, total: STEPS.length }) }),
       h("h2", { id: "coach-title" }, icon(step === "done" ? "win" : "chat"), h("span", { text: t(`tutorial.step.${step}.title`) })),
       h("p", { class: "coach-text", text: t(over ? "tutorial.step.over.text" : `tutorial.step.${step}.text`) }),
     ];
@@ -124,6 +130,8 @@ export function mountCoach(page) {
     update,
     seen,
     destroy() {
+      if (sizes) sizes.disconnect();
+      root.style.removeProperty("--coach-h");
       document.body.classList.remove("with-coach");
       for (const el of document.querySelectorAll(".coach-target")) el.classList.remove("coach-target");
     },

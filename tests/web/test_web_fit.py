@@ -1,0 +1,325 @@
+"""Every text fits, in the five languages, on phones (360, 390 px), a laptop (1366 px) and a
+desktop (1920 px), read from the DOM by one checker (layout_check.js: no text that overflows its
+box or is clipped, none off the screen, no word broken without a hyphen); the big screen (?big=1)
+fits one TV screen without scrolling from 1280x720 to 3840x2160, 5 to 10 players around the
+board; and the small things players met (the remake vote, the leaderboard's levels, the fields,
+the tables' names, the log's secrets).
+
+The browser emulates reduced motion, so every layout is measured at rest. Each page is drawn once
+per language and measured at the four widths by resizing the window."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from typing import Any
+
+import pytest
+from web_support import (
+    LANGUAGES,
+    ROOT,
+    SocketPlayer,
+    act_once,
+    layout_problems,
+    missing_keys,
+)
+
+CATALOGS = ROOT / "src" / "secret_hitler" / "web" / "static" / "i18n"
+SHOTS = ROOT / "build" / "screenshots"  # looked at by people, not by the tests
+WIDTHS = [(360, 740), (390, 844), (1366, 768), (1920, 1080)]
+
+
+def _catalog(lang: str) -> dict[str, str]:
+    return json.loads((CATALOGS / f"{lang}.json").read_text(encoding="utf-8"))
+
+
+def _measure(
+    page: Any, where: str, found: list[str], sizes: list[tuple[int, int]] = WIDTHS
+) -> None:
+    """The layout's problems at each size, each named after the page and the size."""
+    for width, height in sizes:
+        page.set_viewport_size({"width": width, "height": height})
+        found += [f"{where} {width}: {p}" for p in layout_problems(page)]
+
+
+def _wait_finished(web_server: Any, table_id: str) -> None:
+    deadline = time.monotonic() + 60
+    while web_server.api("GET", f"/api/tables/{table_id}")["status"] != "finished":
+        assert time.monotonic() < deadline, "the bots' game did not end"
+        time.sleep(0.2)
+
+
+@pytest.fixture(scope="module")
+def scene(web_server: Any) -> dict[str, Any]:
+    """What the pages show: a host and her waiting table (a bot, another person), a finished
+    game, and her profile."""
+    host = web_server.session("Alexandra")
+    boris = web_server.session("Boris")
+    waiting = web_server.api(
+        "POST", "/api/tables", {"players": 7, "bots": {"1": "rule"}}, token=host["token"]
+    )
+    web_server.api("POST", f"/api/tables/{waiting['id']}/join", {"seat": 2}, token=boris["token"])
+    bots = {str(s): "random" for s in range(5)}
+    finished = web_server.api(
+        "POST", "/api/tables", {"players": 5, "bots": bots, "seat": None}, token=host["token"]
+    )
+    _wait_finished(web_server, finished["id"])
+    return {"host": host, "waiting": waiting["id"], "finished": finished["id"]}
+
+
+# ---------------------------------------------------------------------- the pages
+PAGES = [
+    ("lobby", "/", "form.create"),
+    ("rules", "/#/rules", ".rules-page .rules-table"),
+    ("glossary", "/#/glossary", ".glossary dt"),
+    ("leaderboard", "/#/leaderboard", "#bot-ratings"),
+    ("replays", "/#/replay", ".table-list .table-card"),
+    ("replay", "/#/replay/{finished}", ".replay-grid .area-chat .hint"),
+    ("waiting room", "/#/t/{waiting}", ".wait-seats .wait-buttons button"),
+    ("profile", "/#/players/{user}", ".profile-page .stats-table"),
+]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_page_fits_at_four_widths(web_server, new_context, scene, lang) -> None:
+    """The header, the lobby (custom rules open), the rules, the glossary, the leaderboard, the
+    replays, a replay, a waiting room and a profile: every text fits at 360, 390, 1366 and
+    1920 px; the leaderboard names the bot levels in the page's language."""
+    words = _catalog(lang)
+    page = new_context(token=scene["host"]["token"], lang=lang, still=True).new_page()
+    found: list[str] = []
+    fill = {"finished": scene["finished"], "waiting": scene["waiting"]}
+    fill["user"] = scene["host"]["user_id"]
+    for name, path, ready in PAGES:
+        page.goto(web_server.url + path.format(**fill))
+        page.wait_for_selector(ready, timeout=20000)
+        if name == "lobby":
+            page.locator("form.create > .btn-link").click()  # the custom rules
+            page.wait_for_selector("#power-0")
+        _measure(page, name, found)
+        assert missing_keys(page) == [], (name, missing_keys(page))
+        if name == "leaderboard":
+            levels = [b["level"] for b in web_server.api("GET", "/api/leaderboard")["bots"]]
+            shown = page.locator("#bot-ratings tbody th").all_inner_texts()
+            assert shown == [words[f"bot.level.{level}"] for level in levels]
+        if name == "replay":  # a replay opens at the deal
+            assert page.locator("#replay-step").input_value() == "0"
+        if name == "waiting room":  # an unnamed table is called after its host
+            title = words["lobby.tables.of_host"].replace("{name}", "Alexandra")
+            assert page.locator(".table-title").inner_text() == title
+            assert page.locator(".status-bar .table-name").inner_text() == title
+    assert found == [], "\n".join(found[:40])
+
+
+def test_the_header_fits_a_small_phone_in_every_language(web_server, new_context) -> None:
+    """At 360 px the name stays on one line and the four links are side by side, each whole."""
+    page = new_context(width=360, height=740, still=True).new_page()
+    page.goto(web_server.url + "/#/rules")
+    page.wait_for_selector(".rules-page")
+    for lang in LANGUAGES:
+        page.select_option("#lang-select", lang)
+        page.wait_for_function("l => document.documentElement.lang === l", arg=lang)
+        boxes = page.evaluate(
+            """() => [...document.querySelectorAll('.topbar .brand span, .main-nav .nav-link')]
+                 .map(el => { const r = el.getBoundingClientRect();
+                   return [el.textContent, Math.round(r.top), Math.round(r.left), Math.round(r.right), Math.round(r.height)]; })"""
+        )
+        brand, *links = boxes
+        assert brand[4] < 30, (lang, brand)  # one line
+        assert len({top for _, top, *_ in links}) == 1, (lang, links)  # one row
+        assert all(left >= 0 and right <= 360 for _, _, left, right, _ in links), (lang, links)
+        assert layout_problems(page, root="#topbar") == [], lang
+
+
+# ---------------------------------------------------------------------- a game
+def _decision_kind(page: Any) -> str | None:
+    """What the action area asks now (a kind of decision, a notice or the end), or None."""
+    return page.evaluate(
+        """() => {
+          if (document.querySelector('.gameover')) return 'end';
+          if (document.querySelector('.private-notice')) return 'notice';
+          const d = document.querySelector('.area-action.my-turn .decision');
+          if (!d || !d.querySelector('button:not([disabled])')) return null;
+          return d.querySelector('button.target') ? 'choose' : [...new Set(
+            [...d.querySelectorAll('button[data-action]')].map(b => b.dataset.action))].sort().join('+');
+        }"""
+    )
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_game_fits_at_four_widths(web_server, new_context, lang) -> None:
+    """A person and four bots play a game; at each new kind of decision (choose a player, vote,
+    a hand of policies, a notice) and at the end, every text fits at the four widths, with the
+    role card open."""
+    me = web_server.session("Alexandra")
+    bots = {str(s): "rule" for s in range(1, 5)}
+    table = web_server.api("POST", "/api/tables", {"players": 5, "bots": bots}, token=me["token"])
+    page = new_context(token=me["token"], lang=lang, still=True).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{web_server.url}/#/t/{table['id']}")
+    page.wait_for_selector(".table-grid:not([hidden]) .board", timeout=20000)
+    # the secrets of the night are one hidden line, however many there are
+    page.wait_for_selector(".log-list .private")
+    assert (
+        page.evaluate("document.querySelectorAll('.log-list li.private + li.private').length") == 0
+    )
+    page.locator(".role-toggle").click()
+    found: list[str] = []
+    seen: set[str] = set()
+    rng = random.Random(len(lang))
+    deadline = time.monotonic() + 150
+    while "end" not in seen:
+        assert time.monotonic() < deadline, f"the game did not end; seen {seen}"
+        kind = _decision_kind(page)
+        if kind and kind not in seen:
+            seen.add(kind)
+            _measure(page, kind, found)
+            page.set_viewport_size({"width": 390, "height": 844})
+            continue
+        if kind != "end" and not act_once(page, rng):
+            page.wait_for_timeout(50)
+    assert {"vote", "end"} <= seen and len(seen) >= 3, seen  # and a hand or a choice
+    assert found == [], "\n".join(found[:40])
+    assert missing_keys(page) == []
+    assert not errors
+
+
+# ---------------------------------------------------------------------- the remake vote
+def test_the_remake_vote_is_one_line_until_opened(web_server, new_context) -> None:
+    """Two people and three bots, before the first policy: the remake vote is one line on a
+    phone (what it is and the button to call it are on demand), in every language; a vote that
+    passed says so in one line until "OK"."""
+    ann, bob = web_server.session("Anastasia"), web_server.session("Bob")
+    bots = {str(s): "rule" for s in range(2, 5)}
+    t = web_server.api("POST", "/api/tables", {"players": 5, "bots": bots}, token=ann["token"])
+    web_server.api("POST", f"/api/tables/{t['id']}/join", {"seat": 1}, token=bob["token"])
+    page = new_context(width=360, height=740, token=ann["token"], still=True).new_page()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.goto(f"{web_server.url}/#/t/{t['id']}")
+    remake = page.locator(".area-action .remake")
+    remake.wait_for(timeout=20000)  # Bob never acts: the first policy never comes
+    for lang in LANGUAGES:
+        page.select_option("#lang-select", lang)
+        page.wait_for_function("l => document.documentElement.lang === l", arg=lang)
+        words = _catalog(lang)
+        summary = remake.locator("summary")
+        assert summary.inner_text() == words["remake.title"]
+        box = remake.bounding_box()
+        assert box and box["height"] <= 48, (lang, box)  # one line
+        assert remake.locator(".hint").is_hidden()
+        summary.click()
+        assert remake.locator(".hint").inner_text() == words["remake.hint"]
+        assert remake.get_by_role("button", name=words["remake.call"]).is_visible()
+        assert layout_problems(page) == [], lang
+        if lang in ("ru", "vi"):
+            page.screenshot(path=str(SHOTS / f"remake-open-{lang}-360.png"))
+        summary.click()  # closed again
+        assert remake.locator(".hint").is_hidden()
+    page.select_option("#lang-select", "en")
+    page.wait_for_function("() => document.documentElement.lang === 'en'")
+    for who in (ann, bob):
+        web_server.api("POST", f"/api/tables/{t['id']}/remake", {"vote": True}, token=who["token"])
+    result = remake.locator(".remake-result")
+    result.wait_for(timeout=20000)
+    assert result.inner_text().startswith("The remake vote passed")
+    page.screenshot(path=str(SHOTS / "remake-passed-360.png"))
+    assert remake.bounding_box()["height"] <= 120  # type: ignore[index]  # (4 short lines)
+    result.get_by_role("button", name="OK").click()
+    result.wait_for(state="detached", timeout=20000)
+
+
+# ---------------------------------------------------------------------- the fields
+def test_every_field_looks_like_a_field(web_server, new_context, scene) -> None:
+    """Passwords, the webhook address, a report's reason and game, a note: each is drawn like
+    the name field (the same well and edge), not as the browser's default, which looks
+    disabled here."""
+    style = """(sel) => { const el = document.querySelector(sel); const s = getComputedStyle(el);
+      return [s.backgroundColor, s.borderTopColor, s.borderTopWidth, s.borderRadius, s.color]; }"""
+    page = new_context(width=390, height=844, token=scene["host"]["token"], still=True).new_page()
+    page.goto(web_server.url + "/")
+    page.wait_for_selector("#claim-form")
+    name = page.evaluate(style, "#name")
+    for sel in ("#webhook", "#table-name", "#claim-password", "#signin-password"):
+        assert page.evaluate(style, sel) == name, sel
+    other = web_server.session("Zed")
+    page.goto(f"{web_server.url}/#/players/{other['user_id']}")
+    page.locator("#report-open").click()
+    for sel in ("#report-reason", "#report-game"):
+        assert page.evaluate(style, sel) == name, sel
+    page.goto(f"{web_server.url}/#/t/{scene['waiting']}")
+    page.locator(".wait-seat", has_text="Boris").get_by_role("button", name="Report").click()
+    for sel in ("#table-report-reason", "#note-text"):  # (the note's dialog is closed)
+        assert page.evaluate(style, sel) == name, sel
+    assert layout_problems(page) == []
+
+
+# ---------------------------------------------------------------------- the big screen
+# The TV's panels: inside the screen, none on another; the seats in two rows around the board.
+TV_PANELS = """() => {
+  const W = innerWidth, H = innerHeight;
+  const named = [...document.querySelectorAll('.seat, .track-liberal, .track-fascist, .tracker, .piles, .area-action, .area-log')];
+  const box = (el) => el.getBoundingClientRect();
+  const name = (el) => el.dataset.seat !== undefined ? `seat ${+el.dataset.seat + 1}` : el.className.split(' ').slice(-1)[0];
+  const out = named.filter((el) => { const r = box(el); return r.left < -1 || r.top < -1 || r.right > W + 1 || r.bottom > H + 1; }).map(name);
+  const overlaps = [];
+  for (let i = 0; i < named.length; i++) for (let j = i + 1; j < named.length; j++) {
+    const a = box(named[i]), b = box(named[j]);
+    if (Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1) overlaps.push(`${name(named[i])} / ${name(named[j])}`);
+  }
+  const board = box(document.querySelector('.area-board'));
+  const seats = [...document.querySelectorAll('.seat')].map((el) => [+el.dataset.seat + 1, box(el)]);
+  const row = (test) => seats.filter(([, r]) => test(r)).sort((x, y) => x[1].left - y[1].left).map(([s]) => s);
+  return { out, overlaps, top: row((r) => r.bottom <= board.top + 1), foot: row((r) => r.top >= board.bottom - 1),
+    scrolls: document.documentElement.scrollHeight > H + 1 || document.documentElement.scrollWidth > W + 1,
+    font: parseFloat(getComputedStyle(document.documentElement).fontSize) };
+}"""
+
+# (players, the TV's language): every table size, each of the five languages at least once
+TV_GAMES = [(5, "en"), (6, "zh-Hans"), (7, "vi"), (8, "zh-Hant"), (9, "ru"), (10, "ru")]
+
+
+def _tv_fits(tv: Any, players: int, sizes: list[tuple[int, int]], moment: str) -> None:
+    half = (players + 1) // 2
+    for width, height in sizes:
+        tv.set_viewport_size({"width": width, "height": height})
+        where = f"{players} players, {moment}, {width}x{height}"
+        assert layout_problems(tv, viewport=True) == [], where
+        got = tv.evaluate(TV_PANELS)
+        assert not got["scrolls"] and got["out"] == [] and got["overlaps"] == [], (where, got)
+        # around the board, clockwise: 1..half along the top, the others back along the foot
+        assert got["top"] == list(range(1, half + 1)), (where, got)
+        assert got["foot"] == list(range(players, half, -1)), (where, got)
+        if width == 1920:
+            assert got["font"] >= 1.35 * 16, (where, got)  # the room reads it from afar
+        if (width, players) in ((1920, 7), (1280, 10), (3840, 10)):
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            tv.screenshot(path=str(SHOTS / f"big-screen-{players}-{moment}-{width}x{height}.png"))
+
+
+@pytest.mark.parametrize(("players", "lang"), TV_GAMES)
+def test_the_big_screen_fits_one_screen(web_server, new_context, players, lang) -> None:
+    """A person and bots play; the room's TV (a spectator, ?big=1) in mid-game and at the end, at
+    1280x720 and 1920x1080 (and 3840x2160 with ten players): nothing scrolls, every seat, both
+    tracks, the tracker and the piles, the state of play and the log are on the screen, none on
+    another, every text fits, and the players sit around the board."""
+    me = web_server.session("Alexandra")
+    bots = {str(s): "rule" for s in range(1, players)}
+    table = web_server.api(
+        "POST", "/api/tables", {"players": players, "bots": bots}, token=me["token"]
+    )
+    rng = random.Random(players)
+    with SocketPlayer(web_server, me["token"], table["id"]) as person:  # her moves, no page
+        # mid-game: three policies down and her decision pending (nothing moves)
+        view = person.play(rng, lambda v: v["liberal_policies"] + v["fascist_policies"] >= 3)
+        assert view["phase"] != "game_over", "the game ended before mid-game"
+        tv = new_context(width=1280, height=720, lang=lang, still=True).new_page()
+        tv.goto(f"{web_server.url}/#/t/{table['id']}?big=1")
+        tv.wait_for_selector(".table-grid:not([hidden]) .board", timeout=20000)
+        sizes = [(1280, 720), (1920, 1080)] + ([(3840, 2160)] if players == 10 else [])
+        _tv_fits(tv, players, sizes, "mid-game")
+        person.play(rng)  # to the end
+        tv.wait_for_selector(".gameover", timeout=20000)
+        _tv_fits(tv, players, sizes, "end")
+    assert missing_keys(tv) == []
