@@ -160,12 +160,12 @@ export function describeEvents(events, ctx) {
  * one line ("Private: reveal your role card"), not one per secret. */
 export function renderLog(lines, { showPrivate = false, highlightFrom = null } = {}) {
   const items = lines.map((line, i) => {
+    if (line.private && !showPrivate && i > 0 && lines[i - 1].private) return null; // said once
     const cls = [`log-${line.kind}`];
     if (line.private) cls.push("private");
     if (highlightFrom !== null && i >= highlightFrom) cls.push("fresh");
     if (line.kind === "round") return h("li", { class: cls.join(" ") }, h("span", { text: line.text }));
     const hidden = line.private && !showPrivate;
-    if (line.private && !showPrivate && i > 0 && lines[i - 1].private) return null; // said once
     return h("li", { class: cls.join(" ") },
       line.icon || hidden ? icon(hidden ? "lock" : line.icon) : h("span", { class: "icon-gap", "aria-hidden": "true" }),
       h("span", { class: "log-text", text: hidden ? t("log.private_hidden") : line.text }));
