@@ -1,6 +1,6 @@
 """Screenshots of the web client for the README: the lobby and a table in mid-game, at phone
-(390x844) and laptop (1366x768) sizes, the big-screen mode on a TV (1920x1080) with the votes
-face up, plus a few more pages.
+(390x844) and laptop (1366x768) sizes, the table in Russian on a small phone (360x740), the
+big-screen mode on a TV (1920x1080, and 1280x720) with the votes face up, plus a few more pages.
 
     .venv/bin/python tests/web/make_screenshots.py [--out docs/screenshots]
 
@@ -47,6 +47,14 @@ def _wait_mid_game(page, rng: random.Random) -> None:
         if not act_once(page, rng):
             page.wait_for_timeout(60)
     raise RuntimeError("no mid-game position reached")
+
+
+def _tv_shots(tv_page, out: Path) -> None:
+    """The TV at 1920x1080, and the same moment on a small TV (the page is always the screen)."""
+    for w, h in [(1920, 1080), (1280, 720)]:
+        tv_page.set_viewport_size({"width": w, "height": h})
+        tv_page.wait_for_timeout(300)
+        tv_page.screenshot(path=str(out / f"big-screen-{w}x{h}.png"))
 
 
 def main() -> None:
@@ -111,6 +119,18 @@ def main() -> None:
                     sp.wait_for_selector(".rules-page .rules-table")
                     sp.screenshot(path=str(out / f"rules-{w}x{h}.png"))
                     shot.close()
+                # the longest words: the table in Russian on a small phone, the role card open
+                shot = browser.new_context(
+                    viewport={"width": 360, "height": 740}, locale="ru-RU", device_scale_factor=1
+                )
+                sign_in(shot, server.url, me["token"])
+                sp = shot.new_page()
+                sp.goto(f"{server.url}/#/t/{table_id}")
+                sp.wait_for_selector(".table-grid:not([hidden]) .area-action .decision .btn-ja")
+                sp.locator(".role-toggle").click()
+                sp.wait_for_timeout(300)
+                sp.screenshot(path=str(out / "table-ru-360x740-full.png"), full_page=True)
+                shot.close()
                 # the end of the game; on the way, the room's TV (a spectator in big-screen mode,
                 # still: no motion) at a moment the person decides with the last votes face up
                 tv = browser.new_context(
@@ -124,22 +144,19 @@ def main() -> None:
                 tv_page.wait_for_selector(".table-grid:not([hidden]) .board")
                 rng = random.Random(4)
                 deadline = time.monotonic() + 120
-                big_shot = out / "big-screen-1920x1080.png"
                 shot_taken = False
                 while not page.locator(".gameover").count() and time.monotonic() < deadline:
                     deciding = page.locator(".area-action.my-turn .decision button").count() > 0
                     voting = page.locator(".area-action .decision .btn-ja").count() > 0
                     if not shot_taken and deciding and not voting:
                         if tv_page.locator(".vote-card.revealed").count():
-                            tv_page.wait_for_timeout(300)
-                            tv_page.screenshot(path=str(big_shot))
+                            _tv_shots(tv_page, out)
                             shot_taken = True
                     if not act_once(page, rng):
                         page.wait_for_timeout(60)
                 if not shot_taken:  # no such moment in this game: the TV at the end
                     tv_page.wait_for_selector(".gameover")
-                    tv_page.wait_for_timeout(300)
-                    tv_page.screenshot(path=str(big_shot))
+                    _tv_shots(tv_page, out)
                 tv.close()
                 # the roles are revealed one by one: the picture once all are shown
                 page.wait_for_function("() => document.getAnimations().length === 0")

@@ -18,15 +18,20 @@ def test_analysis_panel_of_a_finished_game_and_of_a_file(web_server, new_context
     page.get_by_role("button", name="Analysis").click()
     page.wait_for_selector(".analysis-seat")
     assert page.locator(".analysis-seat").count() == 5
-    # the end of the game: every role is known, so the bars are 0% or 100%
-    texts = page.locator(".bar-fascist .analysis-bar-label").all_inner_texts()
-    assert sorted(texts) == ["Fascist 0%"] * 3 + ["Fascist 100%"] * 2
-    assert "Choose a seat" in page.locator(".area-analysis").inner_text()
-    page.get_by_role("button", name="First").click()
+    # a replay opens at the deal, seen by a spectator: 2 of 5 are fascists
     page.wait_for_function(
         "() => document.querySelector('.bar-fascist .analysis-bar-label').textContent"
-        " === 'Fascist 40%'"  # the deal, seen by a spectator: 2 of 5 are fascists
+        " === 'Fascist 40%'"
     )
+    assert "Choose a seat" in page.locator(".area-analysis").inner_text()
+    # the end of the game: every role is known, so the bars are 0% or 100%
+    page.get_by_role("button", name="Last").click()
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.bar-fascist .analysis-bar-label')]"
+        ".every((l) => /^Fascist (0|100)%$/.test(l.textContent))"
+    )
+    texts = page.locator(".bar-fascist .analysis-bar-label").all_inner_texts()
+    assert sorted(texts) == ["Fascist 0%"] * 3 + ["Fascist 100%"] * 2
     page.select_option("#replay-view", "1")
     page.wait_for_selector(".area-analysis h3")
     want = web_server.api("GET", f"/api/games/{game_id}/analysis?view=1")

@@ -92,7 +92,8 @@ def test_a_second_player_never_sees_the_first_ones_secrets(web_server, new_conte
 
     b.goto(web_server.url + "/")
     b.fill("#name", "Ben")
-    card = b.locator(".table-card", has_text=f"Table {table_id}")
+    card = b.locator(".table-card", has=b.locator(f'[data-fkey="join-{table_id}"]'))
+    assert card.locator("h3").inner_text(timeout=15000) == "Ann's table"  # after its host
     card.get_by_role("button", name="Join").click(timeout=15000)
     for p in (a, b):
         p.wait_for_selector(".table-grid:not([hidden]) .board", timeout=20000)
