@@ -458,38 +458,32 @@ class Voice:
             elif abs(sus[p] - sus[c]) >= Style.believe_gap:
                 believe = p if sus[p] < sus[c] else c
             return [talk.Conflict(p, c, believe, variant=self._variant())]
-        if s.enacted == FASCIST:
-            chancellor = s.chancellor
-            if self._chance() and read().suspicion[chancellor] >= self.accuse_level:
-                if self._new(ACCUSE, chancellor):
-                    count = self._enacted(chancellor, FASCIST)
-                    return [
-                        talk.Accuse(
-                            chancellor,
-                            talk.HEDGED,
-                            "enacted_fascist",
-                            count=count,
-                            variant=self._variant(),
-                        )
-                    ]
-            ja = self.ja_by_session.get(index, ())
-            line = self._suspect_voter(ja, pair, "voted_fascist_government", read)
-            return [line] if line is not None else []
-        if s.enacted == LIBERAL:
-            chancellor = s.chancellor
-            if self._chance(Style.chatty / 2) and read().suspicion[chancellor] <= self.trust_level:
-                if self._new("trust", chancellor):
-                    count = self._enacted(chancellor, LIBERAL, member=True)
-                    return [
-                        talk.Trust(
-                            chancellor,
-                            talk.HEDGED,
-                            "enacted_liberal",
-                            count=count,
-                            variant=self._variant(),
-                        )
-                    ]
+        if s.enacted in (FASCIST, LIBERAL):
+            line = self._judge_chancellor(s.chancellor, s.enacted, read)
+            if line is None and s.enacted == FASCIST:
+                ja = self.ja_by_session.get(index, ())
+                line = self._suspect_voter(ja, pair, "voted_fascist_government", read)
+            if line is not None:
+                return [line]
         return []
+
+    def _judge_chancellor(
+        self, chancellor: int, policy: str, read: Callable[[], Reading]
+    ) -> talk.Line | None:
+        """Now and then: suspicion of a chancellor who passed a fascist policy, or (half as
+        often) trust in one who passed a liberal one, when this seat's reading agrees."""
+        fascist = policy == FASCIST
+        if not self._chance(Style.chatty if fascist else Style.chatty / 2):
+            return None
+        sus = read().suspicion[chancellor]
+        if sus < self.accuse_level if fascist else sus > self.trust_level:
+            return None
+        if not self._new(ACCUSE if fascist else "trust", chancellor):
+            return None
+        kind = talk.Accuse if fascist else talk.Trust
+        reason = "enacted_fascist" if fascist else "enacted_liberal"
+        count = self._enacted(chancellor, policy, member=not fascist)
+        return kind(chancellor, talk.HEDGED, reason, count=count, variant=self._variant())
 
     def _suspect_voter(
         self,
