@@ -74,6 +74,9 @@ def load_limits(tables: int, players: int) -> dict[str, str]:
         "session_rate": f"{clients + 100}/minute",
         "tables_per_address": str(tables + 10),
         "hello_timeout": "300",  # thousands of handshakes queue up before their hello
+        # ... and as HTTP connections until they are upgraded, their headers waiting meanwhile
+        "http_connections_per_address": str(clients + 100),
+        "header_timeout": "300",
     }
 
 

@@ -3,7 +3,24 @@ record, with the columns every revision since 0001 has."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
+
+import pytest
+
+from secret_hitler.server.core.config import database_url_for
+
+
+def database_for(
+    backend: str, data: Path, request: pytest.FixtureRequest
+) -> tuple[str, str | None]:
+    """The SQLAlchemy URL of a fresh database of ``backend`` (SQLite in ``data``, or a new
+    PostgreSQL database) and the ``database_url`` to give the server (None: its SQLite)."""
+    if backend == "sqlite":
+        return database_url_for(None, data), None
+    pg = request.getfixturevalue("postgres")
+    served = pg if isinstance(pg, str) else pg.new_database()
+    return database_url_for(served, data), served
 
 
 def playing_game_row(

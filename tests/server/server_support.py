@@ -97,6 +97,15 @@ def _answer_length(data: bytes) -> int:
     return len(head) + 4 + int(m.group(1)) if m else 1 << 30
 
 
+def me_status(server: Server, token: str) -> int:
+    """The HTTP status of ``GET /api/me`` with ``token``: 200 while it works."""
+    try:
+        http(server, "GET", "/api/me", token=token)
+    except HttpError as exc:
+        return exc.status
+    return 200
+
+
 def session(server: Server, name: str) -> str:
     return str(http(server, "POST", "/api/session", {"name": name})["token"])
 

@@ -20,7 +20,7 @@ import pytest
 import redis.asyncio as aioredis
 import websockets
 from cluster_support import Redis, start_nodes
-from server_support import Client, HttpError, Server, http, session, wait_for
+from server_support import Client, Server, http, me_status, session, wait_for
 from test_cluster import database, redis  # noqa: F401 (the fixtures)
 from typer.testing import CliRunner
 
@@ -30,14 +30,6 @@ from secret_hitler.server.core.config import Settings
 
 WITHIN = 2.0  # seconds a revocation may take to reach every node (issue 29)
 SECRET = "test-secret"  # the nodes' SH_SECRET (LiveServer's default)
-
-
-def _status(server: Server, token: str) -> int:
-    try:
-        http(server, "GET", "/api/me", token=token)
-    except HttpError as exc:
-        return exc.status
-    return 200
 
 
 async def _closed_by(c: Client, code: str) -> None:
@@ -76,7 +68,7 @@ def test_revocations_on_one_node_reach_the_other_at_once(
         body = {"username": name, "password": f"{name} password"}
         on_a = http(a, "POST", "/api/account", body, session(a, name))["token"]
         on_b = http(b, "POST", "/api/signin", body)["token"]
-        assert _status(b, on_b) == 200
+        assert me_status(b, on_b) == 200
         return on_a, on_b, body
 
     async def run() -> None:
@@ -87,7 +79,7 @@ def test_revocations_on_one_node_reach_the_other_at_once(
         await asyncio.to_thread(http, a, "PATCH", "/api/account", change, on_a)
         for c in sockets:
             await _closed_by(c, "signed_out")
-        assert _status(b, on_b) == 401 and _status(b, on_a) == 200
+        assert me_status(b, on_b) == 401 and me_status(b, on_a) == 200
 
         # the account deleted on A
         on_a, on_b, body = account("rex")
@@ -97,7 +89,7 @@ def test_revocations_on_one_node_reach_the_other_at_once(
         )
         for c in sockets:
             await _closed_by(c, "signed_out")
-        assert _status(b, on_b) == 401
+        assert me_status(b, on_b) == 401
 
         # signed out everywhere on A
         on_a, on_b, _ = account("sue")
@@ -105,7 +97,7 @@ def test_revocations_on_one_node_reach_the_other_at_once(
         await asyncio.to_thread(http, a, "POST", "/api/logout", {"everywhere": True}, on_a)
         for c in sockets:
             await _closed_by(c, "signed_out")
-        assert _status(b, on_b) == 401
+        assert me_status(b, on_b) == 401
 
         # banned with ``secret-hitler admin`` (as the nodes are configured)
         on_a, on_b, _ = account("tom")
@@ -118,7 +110,7 @@ def test_revocations_on_one_node_reach_the_other_at_once(
         assert result.exit_code == 0, result.output
         for c in sockets:
             await _closed_by(c, "banned")
-        assert _status(b, on_b) == 403 and _status(a, on_a) == 403
+        assert me_status(b, on_b) == 403 and me_status(a, on_a) == 403
 
     asyncio.run(run())
 
@@ -170,7 +162,7 @@ def test_messages_published_on_redis_by_others_do_nothing(
         wait_for(lambda: _refused_messages(a) >= before + 3)
         # refused on arrival, before anything could be answered: nothing was
         assert await answers.get_message(ignore_subscribe_messages=True, timeout=0) is None
-        assert _status(a, host) == 200
+        assert me_status(a, host) == 200
 
         # 2. a message of node B, recorded and played again
         watcher = Client(b, session(b, "Watcher"), "watcher")

@@ -11,11 +11,10 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from migration_support import playing_game_row
+from migration_support import database_for, playing_game_row
 from server_support import Client, HttpError, http, session
 from test_migration_0004 import _alembic, _game_in_progress
 
-from secret_hitler.server.core.config import database_url_for
 from secret_hitler.server.storage import db
 
 
@@ -96,13 +95,7 @@ def test_upgrade_from_0005_keeps_games_and_stores_removals(
     backend: str, tmp_path: Path, make_server: Any, request: Any
 ) -> None:
     data = tmp_path / "data"
-    if backend == "sqlite":
-        url = database_url_for(None, data)
-        served: str | None = None
-    else:
-        pg = request.getfixturevalue("postgres")
-        served = pg if isinstance(pg, str) else pg.new_database()
-        url = database_url_for(served, data)
+    url, served = database_for(backend, data, request)
     engine = db.make_engine(url)
     try:
         _alembic(engine, "0005")

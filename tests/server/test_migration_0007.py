@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from argon2 import PasswordHasher
+from migration_support import database_for
 from server_support import HttpError, http, session
 from test_migration_0004 import _alembic
 
-from secret_hitler.server.core.config import database_url_for
 from secret_hitler.server.storage import db
 
 # username, the key 0006 stored (the old skeleton's), password
@@ -52,13 +52,7 @@ def test_upgrade_from_0006_keys_usernames_anew(
     backend: str, tmp_path: Path, make_server: Any, request: Any
 ) -> None:
     data = tmp_path / "data"
-    if backend == "sqlite":
-        url = database_url_for(None, data)
-        served: str | None = None
-    else:
-        pg = request.getfixturevalue("postgres")
-        served = pg if isinstance(pg, str) else pg.new_database()
-        url = database_url_for(served, data)
+    url, served = database_for(backend, data, request)
     engine = db.make_engine(url)
     try:
         _alembic(engine, "0006")

@@ -10,16 +10,8 @@ from typing import Any
 
 import pytest
 from itsdangerous import URLSafeTimedSerializer
-from server_support import Client, HttpError, Server, http, session, wait_for
+from server_support import Client, HttpError, Server, http, me_status, session, wait_for
 from websec_support import cookie_headers, hello, json_post, raw, ws_open
-
-
-def _me_status(server: Server, token: str) -> int:
-    try:
-        http(server, "GET", "/api/me", token=token)
-    except HttpError as exc:
-        return exc.status
-    return 200
 
 
 @pytest.mark.timeout(90)
@@ -77,15 +69,15 @@ def test_logout_revokes_the_token_and_closes_its_sockets(make_server: Any, backe
         await again.close()
 
     asyncio.run(run())
-    assert _me_status(server, token) == 401
+    assert me_status(server, token) == 401
     r = raw(server, "GET", "/api/me", cookie_headers(token))
     assert r.status == 401
-    assert _me_status(server, other) == 200  # Bob is still signed in
+    assert me_status(server, other) == 200  # Bob is still signed in
     # revoked for good: also after a restart
     server.stop()
     server.start()
-    assert _me_status(server, token) == 401
-    assert _me_status(server, other) == 200
+    assert me_status(server, token) == 401
+    assert me_status(server, other) == 200
 
 
 @pytest.mark.timeout(60)
@@ -94,14 +86,14 @@ def test_sign_out_everywhere(server: Server) -> None:
     other = session(server, "Bob")
     out = http(server, "POST", "/api/logout", {"everywhere": True}, token=token)
     assert out == {"revoked": 1}
-    assert _me_status(server, token) == 401
-    assert _me_status(server, other) == 200
+    assert me_status(server, token) == 401
+    assert me_status(server, other) == 200
     # signing out without a session, or with a bad body, is a clear answer that changes nothing
     assert http(server, "POST", "/api/logout", {}) == {"revoked": 0}
     with pytest.raises(HttpError) as err:
         http(server, "POST", "/api/logout", {"everywhere": "yes"}, token=other)
     assert err.value.code == "invalid_request"
-    assert _me_status(server, other) == 200
+    assert me_status(server, other) == 200
 
 
 @pytest.mark.timeout(60)
@@ -110,11 +102,11 @@ def test_a_token_without_a_server_side_session_is_refused(server: Server) -> Non
     old = URLSafeTimedSerializer("test-secret", salt="secret-hitler-session").dumps(
         {"u": "u_alice", "n": "Alice"}
     )
-    assert _me_status(server, old) == 401
+    assert me_status(server, old) == 401
     made_up = URLSafeTimedSerializer("test-secret", salt="secret-hitler-session").dumps(
         {"u": "u_alice", "n": "Alice", "s": "no-such-session"}
     )
-    assert _me_status(server, made_up) == 401
+    assert me_status(server, made_up) == 401
 
 
 def _session_cookie(server: Server, **headers: str) -> str:
@@ -211,13 +203,13 @@ def test_signing_in_and_claiming_give_a_new_session_and_end_the_old(server: Serv
         m = await c.recv_until(lambda m: m["type"] == "error")
         assert m["code"] == "signed_out"  # its sockets end too
         await c.close()
-        assert account != planted and _me_status(server, planted) == 401
-        assert _me_status(server, account) == 200
+        assert account != planted and me_status(server, planted) == 401
+        assert me_status(server, account) == 200
         # signing in with a token in hand (a guest's, or another account's) ends that one
         guest = session(server, "Bea")
         signed = http(server, "POST", "/api/signin", body, guest)["token"]
-        assert _me_status(server, guest) == 401 and _me_status(server, signed) == 200
-        assert _me_status(server, account) == 200  # other sessions of the account stay
+        assert me_status(server, guest) == 401 and me_status(server, signed) == 200
+        assert me_status(server, account) == 200  # other sessions of the account stay
 
     asyncio.run(scenario())
 
