@@ -3,24 +3,47 @@ record, with the columns every revision since 0001 has."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
 
 from secret_hitler.server.core.config import database_url_for
+from secret_hitler.server.storage import db
+
+T = TypeVar("T")
 
 
-def database_for(
-    backend: str, data: Path, request: pytest.FixtureRequest
-) -> tuple[str, str | None]:
-    """The SQLAlchemy URL of a fresh database of ``backend`` (SQLite in ``data``, or a new
-    PostgreSQL database) and the ``database_url`` to give the server (None: its SQLite)."""
+def database_at(
+    backend: str,
+    data: Path,
+    request: pytest.FixtureRequest,
+    revision: str,
+    fill: Callable[[sa.Engine], T],
+) -> tuple[str, str | None, T]:
+    """A fresh database of ``backend`` (SQLite in ``data``, or a new PostgreSQL database)
+    migrated to ``revision`` and filled by ``fill(engine)``: its SQLAlchemy URL, the
+    ``database_url`` to give the server (None: its SQLite) and what ``fill`` returned."""
     if backend == "sqlite":
-        return database_url_for(None, data), None
-    pg = request.getfixturevalue("postgres")
-    served = pg if isinstance(pg, str) else pg.new_database()
-    return database_url_for(served, data), served
+        url, served = database_url_for(None, data), None
+    else:
+        pg = request.getfixturevalue("postgres")
+        served = pg if isinstance(pg, str) else pg.new_database()
+        url = database_url_for(served, data)
+    engine = db.make_engine(url)
+    try:
+        cfg = Config()
+        cfg.set_main_option("script_location", str(db.MIGRATIONS))
+        with engine.begin() as conn:
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, revision)
+        return url, served, fill(engine)
+    finally:
+        engine.dispose()
 
 
 def playing_game_row(

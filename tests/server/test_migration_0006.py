@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from migration_support import database_for, playing_game_row
+from migration_support import database_at, playing_game_row
 from server_support import Client, HttpError, http, session
-from test_migration_0004 import _alembic, _game_in_progress
+from test_migration_0004 import _game_in_progress
 
 from secret_hitler.server.storage import db
 
@@ -95,14 +95,10 @@ def test_upgrade_from_0005_keeps_games_and_stores_removals(
     backend: str, tmp_path: Path, make_server: Any, request: Any
 ) -> None:
     data = tmp_path / "data"
-    url, served = database_for(backend, data, request)
-    engine = db.make_engine(url)
-    try:
-        _alembic(engine, "0005")
-        actions: list[dict[str, Any]] = []
-        game = _store_at_0005(engine, "u_host", actions)
-    finally:
-        engine.dispose()
+    actions: list[dict[str, Any]] = []
+    url, served, game = database_at(
+        backend, data, request, "0005", lambda engine: _store_at_0005(engine, "u_host", actions)
+    )
 
     server = make_server(backend, data=data, database_url=served)
     inspector_engine = db.make_engine(url)

@@ -11,11 +11,8 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from argon2 import PasswordHasher
-from migration_support import database_for
+from migration_support import database_at
 from server_support import HttpError, http, session
-from test_migration_0004 import _alembic
-
-from secret_hitler.server.storage import db
 
 # username, the key 0006 stored (the old skeleton's), password
 ACCOUNTS = [
@@ -52,13 +49,7 @@ def test_upgrade_from_0006_keys_usernames_anew(
     backend: str, tmp_path: Path, make_server: Any, request: Any
 ) -> None:
     data = tmp_path / "data"
-    url, served = database_for(backend, data, request)
-    engine = db.make_engine(url)
-    try:
-        _alembic(engine, "0006")
-        _store_at_0006(engine)
-    finally:
-        engine.dispose()
+    _, served, _ = database_at(backend, data, request, "0006", _store_at_0006)
     server = make_server(backend, data=data, database_url=served)
     for i, (name, _, password) in enumerate(ACCOUNTS):
         signed = http(server, "POST", "/api/signin", {"username": name, "password": password})
