@@ -14,6 +14,7 @@ import asyncio
 import json
 import re
 import urllib.request
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -50,14 +51,29 @@ async def _sockets_on(node: Server, token: str, tables: list[str]) -> list[Clien
     return out
 
 
-@pytest.mark.timeout(180)
-def test_revocations_on_one_node_reach_the_other_at_once(
+@dataclass
+class Cluster:
+    a: Server
+    b: Server
+    redis_url: str
+    database: str
+
+
+@pytest.fixture
+def cluster(
     redis: Redis,  # noqa: F811
     make_server: Any,
     database: str,  # noqa: F811
-) -> None:
-    # bans are read from the database only every 60 s here: what arrives sooner was announced
+) -> Cluster:
+    """Nodes A and B; bans are read from the database only every 60 s: what reaches a node
+    sooner was announced."""
     a, b = start_nodes(make_server, database, redis, 2, SH_MODERATION_REFRESH="60")
+    return Cluster(a, b, redis.url, database)
+
+
+@pytest.mark.timeout(180)
+def test_revocations_on_one_node_reach_the_other_at_once(cluster: Cluster) -> None:
+    a, b = cluster.a, cluster.b
     tables = [  # one owned by each node: B holds a local socket and a relayed one
         http(node, "POST", "/api/tables", {"players": 5}, session(node, f"Host {i}"))["id"]
         for i, node in enumerate((a, b))
@@ -103,7 +119,11 @@ def test_revocations_on_one_node_reach_the_other_at_once(
         on_a, on_b, _ = account("tom")
         user_id = http(b, "GET", "/api/me", token=on_b)["user_id"]
         sockets = await _sockets_on(b, on_b, tables)
-        env = {"DATABASE_URL": database, "REDIS_URL": redis.url, "SH_SECRET": SECRET}
+        env = {
+            "DATABASE_URL": cluster.database,
+            "REDIS_URL": cluster.redis_url,
+            "SH_SECRET": SECRET,
+        }
         result = await asyncio.to_thread(
             CliRunner().invoke, app, ["admin", "ban", "user", user_id], env=env
         )
@@ -123,12 +143,8 @@ def _refused_messages(node: Server) -> float:
 
 
 @pytest.mark.timeout(120)
-def test_messages_published_on_redis_by_others_do_nothing(
-    redis: Redis,  # noqa: F811
-    make_server: Any,
-    database: str,  # noqa: F811
-) -> None:
-    a, b = start_nodes(make_server, database, redis, 2)
+def test_messages_published_on_redis_by_others_do_nothing(cluster: Cluster) -> None:
+    a, b = cluster.a, cluster.b
     host = session(a, "Host")
     victim = http(a, "GET", "/api/me", token=host)
     tid = http(a, "POST", "/api/tables", {"players": 5}, host)["id"]  # A owns it: seat 0 is hers
@@ -136,7 +152,7 @@ def test_messages_published_on_redis_by_others_do_nothing(
     user = {"id": victim["user_id"], "name": "Host", "session": None}
 
     async def run() -> None:
-        r = aioredis.from_url(redis.url)
+        r = aioredis.from_url(cluster.redis_url)
         answers = r.pubsub()
         await answers.subscribe("sh:c:forged-1", "sh:c:forged-2", "sh:c:sealed-1", "sh:c:sealed-2")
         tap = r.pubsub()
