@@ -5,7 +5,9 @@ checked in-process, and the bot driver is checked with a submit of the test's ow
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
+import random
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -110,7 +112,13 @@ class Notes:
         self.said.append(("idle", table.id))
 
 
-def services(writer: FakeWriter, clock: FakeClock, notes: Notes, **settings: Any) -> Services:
+def services(
+    writer: FakeWriter,
+    clock: FakeClock,
+    notes: Notes,
+    rng: random.Random | None = None,
+    **settings: Any,
+) -> Services:
     s = Settings(**{"bot_delay": 0.0, "grace": 30.0, "presence_delay": 1.0, **settings})
     return Services(
         settings=s,
@@ -121,6 +129,7 @@ def services(writer: FakeWriter, clock: FakeClock, notes: Notes, **settings: Any
         limits=Guard(s),
         standin_level="random",
         clock=clock,
+        rng=rng or random.Random(0),
     )
 
 
@@ -410,5 +419,200 @@ def test_the_driver_moves_through_the_submit_it_holds() -> None:
         assert {by for _, _, by in moves} == {None}
         await driver.stop()
         assert driver.task is None
+
+    run(scenario)
+
+
+# ---------------------------------------------------------------------- when a bot's move leaves
+async def settle(rounds: int = 40) -> None:
+    """Let every task that can run now run (one thread: no race, the same every time)."""
+    for _ in range(rounds):
+        await asyncio.sleep(0)
+
+
+def _bot_moves(think: float, count: int = 30) -> tuple[float, list[tuple[int, Action, float]]]:
+    """A table of five bots whose every decision takes ``think`` seconds of the table's clock,
+    with the same random source for the delays: (when the driver started, [(seat, move, when
+    it left)] for the first ``count`` moves)."""
+    out: list[tuple[int, Action, float]] = []
+
+    async def scenario() -> float:
+        clock = FakeClock()
+        svc = services(FakeWriter(), clock, Notes(), rng=random.Random(5), bot_delay=1.0)
+        game = Game(5, "official", 7)
+        bots = [Seat("bot", None, f"Bot {i}", "random") for i in range(5)]
+        seating = Seating(bots, "", "", set())
+        presence = Presence(seating, clock, 1.0, lambda: None)
+
+        async def submit(
+            seat: int,
+            action: Action,
+            by: str | None = None,
+            expect: tuple[int, str, int] | None = None,
+        ) -> int:
+            out.append((seat, action, round(clock.now, 6)))
+            game.apply(action)
+            driver.schedule()
+            return len(game.actions) + 1
+
+        async def thinks(agent: Any, view: Any, legal: list[Action]) -> Action:
+            done = asyncio.get_running_loop().create_future()
+            clock.call_later(think, lambda: done.done() or done.set_result(None))
+            await done
+            return legal[-1]
+
+        log = logging.LoggerAdapter(logging.getLogger("test"), {})
+        driver = BotDriver(submit, lambda: game, seating, presence, svc, log, None, "random")
+        driver._ask = thinks  # type: ignore[method-assign]
+        started = clock.now
+        driver.start(name="timed")
+        for _ in range(100_000):  # the clock moves in steps of 10 ms
+            if len(out) >= count or game.finished:
+                break
+            clock.advance(0.01)
+            driver.wake.set()
+            await settle()
+        await driver.stop()
+        return started
+
+    return asyncio.run(scenario()), out
+
+
+def test_when_a_bots_move_leaves_does_not_depend_on_how_long_it_thought() -> None:
+    """The delay is drawn first and the bot thinks inside it: a bot that thinks 0 s and one
+    that thinks 0.4 s (less than the shortest delay, 0.5 s at ``bot_delay`` 1) move at the same
+    times, given the same random source. A bot that thinks longer than its delay (2 s) moves
+    when it is done."""
+    started, quick = _bot_moves(0.0)
+    _, slow = _bot_moves(0.4)
+    assert len(quick) == 30 and slow == quick
+    drawn = 0.5 + 1.0 * random.Random(5).random()  # the first decision's delay: U(0.5, 1.5)
+    assert abs(quick[0][2] - (started + drawn)) <= 0.011
+    _, slower = _bot_moves(2.0, count=1)
+    assert abs(slower[0][2] - (started + 2.0)) <= 0.011
+
+
+# ---------------------------------------------------------------------- people's claims
+def _rigged(table: Table) -> None:
+    """Seat 0 (a person) is the first president; seats 3 and 4 are the fascists; the first
+    hand is three fascist policies."""
+    deck = ["fascist"] * 3 + ["liberal"] * 6 + ["fascist"] * 8
+    table.fixings = {
+        "roles": ["liberal", "liberal", "liberal", "fascist", "hitler"],
+        "first_president": 0,
+        "deck": deck,
+    }
+
+
+def test_a_bot_candidate_gives_the_last_governments_people_time_to_claim() -> None:
+    """After Ada's government, the bot candidate waits ``claim_wait`` (20 s) for her claim:
+    it has not nominated 19 s on, and nominates as soon as she claims; without a claim it
+    nominates once the 20 s have passed."""
+
+    async def scenario(claims: bool) -> None:
+        writer, clock, notes = FakeWriter(), FakeClock(), Notes()
+        seats = [Seat("human", "u0", "Ada")] + [
+            Seat("bot", None, f"Bot {i}", "random") for i in range(1, 5)
+        ]
+        table = make_table(services(writer, clock, notes, claim_wait=20.0), seats)
+        _rigged(table)
+
+        async def agrees(agent: Any, view: Any, legal: list[Action]) -> Action:
+            return next((a for a in legal if a.type == "vote" and a.ja), legal[0])
+
+        table.driver._ask = agrees  # type: ignore[method-assign]  # the bots elect Ada's government
+        ada = Conn(None, User("u0", "Ada"))
+        table.attach(ada)
+        async with table.lock:
+            table.hello(ada, Hello(type="hello"))
+            await table.start_game()
+        game = table.game
+        assert game is not None and game.candidate == 0
+        await table.play(0, {"type": "nominate", "target": 1})
+        await table.play(0, {"type": "vote", "ja": True})
+        for _ in range(1000):  # the bots vote
+            if game.phase.value == "discard":
+                break
+            await settle(1)
+        await table.play(0, {"type": "discard", "policy": "fascist"})
+        for _ in range(1000):  # the bot chancellor enacts
+            if game.phase.value == "nominate":
+                break
+            await settle(1)
+        assert game.candidate == 1 and "president_hand" in game.open_claims(0)
+        clock.advance(19.0)
+        table.driver.wake.set()
+        await settle(200)
+        assert game.phase.value == "nominate", "the bot nominated before Ada could claim"
+        if claims:
+            hand = ["fascist", "fascist", "fascist"]
+            await table.play(0, {"type": "claim", "subject": "president_hand", "policies": hand})
+        else:
+            clock.advance(1.0)
+            table.driver.wake.set()
+        for _ in range(1000):
+            if game.phase.value != "nominate":
+                break
+            await settle(1)
+        assert game.phase.value == "vote"
+        assert [a.type for a in game.actions[-2 if claims else -1 :]] == (
+            ["claim", "nominate"] if claims else ["nominate"]
+        )
+        await table.close()
+
+    run(lambda: scenario(True))
+    run(lambda: scenario(False))
+
+
+# ---------------------------------------------------------------------- moves made for a person
+def _welcome(table: Table, user: User | None) -> dict[str, Any]:
+    conn = Conn(None, user)
+    table.attach(conn)
+    table.hello(conn, Hello(type="hello"))
+    [welcome, *_] = frames(conn)
+    table.detach(conn)
+    return json.loads(welcome)
+
+
+def test_a_returning_person_is_told_what_was_played_for_them() -> None:
+    """A fresh welcome (the tab was closed) marks in the log every move a stand-in made, for
+    every seat and the spectators alike, and tells the person which of them were theirs since
+    their own last move."""
+
+    async def scenario() -> None:
+        writer, clock, notes = FakeWriter(), FakeClock(), Notes()
+        svc = services(writer, clock, notes, grace=1e9)  # the timer alone moves for people
+        table = make_table(svc, people(), timer=60)
+        async with table.lock:
+            await table.start_game()
+        game = table.game
+        assert game is not None
+        president = game.candidate
+        for _ in range(2):  # the nomination, then the five votes, are made by the timer
+            before = len(writer.actions())
+            clock.advance(60.0)
+            table.driver.wake.set()
+            for _ in range(1000):
+                if len(writer.actions()) > before and game.phase.value != "vote":
+                    break
+                await settle(1)
+        assert table.action_by[:6] == ["timer"] * 6
+        async with table.lock:
+            mine = _welcome(table, User(f"u{president}", f"P{president}"))
+            watching = _welcome(table, None)
+        own_vote = 1 + [a.seat for a in game.actions[1:6]].index(president)
+        assert mine["away"] == [0, own_vote] and watching["away"] == []
+        for welcome in (mine, watching):
+            marked = [e for e in welcome["view"]["events"] if "standin" in e]
+            assert [(e["type"], e["standin"]["i"]) for e in marked] == [
+                ("nominated", 0),
+                *[("voted", i) for i in range(1, 6)],
+            ]
+            assert marked[0]["standin"] == {
+                "by": "timer",
+                "i": 0,
+                "action": game.actions[0].public_json(),
+            }
+        await table.close()
 
     run(scenario)

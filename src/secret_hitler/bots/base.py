@@ -11,8 +11,8 @@ that may be true or false (RULES.md A9). They are never a seat's turn, so a call
 mix them into ``act``: after every applied action it asks each seat that has claim actions
 among its legal actions ``claims(view, options)``, where ``options`` are exactly those claim
 actions; the agent returns the claims it makes now (possibly none, at most one per subject).
-A seat that declines is asked again after the next applied action, until the window closes at
-the next nomination, so a chancellor can wait for the president's claim. The default is to
+A seat that declines is asked again after the next applied action, until the window closes
+when the next legislative session begins, so a chancellor can wait for the president's claim. The default is to
 claim nothing. ``act`` may still receive claim actions from a caller that passes the full legal
 list (the server); an agent may ignore them and pick its turn action.
 

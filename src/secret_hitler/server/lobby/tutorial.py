@@ -96,6 +96,7 @@ async def open_tutorial(hub: Hub, user: User, addr: str | None) -> Table:
     }
     table = await hub.create_table(user, body, addr)
     table.fixings = fixings()
+    table.driver.claim_wait = 0.0  # the coach does not teach claims: no bot waits for one
     async with table.lock:
         if table.status == "waiting":
             await table.start_game()

@@ -4,6 +4,11 @@ One task per running table sleeps until the next automatic move is due (a bot's 
 a claim, a decision deadline, the grace period of a disconnected player), makes it through the
 agent contract (``bots/base.py``: ``decide``, ``ask_claims``) and submits it like any other action.
 
+A bot's move leaves at a time drawn before it thinks (``_delay``: by its level, never by its
+role or hand), and it thinks inside that time, from the moment the decision is put to it: a
+watcher who times the moves learns nothing of what the bot weighed. A bot candidate first gives
+the people of the last government ``claim_wait`` seconds to claim (``_Hold``).
+
 The task is supervised: a bot that raises, returns an illegal action or thinks longer than
 ``bot_timeout`` is logged with the game id and the ``FALLBACK_LEVEL`` bot moves for it (a random
 legal move if that fails too), so a failure costs the seat strength, not sense; a move that could
@@ -18,10 +23,19 @@ import contextlib
 import logging
 import random
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ...bots import Agent, make_agent
-from ...bots.base import AgentError, ask_claims, bot_problem, decide, makes_claims
+from ...bots.base import (
+    DECISION_BUDGET_MS,
+    STRONGEST_FIRST,
+    AgentError,
+    ask_claims,
+    bot_problem,
+    decide,
+    makes_claims,
+)
 from ...engine import Action, Game
 from ...engine.actions import CLAIM
 from ..core import protocol as P
@@ -67,6 +81,9 @@ class BotDriver:
         self.presence = presence
         self.settings = services.settings
         self.clock = services.clock
+        self.rng = services.rng
+        # seconds a bot candidate waits for people's claims (``_Hold``); a table may change it
+        self.claim_wait = services.settings.claim_wait
         self.standin_level = services.standin_level
         self.log = log
         self.timer = timer
@@ -78,9 +95,14 @@ class BotDriver:
         self.decision_key: tuple[int, str] | None = None
         self.deadline: float | None = None  # epoch seconds, for clients
         self.deadline_at: float | None = None  # monotonic
-        self.bot_due: dict[int, float] = {}
+        self.bot_due: dict[int, float] = {}  # seat -> when its move leaves (drawn in advance)
+        self.thinking: dict[int, asyncio.Task[Action]] = {}  # seat -> its bot's decision
         self.claim_due: dict[int, float] = {}
         self.claims_asked: dict[int, int] = {}  # seat -> action count when last asked
+        # A bot candidate's wait for people's claims, and the claim windows that were already
+        # open at the last nomination (their holders had their chance: no second wait)
+        self.hold: _Hold | None = None
+        self.seen_claims: set[tuple[int, str]] = set()
         self.wake = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
 
@@ -113,12 +135,14 @@ class BotDriver:
 
     def halt(self) -> None:
         """Stop at once (the table went to another node); the task ends at its next await."""
+        self._forget_thinking()
         if self.task is not None:
             self.task.cancel()
             self.task = None
 
     async def stop(self) -> None:
         """Stop and wait for the task to end."""
+        self._forget_thinking()
         if self.task is not None:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -135,10 +159,19 @@ class BotDriver:
         self.claim_due.clear()
         self.claims_asked.clear()
         self.decision_key = None
+        self.hold = None
+        self.seen_claims.clear()
 
     def finished(self) -> None:
         self.deadline = self.deadline_at = None
+        self._forget_thinking()
         self.wake.set()
+
+    def _forget_thinking(self) -> None:
+        """Drop the decisions being made (a thread that is thinking finishes unheard)."""
+        for task in self.thinking.values():
+            task.cancel()
+        self.thinking.clear()
 
     def seat_to_bot(self, seat: int) -> None:
         """The seat (just given to a bot) is played by its bot from now on."""
@@ -146,8 +179,8 @@ class BotDriver:
         if game is not None and not game.finished:
             self._make_agent(seat)
             self.presence.away_since.pop(seat, None)
-            if seat in game.to_act():
-                self.bot_due[seat] = self._now() + self._bot_delay()
+            if seat in game.to_act() and not self._held(seat):
+                self._begin(seat, self._now())
             self.wake.set()
 
     def _make_agent(self, seat: int) -> None:
@@ -204,32 +237,64 @@ class BotDriver:
     def _now(self) -> float:
         return self.clock.monotonic()
 
-    def _bot_delay(self) -> float:
+    def _delay(self, seat: int) -> float:
+        """How long after a decision is put to it a bot's move leaves: ``bot_delay`` x U(0.5, 1.5),
+        its lower end raised to the level's think floor (``think_floor``), drawn before the bot
+        thinks. ``bot_delay`` 0 (tests) means no delay: a move then leaves when its bot is done."""
         d = self.settings.bot_delay
-        return d * random.uniform(0.5, 1.5) if d > 0 else 0.0
+        if d <= 0:
+            return 0.0
+        low = max(0.5 * d, think_floor(self.seats[seat].level or self.bot_level))
+        return low + d * self.rng.random()
+
+    def _begin(self, seat: int, now: float) -> None:
+        """Put the decision to the seat's bot: when its move leaves is drawn now, and it starts
+        thinking now, on the game as it is now (committed: ``schedule`` runs after a commit)."""
+        g = self.game
+        assert g is not None
+        self.bot_due[seat] = now + self._delay(seat)
+        old = self.thinking.pop(seat, None)
+        if old is not None:
+            old.cancel()
+        legal = [a for a in g.legal_actions(seat) if a.type != CLAIM]
+        if not legal:
+            return
+        agent = self.agents.get(seat)
+        if agent is None:
+            self._make_agent(seat)
+            agent = self.agents[seat]
+        decision = self._ask(agent, g.view(seat), legal)
+        self.thinking[seat] = asyncio.create_task(decision, name=f"think-{seat}")
 
     def schedule(self) -> None:
-        """After every change: new decision -> new deadline and bot thinking times; claims."""
+        """After every change: new decision -> new deadline, bots' leave times and thinking;
+        the wait for people's claims; the bots' claims."""
         g = self.game
         assert g is not None
         if g.finished:
             self.bot_due.clear()
             self.claim_due.clear()
+            self._forget_thinking()
+            self.hold = None
             self.deadline = self.deadline_at = None
             return
         now = self._now()
         key = (g.round, g.phase.value)
+        open_now = {(s, subject) for s in g.claimants() for subject in g.open_claims(s)}
+        self.seen_claims &= open_now  # a window that closed and opens again is a new one
         if key != self.decision_key:
             self.decision_key = key
             self.bot_due.clear()
+            self._forget_thinking()
+            self.hold = None
             if self.timer:
                 self.deadline_at = now + self.timer
                 self.deadline = round(self.clock.time() + self.timer, 3)
+            if g.phase.value == "nominate":
+                self._hold_for_claims(g, now, open_now)
             for s in g.to_act():
-                if self.seats[s].kind == "bot":
-                    self.bot_due[s] = now + self._bot_delay()
-        if g.phase.value == "nominate":
-            self._hold_for_human_claims(g, now)
+                if self.seats[s].kind == "bot" and not self._held(s):
+                    self._begin(s, now)
         n_actions = len(g.actions)
         for s, seat in enumerate(self.seats):
             if seat.kind != "bot" or self.claims_asked.get(s) == n_actions:
@@ -237,33 +302,47 @@ class BotDriver:
             if (agent := self.agents.get(s)) is None or not makes_claims(agent):
                 continue
             if any(a.type == CLAIM for a in g.legal_actions(s)):
-                self.claim_due.setdefault(s, now + self._bot_delay() * 0.3)
+                self.claim_due.setdefault(s, now + self._delay(s) * 0.3)
             else:
                 self.claim_due.pop(s, None)
         self.wake.set()
 
-    def _hold_for_human_claims(self, g: Game, now: float) -> None:
-        """A bot candidate waits before nominating while a connected person may still claim.
-
-        Claims close at the next nomination; bots decide in about a second, which would leave a
-        person no time to tap a claim button. The hold ends as soon as the claims are made.
-        """
-        hold = CLAIM_HOLD_FACTOR * self.settings.bot_delay
-        if hold <= 0:
+    def _hold_for_claims(self, g: Game, now: float, open_now: set[tuple[int, str]]) -> None:
+        """A bot candidate gives the people of the last government ``claim_wait`` seconds to
+        claim before it nominates: the windows opened since the last nomination of connected
+        people. The windows that were open then had their wait already."""
+        fresh = open_now - self.seen_claims
+        self.seen_claims |= open_now
+        wait = self.claim_wait
+        candidate = g.candidate
+        if wait <= 0 or candidate is None or self.seats[candidate].kind != "bot":
             return
-        waiting = any(
-            seat.kind != "bot"
-            and self.connected(s)
-            and any(a.type == CLAIM for a in g.legal_actions(s))
-            for s, seat in enumerate(self.seats)
+        awaited = {
+            (s, subject)
+            for s, subject in fresh
+            if self.seats[s].kind == "human" and self.connected(s)
+        }
+        if awaited:
+            self.hold = _Hold(candidate, now + wait, frozenset(awaited))
+
+    def _held(self, seat: int) -> bool:
+        """Whether the seat's decision waits for people's claims (and has not been put yet)."""
+        hold = self.hold
+        return hold is not None and hold.seat == seat
+
+    def _release(self, now: float) -> None:
+        """End the wait for claims once it is over: the awaited people have claimed (or left,
+        or their windows closed), or ``claim_wait`` has passed; the candidate decides now."""
+        hold, g = self.hold, self.game
+        if hold is None or g is None:
+            return
+        waiting = now < hold.until and any(
+            subject in g.open_claims(s) and self.connected(s) for s, subject in hold.awaited
         )
-        for s in g.to_act():
-            if self.seats[s].kind != "bot" or s not in self.bot_due:
-                continue
-            if waiting:
-                self.bot_due[s] = max(self.bot_due[s], now + hold)
-            elif self.bot_due[s] > now + 1.5 * self.settings.bot_delay:
-                self.bot_due[s] = now + self._bot_delay()  # the claims came in: stop holding
+        if not waiting:
+            self.hold = None
+            if hold.seat in g.to_act() and self.seats[hold.seat].kind == "bot":
+                self._begin(hold.seat, now)
 
     def _next_task(self, now: float) -> tuple[float, int, int, str] | None:
         """The next automatic move: (when, priority, seat, kind); claims go first."""
@@ -273,10 +352,13 @@ class BotDriver:
         tasks: list[tuple[float, int, int, str]] = [
             (when, 0, s, "claim") for s, when in self.claim_due.items()
         ]
+        if self.hold is not None:
+            tasks.append((self.hold.until, 1, self.hold.seat, "hold"))
         grace = self.settings.grace
         for s in g.to_act():
             if self.seats[s].kind == "bot":
-                tasks.append((self.bot_due.get(s, now), 1, s, "bot"))
+                if not self._held(s):
+                    tasks.append((self.bot_due.get(s, now), 1, s, "bot"))
                 continue
             if self.deadline_at is not None:
                 tasks.append((self.deadline_at, 1, s, "timer"))
@@ -291,14 +373,16 @@ class BotDriver:
             seat, kind = -1, "schedule"
             try:
                 now = self._now()
+                self._release(now)
                 task = self._next_task(now)
                 if task is None:
                     await self.wake.wait()
                     continue
                 when, _, seat, kind = task
                 if when > now:
-                    with contextlib.suppress(asyncio.TimeoutError):
-                        await asyncio.wait_for(self.wake.wait(), when - now)
+                    await self._nap(when - now)
+                    continue
+                if kind == "hold":  # its time is up: released at the top of the loop
                     continue
                 moved = await self._auto_move(seat, kind)
             except asyncio.CancelledError:
@@ -316,8 +400,17 @@ class BotDriver:
                 continue
             # nothing could be played: do not spin, retry after a growing pause (at most 5 s)
             failures += 1
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self.wake.wait(), min(0.25 * 2**failures, 5.0))
+            await self._nap(min(0.25 * 2**failures, 5.0))
+
+    async def _nap(self, seconds: float) -> None:
+        """Sleep until woken (``wake``) or ``seconds`` have passed. Not ``asyncio.wait_for``: on
+        Python 3.11 it returns instead of raising when the driver is cancelled just as ``wake``
+        is set (CPython gh-86296), and a stopped driver would then sleep on."""
+        waiter = asyncio.ensure_future(self.wake.wait())
+        try:
+            await asyncio.wait([waiter], timeout=seconds)
+        finally:
+            waiter.cancel()
 
     async def _auto_move(self, seat: int, kind: str) -> bool:
         """Make a bot's or a stand-in's move; False when nothing could be played."""
@@ -326,17 +419,60 @@ class BotDriver:
         if kind == "claim":
             await self._bot_claims(seat)
             return True
-        agent = self.agents.get(seat) if kind == "bot" else self._standin(seat)
-        if agent is None:
-            self._make_agent(seat)
-            agent = self.agents[seat]
+        if kind == "bot":
+            return await self._bot_move(seat)
         expect = (g.round, g.phase.value, len(g.actions))
         view = g.view(seat)
         legal = [a for a in g.legal_actions(seat) if a.type != CLAIM]
         if not legal:
-            self.bot_due.pop(seat, None)
             return False
-        action = await self._ask(agent, view, legal)
+        action = await self._ask(self._standin(seat), view, legal)
+        return await self._play(seat, action, kind, view, legal, expect)
+
+    async def _bot_move(self, seat: int) -> bool:
+        """Play the move a bot decided on for the decision now; it leaves once its time has
+        come (``bot_due``) and the bot is done thinking, whichever is later."""
+        g = self.game
+        assert g is not None
+        key = self.decision_key
+        thinking = self.thinking.get(seat)
+        if thinking is None:  # the decision was not put to it yet (a bot just took the seat)
+            self._begin(seat, self._now())
+            return seat in self.thinking
+        try:
+            action = await asyncio.shield(thinking)
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():
+                raise  # the driver itself is stopping
+            return True  # the decision was dropped: the game moved on while it thought
+        if self.thinking.get(seat) is not thinking or self.decision_key != key:
+            return True  # the game moved on while it thought
+        legal = [a for a in g.legal_actions(seat) if a.type != CLAIM]
+        if not legal:
+            self.thinking.pop(seat, None)
+            return False
+        if action not in legal:  # the decision changed under it (never expected)
+            action = self._fallback_action(seat, g.view(seat), legal)
+        expect = (g.round, g.phase.value, len(g.actions))
+        played = await self._play(seat, action, "bot", None, legal, expect)
+        if played and self.thinking.get(seat) is thinking:  # else kept: retried as decided
+            del self.thinking[seat]
+            self.bot_due.pop(seat, None)
+        return played
+
+    async def _play(
+        self,
+        seat: int,
+        action: Action,
+        kind: str,
+        view: Any,
+        legal: list[Action],
+        expect: tuple[int, str, int],
+    ) -> bool:
+        """Submit an automatic move; a refused one is replaced by the fallback's."""
+        g = self.game
+        assert g is not None
         by = None if kind == "bot" else kind
         try:
             await self.submit(seat, action, by=by, expect=expect)
@@ -353,6 +489,8 @@ class BotDriver:
                 exc.message,
                 self._fallback(seat).name,
             )
+        if view is None:
+            view = g.view(seat)
         try:
             await self.submit(seat, self._fallback_action(seat, view, legal), by=by, expect=expect)
         except P.ProtocolError as exc:
@@ -442,5 +580,25 @@ class BotDriver:
 #: Refusals that say "not now": the move is retried later instead of replaced.
 _RETRY_LATER = frozenset({"unavailable", "table_unavailable"})
 
-#: How many bot thinking times a bot candidate waits for people's claims before nominating.
-CLAIM_HOLD_FACTOR = 8
+
+@dataclass(frozen=True, slots=True)
+class _Hold:
+    """A bot candidate (``seat``) waits to nominate until ``until`` (monotonic) while any of the
+    ``awaited`` claim windows (seat, subject) of connected people is still open."""
+
+    seat: int
+    until: float
+    awaited: frozenset[tuple[int, str]]
+
+
+#: The shortest time (seconds) a move of a level outside ``STRONGEST_FIRST`` takes to leave
+#: (``search``, plug-in levels): above what such a bot thinks in nearly every decision at the
+#: server, several of them thinking at once in a vote (docs/server.md, "When a bot's move
+#: leaves"; ``benchmarks/bot_leave_times.py``). The levels of ``STRONGEST_FIRST`` decide within
+#: ``DECISION_BUDGET_MS`` at their p99, far below half of any usual ``bot_delay``.
+SLOW_THINK_FLOOR = 3.0
+
+
+def think_floor(level: str) -> float:
+    """The shortest delay (seconds) a bot of ``level`` may draw (``BotDriver._delay``)."""
+    return DECISION_BUDGET_MS / 1000 if level in STRONGEST_FIRST else SLOW_THINK_FLOOR

@@ -8,9 +8,10 @@ its tables, and a test builds one of fakes (tests/server/test_table.py).
 from __future__ import annotations
 
 import asyncio
+import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..core.config import Settings
@@ -106,3 +107,6 @@ class Services:
     limits: Guard  # per-user and per-address rates (chat)
     standin_level: str  # the bot that moves for an absent player
     clock: Clock
+    # Where bots' delays are drawn (``BotDriver``): unpredictable by default; a test gives a
+    # seeded one to replay the same delays.
+    rng: random.Random = field(default_factory=random.SystemRandom)

@@ -30,6 +30,7 @@ from .driver import BotDriver
 from .presence import Presence
 from .seats import Seat, Seating
 from .services import Services
+from .updates import away_moves, event_bounds, mark_standins
 
 log = logging.getLogger("secret_hitler.server.table")
 
@@ -89,6 +90,9 @@ class Table:
         # tenth of a copy's cost): a failed commit puts a copy of it back (``_commit``).
         self._committed: Game | None = None
         self.action_by: list[str | None] = []
+        # the length of the game's log before each action and after the last (None: not known
+        # since the game was taken; ``updates.event_bounds`` when a stand-in's move is shown)
+        self._bounds: list[int] | None = None
         self.lock = asyncio.Lock()
         self.log = GameLog(log, {"game_id": id})
         self.seating = Seating(seats, host, host_name, removed or set())
@@ -338,6 +342,13 @@ class Table:
             seat = conn.seat
         assert seat is None or isinstance(seat, int)
         member = self.is_member(conn.user.id if conn.user else None)
+        view = None if g is None else g.view(seat).to_json()
+        away: list[int] = []
+        if g is not None and view is not None and any(self.action_by):
+            view["events"] = mark_standins(
+                g, self.action_by, self.event_bounds(), seat, view["events"]
+            )
+            away = away_moves(g, self.action_by, seat)
         return {
             "v": P.VERSION,
             "type": "welcome",
@@ -345,7 +356,8 @@ class Table:
             "user_id": conn.user.id if conn.user else None,
             "table": self.detail(member),
             "seq": self.seq,
-            "view": None if g is None else g.view(seat).to_json(),
+            "view": view,
+            "away": away,
             "legal": []
             if g is None or seat is None
             else [a.to_json() for a in g.legal_actions(seat)],
@@ -360,6 +372,14 @@ class Table:
             self.presence.last_seat[conn.user.id] = conn.seat
         if self.game is not None and self.game.finished:
             conn.send_msg(P.game_over(self.record()))
+
+    def event_bounds(self) -> list[int]:
+        """The length of the game's log before each action and after the last."""
+        g = self.game
+        assert g is not None
+        if self._bounds is None or len(self._bounds) != len(g.actions) + 1:
+            self._bounds = event_bounds(g)
+        return self._bounds
 
     def missed_updates(self, seat: int | None, since: int) -> list[str]:
         """The update frames after ``since`` for ``seat`` (``fanout.missed_updates``)."""
@@ -456,6 +476,7 @@ class Table:
         """``game`` is the table's game, as the database holds it."""
         self.game = game
         self._committed = game.clone()
+        self._bounds = None
 
     async def _playable(self) -> Game:
         """(under the lock) The game, if actions may be played now (after a failed commit, as
@@ -553,6 +574,8 @@ class Table:
         if g.finished:
             self.status = "finished"
         self.action_by.append(by)
+        if self._bounds is not None:
+            self._bounds.append(len(g.events))
         self.services.metrics.actions_total.labels(by=by or "player").inc()
         decision = self.driver.decision_key
         self.driver.schedule()

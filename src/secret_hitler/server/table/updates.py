@@ -13,7 +13,8 @@ import logging
 from collections.abc import Iterable
 from typing import Any
 
-from ...engine import Action, Game
+from ...engine import Action, Game, game_from_record
+from ...engine.actions import CLAIM
 from ...engine.view import FIELDS, SEAT_FIELDS
 from ..core.protocol import VERSION
 
@@ -190,3 +191,64 @@ class SeatUpdates:
         own = _DUMP({f: getattr(view, f) for f in _OWN})[1:]
         legal = ",".join(_action_json(a) for a in g.legal_actions(seat)) if seat is not None else ""
         return f'{self._head}{events},"view":{self._view_mid},{own},"legal":[{legal}],{self._tail}'
+
+
+# ---------------------------------------------------------------------- stand-in moves
+def event_bounds(game: Game) -> list[int]:
+    """The length of ``game``'s log before its first action and after each action, by replaying
+    it (``Table`` keeps them up to date after that)."""
+    replay = game_from_record(game.to_record(), apply_actions=False)
+    bounds = [len(replay.events)]
+    for action in game.actions:
+        replay.apply(action)
+        bounds.append(len(replay.events))
+    return bounds
+
+
+def mark_standins(
+    game: Game,
+    action_by: list[str | None],
+    bounds: list[int],
+    seat: int | None,
+    events: list[Any],
+) -> list[Any]:
+    """``events`` (``seat``'s log as its view gives it), with the first event of each move a
+    stand-in made marked ``standin: {by, i, action}`` (``i``: the action's index; ``action``:
+    its public part), as ``table-state.js`` marks an update with ``by``. Public: every seat and
+    the spectators see one event of every move, and the same marks (frame sizes stay equal)."""
+    moves = [(k, by) for k, by in enumerate(action_by) if by is not None]
+    if not moves:
+        return events
+    out = list(events)
+    position = -1  # of the event in ``seat``'s log
+    m = 0
+    for j, e in enumerate(game.events):
+        if m == len(moves):
+            break
+        if not e.visible_to(seat):
+            continue
+        position += 1
+        while m < len(moves) and j >= bounds[moves[m][0] + 1]:
+            m += 1  # (never: every action logs an event everyone sees)
+        if m < len(moves) and j >= bounds[moves[m][0]]:
+            k, by = moves[m]
+            mark = {"by": by, "i": k, "action": game.actions[k].public_json()}
+            out[position] = {**out[position], "standin": mark}
+            m += 1
+    return out
+
+
+def away_moves(game: Game, action_by: list[str | None], seat: int | None) -> list[int]:
+    """The indices of the moves a stand-in made for ``seat`` since its person's own last move
+    (claims aside): what a returning person is told was played for them."""
+    out: list[int] = []
+    if seat is None:
+        return out
+    for k in range(len(action_by) - 1, -1, -1):
+        action = game.actions[k]
+        if action.seat != seat or action.type == CLAIM:
+            continue
+        if action_by[k] is None:
+            break
+        out.append(k)
+    return out[::-1]
