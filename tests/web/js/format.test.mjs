@@ -3,7 +3,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { useCatalog } from "../../../src/secret_hitler/web/static/js/i18n.js";
-import { displayName, seatName, presetName, policyWords, timerLabel, secondsTo, standinText, moveText } from "../../../src/secret_hitler/web/static/js/format.js";
+import { displayName, seatName, presetName, policyWords, timerLabel, secondsTo, standinText, moveText, duration } from "../../../src/secret_hitler/web/static/js/format.js";
+import { t } from "../../../src/secret_hitler/web/static/js/i18n.js";
 import { catalog, messages } from "./support.mjs";
 
 const en = () => useCatalog("en", catalog("en"));
@@ -65,4 +66,31 @@ test("a stand-in's moves in words", () => {
   assert.equal(moveText({ type: "veto_response", accepted: false }, ctx), "Veto refused");
   assert.equal(moveText({ type: "execute", target: 1 }, ctx), "Executed: Ben");
   assert.equal(moveText({ type: "other" }, ctx), "A move was made");
+});
+
+test("durations read as days, hours and minutes in every language; under a minute, seconds", () => {
+  const seconds = [86398, 172799, 42, 3600, 90060, 59, 60, 0, -5];
+  const want = {
+    en: ["23 h 59 min", "1 d 23 h 59 min", "42 s", "1 h", "1 d 1 h 1 min", "59 s", "1 min", "0 s", "0 s"],
+    ru: ["23 ч 59 мин", "1 д 23 ч 59 мин", "42 с", "1 ч", "1 д 1 ч 1 мин", "59 с", "1 мин", "0 с", "0 с"],
+    "zh-Hans": ["23 小时 59 分钟", "1 天 23 小时 59 分钟", "42 秒", "1 小时", "1 天 1 小时 1 分钟", "59 秒", "1 分钟", "0 秒", "0 秒"],
+    "zh-Hant": ["23 小時 59 分鐘", "1 天 23 小時 59 分鐘", "42 秒", "1 小時", "1 天 1 小時 1 分鐘", "59 秒", "1 分鐘", "0 秒", "0 秒"],
+    vi: ["23 giờ 59 phút", "1 ngày 23 giờ 59 phút", "42 giây", "1 giờ", "1 ngày 1 giờ 1 phút", "59 giây", "1 phút", "0 giây", "0 giây"],
+  };
+  const left = {
+    en: "1 d 23 h 59 min left",
+    ru: "Осталось 1 д 23 ч 59 мин",
+    "zh-Hans": "剩余 1 天 23 小时 59 分钟",
+    "zh-Hant": "剩下 1 天 23 小時 59 分鐘",
+    vi: "Còn 1 ngày 23 giờ 59 phút",
+  };
+  for (const [lang, texts] of Object.entries(want)) {
+    useCatalog(lang, catalog(lang));
+    assert.deepEqual(seconds.map(duration), texts, lang);
+    assert.equal(t("timer.left", { time: duration(172799) }), left[lang], lang);
+    // Russian: the abbreviations take no plural ending, so any count reads right
+    if (lang === "ru") assert.equal(duration(2 * 86400 + 5 * 3600 + 21 * 60), "2 д 5 ч 21 мин");
+  }
+  en();
+  assert.equal(standinText("Cid", 1_000_000 + 3 * 3600, 1_000_000_000), "Cid is away: a bot plays for them in 3 h");
 });

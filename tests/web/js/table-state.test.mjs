@@ -1,7 +1,7 @@
 // The table page's state reducer (table-state.js), fed the real messages of a game.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { initialState, reduce, hello, standinMove, noticesFrom } from "../../../src/secret_hitler/web/static/js/table-state.js";
+import { initialState, reduce, hello, standinMove, noticesFrom, markStandin } from "../../../src/secret_hitler/web/static/js/table-state.js";
 import { messages, deepFreeze, copy } from "./support.mjs";
 
 const start = () => deepFreeze(initialState({ tableId: "t1", invite: null }));
@@ -31,8 +31,9 @@ test("the opening of a game: waiting room, chat, start, updates, a dropped conne
     if (msg.type === "chat") assert.deepEqual(after.chat.at(-1), msg.message);
     if (msg.type === "table") assert.deepEqual(after.table, msg.table);
     if (msg.type !== "update") return;
-    seen = seen.concat(msg.events);
+    seen = seen.concat(markStandin(msg));
     // docs/protocol.md 2.2: the welcome's events and every later update's are the view's events
+    // (the first event of a move a stand-in made marked, as a welcome marks it)
     assert.deepEqual(after.view.events, seen);
     assert.deepEqual(after.events, seen);
     assert.equal(after.seq, msg.seq);
@@ -101,11 +102,39 @@ test("a move the timer made for this seat is kept until seen; other seats' moves
   assert.equal(forced.by, "timer");
   assert.equal(forced.action.seat, messages.opening[0].seat);
   const states = fold(seated(), [forced, after]);
-  assert.deepEqual(states[1].forced, [{ by: "timer", move: standinMove(forced) }]);
+  assert.deepEqual(states[1].forced, [{ by: "timer", i: forced.seq - 2, move: standinMove(forced) }]);
   assert.deepEqual(states[2].forced, states[1].forced);
   const other = { ...copy(forced), action: { ...forced.action, seat: forced.action.seat + 1 }, seq: after.seq + 1 };
   assert.deepEqual(reduce(states[2], other).forced, states[2].forced);
   assert.deepEqual(reduce(states[2], { type: "forced_seen" }).forced, []);
+});
+
+test("a person back after closing the tab is told what was played for them, once per device", () => {
+  const [, forced] = messages.forced;
+  const i = forced.seq - 2; // the action's index
+  const live = fold(seated(), [forced]).at(-1);
+  // the log marks the move on the update's first event, as a welcome marks it (log.js shows it)
+  const first = live.events.length - forced.events.length;
+  assert.deepEqual(live.events[first].standin, { by: "timer", i, action: forced.action });
+  assert.equal(live.events.filter((e) => e.standin).length, 1);
+  // a fresh page: the welcome's log carries the marks, `away` the moves of this seat since its
+  // person's own last move
+  const welcome = {
+    ...copy(messages.opening[0]),
+    seq: forced.seq,
+    view: { ...copy(live.view), events: copy(live.events) },
+    away: [i],
+  };
+  const back = reduce(start(), deepFreeze(copy(welcome)));
+  assert.deepEqual(back.forced, [{ by: "timer", i, move: standinMove(forced) }]);
+  assert.deepEqual(reduce(back, deepFreeze(copy(welcome))).forced, back.forced); // not twice
+  const seen = reduce(back, { type: "forced_seen" });
+  assert.equal(seen.standinSeen, i);
+  assert.deepEqual(reduce(seen, deepFreeze(copy(welcome))).forced, []);
+  assert.deepEqual(reduce(initialState({ tableId: "t1", standinSeen: i }), deepFreeze(copy(welcome))).forced, []);
+  // another seat's welcome: the same marks in its log, nothing played for it
+  const other = { ...copy(welcome), seat: welcome.seat + 1, away: [] };
+  assert.deepEqual(reduce(start(), deepFreeze(other)).forced, []);
 });
 
 test("a stand-in's move is read from the public action and this seat's events", () => {

@@ -44,6 +44,19 @@ export function timerLabel(seconds) {
   return t("lobby.timer.seconds", { seconds });
 }
 
+/** A length of time in the page's language: days, hours and minutes, the largest first and a
+ * part of 0 left out ("1 d 23 h 59 min", "Осталось 1 д 23 ч 59 мин" with "timer.left"); under a
+ * minute, seconds ("42 s"). Whole units only: 86,398 s is "23 h 59 min" (the seconds are cut, so
+ * a countdown never shows more time than is left). The units are the catalogs' abbreviations,
+ * which take no plural ending in any of the five languages; a space parts them in all five. */
+export function duration(seconds) {
+  const total = Math.max(0, Math.floor(seconds));
+  if (total < 60) return t("duration.seconds", { n: total });
+  const minutes = Math.floor(total / 60);
+  const parts = [[Math.floor(minutes / 1440), "days"], [Math.floor(minutes / 60) % 24, "hours"], [minutes % 60, "minutes"]];
+  return parts.filter(([n]) => n > 0).map(([n, unit]) => t(`duration.${unit}`, { n })).join(" ");
+}
+
 /** Whole seconds from `nowMs` (milliseconds, as Date.now()) to `at` (Unix seconds), rounded. */
 export function secondsTo(at, nowMs = Date.now()) {
   return Math.round(at - nowMs / 1000);
@@ -53,7 +66,7 @@ export function secondsTo(at, nowMs = Date.now()) {
  * from `at` (the table detail's `standin_at`). */
 export function standinText(name, at, nowMs = Date.now()) {
   const left = secondsTo(at, nowMs);
-  return left > 0 ? t("standin.countdown", { name, seconds: left }) : t("standin.playing", { name });
+  return left > 0 ? t("standin.countdown", { name, time: duration(left) }) : t("standin.playing", { name });
 }
 
 /** A move a stand-in made for this seat (table-state.js standinMove), in words. */

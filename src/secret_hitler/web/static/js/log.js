@@ -17,6 +17,7 @@ export function describeEvents(events, ctx) {
   const tracks = engine.tracks || {}; // the tracks' lengths and the chaos step (GET /api/rules)
   let chaosClears = !ctx.view || !ctx.view.rules || ctx.view.rules.chaos_clears_term_limits !== false;
   for (const e of events) {
+    const before = lines.length;
     const priv = engine.privateEvents.has(e.type);
     const p = { private: priv };
     switch (e.type) {
@@ -151,6 +152,10 @@ export function describeEvents(events, ctx) {
         break;
       default:
         break;
+    }
+    if (e.standin) { // a move a stand-in made (the server's mark: table-state.js markStandin)
+      if (lines.length === before && e.type === "voted") add(t("log.voted", { name: name(e.seat) }), { icon: "ja" });
+      add(t(`log.standin.${e.standin.by}`, { name: name(e.standin.action.seat) }), { kind: "detail", icon: "bot" });
     }
   }
   return lines;

@@ -4,8 +4,9 @@
 // apart from the server's: "connection", "disconnected", "sending", "no_answer", "notice_seen",
 // "forced_seen", "table_detail", "record", "rejoin".
 
-/** The state before the server has said anything. */
-export function initialState({ tableId = null, invite = null } = {}) {
+/** The state before the server has said anything. `standinSeen`: the last action (its index)
+ * whose stand-in move this person has already been told of on this device (table.js keeps it). */
+export function initialState({ tableId = null, invite = null, standinSeen = -1 } = {}) {
   return {
     tableId,
     invite,
@@ -23,7 +24,8 @@ export function initialState({ tableId = null, invite = null } = {}) {
     pending: false, // an action of this seat is on its way: the buttons wait
     pendingId: null,
     notices: [], // this seat's peek and investigation results, until dismissed
-    forced: [], // the moves a stand-in made for this seat: [{by, move}] (see standinMove)
+    forced: [], // the moves a stand-in made for this seat: [{by, i, move}] (see standinMove)
+    standinSeen, // the index of the last action in `forced` when it was last dismissed
   };
 }
 
@@ -36,10 +38,11 @@ export function reduce(state, msg) {
 const FOLD = {
   welcome(s, msg) {
     const events = (msg.view && msg.view.events) || [];
+    const seat = msg.seat === undefined ? null : msg.seat;
     return {
       ...s,
       conn: "open",
-      seat: msg.seat === undefined ? null : msg.seat,
+      seat,
       userId: msg.user_id || s.userId,
       table: msg.table || s.table,
       seq: msg.seq !== undefined ? msg.seq : s.seq,
@@ -49,6 +52,7 @@ const FOLD = {
       deadline: msg.deadline || null,
       chat: Array.isArray(msg.chat) ? msg.chat.slice() : s.chat,
       pending: false,
+      forced: mergeForced(s, awayMoves(events, msg.away, seat, msg.view)),
     };
   },
   resumed(s, msg) {
@@ -57,9 +61,10 @@ const FOLD = {
   update(s, msg) {
     // an update already folded in (a resume may send it again) changes nothing
     if (typeof msg.seq === "number" && typeof s.seq === "number" && msg.seq <= s.seq && s.view) return s;
-    const fresh = msg.events || [];
-    const events = Array.isArray(msg.events) ? s.events.concat(msg.events) : s.events;
+    const fresh = markStandin(msg);
+    const events = Array.isArray(msg.events) ? s.events.concat(fresh) : s.events;
     const mine = Boolean(msg.by && msg.action && msg.action.seat === s.seat && s.seat !== null);
+    const move = mine ? { by: msg.by, i: msg.seq - 2, move: standinMove(msg) } : null;
     return {
       ...s,
       seq: msg.seq !== undefined ? msg.seq : s.seq,
@@ -70,7 +75,7 @@ const FOLD = {
       table: msg.table || s.table,
       pending: false,
       notices: s.notices.concat(noticesFrom(fresh)),
-      forced: mine ? s.forced.concat({ by: msg.by, move: standinMove(msg) }) : s.forced,
+      forced: move ? mergeForced(s, [move]) : s.forced,
     };
   },
   table(s, msg) {
@@ -109,7 +114,8 @@ const FOLD = {
     return { ...s, notices: s.notices.filter((_, i) => i !== msg.index) };
   },
   forced_seen(s) {
-    return { ...s, forced: [] };
+    const seen = s.forced.reduce((last, f) => Math.max(last, f.i), s.standinSeen);
+    return { ...s, forced: [], standinSeen: seen };
   },
   /** The table detail from an HTTP answer (joining, a bot added, the host's tools). */
   table_detail(s, msg) {
@@ -131,6 +137,37 @@ export function hello(state) {
   const msg = { v: 1, type: "hello", since: state.view ? state.seq : null };
   if (state.view && typeof lastChat === "number") msg.chat_since = lastChat;
   return msg;
+}
+
+/** An update's events, the first one marked when a stand-in made the move (`by`: "timer",
+ * "absent"): `standin: {by, i, action}` (`i`: the action's index, `seq` - 2), as a welcome marks
+ * each such move in the log it carries (docs/protocol.md). */
+export function markStandin(msg) {
+  const events = msg.events || [];
+  if (!msg.by || !msg.action || !events.length) return events;
+  return [{ ...events[0], standin: { by: msg.by, i: msg.seq - 2, action: msg.action } }, ...events.slice(1)];
+}
+
+/** The moves a stand-in made for `seat` while its person was away, from a welcome: its log's
+ * marked events whose action is among `away` (the welcome's indices of this seat's stand-in
+ * moves since its person's own last move), each read as an update of that move would be. */
+export function awayMoves(events, away, seat, view) {
+  if (!Array.isArray(away) || !away.length || seat === null) return [];
+  const out = [];
+  events.forEach((e, k) => {
+    const mark = e.standin;
+    if (mark && mark.action.seat === seat && away.includes(mark.i)) {
+      out.push({ by: mark.by, i: mark.i, move: standinMove({ action: mark.action, events: events.slice(k), view }) });
+    }
+  });
+  return out;
+}
+
+/** `s.forced` and `moves`, each action once, none this person was already told of. */
+function mergeForced(s, moves) {
+  const known = new Set(s.forced.map((f) => f.i));
+  const fresh = moves.filter((f) => f.i > s.standinSeen && !known.has(f.i));
+  return fresh.length ? s.forced.concat(fresh) : s.forced;
 }
 
 /** The private results to show this seat until dismissed: its peek and its investigation. */

@@ -7,6 +7,7 @@ import { presetName, secondsTo, tableTitle } from "./format.js";
 import { rulesShown } from "./table-facts.js";
 import { soundOn, setSound } from "./alerts.js";
 import { speechAvailable, speechOn, setSpeech } from "./speech.js";
+import { duration } from "./format.js";
 
 /** `opts`: {tableId, invite, big}. `render(state)` draws it; `tick(state)` counts the timer down. */
 export function statusBar({ tableId, invite, big }) {
@@ -56,7 +57,7 @@ export function statusBar({ tableId, invite, big }) {
     const left = Math.max(0, secondsTo(state.deadline));
     timer.hidden = false;
     timer.classList.toggle("urgent", left <= 10);
-    timer.replaceChildren(icon("timer"), document.createTextNode(t("timer.left", { seconds: left })));
+    timer.replaceChildren(icon("timer"), document.createTextNode(t("timer.left", { time: duration(left) })));
   }
 
   return { el, render, tick };

@@ -28,8 +28,18 @@ import { finishedScreen } from "./table-end.js";
 
 const NO_ANSWER_MS = 8000; // an action the server does not answer unlocks the buttons again
 
+/** The stand-in moves this device has told its person of, per table (table-state.js
+ * `standinSeen`): a notice dismissed once does not come back with the next page load. */
+const STANDIN_SEEN = "sh.standin_seen.";
+function standinSeen(tableId) {
+  try {
+    const raw = localStorage.getItem(`${STANDIN_SEEN}${tableId}`);
+    return raw !== null && Number.isInteger(Number(raw)) ? Number(raw) : -1;
+  } catch { return -1; }
+}
+
 export function mountTable(root, tableId, params = {}) {
-  let state = initialState({ tableId, invite: params.invite || null });
+  let state = initialState({ tableId, invite: params.invite || null, standinSeen: standinSeen(tableId) });
   let me = null; // the signed-in user (GET /api/me), null: none
   let levels = NO_LEVELS; // the bot levels offered, once GET /api/bots answers
   let revealed = false; // the role card is open
@@ -184,7 +194,11 @@ export function mountTable(root, tableId, params = {}) {
     action.render({
       ctx: context(), state, hosting: hostingContext(),
       dismissNotice: (index) => { state = reduce(state, { type: "notice_seen", index }); renderAction(); },
-      dismissForced: () => { state = reduce(state, { type: "forced_seen" }); renderAction(); },
+      dismissForced: () => {
+        state = reduce(state, { type: "forced_seen" });
+        try { localStorage.setItem(`${STANDIN_SEEN}${tableId}`, String(state.standinSeen)); } catch { /* ignore */ }
+        renderAction();
+      },
       showLog: log.show,
     });
   }
