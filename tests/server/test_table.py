@@ -384,35 +384,46 @@ def test_bots_play_a_whole_game_through_the_table() -> None:
     run(scenario)
 
 
+def bots_driver(
+    svc: Services, clock: FakeClock, game: Game, moved: Callable[[int, Action, str | None], None]
+) -> BotDriver:
+    """A driver of five ``random`` bots playing ``game`` through a submit of the test's own: it
+    checks each move, applies it and tells ``moved``."""
+    seating = Seating([Seat("bot", None, f"Bot {i}", "random") for i in range(5)], "", "", set())
+    presence = Presence(seating, clock, 1.0, lambda: None)
+
+    async def submit(
+        seat: int,
+        action: Action,
+        by: str | None = None,
+        expect: tuple[int, str, int] | None = None,
+    ) -> int:
+        assert expect in (None, (game.round, game.phase.value, len(game.actions)))
+        assert action in game.legal_actions(seat)
+        game.apply(action)
+        moved(seat, action, by)
+        driver.schedule()
+        return len(game.actions) + 1
+
+    log = logging.LoggerAdapter(logging.getLogger("test"), {})
+    driver = BotDriver(submit, lambda: game, seating, presence, svc, log, None, "random")
+    return driver
+
+
 def test_the_driver_moves_through_the_submit_it_holds() -> None:
     async def scenario() -> None:
         clock = FakeClock()
         svc = services(FakeWriter(), clock, Notes())
         game = Game(5, "official", 7)
-        seating = Seating(
-            [Seat("bot", None, f"Bot {i}", "random") for i in range(5)], "", "", set()
-        )
-        presence = Presence(seating, clock, 1.0, lambda: None)
         moves: list[tuple[int, Action, str | None]] = []
         done = asyncio.Event()
 
-        async def submit(
-            seat: int,
-            action: Action,
-            by: str | None = None,
-            expect: tuple[int, str, int] | None = None,
-        ) -> int:
-            assert expect in (None, (game.round, game.phase.value, len(game.actions)))
-            assert action in game.legal_actions(seat)
+        def moved(seat: int, action: Action, by: str | None) -> None:
             moves.append((seat, action, by))
-            game.apply(action)
-            driver.schedule()
             if game.finished:
                 done.set()
-            return len(game.actions) + 1
 
-        log = logging.LoggerAdapter(logging.getLogger("test"), {})
-        driver = BotDriver(submit, lambda: game, seating, presence, svc, log, None, "random")
+        driver = bots_driver(svc, clock, game, moved)
         driver.start(name="driven")
         await asyncio.wait_for(done.wait(), WAIT)
         assert [a for _, a, _ in moves] == game.actions
@@ -440,20 +451,12 @@ def _bot_moves(think: float, count: int = 30) -> tuple[float, list[tuple[int, Ac
         clock = FakeClock()
         svc = services(FakeWriter(), clock, Notes(), rng=random.Random(5), bot_delay=1.0)
         game = Game(5, "official", 7)
-        bots = [Seat("bot", None, f"Bot {i}", "random") for i in range(5)]
-        seating = Seating(bots, "", "", set())
-        presence = Presence(seating, clock, 1.0, lambda: None)
-
-        async def submit(
-            seat: int,
-            action: Action,
-            by: str | None = None,
-            expect: tuple[int, str, int] | None = None,
-        ) -> int:
-            out.append((seat, action, round(clock.now, 6)))
-            game.apply(action)
-            driver.schedule()
-            return len(game.actions) + 1
+        driver = bots_driver(
+            svc,
+            clock,
+            game,
+            lambda seat, action, by: out.append((seat, action, round(clock.now, 6))),
+        )
 
         async def thinks(agent: Any, view: Any, legal: list[Action]) -> Action:
             done = asyncio.get_running_loop().create_future()
@@ -461,8 +464,6 @@ def _bot_moves(think: float, count: int = 30) -> tuple[float, list[tuple[int, Ac
             await done
             return legal[-1]
 
-        log = logging.LoggerAdapter(logging.getLogger("test"), {})
-        driver = BotDriver(submit, lambda: game, seating, presence, svc, log, None, "random")
         driver._ask = thinks  # type: ignore[method-assign]
         started = clock.now
         driver.start(name="timed")
