@@ -506,7 +506,7 @@ class Game:
         if ph is _VOTE:
             out = list(_VOTES[seat]) if self.alive[seat] and self.votes[seat] is None else []
             if self._claims and seat in self._claims:  # claims stay open through the vote
-                out.extend(self._claim_options(seat))
+                self._add_claim_options(seat, out)
             return out
         if ph is _NOMINATE:
             if seat == self.candidate:
@@ -540,7 +540,7 @@ class Game:
             else:
                 out = []
         if self._claims and seat in self._claims:
-            out.extend(self._claim_options(seat))
+            self._add_claim_options(seat, out)
         return out
 
     def open_claims(self, seat: int) -> tuple[str, ...]:
@@ -572,15 +572,14 @@ class Game:
         """A power the next elected president will use (``power_timing: next_president``)."""
         return self._pending_power
 
-    def _claim_options(self, seat: int) -> list[Action]:
-        out: list[Action] = []
+    def _add_claim_options(self, seat: int, out: list[Action]) -> None:
+        """Add the seat's claim options to ``out`` (interned: no action is built)."""
         for subject, target in self._claims[seat].items():
             if subject == A.CLAIM_INVESTIGATION:
                 assert target is not None
                 out += _INVESTIGATION_CLAIMS[seat][target]
             else:
                 out += _POLICY_CLAIMS[subject][seat]
-        return out
 
     def is_legal(self, action: Action) -> bool:
         try:
