@@ -14,6 +14,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -64,26 +65,35 @@ def cluster() -> Iterator[str]:
     env.pop("RAY_ADDRESS", None)
     port = _free_port()
     address = f"{HOST}:{port}"
-    common = ["--node-ip-address", HOST, "--num-cpus", "1", "--block", "--disable-usage-stats"]
+    # its own short temporary folder (Ray's socket paths are bounded), a small object store per
+    # node (a container's /dev/shm is often 64 MB), and each node's output kept for the report
+    temp = Path(tempfile.mkdtemp(prefix="ray", dir="/tmp"))
+    common = [
+        "--node-ip-address", HOST, "--num-cpus", "1", "--object-store-memory", "100000000",
+        "--block", "--disable-usage-stats",
+    ]  # fmt: skip
     started: list[subprocess.Popen[bytes]] = []
 
     def start(*args: str) -> None:
-        started.append(
-            subprocess.Popen(
-                [_ray_bin(), "start", *args, *common],
-                env=env,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-                start_new_session=True,  # its own process group: stopped by its id below
+        with open(temp / f"start-{len(started)}.log", "wb") as log:
+            started.append(
+                subprocess.Popen(
+                    [_ray_bin(), "start", *args, *common],
+                    env=env,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                    start_new_session=True,  # its own process group: stopped by its id below
+                )
             )
-        )
 
     try:
-        start("--head", "--port", str(port), "--include-dashboard=false")
-        _wait(lambda: _listening(HOST, port), "the Ray head")
+        start("--head", "--port", str(port), "--include-dashboard=false", "--temp-dir", str(temp))
+        _wait(lambda: _listening(HOST, port), "the Ray head", temp)
+        # one worker at a time: two nodes of one address starting at once can pick one port
         start("--address", address)
+        _wait(lambda: _nodes(address, env) == 2, "the first Ray worker", temp)
         start("--address", address)
-        _wait(lambda: _nodes(address, env) == 3, "three Ray nodes")
+        _wait(lambda: _nodes(address, env) == 3, "the second Ray worker", temp)
         yield address
     finally:
         for proc in started:
@@ -97,15 +107,27 @@ def cluster() -> Iterator[str]:
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait(timeout=10)
+        shutil.rmtree(temp, ignore_errors=True)
 
 
-def _wait(ready: object, what: str, limit: float = 120.0) -> None:
-    """Until ``ready()`` holds, ``limit`` seconds at most (a cluster starting, not a race)."""
+def _wait(ready: object, what: str, temp: Path, limit: float = 240.0) -> None:
+    """Until ``ready()`` holds, ``limit`` seconds at most (a cluster starting, not a race); if it
+    never does, the error carries the end of what the nodes wrote."""
     end = time.monotonic() + limit
     while not ready():  # type: ignore[operator]
         if time.monotonic() > end:
-            raise RuntimeError(f"{what} did not come up in {limit:.0f} s")
-        time.sleep(0.5)
+            raise RuntimeError(f"{what} did not come up in {limit:.0f} s\n{_tails(temp)}")
+        time.sleep(1.0)
+
+
+def _tails(temp: Path, lines: int = 15) -> str:
+    logs = sorted(temp.glob("start-*.log")) + sorted(temp.glob("session_latest/logs/*.err"))
+    parts = []
+    for log in logs:
+        text = log.read_text(errors="replace").splitlines()[-lines:]
+        if text:
+            parts.append(f"--- {log.name}\n" + "\n".join(text))
+    return "\n".join(parts)[-6000:]
 
 
 def _listening(host: str, port: int) -> bool:

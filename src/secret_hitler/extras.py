@@ -27,6 +27,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
         "httpx",
         "openskill",  # ratings.py
         "numpy",  # every bot level the web client offers, bayes included
+        "confusable_homoglyphs",  # core/text.py: look-alike names (UTS #39)
     ),
     "postgres": ("psycopg",),
     "cluster": ("redis", "psycopg"),  # REDIS_URL: one node of many, on PostgreSQL
@@ -35,6 +36,8 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "rl": ("pettingzoo", "gymnasium", "numpy"),
     "llm": ("httpx", "openskill", "numpy"),  # model seats and `arena` (docs/llm.md)
     "ray": ("ray",),  # `--ray ADDRESS`: games on a Ray cluster (pools.py)
+    "jax": ("jax", "gymnasium", "numpy"),  # secret_hitler.batched (docs/batched.md)
+    "openspiel": ("pyspiel", "shimmy", "pettingzoo", "numpy"),  # secret_hitler.env.openspiel
 }
 
 

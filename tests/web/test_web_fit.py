@@ -154,32 +154,40 @@ def test_a_game_fits_at_four_widths(web_server, new_context, lang) -> None:
     role card open."""
     me = web_server.session("Alexandra")
     bots = {str(s): "rule" for s in range(1, 5)}
-    table = web_server.api("POST", "/api/tables", {"players": 5, "bots": bots}, token=me["token"])
-    page = new_context(token=me["token"], lang=lang, still=True).new_page()
     errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{web_server.url}/#/t/{table['id']}")
-    page.wait_for_selector(".table-grid:not([hidden]) .board", timeout=20000)
-    # the secrets of the night are one hidden line, however many there are
-    page.wait_for_selector(".log-list .private")
-    assert (
-        page.evaluate("document.querySelectorAll('.log-list li.private + li.private').length") == 0
-    )
-    page.locator(".role-toggle").click()
     found: list[str] = []
     seen: set[str] = set()
     rng = random.Random(len(lang))
-    deadline = time.monotonic() + 150
-    while "end" not in seen:
-        assert time.monotonic() < deadline, f"the game did not end; seen {seen}"
-        kind = _decision_kind(page)
-        if kind and kind not in seen:
-            seen.add(kind)
-            _measure(page, kind, found)
-            page.set_viewport_size({"width": 390, "height": 844})
-            continue
-        if kind != "end" and not act_once(page, rng):
-            page.wait_for_timeout(50)
+    deadline = time.monotonic() + 240
+    # a deal can end the game before the person holds a hand or chooses anyone: then another
+    for _game in range(3):
+        body = {"players": 5, "bots": bots}
+        table = web_server.api("POST", "/api/tables", body, token=me["token"])
+        page = new_context(token=me["token"], lang=lang, still=True).new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{web_server.url}/#/t/{table['id']}")
+        page.wait_for_selector(".table-grid:not([hidden]) .board", timeout=20000)
+        # the secrets of the night are one hidden line, however many there are
+        page.wait_for_selector(".log-list .private")
+        assert (
+            page.evaluate("document.querySelectorAll('.log-list li.private + li.private').length")
+            == 0
+        )
+        page.locator(".role-toggle").click()
+        while True:
+            assert time.monotonic() < deadline, f"the game did not end; seen {seen}"
+            kind = _decision_kind(page)
+            if kind and kind not in seen:
+                seen.add(kind)
+                _measure(page, kind, found)
+                page.set_viewport_size({"width": 390, "height": 844})
+                continue
+            if kind == "end":
+                break
+            if not act_once(page, rng):
+                page.wait_for_timeout(50)
+        if len(seen) >= 3:
+            break
     assert {"vote", "end"} <= seen and len(seen) >= 3, seen  # and a hand or a choice
     assert found == [], "\n".join(found[:40])
     assert missing_keys(page) == []
