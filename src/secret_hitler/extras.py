@@ -36,8 +36,8 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "rl": ("pettingzoo", "gymnasium", "numpy"),
     "llm": ("httpx", "openskill", "numpy"),  # model seats and `arena` (docs/llm.md)
     "ray": ("ray",),  # `--ray ADDRESS`: games on a Ray cluster (pools.py)
-    "jax": ("jax", "gymnasium", "numpy"),  # secret_hitler.batched (docs/batched.md)
-    "openspiel": ("pyspiel", "shimmy", "pettingzoo", "numpy"),  # secret_hitler.env.openspiel
+    "jax": ("jax", "optax", "pettingzoo", "gymnasium", "numpy"),  # secret_hitler.batched
+    "openspiel": ("pyspiel", "shimmy", "pettingzoo", "gymnasium", "numpy"),  # env.openspiel
 }
 
 
