@@ -131,7 +131,12 @@ async def _scenario(server: Server) -> None:
     record = await ahttp(server, "GET", f"/api/games/{tid}/record")
     texts = [m["text"] for m in record["chat"]]
     assert html in texts and "what did you draw?" in texts
-    assert all(set(m) == {"id", "seat", "user_id", "name", "text", "ts"} for m in record["chat"])
+    fields = {"id", "seat", "user_id", "name", "text", "ts", "after"}
+    assert all(set(m) == fields for m in record["chat"])
+    # the lines said during the game are the record's talk, each after the actions before it
+    assert [t["text"] for t in record["talk"]] == [
+        m["text"] for m in record["chat"] if m["after"] is not None
+    ]
     assert [m["id"] for m in record["chat"]] == sorted(m["id"] for m in record["chat"])
     # after the end, spectators may talk again
     await _say(guest, "gg")

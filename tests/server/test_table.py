@@ -342,7 +342,7 @@ def test_chat_is_stored_before_it_is_said() -> None:
             table.attach(c)
             async with table.lock:
                 table.hello(c, Hello(type="hello"))
-        line = await table.chat_line(player, "hello")
+        line, _ = await table.chat_line(player, "hello")
         assert (line["id"], line["seat"], line["ts"]) == (1, 1, round(clock.time(), 3))
         assert '"text":"hello"' in frames(watcher)[-1]
 

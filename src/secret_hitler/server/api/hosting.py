@@ -34,6 +34,7 @@ class TableSettings(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: StrictStr | None = None
     webhook: StrictStr | None = None  # "" removes it
+    bots_talk: StrictBool | None = None  # the bots' table talk, on or off
 
 
 class SeatBody(BaseModel):
@@ -54,7 +55,8 @@ def _host(table: Table, user: User) -> None:
 
 @router.patch("/api/tables/{table_id}")
 async def settings(table_id: str, body: TableSettings, request: Request) -> dict[str, Any]:
-    """The host names the table or sets (``""``: removes) its webhook."""
+    """The host names the table, sets (``""``: removes) its webhook, or turns the bots' talk
+    on or off (at once, also during a game)."""
     user = need_user(request)
     hub = hub_of(request)
     table = _table(hub, table_id, user)
@@ -65,6 +67,8 @@ async def settings(table_id: str, body: TableSettings, request: Request) -> dict
             table.name = name
         if body.webhook is not None:
             table.webhook = webhook
+        if body.bots_talk is not None:
+            table.bots_talk = body.bots_talk
         await table.persist()
         table.broadcast_table()
     return _detail(table, user)

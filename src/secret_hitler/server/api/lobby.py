@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 
 from ...bots import PLAYER_LEVELS
 from ...engine.catalog import catalog
+from ...engine.writer import with_talk
 from ..accounts.auth import COOKIE, NameError_, Sessions, User, clean_name, new_user_id
 from ..core.errors import LobbyError
 from ..core.guard import client_address
@@ -17,6 +18,7 @@ from ..core.text import brief, skeleton
 from ..lobby.hub import Hub, bot_levels, default_level
 from ..lobby.tutorial import open_tutorial
 from ..storage import queries as S
+from ..table.chat import shown, talk_section
 from ..table.seats import Seat
 from ..table.session import Table
 from .moderation import moderation_of
@@ -47,6 +49,7 @@ class CreateTable(BaseModel):
     rated: StrictBool = (
         False  # lobby/hub.py rated_problem: people only, official rules, 5-10 players
     )
+    bots_talk: StrictBool = True  # the bots' table talk (docs/server.md "Table talk")
 
 
 class JoinBody(BaseModel):
@@ -449,8 +452,8 @@ async def game_record(
         raise LobbyError(409, "game_not_finished", "the game is still being played")
     record = S.record_of(stored)
     record["id"] = game_id
-    record["chat"] = stored.chat
-    return record
+    record["chat"] = [shown(row) for row in stored.chat]
+    return with_talk(record, talk_section(stored.chat, len(record["actions"])))
 
 
 def _stored_detail(stored: S.StoredTable, user: User | None) -> dict[str, Any]:
@@ -478,6 +481,7 @@ def _stored_detail(stored: S.StoredTable, user: User | None) -> dict[str, Any]:
         "game_id": row["id"] if g is not None else None,
         "created_at": row["created_at"],
         "winner": g["winner"] if g else None,
+        "bots_talk": bool(row.get("bots_talk", True)),
         "reason": g["reason"] if g else None,
         "problem": None,
         "name": row.get("name"),

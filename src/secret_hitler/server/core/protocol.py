@@ -126,8 +126,14 @@ def from_exc(exc: ProtocolError) -> dict[str, Any]:
     return error(exc.code, exc.message, exc.id, exc.detail)
 
 
-def ack(id: str | None, seq: int | None = None) -> dict[str, Any]:
-    return {"v": VERSION, "type": "ack", "id": id, "seq": seq}
+def ack(
+    id: str | None, seq: int | None = None, claim: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """``claim``: a chat line's ack names the engine claim the line was read as (issue 30)."""
+    out = {"v": VERSION, "type": "ack", "id": id, "seq": seq}
+    if claim is not None:
+        out["claim"] = claim
+    return out
 
 
 def pong() -> dict[str, Any]:

@@ -377,6 +377,7 @@ class Hub:
             players=old["players"],
             rules=old["rules"],
             public=old["public"],
+            bots_talk=bool(body.get("bots_talk", True)),
             invite=self._new_invite(),
             timer=old["timer"],
             bot_level=old["bot_level"],
@@ -408,6 +409,7 @@ class Hub:
                 webhook = check_url(webhook, self.settings.webhook_allow_private)
             except WebhookError as exc:
                 raise LobbyError(400, exc.code, str(exc), "webhook") from None
+            bots_talk=bool(old.get("bots_talk", True)),
         return name, webhook
 
     def _new_id(self) -> str:
@@ -484,3 +486,4 @@ class Hub:
         await asyncio.gather(
             *(t.close() for t in list(self.tables.values())), return_exceptions=True
         )
+            bots_talk=bool(row.get("bots_talk", True)),

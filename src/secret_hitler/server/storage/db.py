@@ -62,6 +62,8 @@ class TableRow(Base):
     rated: Mapped[bool] = mapped_column(sa.Boolean, server_default=sa.false())
     # user ids the host removed from the waiting table (api/hosting.py); NULL: nobody
     removed: Mapped[Any] = mapped_column(sa.JSON, nullable=True)
+    # the host's switch for the bots' table talk (table/chat.py); on unless turned off
+    bots_talk: Mapped[bool] = mapped_column(sa.Boolean, server_default=sa.true())
 
 
 class SessionRow(Base):
@@ -116,6 +118,9 @@ class ChatRow(Base):
     name: Mapped[str] = mapped_column(sa.String(64))
     text: Mapped[str] = mapped_column(sa.Text)
     ts: Mapped[float] = mapped_column(sa.Float)
+    # actions played before the line (NULL: said before the game); a bot's talk line (JSON)
+    after: Mapped[int | None] = mapped_column(sa.Integer, nullable=True)
+    line: Mapped[Any] = mapped_column(sa.JSON, nullable=True)
 
 
 class RatedGameRow(Base):

@@ -171,6 +171,8 @@ def save_chat(table_id: str, message: dict[str, Any]) -> Write:
                 name=message["name"],
                 text=message["text"],
                 ts=message["ts"],
+                after=message.get("after"),
+                line=message.get("line"),
             )
         )
 
@@ -195,6 +197,8 @@ def _chat_rows(conn: Connection, table_id: str, limit: int | None = None) -> lis
     rows.reverse()
     for r in rows:
         r.pop("table_id", None)
+        if r.get("line") is None:  # a person's line: text only (table/chat.py)
+            r.pop("line", None)
     return rows
 
 

@@ -1,4 +1,13 @@
-"""Table chat: who may say a line and when, the text's cleaning, the lines a table keeps."""
+"""Table chat: who may say a line and when, the text's cleaning, the lines a table keeps, and
+the bots' talk in it (docs/server.md "Table talk").
+
+A chat line is one dict, stored, sent and kept the same way for a person and a bot: ``id``,
+``seat``, ``user_id`` (None: a bot), ``name``, ``text``, ``ts``, ``after`` (the actions played
+before it; None before the game) and, for a bot's line, ``line`` (its structured talk line,
+``talk.Line.to_json()``) and ``message`` (``talk.message(line)``: what each client renders in
+its reader's language; ``text`` is the English fallback). ``talk_section`` turns a game's lines
+into its record's ``talk`` section.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +15,10 @@ import unicodedata
 from collections import deque
 from typing import Any
 
+from ... import talk
 from ...engine import Game
+from ...engine.actions import CLAIM, CLAIM_INVESTIGATION
+from ...talk.said import Said
 from ..accounts.auth import User
 from ..core.guard import Guard
 from ..core.protocol import ProtocolError
@@ -15,6 +27,21 @@ from .conn import Conn
 
 LEGISLATIVE = ("discard", "enact", "veto_response")
 CHAT_KEEP = 100  # lines a table keeps (and a welcome carries)
+
+# The bots' talk limits, so that bots never flood a table's chat (issue 30). A level keeps its
+# own pace (``bots.voice.Style.per_round``: at most 3 lines a round); these bound what reaches
+# people whatever a level (or a plug-in) says.
+#: Seconds between two lines of one bot: a short line is read in about two seconds, so a bot
+#: that says three things says them one after the other, as a person types them.
+BOT_LINE_GAP = 2.5
+#: Lines all the bots of a table say in one round (a nomination to the next): about one line
+#: per bot seat of a 7-player table, a few more than a table of bots says on average
+#: (``evaluate talk``: 3 to 6 lines a round). Lines over it are dropped, except answers to
+#: questions people put to a bot by name (they count; people's own chat rate bounds them).
+TABLE_LINES_PER_ROUND = 8
+#: Lines one bot may have waiting for its turn to speak (``BOT_LINE_GAP``); more are dropped,
+#: oldest first: a bot says what is fresh.
+BOT_QUEUE_MAX = 4
 
 
 def clean_chat(text: str, max_len: int) -> str:
@@ -46,7 +73,7 @@ class Chat:
 
     def restore(self, lines: list[dict[str, Any]]) -> None:
         """The stored lines (oldest first), after a restart."""
-        self.lines.extend(lines)
+        self.lines.extend(shown(line) for line in lines)
         self.next_id = (lines[-1]["id"] + 1) if lines else 1
 
     def check(self, conn: Conn, text: str, game: Game | None) -> str:
@@ -79,7 +106,13 @@ class Chat:
         return clean
 
     def line(
-        self, seat: int | None, user: User, name: str | None, text: str, now: float
+        self,
+        seat: int | None,
+        user: User,
+        name: str | None,
+        text: str,
+        now: float,
+        after: int | None = None,
     ) -> dict[str, Any]:
         """The next line (not kept until ``said``: it is stored first)."""
         return {
@@ -89,8 +122,85 @@ class Chat:
             "name": name or user.name,
             "text": text,
             "ts": round(now, 3),
+            "after": after,
+        }
+
+    def bot_line(
+        self, seat: int, name: str, line: talk.Line, names: list[str], after: int, now: float
+    ) -> dict[str, Any]:
+        """The next line, said by the bot at ``seat``: its talk line, the message clients render
+        and the English text (logs, old clients, the record's readers without the phrases)."""
+        return {
+            "id": self.next_id,
+            "seat": seat,
+            "user_id": None,
+            "name": name,
+            "text": talk.render(line, "en", names),
+            "ts": round(now, 3),
+            "after": after,
+            "line": line.to_json(),
+            "message": talk.message(line).to_json(),
         }
 
     def said(self, line: dict[str, Any]) -> None:
         self.next_id += 1
         self.lines.append(line)
+
+
+def shown(row: dict[str, Any]) -> dict[str, Any]:
+    """A stored chat row as clients get it: a bot's line with the message they render."""
+    raw = row.get("line")
+    if raw is None or "message" in row:
+        return row
+    try:
+        msg = talk.message(talk.line_from_json(raw)).to_json()
+    except talk.InvalidLine:
+        return row  # (never stored so) the text stands alone
+    return {**row, "message": msg}
+
+
+def talk_section(rows: list[dict[str, Any]], actions: int) -> list[dict[str, Any]]:
+    """A game's chat rows as its record's ``talk`` section (``talk.said.Said`` entries): the
+    lines said from the deal on (lobby chat has no ``after``), a bot's structured line, a
+    person's text, each with its seat and, without one, its name."""
+    out: list[dict[str, Any]] = []
+    for row in rows:
+        after = row.get("after")
+        if after is None or not 0 <= after <= actions:
+            continue
+        raw, seat = row.get("line"), row.get("seat")
+        try:
+            line = None if raw is None else talk.line_from_json(raw)
+        except talk.InvalidLine:
+            continue
+        name = row.get("name") if seat is None else None
+        text = None if line is not None else row.get("text")
+        out.append(Said(seat, after, line, text, name).to_json())
+    return out
+
+
+def recognised(game: Game, seat: int, text: str, names: list[str]) -> list[talk.Line]:
+    """What a person's chat line says (``talk.recognise``), read with the speaker's context
+    from the engine: the claims the seat may still make (its legal claim actions), the
+    investigation it may claim, the government now."""
+    offered = [a for a in game.legal_actions(seat) if a.type == CLAIM]
+    investigated = next(
+        (a.target for a in offered if a.subject == CLAIM_INVESTIGATION and a.target is not None),
+        None,
+    )
+    government = None
+    if game.president is not None and game.chancellor is not None:
+        government = (game.president, game.chancellor)
+    context = talk.Context(game.open_claims(seat), investigated, government)
+    return talk.recognise(text, players=game.n, names=names, context=context)
+
+
+def claim_offer(game: Game, seat: int, lines: list[talk.Line]) -> dict[str, Any] | None:
+    """The engine claim a recognised line matches, if the seat may make it now: the action
+    (JSON) the sender's client offers with one tap (never made for it)."""
+    for line in lines:
+        if isinstance(line, talk.Claim):
+            action = line.to_action(seat)
+            if action in game.legal_actions(seat):
+                return action.to_json()
+    return None

@@ -134,9 +134,9 @@ async def _dispatch(table: Table, conn: Conn, msg: P.ClientMessage) -> None:
         log.debug("action", extra={"game_id": table.id, "ms": (time.perf_counter() - t0) * 1000})
     elif isinstance(msg, P.ChatMsg):
         try:
-            await table.chat_line(conn, msg.text)
+            _, claim = await table.chat_line(conn, msg.text)
         except P.ProtocolError as exc:
             exc.id = msg.id
             raise
         if msg.id is not None:
-            conn.send_msg(P.ack(msg.id))
+            conn.send_msg(P.ack(msg.id, claim=claim))

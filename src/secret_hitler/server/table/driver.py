@@ -9,6 +9,14 @@ role or hand), and it thinks inside that time, from the moment the decision is p
 watcher who times the moves learns nothing of what the bot weighed. A bot candidate first gives
 the people of the last government ``claim_wait`` seconds to claim (``_Hold``).
 
+Bots talk here too (``bots/voice.py`` decides what; docs/server.md "Table talk"): after each
+move, and soon after a line is said, every bot seat hears the lines said since it last heard
+(``tell``) and is asked what it says (``ask_speech``), each only while it is not thinking (an
+agent is never used from two threads). Its lines wait in its queue and leave one at a time
+through the table's ``say`` (the chat path people's lines take), at most one every
+``chat.BOT_LINE_GAP`` seconds a bot and ``chat.TABLE_LINES_PER_ROUND`` a round at the table,
+and none while the table's switch (``talk_on``) is off.
+
 The task is supervised: a bot that raises, returns an illegal action or thinks longer than
 ``bot_timeout`` is logged with the game id and the ``FALLBACK_LEVEL`` bot moves for it (a random
 legal move if that fails too), so a failure costs the seat strength, not sense; a move that could
@@ -22,6 +30,7 @@ import asyncio
 import contextlib
 import logging
 import random
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -32,13 +41,20 @@ from ...bots.base import (
     STRONGEST_FIRST,
     AgentError,
     ask_claims,
+    ask_speech,
     bot_problem,
     decide,
+    listens,
     makes_claims,
+    speaks,
+    tell,
 )
 from ...engine import Action, Game
 from ...engine.actions import CLAIM
+from ...talk import Answer, Line
+from ...talk.said import Said
 from ..core import protocol as P
+from .chat import BOT_LINE_GAP, BOT_QUEUE_MAX, TABLE_LINES_PER_ROUND
 from .presence import Presence
 from .seats import Seat, Seating
 from .services import Services
@@ -74,8 +90,12 @@ class BotDriver:
         log: logging.LoggerAdapter,  # type: ignore[type-arg]
         timer: int | None,
         bot_level: str,
+        say: Callable[[int, Line], Awaitable[bool]] | None = None,
+        talk_on: Callable[[], bool] = lambda: False,
     ) -> None:
         self.submit = submit
+        self.say = say  # how a bot's line is said at the table (``Table.bot_chat``)
+        self.talk_on = talk_on  # the table's switch
         self._game = game  # the table's current game (a remake or a restore replaces it)
         self.seating = seating
         self.presence = presence
@@ -104,6 +124,13 @@ class BotDriver:
         self.hold: _Hold | None = None
         self.seen_claims: set[tuple[int, str]] = set()
         self.wake = asyncio.Event()
+        # Talk: when the bots are next asked to speak, the lines each has not heard yet, the
+        # lines each waits to say and when its next may leave, the lines said this round
+        self.talk_due: float | None = None
+        self.unheard: dict[int, list[Said]] = {}
+        self.to_say: dict[int, deque[Line]] = {}
+        self.line_at: dict[int, float] = {}
+        self.round_lines: tuple[int, int] = (-1, 0)  # (round, bot lines said in it)
         self.task: asyncio.Task[None] | None = None
 
     @property
@@ -162,6 +189,14 @@ class BotDriver:
         self.hold = None
         self.seen_claims.clear()
 
+        self._forget_talk()
+
+    def _forget_talk(self) -> None:
+        self.talk_due = None
+        self.unheard.clear()
+        self.to_say.clear()
+        self.line_at.clear()
+        self.round_lines = (-1, 0)
     def finished(self) -> None:
         self.deadline = self.deadline_at = None
         self._forget_thinking()
@@ -278,10 +313,12 @@ class BotDriver:
             self.hold = None
             self.deadline = self.deadline_at = None
             return
+            self._forget_talk()
         now = self._now()
         key = (g.round, g.phase.value)
         open_now = {(s, subject) for s in g.claimants() for subject in g.open_claims(s)}
         self.seen_claims &= open_now  # a window that closed and opens again is a new one
+        self._talk_soon(now)
         if key != self.decision_key:
             self.decision_key = key
             self.bot_due.clear()
@@ -347,6 +384,81 @@ class BotDriver:
     def _next_task(self, now: float) -> tuple[float, int, int, str] | None:
         """The next automatic move: (when, priority, seat, kind); claims go first."""
         g = self.game
+    # ------------------------------------------------------------------ talk
+    def heard(self, seat: int | None, after: int, lines: list[Line]) -> None:
+        """Lines said at the table (a person's, as the server read them; a bot's): every other
+        bot seat hears them at the next talk pass, soon."""
+        if not lines or self.game is None:
+            return
+        said = [Said(seat, after, line) for line in lines]
+        for s in self.agents:
+            if s != seat:
+                self.unheard.setdefault(s, []).extend(said)
+        self._talk_soon(self._now())
+        self.wake.set()
+
+    def _talk_soon(self, now: float) -> None:
+        """Ask the bots to talk shortly (half a bot's delay: a reply comes after a beat)."""
+        if self.talk_due is None and self.agents:
+            self.talk_due = now + 0.5 * max(self.settings.bot_delay, 0.0)
+
+    def _talk(self, now: float) -> None:
+        """One talk pass: each bot seat not thinking hears what it has not heard and says what
+        it says now (queued); a seat that is thinking is asked again shortly."""
+        g = self.game
+        assert g is not None
+        self.talk_due = None
+        n = g.n
+        first = g.president if g.president is not None else 0
+        busy = False
+        for seat in ((first + i) % n for i in range(n)):
+            agent = self.agents.get(seat)
+            if agent is None or self.seats[seat].kind != "bot":
+                continue
+            if seat in self.thinking and not self.thinking[seat].done():
+                busy = busy or bool(self.unheard.get(seat)) or self.talk_on()
+                continue
+            said = self.unheard.pop(seat, [])
+            try:
+                if said and listens(agent) and g.alive[seat]:
+                    tell(agent, g.view(seat), said)
+                if not self.talk_on() or not speaks(agent):
+                    continue
+                lines = ask_speech(agent, g.view(seat))
+            except Exception:
+                self.log.exception("bot %s talk failed", agent.name, extra={"seat": seat})
+                continue
+            if lines:
+                queue = self.to_say.setdefault(seat, deque(maxlen=BOT_QUEUE_MAX))
+                queue.extend(lines)
+                self.line_at.setdefault(seat, now)
+        if busy:
+            self.talk_due = now + 0.25
+
+    async def _say(self, seat: int, now: float) -> None:
+        """The seat's next queued line leaves, within the table's budget for the round."""
+        g = self.game
+        assert g is not None
+        queue = self.to_say.get(seat)
+        if not queue:
+            self.to_say.pop(seat, None)
+            return
+        line = queue.popleft()
+        if not queue:
+            del self.to_say[seat]
+        self.line_at[seat] = now + BOT_LINE_GAP
+        said_round, count = self.round_lines
+        if said_round != g.round:
+            count = 0
+        over = count >= TABLE_LINES_PER_ROUND and not isinstance(line, Answer)  # people asked
+        if over or self.say is None or not self.talk_on():
+            self.log.debug(
+                "bot line dropped", extra={"seat": seat, "answer": isinstance(line, Answer)}
+            )
+            return
+        if await self.say(seat, line):
+            self.round_lines = (g.round, count + 1)
+
         if g is None or g.finished:
             return None
         tasks: list[tuple[float, int, int, str]] = [
@@ -357,6 +469,10 @@ class BotDriver:
         grace = self.settings.grace
         for s in g.to_act():
             if self.seats[s].kind == "bot":
+        if self.talk_due is not None:
+            tasks.append((self.talk_due, 2, -1, "talk"))
+        for s in self.to_say:
+            tasks.append((self.line_at.get(s, now), 2, s, "say"))
                 if not self._held(s):
                     tasks.append((self.bot_due.get(s, now), 1, s, "bot"))
                 continue
@@ -422,6 +538,12 @@ class BotDriver:
         if kind == "bot":
             return await self._bot_move(seat)
         expect = (g.round, g.phase.value, len(g.actions))
+        if kind == "talk":
+            self._talk(self._now())
+            return True
+        if kind == "say":
+            await self._say(seat, self._now())
+            return True
         view = g.view(seat)
         legal = [a for a in g.legal_actions(seat) if a.type != CLAIM]
         if not legal:

@@ -16,15 +16,17 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
+from ... import talk
 from ...engine import Action, Game, GameError, IllegalAction, InvalidAction, game_from_record
 from ...engine.actions import CLAIM
+from ...engine.writer import with_talk
 from ..core import protocol as P
 from ..core.logs import GameLog
 from ..storage import queries as S
 from ..storage.ratings import with_rated_start
 from ..storage.writer import StorageUnavailable, Write, is_unavailable
 from . import fanout
-from .chat import Chat
+from .chat import LEGISLATIVE, Chat, claim_offer, recognised, talk_section
 from .conn import Conn
 from .driver import BotDriver
 from .presence import Presence
@@ -64,6 +66,7 @@ class Table:
         rematch: str | None = None,
         rated: bool = False,
         removed: set[str] | None = None,
+        bots_talk: bool = True,
     ) -> None:
         self.services = services
         clock = services.clock
@@ -83,6 +86,7 @@ class Table:
         self.name = name  # the host's name for the table
         self.webhook = webhook  # play-by-post notifications (lobby/webhooks.py); never shown
         self.rematch = rematch  # the table opened by "rematch" after this game
+        self.bots_talk = bots_talk  # the host's switch for the bots' talk (chat.py)
         self.remake: dict[str, Any] | None = None  # an open remake vote (api/hosting.py)
         self.remake_result: dict[str, Any] | None = None  # how the last one went
         self.game: Game | None = None
@@ -110,6 +114,8 @@ class Table:
             self.log,
             timer=timer,
             bot_level=bot_level,
+            say=self.bot_chat,
+            talk_on=lambda: self.bots_talk,
         )
         # Storage faults: a failed commit leaves the game as it was before the action, but the
         # database may still hold that action (a COMMIT whose answer was lost), so the next
@@ -266,6 +272,7 @@ class Table:
             "bot_level": self.bot_level,
             "auto_start": self.auto_start,
             "rated": self.rated,
+            "bots_talk": self.bots_talk,
             "seats": seats,
             "spectators": self.presence.spectators,
             "game_id": self.id if g is not None else None,
@@ -307,6 +314,7 @@ class Table:
             "rematch": self.rematch,
             "rated": self.rated,
             "removed": sorted(self.removed) or None,
+            "bots_talk": self.bots_talk,
         }
 
     def record(self) -> dict[str, Any]:
@@ -316,7 +324,7 @@ class Table:
         rec["chat"] = list(self.chat.lines)
         if self.renamed:  # deleted accounts: the stored record says the same
             rec["players"] = [self.renamed.get(i, n) for i, n in enumerate(rec["players"])]
-        return rec
+        return with_talk(rec, talk_section(rec["chat"], len(self.game.actions)))
 
     # ------------------------------------------------------------------ fan-out
     def broadcast_table(self) -> None:
@@ -646,23 +654,65 @@ class Table:
             self.services.listener.idle(self)
 
     # ------------------------------------------------------------------ chat
-    async def chat_line(self, conn: Conn, text: str) -> dict[str, Any]:
+    async def chat_line(
+        self, conn: Conn, text: str
+    ) -> tuple[dict[str, Any], dict[str, Any] | None]:
+        """A person's chat line: stored, sent to all, and during a game read by the server's
+        recogniser (``chat.recognised``) and told to the bots. Returns the line and the engine
+        claim it matches, for the sender's client to offer with one tap (never made for it)."""
         clean = self.chat.check(conn, text, self.game)
         user = conn.user
         assert user is not None
         seat = conn.seat
         async with self.lock:
+            g = self.game
+            after = None if g is None else len(g.actions)
             name = self.seats[seat].name if seat is not None else user.name
-            line = self.chat.line(seat, user, name, clean, self.services.clock.time())
+            line = self.chat.line(seat, user, name, clean, self.services.clock.time(), after)
+            await self._store_chat(line)
+            if g is None or g.finished or seat is None:
+                return line, None
+            heard = recognised(g, seat, clean, self._names())
+            self.driver.heard(seat, len(g.actions), heard)
+            return line, claim_offer(g, seat, heard)
+
+    async def bot_chat(self, seat: int, line: talk.Line) -> bool:
+        """A bot's talk line (the driver's ``say``), through the chat path people's lines take
+        (stored, kept, sent to all); False when it was not said (the game is over, the bot may
+        not talk now, the table's switch is off, storage failed)."""
+        async with self.lock:
+            g = self.game
+            if g is None or g.finished or not self.bots_talk or self.seats[seat].kind != "bot":
+                return False
+            if not g.alive[seat] or (
+                g.phase.value in LEGISLATIVE and seat in (g.president, g.chancellor)
+            ):
+                return False  # the rule people's lines keep (``Chat.check``)
+            name = self.seats[seat].name or f"Bot {seat + 1}"
+            msg = self.chat.bot_line(
+                seat, name, line, self._names(), len(g.actions), self.services.clock.time()
+            )
             try:
-                await self._write(S.save_chat(self.id, line))
-            except StorageUnavailable:
-                raise P.ProtocolError(
-                    "unavailable", "the database is unavailable: the message was not sent"
-                ) from None
-            self.chat.said(line)
-            fanout.send_all(self.conns, P.dumps(P.chat_msg(line)))
-        return line
+                await self._store_chat(msg)
+            except P.ProtocolError:
+                return False
+            self.driver.heard(seat, len(g.actions), [line])
+            return True
+
+    async def _store_chat(self, line: dict[str, Any]) -> None:
+        """(under the lock) Store a chat line, keep it and send it to every connection."""
+        try:
+            await self._write(S.save_chat(self.id, line))
+        except StorageUnavailable:
+            raise P.ProtocolError(
+                "unavailable", "the database is unavailable: the message was not sent"
+            ) from None
+        self.chat.said(line)
+        fanout.send_all(self.conns, P.dumps(P.chat_msg(line)))
+
+    def _names(self) -> list[str]:
+        """The seats' names (the recogniser reads them; a bot's line says them)."""
+        return [s.name or f"Bot {i + 1}" for i, s in enumerate(self.seats)]
 
     async def close(self) -> None:
         await self.driver.stop()

@@ -1,0 +1,150 @@
+"""Table talk on a real server (issue 30): bots speak through the chat path within their
+limits, the table's switch silences them, a person's claim line is offered back as a claim and
+a question put to a bot by name is answered, and the talk is kept in the downloaded record
+(which replays to the same state: talk never changes a replay)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from typing import Any
+
+from server_support import Client, Server, ahttp, http, session
+
+from secret_hitler.engine import game_from_record
+from secret_hitler.server.table.chat import BOT_LINE_GAP, TABLE_LINES_PER_ROUND
+from secret_hitler.talk import line_from_json
+
+BOTS = {str(s): "rule" for s in range(1, 5)}
+FAST = {"SH_BOT_DELAY": "0.2", "SH_CLAIM_WAIT": "0"}
+
+
+def _bot_lines(c: Client) -> list[dict[str, Any]]:
+    return [
+        m["message"] for m in c.messages if m["type"] == "chat" and m["message"]["user_id"] is None
+    ]
+
+
+async def _play_game(server: Server, talk: bool = True) -> tuple[Client, str]:
+    host = session(server, "Ada")
+    body = {"players": 5, "seat": 0, "bots": BOTS, "timer": 3600, "bots_talk": talk}
+    table = await ahttp(server, "POST", "/api/tables", body, host)
+    assert table["bots_talk"] is talk
+    me = Client(server, host, "Ada")
+    await me.connect(table["id"])
+    await me.play(random.Random(3), claim_p=0.7, timeout=120)
+    await me.close()
+    return me, table["id"]
+
+
+def test_bots_speak_within_their_limits_and_the_record_keeps_the_talk(
+    make_server: object,
+) -> None:
+    server = make_server(**FAST)  # type: ignore[operator]
+    me, tid = asyncio.run(_play_game(server))
+    lines = _bot_lines(me)
+    assert lines, "no bot said a word in a whole game"
+    for m in lines:  # a structured line, the message each client renders, an English text
+        assert m["seat"] in range(1, 5) and m["name"] == f"Bot {m['seat'] + 1}"
+        assert line_from_json(m["line"], players=5).to_json() == m["line"]
+        assert m["message"]["key"].startswith("talk.") and m["text"]
+    by_seat: dict[int, list[float]] = {}
+    for m in lines:
+        by_seat.setdefault(m["seat"], []).append(m["ts"])
+    for times in by_seat.values():  # the server's own stamps: one line a gap at most
+        assert all(b - a >= BOT_LINE_GAP - 0.01 for a, b in zip(times, times[1:], strict=False))
+    record = http(server, "GET", f"/api/games/{tid}/record")
+    rounds = 1 + sum(1 for a in record["actions"] if a["type"] == "nominate")
+    assert len(lines) <= TABLE_LINES_PER_ROUND * rounds
+    talk = record["talk"]
+    said = [t for t in talk if "line" in t]
+    assert [t["line"] for t in said] == [m["line"] for m in lines]
+    assert all(t["after"] == m["after"] for t, m in zip(said, lines, strict=True))
+    bare = {k: v for k, v in record.items() if k not in ("talk", "chat")}
+    assert game_from_record(record).to_record() == game_from_record(bare).to_record()
+
+
+def test_the_switch_silences_the_bots(make_server: object) -> None:
+    server = make_server(**FAST)  # type: ignore[operator]
+    me, tid = asyncio.run(_play_game(server, talk=False))
+    assert _bot_lines(me) == []
+    record = http(server, "GET", f"/api/games/{tid}/record")
+    assert all("line" not in t for t in record["talk"])
+
+
+async def _until_hand_claim(me: Client, deadline: float) -> bool:
+    """Play (Ja, first options) until Ada may claim her president's hand; False: game over."""
+    while time.monotonic() < deadline:
+        view = me.view
+        assert view is not None
+        if view["phase"] == "game_over":
+            return False
+        if any(a["type"] == "claim" and a["subject"] == "president_hand" for a in me.legal):
+            return True
+        turn = [a for a in me.legal if a["type"] != "claim"]
+        if turn and 0 in view["to_act"]:
+            ja = [a for a in turn if a["type"] == "vote" and a["ja"]]
+            await me.send({"v": 1, "type": "action", "id": f"a{me.seq}", "action": (ja or turn)[0]})
+            await me.recv_until(lambda m: m["type"] in ("update", "error"))
+        else:
+            await me.recv_until(lambda m: m["type"] == "update")
+    raise AssertionError("Ada was never president")
+
+
+def test_a_claim_line_is_offered_back_and_a_bot_answers_a_question(
+    make_server: object,
+) -> None:
+    server = make_server(**FAST)  # type: ignore[operator]
+    asyncio.run(_claim_and_question(server))
+
+
+async def _claim_and_question(server: Server) -> None:
+    for _ in range(5):  # a game may end before Ada is president
+        host = session(server, "Ada")
+        body = {"players": 5, "seat": 0, "bots": BOTS, "timer": 3600}
+        table = await ahttp(server, "POST", "/api/tables", body, host)
+        me = Client(server, host, "Ada")
+        await me.connect(table["id"])
+        try:
+            if not await _until_hand_claim(me, time.monotonic() + 120):
+                continue
+            await me.send({"v": 1, "type": "chat", "id": "rrb", "text": "RRB"})
+            ack = await me.recv_until(lambda m: m.get("id") == "rrb")
+            assert ack["type"] == "ack", ack
+            claim = ack["claim"]
+            assert claim["subject"] == "president_hand" and claim["seat"] == 0
+            assert sorted(claim["policies"]) == ["fascist", "fascist", "liberal"]
+            assert claim in me.legal  # the engine's own claim action, not made for her
+            assert not any(
+                e["type"] == "claim" and e["seat"] == 0
+                for m in me.messages
+                if m["type"] == "update"
+                for e in m["events"]
+            )
+            # "why Nein?" / "why Ja?": a bot that voted answers, addressed to Ada
+            voted = next(
+                m
+                for m in reversed(me.messages)
+                if m["type"] == "update" and any(e["type"] == "votes" for e in m["events"])
+            )
+            votes = next(e for e in voted["events"] if e["type"] == "votes")["votes"]
+            bot = next(s for s in range(1, 5) if me.view["alive"][s])
+            word = "Ja" if votes[bot] else "Nein"
+            await me.send(
+                {"v": 1, "type": "chat", "id": "q", "text": f"Bot {bot + 1}, why {word}?"}
+            )
+            await me.recv_until(lambda m: m.get("id") == "q")
+            answer = await me.recv_until(
+                lambda m, bot=bot: (
+                    m["type"] == "chat"
+                    and m["message"]["seat"] == bot
+                    and (m["message"].get("line") or {}).get("kind") == "answer"
+                )
+            )
+            assert answer["message"]["line"]["to"] == 0
+            assert answer["message"]["line"]["line"]["kind"] == "explain_vote"
+            return
+        finally:
+            await me.close()
+    raise AssertionError("Ada was never president in 5 games")
