@@ -473,6 +473,7 @@ def _stored_detail(stored: S.StoredTable, user: User | None) -> dict[str, Any]:
         "bot_level": row["bot_level"],
         "auto_start": row["auto_start"],
         "rated": bool(row.get("rated")),
+        "bots_talk": bool(row.get("bots_talk", True)),
         "seats": [
             {"seat": i, **Seat.from_json(s).to_json(), "connected": s.get("kind") == "bot"}
             for i, s in enumerate(row["seats"])
@@ -481,7 +482,6 @@ def _stored_detail(stored: S.StoredTable, user: User | None) -> dict[str, Any]:
         "game_id": row["id"] if g is not None else None,
         "created_at": row["created_at"],
         "winner": g["winner"] if g else None,
-        "bots_talk": bool(row.get("bots_talk", True)),
         "reason": g["reason"] if g else None,
         "problem": None,
         "name": row.get("name"),

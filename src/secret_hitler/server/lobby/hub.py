@@ -355,6 +355,7 @@ class Hub:
             name=name,
             webhook=webhook,
             rated=rated,
+            bots_talk=bool(body.get("bots_talk", True)),
         )
         if self.cluster is not None:
             await self.cluster.claim_new(table.id)
@@ -377,7 +378,6 @@ class Hub:
             players=old["players"],
             rules=old["rules"],
             public=old["public"],
-            bots_talk=bool(body.get("bots_talk", True)),
             invite=self._new_invite(),
             timer=old["timer"],
             bot_level=old["bot_level"],
@@ -387,6 +387,7 @@ class Hub:
             name=old.get("name"),
             webhook=old.get("webhook"),
             rated=bool(old.get("rated")),
+            bots_talk=bool(old.get("bots_talk", True)),
         )
         await self.store.write(S.save_table(table.row(), insert=True))
         self._register(table)
@@ -409,7 +410,6 @@ class Hub:
                 webhook = check_url(webhook, self.settings.webhook_allow_private)
             except WebhookError as exc:
                 raise LobbyError(400, exc.code, str(exc), "webhook") from None
-            bots_talk=bool(old.get("bots_talk", True)),
         return name, webhook
 
     def _new_id(self) -> str:
@@ -465,6 +465,7 @@ class Hub:
             rematch=row.get("rematch"),
             rated=bool(row.get("rated")),
             removed={str(u) for u in row.get("removed") or ()},
+            bots_talk=bool(row.get("bots_talk", True)),
         )
         table.chat.restore(st.chat)
         self._register(table)
@@ -486,4 +487,3 @@ class Hub:
         await asyncio.gather(
             *(t.close() for t in list(self.tables.values())), return_exceptions=True
         )
-            bots_talk=bool(row.get("bots_talk", True)),

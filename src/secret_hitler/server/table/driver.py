@@ -123,7 +123,6 @@ class BotDriver:
         # open at the last nomination (their holders had their chance: no second wait)
         self.hold: _Hold | None = None
         self.seen_claims: set[tuple[int, str]] = set()
-        self.wake = asyncio.Event()
         # Talk: when the bots are next asked to speak, the lines each has not heard yet, the
         # lines each waits to say and when its next may leave, the lines said this round
         self.talk_due: float | None = None
@@ -131,6 +130,7 @@ class BotDriver:
         self.to_say: dict[int, deque[Line]] = {}
         self.line_at: dict[int, float] = {}
         self.round_lines: tuple[int, int] = (-1, 0)  # (round, bot lines said in it)
+        self.wake = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
 
     @property
@@ -188,7 +188,6 @@ class BotDriver:
         self.decision_key = None
         self.hold = None
         self.seen_claims.clear()
-
         self._forget_talk()
 
     def _forget_talk(self) -> None:
@@ -197,6 +196,7 @@ class BotDriver:
         self.to_say.clear()
         self.line_at.clear()
         self.round_lines = (-1, 0)
+
     def finished(self) -> None:
         self.deadline = self.deadline_at = None
         self._forget_thinking()
@@ -310,15 +310,15 @@ class BotDriver:
             self.bot_due.clear()
             self.claim_due.clear()
             self._forget_thinking()
+            self._forget_talk()
             self.hold = None
             self.deadline = self.deadline_at = None
             return
-            self._forget_talk()
         now = self._now()
+        self._talk_soon(now)
         key = (g.round, g.phase.value)
         open_now = {(s, subject) for s in g.claimants() for subject in g.open_claims(s)}
         self.seen_claims &= open_now  # a window that closed and opens again is a new one
-        self._talk_soon(now)
         if key != self.decision_key:
             self.decision_key = key
             self.bot_due.clear()
@@ -381,9 +381,6 @@ class BotDriver:
             if hold.seat in g.to_act() and self.seats[hold.seat].kind == "bot":
                 self._begin(hold.seat, now)
 
-    def _next_task(self, now: float) -> tuple[float, int, int, str] | None:
-        """The next automatic move: (when, priority, seat, kind); claims go first."""
-        g = self.game
     # ------------------------------------------------------------------ talk
     def heard(self, seat: int | None, after: int, lines: list[Line]) -> None:
         """Lines said at the table (a person's, as the server read them; a bot's): every other
@@ -459,6 +456,9 @@ class BotDriver:
         if await self.say(seat, line):
             self.round_lines = (g.round, count + 1)
 
+    def _next_task(self, now: float) -> tuple[float, int, int, str] | None:
+        """The next automatic move: (when, priority, seat, kind); claims go first."""
+        g = self.game
         if g is None or g.finished:
             return None
         tasks: list[tuple[float, int, int, str]] = [
@@ -466,13 +466,13 @@ class BotDriver:
         ]
         if self.hold is not None:
             tasks.append((self.hold.until, 1, self.hold.seat, "hold"))
-        grace = self.settings.grace
-        for s in g.to_act():
-            if self.seats[s].kind == "bot":
         if self.talk_due is not None:
             tasks.append((self.talk_due, 2, -1, "talk"))
         for s in self.to_say:
             tasks.append((self.line_at.get(s, now), 2, s, "say"))
+        grace = self.settings.grace
+        for s in g.to_act():
+            if self.seats[s].kind == "bot":
                 if not self._held(s):
                     tasks.append((self.bot_due.get(s, now), 1, s, "bot"))
                 continue
@@ -535,15 +535,15 @@ class BotDriver:
         if kind == "claim":
             await self._bot_claims(seat)
             return True
-        if kind == "bot":
-            return await self._bot_move(seat)
-        expect = (g.round, g.phase.value, len(g.actions))
         if kind == "talk":
             self._talk(self._now())
             return True
         if kind == "say":
             await self._say(seat, self._now())
             return True
+        if kind == "bot":
+            return await self._bot_move(seat)
+        expect = (g.round, g.phase.value, len(g.actions))
         view = g.view(seat)
         legal = [a for a in g.legal_actions(seat) if a.type != CLAIM]
         if not legal:
