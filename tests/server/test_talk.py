@@ -6,12 +6,15 @@ a question put to a bot by name is answered, and the talk is kept in the downloa
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import time
+from pathlib import Path
 from typing import Any
 
 from server_support import Client, Server, ahttp, http, session
 
+from secret_hitler import talk
 from secret_hitler.engine import game_from_record
 from secret_hitler.server.table.chat import BOT_LINE_GAP, TABLE_LINES_PER_ROUND
 from secret_hitler.talk import line_from_json
@@ -148,3 +151,26 @@ async def _claim_and_question(server: Server) -> None:
         finally:
             await me.close()
     raise AssertionError("Ada was never president in 5 games")
+
+
+def test_the_web_clients_talk_fixture_is_what_the_server_says() -> None:
+    """tests/web/js/talk_lines.json (the page renders these messages and must get these texts)
+    holds what ``talk.message`` and ``talk.render`` give now: one renderer's words, not two."""
+    path = Path(__file__).parents[1] / "web" / "js" / "talk_lines.json"
+    fixture = json.loads(path.read_text("utf-8"))
+    names = fixture["names"]
+    for entry in fixture["lines"]:
+        msg = entry["message"]
+        for lang, text in entry["expect"].items():
+            assert talk.render_message(_message(msg), lang, names) == text
+
+
+def _message(data: dict[str, Any]) -> Any:
+    """A ``talk.Message`` from its JSON form (the client's input)."""
+    params: dict[str, Any] = {}
+    for name, value in (data.get("params") or {}).items():
+        if isinstance(value, dict):
+            params[name] = talk.SeatRef(value["seat"]) if "seat" in value else _message(value)
+        else:
+            params[name] = value
+    return talk.Message(data["key"], params, data.get("count"))

@@ -8,6 +8,7 @@ from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
+from ... import talk
 from ...bots import PLAYER_LEVELS
 from ...engine.catalog import catalog
 from ...engine.writer import with_talk
@@ -184,6 +185,15 @@ async def logout(
 @router.get("/api/rules")
 async def rules() -> dict[str, Any]:
     return catalog()
+
+
+@router.get("/api/talk/{lang}")
+async def talk_phrases(lang: str) -> dict[str, str]:
+    """The table talk's phrases in ``lang`` (``talk/phrases``, the one source), in the web
+    catalog format: the client merges them into its own to render bots' lines."""
+    if lang not in talk.LANGUAGES:
+        raise LobbyError(404, "not_found", f"no phrases for language {brief(lang)}")
+    return talk.catalog(lang)
 
 
 @router.get("/api/bots")

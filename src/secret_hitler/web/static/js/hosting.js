@@ -65,6 +65,7 @@ export function tableTools(ctx, { seats = true } = {}) {
     parts.push(h("p", { class: "hint tools-notice", role: "status", text: m.notice }));
   }
   if (host) parts.push(nameForm(ctx, m));
+  if (host && table.status !== "finished") parts.push(talkSwitch(ctx, m));
   const rows = [];
   for (const s of seats ? (table.seats || []).slice().sort((a, b) => a.seat - b.seat) : []) {
     const tools = seatTools(ctx, s);
@@ -107,6 +108,17 @@ export function seatTools(ctx, s) {
     onclick: () => { m.report = m.report === s.seat ? null : s.seat; m.notice = null; ctx.rerender(); } },
   icon("warning"), h("span", { text: t("tools.report") })));
   return { buttons, form: m.report === s.seat ? reportForm(ctx, m, s) : null };
+}
+
+/** The host turns the bots' table talk on or off (PATCH; at once, also during a game). */
+function talkSwitch(ctx, m) {
+  const on = ctx.table.bots_talk !== false;
+  return h("label", { class: "radio tool-talk" },
+    h("input", {
+      type: "checkbox", id: "tools-bots-talk", checked: on, dataset: { fkey: "tools-bots-talk" },
+      onchange: () => call(ctx, () => request("PATCH", path(ctx), { bots_talk: !on }), () => { m.notice = t(on ? "tools.bots_talk.off" : "tools.bots_talk.on"); }),
+    }),
+    h("span", {}, h("strong", { text: t("lobby.bots_talk") }), h("span", { class: "hint", text: t("lobby.bots_talk.hint") })));
 }
 
 function nameForm(ctx, m) {

@@ -41,14 +41,29 @@ export function matchLanguage(tag) {
 
 export async function loadLanguage(lang, { remember = false } = {}) {
   if (!LANGUAGES.includes(lang)) lang = "en";
-  const response = await fetch(new URL(`../i18n/${lang}.json`, import.meta.url), { cache: "no-cache" });
+  const [response, talk] = await Promise.all([
+    fetch(new URL(`../i18n/${lang}.json`, import.meta.url), { cache: "no-cache" }),
+    talkPhrases(lang),
+  ]);
   if (!response.ok) throw new Error(`catalog ${lang}: HTTP ${response.status}`);
-  const words = await response.json();
+  const words = { ...talk, ...(await response.json()) };
   document.documentElement.lang = lang;
   if (remember) {
     try { localStorage.setItem(STORAGE_KEY, lang); } catch { /* ignore */ }
   }
   return useCatalog(lang, words);
+}
+
+/** The table talk's phrases (GET /api/talk/{lang}: the server's talk/phrases, every key
+ * `talk.`), merged into the catalog to render bots' lines; none when the server is away (the
+ * lines then show their English text's keys as missing, never a wrong language). */
+async function talkPhrases(lang) {
+  try {
+    const response = await fetch(`/api/talk/${encodeURIComponent(lang)}`, { cache: "no-cache" });
+    return response.ok ? await response.json() : {};
+  } catch {
+    return {};
+  }
 }
 
 /** Render with `words` (a parsed catalog) in `lang` from now on; the unit tests load catalogs so. */

@@ -24,7 +24,7 @@ const BASE = "official";
 export function mountLobby(root, params = {}) {
   const base = engine.settings[BASE] || {};
   const form = {
-    players: 5, preset: "official", public: true, bots: 4, level: NO_LEVELS.default, timer: null, rated: false,
+    players: 5, preset: "official", public: true, bots: 4, level: NO_LEVELS.default, timer: null, rated: false, bots_talk: true,
     custom: false, powers: null, hitler_zone: base.hitler_zone, veto_zone: base.veto_zone, fascists: "", hitler_knows: "auto",
     deck_l: base.deck && base.deck.liberal, deck_f: base.deck && base.deck.fascist,
     start_l: base.start_track && base.start_track.liberal, start_f: base.start_track && base.start_track.fascist, name: "", webhook: "",
@@ -118,6 +118,7 @@ export function mountLobby(root, params = {}) {
       };
       if (form.name.trim()) body.name = form.name.trim();
       if (form.webhook.trim()) body.webhook = form.webhook.trim();
+      if (!form.bots_talk) body.bots_talk = false; // the bots' table talk (docs/talk.md)
       // a rated table (docs/ratings.md): official rules, people only, public
       if (form.rated) Object.assign(body, { rated: true, rules: "official", public: true, bots: {} });
       const table = await post("/api/tables", body);
@@ -246,7 +247,10 @@ export function mountLobby(root, params = {}) {
       h("fieldset", { class: "grid-2" }, h("legend", { text: t("lobby.bots") }),
         field("bots", "lobby.bots.count", bots),
         h("div", { class: "field" }, h("label", { for: "level", text: t("lobby.bots.level") }), level,
-          h("p", { class: "hint", id: "level-hint", text: form.level ? t(`bot.level.${form.level}.description`) : "" }))),
+          h("p", { class: "hint", id: "level-hint", text: form.level ? t(`bot.level.${form.level}.description`) : "" })),
+        h("label", { class: "radio" },
+          h("input", { type: "checkbox", id: "bots-talk", checked: form.bots_talk, onchange: (ev) => { form.bots_talk = ev.target.checked; } }),
+          h("span", {}, h("strong", { text: t("lobby.bots_talk") }), h("span", { class: "hint", text: t("lobby.bots_talk.hint") })))),
       h("div", { class: "field" }, h("label", { for: "timer", text: t("lobby.timer") }), timer,
         h("p", { class: "hint", id: "timer-hint", text: t("lobby.timer.hint") })),
       field("table-name", "lobby.table_name", h("input", { id: "table-name", type: "text", maxlength: "24", value: form.name, oninput: (ev) => { form.name = ev.target.value; } })),

@@ -4,14 +4,16 @@
 import { h } from "./dom.js";
 import { icon } from "./icons.js";
 import { t } from "./i18n.js";
-import { displayName, seatName } from "./format.js";
+import { displayName, policyWords, seatName } from "./format.js";
+import { chatText, offeredClaim } from "./talk.js";
 
 const CHAT_MAX = 300; // the server's limit (docs/protocol.md 3.3)
 // The phases in which the government may not chat (docs/protocol.md 3.3, the server's rule).
 const SILENT_PHASES = ["discard", "enact", "veto_response"];
 
-/** `send(text) -> bool`: sends a line (false: offline). `render(state, signedIn)`, `ctx` names. */
-export function chatPanel(send, onOffline) {
+/** `send(text) -> bool`: sends a line (false: offline). `claim(action | null)`: the claim
+ * offered from the chat was tapped (null: turned down). `render(state, signedIn)`, `ctx` names. */
+export function chatPanel(send, onOffline, claim = () => {}) {
   const list = h("ol", { class: "chat-list" });
   const scroll = h("div", { class: "chat-scroll", tabindex: "0", role: "region", "aria-labelledby": "chat-title", "aria-live": "polite" }, list);
   const count = h("span", { class: "chat-count", id: "chat-count", "aria-live": "off" });
@@ -21,13 +23,14 @@ export function chatPanel(send, onOffline) {
   });
   const shown = new Map(); // chat id -> its <li>
   const hint = h("p", { class: "hint chat-hint" });
+  const offer = h("div", { class: "chat-claim", hidden: true }); // the claim read in my line
   const button = h("button", { type: "submit", class: "btn btn-secondary" });
   const form = h("form", { class: "chat-form", onsubmit: (ev) => { ev.preventDefault(); submit(); } });
   const label = h("label", { for: "chat-input", class: "visually-hidden" });
   const title = h("h2", { id: "chat-title" });
   const el = h("section", { class: "area area-chat", "aria-labelledby": "chat-title" });
   form.append(label, input, button, count);
-  el.append(title, scroll, hint, form);
+  el.append(title, scroll, hint, offer, form);
 
   function submit() {
     const text = input.value.trim();
@@ -62,6 +65,27 @@ export function chatPanel(send, onOffline) {
     form.hidden = Boolean(why) && !silent;
     input.disabled = silent;
     button.disabled = silent;
+    renderOffer(state);
+  }
+
+  /** The claim the server read in this person's own line, offered with one tap (never made
+   * for her), while the engine still lists it. */
+  function renderOffer(state, ctx = state) {
+    const o = offeredClaim(state);
+    offer.hidden = !o;
+    if (!o) { offer.replaceChildren(); return; }
+    const words = o.subject === "investigation"
+      ? t("claim.investigation_option", { name: seatName(ctx, o.target), party: t(`claim.party.${o.party}`) })
+      : policyWords(o.policies);
+    offer.replaceChildren(
+      h("button", {
+        type: "button", class: "btn btn-primary chat-claim-make", dataset: { action: "claim", fkey: "chat-claim" },
+        onclick: () => claim(o),
+      }, icon("chat"), h("span", { text: t("chat.claim_offer", { claim: words }) })),
+      h("button", {
+        type: "button", class: "btn btn-secondary chat-claim-no", "aria-label": t("chat.claim_dismiss"),
+        onclick: () => claim(null),
+      }, h("span", { text: "×" })));
   }
 
   /** Append the lines not shown yet (and drop those no longer in the state). */
@@ -73,11 +97,12 @@ export function chatPanel(send, onOffline) {
       if (shown.has(m.id)) continue;
       const li = h("li", { class: `chat-msg${m.seat === state.seat && m.seat !== null ? " mine" : ""}` },
         h("span", { class: "chat-name", text: m.seat !== null && m.seat !== undefined ? `${m.seat + 1} · ${displayName(m.name) || seatName(ctx, m.seat)}` : (m.name || "") }),
-        h("span", { class: "chat-text", text: m.text }));
+        h("span", { class: "chat-text", text: chatText(m, ctx) }));
       shown.set(m.id, li);
       list.append(li);
     }
     if (atBottom) scroll.scrollTop = scroll.scrollHeight;
+    renderOffer(state, ctx);
   }
 
   return { el, renderChrome, renderLines };

@@ -2,7 +2,7 @@
 // folded one message at a time. Pure: a message in, a new state out (never changed in place);
 // no DOM, no socket, no clock. The page (table.js) also sends it a few messages of its own, named
 // apart from the server's: "connection", "disconnected", "sending", "no_answer", "notice_seen",
-// "forced_seen", "table_detail", "record", "rejoin".
+// "forced_seen", "table_detail", "record", "rejoin", "claim_offer_done".
 
 /** The state before the server has said anything. `standinSeen`: the last action (its index)
  * whose stand-in move this person has already been told of on this device (table.js keeps it). */
@@ -20,6 +20,7 @@ export function initialState({ tableId = null, invite = null, standinSeen = -1 }
     deadline: null,
     seq: null,
     chat: [],
+    chatClaim: null, // the claim the server read in this seat's last chat line (ack), to offer
     record: null,
     pending: false, // an action of this seat is on its way: the buttons wait
     pendingId: null,
@@ -88,6 +89,8 @@ const FOLD = {
     return { ...s, record: msg.record || null, view: msg.view || s.view };
   },
   ack(s, msg) {
+    // a chat line's ack names the claim the server read in it (talk.js offeredClaim)
+    if (msg.claim) return { ...s, chatClaim: msg.claim };
     return msg.id === s.pendingId ? { ...s, pendingId: null } : s;
   },
   error(s) {
@@ -124,6 +127,10 @@ const FOLD = {
   /** The stored record of a finished table (HTTP). */
   record(s, msg) {
     return { ...s, record: msg.record };
+  },
+  /** The claim offered from the chat was made or turned down: offer it no more. */
+  claim_offer_done(s) {
+    return s.chatClaim ? { ...s, chatClaim: null } : s;
   },
   /** This seat changed (joined, left): start again from a fresh welcome, not a resume. */
   rejoin(s) {

@@ -58,7 +58,11 @@ export function mountTable(root, tableId, params = {}) {
   const seats = seatsArea(tableId, () => { const ctx = context(); seats.render(ctx); history.render(ctx); });
   const log = logArea();
   const history = historyArea(tableId);
-  const chat = chatPanel((text) => Boolean(connection) && connection.send({ v: 1, type: "chat", text }), () => errors.show("network"));
+  let chatId = 0; // a chat line's id: its ack may name the claim the server read in it
+  const chat = chatPanel(
+    (text) => Boolean(connection) && connection.send({ v: 1, type: "chat", id: `chat${++chatId}`, text }),
+    () => errors.show("network"),
+    (claim) => { apply({ type: "claim_offer_done" }, false); if (claim) send(claim); renderChat(); });
   const waiting = waitingRoom({
     tableId, state: () => state, me: () => me, setMe: (user) => { me = user; }, levels: () => levels,
     showError: errors.show, apply, rejoin, hosting: hostingContext,
@@ -110,6 +114,9 @@ export function mountTable(root, tableId, params = {}) {
         break;
       case "chat":
         chat.renderLines(state, context());
+        break;
+      case "ack":
+        if (msg.claim) renderChat();
         break;
       case "error":
         errors.show(...errorWords(msg, Boolean(me)));

@@ -1,0 +1,39 @@
+// Table talk in the page (docs/talk.md, docs/web.md "Table talk"): a bot's chat line comes as a
+// message of the talk phrases (a catalog key and its parameters, seats as {seat: n}), rendered
+// here with the reader's own catalog, plurals and seat names; a person's line is shown as written.
+// The claim a person's own line was read as comes from the server (the ack of the line); the
+// page offers it only while the engine still lists it among this seat's legal actions.
+// Pure: no DOM, so it runs under Node as well.
+import { t, tn } from "./i18n.js";
+import { seatName } from "./format.js";
+
+/** A talk message in words: each parameter a number, a seat ({seat}) or a nested message. */
+export function renderTalk(msg, ctx) {
+  const params = {};
+  for (const [name, value] of Object.entries(msg.params || {})) {
+    params[name] = value !== null && typeof value === "object"
+      ? ("seat" in value ? seatName(ctx, value.seat) : renderTalk(value, ctx))
+      : value;
+  }
+  return msg.count === null || msg.count === undefined ? t(msg.key, params) : tn(msg.key, msg.count, params);
+}
+
+/** A chat line's text for this reader: a bot's line in the reader's language, else its text. */
+export function chatText(line, ctx) {
+  return line.message && typeof line.message === "object" ? renderTalk(line.message, ctx) : line.text;
+}
+
+/** Whether two engine actions (JSON) are the same action. */
+function sameAction(a, b) {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const k of keys) if (JSON.stringify(a[k]) !== JSON.stringify(b[k])) return false;
+  return true;
+}
+
+/** The claim to offer with one tap: the one the server read in this seat's last chat line, as
+ * the engine lists it in the legal actions now; null when there is none or it is no longer open. */
+export function offeredClaim(state) {
+  const claim = state.chatClaim;
+  if (!claim) return null;
+  return (state.legal || []).find((a) => a.type === "claim" && sameAction(a, claim)) || null;
+}
