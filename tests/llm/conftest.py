@@ -1,4 +1,4 @@
-"""Fixtures: the scripted chat-completions server (chat_server.py) and endpoints pointing at it."""
+"""Fixtures: the scripted chat-completions server (tests/chat_server.py) and endpoints pointing at it."""
 
 from __future__ import annotations
 

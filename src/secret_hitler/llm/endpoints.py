@@ -28,6 +28,8 @@ RESPONSE_FORMATS = ("json_schema", "json_object", "none")
 #: A level's name is ``llm:<endpoint name>``.
 LEVEL_PREFIX = "llm:"
 _NAME = re.compile(r"^[a-z0-9][a-z0-9._-]{0,39}$")
+#: The longest display name (a seat's name at a table: the web client's 24 characters).
+DISPLAY_CHARS = 20
 _KEY_ENV = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,99}$")
 
 
@@ -60,7 +62,13 @@ class Endpoint:
     chat_per_round: int = 2  # the most lines it may say per round
     price_in: float = 0.0  # dollars per million prompt tokens (cost estimates only)
     price_out: float = 0.0  # dollars per million completion tokens
+    display_name: str = ""  # what players see on the model's seat (default: ``model``)
     extra: dict[str, Any] = field(default_factory=dict, hash=False)  # more fields (top_p...)
+
+    @property
+    def shown(self) -> str:
+        """The name a table shows for the model's seats."""
+        return self.display_name or self.model[:DISPLAY_CHARS]
 
     @property
     def level(self) -> str:
@@ -114,6 +122,7 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "chat_per_round": (int,),
     "price_in": (int, float),
     "price_out": (int, float),
+    "display_name": (str,),
     "extra": (dict,),
 }
 # (low, high) for the numbers, both included.
@@ -177,6 +186,11 @@ def parse_endpoint(data: Any, where: str = "endpoint") -> Endpoint:
         )
     if data.get("language", "en") not in LANGUAGES:
         raise EndpointError(f"{where}: language must be one of {', '.join(LANGUAGES)}")
+    shown = data.get("display_name", "")
+    if len(shown) > DISPLAY_CHARS or not shown.isprintable():
+        raise EndpointError(
+            f"{where}: display_name must be at most {DISPLAY_CHARS} printable characters"
+        )
     extra = data.get("extra", {})
     clash = sorted(set(extra) & _RESERVED)
     if clash:

@@ -31,6 +31,7 @@ from .lobby.moderation import Moderation
 from .storage import db
 from .storage.ratings import catch_up
 from .storage.writer import StorageUnavailable, Store, is_unavailable
+from .table.models import ModelSeats
 
 log = logging.getLogger("secret_hitler.server")
 
@@ -57,7 +58,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         mod = Moderation(store, settings.moderation_refresh)
         await mod.load()
         app.state.moderation = mod
-        hub = Hub(settings, store, app.state.metrics)
+        hub = Hub(settings, store, app.state.metrics, app.state.models)
         app.state.hub = hub
         if settings.redis_url is not None:  # one node of many (cluster/)
             from .cluster.node import Cluster  # (redis: only with the cluster extra)
@@ -110,6 +111,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.metrics = Metrics()
+    # model endpoints hosts may seat; a bad file stops the start (EndpointError, one line)
+    app.state.models = ModelSeats.load(settings.llm_endpoints, app.state.metrics)
     app.state.tokens = Tokens(settings.signing_secret(), settings.token_max_age)
     if settings.redis_url is not None:  # a cluster node: lobby requests reach any node
         app.add_middleware(LobbyForward, owner_app=app)

@@ -65,6 +65,22 @@ def serve(
             "e.g. --limit connections_per_address=64 --limit session_rate=100/minute.",
         ),
     ] = None,
+    llm_endpoints: Annotated[
+        Path | None,
+        typer.Option(
+            "--llm-endpoints",
+            help="TOML file of language-model endpoints hosts may seat as llm:<name> "
+            "(env SH_LLM_ENDPOINTS; docs/llm.md).",
+        ),
+    ] = None,
+    arena_report: Annotated[
+        Path | None,
+        typer.Option(
+            "--arena-report",
+            help="An arena's report.json shown on the leaderboard page, its plots beside it "
+            "(env SH_ARENA_REPORT).",
+        ),
+    ] = None,
     log_level: Annotated[
         str, typer.Option("--log-level", help="debug, info, warning, error.")
     ] = "info",
@@ -95,6 +111,8 @@ def serve(
                 grace=grace,
                 node_id=node_id,
                 redis_url=redis_url,
+                llm_endpoints=llm_endpoints,
+                arena_report=arena_report,
             )
         except ValueError as exc:
             raise typer.BadParameter(str(exc)) from None
@@ -108,9 +126,16 @@ def serve(
 
     import uvicorn
 
+    from ..llm.endpoints import EndpointError
     from .app import create_app
     from .core.guard import guarded_http
     from .core.logs import json_wanted, setup_logging
+
+    try:
+        app = create_app(settings)
+    except EndpointError as exc:  # the endpoints file: one line naming the file and the key
+        typer.echo(f"--llm-endpoints: {exc}", err=True)
+        raise typer.Exit(2) from None
 
     # The address to open comes first, on a line of its own; the logs follow on stderr.
     typer.echo(f"Secret Hitler is running at {settings.link_base}")
@@ -123,7 +148,6 @@ def serve(
     # A server allocates many short-lived objects per message; collect the young generation less
     # often (full collections of a large heap are the pauses that hurt latency).
     gc.set_threshold(20_000, 20, 50)
-    app = create_app(settings)
     uvicorn.run(
         app,
         host=settings.host,

@@ -19,7 +19,7 @@ from ..accounts.auth import User
 from ..core.errors import LobbyError
 from ..core.guard import client_address
 from ..core.text import brief
-from ..lobby.hub import Hub, bot_levels
+from ..lobby.hub import Hub
 from ..storage import db
 from ..storage import queries as S
 from ..storage.writer import Write
@@ -91,8 +91,7 @@ async def seat(table_id: str, seat: int, body: SeatBody, request: Request) -> di
         if s.user_id == user.id:
             raise LobbyError(409, "bad_seat", "leave the table to give up your own seat")
         level = body.level or table.bot_level
-        if level not in bot_levels():
-            raise LobbyError(400, "invalid_bot", "level: unknown bot level")
+        hub.check_level(level)
         removed = False
         if table.status == "waiting":
             if body.to == "empty":
@@ -102,7 +101,7 @@ async def seat(table_id: str, seat: int, body: SeatBody, request: Request) -> di
             elif table.rated:
                 raise LobbyError(409, "rated_table", "a rated table is for people only: no bots")
             else:
-                table.seats[seat] = Seat("bot", None, f"Bot {seat + 1}", level)
+                table.seats[seat] = hub.bot_seat(seat, level)
         elif table.status == "playing":
             if body.to == "empty":
                 raise LobbyError(409, "not_waiting", "during a game a seat can go to a bot only")

@@ -197,12 +197,20 @@ async def talk_phrases(lang: str) -> dict[str, str]:
 
 
 @router.get("/api/bots")
-async def bots() -> dict[str, Any]:
+async def bots(request: Request) -> dict[str, Any]:
     """``offered``: the levels a person may choose (bots.PLAYER_LEVELS order), as the web
-    client's lobby and waiting room show them; ``levels``: every level a table may name."""
+    client's lobby and waiting room show them; ``levels``: every level a table may name;
+    ``models``: the language models a host may seat (``llm:<name>``, the name their seats
+    show), from the server's endpoints file only."""
     levels = bot_levels()
     offered = [name for name in PLAYER_LEVELS if name in levels]
-    return {"levels": levels, "offered": offered, "default": default_level()}
+    models = hub_of(request).models
+    return {
+        "levels": levels,
+        "offered": offered,
+        "default": default_level(),
+        "models": models.offered() if models is not None else [],
+    }
 
 
 # ---------------------------------------------------------------------- lobby
@@ -335,8 +343,7 @@ async def add_bot(table_id: str, body: BotBody, request: Request) -> dict[str, A
         if table.rated:
             raise LobbyError(409, "rated_table", "a rated table is for people only: no bots")
         level = body.level or table.bot_level
-        if level not in bot_levels():
-            raise LobbyError(400, "invalid_bot", f"level: unknown bot level {brief(level)}")
+        hub_of(request).check_level(level)
         seat = body.seat if body.seat is not None else table.free_seat()
         if seat is None:
             raise LobbyError(409, "table_full", "every seat is taken")
@@ -344,7 +351,7 @@ async def add_bot(table_id: str, body: BotBody, request: Request) -> dict[str, A
             raise LobbyError(400, "bad_seat", f"seat: {seat} is not at this table")
         if table.seats[seat].kind != "empty":
             raise LobbyError(409, "seat_taken", f"seat {seat} is taken")
-        bot = Seat("bot", None, f"Bot {seat + 1}", level)
+        bot = hub_of(request).bot_seat(seat, level)
         after = [bot if i == seat else s for i, s in enumerate(table.seats)]
         if table.auto_start and all(s.kind != "empty" for s in after):  # it would start now
             hub_of(request).check_bot_game(table.host, table.host_addr, after)
@@ -378,15 +385,16 @@ async def start(table_id: str, request: Request, body: StartBody | None = None) 
         _host_waiting(table, user)
         if fill is not None and table.rated:
             raise LobbyError(409, "rated_table", "a rated table is for people only: no bots")
-        if fill is not None and fill not in bot_levels():
-            raise LobbyError(400, "invalid_bot", f"fill_with_bots: unknown bot level {brief(fill)}")
+        if fill is not None:
+            hub_of(request).check_level(fill, "fill_with_bots")
         if table.free_seat() is not None:
             if fill is None:
                 raise LobbyError(
                     409, "not_enough_players", "seats are empty: take them or fill them with bots"
                 )
+        hub = hub_of(request)
         seats = [
-            Seat("bot", None, f"Bot {i + 1}", fill) if s.kind == "empty" and fill else s
+            hub.bot_seat(i, fill) if s.kind == "empty" and fill else s
             for i, s in enumerate(table.seats)
         ]
         hub_of(request).check_bot_game(table.host, table.host_addr, seats)

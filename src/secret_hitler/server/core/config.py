@@ -31,6 +31,11 @@ def _float(name: str, default: float) -> float:
         raise ValueError(f"{name}: must be a number of seconds, got {raw[:40]!r}") from None
 
 
+def _path(value: Any) -> Path | None:
+    """An optional file's path ("" or None: none)."""
+    return Path(value) if value not in (None, "") else None
+
+
 def _port(value: Any) -> int:
     """A TCP port, 1 to 65535 (the OS would take a larger number modulo 65536, silently)."""
     try:
@@ -242,6 +247,11 @@ class Settings:
     redis_url: str | None = None
     node_id: str | None = None  # default: host name and port
     lease_ttl: float = 10.0  # seconds a node's table lease lasts unless renewed
+    # Language models a host may seat (docs/llm.md): the endpoints file (SH_LLM_ENDPOINTS), read
+    # at startup; None: no model is offered. Never a URL from a request.
+    llm_endpoints: Path | None = None
+    # The arena's report.json the leaderboard page shows (SH_ARENA_REPORT); None: no leaderboard.
+    arena_report: Path | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
@@ -249,8 +259,8 @@ class Settings:
         """Settings from SH_HOST, SH_PORT, SH_DATA, DATABASE_URL, SH_SECRET, SH_BOT_DELAY, SH_GRACE,
         SH_DB_TIMEOUT, SH_BOT_TIMEOUT, SH_MODERATION_REFRESH, SH_BOT_MODULES (comma-separated module
         names), SH_ALLOWED_ORIGINS, SH_TRUSTED_PROXIES, SH_PUBLIC_URL, SH_LOG_FORMAT, SH_API_DOCS,
-        SH_WEBHOOK_ALLOW_PRIVATE, SH_METRICS_TOKEN, REDIS_URL, SH_NODE_ID, SH_LEASE_TTL and the
-        limits of ``LIMIT_ENV``.
+        SH_WEBHOOK_ALLOW_PRIVATE, SH_METRICS_TOKEN, REDIS_URL, SH_NODE_ID, SH_LEASE_TTL,
+        SH_LLM_ENDPOINTS, SH_ARENA_REPORT and the limits of ``LIMIT_ENV``.
 
         Keyword arguments that are not ``None`` (command-line flags) and ``limits`` (``--limit``
         NAME -> VALUE) win over the environment. A bad value raises ``ValueError``.
@@ -281,6 +291,8 @@ class Settings:
             "redis_url": env.get("REDIS_URL") or None,
             "node_id": env.get("SH_NODE_ID") or None,
             "lease_ttl": _float("SH_LEASE_TTL", 10.0),
+            "llm_endpoints": _path(env.get("SH_LLM_ENDPOINTS")),
+            "arena_report": _path(env.get("SH_ARENA_REPORT")),
         }
         defaults = cls()
         given = {k: env[e] for k, e in LIMIT_ENV.items() if env.get(e)}
@@ -292,6 +304,8 @@ class Settings:
             values[name] = _limit_value(name, raw, getattr(defaults, name))
         values.update({k: v for k, v in overrides.items() if v is not None})
         values["data"] = Path(values["data"])
+        for name in ("llm_endpoints", "arena_report"):
+            values[name] = _path(values[name])
         values["port"] = _port(values["port"])
         settings = cls(**values)
         settings.check_cluster()

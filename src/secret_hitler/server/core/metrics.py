@@ -8,6 +8,8 @@ import time
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+# A language model's decision: a local model answers in a second or so, a hosted one in tens.
+MODEL_BUCKETS = (0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 20.0, 40.0, 80.0, 160.0)
 
 
 class Metrics:
@@ -34,6 +36,36 @@ class Metrics:
         self.refused_messages = Counter(
             "sh_cluster_refused_messages_total",
             "Messages on Redis a cluster node refused: not sealed by a node, or played again",
+            registry=r,
+        )
+        # Model seats (server/table/models.py), by endpoint name (the operator's few)
+        self.llm_tokens = Counter(
+            "sh_llm_tokens_total",
+            "Tokens of model seats' requests, by endpoint and kind (prompt, completion)",
+            ["endpoint", "kind"],
+            registry=r,
+        )
+        self.llm_requests = Counter(
+            "sh_llm_requests_total", "Requests to model endpoints", ["endpoint"], registry=r
+        )
+        self.llm_fallbacks = Counter(
+            "sh_llm_fallbacks_total",
+            "Model asks the fallback level settled (malformed, illegal, late, failed)",
+            ["endpoint"],
+            registry=r,
+        )
+        self.llm_decision = Histogram(
+            "sh_llm_decision_seconds",
+            "A model seat's decision or claims, retries and fallback included",
+            ["endpoint"],
+            buckets=MODEL_BUCKETS,
+            registry=r,
+        )
+        self.llm_game_tokens = Histogram(
+            "sh_llm_game_tokens",
+            "Tokens one model seat spent in one game",
+            ["endpoint"],
+            buckets=(1e3, 3e3, 1e4, 3e4, 1e5, 3e5, 1e6),
             registry=r,
         )
 

@@ -24,6 +24,7 @@ from ..core.text import brief, json_problem
 from ..storage import queries as S
 from ..storage.ratings import rate
 from ..storage.writer import Store
+from ..table.models import ModelSeats, is_model_level
 from ..table.seats import Seat
 from ..table.services import LoopClock, Services, StoreWriter, Writer
 from ..table.session import Table
@@ -91,10 +92,17 @@ class Keeper:
 
 
 class Hub:
-    def __init__(self, settings: Settings, store: Store, metrics: Metrics) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        store: Store,
+        metrics: Metrics,
+        models: ModelSeats | None = None,
+    ) -> None:
         self.settings = settings
         self.store = store
         self.metrics = metrics
+        self.models = models  # the language models hosts may seat (``--llm-endpoints``)
         self.tables: dict[str, Table] = {}
         self.invites: dict[str, str] = {}
         self.guard = Guard(settings)
@@ -117,7 +125,32 @@ class Hub:
             limits=self.guard,
             standin_level=default_level(),
             clock=self.clock,
+            models=self.models,
         )
+
+    def check_level(self, level: str, field: str = "level") -> None:
+        """``LobbyError`` ``invalid_bot`` unless ``level`` is a bot level of this server; a
+        model level (``llm:``) must name one of the configured endpoints."""
+        if is_model_level(level):
+            offered = self.models.levels() if self.models is not None else []
+            if level in offered:
+                return
+            known = f"models here: {', '.join(offered)}" if offered else "no model is offered here"
+            raise LobbyError(
+                400, "invalid_bot", f"{field}: no model endpoint {brief(level)}; {known}"
+            )
+        levels = [lv for lv in bot_levels() if not is_model_level(lv)]
+        if level not in levels:
+            raise LobbyError(
+                400,
+                "invalid_bot",
+                f"{field}: unknown level {brief(level)}; available: {', '.join(levels)}",
+            )
+
+    def bot_seat(self, seat: int, level: str) -> Seat:
+        """A seat given to a bot of ``level``: "Bot N", a model's seat its display name."""
+        name = self.models.seat_name(level, seat) if self.models is not None else None
+        return Seat("bot", None, name or f"Bot {seat + 1}", level)
 
     def join(self, cluster: Cluster) -> None:
         """This node is one of many (before any table is loaded): the tables' writes are
@@ -293,14 +326,8 @@ class Hub:
         except Exception as exc:
             message = getattr(exc, "message", str(exc))
             raise LobbyError(400, "invalid_settings", message, setting_named(message)) from None
-        levels = bot_levels()
         bot_level = body.get("bot_level") or default_level()
-        if bot_level not in levels:
-            raise LobbyError(
-                400,
-                "invalid_bot",
-                f"bot_level: unknown level {brief(bot_level)}; available: {', '.join(levels)}",
-            )
+        self.check_level(bot_level, "bot_level")
         seats = [Seat() for _ in range(players)]
         for key, level in (body.get("bots") or {}).items():
             try:
@@ -314,13 +341,8 @@ class Hub:
                     400, "bad_seat", f"bots: seat {seat} is not at this table (0-{players - 1})"
                 )
             level = level or bot_level
-            if level not in levels:
-                raise LobbyError(
-                    400,
-                    "invalid_bot",
-                    f"bots: unknown level {brief(level)}; available: {', '.join(levels)}",
-                )
-            seats[seat] = Seat("bot", None, f"Bot {seat + 1}", level)
+            self.check_level(level, "bots")
+            seats[seat] = self.bot_seat(seat, level)
         host_seat = body.get("seat", 0)
         if host_seat is not None:
             if not 0 <= host_seat < players:

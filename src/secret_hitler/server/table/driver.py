@@ -102,6 +102,7 @@ class BotDriver:
         self.settings = services.settings
         self.clock = services.clock
         self.rng = services.rng
+        self.models = services.models  # language-model seats (models.py), if any are offered
         # seconds a bot candidate waits for people's claims (``_Hold``); a table may change it
         self.claim_wait = services.settings.claim_wait
         self.standin_level = services.standin_level
@@ -198,6 +199,8 @@ class BotDriver:
         self.round_lines = (-1, 0)
 
     def finished(self) -> None:
+        if self.models is not None:
+            self.models.game_over(self.log, self.agents)
         self.deadline = self.deadline_at = None
         self._forget_thinking()
         self.wake.set()
@@ -626,7 +629,7 @@ class BotDriver:
             if agent.name == "random":
                 return decide(agent, view, legal)
             return await asyncio.wait_for(
-                asyncio.to_thread(decide, agent, view, legal), self.settings.bot_timeout
+                asyncio.to_thread(decide, agent, view, legal), self._limit(agent)
             )
         except TimeoutError:
             # its thread may never come back: the fallback plays the seat from now on, so that
@@ -635,9 +638,8 @@ class BotDriver:
             if fallback is agent:  # the fallback itself hung: never ask it again
                 fallback = self.fallbacks[agent.seat] = make_agent("random", agent.seat, None)
             self.log.error(
-                "bot %s thought longer than %s s; seat %d plays %s from now on",
+                "bot %s thought longer than allowed; seat %d plays %s from now on",
                 agent.name,
-                self.settings.bot_timeout,
                 agent.seat,
                 fallback.name,
                 extra={"seat": agent.seat},
@@ -655,6 +657,16 @@ class BotDriver:
                 "bot %s failed; %s moves instead", agent.name, self._fallback(agent.seat).name
             )
         return self._fallback_action(agent.seat, view, legal)
+
+    def _limit(self, agent: Agent) -> float:
+        """How long an agent may think: ``bot_timeout``; a model seat keeps to the table's
+        decision deadline by itself (``ModelSeats.prepare``) and is waited for that long."""
+        left = None if self.deadline_at is None else self.deadline_at - self._now()
+        if self.models is not None:
+            limit = self.models.prepare(agent, left, self.settings.bot_timeout)
+            if limit is not None:
+                return limit
+        return self.settings.bot_timeout
 
     def _fallback_claims(
         self, seat: int, failed: Agent, view: Any, options: list[Action]
@@ -689,7 +701,7 @@ class BotDriver:
         try:
             claims = await asyncio.wait_for(
                 asyncio.to_thread(ask_claims, agent, g.view(seat), options),
-                self.settings.bot_timeout,
+                self._limit(agent),
             )
         except Exception:  # (a timeout too) the fallback claims, if it makes claims
             self.log.exception("bot claims hook failed", extra={"seat": seat})

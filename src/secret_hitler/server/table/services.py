@@ -20,6 +20,7 @@ from ..core.metrics import Metrics
 from ..storage.writer import Store, Write
 
 if TYPE_CHECKING:
+    from .models import ModelSeats
     from .session import Table
 
 
@@ -110,3 +111,5 @@ class Services:
     # Where bots' delays are drawn (``BotDriver``): unpredictable by default; a test gives a
     # seeded one to replay the same delays.
     rng: random.Random = field(default_factory=random.SystemRandom)
+    # The language models a host may seat (``models.py``); None: none are configured.
+    models: ModelSeats | None = None

@@ -149,7 +149,10 @@ def _handler(server: ChatServer) -> type[BaseHTTPRequestHandler]:
             for k, v in (headers or {}).items():
                 self.send_header(k, v)
             self.end_headers()
-            self.wfile.write(raw)
+            try:
+                self.wfile.write(raw)
+            except (BrokenPipeError, ConnectionResetError):
+                return  # the client gave up on a slow answer
 
         def _endless(self) -> None:
             self.send_response(200)
@@ -182,3 +185,21 @@ def _completion(body: dict[str, Any], text: str) -> dict[str, Any]:
             "total_tokens": prompt // 4 + len(text) // 4,
         },
     }
+
+
+def endpoints_file(path: Any, url: str, names: dict[str, str], **fields: Any) -> Any:
+    """An endpoints file (llm/endpoints.py) at ``path``: one endpoint per ``name -> display
+    name``, each at ``url``, with ``fields`` (TOML scalars) set on every one."""
+    tables = []
+    for name, shown in names.items():
+        lines = [
+            "[[endpoint]]",
+            f'name = "{name}"',
+            f'base_url = "{url}"',
+            f'model = "test-{name}"',
+            f'display_name = "{shown}"',
+        ]
+        lines += [f"{k} = {json.dumps(v)}" for k, v in fields.items()]
+        tables.append("\n".join(lines))
+    path.write_text("\n\n".join(tables) + "\n", encoding="utf-8")
+    return path

@@ -1,0 +1,173 @@
+"""Language-model seats at a real server (docs/llm.md "Models at tables"): the endpoints come
+from the server's file only, a host seats them, a whole game is played over WebSockets with two
+model seats answering from the scripted chat server on 127.0.0.1 (tests/chat_server.py), their
+tokens show in /metrics, and a slow endpoint falls back within the table's decision timer."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+import subprocess
+import sys
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from server_support import Client, HttpError, Server, http, session
+
+from chat_server import ChatServer, endpoints_file
+
+pytest.importorskip("httpx")
+
+MODELS = {"alpha": "Alpha", "beta": "Beta"}
+
+
+@pytest.fixture
+def chat() -> Iterator[ChatServer]:
+    server = ChatServer(seed=3).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def _model_server(make_server: Any, tmp_path: Path, chat: ChatServer, **fields: Any) -> Server:
+    path = endpoints_file(tmp_path / "models.toml", chat.url, MODELS, **fields)
+    server: Server = make_server(SH_LLM_ENDPOINTS=str(path), SH_CLAIM_WAIT="0", SH_MIN_TIMER="1")
+    return server
+
+
+def _metric(server: Server, name: str, **labels: str) -> float:
+    with urllib.request.urlopen(server.url + "/metrics", timeout=10) as r:
+        text = r.read().decode()
+    want = ",".join(f'{k}="{v}"' for k, v in sorted(labels.items()))
+    found = re.search(rf"^{name}\{{{re.escape(want)}\}} (\S+)$", text, re.M)
+    return float(found.group(1)) if found else 0.0
+
+
+def test_a_game_with_two_model_seats(make_server: Any, tmp_path: Path, chat: ChatServer) -> None:
+    server = _model_server(make_server, tmp_path, chat)
+    bots = http(server, "GET", "/api/bots")
+    assert bots["models"] == [
+        {"level": "llm:alpha", "name": "Alpha"},
+        {"level": "llm:beta", "name": "Beta"},
+    ]
+    host = session(server, "Host")
+    seats = {"1": "llm:alpha", "2": "rule", "3": "llm:beta", "4": "rule"}
+    table = http(server, "POST", "/api/tables", {"players": 5, "seat": 0, "bots": seats}, host)
+    assert table["status"] == "playing"
+    shown = {s["seat"]: (s["name"], s["level"]) for s in table["seats"]}
+    # a model seat is shown as such to everyone: its level and the model's name
+    assert shown[1] == ("Alpha 2", "llm:alpha") and shown[3] == ("Beta 4", "llm:beta")
+
+    async def play() -> dict[str, Any]:
+        person = Client(server, host, "person")
+        await person.connect(table["id"])
+        await person.play(random.Random(5), timeout=120)
+        await person.close()
+        assert person.record is not None
+        return person.record
+
+    record = asyncio.run(play())
+    assert record["result"] is not None and record["players"][1] == "Alpha 2"
+    moved = {a["seat"] for a in record["actions"] if a["type"] == "vote"}
+    assert {1, 3} <= moved
+    assert len(chat.requests) > 0
+    asked = {r["body"]["model"] for r in chat.requests}
+    assert asked == {"test-alpha", "test-beta"}
+    for name in MODELS:
+        assert _metric(server, "sh_llm_tokens_total", endpoint=name, kind="prompt") > 0
+        assert _metric(server, "sh_llm_tokens_total", endpoint=name, kind="completion") > 0
+        assert _metric(server, "sh_llm_requests_total", endpoint=name) > 0
+        assert _metric(server, "sh_llm_game_tokens_count", endpoint=name) == 1
+    log = server.log_path.read_text(encoding="utf-8")
+    assert log.count("model seat's game") == 2
+
+
+def test_a_slow_model_falls_back_within_the_tables_timer(
+    make_server: Any, tmp_path: Path, chat: ChatServer
+) -> None:
+    """Every answer is late: the model's seat moves anyway (its fallback), within the table's
+    3-second timer, and keeps asking its model (it is not replaced for good)."""
+    chat.default = "slow"
+    server = _model_server(make_server, tmp_path, chat, retries=0)
+    host = session(server, "Host")
+    body = {"players": 5, "seat": 0, "timer": 3, "bots": {"1": "llm:alpha", "2": "llm:alpha"}}
+    body["bots"].update({"3": "rule", "4": "rule"})
+    table = http(server, "POST", "/api/tables", body, host)
+
+    async def until_a_vote() -> Client:
+        person = Client(server, host, "person")
+        await person.connect(table["id"])
+
+        def voted(c: Client) -> bool:
+            return any(e["type"] == "votes" for m in c.messages for e in m.get("events", []))
+
+        await person.play(random.Random(2), stop=voted, timeout=90)
+        await person.close()
+        return person
+
+    asyncio.run(until_a_vote())
+    requests = _metric(server, "sh_llm_requests_total", endpoint="alpha")
+    fallbacks = _metric(server, "sh_llm_fallbacks_total", endpoint="alpha")
+    assert fallbacks >= 2 and requests >= fallbacks  # both seats asked for their vote
+    log = server.log_path.read_text(encoding="utf-8")
+    assert "thought longer than allowed" not in log  # the seat kept its model
+
+
+def test_only_a_host_seats_only_a_configured_model(
+    make_server: Any, tmp_path: Path, chat: ChatServer
+) -> None:
+    server = _model_server(make_server, tmp_path, chat)
+    host, guest = session(server, "Host"), session(server, "Guest")
+    table = http(server, "POST", "/api/tables", {"players": 5, "seat": 0}, host)
+    tid = table["id"]
+    http(server, "POST", f"/api/tables/{tid}/join", {"seat": 1}, guest)
+    with pytest.raises(HttpError) as refused:
+        http(server, "POST", f"/api/tables/{tid}/bots", {"seat": 2, "level": "llm:alpha"}, guest)
+    assert refused.value.status == 403 and refused.value.code == "not_host"
+    for level in ("llm:nope", "llm:http://169.254.169.254/v1", "llm:"):
+        with pytest.raises(HttpError) as refused:
+            http(server, "POST", f"/api/tables/{tid}/bots", {"seat": 2, "level": level}, host)
+        assert refused.value.status == 400 and refused.value.code == "invalid_bot"
+        message = refused.value.body["error"]["message"]
+        assert "no model endpoint" in message and "llm:alpha, llm:beta" in message
+    with pytest.raises(HttpError) as refused:
+        http(server, "POST", f"/api/tables/{tid}/start", {"fill_with_bots": "llm:nope"}, host)
+    assert refused.value.code == "invalid_bot"
+    with pytest.raises(HttpError) as refused:
+        body = {"players": 5, "bots": {"1": "llm:nope"}}
+        http(server, "POST", "/api/tables", body, host)
+    assert refused.value.code == "invalid_bot"
+    assert http(server, "GET", f"/api/tables/{tid}")["seats"][2]["kind"] == "empty"
+    seated = http(server, "POST", f"/api/tables/{tid}/bots", {"seat": 2, "level": "llm:beta"}, host)
+    assert seated["seats"][2]["name"] == "Beta 3" and seated["seats"][2]["level"] == "llm:beta"
+    assert chat.requests == []  # nothing was asked of any model before a game
+
+
+def test_a_server_without_endpoints_offers_no_model(server: Server) -> None:
+    assert http(server, "GET", "/api/bots")["models"] == []
+    host = session(server, "Host")
+    with pytest.raises(HttpError) as refused:
+        body = {"players": 5, "bots": {"1": "llm:alpha"}}
+        http(server, "POST", "/api/tables", body, host)
+    assert refused.value.code == "invalid_bot"
+    assert "no model is offered here" in refused.value.body["error"]["message"]
+
+
+def test_a_bad_endpoints_file_stops_the_start(tmp_path: Path) -> None:
+    bad = tmp_path / "models.toml"
+    bad.write_text('[[endpoint]]\nname = "x"\nbase_url = "ftp://x"\nmodel = "m"\n')
+    done = subprocess.run(
+        [sys.executable, "-m", "secret_hitler.cli", "serve", "--llm-endpoints", str(bad)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+        env={"SH_DATA": str(tmp_path / "data"), "PATH": "/usr/bin:/bin"},
+    )
+    assert done.returncode == 2
+    assert "--llm-endpoints" in done.stderr and "base_url" in done.stderr
