@@ -6,6 +6,7 @@ tokens show in /metrics, and a slow endpoint falls back within the table's decis
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import re
 import subprocess
@@ -171,3 +172,46 @@ def test_a_bad_endpoints_file_stops_the_start(tmp_path: Path) -> None:
     )
     assert done.returncode == 2
     assert "--llm-endpoints" in done.stderr and "base_url" in done.stderr
+
+
+def _arena_folder(folder: Path, plots: bool) -> Path:
+    """An arena's output: the report (tests/arena_report.json, from a run on the scripted
+    server) and, if asked, its plots drawn by the arena's own plotter."""
+    folder.mkdir()
+    source = Path(__file__).resolve().parents[1] / "arena_report.json"
+    report = folder / "report.json"
+    report.write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
+    if plots:
+        from secret_hitler.llm.report import plot_report
+
+        plot_report(json.loads(report.read_text(encoding="utf-8")), folder)
+    return report
+
+
+def test_the_arena_leaderboard_is_served(make_server: Any, tmp_path: Path) -> None:
+    report = _arena_folder(tmp_path / "arena", plots=True)
+    server: Server = make_server(SH_ARENA_REPORT=str(report))
+    data = http(server, "GET", "/api/arena")
+    assert data["games"] == 5 and data["plots"] == ["wins.png", "ratings.png"]
+    assert "llm:scripted" in data["ratings"]
+    with urllib.request.urlopen(server.url + "/api/arena/plots/wins.png", timeout=10) as r:
+        assert r.headers["content-type"] == "image/png" and r.read(4) == b"\x89PNG"
+    for name in ("report.json", "..%2Freport.json", "results.jsonl"):
+        with pytest.raises(HttpError) as refused:
+            http(server, "GET", f"/api/arena/plots/{name}")
+        assert refused.value.status == 404
+    # a report rewritten under the server (an arena still running) is read again
+    changed = json.loads(report.read_text(encoding="utf-8"))
+    changed["games"] = 6
+    report.write_text(json.dumps(changed), encoding="utf-8")
+    assert http(server, "GET", "/api/arena")["games"] == 6
+    report.write_text("not json", encoding="utf-8")
+    with pytest.raises(HttpError) as refused:
+        http(server, "GET", "/api/arena")
+    assert refused.value.status == 503 and refused.value.code == "arena_unreadable"
+
+
+def test_no_arena_report_no_leaderboard(server: Server) -> None:
+    with pytest.raises(HttpError) as refused:
+        http(server, "GET", "/api/arena")
+    assert refused.value.status == 404 and refused.value.code == "no_arena"

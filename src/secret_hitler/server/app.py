@@ -18,7 +18,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .accounts.auth import Sessions, Tokens
-from .api import accounts, hosting, lobby, moderation, ratings, replay, ws
+from .api import accounts, arena, hosting, lobby, moderation, ratings, replay, ws
 from .api.security import Guard
 from .cluster.forward import LobbyForward
 from .core.config import Settings
@@ -113,6 +113,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.metrics = Metrics()
     # model endpoints hosts may seat; a bad file stops the start (EndpointError, one line)
     app.state.models = ModelSeats.load(settings.llm_endpoints, app.state.metrics)
+    app.state.arena = arena.ArenaReport(settings.arena_report)  # the leaderboard of models
     app.state.tokens = Tokens(settings.signing_secret(), settings.token_max_age)
     if settings.redis_url is not None:  # a cluster node: lobby requests reach any node
         app.add_middleware(LobbyForward, owner_app=app)
@@ -125,6 +126,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(replay.router)
     app.include_router(ratings.router)
     app.include_router(moderation.router)
+    app.include_router(arena.router)
     _install_errors(app)
     _install_ops(app)
     _install_static(app, settings)
