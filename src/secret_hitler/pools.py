@@ -9,13 +9,15 @@ A cluster is ``--ray ADDRESS`` or the usual ``RAY_ADDRESS`` (``ray.util.multipro
 under the hood; the ``ray`` extra). Every node needs this package installed at the same
 version (docs/llm.md, "Ray"). Ray replaces a loopback address ``127.0.0.1``/``localhost`` by
 the machine's network address; an other loopback address (``127.0.0.2``) keeps every
-connection on the loopback device, and the driver is told to use it too.
+connection on the loopback device, and the driver is told to use it too. An address nothing
+listens on is refused in seconds (``ClusterError``): Ray itself would wait minutes for it.
 """
 
 from __future__ import annotations
 
 import ipaddress
 import os
+import socket
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
@@ -24,6 +26,11 @@ from .extras import require
 T = TypeVar("T")
 R = TypeVar("R")
 RAY_ENV = "RAY_ADDRESS"
+CONNECT_TIMEOUT = 5.0  # seconds to reach a cluster's head before the address is refused
+
+
+class ClusterError(Exception):
+    """The Ray cluster cannot be reached or joined; the message is one line for the user."""
 
 
 def ray_address(option: str | None = None) -> str | None:
@@ -39,6 +46,24 @@ def _loopback_host(address: str) -> str | None:
         return host if ipaddress.ip_address(host).is_loopback else None
     except ValueError:
         return None
+
+
+def _check_reachable(address: str) -> None:
+    """Refuse a ``host:port`` (or ``ray://host:port``) nothing listens on, in seconds; other
+    forms (``auto``) are left to Ray, which looks them up itself."""
+    target = address.removeprefix("ray://")
+    if ":" not in target:
+        return
+    host, _, port = target.rpartition(":")
+    if not port.isdigit():
+        raise ClusterError(f"{address}: the port must be a number (e.g. 10.0.0.5:6379)")
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_TIMEOUT):
+            pass
+    except OSError as exc:
+        raise ClusterError(
+            f"cannot reach the Ray cluster at {address} ({exc.strerror or exc or 'timed out'})"
+        ) from None
 
 
 def _pool_context() -> Any:
@@ -82,6 +107,7 @@ class WorkerPool:
         return ray
 
     def start(self) -> None:
+        """Start the workers (idempotent); ``ClusterError`` when the cluster cannot be used."""
         if self._pool is not None:
             return
         if self.ray:
@@ -90,11 +116,18 @@ class WorkerPool:
             from ray.util.multiprocessing import Pool
 
             if not ray.is_initialized():
+                _check_reachable(self.ray)
                 options: dict[str, Any] = {"address": self.ray, "log_to_driver": False}
                 host = _loopback_host(self.ray)
                 if host is not None:
                     options["_node_ip_address"] = host
-                ray.init(**options)
+                try:
+                    ray.init(**options)
+                except (ConnectionError, ValueError, RuntimeError) as exc:
+                    first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+                    raise ClusterError(
+                        f"cannot join the Ray cluster at {self.ray}: {first}"
+                    ) from None
                 self._ray_started = True
             self._pool = Pool(processes=self.jobs or None)
         elif self.jobs > 1:
@@ -117,4 +150,4 @@ class WorkerPool:
         return iter(self._pool.imap_unordered(fn, list(items)))
 
 
-__all__ = ["RAY_ENV", "WorkerPool", "ray_address"]
+__all__ = ["RAY_ENV", "ClusterError", "WorkerPool", "ray_address"]

@@ -19,6 +19,7 @@ from ..engine import InvalidSettings
 from ..engine.errors import brief
 from ..engine.settings import MAX_PLAYERS, MIN_PLAYERS
 from ..extras import MissingExtra, require
+from ..pools import ClusterError, ray_address
 from .simulator import (
     REASONS,
     TALK_MODES,
@@ -39,7 +40,17 @@ if TYPE_CHECKING:
 
 # Options shared by `simulate` and `tournament`.
 _RULES = Annotated[str, typer.Option("--rules", help="Preset name or JSON settings object.")]
-_JOBS = Annotated[int, typer.Option("--jobs", help="Processes (0: every core).")]
+_JOBS = Annotated[
+    int, typer.Option("--jobs", help="Processes (0: every core, or every CPU of --ray).")
+]
+_RAY = Annotated[
+    str | None,
+    typer.Option(
+        "--ray",
+        metavar="ADDRESS",
+        help="Play on the Ray cluster at ADDRESS (default: $RAY_ADDRESS; the ray extra).",
+    ),
+]
 # Options shared with `evaluate talk`.
 LIBERALS = Annotated[str, typer.Option("--liberals", help="Bot for the liberal seats.")]
 FASCISTS = Annotated[str, typer.Option("--fascists", help="Bot for the fascist seats.")]
@@ -125,6 +136,24 @@ def _check_output(path: Path | None, flag: str, folder: bool = False) -> None:
         raise UsageError(f"{flag}: cannot write {path} ({exc.strerror or exc})") from None
 
 
+def _start_runner(jobs: int, ray: str | None) -> Runner:
+    """The runner's workers, started now: a cluster that cannot be used is a bad flag, told
+    before any output is made (the caller closes the runner)."""
+    address = ray_address(ray)
+    if address:
+        try:
+            require("ray", "--ray")
+        except MissingExtra as exc:
+            raise UsageError(str(exc)) from None
+    runner = Runner(jobs, address)
+    try:
+        runner.pool.start()
+    except ClusterError as exc:
+        runner.close()
+        raise UsageError(f"--ray: {exc}") from None
+    return runner
+
+
 def _check_players(n: int) -> int:
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
         raise UsageError(f"--players: must be {MIN_PLAYERS} to {MAX_PLAYERS}, got {brief(n)}")
@@ -197,6 +226,7 @@ def simulate_command(
     ] = None,
     rules: _RULES = "official",
     jobs: _JOBS = 0,
+    ray: _RAY = None,
     seed: Annotated[
         int, typer.Option("--seed", help="Run seed; game i uses a seed derived from it and i.")
     ] = 0,
@@ -236,18 +266,20 @@ def simulate_command(
         _validate_rules(parsed_rules, [players])
         if plot is not None:
             _check_plot("--plot")
+        start = time.perf_counter()
+        runner = _start_runner(jobs, ray)
+    except UsageError as exc:
+        raise _fail("simulate", str(exc)) from None
+    try:
         # (last: the probes make the folders, which a refused command should not leave behind)
         _check_output(out, "--out")
         _check_output(plot, "--plot")
         _check_output(records, "--records", folder=True)
     except UsageError as exc:
+        runner.close()
         raise _fail("simulate", str(exc)) from None
     config = SimConfig(players, lineup, parsed_rules, seed, str(records) if records else None, talk)
-    start = time.perf_counter()
-    with (
-        Runner(jobs) as runner,
-        _progress(games, f"{players}p {lineup.label()}", quiet or as_json) as tick,
-    ):
+    with runner, _progress(games, f"{players}p {lineup.label()}", quiet or as_json) as tick:
         results = runner.run(config, games, tick)
     elapsed = time.perf_counter() - start
     summary = summarize(results)
@@ -281,6 +313,7 @@ def tournament_command(
     ] = None,
     rules: _RULES = "official",
     jobs: _JOBS = 0,
+    ray: _RAY = None,
     seed: Annotated[
         int, typer.Option("--seed", help="Run seed (the same game seeds in every cell).")
     ] = 0,
@@ -309,13 +342,27 @@ def tournament_command(
         parsed_rules = _parse_rules(rules)
         _validate_rules(parsed_rules, counts)
         _check_plot("writing the heatmaps")
-        _check_output(out, "--out", folder=True)  # last: it makes the folder
+        start = time.perf_counter()
+        runner = _start_runner(jobs, ray)
     except UsageError as exc:
         raise _fail("tournament", str(exc)) from None
+    try:
+        _check_output(out, "--out", folder=True)  # last: it makes the folder
+    except UsageError as exc:
+        runner.close()
+        raise _fail("tournament", str(exc)) from None
     total = len(counts) * len(names) ** 2 * games
-    start = time.perf_counter()
-    with _progress(total, "tournament", quiet) as tick:
-        cells = tournament(counts, names, games, seed, jobs, parsed_rules, hitler, tick)
+    with runner, _progress(total, "tournament", quiet) as tick:
+        cells = tournament(
+            counts,
+            names,
+            games,
+            seed,
+            rules=parsed_rules,
+            hitler=hitler,
+            progress=tick,
+            runner=runner,
+        )
     command = (
         f"secret-hitler tournament --players {','.join(map(str, counts))} --games {games} "
         f"--bots {','.join(names)} --rules {rules} --seed {seed} --out {out}"

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -24,6 +23,7 @@ from ..bots.base import Agent, AgentError, TableTalk, agent_factory, play_out
 from ..engine import Game, Rules
 from ..engine.types import Role
 from ..engine.writer import with_talk
+from ..pools import WorkerPool
 from ..talk.said import ACCUSE, Said, signals
 
 Z95 = 1.959963984540054
@@ -223,8 +223,10 @@ def run_game(
     return play_out(game, agents, names, talk)
 
 
-def _play_chunk(config: SimConfig, indices: Sequence[int]) -> list[GameResult]:
-    out = []
+def _play_chunk(config: SimConfig, indices: Sequence[int]) -> list[tuple[GameResult, str | None]]:
+    """Play games ``indices`` of ``config``; each result with its record's JSON text when the
+    run keeps records (the caller writes them: a worker may be on another machine)."""
+    out: list[tuple[GameResult, str | None]] = []
     rules = config.rules
     if not isinstance(rules, Rules):
         rules = Rules.from_json(rules)  # once per chunk, not per game
@@ -233,43 +235,31 @@ def _play_chunk(config: SimConfig, indices: Sequence[int]) -> list[GameResult]:
         result, game = play_game(
             config.players, config.lineup, rules, seed, index, talk=config.talk
         )
+        record = None
         if config.record_dir is not None:
-            path = Path(config.record_dir) / f"game-{index:06d}.json"
-            path.write_text(
-                json.dumps(game_record(result, game), ensure_ascii=False), encoding="utf-8"
-            )
-        out.append(result)
+            record = json.dumps(game_record(result, game), ensure_ascii=False)
+        out.append((result, record))
     return out
 
 
-def _pool_context() -> Any:
-    import multiprocessing  # only for jobs > 1: one process needs no pool (nor its import)
-
-    methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-
-
 class Runner:
-    """Plays runs of games on ``jobs`` processes (1: in this process); reusable across runs."""
+    """Plays runs of games on a ``WorkerPool``: ``jobs`` processes (0: every core; 1: this
+    process), or the Ray cluster at ``ray``; reusable across runs. Results come back in index
+    order wherever and in whatever order the chunks were played."""
 
-    def __init__(self, jobs: int = 0) -> None:
-        self.jobs = jobs if jobs > 0 else (os.cpu_count() or 1)
-        self._pool: Any = None
+    def __init__(self, jobs: int = 0, ray: str | None = None) -> None:
+        self.pool = WorkerPool(jobs, ray)
 
     def __enter__(self) -> Runner:
-        if self.jobs > 1:
-            # Start the workers before any progress display thread exists (fork safety).
-            self._pool = _pool_context().Pool(self.jobs)
+        # Start the workers before any progress display thread exists (fork safety).
+        self.pool.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.terminate()
-            self._pool.join()
-            self._pool = None
+        self.pool.close()
 
     def run(
         self,
@@ -278,17 +268,18 @@ class Runner:
         progress: Callable[[int], None] | None = None,
     ) -> list[GameResult]:
         """Play games 0..games-1 of ``config``; results in index order."""
-        if config.record_dir is not None:
-            Path(config.record_dir).mkdir(parents=True, exist_ok=True)
-        size = max(1, min(50, games // (self.jobs * 8) or 1))
+        folder = None if config.record_dir is None else Path(config.record_dir)
+        if folder is not None:
+            folder.mkdir(parents=True, exist_ok=True)
+        size = max(1, min(50, games // (self.pool.workers * 8) or 1))
         chunks = [range(i, min(i + size, games)) for i in range(0, games, size)]
         results: list[GameResult] = []
-        if self._pool is None:
-            batches: Iterable[list[GameResult]] = (_play_chunk(config, c) for c in chunks)
-        else:
-            batches = self._pool.imap_unordered(_ChunkTask(config), chunks)
-        for batch in batches:
-            results.extend(batch)
+        for batch in self.pool.imap_unordered(_ChunkTask(config), chunks):
+            for result, record in batch:
+                results.append(result)
+                if folder is not None and record is not None:
+                    path = folder / f"game-{result.index:06d}.json"
+                    path.write_text(record, encoding="utf-8")
             if progress is not None:
                 progress(len(batch))
         results.sort(key=lambda r: r.index)
@@ -301,7 +292,7 @@ class _ChunkTask:
     def __init__(self, config: SimConfig) -> None:
         self.config = config
 
-    def __call__(self, indices: Sequence[int]) -> list[GameResult]:
+    def __call__(self, indices: Sequence[int]) -> list[tuple[GameResult, str | None]]:
         return _play_chunk(self.config, indices)
 
 
@@ -310,9 +301,11 @@ def simulate(
     games: int,
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
+    ray: str | None = None,
 ) -> list[GameResult]:
-    """Play ``games`` games of ``config`` on ``jobs`` processes (0: every core)."""
-    with Runner(jobs) as runner:
+    """Play ``games`` games of ``config`` on ``jobs`` processes (0: every core, or every CPU of
+    the Ray cluster at ``ray``)."""
+    with Runner(jobs, ray) as runner:
         return runner.run(config, games, progress)
 
 
@@ -452,21 +445,35 @@ def tournament(
     rules: Any = "official",
     hitler: str | None = None,
     progress: Callable[[int], None] | None = None,
+    ray: str | None = None,
+    runner: Runner | None = None,
 ) -> list[Cell]:
-    """Every liberal bot against every fascist bot at every player count.
+    """Every liberal bot against every fascist bot at every player count, on ``runner`` (the
+    caller's, left open) or on ``jobs`` processes or the Ray cluster at ``ray``.
 
     All cells of one player count play the same game seeds (same deals and decks), so the
     differences between cells come from the bots rather than from the luck of the draw.
     """
+    if runner is None:
+        with Runner(jobs, ray) as own:
+            return tournament(
+                players,
+                bots,
+                games,
+                seed,
+                rules=rules,
+                hitler=hitler,
+                progress=progress,
+                runner=own,
+            )
     cells = []
-    with Runner(jobs) as runner:
-        for n in players:
-            for lib in bots:
-                for fas in bots:
-                    lineup = Lineup(lib, fas, hitler)
-                    config = SimConfig(n, lineup, rules, seed)
-                    summary = summarize(runner.run(config, games, progress))
-                    cells.append(Cell(n, lib, fas, hitler or fas, summary))
+    for n in players:
+        for lib in bots:
+            for fas in bots:
+                lineup = Lineup(lib, fas, hitler)
+                config = SimConfig(n, lineup, rules, seed)
+                summary = summarize(runner.run(config, games, progress))
+                cells.append(Cell(n, lib, fas, hitler or fas, summary))
     return cells
 
 
