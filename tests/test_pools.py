@@ -8,6 +8,7 @@ their process groups. Usage statistics are switched off, so nothing leaves the m
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -20,7 +21,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
+from secret_hitler.cli import app
 from secret_hitler.llm.arena import ArenaConfig, run_arena
 from secret_hitler.pools import WorkerPool, _loopback_host, ray_address
 
@@ -163,3 +166,57 @@ def test_a_ray_cluster_gives_the_same_games_as_the_local_pool(
     with WorkerPool(0, cluster) as pool:
         assert pool.workers == 3
         assert sorted(pool.imap_unordered(abs, range(-4, 0))) == [1, 2, 3, 4]
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+def _simulate(tmp: Path, *where: str) -> tuple[str, bytes, dict[str, bytes]]:
+    """A simulate run's JSON summary, its game lines and its records."""
+    tmp.mkdir()
+    args = ["simulate", "--players", "7", "--games", "40", "--liberals", "bayes"]
+    args += ["--fascists", "rule", "--talk", "listen", "--seed", "4", "--json", "--quiet"]
+    args += ["--out", str(tmp / "games.jsonl"), "--records", str(tmp / "records"), *where]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    return result.stdout, (tmp / "games.jsonl").read_bytes(), _files(tmp / "records")
+
+
+def _tournament(out: Path, *where: str) -> bytes:
+    """A tournament's results.csv (results.md names the --out folder, which differs)."""
+    args = ["tournament", "--players", "5,7", "--games", "10", "--bots", "random,rule"]
+    args += ["--seed", "2", "--quiet", "--out", str(out), *where]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    return (out / "results.csv").read_bytes()
+
+
+def test_simulate_and_tournament_on_ray_give_the_local_results(
+    cluster: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("RAY_USAGE_STATS_ENABLED", "0")
+    local = _simulate(tmp_path / "local", "--jobs", "2")
+    assert len(local[2]) == 40 and json.loads(local[0])["games"] == 40
+    assert _simulate(tmp_path / "ray", "--ray", cluster) == local
+    local_cells = _tournament(tmp_path / "t-local", "--jobs", "2")
+    monkeypatch.setenv("RAY_ADDRESS", cluster)  # the usual variable, no flag
+    assert _tournament(tmp_path / "t-ray") == local_cells
+
+
+@pytest.mark.parametrize("command", ["simulate", "tournament"])
+def test_a_ray_address_nothing_listens_on_is_one_line_and_exit_2(
+    command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("ray")
+    address = f"{HOST}:{_free_port()}"  # free: nothing listens there
+    monkeypatch.setenv("RAY_ADDRESS", "10.255.255.1:6379")  # the flag wins over the variable
+    out = tmp_path / "out"
+    args = [command, "--ray", address, "--games", "2", "--quiet", "--out", str(out)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2, result.output
+    assert result.stderr.splitlines() == [
+        f"secret-hitler {command}: --ray: cannot reach the Ray cluster at {address} "
+        "(Connection refused)"
+    ]
+    assert result.stdout == "" and not out.exists()  # told before anything was written
