@@ -9,6 +9,7 @@ import { renderBoard, renderSeats } from "./board.js";
 import { presetName, seatName, displayName, tableTitle } from "./format.js";
 import { describeEvents, renderLog } from "./log.js";
 import { renderAnalysis } from "./analysis.js";
+import { chatText } from "./talk.js";
 
 const PLAY_MS = 1200;
 const PAGE = 20; // finished games per page of the list
@@ -284,8 +285,11 @@ export function mountReplay(root, gameId, params = {}) {
     }, icon("copy"), h("span", { text: t("replay.share") })), done);
   }
 
+  /** The chat in place: the lines said before the deal and up to this step (a line's `after`:
+   * the actions played before it), bots' lines in the reader's language (talk.js). */
   function chatPanel(view) {
-    const lines = (state.chat || []).slice().sort((a, b) => (a.ts - b.ts) || (a.id - b.id));
+    const said = (m) => m.after === null || m.after === undefined || m.after <= state.step;
+    const lines = (state.chat || []).filter(said).sort((a, b) => (a.ts - b.ts) || (a.id - b.id));
     const ctx = { view, table: null };
     return h("section", { class: "area area-chat", "aria-labelledby": "replay-chat-title" },
       h("h2", { id: "replay-chat-title" }, icon("chat"), h("span", { text: t("chat.title") })),
@@ -293,7 +297,7 @@ export function mountReplay(root, gameId, params = {}) {
         : !lines.length ? h("p", { class: "hint", text: t("replay.no_chat") })
           : h("ol", { class: "chat-list replay-chat" }, lines.map((m) => h("li", { class: "chat-msg" },
             h("span", { class: "chat-name", text: m.seat !== null && m.seat !== undefined ? `${m.seat + 1} · ${displayName(m.name) || seatName(ctx, m.seat)}` : (m.name || "") }),
-            h("span", { class: "chat-text", text: m.text })))));
+            h("span", { class: "chat-text", text: chatText(m, ctx) })))));
   }
 
   render();
