@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { useCatalog } from "../../../src/secret_hitler/web/static/js/i18n.js";
-import { displayName, seatName, presetName, policyWords, timerLabel, secondsTo, standinText, moveText, duration } from "../../../src/secret_hitler/web/static/js/format.js";
+import { displayName, seatName, presetName, policyWords, timerLabel, secondsTo, standinText, moveText, duration, isModel, levelLabel } from "../../../src/secret_hitler/web/static/js/format.js";
 import { t } from "../../../src/secret_hitler/web/static/js/i18n.js";
 import { catalog, messages } from "./support.mjs";
 
@@ -93,4 +93,15 @@ test("durations read as days, hours and minutes in every language; under a minut
   }
   en();
   assert.equal(standinText("Cid", 1_000_000 + 3 * 3600, 1_000_000_000), "Cid is away: a bot plays for them in 3 h");
+});
+
+test("a language model's seat is marked as one; other bot seats by their level", () => {
+  useCatalog("ru", catalog("ru"));
+  assert.equal(isModel("llm:local"), true);
+  assert.equal(isModel("rule"), false);
+  assert.equal(isModel(null), false);
+  assert.equal(levelLabel("llm:local"), "Языковая модель");
+  assert.equal(levelLabel("rule"), "Обычный");
+  en();
+  assert.equal(levelLabel("llm:local"), "Language model");
 });

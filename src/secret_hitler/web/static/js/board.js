@@ -3,7 +3,7 @@
 import { h } from "./dom.js";
 import { icon } from "./icons.js";
 import { t } from "./i18n.js";
-import { seatName, standinText } from "./format.js";
+import { seatName, standinText, isModel } from "./format.js";
 
 /** A policy tile: colour + icon + word (never colour alone). The word is the card's own
  * (`policy.card.*`), short enough to fit a slot of the board and a card of a phone's hand. */
@@ -165,6 +165,8 @@ export function renderSeats(ctx) {
       card = voteCard(view, s, vote);
     }
     if ((view.to_act || []).includes(s) && view.phase !== "game_over") marks.push(h("span", { class: "badge thinking", text: t("status.thinking") }));
+    // a language model's seat says so to everyone (its name is the model's)
+    if (entry.kind === "bot" && isModel(entry.level)) marks.push(h("span", { class: "badge badge-model" }, icon("bot"), h("span", { text: t("seat.model") })));
     if (entry.kind === "human" && entry.connected === false) {
       marks.push(badge("offline", t("seat.offline"), "muted"));
       if (view.phase !== "game_over") marks.push(standinMark(entry, seatName(ctx, s)));

@@ -10,6 +10,17 @@ export function displayName(name) {
   return bot ? t("seat.bot_name", { seat: bot[1] }) : name;
 }
 
+/** Whether a bot seat's level is a language model's (``llm:<endpoint>``, docs/llm.md). */
+export function isModel(level) {
+  return typeof level === "string" && level.startsWith("llm:");
+}
+
+/** A bot seat's level as its mark says it: a model's seat "Language model" (its name is the
+ * model's), any other the level's name. */
+export function levelLabel(level) {
+  return isModel(level) ? t("seat.model") : t(`bot.level.${level}`);
+}
+
 /** Display name of a seat: the game's names, else the table's seat names, else "Seat N". */
 export function seatName(ctx, seat) {
   if (seat === null || seat === undefined) return "?";

@@ -1,4 +1,5 @@
-// Boot: language, header, hash router. Pages: lobby, table, replays, rules, leaderboard, profiles.
+// Boot: language, header, hash router. Pages: lobby, table, replays, rules, leaderboard, profiles,
+// the arena's leaderboard of language models.
 import { loadEngine } from "./engine.js";
 import { h, replace } from "./dom.js";
 import { icon } from "./icons.js";
@@ -8,6 +9,7 @@ import { mountTable } from "./table.js";
 import { mountReplayList, mountReplay } from "./replay.js";
 import { mountRules } from "./rules.js";
 import { mountLeaderboard, mountProfile } from "./profile.js";
+import { mountArena } from "./arena.js";
 import { mountGlossary } from "./glossary.js";
 
 const app = document.getElementById("app");
@@ -41,6 +43,9 @@ function route() {
     nav = "replays";
   } else if (first === "leaderboard") {
     page = mountLeaderboard(app, params);
+    nav = "leaderboard";
+  } else if (first === "arena") {
+    page = mountArena(app);
     nav = "leaderboard";
   } else if (first === "players" && second) {
     page = mountProfile(app, second);

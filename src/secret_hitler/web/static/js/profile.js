@@ -163,11 +163,13 @@ export function mountLeaderboard(root, params) {
   styles();
   const period = PERIODS.includes(params.period) ? params.period : "all";
   let data = null, error = null;
+  let arena = false; // whether the server shows an arena's results (#/arena)
 
   function render() {
     const parts = [h("h1", { class: "page-title", text: t("leaderboard.title") })];
     parts.push(h("nav", { class: "button-row period-tabs", "aria-label": t("leaderboard.period") },
       PERIODS.map((p) => h("a", { class: p === period ? "btn btn-primary" : "btn btn-secondary", href: `#/leaderboard?period=${p}`, "aria-current": p === period ? "page" : null, text: t(`leaderboard.period.${p}`) }))));
+    if (arena) parts.push(h("p", {}, h("a", { id: "arena-link", href: "#/arena" }, icon("bot"), h("span", { text: t("arena.link") }))));
     if (error) parts.push(h("p", { class: "error", role: "alert" }, icon("warning"), h("span", { text: error })));
     else if (!data) parts.push(h("p", { class: "hint", text: t("app.loading") }));
     else {
@@ -202,6 +204,9 @@ export function mountLeaderboard(root, params) {
     }
     render();
   }
+
+  // the arena's leaderboard of language models, linked when the server shows one
+  get("/api/arena").then(() => { arena = true; render(); }, () => {});
 
   render();
   load();

@@ -6,7 +6,7 @@ import { timerLabel } from "./format.js";
 import { icon } from "./icons.js";
 import { t } from "./i18n.js";
 import { post, request, ensureSession, rememberedName } from "./api.js";
-import { displayName, presetName, tableTitle } from "./format.js";
+import { displayName, presetName, tableTitle, isModel, levelLabel } from "./format.js";
 import { askNotifications } from "./alerts.js";
 import { tableTools, seatTools } from "./hosting.js";
 
@@ -88,7 +88,7 @@ export function waitingRoom(page) {
       const who = s.kind === "empty" ? t("seat.empty") : s.kind === "bot" ? (displayName(s.name) || t("seat.bot_name", { seat: s.seat + 1 })) : (s.name || "");
       const tags = [];
       if (s.seat === mine) tags.push(h("span", { class: "you-tag", text: t("seat.you") }));
-      if (s.kind === "bot") tags.push(h("span", { class: "badge muted" }, icon("bot"), h("span", { text: s.level ? t(`bot.level.${s.level}`) : t("seat.bot") })));
+      if (s.kind === "bot") tags.push(h("span", { class: isModel(s.level) ? "badge badge-model" : "badge muted" }, icon("bot"), h("span", { text: s.level ? levelLabel(s.level) : t("seat.bot") })));
       if (s.kind === "human" && s.connected === false) tags.push(h("span", { class: "badge muted" }, icon("offline"), h("span", { text: t("seat.offline") })));
       const buttons = [];
       if (s.kind === "empty" && mine === null && waitingNow) {
@@ -125,7 +125,10 @@ export function waitingRoom(page) {
         const fill = h("input", { type: "checkbox", id: "fill-bots", checked: draft.fill && levels.levels.length > 0, disabled: !levels.levels.length, onchange: (e) => { draft.fill = e.target.checked; } });
         const chosen = draft.level ?? levels.default;
         const level = h("select", { id: "fill-level", "aria-label": t("lobby.bots.level"), onchange: (e) => { draft.level = e.target.value; } },
-          levels.levels.map((l) => h("option", { value: l, selected: l === chosen }, t(`bot.level.${l}`))));
+          levels.levels.map((l) => h("option", { value: l, selected: l === chosen }, t(`bot.level.${l}`))),
+          // the host may seat the server's language models (never a URL: the server's list)
+          levels.models.length ? h("optgroup", { label: t("lobby.models") },
+            levels.models.map((m) => h("option", { value: m.level, selected: m.level === chosen }, m.name))) : null);
         buttons.push(h("div", { class: "fill-row" }, h("label", { for: "fill-bots" }, fill, h("span", { text: t("lobby.fill_bots") })), level));
         buttons.push(h("button", {
           type: "button", class: "btn btn-primary big", dataset: { fkey: "start" },
