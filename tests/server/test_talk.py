@@ -10,14 +10,23 @@ import json
 import random
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
+import pytest
 from server_support import Client, Server, ahttp, http, session
+from test_table import WAIT, FakeClock, FakeWriter, Notes, make_table, run, services
 
 from secret_hitler import talk
-from secret_hitler.engine import game_from_record
+from secret_hitler.bots import Agent
+from secret_hitler.engine import Action, game_from_record
+from secret_hitler.server.accounts.auth import User
+from secret_hitler.server.core.protocol import Hello
+from secret_hitler.server.table import driver
 from secret_hitler.server.table.chat import BOT_LINE_GAP, TABLE_LINES_PER_ROUND
+from secret_hitler.server.table.conn import Conn
+from secret_hitler.server.table.seats import Seat
 from secret_hitler.talk import line_from_json
+from secret_hitler.talk.said import Said
 
 BOTS = {str(s): "rule" for s in range(1, 5)}
 FAST = {"SH_BOT_DELAY": "0.2", "SH_CLAIM_WAIT": "0"}
@@ -174,3 +183,60 @@ def _message(data: dict[str, Any]) -> Any:
         else:
             params[name] = value
     return talk.Message(data["key"], params, data.get("count"))
+
+
+class _Ear(Agent):
+    """A bot that plays its first legal move and keeps what it hears."""
+
+    name = "ear"
+    heard: ClassVar[dict[int, list[Said]]] = {}
+    told = asyncio.Event()
+
+    def act(self, view: Any, legal: list[Action]) -> Action:
+        return legal[0]
+
+    def listen(self, view: Any, said: Any) -> None:
+        _Ear.heard.setdefault(self.seat, []).extend(said)
+        _Ear.told.set()
+
+
+def test_a_persons_claim_and_signals_reach_the_bots_as_said(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """At a table on the test's clock: a person's "RRB, I trust 3" is read once at the server
+    and every bot hears it as her claim and her trust, after the actions played so far."""
+    monkeypatch.setattr(driver, "make_agent", lambda level, seat, seed: _Ear(seat))
+    _Ear.heard.clear()
+
+    async def scenario() -> None:
+        _Ear.told = asyncio.Event()
+        writer, clock, notes = FakeWriter(), FakeClock(), Notes()
+        seats = [Seat("human", "u0", "Ada")] + [
+            Seat("bot", None, f"Bot {i + 1}", "ear") for i in range(1, 5)
+        ]
+        table = make_table(services(writer, clock, notes), seats)
+        ada = Conn(None, User("u0", "Ada"))
+        table.attach(ada)
+        async with table.lock:
+            table.hello(ada, Hello(type="hello"))
+            await table.start_game()
+        game = table.game
+        assert game is not None
+        assert game.phase.value == "nominate"  # the deal: everyone may talk
+        line, claim = await table.chat_line(ada, "RRB, I trust 3")
+        after = line["after"]
+        await asyncio.wait_for(_Ear.told.wait(), WAIT)
+        await table.close()
+        expected = [
+            talk.Claim("president_hand", ("fascist", "fascist", "liberal")),
+            talk.Trust(2, talk.HEDGED),
+        ]
+        for seat in range(1, 5):
+            said = _Ear.heard.get(seat, [])
+            assert [s.line for s in said] == expected, (seat, said)
+            assert all(s.seat == 0 and s.after == after and s.text is None for s in said)
+        # she may make no president's claim now: nothing is offered (never made)
+        assert claim is None
+        assert not [a for a in game.actions if a.type == "claim"]
+
+    run(scenario)
