@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
-from server_support import Client, Server, ahttp, http, session
+from server_support import Client, Server, ahttp, check_messages, http, session, states
 from test_table import WAIT, FakeClock, FakeWriter, Notes, make_table, run, services
 
 from secret_hitler import talk
@@ -73,6 +73,10 @@ def test_bots_speak_within_their_limits_and_the_record_keeps_the_talk(
     said = [t for t in talk if "line" in t]
     assert [t["line"] for t in said] == [m["line"] for m in lines]
     assert all(t["after"] == m["after"] for t, m in zip(said, lines, strict=True))
+    # the talk changed nothing a seat is sent: every update is still exactly its engine view
+    assert check_messages(me, record, states(record, [0])) > 0
+    fields = {"id", "seat", "user_id", "name", "text", "ts", "after", "line", "message"}
+    assert all(set(m) == fields for m in lines)
     bare = {k: v for k, v in record.items() if k not in ("talk", "chat")}
     assert game_from_record(record).to_record() == game_from_record(bare).to_record()
 
@@ -215,14 +219,13 @@ def test_a_persons_claim_and_signals_reach_the_bots_as_said(
             Seat("bot", None, f"Bot {i + 1}", "ear") for i in range(1, 5)
         ]
         table = make_table(services(writer, clock, notes), seats)
-        ada = Conn(None, User("u0", "Ada"))
-        table.attach(ada)
         async with table.lock:
-            table.hello(ada, Hello(type="hello"))
             await table.start_game()
-        game = table.game
-        assert game is not None
-        assert game.phase.value == "nominate"  # the deal: everyone may talk
+            game = table.game
+            assert game is not None and game.phase.value == "nominate"  # everyone may talk
+            ada = Conn(None, User("u0", "Ada"))
+            table.attach(ada)
+            table.hello(ada, Hello(type="hello"))
         line, claim = await table.chat_line(ada, "RRB, I trust 3")
         after = line["after"]
         await asyncio.wait_for(_Ear.told.wait(), WAIT)
