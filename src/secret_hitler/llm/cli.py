@@ -89,7 +89,7 @@ def arena_command(
         raise _fail(str(exc)) from None
     from ..bots.base import bot_problem
     from ..engine import InvalidSettings, Rules
-    from ..pools import ray_address
+    from ..pools import ClusterError, ray_address
     from .agent import register_endpoints
     from .arena import ArenaConfig, ArenaError, is_model, run_arena
     from .endpoints import EndpointError, load_endpoints
@@ -163,6 +163,8 @@ def arena_command(
         )
     except ArenaError as exc:
         raise _fail(str(exc)) from None
+    except ClusterError as exc:
+        raise _fail(f"--ray: {exc}") from None
     finally:
         close_clients()
     report = _report(lines, out, human_games, seed)
