@@ -228,3 +228,19 @@ def test_a_ray_address_nothing_listens_on_is_one_line_and_exit_2(
     assert result.stdout == ""
     if command != "arena":  # (the arena makes its resumable folder first)
         assert not out.exists()  # told before anything was written
+
+
+def test_ray_without_its_extra_is_one_line_and_exit_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from secret_hitler import extras
+
+    monkeypatch.setitem(extras.EXTRAS, "ray", ("a_module_that_is_not_installed",))
+    out = tmp_path / "out"
+    args = ["tournament", "--ray", f"{HOST}:6379", "--games", "2", "--out", str(out)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2, result.output
+    assert result.stderr == (
+        "secret-hitler tournament: --ray needs the ray extra: pip install 'secret-hitler[ray]'\n"
+    )
+    assert not out.exists()

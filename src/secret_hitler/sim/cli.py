@@ -139,18 +139,12 @@ def _check_output(path: Path | None, flag: str, folder: bool = False) -> None:
 def _start_runner(jobs: int, ray: str | None) -> Runner:
     """The runner's workers, started now: a cluster that cannot be used is a bad flag, told
     before any output is made (the caller closes the runner)."""
-    address = ray_address(ray)
-    if address:
-        try:
-            require("ray", "--ray")
-        except MissingExtra as exc:
-            raise UsageError(str(exc)) from None
-    runner = Runner(jobs, address)
+    runner = Runner(jobs, ray_address(ray))
     try:
         runner.pool.start()
-    except ClusterError as exc:
+    except (ClusterError, MissingExtra) as exc:
         runner.close()
-        raise UsageError(f"--ray: {exc}") from None
+        raise UsageError(f"--ray: {exc}" if isinstance(exc, ClusterError) else str(exc)) from None
     return runner
 
 
