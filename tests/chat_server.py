@@ -38,19 +38,23 @@ _ENDLESS_CAP = 64 * 1024 * 1024
 _SLOW_CAP_S = 60.0  # a slow answer waits for the test's end, never longer than this
 
 
-def instance(schema: dict[str, Any], rng: random.Random) -> Any:
-    """A value of ``schema`` (the subset the answer schemas use), choices drawn from ``rng``."""
+SAY = "I trust the last government."
+
+
+def instance(schema: dict[str, Any], rng: random.Random, say: str = SAY) -> Any:
+    """A value of ``schema`` (the subset the answer schemas use), choices drawn from ``rng``;
+    a chat line, when one is drawn, is ``say``."""
     if "anyOf" in schema:
-        return instance(rng.choice(schema["anyOf"]), rng)
+        return instance(rng.choice(schema["anyOf"]), rng, say)
     if "enum" in schema:
         return rng.choice(schema["enum"])
     kind = schema.get("type")
     if kind == "object":
-        return {k: instance(v, rng) for k, v in schema["properties"].items()}
+        return {k: instance(v, rng, say) for k, v in schema["properties"].items()}
     if kind == "array":
-        return [instance(schema["items"], rng)] if rng.random() < 0.5 else []
+        return [instance(schema["items"], rng, say)] if rng.random() < 0.5 else []
     if kind == ["string", "null"]:
-        return rng.choice([None, "I trust the last government."])
+        return rng.choice([None, say])
     raise ValueError(f"unexpected schema {schema}")
 
 
@@ -68,6 +72,7 @@ class ChatServer:
     def __init__(self, seed: int = 0, default: str = "valid") -> None:
         self.script: deque[str] = deque()
         self.default = default
+        self.say = SAY  # the chat line of a valid answer that says one
         self.rng = random.Random(seed)
         self.requests: list[dict[str, Any]] = []
         self.release = threading.Event()
@@ -99,7 +104,7 @@ class ChatServer:
 
     def answer(self, behaviour: str, body: dict[str, Any]) -> str:
         with self.lock:
-            value = instance(schema_of(body), self.rng)
+            value = instance(schema_of(body), self.rng, self.say)
         text = json.dumps(value)
         if behaviour == "prose":
             return f"Let me think about the table. My answer is {text} and that is final."

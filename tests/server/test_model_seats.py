@@ -88,6 +88,43 @@ def test_a_game_with_two_model_seats(make_server: Any, tmp_path: Path, chat: Cha
     assert log.count("model seat's game") == 2
 
 
+def test_models_talk_through_the_tables_bot_talk(
+    make_server: Any, tmp_path: Path, chat: ChatServer
+) -> None:
+    """A model's chat line (said with a decision) is read as a talk line and said at the table
+    like a bot's, to everyone; the other model hears it in its next prompts."""
+    chat.say = "Player 1 is a fascist."
+    path = endpoints_file(tmp_path / "models.toml", chat.url, MODELS)
+    # bots' lines leave between moves: the moves take a moment here (a model's at least 3 s)
+    server: Server = make_server(SH_LLM_ENDPOINTS=str(path), SH_CLAIM_WAIT="0", SH_BOT_DELAY="0.2")
+    host = session(server, "Host")
+    # the other bots do not talk: the table's lines of a round are the models'
+    seats = {"1": "llm:alpha", "2": "random", "3": "llm:beta", "4": "random"}
+    table = http(server, "POST", "/api/tables", {"players": 5, "seat": 0, "bots": seats}, host)
+    person = Client(server, host, "person")
+
+    def said(c: Client, seat: int) -> list[dict[str, Any]]:
+        return [
+            m["message"] for m in c.messages if m["type"] == "chat" and m["message"]["seat"] == seat
+        ]
+
+    def alpha_heard_beta() -> bool:
+        with chat.lock:
+            asked = [r["body"] for r in chat.requests if r["body"]["model"] == "test-alpha"]
+        return any("seat 3 (Beta 4) says: " in json.dumps(b["messages"]) for b in asked)
+
+    async def until_both_spoke() -> None:
+        await person.connect(table["id"])
+        done = lambda c: bool(said(c, 1) and said(c, 3)) and alpha_heard_beta()  # noqa: E731
+        await person.play(random.Random(4), stop=done, timeout=120)
+        await person.close()
+
+    asyncio.run(until_both_spoke())
+    lines = [m["line"] for m in said(person, 1) + said(person, 3)]
+    assert all(x["kind"] == "accuse" and x["target"] == 0 for x in lines), lines
+    assert alpha_heard_beta()  # (seats are numbered from 0 in the prompts)
+
+
 def test_a_slow_model_falls_back_within_the_tables_timer(
     make_server: Any, tmp_path: Path, chat: ChatServer
 ) -> None:

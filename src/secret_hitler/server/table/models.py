@@ -9,10 +9,17 @@ to the server's metrics as they happen, and each seat's totals are logged when i
 The driver (``driver.py``) asks a model like any bot, on a worker thread; before each ask
 ``prepare`` gives the model the table's decision deadline (a table without a timer: the
 endpoint's ``decision_s``), so a slow or failing endpoint falls back in time by itself.
+
+A model talks through the table's bot-talk path (``BotDriver``'s talk pass: ``listen`` and
+``speak``): it hears every line said at the table in its prompts, and the lines it says with
+its decisions leave as talk lines, which every reader sees in their own language: a structured
+line as the model gave it, a text as ``talk.recognise`` reads it (what it says of seats; the
+rest of a text is not said at a table).
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import random
 import time
@@ -20,10 +27,13 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ...bots.base import Agent, register
+from ...bots.base import SPEECH_MAX, Agent, register
 from ...engine import Action, View
 from ...llm.agent import LLMAgent, Stats
 from ...llm.endpoints import LEVEL_PREFIX, Endpoint, load_endpoints
+from ...llm.talk import ChatLine
+from ...talk import InvalidLine, Line, line_from_json, recognise, render
+from ...talk.said import Said
 from ..core.metrics import Metrics
 
 #: The part of the time left before the table's deadline a model may not use: its fallback
@@ -64,6 +74,31 @@ class ModelSeat(LLMAgent):
             return super().claims(view, options)
         finally:
             self._meter(start)
+
+    def speak(self, view: View) -> list[Line]:
+        """The lines the model said with its decisions since the last talk pass."""
+        out: list[Line] = []
+        for said in self.take_chat():
+            if said.line is not None:
+                with contextlib.suppress(InvalidLine):
+                    out.append(line_from_json(said.line, players=view.players))
+            else:
+                names = self.render.names(view)
+                lang = self.endpoint.language
+                out += recognise(said.text, players=view.players, names=names, lang=lang)
+        return out[:SPEECH_MAX]
+
+    def listen(self, view: View, said: Sequence[Said]) -> None:
+        """Lines said at the table go into the model's next prompts, in its language."""
+        names = self.render.names(view)
+        for s in said:
+            if s.seat is None:
+                continue  # (at a table every speaker the driver reports has a seat)
+            if s.line is not None:
+                text = render(s.line, self.prompts.language, names)
+                self.hear(ChatLine(s.seat, text, len(view.events), view.round, s.line.to_json()))
+            elif s.text is not None:
+                self.hear(ChatLine(s.seat, s.text, len(view.events), view.round))
 
     def _meter(self, start: float) -> None:
         """Count what the last ask added (prometheus_client's counters are thread-safe)."""
