@@ -15,10 +15,12 @@ Every request is kept in ``requests`` (path, headers, body) for the tests to rea
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import threading
 from collections import deque
+from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -190,6 +192,16 @@ def _completion(body: dict[str, Any], text: str) -> dict[str, Any]:
             "total_tokens": prompt // 4 + len(text) // 4,
         },
     }
+
+
+@contextlib.contextmanager
+def running(seed: int = 0) -> Iterator[ChatServer]:
+    """A started server, stopped (its slow answers released) at the end."""
+    server = ChatServer(seed=seed).start()
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
 def endpoints_file(path: Any, url: str, names: dict[str, str], **fields: Any) -> Any:

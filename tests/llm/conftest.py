@@ -5,15 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from chat_server import ChatServer
+
+from chat_server import ChatServer, running
 
 pytest.importorskip("httpx")
 
 
 @pytest.fixture
 def chat() -> Iterator[ChatServer]:
-    server = ChatServer(seed=1).start()
-    try:
+    with running(seed=1) as server:
         yield server
-    finally:
-        server.stop()

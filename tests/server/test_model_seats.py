@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from server_support import Client, HttpError, Server, http, session
 
-from chat_server import ChatServer, endpoints_file
+from chat_server import ChatServer, endpoints_file, running
 
 pytest.importorskip("httpx")
 
@@ -28,11 +28,8 @@ MODELS = {"alpha": "Alpha", "beta": "Beta"}
 
 @pytest.fixture
 def chat() -> Iterator[ChatServer]:
-    server = ChatServer(seed=3).start()
-    try:
+    with running(seed=3) as server:
         yield server
-    finally:
-        server.stop()
 
 
 def _model_server(make_server: Any, tmp_path: Path, chat: ChatServer, **fields: Any) -> Server:

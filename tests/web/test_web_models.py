@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from web_support import LANGUAGES, ROOT, Server, layout_problems, missing_keys, play_until_over
 
-from chat_server import ChatServer, endpoints_file
+from chat_server import ChatServer, endpoints_file, running
 
 pytest.importorskip("httpx")
 
@@ -25,11 +25,8 @@ SHOTS = ROOT / "build" / "screenshots"
 
 @pytest.fixture(scope="module")
 def chat() -> Iterator[ChatServer]:
-    server = ChatServer(seed=4).start()
-    try:
+    with running(seed=4) as server:
         yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture(scope="module")

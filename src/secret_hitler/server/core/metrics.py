@@ -48,9 +48,9 @@ class Metrics:
         self.llm_requests = Counter(
             "sh_llm_requests_total", "Requests to model endpoints", ["endpoint"], registry=r
         )
-        self.llm_fallbacks = Counter(
+        self.llm_fallbacks = Counter(  # (malformed, illegal, late or failed answers)
             "sh_llm_fallbacks_total",
-            "Model asks the fallback level settled (malformed, illegal, late, failed)",
+            "Model asks the fallback level settled",
             ["endpoint"],
             registry=r,
         )
