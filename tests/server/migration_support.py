@@ -72,3 +72,36 @@ def playing_game_row(
         "created_at": now,
         "finished_at": None,
     }
+
+
+def playing_table_row(table_id: str, record: dict[str, Any], now: float) -> dict[str, Any]:
+    """The ``tables`` row (as revision 0004 and later have it) of a playing table whose people
+    are ``u_0``... in seat order, hosted by the first of them."""
+    return {
+        "id": table_id,
+        "host": "u_0",
+        "host_name": record["players"][0],
+        "players": len(record["players"]),
+        "rules": record["rules"],
+        "public": True,
+        "invite": f"inv-{table_id}",
+        "timer": None,
+        "bot_level": "random",
+        "auto_start": True,
+        "status": "playing",
+        "seats": [
+            {"kind": "human", "user_id": f"u_{i}", "name": n, "level": None}
+            for i, n in enumerate(record["players"])
+        ],
+        "created_at": now,
+        "published": False,
+        "rated": False,
+    }
+
+
+def action_rows(game_id: str, record: dict[str, Any], now: float) -> list[dict[str, Any]]:
+    """The ``actions`` rows of ``record``'s actions."""
+    return [
+        {"game_id": game_id, "idx": i, "seat": a["seat"], "action": a, "by": None, "ts": now}
+        for i, a in enumerate(record["actions"])
+    ]
