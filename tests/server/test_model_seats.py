@@ -125,9 +125,10 @@ def test_models_talk_through_the_tables_bot_talk(
 def test_a_slow_model_falls_back_within_the_tables_timer(
     make_server: Any, tmp_path: Path, chat: ChatServer
 ) -> None:
-    """Every answer is late: the model's seat moves anyway (its fallback), within the table's
-    3-second timer, and keeps asking its model (it is not replaced for good)."""
+    """Every answer is hostile or late: the model's seat moves anyway (its fallback), within the
+    table's 3-second timer, and keeps asking its model (it is not replaced for good)."""
     chat.default = "slow"
+    chat.script.extend(["endless", "illegal", "500"])  # the first answers: hostile, then slow
     server = _model_server(make_server, tmp_path, chat, retries=0)
     host = session(server, "Host")
     body = {"players": 5, "seat": 0, "timer": 3, "bots": {"1": "llm:alpha", "2": "llm:alpha"}}
