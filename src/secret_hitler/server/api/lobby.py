@@ -459,17 +459,22 @@ async def game_record(
     if row is None or not may_see(row, user_of(request), invite, published=True):
         raise LobbyError(404, "not_found", f"no game {brief(game_id)}")
     table = hub.get(game_id)
-    if table is not None and table.game is not None:
-        if table.status != "finished":
-            raise LobbyError(409, "game_not_finished", "the game is still being played")
-        return table.record()
-    stored = await hub.store.read(lambda conn: S.load_table(conn, game_id, None))
-    if stored is None or stored.game is None:
-        raise LobbyError(404, "not_found", f"no game {brief(game_id)}")
-    if stored.game["status"] != "finished":
+    live = table is not None and table.game is not None
+    if live and table is not None and table.status != "finished":
         raise LobbyError(409, "game_not_finished", "the game is still being played")
-    record = S.record_of(stored)
-    record["id"] = game_id
+    # every stored chat line (a live table keeps only its last ones): the record's talk
+    stored = await hub.store.read(lambda conn: S.load_table(conn, game_id, None))
+    if live and table is not None:
+        record = table.record()
+    else:
+        if stored is None or stored.game is None:
+            raise LobbyError(404, "not_found", f"no game {brief(game_id)}")
+        if stored.game["status"] != "finished":
+            raise LobbyError(409, "game_not_finished", "the game is still being played")
+        record = S.record_of(stored)
+        record["id"] = game_id
+    if stored is None:
+        return record
     record["chat"] = [shown(row) for row in stored.chat]
     return with_talk(record, talk_section(stored.chat, len(record["actions"])))
 
