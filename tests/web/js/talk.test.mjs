@@ -1,7 +1,7 @@
 // Table talk in the page (talk.js): bots' lines rendered with the talk phrases merged into the
 // reader's catalog, in each language, as the server's Python renderer says them (talk_lines.json:
 // talk.message and talk.render of the same lines, checked against the Python side by
-// tests/server/test_talk.py); the claim read in a person's own line offered while it is legal;
+// tests/server/test_table_talk.py); the claim read in a person's own line offered while it is legal;
 // the reducer keeps the claim an ack names.
 import { test } from "node:test";
 import assert from "node:assert/strict";
