@@ -151,7 +151,7 @@ def test_a_slow_model_falls_back_within_the_tables_timer(
     fallbacks = _metric(server, "sh_llm_fallbacks_total", endpoint="alpha")
     assert fallbacks >= 2 and requests >= fallbacks  # both seats asked for their vote
     log = server.log_path.read_text(encoding="utf-8")
-    assert "thought longer than allowed" not in log  # the seat kept its model
+    assert "thought longer than" not in log  # the seat kept its model
 
 
 def test_only_a_host_seats_only_a_configured_model(

@@ -625,12 +625,11 @@ class BotDriver:
     async def _ask(self, agent: Agent, view: Any, legal: list[Action]) -> Action:
         """The agent's decision (``bots.base.decide``: one of ``legal``), on a worker thread
         within ``bot_timeout``; the fallback's when it fails."""
+        limit = self._limit(agent)
         try:
             if agent.name == "random":
                 return decide(agent, view, legal)
-            return await asyncio.wait_for(
-                asyncio.to_thread(decide, agent, view, legal), self._limit(agent)
-            )
+            return await asyncio.wait_for(asyncio.to_thread(decide, agent, view, legal), limit)
         except TimeoutError:
             # its thread may never come back: the fallback plays the seat from now on, so that
             # a hanging bot holds one worker thread, not one per decision
@@ -638,8 +637,9 @@ class BotDriver:
             if fallback is agent:  # the fallback itself hung: never ask it again
                 fallback = self.fallbacks[agent.seat] = make_agent("random", agent.seat, None)
             self.log.error(
-                "bot %s thought longer than allowed; seat %d plays %s from now on",
+                "bot %s thought longer than %g s; seat %d plays %s from now on",
                 agent.name,
+                round(limit, 3),
                 agent.seat,
                 fallback.name,
                 extra={"seat": agent.seat},
