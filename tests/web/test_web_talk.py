@@ -159,7 +159,7 @@ def test_bots_talk_a_chat_claim_takes_one_tap_and_a_bot_answers(
         said = talk.render(talk.line_from_json(first["line"]), lang, names)
         for step, shown in ((first["after"] - 1, False), (first["after"], True)):
             page.goto(f"{web_server.url}/#/replay/{table['id']}?step={step}")
-            page.wait_for_selector(".replay-chat, .area-chat .hint:not(:empty)")
+            page.wait_for_selector(".replay-chat, .area-chat .hint:not(.loading)")
             page.wait_for_function(
                 "s => document.querySelector('.step-label')?.textContent.includes(String(s))",
                 arg=step,

@@ -293,7 +293,7 @@ export function mountReplay(root, gameId, params = {}) {
     const ctx = { view, table: null };
     return h("section", { class: "area area-chat", "aria-labelledby": "replay-chat-title" },
       h("h2", { id: "replay-chat-title" }, icon("chat"), h("span", { text: t("chat.title") })),
-      state.chat === null ? h("p", { class: "hint", text: t("app.loading") })
+      state.chat === null ? h("p", { class: "hint loading", text: t("app.loading") })
         : !lines.length ? h("p", { class: "hint", text: t("replay.no_chat") })
           : h("ol", { class: "chat-list replay-chat" }, lines.map((m) => h("li", { class: "chat-msg" },
             h("span", { class: "chat-name", text: m.seat !== null && m.seat !== undefined ? `${m.seat + 1} · ${displayName(m.name) || seatName(ctx, m.seat)}` : (m.name || "") }),
