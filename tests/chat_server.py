@@ -1,6 +1,7 @@
 """A chat-completions server on 127.0.0.1 for the tests: the OpenAI wire format, scripted answers.
 
-Each request takes the next behaviour from ``script`` (then ``default``):
+Each request takes the next behaviour from ``by_model[its model]`` if that has one, else from
+``script`` (then ``default``), so a test can aim bad answers at one of two endpoints:
 
 - ``valid``: a legal answer, built from the answer's JSON schema (the last line of the last
   prompt that ends with one, so it works with every ``response_format``), choices drawn from a
@@ -73,6 +74,7 @@ def schema_of(body: dict[str, Any]) -> dict[str, Any]:
 class ChatServer:
     def __init__(self, seed: int = 0, default: str = "valid") -> None:
         self.script: deque[str] = deque()
+        self.by_model: dict[str, deque[str]] = {}
         self.default = default
         self.say = SAY  # the chat line of a valid answer that says one
         self.rng = random.Random(seed)
@@ -100,8 +102,11 @@ class ChatServer:
         self.httpd.server_close()
         self.thread.join(timeout=10)
 
-    def next_behaviour(self) -> str:
+    def next_behaviour(self, model: str = "") -> str:
         with self.lock:
+            own = self.by_model.get(model)
+            if own:
+                return own.popleft()
             return self.script.popleft() if self.script else self.default
 
     def answer(self, behaviour: str, body: dict[str, Any]) -> str:
@@ -134,7 +139,7 @@ def _handler(server: ChatServer) -> type[BaseHTTPRequestHandler]:
                 )
             if self.path != "/v1/chat/completions":
                 return self._send(404, {"error": "not found"})
-            behaviour = server.next_behaviour()
+            behaviour = server.next_behaviour(str(body.get("model", "")))
             if behaviour == "slow":
                 server.release.wait(_SLOW_CAP_S)
                 return self._send(200, _completion(body, "{}"))

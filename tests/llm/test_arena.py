@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import deque
 from pathlib import Path
 
 import pytest
@@ -33,7 +34,7 @@ price_out = 2.0
 [[endpoint]]
 name = "russian"
 base_url = "{chat.url}"
-model = "scripted-model"
+model = "russian-model"
 language = "ru"
 retries = 0
 """,
@@ -64,7 +65,8 @@ def _arena(endpoints: Path, out: Path, *extra: str) -> list[str]:
 
 
 def test_the_arena_plays_reports_and_resumes(tmp_path: Path, chat: ChatServer) -> None:
-    chat.script.extend(["malformed", "500", "fence", "prose", "illegal"])
+    # Aimed at the scripted model: games run in parallel, so a shared script could go to either.
+    chat.by_model["scripted-model"] = deque(["malformed", "500", "fence", "prose", "illegal"])
     endpoints = _endpoints(tmp_path, chat)
     out = tmp_path / "arena"
     result = runner.invoke(cli.app, [*_arena(endpoints, out), "--plot"])
