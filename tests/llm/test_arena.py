@@ -7,9 +7,9 @@ from collections import deque
 from pathlib import Path
 
 import pytest
-from chat_server import ChatServer
 from typer.testing import CliRunner
 
+from chat_server import ChatServer
 from secret_hitler import cli
 from secret_hitler.engine import replay
 from secret_hitler.llm.arena import ArenaConfig, read_results
