@@ -131,6 +131,17 @@ def test_sessions_keep_their_outcome_and_claims_and_copies_share_no_change() -> 
     assert [s.enacted for s in final.sessions if not s.vetoed] == [e.policy for e in enacted]
     claims = [e.json for e in game.events if e.type == "claim"]
     assert [c for s in final.sessions for c in s.claims] == claims
+    # every election with its nomination and votes; each session knows the votes that elected it
+    nominations = [e.json for e in game.events if e.type == "nominated"]
+    votes = [e.json for e in game.events if e.type == "votes"]
+    assert [(x.president, x.chancellor, list(x.votes), x.passed) for x in final.elections] == [
+        (n.president, n.chancellor, v.votes, v.passed)
+        for n, v in zip(nominations, votes, strict=True)
+    ]
+    passed = [x for x in final.elections if x.passed]
+    assert [(s.president, s.chancellor, s.votes) for s in final.sessions] == [
+        (x.president, x.chancellor, x.votes) for x in passed[: len(final.sessions)]
+    ]
     for s in final.sessions:
         for c in s.claims:
             if c.subject == "president_hand" and c.seat == s.president:

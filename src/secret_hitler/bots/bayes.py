@@ -472,87 +472,75 @@ class BayesAgent(Agent):
         sc = float(m[c, FAS] + m[c, HIT])
         hc = float(m[c, HIT])
         lib = view.role == LIBERAL
+        table = b.table  # the public state after the view's events (the engine's fold)
         pair_before: bool | None = None
-        last: tuple[tuple[int, int], list[Any]] | None = None
-        nom: tuple[int, int] | None = None
-        gov: tuple[int, int] | None = None
-        bad_gov: tuple[int, int] | None = None
-        own_ja = own_n = 0
-        conflict: set[int] = set()
-        called: set[int] = set()
         on_me: dict[int, bool] = {}  # seat -> ja on my last candidacy
         same_pres: bool | None = None
-        claim3: tuple[int, int] | None = None  # (president, liberals claimed of 3)
-        elections = p_rejected = agree = both = 0
         own_same_chancellor: bool | None = None
-        passed_votes: Sequence[Any] | None = None  # the last elected government's votes
+        own_ja = own_n = p_rejected = agree = both = 0
+        for el in table.elections:
+            votes = el.votes
+            if el.president == p and not el.passed:
+                p_rejected += 1
+            if c != me and votes[me] is not None and votes[c] is not None:
+                both += 1
+                agree += votes[me] == votes[c]
+            mine = votes[me]
+            if mine is not None:
+                if el.chancellor == c:
+                    own_same_chancellor = bool(mine)
+                    if el.president == p:
+                        pair_before = bool(mine)
+                own_n += 1
+                own_ja += bool(mine)
+                if el.president == p:
+                    same_pres = bool(mine)
+            if me in (el.president, el.chancellor):
+                on_me = {s: bool(v) for s, v in enumerate(votes) if v is not None}
+        elections = len(table.elections)
+        last = table.elections[-1].votes if table.elections else None
+        bad_gov: tuple[int, int] | None = None  # the last enacting government, if it was fascist
+        conflict: set[int] = set()  # both seats of a government whose hand claims do not fit
+        called: set[int] = set()  # seats claimed investigated fascist
         p_lib = p_lib_chanc = p_fas = c_ja_lib = 0
         p_last_lib = False
         p_called: str | None = None
         p_claim: int | None = None
-        for e in view.events:
-            kind = e["type"]
-            if kind == "nominated":
-                nom = (e["president"], e["chancellor"])
-            elif kind == "votes" and nom is not None:
-                votes = e["votes"]
-                last = (nom, votes)
-                elections += 1
-                passed_votes = votes if e["passed"] else passed_votes
-                if nom[0] == p and not e["passed"]:
-                    p_rejected += 1
-                if nom[1] == c and votes[me] is not None:
-                    own_same_chancellor = bool(votes[me])
-                if c != me and votes[me] is not None and votes[c] is not None:
-                    both += 1
-                    agree += votes[me] == votes[c]
-                if nom == (p, c) and votes[me] is not None:
-                    pair_before = bool(votes[me])
-                if votes[me] is not None:
-                    own_n += 1
-                    own_ja += bool(votes[me])
-                    if nom[0] == p:
-                        same_pres = bool(votes[me])
-                if me in nom:
-                    on_me = {s: bool(v) for s, v in enumerate(votes) if v is not None}
-            elif kind == "legislative_session":
-                gov = (e["president"], e["chancellor"])
-                claim3 = None
-            elif kind == "enacted" and not e.get("chaos"):
-                bad_gov = gov if e["policy"] == FASCIST else None
-                if gov is not None:
-                    liberal = e["policy"] == LIBERAL
-                    p_last_lib = liberal and p in gov
-                    p_lib += liberal and p in gov
-                    p_lib_chanc += liberal and p == gov[1]
-                    p_fas += not liberal and p in gov
-                    if liberal and passed_votes is not None and c not in gov:
-                        c_ja_lib += bool(passed_votes[c])
-                passed_votes = None
-            elif kind == "claim" and gov is not None:
-                subject = e["subject"]
-                if subject == "president_hand" and e["seat"] == p:
-                    p_claim = list(e["policies"]).count(LIBERAL)
-                if subject == "investigation" and e["target"] == p:
-                    p_called = e.get("party")
-                if subject == "president_hand" and e["seat"] == gov[0]:
-                    claim3 = (gov[0], list(e["policies"]).count(LIBERAL))
-                elif subject == "chancellor_hand" and e["seat"] == gov[1] and claim3:
-                    k2 = list(e["policies"]).count(LIBERAL)
-                    if not hand_claims_fit(claim3[1], k2):
+        for session in table.sessions:
+            gov = (session.president, session.chancellor)
+            if session.enacted is not None:
+                liberal = session.enacted == LIBERAL
+                bad_gov = None if liberal else gov
+                p_last_lib = liberal and p in gov
+                p_lib += liberal and p in gov
+                p_lib_chanc += liberal and p == gov[1]
+                p_fas += not liberal and p in gov
+                if liberal and c not in gov:
+                    c_ja_lib += bool(session.votes[c])
+            claim3: int | None = None  # liberals the president claimed of three
+            for e in session.claims:
+                subject = e.subject
+                if subject == "president_hand" and e.seat == p:
+                    p_claim = list(e.policies or ()).count(LIBERAL)
+                if subject == "investigation" and e.target == p:
+                    p_called = e.party
+                if subject == "president_hand" and e.seat == gov[0]:
+                    claim3 = list(e.policies or ()).count(LIBERAL)
+                elif subject == "chancellor_hand" and e.seat == gov[1] and claim3 is not None:
+                    if not hand_claims_fit(claim3, list(e.policies or ()).count(LIBERAL)):
                         conflict.update(gov)
-                elif subject == "investigation" and e.get("party") == FASCIST:
-                    called.add(e["target"])
+                elif subject == "investigation" and e.party == FASCIST:
+                    called.add(e.target)  # type: ignore[arg-type]
         after = view.next_president  # the engine's A10 (special elections, the dead skipped)
         if informed and self.public is not None:
             clean = self.public.p_both_liberal(p, c, probs)
         else:
             clean = b.p_both_liberal(p, c)
-        last_me = last[1][me] if last is not None else None
-        cast = [v for v in last[1] if v is not None] if last is not None else []
+        last_me = last[me] if last is not None else None
+        cast = [v for v in last if v is not None] if last is not None else []
         share = sum(1 for v in cast if v) / len(cast) if cast else 0.5
-        pj = bool(last[1][p]) if last is not None and last[1][p] is not None else False
-        cj = bool(last[1][c]) if last is not None and last[1][c] is not None else False
+        pj = bool(last[p]) if last is not None and last[p] is not None else False
+        cj = bool(last[c]) if last is not None and last[c] is not None else False
         x = (
             1.0,
             view.fascist_policies / 5,

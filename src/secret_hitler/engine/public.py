@@ -2,8 +2,8 @@
 
 ``PublicState`` reads a game's events in order (``feed``), the public ones only, so the log of any
 seat, the spectator's and the game's own give the same state: who is alive, the tracks and the
-election tracker, the piles' sizes, the round, the candidate and the nominee, the last elected
-government and its votes, every legislative session with its outcome and claims, the seats
+election tracker, the piles' sizes, the round, the candidate and the nominee, every election with
+its votes, every legislative session with its outcome and claims, the seats
 proven not Hitler, the investigated seats, the power in use and the result. Bots, the research
 environment and the evaluation read it instead of keeping their own copies; every value is
 immutable (tuples) but the open ``Session``, which ``copy`` copies: a copy is cheap and never
@@ -22,6 +22,16 @@ from .events import TypedEvent
 from .settings import CHAOS_AT, FASCIST_TRACK, LIBERAL_TRACK, Rules
 
 
+@dataclass(frozen=True, slots=True)
+class Election:
+    """One election's nomination and its revealed votes (``None``: the dead)."""
+
+    president: int
+    chancellor: int
+    votes: tuple[bool | None, ...]
+    passed: bool
+
+
 @dataclass(slots=True)
 class Session:
     """One legislative session as the public saw it, with the claims made in its window (until
@@ -31,6 +41,7 @@ class Session:
     president: int
     chancellor: int
     veto_available: bool
+    votes: tuple[bool | None, ...] = ()  # the votes that elected this government
     veto_proposed: bool = False
     vetoed: bool = False  # the president consented to a veto
     enacted: str | None = None  # the policy the chancellor enacted (None while open, or vetoed)
@@ -43,6 +54,7 @@ class Session:
             self.president,
             self.chancellor,
             self.veto_available,
+            self.votes,
             self.veto_proposed,
             self.vetoed,
             self.enacted,
@@ -59,7 +71,7 @@ class PublicState:
     ``hitler_zone``, ``veto_zone``, ``deck`` and ``deck_liberal`` (policies in the game, liberal
     ones), ``start`` (policies on the tracks at the start), ``round``, ``candidate``,
     ``eligible``, ``nominee``, ``president`` and ``chancellor`` (the last elected government),
-    ``votes`` (the last revealed votes), ``alive``, ``living``, ``liberal``, ``fascist``,
+    ``votes`` (the last revealed votes), ``elections`` (every election, in order), ``alive``, ``living``, ``liberal``, ``fascist``,
     ``tracker``, ``draw_pile``, ``discard_pile``, ``session`` (the last legislative session while
     its claim window is open, else None), ``closed`` (the sessions before), ``sessions`` (all of
     them), ``not_hitler`` (E8), ``proven_not_hitler`` (E8, P4, W2), ``investigated`` and
@@ -88,6 +100,8 @@ class PublicState:
         self.candidate: int | None = None
         self.eligible: tuple[int, ...] = ()
         self.nominee: int | None = None
+        self.nominator: int | None = None  # the president who nominated ``nominee``
+        self.elections: tuple[Election, ...] = ()
         self.president: int | None = None
         self.chancellor: int | None = None
         self.votes: tuple[bool | None, ...] = (None,) * players
@@ -179,14 +193,16 @@ class PublicState:
 
     def _candidate(self, e: E.Candidate) -> None:
         self.round, self.candidate, self.eligible = e.round, e.seat, tuple(e.eligible)
-        self.nominee = None
+        self.nominator = self.nominee = None
         self.power = None
 
     def _nominated(self, e: E.Nominated) -> None:
-        self.nominee = e.chancellor
+        self.nominator, self.nominee = e.president, e.chancellor
 
     def _votes(self, e: E.Votes) -> None:
-        self.votes = tuple(e.votes)
+        self.votes = votes = tuple(e.votes)
+        if self.nominator is not None and self.nominee is not None:
+            self.elections += (Election(self.nominator, self.nominee, votes, e.passed),)
 
     def _tracker(self, e: E.Tracker) -> None:
         self.tracker = e.value
@@ -201,7 +217,7 @@ class PublicState:
     def _legislative_session(self, e: E.LegislativeSession) -> None:
         self.draw_pile = e.draw_pile
         self._close()  # a new session closes the last one's claim window
-        self.session = Session(e.president, e.chancellor, bool(e.veto))
+        self.session = Session(e.president, e.chancellor, bool(e.veto), self.votes)
 
     def _close(self) -> None:
         if self.session is not None:
@@ -317,4 +333,4 @@ def public_states(events: Iterable[TypedEvent]) -> Iterator[PublicState]:
         yield state.copy()
 
 
-__all__ = ["READERS", "PublicState", "Session", "public_states"]
+__all__ = ["READERS", "Election", "PublicState", "Session", "public_states"]
