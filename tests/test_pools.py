@@ -226,8 +226,7 @@ def test_a_ray_address_nothing_listens_on_is_one_line_and_exit_2(
         "(Connection refused)"
     ]
     assert result.stdout == ""
-    if command != "arena":  # (the arena makes its resumable folder first)
-        assert not out.exists()  # told before anything was written
+    assert not out.exists()  # told before anything was written
 
 
 def test_ray_without_its_extra_is_one_line_and_exit_2(

@@ -204,7 +204,9 @@ def read_results(path: Path) -> list[dict[str, Any]]:
     return out
 
 
-def _settings(out: Path, config: ArenaConfig, endpoints: Mapping[str, Any]) -> None:
+def _settings(out: Path, config: ArenaConfig, endpoints: Mapping[str, Any]) -> dict[str, Any]:
+    """This run's settings file; ``ArenaError`` when ``out`` holds a run with other settings
+    (nothing written)."""
     path = out / SETTINGS
     data = {
         "format": FORMAT,
@@ -222,7 +224,7 @@ def _settings(out: Path, config: ArenaConfig, endpoints: Mapping[str, Any]) -> N
             raise ArenaError(
                 f"{out} holds an arena run with other settings ({path.name}); use another --out"
             )
-    path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return data
 
 
 def run_arena(
@@ -240,30 +242,38 @@ def run_arena(
     ``endpoints``: what ``arena.json`` says of each endpoint (``Endpoint.describe``); the model
     levels must be registered (``register_endpoints``) before."""
     plan = config.plan()
-    out.mkdir(parents=True, exist_ok=True)
-    _settings(out, config, endpoints or {})
+    settings = _settings(out, config, endpoints or {})
     path = out / RESULTS
     lines = {line["key"]: line for line in read_results(path)}
     todo = [spec for spec in plan if spec.key not in lines]
+    bots = [s for s in todo if not any(is_model(level) for level in s.seats)]
+    models = [s for s in todo if s not in bots]
+    pool = WorkerPool(jobs, ray) if bots else None
+    if pool is not None:
+        pool.start()  # a cluster that cannot be used is refused before anything is written
     lock = threading.Lock()
-    with path.open("a", encoding="utf-8") as f:
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        text = json.dumps(settings, indent=2, ensure_ascii=False) + "\n"
+        (out / SETTINGS).write_text(text, encoding="utf-8")
+        with path.open("a", encoding="utf-8") as f:
 
-        def keep(line: dict[str, Any]) -> None:
-            with lock:
-                f.write(json.dumps(line, ensure_ascii=False) + "\n")
-                f.flush()
-                lines[line["key"]] = line
-            if progress is not None:
-                progress(line)
+            def keep(line: dict[str, Any]) -> None:
+                with lock:
+                    f.write(json.dumps(line, ensure_ascii=False) + "\n")
+                    f.flush()
+                    lines[line["key"]] = line
+                if progress is not None:
+                    progress(line)
 
-        bots = [s for s in todo if not any(is_model(level) for level in s.seats)]
-        models = [s for s in todo if s not in bots]
-        if bots:
-            with WorkerPool(jobs, ray) as pool:
+            if pool is not None:
                 for line in pool.imap_unordered(_BotGame(config.rules), bots):
                     keep(line)
-        if models:
-            _threads(models, config.rules, threads, keep)
+            if models:
+                _threads(models, config.rules, threads, keep)
+    finally:
+        if pool is not None:
+            pool.close()
     return [lines[spec.key] for spec in plan]
 
 
