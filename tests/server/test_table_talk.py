@@ -243,3 +243,68 @@ def test_a_persons_claim_and_signals_reach_the_bots_as_said(
         assert not [a for a in game.actions if a.type == "claim"]
 
     run(scenario)
+
+
+def test_a_bot_line_the_database_refused_was_never_said(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot's line that cannot be stored reaches nobody: not the clients, not the table's kept
+    chat, not the other bots (nothing runs ahead of what is stored); once the database is back
+    the next line is stored, sent and heard, with the next id."""
+    from secret_hitler.server.storage.writer import StorageUnavailable
+
+    monkeypatch.setattr(driver, "make_agent", lambda level, seat, seed: _Ear(seat))
+    _Ear.heard.clear()
+
+    async def scenario() -> None:
+        _Ear.told = asyncio.Event()
+        writer, clock, notes = FakeWriter(), FakeClock(), Notes()
+        seats = [Seat("human", "u0", "Ada")] + [
+            Seat("bot", None, f"Bot {i + 1}", "ear") for i in range(1, 5)
+        ]
+        table = make_table(services(writer, clock, notes), seats)
+        async with table.lock:
+            await table.start_game()
+            ada = Conn(None, User("u0", "Ada"))
+            table.attach(ada)
+            table.hello(ada, Hello(type="hello"))
+        while not ada.out.empty():
+            ada.out.get_nowait()
+        kept, next_id, writes = list(table.chat.lines), table.chat.next_id, _chat_writes(writer)
+
+        writer.fail = StorageUnavailable("the database is unavailable")
+        refused = talk.Trust(2, talk.HEDGED)
+        assert await table.bot_chat(1, refused) is False
+        assert ada.out.empty()  # nothing was sent
+        assert list(table.chat.lines) == kept and table.chat.next_id == next_id
+        assert _chat_writes(writer) == writes
+
+        writer.fail = None
+        said = talk.Accuse(3, talk.HEDGED)
+        assert await table.bot_chat(1, said) is True
+        await asyncio.wait_for(_Ear.told.wait(), WAIT)
+        await table.close()
+        sent = [json.loads(t) for t in _drain(ada)]
+        chat = [m["message"] for m in sent if m["type"] == "chat"]
+        assert [m["line"] for m in chat] == [said.to_json()] and chat[0]["id"] == next_id
+        assert _chat_writes(writer) == writes + 1
+        assert [line["line"] for line in table.chat.lines if "line" in line][-1:] == [
+            said.to_json()
+        ]
+        for seat in range(2, 5):  # the other bots heard the stored line only
+            assert [s.line for s in _Ear.heard.get(seat, [])] in ([], [said])
+        assert any(_Ear.heard.get(seat) for seat in range(2, 5))
+        assert all(refused not in [s.line for s in h] for h in _Ear.heard.values())
+
+    run(scenario)
+
+
+def _chat_writes(writer: FakeWriter) -> int:
+    return sum(1 for w in writer.writes if "save_chat" in getattr(w, "__qualname__", ""))
+
+
+def _drain(conn: Conn) -> list[str]:
+    out = []
+    while not conn.out.empty():
+        text = conn.out.get_nowait()
+        if text is not None:
+            out.append(text)
+    return out
