@@ -221,3 +221,35 @@ def test_replay_rounds_link_chat_and_paging(web_server, new_context) -> None:
     )
     assert page.get_by_role("button", name="More games").count() == 0
     assert "Бот" not in page.locator("main").inner_text()
+
+
+def test_a_record_file_keeps_its_64_bit_seed(
+    web_server, new_context, finished_game, tmp_path
+) -> None:
+    """A record file that leaves its deal to the seed replays in the page: the page sends the
+    file as written, not through JSON.parse, which would round a 64-bit seed to a double and
+    deal other cards."""
+    from secret_hitler.engine import replay
+
+    record = web_server.api("GET", f"/api/games/{finished_game}/record")
+    bare = {k: v for k, v in record.items() if k not in ("roles", "first_president", "deck")}
+    bare.pop("reshuffles", None)
+    assert bare["seed"] > 2**53 and replay(bare).ok
+    rounded = {**bare, "seed": int(float(bare["seed"]))}
+    assert rounded["seed"] != bare["seed"] and not replay(rounded).ok  # the file's seed matters
+    path = tmp_path / "seeded.json"
+    path.write_text(json.dumps(bare))
+    ctx = new_context(width=390, height=844)
+    page = ctx.new_page()
+    page.goto(f"{web_server.url}/#/replay")
+    page.set_input_files("#record-file", str(path))
+    page.wait_for_selector(".replay-controls")
+    page.get_by_role("button", name="Last").click()
+    total = len(bare["actions"])
+    page.wait_for_function(
+        "t => document.querySelector('.step-label')?.textContent === `Step ${t} of ${t}`",
+        arg=total,
+    )
+    assert page.locator(".seat .seat-role").count() == 5
+    assert not page.locator(".replay-page .error").count()
+    assert not missing_keys(page)

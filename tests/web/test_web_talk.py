@@ -6,6 +6,7 @@ convention, written just after her presidency, becomes her claim with one tap; a
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from collections.abc import Iterator
@@ -154,6 +155,12 @@ def test_bots_talk_a_chat_claim_takes_one_tap_and_a_bot_answers(
             text = talk.render(talk.line_from_json(m["line"]), lang, names)
             assert text in chat, (text, chat)
         assert MISSING not in page.locator("body").inner_text(), missing_keys(page)
+        # the end screen's download is the stored record, with every line of talk
+        with page.expect_download(timeout=10000) as download:
+            page.locator(".gameover .download-record").click()
+        saved = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+        stored = web_server.api("GET", f"/api/games/{table['id']}/record", None, token)
+        assert saved == stored and len(saved["talk"]) >= len(lines)
         # the replay shows the talk in place: a line from the step it was said on
         first = lines[0]
         said = talk.render(talk.line_from_json(first["line"]), lang, names)

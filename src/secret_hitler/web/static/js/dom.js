@@ -84,9 +84,10 @@ export function announce(text) {
 
 export function clear(el) { el.replaceChildren(); return el; }
 
-/** Offer `data` as a JSON file named `filename` (the browser's download). */
-export function downloadJson(filename, data) {
-  const blob = new Blob([JSON.stringify(data, null, 2)], { type: "application/json" });
+/** Offer `text` (JSON, as the server sent it) as a file named `filename` (the browser's
+ * download). */
+export function downloadText(filename, text) {
+  const blob = new Blob([text], { type: "application/json" });
   const url = URL.createObjectURL(blob);
   const a = h("a", { href: url, download: filename });
   document.body.appendChild(a);

@@ -4,7 +4,7 @@
 import { h, replace, announce } from "./dom.js";
 import { icon } from "./icons.js";
 import { t } from "./i18n.js";
-import { get, request, errorText } from "./api.js";
+import { get, postText, errorText } from "./api.js";
 import { renderBoard, renderSeats } from "./board.js";
 import { presetName, seatName, displayName, tableTitle } from "./format.js";
 import { describeEvents, renderLog } from "./log.js";
@@ -24,8 +24,9 @@ export function mountReplayList(root) {
     const file = fileInput.files && fileInput.files[0];
     if (!file) return;
     try {
-      const record = JSON.parse(await file.text());
-      sessionStorage.setItem("sh.replay.record", JSON.stringify(record));
+      const text = await file.text();
+      JSON.parse(text); // not JSON: said here; the server checks the rest
+      sessionStorage.setItem("sh.replay.record", text); // as written (its seed is 64 bits)
       location.hash = "#/replay/file";
     } catch {
       error = { text: t("replay.invalid") };
@@ -86,9 +87,10 @@ export function mountReplayList(root) {
 
 export function mountReplay(root, gameId, params = {}) {
   const fromFile = gameId === "file";
-  let record = null;
-  if (fromFile) {
-    try { record = JSON.parse(sessionStorage.getItem("sh.replay.record") || "null"); } catch { record = null; }
+  let record = null; // a record file's JSON, read for its chat; the server gets its text
+  const recordText = fromFile ? sessionStorage.getItem("sh.replay.record") : null;
+  if (recordText) {
+    try { record = JSON.parse(recordText); } catch { record = null; }
   }
   const state = {
     step: params.step !== undefined ? Number(params.step) : 0, // a replay starts at the deal
@@ -136,7 +138,7 @@ export function mountReplay(root, gameId, params = {}) {
     let data;
     if (fromFile) {
       if (!record) throw Object.assign(new Error("no record"), { code: "invalid_record" });
-      data = await request("POST", `/api/replay?${q}`, record);
+      data = await postText(`/api/replay?${q}`, recordText);
     } else {
       data = await get(`/api/games/${encodeURIComponent(gameId)}/replay?${q}`);
     }
@@ -151,7 +153,7 @@ export function mountReplay(root, gameId, params = {}) {
     const q = new URLSearchParams({ view: key });
     try {
       const data = fromFile
-        ? await request("POST", `/api/analysis?${q}`, record)
+        ? await postText(`/api/analysis?${q}`, recordText)
         : await get(`/api/games/${encodeURIComponent(gameId)}/analysis?${q}`);
       state.analyses.set(key, data);
     } catch (err) {

@@ -1,11 +1,12 @@
 // The end of a game on the table page: the live game's end screen in the action area, and a
 // finished table opened later (its result from the stored record).
-import { h, downloadJson } from "./dom.js";
+import { h, downloadText } from "./dom.js";
 import { icon } from "./icons.js";
 import { t } from "./i18n.js";
 import { roleBadge } from "./board.js";
 import { displayName, seatName } from "./format.js";
 import { rematchButton } from "./hosting.js";
+import { getText } from "./api.js";
 
 /** "Game over", who won and why. */
 function result(winner, reason) {
@@ -17,9 +18,16 @@ function result(winner, reason) {
   ];
 }
 
-function downloadButton(record, gameId) {
+/** The game's record as a file: the stored one, asked for on the tap, since only it holds the
+ * whole chat and talk (a live table keeps its last 100 lines, and so does the end message's). */
+function downloadButton(gameId, invite, showError) {
+  const q = invite ? `?invite=${encodeURIComponent(invite)}` : "";
   return h("button", {
-    type: "button", class: "btn btn-secondary", onclick: () => downloadJson(`secret-hitler-${gameId}.json`, record),
+    type: "button", class: "btn btn-secondary download-record", onclick: async () => {
+      try {
+        downloadText(`secret-hitler-${gameId}.json`, await getText(`/api/games/${encodeURIComponent(gameId)}/record${q}`));
+      } catch (err) { showError(err.code, err.message, null, err.field); }
+    },
   }, icon("download"), h("span", { text: t("gameover.download") }));
 }
 
@@ -44,7 +52,7 @@ export function gameOverPanel({ ctx, state, hosting, showLog }) {
   parts.push(h("h3", { text: t("gameover.roles_revealed") }), h("ul", { class: "roles-revealed" }, roles));
   const gameId = state.table && state.table.game_id;
   const buttons = [];
-  if (state.record) buttons.push(downloadButton(state.record, gameId || state.tableId));
+  buttons.push(downloadButton(gameId || state.tableId, state.invite, hosting.showError));
   if (gameId) buttons.push(replayLink(gameId, "btn-secondary"));
   buttons.push(h("button", { type: "button", class: "btn btn-secondary", onclick: showLog }, h("span", { text: t("gameover.history") })));
   buttons.push(rematchButton(hosting));
@@ -70,7 +78,7 @@ export function finishedScreen(state, hosting) {
         roleBadge(role)))));
   }
   const buttons = [rematchButton(hosting), replayLink(gameId, "btn-primary")];
-  if (rec) buttons.push(downloadButton(rec, gameId));
+  if (rec) buttons.push(downloadButton(gameId, state.invite, hosting.showError));
   buttons.push(lobbyLink("btn-secondary"));
   parts.push(h("div", { class: "button-row" }, buttons));
   return h("div", { class: "gameover card-panel", "aria-labelledby": "prompt-title" }, parts);
