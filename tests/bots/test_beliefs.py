@@ -352,7 +352,13 @@ def test_a_candidate_refusing_his_own_government_is_a_vote_against_his_partner()
     events = [
         {"type": "candidate", "seat": 1, "round": 1, "eligible": [2, 3, 4, 5, 6]},
         {"type": "nominated", "president": 1, "chancellor": 2},
-        {"type": "votes", "votes": [True, True, False, True, True, True, True]},
+        {
+            "type": "votes",
+            "votes": [True, True, False, True, True, True, True],
+            "ja": 6,
+            "nein": 1,
+            "passed": True,
+        },
     ]
     before = _fascist_party(_human([], fascist_policies=3), 1)
     assert _fascist_party(_human(events, fascist_policies=3), 1) > before
@@ -451,3 +457,39 @@ def test_beliefs_of_a_table_share_read_only_tables_and_a_bounded_memo() -> None:
     with pytest.raises(ValueError):
         memo["test", B.MEMO_SIZE + 9][0] = 1.0
     memo.clear()
+
+
+def test_a_hand_claim_made_after_the_next_nomination_is_read() -> None:
+    """The engine keeps a session's claim window open until the next session begins; a
+    president who claims only while the next government is being voted on is still read as
+    that session's claim (a person at a table often claims that late)."""
+    checked = changed = 0
+    for seed in range(40):
+        game = Game(7, "official", seed)
+        rng = random.Random(seed)
+        while not game.finished and not (
+            game.phase.value == "vote"
+            and any("president_hand" in game.open_claims(s) for s in game.claimants())
+        ):
+            seat = game.to_act()[0]
+            game.apply(rng.choice([a for a in game.legal_actions(seat) if a.type != "claim"]))
+        if game.finished:
+            continue
+        president = next(s for s in game.claimants() if "president_hand" in game.open_claims(s))
+        liberals = [s for s in range(7) if s != president and game.roles[s].value == "liberal"]
+        watcher = liberals[0]  # knows no role but its own: a claim moves its belief
+        silent = Beliefs.for_view(game.view(watcher))
+        silent.update(game.view(watcher))
+        claim = next(
+            a
+            for a in game.legal_actions(president)
+            if a.type == "claim" and a.subject == "president_hand"
+        )
+        game.apply(claim)
+        heard = Beliefs.for_view(game.view(watcher))
+        heard.update(game.view(watcher))
+        assert heard.session is not None and heard.session.president == president
+        assert heard.session.c3 == [p.value for p in claim.policies or ()].count("liberal")
+        changed += not np.allclose(heard.probs(), silent.probs())
+        checked += 1
+    assert checked >= 10 and changed >= checked // 2

@@ -637,7 +637,8 @@ class Beliefs:
                     self._mask(self.R[:, s] == LIB)
 
     def _on_nominated(self, e: E.Nominated) -> None:
-        self._close_session()
+        # The last session stays open: its claims may come until the next one begins (the
+        # engine's claim window, ``PublicState.session``); ``probs`` weighs it while open.
         p, c = e.president, e.chancellor
         elig = list(self.table.eligible)  # the engine's chancellor candidates at this nomination
         if c not in elig or len(elig) < 2:
