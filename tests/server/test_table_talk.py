@@ -204,6 +204,23 @@ class _Ear(Agent):
         _Ear.told.set()
 
 
+async def _ears_table() -> tuple[Any, FakeWriter, Conn]:
+    """A started 5-seat table on the test's clock: Ada (seat 0, connected) and four ``_Ear``
+    bots (``driver.make_agent`` patched by the test)."""
+    _Ear.told = asyncio.Event()
+    writer, clock, notes = FakeWriter(), FakeClock(), Notes()
+    seats = [Seat("human", "u0", "Ada")] + [
+        Seat("bot", None, f"Bot {i + 1}", "ear") for i in range(1, 5)
+    ]
+    table = make_table(services(writer, clock, notes), seats)
+    async with table.lock:
+        await table.start_game()
+        ada = Conn(None, User("u0", "Ada"))
+        table.attach(ada)
+        table.hello(ada, Hello(type="hello"))
+    return table, writer, ada
+
+
 def test_a_persons_claim_and_signals_reach_the_bots_as_said(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -213,19 +230,9 @@ def test_a_persons_claim_and_signals_reach_the_bots_as_said(
     _Ear.heard.clear()
 
     async def scenario() -> None:
-        _Ear.told = asyncio.Event()
-        writer, clock, notes = FakeWriter(), FakeClock(), Notes()
-        seats = [Seat("human", "u0", "Ada")] + [
-            Seat("bot", None, f"Bot {i + 1}", "ear") for i in range(1, 5)
-        ]
-        table = make_table(services(writer, clock, notes), seats)
-        async with table.lock:
-            await table.start_game()
-            game = table.game
-            assert game is not None and game.phase.value == "nominate"  # everyone may talk
-            ada = Conn(None, User("u0", "Ada"))
-            table.attach(ada)
-            table.hello(ada, Hello(type="hello"))
+        table, _, ada = await _ears_table()
+        game = table.game
+        assert game is not None and game.phase.value == "nominate"  # everyone may talk
         line, claim = await table.chat_line(ada, "RRB, I trust 3")
         after = line["after"]
         await asyncio.wait_for(_Ear.told.wait(), WAIT)
@@ -255,17 +262,7 @@ def test_a_bot_line_the_database_refused_was_never_said(monkeypatch: pytest.Monk
     _Ear.heard.clear()
 
     async def scenario() -> None:
-        _Ear.told = asyncio.Event()
-        writer, clock, notes = FakeWriter(), FakeClock(), Notes()
-        seats = [Seat("human", "u0", "Ada")] + [
-            Seat("bot", None, f"Bot {i + 1}", "ear") for i in range(1, 5)
-        ]
-        table = make_table(services(writer, clock, notes), seats)
-        async with table.lock:
-            await table.start_game()
-            ada = Conn(None, User("u0", "Ada"))
-            table.attach(ada)
-            table.hello(ada, Hello(type="hello"))
+        table, writer, ada = await _ears_table()
         while not ada.out.empty():
             ada.out.get_nowait()
         kept, next_id, writes = list(table.chat.lines), table.chat.next_id, _chat_writes(writer)
