@@ -493,6 +493,47 @@ def test_when_a_bots_move_leaves_does_not_depend_on_how_long_it_thought() -> Non
     assert abs(slower[0][2] - (started + 2.0)) <= 0.011
 
 
+def test_a_bot_still_thinking_holds_up_no_other_move() -> None:
+    """In a vote, one bot thinks 30 s of the table's clock (a slow model): the other bots'
+    votes leave as soon as they are decided, and the slow one when it is done."""
+    out: list[tuple[int, Action, float]] = []
+
+    async def scenario() -> None:
+        clock = FakeClock()
+        svc = services(FakeWriter(), clock, Notes(), rng=random.Random(5))
+        game = Game(5, "official", 7)
+        driver = bots_driver(
+            svc,
+            clock,
+            game,
+            lambda seat, action, by: out.append((seat, action, round(clock.now, 6))),
+        )
+
+        async def thinks(agent: Any, view: Any, legal: list[Action]) -> Action:
+            slow = agent.seat == 1 and legal[0].type == "vote"
+            done = asyncio.get_running_loop().create_future()
+            clock.call_later(30.0 if slow else 0.0, lambda: done.done() or done.set_result(None))
+            await done
+            return legal[-1]
+
+        driver._ask = thinks  # type: ignore[method-assign]
+        driver.start(name="slow")
+        for _ in range(10_000):  # the clock moves in steps of 10 ms
+            if sum(1 for _, a, _ in out if a.type == "vote") >= 5:
+                break
+            clock.advance(0.01)
+            driver.wake.set()
+            await settle()
+        await driver.stop()
+
+    run(scenario)
+    nominated = next(when for _, a, when in out if a.type == "nominate")
+    votes = [(seat, when) for seat, a, when in out if a.type == "vote"]
+    assert len(votes) == 5 and votes[-1][0] == 1  # the slow bot's vote is the last
+    assert all(when <= nominated + 0.1 for seat, when in votes[:-1])
+    assert votes[-1][1] >= nominated + 30.0 - 0.011
+
+
 # ---------------------------------------------------------------------- people's claims
 def _rigged(table: Table) -> None:
     """Seat 0 (a person) is the first president; seats 3 and 4 are the fascists; the first

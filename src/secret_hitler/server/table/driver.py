@@ -302,7 +302,13 @@ class BotDriver:
             self._make_agent(seat)
             agent = self.agents[seat]
         decision = self._ask(agent, g.view(seat), legal)
-        self.thinking[seat] = asyncio.create_task(decision, name=f"think-{seat}")
+        task = self.thinking[seat] = asyncio.create_task(decision, name=f"think-{seat}")
+        task.add_done_callback(self._thought)
+
+    def _thought(self, _task: asyncio.Task[Action]) -> None:
+        """A bot is done thinking: its move may be due (``_next_task`` skips a seat still
+        thinking, so that a slow model holds up no other move of its table)."""
+        self.wake.set()
 
     def schedule(self) -> None:
         """After every change: new decision -> new deadline, bots' leave times and thinking;
@@ -476,7 +482,8 @@ class BotDriver:
         grace = self.settings.grace
         for s in g.to_act():
             if self.seats[s].kind == "bot":
-                if not self._held(s):
+                thinking = self.thinking.get(s)
+                if not self._held(s) and (thinking is None or thinking.done()):
                     tasks.append((self.bot_due.get(s, now), 1, s, "bot"))
                 continue
             if self.deadline_at is not None:
