@@ -314,3 +314,37 @@ def _drain(conn: Conn) -> list[str]:
         if text is not None:
             out.append(text)
     return out
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "zh-Hans", "zh-Hant", "vi"])
+def test_every_kind_of_claim_said_in_the_chat_is_offered_back(lang: str) -> None:
+    """A hand (president's, chancellor's), a peek and an investigation, said in the words a bot
+    says them in ``lang``, are read by the server as the seat's own legal claim and offered
+    back; said by a seat that may not make it, nothing is offered."""
+    from secret_hitler.engine import Game
+    from secret_hitler.server.table.chat import claim_offer, recognised
+
+    subjects = {"president_hand", "chancellor_hand", "peek", "investigation"}
+    offered: set[str] = set()
+    for seed in range(60):
+        n = (5, 7)[seed % 2]  # a peek at 5 players, investigations at 7
+        names = [f"Player {i + 1}" for i in range(n)]
+        game = Game(n, "official", seed)
+        rng = random.Random(seed)
+        while not game.finished and offered != subjects:
+            for seat in game.claimants():
+                for claim in (a for a in game.legal_actions(seat) if a.type == "claim"):
+                    if claim.subject in offered:
+                        continue
+                    text = talk.render(talk.Claim.from_action(claim), lang, names)
+                    offer = claim_offer(game, seat, recognised(game, seat, text, names))
+                    assert offer == claim.to_json(), (text, claim)
+                    others = [s for s in range(n) if s not in game.claimants()]
+                    heard = recognised(game, others[0], text, names)
+                    assert claim_offer(game, others[0], heard) is None, text
+                    offered.add(claim.subject)
+            seat = game.to_act()[0]
+            game.apply(rng.choice([a for a in game.legal_actions(seat) if a.type != "claim"]))
+        if offered == subjects:
+            return
+    raise AssertionError(f"claims never open in 60 games: {subjects - offered}")
