@@ -146,6 +146,7 @@ def test_bad_arena_settings_are_refused_before_any_game(tmp_path: Path, chat: Ch
         (["--seats", "llm:nowhere,rule,rule,rule,rule"], "unknown bot 'llm:nowhere'"),
         (["--seats", "rule,rule"], "--seats names 2 seats: 5 players need 5"),
         (["--seats", "rule,rule,rule,rule,rule", "--rules", "nope"], "--rules"),
+        (["--seats", "rule,rule,rule,rule,rule", "--players", "5,11"], "--players: 5 to 10"),
     ]
     for args, message in cases:
         result = runner.invoke(
@@ -156,6 +157,12 @@ def test_bad_arena_settings_are_refused_before_any_game(tmp_path: Path, chat: Ch
         assert message in result.output
     assert not (out / "results.jsonl").exists()
     assert not chat.requests
+    # a wrong endpoints file is said even when no seat needs it (a typo is not ignored)
+    missing = tmp_path / "no-such-endpoints.toml"
+    args = ["arena", "--endpoints", str(missing), "--seats", "rule,rule,rule,rule,rule"]
+    result = runner.invoke(cli.app, [*args, "--players", "5", "--out", str(out)])
+    assert result.exit_code == 2 and f"{missing}: no such file" in result.output
+    assert not out.exists()
 
 
 def test_the_plan_rotates_every_deal_through_every_seat() -> None:

@@ -102,6 +102,9 @@ def arena_command(
         raise _fail("--players: comma-separated numbers, e.g. 5,7") from None
     if not lineup:
         raise _fail("--seats: name at least one level")
+    wrong = [n for n in counts if not 5 <= n <= 10]
+    if wrong or not counts:
+        raise _fail(f"--players: 5 to 10 players a table, not {wrong[0] if wrong else 'none'}")
     try:
         parsed_rules: Any = json.loads(rules) if rules.strip().startswith("{") else rules.strip()
         resolved = Rules.from_json(parsed_rules)
@@ -111,8 +114,8 @@ def arena_command(
         raise _fail(f"--rules: {exc}") from None
     config = ArenaConfig(tuple(lineup), counts, games, parsed_rules, seed)
     described: dict[str, Any] = {}
-    if any(is_model(level) for level in lineup):
-        try:
+    if endpoints is not None or any(is_model(level) for level in lineup):
+        try:  # (a file named but not needed is read too: a wrong path is said, not ignored)
             configured = load_endpoints(endpoints)
         except EndpointError as exc:
             raise _fail(str(exc)) from None
