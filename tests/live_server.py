@@ -25,6 +25,10 @@ class LiveServer:
 
     DEFAULT_ENV = {
         "SH_BOT_DELAY": "0",
+        # A bot candidate waits this long for the last government's people to claim: a test
+        # client that plays at random may never claim, and each of its governments would hold
+        # the game 20 s (the default). The tests of the wait (test_claim_hold.py) set it.
+        "SH_CLAIM_WAIT": "0",
         "SH_SECRET": "test-secret",
         "SH_GRACE": "30",
         # Every test client shares 127.0.0.1: the per-address limits are raised here, and the

@@ -39,14 +39,12 @@ def sign_in(ctx: Any, url: str, token: str) -> None:
 class Server(LiveServer):
     """The live server, with plain HTTP helpers for setting up tables without a browser."""
 
-    # The raised per-address limits of every live server (all browsers share 127.0.0.1).
-    # Bots move at once, and a bot candidate does not wait for the last government's people to
-    # claim (SH_CLAIM_WAIT): a player who never claims would hold every game up.
+    # The live server's (raised per-address limits: all browsers share 127.0.0.1; bots move at
+    # once and do not wait for people's claims), with a longer grace.
     DEFAULT_ENV = {
         **LiveServer.DEFAULT_ENV,
         "SH_SECRET": "web-test-secret",
         "SH_GRACE": "600",
-        "SH_CLAIM_WAIT": "0",
     }
     LOG_LEVEL = "warning"
 
