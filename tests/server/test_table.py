@@ -441,15 +441,22 @@ async def settle(rounds: int = 40) -> None:
         await asyncio.sleep(0)
 
 
-def _bot_moves(think: float, count: int = 30) -> tuple[float, list[tuple[int, Action, float]]]:
-    """A table of five bots whose every decision takes ``think`` seconds of the table's clock,
-    with the same random source for the delays: (when the driver started, [(seat, move, when
-    it left)] for the first ``count`` moves)."""
-    out: list[tuple[int, Action, float]] = []
+Moves = list[tuple[int, Action, float]]
+
+
+def _timed_moves(
+    think: Callable[[Any, list[Action]], float],
+    enough: Callable[[Moves, Game], bool],
+    bot_delay: float = 1.0,
+) -> tuple[float, Moves]:
+    """A table of five bots on the table's clock (moved in steps of 10 ms until ``enough``),
+    each decision taking ``think(agent, legal)`` seconds of it, with the same random source for
+    the delays: (when the driver started, [(seat, move, when it left)])."""
+    out: Moves = []
 
     async def scenario() -> float:
         clock = FakeClock()
-        svc = services(FakeWriter(), clock, Notes(), rng=random.Random(5), bot_delay=1.0)
+        svc = services(FakeWriter(), clock, Notes(), rng=random.Random(5), bot_delay=bot_delay)
         game = Game(5, "official", 7)
         driver = bots_driver(
             svc,
@@ -460,15 +467,15 @@ def _bot_moves(think: float, count: int = 30) -> tuple[float, list[tuple[int, Ac
 
         async def thinks(agent: Any, view: Any, legal: list[Action]) -> Action:
             done = asyncio.get_running_loop().create_future()
-            clock.call_later(think, lambda: done.done() or done.set_result(None))
+            clock.call_later(think(agent, legal), lambda: done.done() or done.set_result(None))
             await done
             return legal[-1]
 
         driver._ask = thinks  # type: ignore[method-assign]
         started = clock.now
         driver.start(name="timed")
-        for _ in range(100_000):  # the clock moves in steps of 10 ms
-            if len(out) >= count or game.finished:
+        for _ in range(100_000):
+            if enough(out, game) or game.finished:
                 break
             clock.advance(0.01)
             driver.wake.set()
@@ -477,6 +484,11 @@ def _bot_moves(think: float, count: int = 30) -> tuple[float, list[tuple[int, Ac
         return started
 
     return asyncio.run(scenario()), out
+
+
+def _bot_moves(think: float, count: int = 30) -> tuple[float, Moves]:
+    """Every decision takes ``think`` seconds; the first ``count`` moves."""
+    return _timed_moves(lambda agent, legal: think, lambda out, game: len(out) >= count)
 
 
 def test_when_a_bots_move_leaves_does_not_depend_on_how_long_it_thought() -> None:
@@ -496,37 +508,11 @@ def test_when_a_bots_move_leaves_does_not_depend_on_how_long_it_thought() -> Non
 def test_a_bot_still_thinking_holds_up_no_other_move() -> None:
     """In a vote, one bot thinks 30 s of the table's clock (a slow model): the other bots'
     votes leave as soon as they are decided, and the slow one when it is done."""
-    out: list[tuple[int, Action, float]] = []
-
-    async def scenario() -> None:
-        clock = FakeClock()
-        svc = services(FakeWriter(), clock, Notes(), rng=random.Random(5))
-        game = Game(5, "official", 7)
-        driver = bots_driver(
-            svc,
-            clock,
-            game,
-            lambda seat, action, by: out.append((seat, action, round(clock.now, 6))),
-        )
-
-        async def thinks(agent: Any, view: Any, legal: list[Action]) -> Action:
-            slow = agent.seat == 1 and legal[0].type == "vote"
-            done = asyncio.get_running_loop().create_future()
-            clock.call_later(30.0 if slow else 0.0, lambda: done.done() or done.set_result(None))
-            await done
-            return legal[-1]
-
-        driver._ask = thinks  # type: ignore[method-assign]
-        driver.start(name="slow")
-        for _ in range(10_000):  # the clock moves in steps of 10 ms
-            if sum(1 for _, a, _ in out if a.type == "vote") >= 5:
-                break
-            clock.advance(0.01)
-            driver.wake.set()
-            await settle()
-        await driver.stop()
-
-    run(scenario)
+    _, out = _timed_moves(
+        lambda agent, legal: 30.0 if agent.seat == 1 and legal[0].type == "vote" else 0.0,
+        lambda out, game: sum(1 for _, a, _ in out if a.type == "vote") >= 5,
+        bot_delay=0.0,
+    )
     nominated = next(when for _, a, when in out if a.type == "nominate")
     votes = [(seat, when) for seat, a, when in out if a.type == "vote"]
     assert len(votes) == 5 and votes[-1][0] == 1  # the slow bot's vote is the last
