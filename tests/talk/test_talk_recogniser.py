@@ -125,6 +125,30 @@ def test_seats_are_read_as_people_write_them() -> None:
     assert talk.recognise("8 is lying", players=7) == []  # no seat 8 at seven
     assert talk.recognise("tin số 2", players=7) == [talk.Trust(1, "hedged")]
     assert talk.recognise("3号和5号冲突", players=7) == [talk.Conflict(2, 4)]
+    # a name in any case, a Russian one in its case forms too; a name glued to Han text
+    assert talk.recognise("BOB is lying", players=7, names=names) == [talk.Accuse(1, "known")]
+    assert talk.recognise("ВЕРЮ ОЛЕ", players=7, names=names) == [talk.Trust(2, "hedged")]
+    assert talk.recognise("alice是法西斯", players=7, names=names) == [talk.Accuse(0, "known")]
+    assert talk.recognise("Alicea is lying", players=7, names=names) == []  # another word
+
+
+def test_the_longest_name_wins_whatever_its_script() -> None:
+    """Names that begin one another, Latin, Han and both: the longest one written is read, and
+    a name is a word of its own except beside Han characters."""
+    names = ["Li", "Li王", "王小", "王小明", "Anna", "Ann"]
+    said = {
+        "Li王 is lying": 1,
+        "Li is lying": 0,
+        "王小明是法西斯": 3,
+        "王小是法西斯": 2,
+        "Anna is lying": 4,
+        "ann是法西斯": 5,
+        "我觉得Li王在骗人": 1,
+    }
+    for text, seat in said.items():
+        (line,) = talk.recognise(text, players=7, names=names)
+        assert isinstance(line, talk.Accuse) and line.target == seat, text
+    assert talk.recognise("Annabel is lying", players=7, names=names) == []
 
 
 def test_ordinary_lines_say_nothing() -> None:

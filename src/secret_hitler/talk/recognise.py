@@ -151,12 +151,19 @@ def _card_letters(low: str) -> tuple[str, int] | None:
 # -- names -----------------------------------------------------------------------------------
 
 
+_HAN_START = re.compile(f"[{_HAN}]")
+_HAN_END = re.compile(f"[{_HAN}]$")
+_NAME_BEFORE = rf"(?<![^\W_{_HAN}])"
+_NAME_AFTER = rf"(?![^\W_{_HAN}])"
+
+
 @lru_cache(maxsize=256)
 def _names_pattern(names: tuple[str, ...], vietnamese: bool) -> re.Pattern[str] | None:
     """One pattern that finds every seat's name (``s<seat>`` groups), longest first. Russian
     names also match their case forms ("Оля": "Оле", "Олю"); a name that is a word of the
     tables ("Red", "Ja") is left out, since it would read as that word."""
-    alternatives: list[tuple[int, str]] = []
+    # (length, group, whether the name starts with a Han character, ends with one)
+    alternatives: list[tuple[int, str, bool, bool]] = []
     for seat, raw in enumerate(names[:20]):
         name = _normalise(raw)[:64].strip().lower()
         if len(name) < 2 or name.isdigit() or _split(name) in _LEX:
@@ -169,16 +176,34 @@ def _names_pattern(names: tuple[str, ...], vietnamese: bool) -> re.Pattern[str] 
         if _CYRILLIC.fullmatch(name[-1]) and len(name) >= 3:
             stem = name[:-1] if name[-1] in "аяйьео" else name
             forms.add(re.escape(stem) + "[а-я]{0,2}")
-        for form in forms:
-            before = "" if re.match(f"[{_HAN}]", name) else rf"(?<![^\W_{_HAN}])"
-            after = "" if re.search(f"[{_HAN}]$", name) else rf"(?![^\W_{_HAN}])"
-            alternatives.append(
-                (len(name), f"(?P<s{seat}_{len(alternatives)}>{before}{form}{after})")
-            )
+        han = _HAN_START.match(name) is not None, _HAN_END.search(name) is not None
+        for form in sorted(forms):
+            group = f"(?P<s{seat}_{len(alternatives)}>(?i:{form}))"
+            alternatives.append((len(name), group, *han))
     if not alternatives:
         return None
     alternatives.sort(key=lambda a: -a[0])
-    return re.compile("|".join(a for _, a in alternatives), re.IGNORECASE)
+    # A name is a word of its own: no letter or digit just before or after it, except where it
+    # begins or ends with a Han character (Chinese is written without spaces). The boundaries
+    # are shared, one per run of names alike, in longest-first order: each is a large class
+    # (and case is ignored in the names only), and compiling one per name took about 100 ms a
+    # table, on the event loop, at the table's first chat line.
+    parts = []
+    for han_start in (False, True):
+        runs: list[tuple[bool, list[str]]] = []
+        for _, group, starts, ends in alternatives:
+            if starts != han_start:
+                continue
+            if runs and runs[-1][0] == ends:
+                runs[-1][1].append(group)
+            else:
+                runs.append((ends, [group]))
+        if runs:
+            body = "|".join(
+                f"(?:{'|'.join(groups)})" + ("" if ends else _NAME_AFTER) for ends, groups in runs
+            )
+            parts.append(f"(?:{body})" if han_start else f"{_NAME_BEFORE}(?:{body})")
+    return re.compile("|".join(parts))
 
 
 def _mark_names(text: str, names: Sequence[str | None] | None, vietnamese: bool) -> str:
