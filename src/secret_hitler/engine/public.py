@@ -3,11 +3,10 @@
 ``PublicState`` reads a game's events in order (``feed``), the public ones only, so the log of any
 seat, the spectator's and the game's own give the same state: who is alive, the tracks and the
 election tracker, the piles' sizes, the round, the candidate and the nominee, every election with
-its votes, every legislative session with its outcome and claims, the seats
-proven not Hitler, the investigated seats, the power in use and the result. Bots, the research
-environment and the evaluation read it instead of keeping their own copies; every value is
-immutable (tuples) but the open ``Session``, which ``copy`` copies: a copy is cheap and never
-shares a change.
+its votes, every legislative session with its outcome and claims, the seats proven not Hitler,
+the investigated seats, the power in use and the result. Bots, the research environment and the
+evaluation read it instead of keeping their own copies; every value is immutable (tuples) but
+the open ``Session``, which ``copy`` copies: a copy is cheap and never shares a change.
 """
 
 from __future__ import annotations
@@ -71,10 +70,10 @@ class PublicState:
     ``hitler_zone``, ``veto_zone``, ``deck`` and ``deck_liberal`` (policies in the game, liberal
     ones), ``start`` (policies on the tracks at the start), ``round``, ``candidate``,
     ``eligible``, ``nominee``, ``president`` and ``chancellor`` (the last elected government),
-    ``votes`` (the last revealed votes), ``elections`` (every election, in order), ``alive``, ``living``, ``liberal``, ``fascist``,
-    ``tracker``, ``draw_pile``, ``discard_pile``, ``session`` (the last legislative session while
-    its claim window is open, else None), ``closed`` (the sessions before), ``sessions`` (all of
-    them), ``not_hitler`` (E8), ``proven_not_hitler`` (E8, P4, W2), ``investigated`` and
+    ``votes`` (the last revealed votes), ``elections`` (every election, in order), ``alive``,
+    ``living``, ``liberal``, ``fascist``, ``tracker``, ``draw_pile``, ``discard_pile``,
+    ``session`` (the last legislative session while its claim window is open, else None),
+    ``closed`` (the sessions before), ``sessions`` (all of them), ``not_hitler`` (E8), ``proven_not_hitler`` (E8, P4, W2), ``investigated`` and
     ``investigations`` (who investigated whom, in order), ``power`` and ``power_president`` (the
     last power used), ``winner``, ``reason``, ``roles`` (revealed at the end).
     """
@@ -100,7 +99,6 @@ class PublicState:
         self.candidate: int | None = None
         self.eligible: tuple[int, ...] = ()
         self.nominee: int | None = None
-        self.nominator: int | None = None  # the president who nominated ``nominee``
         self.elections: tuple[Election, ...] = ()
         self.president: int | None = None
         self.chancellor: int | None = None
@@ -193,16 +191,16 @@ class PublicState:
 
     def _candidate(self, e: E.Candidate) -> None:
         self.round, self.candidate, self.eligible = e.round, e.seat, tuple(e.eligible)
-        self.nominator = self.nominee = None
+        self.nominee = None
         self.power = None
 
     def _nominated(self, e: E.Nominated) -> None:
-        self.nominator, self.nominee = e.president, e.chancellor
+        self.nominee = e.chancellor
 
     def _votes(self, e: E.Votes) -> None:
         self.votes = votes = tuple(e.votes)
-        if self.nominator is not None and self.nominee is not None:
-            self.elections += (Election(self.nominator, self.nominee, votes, e.passed),)
+        if self.candidate is not None and self.nominee is not None:  # (the candidate nominated)
+            self.elections += (Election(self.candidate, self.nominee, votes, e.passed),)
 
     def _tracker(self, e: E.Tracker) -> None:
         self.tracker = e.value
