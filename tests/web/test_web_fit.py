@@ -214,6 +214,7 @@ def test_the_remake_vote_is_one_line_until_opened(web_server, new_context) -> No
         words = _catalog(lang)
         summary = remake.locator("summary")
         assert summary.inner_text() == words["remake.title"]
+        remake.wait_for(state="visible")  # (an update may be redrawing the action area)
         box = remake.bounding_box()
         assert box and box["height"] <= 48, (lang, box)  # one line
         assert remake.locator(".hint").is_hidden()
