@@ -19,7 +19,7 @@ import numpy as np
 
 from ..engine.settings import CHAOS_AT, FASCIST_TRACK, LIBERAL_TRACK
 from ..env import encoding as E
-from .observation import observe_seat
+from .observation import observe_seat, word_count, words_of
 from .state import (
     _CHAN_SHIFT,
     _CHAOS,
@@ -143,7 +143,8 @@ def _new(
         steps=z,
         current_player=first,
         legal_action_mask=jnp.zeros(NUM_ACTIONS, bool),
-        observation=jnp.zeros(cfg.layout.size, F32),
+        obs_words=jnp.zeros(word_count(cfg), jnp.uint32),
+        obs_tail=jnp.zeros(3, F32),
         rewards=jnp.zeros(n, F32),
         terminated=jnp.zeros((), bool),
         truncated=jnp.zeros((), bool),
@@ -295,8 +296,10 @@ class _Stage:
         m = s.draw_n + s.disc_l + s.disc_f
         r = s.reshuffles
         ri = jnp.minimum(r, MAX_RESHUFFLES - 1)
-        pile = jnp.where(r < s.fixed, s.fixed_piles[ri], _arrange(s.shuffle_bits[ri], m, f))
         slot = jnp.arange(MAX_RESHUFFLES, dtype=I32) == ri
+        # the row by a masked sum: indexed, XLA shuffled every row and kept one
+        bits = jnp.sum(jnp.where(slot[:, None], s.shuffle_bits, 0), axis=0)
+        pile = jnp.where(r < s.fixed, s.fixed_piles[ri], _arrange(bits, m, f))
         s.set(need & slot, reshuffle_piles=pile, reshuffle_sizes=m)
         s.set(need, pile=pile, draw_n=m, disc_l=0, disc_f=0, reshuffles=r + 1)
         s.set(need & (r >= MAX_RESHUFFLES), truncated=True)
@@ -400,13 +403,12 @@ def _enact(cfg: Config, v: dict[str, Any], loc: dict[str, Any]) -> Any:
         s.set(gov, limit_pres=s.president, limit_chan=s.chancellor)
     gov_on = gov & ~g.enact_policy(gov, gpol, chaos=False)
     L["gov_on"] = gov_on
-    g.deck_check(gov_on)
     L["gov_power"] = jnp.where(gov_on, g.slot_power(gpol), L["gov_power"])
     # a consented veto: the policies to the discard pile, the deck check first (A7)
     accept = L["accept"]
     s.set(accept, disc_l=s.disc_l + s.hand_l, disc_f=s.disc_f + s.hand_f, hand_l=0, hand_f=0)
     s.set(accept, vetoes_used=s.vetoes_used + 1)
-    g.deck_check(accept)
+    g.deck_check(gov_on | accept)  # one check for both: a step enacts or vetoes, never both
     return g.out()
 
 
@@ -532,9 +534,11 @@ def _outputs(cfg: Config, st: State, just_won: jax.Array) -> State:
     st = st._replace(current_player=current_player(cfg, st))
     team = (st.roles[: cfg.players] != LIBERAL).astype(I32)
     reward = jnp.where(team == st.winner, 1.0, -1.0).astype(F32)
+    words, tail = words_of(cfg, st, jnp.maximum(st.current_player, 0))
     return st._replace(
         legal_action_mask=legal_mask(cfg, st, st.current_player),
-        observation=observe_seat(cfg, st, jnp.maximum(st.current_player, 0)),
+        obs_words=words,
+        obs_tail=tail,
         rewards=jnp.where(just_won, reward, jnp.zeros_like(reward)),
         terminated=st.winner >= 0,
     )

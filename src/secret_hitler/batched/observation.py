@@ -5,8 +5,8 @@ definition; what each field means is the environment's, and tests/batched compar
 with ``SecretHitlerEnv.observe`` at every step of sampled games, seat by seat.
 
 For speed the vector is built as bits: each field's bit pattern is or-ed into 32-bit words at
-its offset, and the words are expanded to float32 in one elementwise pass; only the last three
-fields (the pile sizes and the round, fractions) are not bits.
+its offset; only the last three fields (the pile sizes and the round, fractions) are not bits.
+The state keeps the words, and ``state.unpack`` expands them to float32 where they are read.
 """
 
 from __future__ import annotations
@@ -37,13 +37,17 @@ def _static(cfg: C.Config) -> np.ndarray:
     return out
 
 
+def word_count(cfg: C.Config) -> int:
+    """How many 32-bit words hold the observation's bits."""
+    return (cfg.layout[_FRACTIONS[0]].offset + 31) // 32
+
+
 class _Words:
     """The observation's bits as 32-bit words, filled field by field."""
 
     def __init__(self, cfg: C.Config) -> None:
         self.layout = cfg.layout
-        self.bits = self.layout[_FRACTIONS[0]].offset
-        size = (self.bits + 31) // 32
+        size = word_count(cfg)
         static = np.zeros(size * 32, np.uint32)
         fixed = _static(cfg)
         static[: fixed.size] = fixed
@@ -65,13 +69,6 @@ class _Words:
             self.words[word + 2] = self.words[word + 2] | jnp.right_shift(pattern, 64 - bit)
 
 
-def expand(cfg: C.Config, words: jax.Array, tail: jax.Array) -> jax.Array:
-    """The float32 vector of ``words_of``'s words and fractions."""
-    bits = jnp.right_shift(words[:, None], jnp.arange(32, dtype=U32)) & 1
-    end = cfg.layout[_FRACTIONS[0]].offset
-    return jnp.concatenate([bits.reshape(-1)[:end].astype(F32), tail])
-
-
 def _one(value: jax.Array) -> jax.Array:
     """The one-hot bit of ``value`` (nothing for -1)."""
     return jnp.where(value >= 0, jnp.left_shift(1, jnp.maximum(value, 0)), 0).astype(I32)
@@ -79,7 +76,7 @@ def _one(value: jax.Array) -> jax.Array:
 
 def observe_seat(cfg: C.Config, st: C.State, seat: jax.Array) -> jax.Array:
     """float32[layout size]: what ``seat`` may know, as the environment encodes it."""
-    return expand(cfg, *words_of(cfg, st, seat))
+    return C.unpack(*words_of(cfg, st, seat), cfg.history)
 
 
 def words_of(cfg: C.Config, st: C.State, seat: jax.Array) -> tuple[jax.Array, jax.Array]:

@@ -42,12 +42,13 @@ class SecretHitlerVectorEnv(gym.vector.VectorEnv):
         self._key = jax.random.key(0)
         self.state: C.State | None = None
         self._done = np.zeros(num_envs, bool)
+        self._unpack = jax.jit(lambda st: st.observation)  # the state keeps bit words
 
     def _obs(self) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         st = self.state
         assert st is not None
         obs = {
-            "observation": np.asarray(st.observation),
+            "observation": np.asarray(self._unpack(st)),
             "action_mask": np.asarray(st.legal_action_mask).astype(np.int8),
         }
         return obs, {"seat": np.asarray(st.current_player)}
