@@ -36,3 +36,23 @@ def test_every_legal_action_is_chosen_equally_often_and_nothing_else() -> None:
         assert set(np.flatnonzero(counts)) == set(legal), g
         shares = counts[legal]
         assert shares.max() - shares.min() <= 1, (g, shares)
+
+
+def test_deals_first_presidents_and_decks_are_uniform() -> None:
+    """``init`` draws from four words of each key: every one of the 105 deals of 7 seats comes
+    up about equally often, as does every first president, and each deck holds the preset's
+    policies with a fascist at any position 11 times in 17."""
+    games = 105 * 200
+    st = C.Env(7, "official").init(jax.random.split(jax.random.key(5), games))
+    roles = np.asarray(st.roles)[:, :7]
+    assert ((roles == 2).sum(1) == 1).all() and ((roles == 1).sum(1) == 2).all()
+    assert (np.asarray(st.roles)[:, 7:] == 0).all()
+    _, counts = np.unique(roles, axis=0, return_counts=True)
+    assert counts.size == 105 and counts.min() > 140 and counts.max() < 260, counts
+    first = np.bincount(np.asarray(st.first_president), minlength=7)
+    assert first.size == 7 and first.min() > 0.9 * games / 7 and first.max() < 1.1 * games / 7
+    deck = np.asarray(st.deck)[:, None]
+    at = (deck >> np.arange(17)) & 1
+    assert (at.sum(1) == 11).all() and (deck >> 17 == 0).all()
+    share = at.mean(0)
+    assert np.abs(share - 11 / 17).max() < 0.02, share

@@ -15,7 +15,6 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
-import numpy as np
 
 from ..engine.settings import CHAOS_AT, FASCIST_TRACK, LIBERAL_TRACK
 from ..env import encoding as E
@@ -61,6 +60,7 @@ from .state import (
     _popcount,
     current_player,
     legal_mask,
+    randoms,
 )
 
 
@@ -81,7 +81,7 @@ class _S:
 
 # ------------------------------------------------------------------------------ the game
 def _new(
-    cfg: Config, roles: Any, first: Any, deck: Any, fixed: Any, n_fixed: Any, bits: Any
+    cfg: Config, roles: Any, first: Any, deck: Any, fixed: Any, n_fixed: Any, seed: Any
 ) -> State:
     n, k = cfg.players, cfg.history
     z = jnp.zeros((), I32)
@@ -96,7 +96,7 @@ def _new(
         reshuffles=z,
         fixed_piles=jnp.asarray(fixed, I32),
         fixed=jnp.asarray(n_fixed, I32),
-        shuffle_bits=jnp.asarray(bits, I32),
+        seed=jnp.asarray(seed, jnp.uint32),
         phase=z + NOMINATE,
         round=z + 1,  # _start: _begin_round(first_president)
         candidate=first,
@@ -152,28 +152,29 @@ def _new(
     return _outputs(cfg, st, jnp.zeros((), bool))
 
 
-def _dealt(cfg: Config) -> np.ndarray:
-    n = cfg.players
-    fascists = cfg.rules.fascist_count(n)
-    return np.array([HITLER] + [FASCIST] * fascists + [LIBERAL] * (n - fascists - 1), np.int32)
-
-
 def init(cfg: Config, key: jax.Array) -> State:
-    """A new game dealt from ``key``: roles, first president, deck and the randomness of every
-    reshuffle."""
+    """A new game dealt from ``key``: four words of it seed the deal, the first president, the
+    deck (stream 0 of ``randoms``) and every reshuffle (stream r + 1). Each draw is sequential:
+    a seat gets a role, a pile position a policy, with probability (left of that kind) / (places
+    left), from 23 random bits: uniform up to 2^-23."""
     n = cfg.players
-    k_roles, k_first, k_deck, k_bits = jax.random.split(key, 4)
-    roles = jax.random.permutation(k_roles, jnp.asarray(_dealt(cfg)))
-    roles = jnp.concatenate([roles, jnp.zeros(SEATS - n, I32)])
+    words = jax.random.bits(key, (4,), jnp.uint32)
+    v = randoms(words[2:], 0, n + 1 + cfg.deck_size)
+    hitler, fascists = jnp.ones((), I32), jnp.asarray(cfg.rules.fascist_count(n), I32)
+    roles = []
+    for i in range(n):
+        x = v[i] * (n - i)
+        is_hitler = x < jnp.left_shift(hitler, 23)
+        is_fascist = ~is_hitler & (x < jnp.left_shift(hitler + fascists, 23))
+        roles.append(jnp.where(is_hitler, HITLER, jnp.where(is_fascist, FASCIST, LIBERAL)))
+        hitler, fascists = hitler - is_hitler, fascists - is_fascist
+    roles_ = jnp.concatenate([jnp.stack(roles).astype(I32), jnp.zeros(SEATS - n, I32)])
     if cfg.rules.first_president == "first_seat":
         first = jnp.zeros((), I32)
     else:
-        first = jax.random.randint(k_first, (), 0, n, I32)
-    lib, fas = cfg.rules.deck
-    deck = jax.random.permutation(k_deck, jnp.asarray([0] * lib + [1] * fas, I32))
-    deck_bits = jnp.sum(jnp.left_shift(deck, jnp.arange(lib + fas, dtype=I32)))
-    bits = jax.random.bits(k_bits, (MAX_RESHUFFLES, lib + fas), jnp.uint32) >> 9
-    return _new(cfg, roles, first, deck_bits, jnp.zeros(MAX_RESHUFFLES, I32), 0, bits.astype(I32))
+        first = jnp.right_shift(v[n] * n, 23)
+    deck = _arrange(v[n + 1 :], cfg.deck_size, cfg.rules.deck[1])
+    return _new(cfg, roles_, first, deck, jnp.zeros(MAX_RESHUFFLES, I32), 0, words[:2])
 
 
 def init_fixed(
@@ -188,9 +189,8 @@ def init_fixed(
     """A game whose deal, first president, deck and first ``fixed`` reshuffles are given (as
     a record fixes them; ``record.from_record`` builds these from a record); later reshuffles
     come from ``key``."""
-    lib, fas = cfg.rules.deck
-    bits = jax.random.bits(key, (MAX_RESHUFFLES, lib + fas), jnp.uint32) >> 9
-    return _new(cfg, roles, first_president, deck, fixed_piles, fixed, bits.astype(I32))
+    seed = jax.random.bits(key, (2,), jnp.uint32)
+    return _new(cfg, roles, first_president, deck, fixed_piles, fixed, seed)
 
 
 def step(cfg: Config, st: State, action: jax.Array) -> State:
@@ -297,8 +297,7 @@ class _Stage:
         r = s.reshuffles
         ri = jnp.minimum(r, MAX_RESHUFFLES - 1)
         slot = jnp.arange(MAX_RESHUFFLES, dtype=I32) == ri
-        # the row by a masked sum: indexed, XLA shuffled every row and kept one
-        bits = jnp.sum(jnp.where(slot[:, None], s.shuffle_bits, 0), axis=0)
+        bits = randoms(s.seed, r + 1, self.cfg.deck_size)  # stream 0 dealt the game
         pile = jnp.where(r < s.fixed, s.fixed_piles[ri], _arrange(bits, m, f))
         s.set(need & slot, reshuffle_piles=pile, reshuffle_sizes=m)
         s.set(need, pile=pile, draw_n=m, disc_l=0, disc_f=0, reshuffles=r + 1)

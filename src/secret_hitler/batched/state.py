@@ -118,7 +118,7 @@ class State(NamedTuple):
     reshuffles: jax.Array  # how many happened
     fixed_piles: jax.Array  # int32[MAX_RESHUFFLES]: reshuffles fixed by a record
     fixed: jax.Array  # how many are fixed
-    shuffle_bits: jax.Array  # int32[MAX_RESHUFFLES, deck size]: the randomness of reshuffles
+    seed: jax.Array  # uint32[2]: the randomness of reshuffles (``randoms``)
     phase: jax.Array
     round: jax.Array
     candidate: jax.Array
@@ -216,7 +216,27 @@ def _seat_bits(mask: jax.Array) -> jax.Array:
     return (jnp.right_shift(mask, jnp.arange(SEATS, dtype=I32)) & 1).astype(bool)
 
 
-def _arrange(bits: jax.Array, m: jax.Array, f: jax.Array) -> jax.Array:
+def _mix(x: jax.Array) -> jax.Array:
+    """A 32-bit integer hash (lowbias32: two multiply-xorshift rounds, full avalanche)."""
+    x = x ^ jnp.right_shift(x, 16)
+    x = x * jnp.uint32(0x7FEB352D)
+    x = x ^ jnp.right_shift(x, 15)
+    x = x * jnp.uint32(0x846CA68B)
+    return x ^ jnp.right_shift(x, 16)
+
+
+def randoms(seed: jax.Array, stream: Any, size: int) -> jax.Array:
+    """int32[size]: 23-bit uniform values, the ``stream``-th run of ``seed`` (uint32[2], drawn
+    from a game's JAX key). A hash of seed and counter, so a reshuffle computes only its own
+    values instead of a game carrying them all from its deal."""
+    counter = jnp.left_shift(jnp.asarray(stream, jnp.uint32), 6) + jnp.arange(
+        size, dtype=jnp.uint32
+    )
+    value = _mix(_mix(counter ^ seed[1]) + seed[0])
+    return jnp.right_shift(value, 9).astype(I32)
+
+
+def _arrange(bits: jax.Array, m: Any, f: Any) -> jax.Array:
     """A uniformly shuffled pile of ``m`` policies, ``f`` of them fascist, as pile bits:
     position i is fascist with probability (fascists left)/(positions left), from 23 random
     bits each (``bits``)."""
