@@ -17,8 +17,8 @@ def random_action(mask: jax.Array, u: jax.Array) -> jax.Array:
     [0, 1); -1 where none is true.
 
     The mask is packed into two 32-bit words and the k-th set bit found by halving a word five
-    times (a few dozen integer operations per game: a prefix sum over the 51 entries cost half
-    as much as the step itself)."""
+    times: a few dozen integer operations per game, where a prefix sum over the 51 entries
+    cost a fifth of a whole step."""
     size = mask.shape[-1]
     assert size <= 64, size
     lo = _pack(mask[..., :32])
