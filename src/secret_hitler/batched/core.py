@@ -232,9 +232,18 @@ def step(cfg: Config, st: State, action: jax.Array) -> State:
 _FLAGS = (
     "nom", "won", "go_session", "go_end", "elected", "failed", "accept", "refused_enacts",
     "power_at_election", "inv", "spec", "exe", "gov", "gov_on", "chaos_on", "chaos_powered",
-    "resume",
+    "resume", "shuffle",
 )  # fmt: skip
-_VALUES = ("target", "tbit", "seat", "gpol", "gov_power", "chaos_power")
+_VALUES = (
+    "target",
+    "tbit",
+    "seat",
+    "gpol",
+    "gov_power",
+    "chaos_power",
+    "shuffled",
+    "shuffled_size",
+)
 
 
 class _Stage:
@@ -288,20 +297,30 @@ class _Stage:
         return jnp.where((policy == 1) & (f >= 1) & (f <= 5), board[jnp.clip(f - 1, 0, 5)], 0)
 
     def deck_check(self, cond: jax.Array) -> None:
-        """_deck_check: under 3 policies left, shuffle the draw and discard piles together."""
-        s = self.s
-        need = cond & (s.draw_n < 3)
+        """_deck_check: under 3 policies left, shuffle the draw and discard piles together.
+        The new pile is the stage's output, written to the state by ``reshuffled`` at the start
+        of the next: read in the same stage, XLA shuffled once for each field it reaches."""
+        s, L = self.s, self.loc
+        L["shuffle"] = cond & (s.draw_n < 3)
         low = jnp.left_shift(1, s.draw_n) - 1
         f = s.disc_f + _popcount(s.pile & low)
         m = s.draw_n + s.disc_l + s.disc_f
         r = s.reshuffles
-        ri = jnp.minimum(r, MAX_RESHUFFLES - 1)
-        slot = jnp.arange(MAX_RESHUFFLES, dtype=I32) == ri
         bits = randoms(s.seed, r + 1, self.cfg.deck_size)  # stream 0 dealt the game
-        pile = jnp.where(r < s.fixed, s.fixed_piles[ri], _arrange(bits, m, f))
+        fixed = s.fixed_piles[jnp.minimum(r, MAX_RESHUFFLES - 1)]
+        L["shuffled"] = jnp.where(r < s.fixed, fixed, _arrange(bits, m, f))
+        L["shuffled_size"] = m
+
+    def reshuffled(self) -> None:
+        """The last stage's deck check, applied."""
+        s, L = self.s, self.loc
+        need, pile, m = L["shuffle"], L["shuffled"], L["shuffled_size"]
+        r = s.reshuffles
+        slot = jnp.arange(MAX_RESHUFFLES, dtype=I32) == jnp.minimum(r, MAX_RESHUFFLES - 1)
         s.set(need & slot, reshuffle_piles=pile, reshuffle_sizes=m)
         s.set(need, pile=pile, draw_n=m, disc_l=0, disc_f=0, reshuffles=r + 1)
         s.set(need & (r >= MAX_RESHUFFLES), truncated=True)
+        L["shuffle"] = jnp.zeros((), bool)
 
 
 def _decide(cfg: Config, v: dict[str, Any], loc: dict[str, Any]) -> Any:
@@ -412,8 +431,9 @@ def _enact(cfg: Config, v: dict[str, Any], loc: dict[str, Any]) -> Any:
 
 
 def _tracker(cfg: Config, v: dict[str, Any], loc: dict[str, Any]) -> Any:
-    """The election tracker (_advance_tracker) and chaos (_chaos) up to its deck check."""
+    """The election tracker (_advance_tracker) and chaos (_chaos), and its deck check."""
     g = _Stage(cfg, v, loc)
+    g.reshuffled()
     s, L = g.s, g.loc
     moved = L["failed"] | L["accept"]
     tracker = s.tracker + moved
@@ -427,13 +447,7 @@ def _tracker(cfg: Config, v: dict[str, Any], loc: dict[str, Any]) -> Any:
     L["chaos_on"] = chaos_on
     if cfg.rules.chaos_power:
         L["chaos_power"] = jnp.where(chaos_on, g.slot_power(top), 0)
-    return g.out()
-
-
-def _chaos_deck(cfg: Config, v: dict[str, Any], loc: dict[str, Any]) -> Any:
-    """The deck check after chaos."""
-    g = _Stage(cfg, v, loc)
-    g.deck_check(g.loc["chaos_on"])
+    g.deck_check(chaos_on)
     return g.out()
 
 
@@ -441,6 +455,7 @@ def _power(cfg: Config, v: dict[str, Any], loc: dict[str, Any]) -> Any:
     """After the session (_after_session), then a power begins (_begin_power): at the
     election (forum timing), after chaos (summary-zh), or after the session."""
     g = _Stage(cfg, v, loc)
+    g.reshuffled()
     s, L, rules = g.s, g.loc, cfg.rules
     chaos_powered = L["chaos_on"] & (L["chaos_power"] != 0)
     won = L["won"]
@@ -525,7 +540,7 @@ def _next_round(cfg: Config, v: dict[str, Any], loc: dict[str, Any]) -> Any:
     return g.out()
 
 
-_STAGES = (_decide, _enact, _tracker, _chaos_deck, _power, _use_power, _next_round)
+_STAGES = (_decide, _enact, _tracker, _power, _use_power, _next_round)
 
 
 def _outputs(cfg: Config, st: State, just_won: jax.Array) -> State:
