@@ -58,7 +58,8 @@ def main() -> None:
 
     def checksum(st: C.State, read: str) -> jax.Array:
         """What a learner would read of the observation: every float of it (``floats``), or
-        its words as the step leaves them (``words``)."""
+        its words as the step leaves them (``words``; they are in the loop's carry, so every
+        bit of every word is computed whatever the checksum reads)."""
         if read == "floats":
             return jnp.sum(st.observation)
         return jnp.sum(st.obs_words & 1).astype(jnp.float32) + jnp.sum(st.obs_tail)

@@ -21,7 +21,7 @@ from . import state as C
 F32 = jnp.float32
 I32 = jnp.int32
 U32 = jnp.uint32
-_FRACTIONS = ("draw_pile", "discard_pile", "round")
+_FRACTIONS = C.OBS_FRACTIONS
 
 
 def _static(cfg: C.Config) -> np.ndarray:
@@ -39,7 +39,7 @@ def _static(cfg: C.Config) -> np.ndarray:
 
 def word_count(cfg: C.Config) -> int:
     """How many 32-bit words hold the observation's bits."""
-    return (cfg.layout[_FRACTIONS[0]].offset + 31) // 32
+    return (C.bits_end(cfg.history) + 31) // 32
 
 
 class _Words:

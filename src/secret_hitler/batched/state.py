@@ -181,16 +181,21 @@ class State(NamedTuple):
         return unpack(self.obs_words, self.obs_tail, self.hist.shape[-1])
 
 
+#: the observation's last three fields, the only ones that are not bits
+OBS_FRACTIONS = ("draw_pile", "discard_pile", "round")
+
+
 @functools.cache
-def _bits_end(history: int) -> int:
-    return E.Layout(history)["draw_pile"].offset
+def bits_end(history: int) -> int:
+    """Where the observation's bits end (its fractions begin)."""
+    return E.Layout(history)[OBS_FRACTIONS[0]].offset
 
 
 def unpack(words: jax.Array, tail: jax.Array, history: int) -> jax.Array:
     """The float32 observation vector of its bit words (bit ``i`` of word ``j`` is entry
     ``32 j + i``) and the three fractions that end it; any leading batch axes."""
     bits = jnp.right_shift(words[..., None], jnp.arange(32, dtype=jnp.uint32)) & 1
-    bits = bits.reshape(*words.shape[:-1], -1)[..., : _bits_end(history)]
+    bits = bits.reshape(*words.shape[:-1], -1)[..., : bits_end(history)]
     return jnp.concatenate([bits.astype(F32), tail], axis=-1)
 
 
