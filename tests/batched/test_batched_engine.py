@@ -29,6 +29,7 @@ TABLES = [
 ]
 GAMES = 2048  # per preset, in one compiled batch
 STEPS = 400  # the longest of 18,000 random engine games took 343 decisions
+CLAIM_STEPS = 480  # with claims: random play claims about one step in thirteen
 SAMPLED = 6  # games per preset whose observations are compared at every step
 OBSERVED = dict(TABLES)
 
@@ -55,15 +56,22 @@ def _summary(final: C.State, g: int, n: int) -> dict[str, object]:
     }
 
 
+@pytest.mark.parametrize("claims", [False, True], ids=["", "claims"])
 @pytest.mark.parametrize(("rules", "players"), TABLES)
-def test_every_batched_game_replays_in_the_engine_to_the_same_end(rules: str, players: int) -> None:
-    env = C.Env(players, rules)
+def test_every_batched_game_replays_in_the_engine_to_the_same_end(
+    rules: str, players: int, claims: bool
+) -> None:
+    """With claims, the records hold every claim made; the engine checks each against the
+    windows it keeps (who may claim what, when)."""
+    env = C.Env(players, rules, claims=claims)
     keys = jax.random.split(jax.random.key(players), GAMES)
-    final, seats, actions = play.random_games(env.config, env.init(keys), jax.random.key(7), STEPS)
+    steps = CLAIM_STEPS if claims else STEPS
+    final, seats, actions = play.random_games(env.config, env.init(keys), jax.random.key(7), steps)
     final = jax.device_get(final)
     assert bool(np.all(final.terminated)), "every random game ends within STEPS decisions"
     assert not bool(np.any(final.truncated))
-    reasons = set()
+    reasons: set[object] = set()
+    subjects: set[str] = set()
     for g, rec in enumerate(record.to_records(env.config, final, seats, actions)):
         result = replay(rec)  # checks every action's legality and the recorded result
         assert result.ok, (g, result.error)
@@ -72,6 +80,7 @@ def test_every_batched_game_replays_in_the_engine_to_the_same_end(rules: str, pl
         assert _summary(final, g, players) == expected, g
         assert int(final.steps[g]) == len(rec["actions"])
         reasons.add(expected["reason"])
+        subjects.update(a["subject"] for a in rec["actions"] if a["type"] == "claim")
     # the games reach every way to end (a table with 17 policies and random play does)
     assert reasons == {
         "five_liberal_policies",
@@ -79,34 +88,46 @@ def test_every_batched_game_replays_in_the_engine_to_the_same_end(rules: str, pl
         "hitler_elected",
         "hitler_executed",
     }
+    if claims:  # claims of every subject the table's powers allow are made
+        powers = {p.value for p in env.config.rules.board(players) if p is not None}
+        want = {"president_hand", "chancellor_hand"}
+        want |= {"peek"} & powers
+        want |= {"investigation"} if "investigate" in powers else set()
+        assert subjects == want
+    else:
+        assert not subjects
 
 
 def _fixings(rec: dict[str, object]) -> dict[str, object]:
     return {k: rec[k] for k in ("roles", "first_president", "deck", "reshuffles")}
 
 
+@pytest.mark.parametrize("claims", [False, True], ids=["", "claims"])
 @pytest.mark.parametrize("rules", list(PRESETS))
-def test_observations_and_masks_equal_the_environments_at_every_step(rules: str) -> None:
+def test_observations_and_masks_equal_the_environments_at_every_step(
+    rules: str, claims: bool
+) -> None:
     """Sampled games stepped in both: the current player, every seat's observation and mask,
     and the rewards at the end."""
     players = OBSERVED[rules]
-    benv = C.Env(players, rules)
+    benv = C.Env(players, rules, claims=claims)
     state = benv.init(jax.random.split(jax.random.key(3), SAMPLED))
+    steps = CLAIM_STEPS if claims else STEPS
     final, seats, actions, states = play.random_games(
-        benv.config, state, jax.random.key(4), STEPS, True
+        benv.config, state, jax.random.key(4), steps, True
     )
     final, seats, actions = jax.device_get((final, seats, actions))
     records = record.to_records(benv.config, final, seats, actions)
-    every_seat = np.tile(np.arange(players), STEPS)
+    every_seat = np.tile(np.arange(players), steps)
     for g, rec in enumerate(records):
         # every seat's observation and mask at every step of game g, in one call
         mine = jax.tree.map(lambda x, g=g: np.repeat(np.asarray(x[:, g]), players, 0), states)
         obs, masks = jax.device_get(benv.observe(mine, every_seat))
-        obs = obs.reshape(STEPS, players, -1)
-        masks = masks.reshape(STEPS, players, -1).astype(np.int8)
+        obs = obs.reshape(steps, players, -1)
+        masks = masks.reshape(steps, players, -1).astype(np.int8)
         current = np.asarray(states.current_player[:, g])
         own = np.asarray(states.observation[:, g])
-        env = raw_env(players, rules)
+        env = raw_env(players, rules, claims=claims)
         env.reset(options=_fixings(rec))
         for t in range(len(rec["actions"])):
             agent = env.agent_selection

@@ -38,3 +38,27 @@ def test_an_illegal_action_is_refused_and_changes_nothing() -> None:
         env.step(bad)
     again = env._obs()[0]
     np.testing.assert_array_equal(again["observation"], obs["observation"])
+
+
+def test_with_claims_a_claim_keeps_the_turn_and_shows_in_the_observation() -> None:
+    """``claims=True``: Discrete(68) and the longer observation; a claim is a step after which
+    the same seat acts again, its window closed, and the claims rows change."""
+    env = SecretHitlerVectorEnv(16, players=7, claims=True)
+    obs, info = env.reset(seed=3)
+    assert obs["observation"].shape == (16, 945) and obs["action_mask"].shape == (16, 68)
+    rng = np.random.default_rng(1)
+    claims = 0
+    for _ in range(300):
+        legal = [np.flatnonzero(m) for m in obs["action_mask"]]
+        # claim whenever one is open, else a random move
+        actions = np.array(
+            [(x[x >= 51][0] if np.any(x >= 51) else rng.choice(x)) if len(x) else 0 for x in legal]
+        )
+        before, seats = obs, info["seat"]
+        obs, _, terminated, _, info = env.step(actions)
+        for g in np.flatnonzero((actions >= 51) & ~terminated):
+            claims += 1
+            assert info["seat"][g] == seats[g]
+            assert obs["action_mask"][g, actions[g]] == 0
+            assert not np.array_equal(obs["observation"][g], before["observation"][g])
+    assert claims > 100

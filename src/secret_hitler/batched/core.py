@@ -22,6 +22,9 @@ from .observation import observe_seat, word_count, words_of
 from .state import (
     _CHAN_SHIFT,
     _CHAOS,
+    _CLAIM_CHAN,
+    _CLAIM_PARTY,
+    _CLAIM_PEEK,
     _DREW,
     _ELECTED,
     _ENACTED,
@@ -44,6 +47,10 @@ from .state import (
     MAX_RESHUFFLES,
     NOMINATE,
     NUM_ACTIONS,
+    OPEN_CHANCELLOR,
+    OPEN_INVESTIGATION,
+    OPEN_PEEK,
+    OPEN_PRESIDENT,
     PEEK,
     PHASE,
     REASONS,
@@ -85,6 +92,7 @@ def _new(
 ) -> State:
     n, k = cfg.players, cfg.history
     z = jnp.zeros((), I32)
+    per_seat = SEATS if cfg.claims else 0  # the claim fields are empty without claims
     start_l, start_f = cfg.rules.start_track
     first = jnp.asarray(first, I32)
     st = State(
@@ -139,10 +147,15 @@ def _new(
         disc_f=z,
         hist=jnp.zeros(k, I32),
         hist_votes=jnp.zeros(k, I32),
+        hist_claims=jnp.zeros(k if cfg.claims else 0, I32),
+        claim_open=jnp.zeros(per_seat, I32),
+        session_at=z,
+        peek_at=jnp.zeros(per_seat, I32),
+        investigation_at=jnp.zeros(per_seat, I32),
         records=z,
         steps=z,
         current_player=first,
-        legal_action_mask=jnp.zeros(NUM_ACTIONS, bool),
+        legal_action_mask=jnp.zeros(cfg.num_actions, bool),
         obs_words=jnp.zeros(word_count(cfg), jnp.uint32),
         obs_tail=jnp.zeros(3, F32),
         rewards=jnp.zeros(n, F32),
@@ -194,14 +207,15 @@ def init_fixed(
 
 
 def step(cfg: Config, st: State, action: jax.Array) -> State:
-    """The current player takes ``action`` (a Discrete(51) index). An index outside its mask,
-    or any action once the game is over, changes nothing.
+    """The current player takes ``action`` (an index of the action space). An index outside
+    its mask, or any action once the game is over, changes nothing.
 
     The transition runs as two stages in a loop (``_STAGES``): each stage's results are
     materialized as the loop's carry, which keeps XLA from recomputing the whole chain of
     earlier stages inside every output it fuses (the step was 20 times the work without)."""
     a = jnp.asarray(action, I32)
-    legal = st.legal_action_mask[jnp.clip(a, 0, NUM_ACTIONS - 1)] & (a >= 0) & (a < NUM_ACTIONS)
+    size = cfg.num_actions
+    legal = st.legal_action_mask[jnp.clip(a, 0, size - 1)] & (a >= 0) & (a < size)
     t = jnp.zeros((), I32)
     f = jnp.zeros((), bool)
     loc = {
@@ -211,6 +225,7 @@ def step(cfg: Config, st: State, action: jax.Array) -> State:
         "v0": st.hist_votes[0] if cfg.history else t,
         **dict.fromkeys(_FLAGS, f),
         **dict.fromkeys(_VALUES, t),
+        **({"peeked": f, "peeker": t} if cfg.claims else {}),
     }
     stages = [partial(_run_stage, cfg, group) for group in _STAGES]
     v, loc = jax.lax.fori_loop(
@@ -224,6 +239,9 @@ def step(cfg: Config, st: State, action: jax.Array) -> State:
         shifted = jnp.concatenate([h0[None], st.hist[:-1]])
         s.set(nom, hist=shifted, hist_votes=jnp.concatenate([v0[None], st.hist_votes[:-1]]))
         s.set(~nom, hist=st.hist.at[0].set(h0), hist_votes=st.hist_votes.at[0].set(v0))
+        if cfg.claims:
+            claims = s.hist_claims
+            s.set(nom, hist_claims=jnp.concatenate([jnp.zeros(1, I32), claims[:-1]]))
     s.set(nom, records=st.records + 1)
     s.set(legal, steps=st.steps + 1)
     return _outputs(cfg, State(**s.v), loc["won"])
@@ -244,6 +262,7 @@ _VALUES = (
     "shuffled",
     "shuffled_size",
 )
+_BOOLS = frozenset((*_FLAGS, "legal", "peeked"))
 
 
 class _Stage:
@@ -257,12 +276,8 @@ class _Stage:
         self.seats = jnp.arange(SEATS, dtype=I32)
 
     def out(self) -> tuple[dict[str, Any], dict[str, Any]]:
-        loc = {k: jnp.asarray(v).astype(self.loc_types[k]) for k, v in self.loc.items()}
+        loc = {k: jnp.asarray(v).astype(bool if k in _BOOLS else I32) for k, v in self.loc.items()}
         return self.s.v, loc
-
-    @property
-    def loc_types(self) -> dict[str, Any]:
-        return {k: (bool if k in _FLAGS or k == "legal" else I32) for k in self.loc}
 
     def role_of(self, x: jax.Array) -> jax.Array:
         return jnp.sum(jnp.where(self.seats == x, self.s.roles, 0))
@@ -344,8 +359,10 @@ def _decide(cfg: Config, v: dict[str, Any], loc: dict[str, Any]) -> Any:
         tbit=_bit(target),
         inv=legal & (a >= E.INVESTIGATE) & (a < E.SPECIAL_ELECTION),
         spec=legal & (a >= E.SPECIAL_ELECTION) & (a < E.EXECUTE),
-        exe=legal & (a >= E.EXECUTE),
+        exe=legal & (a >= E.EXECUTE) & (a < NUM_ACTIONS),
     )
+    if cfg.claims:
+        _claim(g, legal & (a >= NUM_ACTIONS))
 
     # -- nominate (_nominate): a new history row
     L["h0"] = jnp.where(nom, s.candidate | jnp.left_shift(target, _CHAN_SHIFT), L["h0"])
@@ -409,6 +426,42 @@ def _decide(cfg: Config, v: dict[str, Any], loc: dict[str, Any]) -> Any:
     return g.out()
 
 
+def _claim(g: _Stage, claim: jax.Array) -> None:
+    """A claim (Game._claim): its window closes, and it is written in the history row of the
+    round it is about (the last session, or the claimant's last peek or investigation), while
+    that row is still shown. The turn stays with the claimant."""
+    s, a, seat = g.s, g.loc["a"], g.loc["seat"]
+    me = g.seats == seat
+    is_pres = a < E.CLAIM_CHANCELLOR_HAND
+    is_chan = ~is_pres & (a < E.CLAIM_PEEK)
+    is_peek = (a >= E.CLAIM_PEEK) & (a < E.CLAIM_INVESTIGATION)
+    is_inv = a >= E.CLAIM_INVESTIGATION
+    subject = jnp.where(is_pres, OPEN_PRESIDENT, OPEN_CHANCELLOR)
+    subject = jnp.where(is_peek, OPEN_PEEK, jnp.where(is_inv, OPEN_INVESTIGATION, subject))
+    s.set(claim & me, claim_open=s.claim_open & ~subject)
+    about = jnp.where(is_peek, s.peek_at, jnp.where(is_inv, s.investigation_at, s.session_at))
+    row = s.records - jnp.sum(jnp.where(me, about, 0))
+    peek = a - E.CLAIM_PEEK
+    three = jnp.arange(3, dtype=I32)
+    peeked = jnp.sum(
+        jnp.left_shift(1, _CLAIM_PEEK + 2 * three + (jnp.right_shift(peek, three) & 1))
+    )
+    bits = jnp.where(is_pres, jnp.left_shift(1, a - E.CLAIM_PRESIDENT_HAND), 0)
+    bits = jnp.where(is_chan, jnp.left_shift(1, _CLAIM_CHAN + a - E.CLAIM_CHANCELLOR_HAND), bits)
+    bits = jnp.where(is_peek, peeked, bits)
+    bits = jnp.where(is_inv, jnp.left_shift(1, _CLAIM_PARTY + a - E.CLAIM_INVESTIGATION), bits)
+    rows = jnp.arange(s.hist_claims.shape[0], dtype=I32) == row
+    s.set(claim & rows, hist_claims=s.hist_claims | bits)
+
+
+def _open(g: _Stage, cond: jax.Array, seat: jax.Array, window: int, at: str = "") -> None:
+    """A claim window of ``seat`` opens where ``cond``, about the round of this row."""
+    mine = cond & (g.seats == seat)
+    g.s.set(mine, claim_open=g.s.claim_open | window)
+    if at:
+        g.s.set(mine, **{at: g.s.records})
+
+
 def _enact(cfg: Config, v: dict[str, Any], loc: dict[str, Any]) -> Any:
     """The chancellor enacts (_chancellor_enacts, _government_enacts), then the deck check."""
     g = _Stage(cfg, v, loc)
@@ -426,6 +479,9 @@ def _enact(cfg: Config, v: dict[str, Any], loc: dict[str, Any]) -> Any:
     accept = L["accept"]
     s.set(accept, disc_l=s.disc_l + s.hand_l, disc_f=s.disc_f + s.hand_f, hand_l=0, hand_f=0)
     s.set(accept, vetoes_used=s.vetoes_used + 1)
+    if cfg.claims:  # _open_hand_claims, after a session enacted or vetoed
+        _open(g, gov | accept, s.president, OPEN_PRESIDENT)
+        _open(g, gov | accept, s.chancellor, OPEN_CHANCELLOR)
     g.deck_check(gov_on | accept)  # one check for both: a step enacts or vetoes, never both
     return g.out()
 
@@ -481,6 +537,9 @@ def _power(cfg: Config, v: dict[str, Any], loc: dict[str, Any]) -> Any:
     s.set(begin, after_session=at_election, power_president=bp_pres)
     is_peek = begin & (bp_power == PEEK)
     s.set(is_peek & (g.seats == bp_pres), peek=s.pile & 7)
+    if cfg.claims:
+        _open(g, is_peek, bp_pres, OPEN_PEEK, "peek_at")
+        L["peeked"], L["peeker"] = is_peek, bp_pres
     targets = s.alive & ~_bit(bp_pres)
     targets = jnp.where(at_election & (bp_power == EXECUTE), targets & ~_bit(s.chancellor), targets)
     targets = jnp.where(bp_power == INVESTIGATE, targets & ~s.investigated, targets)
@@ -508,6 +567,8 @@ def _use_power(cfg: Config, v: dict[str, Any], loc: dict[str, Any]) -> Any:
     g.mark(inv | spec | exe, (1 << _HAS_TARGET) | jnp.left_shift(target, _TARGET))
     s.set(inv, investigated=s.investigated | tbit)
     s.set(inv & (g.seats == seat), inv_known=s.inv_known | tbit)
+    if cfg.claims:
+        _open(g, inv, seat, OPEN_INVESTIGATION, "investigation_at")
     s.set(spec, special_next=target, rotation=seat)
     s.set(exe, alive=s.alive & ~tbit)
     shot_hitler = exe & (g.role_of(target) == HITLER)
@@ -536,6 +597,10 @@ def _next_round(cfg: Config, v: dict[str, Any], loc: dict[str, Any]) -> Any:
     s.set(go_session, veto_enabled=veto_on, veto_refused=0, veto_choice=-1, hand_f=drawn_f)
     s.set(go_session, hand_l=3 - drawn_f, pile=jnp.right_shift(s.pile, 3), draw_n=s.draw_n - 3)
     s.set(go_session, phase=DISCARD)
+    if cfg.claims:  # a new session closes every window but those of a power it came after
+        kept = jnp.where(L["peeked"] & (g.seats == L["peeker"]), OPEN_PEEK, 0)
+        kept = kept | jnp.where(L["inv"] & (g.seats == L["seat"]), OPEN_INVESTIGATION, 0)
+        s.set(go_session, claim_open=kept, session_at=s.records)
     g.mark(go_session, jnp.left_shift(1, _DREW + 3 - drawn_f))
     return g.out()
 
@@ -575,11 +640,15 @@ class Env:
     ``jit``-compiled and ``vmap``-ed. ``observe(state, seat)`` is any seat's observation."""
 
     def __init__(
-        self, players: int = 7, rules: Any = "official", history: int = E.DEFAULT_HISTORY
+        self,
+        players: int = 7,
+        rules: Any = "official",
+        history: int = E.DEFAULT_HISTORY,
+        claims: bool = False,
     ) -> None:
-        self.config = cfg = Config(players, rules, history)
+        self.config = cfg = Config(players, rules, history, claims)
         self.num_players = players
-        self.num_actions = NUM_ACTIONS
+        self.num_actions = cfg.num_actions
         self.observation_size = cfg.layout.size
         self.init = jax.jit(jax.vmap(partial(init, cfg)))
         self.step = jax.jit(jax.vmap(partial(step, cfg)))

@@ -39,7 +39,7 @@ def _static(cfg: C.Config) -> np.ndarray:
 
 def word_count(cfg: C.Config) -> int:
     """How many 32-bit words hold the observation's bits."""
-    return (C.bits_end(cfg.history) + 31) // 32
+    return (C.bits_end(cfg.history, cfg.claims) + 31) // 32
 
 
 class _Words:
@@ -76,7 +76,7 @@ def _one(value: jax.Array) -> jax.Array:
 
 def observe_seat(cfg: C.Config, st: C.State, seat: jax.Array) -> jax.Array:
     """float32[layout size]: what ``seat`` may know, as the environment encodes it."""
-    return C.unpack(*words_of(cfg, st, seat), cfg.history)
+    return C.unpack(*words_of(cfg, st, seat), cfg.history, cfg.claims)
 
 
 def words_of(cfg: C.Config, st: C.State, seat: jax.Array) -> tuple[jax.Array, jax.Array]:
@@ -117,7 +117,7 @@ def words_of(cfg: C.Config, st: C.State, seat: jax.Array) -> tuple[jax.Array, ja
         h, v = st.hist[i], st.hist_votes[i]
         valid = i < st.records
         pres, chan = h & 15, jnp.right_shift(h, C._CHAN_SHIFT) & 15
-        row = 62 * i
+        row = layout.record_size * i
         head = 1 | jnp.left_shift(_one(pres), 1) | jnp.left_shift(_one(chan), 11)
         w.put("history", jnp.where(valid, head, 0), row, 21)
         w.put("history", v & 1023, row + 21, 10)
@@ -127,6 +127,8 @@ def words_of(cfg: C.Config, st: C.State, seat: jax.Array) -> tuple[jax.Array, ja
             jnp.right_shift(h, C._HAS_TARGET) & 1, jnp.right_shift(h, C._TARGET) & 15, -1
         )
         w.put("history", _one(target), row + 52, 10)
+        if cfg.claims:
+            w.put("history", st.hist_claims[i], row + E.RECORD_SIZE, C._CLAIM_BITS)
         was_pres = valid & (pres == seat)
         in_gov = was_pres | (valid & (chan == seat))
         own = jnp.where(was_pres, jnp.right_shift(h, C._DREW) & 15, 0) | jnp.where(

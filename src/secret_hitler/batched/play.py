@@ -13,22 +13,28 @@ from . import core as C
 
 
 def random_action(mask: jax.Array, u: jax.Array) -> jax.Array:
-    """A uniform choice among the true entries of ``mask`` (bool[..., 51]) from ``u`` uniform in
-    [0, 1); -1 where none is true.
+    """A uniform choice among the true entries of ``mask`` (bool[..., actions]) from ``u``
+    uniform in [0, 1); -1 where none is true.
 
-    The mask is packed into two 32-bit words and the k-th set bit found by halving a word five
+    The mask is packed into 32-bit words and the k-th set bit found by halving its word five
     times: a few dozen integer operations per game, where a prefix sum over the 51 entries
     cost a fifth of a whole step."""
     size = mask.shape[-1]
-    assert size <= 64, size
-    lo = _pack(mask[..., :32])
-    hi = _pack(mask[..., 32:])
-    n_lo = jax.lax.population_count(lo).astype(jnp.int32)
-    count = n_lo + jax.lax.population_count(hi).astype(jnp.int32)
+    words = [_pack(mask[..., at : at + 32]) for at in range(0, size, 32)]
+    counts = [jax.lax.population_count(w).astype(jnp.int32) for w in words]
+    count = sum(counts[1:], counts[0])
     k = jnp.minimum((u * count).astype(jnp.int32), jnp.maximum(count - 1, 0))
-    upper = k >= n_lo
-    word = jnp.where(upper, hi, lo)
-    k = jnp.where(upper, k - n_lo, k)
+    # the word that holds the k-th set bit (the last one with fewer set bits before it), and
+    # k within it
+    word, base, before = words[0], jnp.zeros_like(k), jnp.zeros_like(k)
+    prefix = counts[0]
+    for j in range(1, len(words)):
+        later = k >= prefix
+        word = jnp.where(later, words[j], word)
+        base = jnp.where(later, 32 * j, base)
+        before = jnp.where(later, prefix, before)
+        prefix = prefix + counts[j]
+    k = k - before
     pos = jnp.zeros_like(k)
     for width in (16, 8, 4, 2, 1):
         half = jnp.right_shift(word, pos.astype(jnp.uint32)) & jnp.uint32((1 << width) - 1)
@@ -36,7 +42,7 @@ def random_action(mask: jax.Array, u: jax.Array) -> jax.Array:
         go = k >= c
         pos = pos + jnp.where(go, width, 0)
         k = k - jnp.where(go, c, 0)
-    return jnp.where(count > 0, pos + jnp.where(upper, 32, 0), -1)
+    return jnp.where(count > 0, pos + base, -1)
 
 
 def _pack(bits: jax.Array) -> jax.Array:

@@ -1,7 +1,7 @@
 """Batched games as records (RECORD-FORMAT.md) and records as batched games.
 
 A batched game exports as its fixings (roles, first president, deck, every reshuffle) and the
-engine actions its indices stand for (``encoding.ACTIONS``), so ``engine.replay`` plays it
+engine actions its indices stand for (``encoding.ACTIONS``, ``encoding.claim_action``), so ``engine.replay`` plays it
 without a seed. The other way, ``from_record`` replays a record in the engine (which checks
 it) and takes its fixings from there, so the batched game deals, shuffles and reshuffles as
 the record did.
@@ -16,7 +16,13 @@ import numpy as np
 
 from ..engine import game_from_record
 from ..engine.settings import RECORD_FORMAT, RECORD_VERSION
-from ..env.encoding import ACTIONS
+from ..env.encoding import (
+    ACTIONS,
+    INVESTIGATE,
+    MAX_SEATS,
+    NUM_ACTIONS,
+    claim_action,
+)
 from . import state as C
 
 _ROLE_NAMES = ("liberal", "fascist", "hitler")
@@ -40,11 +46,7 @@ def to_records(
     for g in range(seats.shape[1]) if games is None else games:
         reshuffles = int(st["reshuffles"][g])
         sizes = st["reshuffle_sizes"][g]
-        moves = [
-            ACTIONS[int(s)][int(a)].to_json()
-            for s, a in zip(seats[:, g], actions[:, g], strict=True)
-            if s >= 0
-        ]
+        moves = _moves(seats[:, g], actions[:, g])
         record: dict[str, Any] = {
             "format": RECORD_FORMAT,
             "version": RECORD_VERSION,
@@ -65,6 +67,23 @@ def to_records(
                 "reason": C.REASONS[int(st["reason"][g])],
             }
         out.append(record)
+    return out
+
+
+def _moves(seats: Any, actions: Any) -> list[dict[str, Any]]:
+    """The engine actions (JSON) of one game's steps; an investigation claim names the seat
+    the claimant investigated last (the window it claims about)."""
+    out = []
+    investigated: dict[int, int] = {}
+    for s, a in zip(seats.tolist(), actions.tolist(), strict=True):
+        if s < 0:
+            continue
+        if a < NUM_ACTIONS:
+            if INVESTIGATE <= a < INVESTIGATE + MAX_SEATS:
+                investigated[s] = a - INVESTIGATE
+            out.append(ACTIONS[s][a].to_json())
+        else:
+            out.append(claim_action(s, a, investigated.get(s)).to_json())
     return out
 
 

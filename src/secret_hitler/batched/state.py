@@ -29,7 +29,7 @@ from ..env import encoding as E
 I32 = jnp.int32
 F32 = jnp.float32
 SEATS = E.MAX_SEATS
-NUM_ACTIONS = E.NUM_ACTIONS
+NUM_ACTIONS = E.NUM_ACTIONS  # without claims; ``Config.num_actions`` with
 
 PHASE = {name: i for i, name in enumerate(E.PHASES)}
 NOMINATE, VOTE, DISCARD, ENACT = PHASE["nominate"], PHASE["vote"], PHASE["discard"], PHASE["enact"]
@@ -64,6 +64,15 @@ _TARGET = 19  # 4 bits: the seat
 _HAS_TARGET = 23
 _DREW = 24  # one-hot liberals among the 3 drawn (4 bits)
 _PASSED = 28  # one-hot liberals among the 2 passed (3 bits)
+# Claims word of a history row (``State.hist_claims``): ``encoding.CLAIM_RECORD_FIELDS`` bit
+# for bit: the president's (4 bits), the chancellor's (3), the peek's (6), the party (2).
+_CLAIM_CHAN = 4
+_CLAIM_PEEK = 7
+_CLAIM_PARTY = 13
+_CLAIM_BITS = 15
+assert _CLAIM_BITS == E.CLAIMS_RECORD_SIZE - E.RECORD_SIZE
+# Claim windows of a seat (``State.claim_open``): the subjects it may still claim.
+OPEN_PRESIDENT, OPEN_CHANCELLOR, OPEN_PEEK, OPEN_INVESTIGATION = 1, 2, 4, 8
 #: Most reshuffles one game can record; a game that needs more is truncated (random games
 #: need at most 3; the longest possible game about 16).
 MAX_RESHUFFLES = 16
@@ -71,12 +80,14 @@ MAX_RESHUFFLES = 16
 
 @dataclass(frozen=True)
 class Config:
-    """A table: seat count, rules (a preset name, a ``{"preset": ...}`` dict or ``Rules``) and
-    the observation's history length. Everything is resolved by the engine's ``Rules``."""
+    """A table: seat count, rules (a preset name, a ``{"preset": ...}`` dict or ``Rules``), the
+    observation's history length, and whether claims are in the action space and observation
+    (the environment's ``claims``). Everything is resolved by the engine's ``Rules``."""
 
     players: int = 7
     rules: Any = "official"
     history: int = E.DEFAULT_HISTORY
+    claims: bool = False
     resolved: Rules = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -90,7 +101,7 @@ class Config:
         object.__setattr__(self, "resolved", rules)
 
     def __hash__(self) -> int:
-        return hash((self.players, self.rules, self.history))
+        return hash((self.players, self.rules, self.history, self.claims))
 
     @property
     def board(self) -> tuple[int, ...]:
@@ -104,7 +115,16 @@ class Config:
 
     @property
     def layout(self) -> E.Layout:
-        return E.Layout(self.history)
+        return _layout(self.history, self.claims)
+
+    @property
+    def num_actions(self) -> int:
+        return E.num_actions(self.claims)
+
+
+@functools.cache
+def _layout(history: int, claims: bool) -> E.Layout:
+    return E.Layout(history, claims)
 
 
 class State(NamedTuple):
@@ -161,10 +181,16 @@ class State(NamedTuple):
     disc_f: jax.Array
     hist: jax.Array  # int32[history]: a word per nomination, newest first
     hist_votes: jax.Array  # int32[history]: ja bits | nein bits << 10
+    # claims (``Config.claims``; without, these arrays are empty and session_at stays 0)
+    hist_claims: jax.Array  # int32[history]: the claims about each row's round
+    claim_open: jax.Array  # int32[10]: each seat's open claim windows (OPEN_* bits)
+    session_at: jax.Array  # the nomination (``records`` then) of the last session
+    peek_at: jax.Array  # int32[10]: and of each seat's last peek
+    investigation_at: jax.Array  # int32[10]: and of each seat's last investigation
     records: jax.Array  # nominations so far
     steps: jax.Array  # decisions so far
     current_player: jax.Array  # the seat to act (the environment's agent_selection), -1 at the end
-    legal_action_mask: jax.Array  # bool[51], the current player's
+    legal_action_mask: jax.Array  # bool[num_actions], the current player's
     obs_words: jax.Array  # uint32[words]: the current player's observation, bits (below)
     obs_tail: jax.Array  # float32[3]: and the three fractions that end it
     rewards: jax.Array  # float32[players], on the step that ends the game
@@ -178,24 +204,25 @@ class State(NamedTuple):
         the same values, 32 to a word) and the floats are unpacked here, where they are read:
         inside a caller's ``jit`` the unpacking fuses into what reads it (a policy's first
         layer) instead of writing 3.3 kB per game and step."""
-        return unpack(self.obs_words, self.obs_tail, self.hist.shape[-1])
+        return unpack(
+            self.obs_words, self.obs_tail, self.hist.shape[-1], self.hist_claims.shape[-1] > 0
+        )
 
 
 #: the observation's last three fields, the only ones that are not bits
 OBS_FRACTIONS = ("draw_pile", "discard_pile", "round")
 
 
-@functools.cache
-def bits_end(history: int) -> int:
+def bits_end(history: int, claims: bool = False) -> int:
     """Where the observation's bits end (its fractions begin)."""
-    return E.Layout(history)[OBS_FRACTIONS[0]].offset
+    return _layout(history, claims)[OBS_FRACTIONS[0]].offset
 
 
-def unpack(words: jax.Array, tail: jax.Array, history: int) -> jax.Array:
+def unpack(words: jax.Array, tail: jax.Array, history: int, claims: bool = False) -> jax.Array:
     """The float32 observation vector of its bit words (bit ``i`` of word ``j`` is entry
     ``32 j + i``) and the three fractions that end it; any leading batch axes."""
     bits = jnp.right_shift(words[..., None], jnp.arange(32, dtype=jnp.uint32)) & 1
-    bits = bits.reshape(*words.shape[:-1], -1)[..., : bits_end(history)]
+    bits = bits.reshape(*words.shape[:-1], -1)[..., : bits_end(history, claims)]
     return jnp.concatenate([bits.astype(F32), tail], axis=-1)
 
 
@@ -302,7 +329,8 @@ def current_player(cfg: Config, st: State) -> jax.Array:
 
 
 def legal_mask(cfg: Config, st: State, seat: jax.Array) -> jax.Array:
-    """bool[51]: the legal actions of ``seat`` (all false unless it is the current player)."""
+    """bool[num_actions]: the legal actions of ``seat`` (all false unless it is the current
+    player); with claims, those its open windows allow beside its move (Game.legal_actions)."""
     ph = st.phase
     rules = cfg.rules
     me = (seat == st.current_player) & (seat >= 0)
@@ -322,16 +350,28 @@ def legal_mask(cfg: Config, st: State, seat: jax.Array) -> jax.Array:
         + vetoes
         + [responding, responding]
     )
-    mask = jnp.concatenate(
-        [
-            nominate,
-            singles,
-            targets & (ph == PHASE["investigate"]),
-            targets & (ph == PHASE["special_election"]),
-            targets & (ph == PHASE["execute"]),
-        ]
+    blocks = [
+        nominate,
+        singles,
+        targets & (ph == PHASE["investigate"]),
+        targets & (ph == PHASE["special_election"]),
+        targets & (ph == PHASE["execute"]),
+    ]
+    if cfg.claims:
+        window = jnp.sum(jnp.where(jnp.arange(SEATS) == seat, st.claim_open, 0))
+        for bit, size in _CLAIM_BLOCKS:
+            blocks.append(jnp.broadcast_to((window & bit) != 0, (size,)))
+    return jnp.concatenate(blocks) & me
+
+
+#: The claim blocks of the action space (``encoding.CLAIM_ACTION_TABLE``) by window.
+_CLAIM_BLOCKS = tuple(
+    zip(
+        (OPEN_PRESIDENT, OPEN_CHANCELLOR, OPEN_PEEK, OPEN_INVESTIGATION),
+        (size for _, _, size, _ in E.CLAIM_ACTION_TABLE),
+        strict=True,
     )
-    return mask & me
+)
 
 
 def pile_bits(policies: Any) -> int:

@@ -1,7 +1,7 @@
 """A Gymnasium vector environment over the batched engine (``gymnasium.vector.VectorEnv``).
 
 Every sub-environment is one game seen by its current player: ``step(actions)`` takes one
-Discrete(51) index per game, the observation is the next current player's
+Discrete(51) index per game (Discrete(68) with ``claims=True``), the observation is the next current player's
 ``{"observation", "action_mask"}`` (the research environment's encoding), the reward is what
 the step gave the seat that acted (its team's +1/-1 on the step that ends the game, else 0),
 and a finished game is dealt again on the next step (Gymnasium's next-step autoreset). Illegal
@@ -23,20 +23,24 @@ from . import core as C
 
 
 class SecretHitlerVectorEnv(gym.vector.VectorEnv):
-    """``num_envs`` games of ``players`` seats under ``rules``, stepped in lockstep in JAX."""
+    """``num_envs`` games of ``players`` seats under ``rules``, stepped in lockstep in JAX;
+    ``claims`` as the environment's."""
 
     metadata: dict[str, Any] = {"autoreset_mode": gym.vector.AutoresetMode.NEXT_STEP}
 
-    def __init__(self, num_envs: int, players: int = 7, rules: Any = "official") -> None:
-        self.env = C.Env(players, rules)
+    def __init__(
+        self, num_envs: int, players: int = 7, rules: Any = "official", claims: bool = False
+    ) -> None:
+        self.env = C.Env(players, rules, claims=claims)
         self.num_envs = num_envs
+        actions = self.env.num_actions
         self.single_observation_space = spaces.Dict(
             {
                 "observation": spaces.Box(0.0, 1.0, (self.env.observation_size,), np.float32),
-                "action_mask": spaces.Box(0, 1, (C.NUM_ACTIONS,), dtype=np.int8),
+                "action_mask": spaces.Box(0, 1, (actions,), dtype=np.int8),
             }
         )
-        self.single_action_space = spaces.Discrete(C.NUM_ACTIONS)
+        self.single_action_space = spaces.Discrete(actions)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._key = jax.random.key(0)
@@ -69,8 +73,9 @@ class SecretHitlerVectorEnv(gym.vector.VectorEnv):
         actions = np.asarray(actions, np.int32).reshape(self.num_envs)
         mask = np.asarray(st.legal_action_mask)
         live = ~self._done
-        ok = (actions >= 0) & (actions < C.NUM_ACTIONS)
-        ok &= mask[np.arange(self.num_envs), np.clip(actions, 0, C.NUM_ACTIONS - 1)]
+        size = self.env.num_actions
+        ok = (actions >= 0) & (actions < size)
+        ok &= mask[np.arange(self.num_envs), np.clip(actions, 0, size - 1)]
         if np.any(live & ~ok):
             bad = int(np.flatnonzero(live & ~ok)[0])
             raise ValueError(f"action {int(actions[bad])} is not legal in game {bad}")

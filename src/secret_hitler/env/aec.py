@@ -31,17 +31,18 @@ from .encoding import (
     TableEncoder,
     action_index,
     encode_view,
+    num_actions,
 )
 from .talk import TALK_SIZE, TalkChannel
 
 _GAME_OPTIONS = ("roles", "first_president", "deck", "reshuffles")
-_NO_MASK = np.zeros(NUM_ACTIONS, dtype=np.int8)
 _NO_LEGAL: frozenset[int] = frozenset()
-#: By the identities of a list of legal engine actions: those actions (held, so that no other
-#: object can take their identities while the entry lives), their mask and their indices
-#: (claims left out). The engine's legal actions are shared instances, so the entries are
-#: bounded by the sets of seats per action kind; ``_MASKS_LIMIT`` guards against growth anyway.
-_MASKS: dict[tuple[int, ...], tuple[tuple[Any, ...], np.ndarray, frozenset[int]]] = {}
+#: By whether claims are in the action space and the identities of a list of legal engine
+#: actions: those actions (held, so that no other object can take their identities while the
+#: entry lives), their mask and their indices. The engine's legal actions are shared instances,
+#: so the entries are bounded by the sets of seats per action kind; ``_MASKS_LIMIT`` guards
+#: against growth anyway.
+_MASKS: dict[tuple[bool, tuple[int, ...]], tuple[tuple[Any, ...], np.ndarray, frozenset[int]]] = {}
 _MASKS_LIMIT = 100_000
 
 
@@ -54,6 +55,8 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
     ``roles``, ``first_president``, ``deck`` and ``reshuffles`` for controlled experiments.
     ``talk=True`` adds the talk channel: lines said with ``say`` are encoded in each
     observation's ``"talk"`` vector (``env.talk``); off by default, the observation unchanged.
+    ``claims=True`` puts the engine's claims in the action space (``Discrete(68)``) and the
+    claims made in the observation's history rows (docs/env.md, "Claims"); off by default.
     """
 
     metadata: dict[str, Any] = {
@@ -70,6 +73,7 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
         history: int = DEFAULT_HISTORY,
         from_view: bool = False,
         talk: bool = False,
+        claims: bool = False,
     ) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -80,7 +84,10 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
         self.render_mode = render_mode
         self.from_view = from_view
         self.talk = talk
-        self.layout = Layout(history)
+        self.claims = claims
+        self.num_actions = num_actions(claims)
+        self._no_mask = np.zeros(self.num_actions, dtype=np.int8)
+        self.layout = Layout(history, claims)
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self._seat_of = {a: i for i, a in enumerate(self.possible_agents)}
         # every seat from each seat's left, that seat last (the order votes are cast in)
@@ -89,7 +96,7 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
         ]
         # one space object per agent, so that seeding one agent's space leaves the others alone
         self.observation_spaces = {a: self._make_space() for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self.num_actions) for a in self.possible_agents}
         self._np_random: np.random.Generator | None = None
         self.game: Game | None = None
         self._encoder: TableEncoder | None = None
@@ -108,7 +115,7 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
     def _make_space(self) -> spaces.Dict:
         fields: dict[str, spaces.Space[Any]] = {
             "observation": spaces.Box(0.0, 1.0, (self.layout.size,), dtype=np.float32),
-            "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8),
+            "action_mask": spaces.Box(0, 1, (self.num_actions,), dtype=np.int8),
         }
         if self.talk:
             fields["talk"] = spaces.Box(0.0, 1.0, (TALK_SIZE,), dtype=np.float32)
@@ -170,13 +177,17 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
         if self._legal_seat == seat:
             legal = self._legal_now
         else:
-            legal = _mask_of(game.legal_actions(seat))[1]
+            legal = _mask_of(game.legal_actions(seat), self.claims)[1]
         if index not in legal:
             raise ValueError(
                 f"action {action!r} is not legal for {agent} now; legal: {sorted(legal)}"
             )
         # (PettingZoo zeroes the agent's cumulative reward here: it is zero until the end)
-        game.apply(ACTIONS[seat][index])
+        if index < NUM_ACTIONS:
+            game.apply(ACTIONS[seat][index])
+        else:  # a claim: the one the engine offers with this index (the turn stays)
+            claims = game.legal_actions(seat)
+            game.apply(next(a for a in claims if action_index(a, True) == index))
         self._cache = {}
         self._legal_seat = -1
         if game.winner is not None:
@@ -260,11 +271,11 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
         # voters waiting their turn get an all-zero mask too.
         if agent == self.agent_selection:
             # (after the end the engine offers nothing: an all-zero mask)
-            mask, self._legal_now = _mask_of(game.legal_actions(seat))
+            mask, self._legal_now = _mask_of(game.legal_actions(seat), self.claims)
             self._legal_seat = seat
             mask = mask.copy()
         else:
-            mask = _NO_MASK.copy()
+            mask = self._no_mask.copy()
         obs = {"observation": vector, "action_mask": mask}
         if self._talk is not None:
             obs["talk"] = self._talk.encode(seat)
@@ -293,13 +304,13 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
         """Nothing to release; defined because PettingZoo expects ``close`` next to ``render``."""
 
 
-def _mask_of(legal: list[Any]) -> tuple[np.ndarray, frozenset[int]]:
+def _mask_of(legal: list[Any], claims: bool = False) -> tuple[np.ndarray, frozenset[int]]:
     """The mask (shared) and index set of a list of legal engine actions, cached in ``_MASKS``."""
-    key = tuple(map(id, legal))
+    key = (claims, tuple(map(id, legal)))
     entry = _MASKS.get(key)
     if entry is None:
-        indices = frozenset(i for i in map(action_index, legal) if i >= 0)
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        indices = frozenset(i for i in (action_index(a, claims) for a in legal) if i >= 0)
+        mask = np.zeros(num_actions(claims), dtype=np.int8)
         mask[list(indices)] = 1
         if len(_MASKS) >= _MASKS_LIMIT:
             _MASKS.clear()

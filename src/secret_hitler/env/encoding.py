@@ -14,7 +14,7 @@ the vector has the same size and meaning for 5 to 10 players.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
@@ -24,7 +24,7 @@ import numpy as np
 from ..engine import actions as A
 from ..engine.actions import Action
 from ..engine.events import PRIVATE_EVENT_TYPES
-from ..engine.types import Phase, Policy
+from ..engine.types import Party, Phase, Policy
 from ..engine.view import ELECTION_FIELDS, OWN_FIELDS, TABLE_FIELDS
 from ..engine.view import FIELDS as VIEW_FIELDS
 
@@ -63,6 +63,14 @@ INVESTIGATE = 21  # + target seat
 SPECIAL_ELECTION = 31  # + target seat
 EXECUTE = 41  # + target seat
 NUM_ACTIONS = 51
+# Claims (``claims=True`` only; RULES.md A9, docs/engine.md "Claims"): optional statements the
+# engine offers beside a seat's move while its window is open; a claim leaves the turn with
+# the claimant, who then still makes its move.
+CLAIM_PRESIDENT_HAND = 51  # + liberals among the 3 the president says he drew
+CLAIM_CHANCELLOR_HAND = 55  # + liberals among the 2 the chancellor says he received
+CLAIM_PEEK = 58  # + the 3 policies said peeked, as bits top first (bit i: i-th is fascist)
+CLAIM_INVESTIGATION = 66  # + the party said found: 0 liberal, 1 fascist
+NUM_ACTIONS_WITH_CLAIMS = 68
 
 ACTION_TABLE: tuple[tuple[str, int, int, str], ...] = (
     ("nominate", NOMINATE, MAX_SEATS, "candidate nominates seat i as chancellor"),
@@ -91,6 +99,39 @@ ACTION_TABLE: tuple[tuple[str, int, int, str], ...] = (
     ("special_election", SPECIAL_ELECTION, MAX_SEATS, "president makes seat i the next candidate"),
     ("execute", EXECUTE, MAX_SEATS, "president executes seat i"),
 )
+#: The claim blocks that follow with ``claims=True`` (same columns as ``ACTION_TABLE``).
+CLAIM_ACTION_TABLE: tuple[tuple[str, int, int, str], ...] = (
+    (
+        "claim_president_hand",
+        CLAIM_PRESIDENT_HAND,
+        4,
+        "the last president claims i liberals among the 3 he drew",
+    ),
+    (
+        "claim_chancellor_hand",
+        CLAIM_CHANCELLOR_HAND,
+        3,
+        "the last chancellor claims i liberals among the 2 he received",
+    ),
+    (
+        "claim_peek",
+        CLAIM_PEEK,
+        8,
+        "the peeking president claims the top 3: bit j of i set if the j-th from the top is fascist",
+    ),
+    (
+        "claim_investigation",
+        CLAIM_INVESTIGATION,
+        2,
+        "the investigator claims the party found: liberal, fascist",
+    ),
+)
+
+
+def num_actions(claims: bool = False) -> int:
+    """The size of the action space, with or without the claim blocks."""
+    return NUM_ACTIONS_WITH_CLAIMS if claims else NUM_ACTIONS
+
 
 _L, _F = Policy.LIBERAL, Policy.FASCIST
 _TARGET_BASE = {
@@ -101,8 +142,9 @@ _TARGET_BASE = {
 }
 
 
-def action_index(action: Action) -> int:
-    """The Discrete index of an engine action; -1 for a claim (not in the action space)."""
+def action_index(action: Action, claims: bool = False) -> int:
+    """The Discrete index of an engine action; for a claim, its index in the claim blocks
+    with ``claims=True``, else -1 (not in the action space)."""
     kind = action.type
     if kind == A.VOTE:  # the commonest (most steps are votes)
         return JA if action.ja else NEIN
@@ -119,7 +161,44 @@ def action_index(action: Action) -> int:
         return VETO_KEEP_LIBERAL if action.policy is _L else VETO_KEEP_FASCIST
     if kind == A.VETO_RESPONSE:
         return VETO_ACCEPT if action.accept else VETO_REFUSE
+    if kind == A.CLAIM and claims:
+        return _claim_index(action)
     return -1
+
+
+def _claim_index(action: Action) -> int:
+    subject = action.subject
+    if subject == A.CLAIM_INVESTIGATION:
+        return CLAIM_INVESTIGATION + (action.party is not Party.LIBERAL)
+    policies = action.policies or ()
+    if subject == A.CLAIM_PEEK:
+        return CLAIM_PEEK + sum(1 << i for i, p in enumerate(policies) if p is _F)
+    liberals = sum(1 for p in policies if p is _L)
+    base = CLAIM_PRESIDENT_HAND if subject == A.CLAIM_PRESIDENT_HAND else CLAIM_CHANCELLOR_HAND
+    return base + liberals
+
+
+def claim_action(seat: int, index: int, investigated: int | None = None) -> Action:
+    """The engine claim a claim index stands for (hands as fascist-first multisets, as the
+    engine lists them); an investigation claim names ``investigated``, the seat the claimant
+    investigated last (the one its window is about)."""
+    if CLAIM_INVESTIGATION <= index < NUM_ACTIONS_WITH_CLAIMS:
+        if investigated is None:
+            raise ValueError("an investigation claim needs the investigated seat")
+        party = Party.LIBERAL if index == CLAIM_INVESTIGATION else Party.FASCIST
+        return Action.claim_investigation(seat, investigated, party)
+    if CLAIM_PEEK <= index < CLAIM_INVESTIGATION:
+        bits = index - CLAIM_PEEK
+        peek = [_F if (bits >> i) & 1 else _L for i in range(3)]
+        return Action.claim_policies(seat, A.CLAIM_PEEK, peek)
+    if CLAIM_PRESIDENT_HAND <= index < CLAIM_PEEK:
+        president = index < CLAIM_CHANCELLOR_HAND
+        size, liberals = (
+            (3, index - CLAIM_PRESIDENT_HAND) if president else (2, index - CLAIM_CHANCELLOR_HAND)
+        )
+        subject = A.CLAIM_PRESIDENT_HAND if president else A.CLAIM_CHANCELLOR_HAND
+        return Action.claim_policies(seat, subject, [_F] * (size - liberals) + [_L] * liberals)
+    raise ValueError(f"{index} is not a claim index")
 
 
 def _actions_for(seat: int) -> tuple[Action, ...]:
@@ -139,10 +218,10 @@ def _actions_for(seat: int) -> tuple[Action, ...]:
 ACTIONS: tuple[tuple[Action, ...], ...] = tuple(_actions_for(s) for s in range(MAX_SEATS))
 
 
-def action_mask(legal: Sequence[Action]) -> np.ndarray:
-    """int8 mask over the action space; claims are left out."""
-    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-    idx = [i for i in map(action_index, legal) if i >= 0]
+def action_mask(legal: Sequence[Action], claims: bool = False) -> np.ndarray:
+    """int8 mask over the action space; claims are left out unless ``claims``."""
+    mask = np.zeros(num_actions(claims), dtype=np.int8)
+    idx = [i for i in (action_index(a, claims) for a in legal) if i >= 0]
     if idx:
         mask[idx] = 1
     return mask
@@ -179,8 +258,36 @@ PRIVATE_RECORD_FIELDS: tuple[tuple[str, int, str], ...] = (
 )
 
 
-def _offsets(fields: tuple[tuple[str, int, str], ...]) -> tuple[dict[str, int], int]:
-    out, off = {}, 0
+#: With ``claims=True`` each history row goes on with the claims made about its round (zeros
+#: until made; a claim about a round older than the history is not shown).
+CLAIM_RECORD_FIELDS: tuple[tuple[str, int, str], ...] = (
+    (
+        "president_claim",
+        4,
+        "the president's claim of the 3 he drew in this session: liberals, one-hot 0-3",
+    ),
+    (
+        "chancellor_claim",
+        3,
+        "the chancellor's claim of the 2 he received: liberals, one-hot 0-2",
+    ),
+    (
+        "peek_claim",
+        3 * 2,
+        "the claim of this round's Policy Peek, top first, each one-hot liberal/fascist",
+    ),
+    (
+        "investigation_claim",
+        2,
+        "the party claimed for this round's investigation: liberal, fascist",
+    ),
+)
+
+
+def _offsets(
+    fields: tuple[tuple[str, int, str], ...], start: int = 0
+) -> tuple[dict[str, int], int]:
+    out, off = {}, start
     for name, size, _ in fields:
         out[name] = off
         off += size
@@ -188,6 +295,7 @@ def _offsets(fields: tuple[tuple[str, int, str], ...]) -> tuple[dict[str, int], 
 
 
 _R, RECORD_SIZE = _offsets(RECORD_FIELDS)
+_CR, CLAIMS_RECORD_SIZE = _offsets(CLAIM_RECORD_FIELDS, RECORD_SIZE)
 _PR, PRIVATE_RECORD_SIZE = _offsets(PRIVATE_RECORD_FIELDS)
 
 _STATIC = (
@@ -254,12 +362,15 @@ _DYNAMIC = (
 
 
 class Layout:
-    """Offsets of every field for a given history length (the only size parameter)."""
+    """Offsets of every field for a history length, with or without the claims made (``claims``:
+    each history row goes on with ``CLAIM_RECORD_FIELDS``)."""
 
-    def __init__(self, history: int = DEFAULT_HISTORY) -> None:
+    def __init__(self, history: int = DEFAULT_HISTORY, claims: bool = False) -> None:
         if history < 0:
             raise ValueError("history must be >= 0")
         self.history = history
+        self.claims = claims
+        self.record_size = record_size = CLAIMS_RECORD_SIZE if claims else RECORD_SIZE
         blocks = [
             ("static", _STATIC),
             (
@@ -278,8 +389,8 @@ class Layout:
                 (
                     (
                         "history",
-                        history * RECORD_SIZE,
-                        f"last {history} nominations newest first, rows of {RECORD_SIZE}",
+                        history * record_size,
+                        f"last {history} nominations newest first, rows of {record_size}",
                     ),
                 ),
             ),
@@ -409,7 +520,7 @@ class TableEncoder:
         for s in range(players):
             self.private[s][self._seat_at + s] = 1.0
         self._join = bytearray().join
-        self.handlers = {
+        self.handlers: dict[str, Callable[[Any, Any], None]] = {
             "nominated": self._nominated,
             "votes": self._votes,
             "enacted": self._enacted,
@@ -423,6 +534,19 @@ class TableEncoder:
             "received": self._passed,
             "peek": self._peek_event,
         }
+        self._row = layout.record_size
+        self._zero_row = array("f", bytes(4 * self._row))
+        if layout.claims:
+            # the nomination (``records`` then) of the round each claim is about: the last
+            # session for the hand claims, each seat's last peek and investigation
+            self._session_at = 0
+            self._peek_at_record = [0] * players
+            self._investigation_at = [0] * players
+            self.handlers.update(
+                legislative_session=self._session,
+                claim=self._claim,
+                investigated=self._investigated,
+            )
 
     # -- events
     def feed(self, event: Any, audience: Sequence[int] | None) -> None:
@@ -453,9 +577,9 @@ class TableEncoder:
         k = self.k
         if not k:
             return
-        h, r = self.hist, RECORD_SIZE
+        h, r = self.hist, self._row
         h[r:] = h[:-r]
-        h[:r] = _ZERO_ROW
+        h[:r] = self._zero_row
         h[_R["valid"]] = 1.0
         h[_R["president"] + data["president"]] = 1.0
         h[_R["chancellor"] + data["chancellor"]] = 1.0
@@ -489,6 +613,41 @@ class TableEncoder:
 
     def _power(self, data: Any, _aud: Any) -> None:
         self._set(_R["power"] + _POWER_INDEX[data["power"]])
+        if data["power"] == "peek" and self.layout.claims:
+            self._peek_at_record[data["president"]] = self.records
+
+    # -- claims (``layout.claims``): each in the row of the round it is about
+    def _session(self, _data: Any, _aud: Any) -> None:
+        self._session_at = self.records
+
+    def _investigated(self, data: Any, aud: Any) -> None:
+        self._target(data, aud)
+        self._investigation_at[data["president"]] = self.records
+
+    def _claim(self, data: Any, _aud: Any) -> None:
+        seat, subject = data["seat"], data["subject"]
+        if subject == "investigation":
+            at = self._investigation_at[seat]
+            index = _CR["investigation_claim"] + (data["party"] != "liberal")
+        elif subject == "peek":
+            at = self._peek_at_record[seat]
+            index = _CR["peek_claim"]
+            for i, p in enumerate(data["policies"]):
+                self._set_at(at, index + 2 * i + (p != "liberal"))
+            return
+        else:
+            at = self._session_at
+            liberals = sum(1 for p in data["policies"] if p == "liberal")
+            field = "president_claim" if subject == "president_hand" else "chancellor_claim"
+            index = _CR[field] + liberals
+        self._set_at(at, index)
+
+    def _set_at(self, record: int, index: int) -> None:
+        """Set ``index`` in the row of nomination ``record`` (1 the first), if still shown."""
+        row = self.records - record
+        if 0 <= row < self.k:
+            self.hist[row * self._row + index] = 1.0
+            self._hist_bytes = None
 
     def _target(self, data: Any, _aud: Any) -> None:
         self._set(_R["target"] + data["target"])
@@ -626,7 +785,6 @@ def _float32(values: Sequence[float]) -> bytes:
 
 _FLOAT32 = np.dtype(np.float32)  # a dtype object: np.frombuffer converts a type on every call
 _TEN_ZEROS = _float32([0.0] * MAX_SEATS)
-_ZERO_ROW = array("f", bytes(4 * RECORD_SIZE))
 _OWN_ROW_BYTES = 4 * PRIVATE_RECORD_SIZE
 _ZERO_PEEK = array("f", bytes(4 * 6))
 _ZERO_ROLE = array("f", bytes(4 * 3))
