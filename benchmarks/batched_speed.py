@@ -12,6 +12,10 @@ legal actions taken). The batch is split across the machine's cores as JAX devic
 
     .venv/bin/python benchmarks/batched_speed.py
     .venv/bin/python benchmarks/batched_speed.py --players 10 --rules summary-zh --batch 8192
+    .venv/bin/python benchmarks/batched_speed.py --claims   # claims in the action space
+
+With ``--claims`` every engine plays with claims among the random choices (the environment's
+``claims=True``): a claim is a decision like any other.
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ def main() -> None:
     parser.add_argument("--reset-every", type=int, default=16)
     parser.add_argument("--devices", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--seconds", type=float, default=5.0, help="time for each scalar figure")
+    parser.add_argument("--claims", action="store_true", help="claims in the action space")
     args = parser.parse_args()
     os.environ["XLA_FLAGS"] = (
         os.environ.get("XLA_FLAGS", "") + f" --xla_force_host_platform_device_count={args.devices}"
@@ -50,7 +55,7 @@ def main() -> None:
     from secret_hitler.batched.play import random_action
 
     devices = jax.local_devices()[: args.devices]
-    env = C.Env(args.players, args.rules)
+    env = C.Env(args.players, args.rules, claims=args.claims)
     cfg = env.config
     step = jax.vmap(lambda s, a: C.step(cfg, s, a))
     init = jax.vmap(lambda k: C.init(cfg, k))
@@ -106,8 +111,8 @@ def main() -> None:
         jax.block_until_ready(count)
         print(
             f"batched engine, observation read as {READS[read]}: {args.players} players, "
-            f"{args.rules}, {len(devices)} device(s) x {args.batch} games, {steps} steps per "
-            f"call; compiled in {time.perf_counter() - t0:.1f} s"
+            f"{args.rules}{', claims' if args.claims else ''}, {len(devices)} device(s) x "
+            f"{args.batch} games, {steps} steps per call; compiled in {time.perf_counter() - t0:.1f} s"
         )
         figures = []
         for r in range(args.rounds):
@@ -134,7 +139,7 @@ def main() -> None:
     from secret_hitler.engine import Game
     from secret_hitler.env import raw_env
 
-    e = raw_env(args.players, args.rules)
+    e = raw_env(args.players, args.rules, claims=args.claims)
     rng = random.Random(1)
     n_steps, seed, t0 = 0, 0, time.perf_counter()
     while time.perf_counter() - t0 < args.seconds:
@@ -155,7 +160,9 @@ def main() -> None:
         seed += 1
         while not game.finished:
             seat = game.to_act()[0]
-            legal = [a for a in game.legal_actions(seat) if a.type != "claim"]
+            legal = game.legal_actions(seat)
+            if not args.claims:
+                legal = [a for a in legal if a.type != "claim"]
             game.apply(legal[rng.randrange(len(legal))])
             decisions += 1
     print(f"scalar engine, decisions/s, one core: {decisions / (time.perf_counter() - t0):,.0f}")

@@ -37,12 +37,15 @@ from .talk import TALK_SIZE, TalkChannel
 
 _GAME_OPTIONS = ("roles", "first_president", "deck", "reshuffles")
 _NO_LEGAL: frozenset[int] = frozenset()
-#: By whether claims are in the action space and the identities of a list of legal engine
-#: actions: those actions (held, so that no other object can take their identities while the
-#: entry lives), their mask and their indices. The engine's legal actions are shared instances,
-#: so the entries are bounded by the sets of seats per action kind; ``_MASKS_LIMIT`` guards
-#: against growth anyway.
-_MASKS: dict[tuple[bool, tuple[int, ...]], tuple[tuple[Any, ...], np.ndarray, frozenset[int]]] = {}
+#: By the identities of a list of legal engine actions: those actions (held, so that no other
+#: object can take their identities while the entry lives), their mask and their indices; one
+#: table without claims in the action space, one with. The engine's legal actions are shared
+#: instances, so the entries are bounded by the sets of seats per action kind; ``_MASKS_LIMIT``
+#: guards against growth anyway.
+_MASKS: dict[bool, dict[tuple[int, ...], tuple[tuple[Any, ...], np.ndarray, frozenset[int]]]] = {
+    False: {},
+    True: {},
+}
 _MASKS_LIMIT = 100_000
 
 
@@ -306,15 +309,16 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
 
 def _mask_of(legal: list[Any], claims: bool = False) -> tuple[np.ndarray, frozenset[int]]:
     """The mask (shared) and index set of a list of legal engine actions, cached in ``_MASKS``."""
-    key = (claims, tuple(map(id, legal)))
-    entry = _MASKS.get(key)
+    masks = _MASKS[claims]
+    key = tuple(map(id, legal))
+    entry = masks.get(key)
     if entry is None:
         indices = frozenset(i for i in (action_index(a, claims) for a in legal) if i >= 0)
         mask = np.zeros(num_actions(claims), dtype=np.int8)
         mask[list(indices)] = 1
-        if len(_MASKS) >= _MASKS_LIMIT:
-            _MASKS.clear()
-        entry = _MASKS[key] = (tuple(legal), mask, indices)
+        if len(masks) >= _MASKS_LIMIT:
+            masks.clear()
+        entry = masks[key] = (tuple(legal), mask, indices)
     return entry[1], entry[2]
 
 
