@@ -52,7 +52,7 @@ def main() -> None:
     import jax.numpy as jnp
 
     from secret_hitler.batched import core as C
-    from secret_hitler.batched.play import random_action
+    from secret_hitler.batched.play import random_index
 
     devices = jax.local_devices()[: args.devices]
     env = C.Env(args.players, args.rules, claims=args.claims)
@@ -75,7 +75,7 @@ def main() -> None:
 
         def play(carry: tuple[C.State, jax.Array, jax.Array], u: jax.Array) -> tuple:
             st, count, check = carry
-            action = random_action(st.legal_action_mask, u)
+            action = random_index(st.mask_words, u)
             st = step(st, action)
             return (st, count + jnp.sum(action >= 0), check + checksum(st, read)), None
 

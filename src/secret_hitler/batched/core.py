@@ -18,7 +18,7 @@ import jax.numpy as jnp
 
 from ..engine.settings import CHAOS_AT, FASCIST_TRACK, LIBERAL_TRACK
 from ..env import encoding as E
-from .observation import observe_seat, word_count, words_of
+from .observation import history_row, observe_seat, row_votes, word_count, words_of
 from .state import (
     _CHAN_SHIFT,
     _CHAOS,
@@ -67,6 +67,7 @@ from .state import (
     _popcount,
     current_player,
     legal_mask,
+    mask_words,
     randoms,
 )
 
@@ -146,7 +147,7 @@ def _new(
         disc_l=z,
         disc_f=z,
         hist=jnp.zeros(k, I32),
-        hist_votes=jnp.zeros(k, I32),
+        hist_row=jnp.zeros((k, 2), jnp.uint32),
         hist_claims=jnp.zeros(k if cfg.claims else 0, I32),
         claim_open=jnp.zeros(per_seat, I32),
         session_at=z,
@@ -155,7 +156,7 @@ def _new(
         records=z,
         steps=z,
         current_player=first,
-        legal_action_mask=jnp.zeros(cfg.num_actions, bool),
+        mask_words=jnp.zeros((cfg.num_actions + 31) // 32, jnp.uint32),
         obs_words=jnp.zeros(word_count(cfg), jnp.uint32),
         obs_tail=jnp.zeros(3, F32),
         rewards=jnp.zeros(n, F32),
@@ -215,14 +216,18 @@ def step(cfg: Config, st: State, action: jax.Array) -> State:
     earlier stages inside every output it fuses (the step was 20 times the work without)."""
     a = jnp.asarray(action, I32)
     size = cfg.num_actions
-    legal = st.legal_action_mask[jnp.clip(a, 0, size - 1)] & (a >= 0) & (a < size)
+    word = jnp.right_shift(jnp.clip(a, 0, size - 1), 5)
+    bits = st.mask_words[0]
+    for j in range(1, st.mask_words.shape[0]):
+        bits = jnp.where(word == j, st.mask_words[j], bits)
+    legal = ((jnp.right_shift(bits, (a & 31).astype(jnp.uint32)) & 1) == 1) & (a >= 0) & (a < size)
     t = jnp.zeros((), I32)
     f = jnp.zeros((), bool)
     loc = {
         "a": a,
         "legal": legal,
         "h0": st.hist[0] if cfg.history else t,
-        "v0": st.hist_votes[0] if cfg.history else t,
+        "v0": row_votes(st.hist_row[0]) if cfg.history else t,
         **dict.fromkeys(_FLAGS, f),
         **dict.fromkeys(_VALUES, t),
         **({"peeked": f, "peeker": t} if cfg.claims else {}),
@@ -236,9 +241,11 @@ def step(cfg: Config, st: State, action: jax.Array) -> State:
     nom = loc["nom"]
     if k:
         h0, v0 = loc["h0"], loc["v0"]
-        shifted = jnp.concatenate([h0[None], st.hist[:-1]])
-        s.set(nom, hist=shifted, hist_votes=jnp.concatenate([v0[None], st.hist_votes[:-1]]))
-        s.set(~nom, hist=st.hist.at[0].set(h0), hist_votes=st.hist_votes.at[0].set(v0))
+        row = history_row(h0, v0, nom | (st.records > 0))
+        s.set(nom, hist=jnp.concatenate([h0[None], st.hist[:-1]]))
+        s.set(~nom, hist=st.hist.at[0].set(h0))
+        s.set(nom, hist_row=jnp.concatenate([row[None], st.hist_row[:-1]]))
+        s.set(~nom, hist_row=st.hist_row.at[0].set(row))
         if cfg.claims:
             claims = s.hist_claims
             s.set(nom, hist_claims=jnp.concatenate([jnp.zeros(1, I32), claims[:-1]]))
@@ -625,7 +632,7 @@ def _outputs(cfg: Config, st: State, just_won: jax.Array) -> State:
     reward = jnp.where(team == st.winner, 1.0, -1.0).astype(F32)
     words, tail = words_of(cfg, st, jnp.maximum(st.current_player, 0))
     return st._replace(
-        legal_action_mask=legal_mask(cfg, st, st.current_player),
+        mask_words=mask_words(cfg, st, st.current_player),
         obs_words=words,
         obs_tail=tail,
         rewards=jnp.where(just_won, reward, jnp.zeros_like(reward)),

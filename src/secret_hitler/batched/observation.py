@@ -74,6 +74,32 @@ def _one(value: jax.Array) -> jax.Array:
     return jnp.where(value >= 0, jnp.left_shift(1, jnp.maximum(value, 0)), 0).astype(I32)
 
 
+def history_row(h: jax.Array, votes: jax.Array, exists: jax.Array) -> jax.Array:
+    """uint32[2]: a history row's public bits (``encoding.RECORD_FIELDS``, 62 bits: 0-31 and
+    32-61) from its ``State.hist`` word and its votes (ja bits | nein bits << 10); zeros
+    where no row ``exists`` yet."""
+    assert E.RECORD_SIZE == 62
+    pres, chan = h & 15, jnp.right_shift(h, C._CHAN_SHIFT) & 15
+    ja, nein = votes & 1023, jnp.right_shift(votes, 10) & 1023
+    lo = 1 | jnp.left_shift(_one(pres), 1) | jnp.left_shift(_one(chan), 11)
+    lo = lo | jnp.left_shift(ja, 21) | jnp.left_shift(nein & 1, 31)
+    target = jnp.where(
+        jnp.right_shift(h, C._HAS_TARGET) & 1, jnp.right_shift(h, C._TARGET) & 15, -1
+    )
+    hi = jnp.right_shift(nein, 1) | jnp.left_shift(jnp.right_shift(h, C._ELECTED) & 2047, 9)
+    hi = hi | jnp.left_shift(_one(target), 20)
+    row = jnp.stack([lo, hi]).astype(U32)
+    return jnp.where(exists, row, jnp.zeros_like(row))
+
+
+def row_votes(row: jax.Array) -> jax.Array:
+    """The votes of a ``history_row`` (ja bits | nein bits << 10), as int32."""
+    lo, hi = row[0], row[1]
+    ja = jnp.right_shift(lo, 21) & 1023
+    nein = jnp.right_shift(lo, 31) | jnp.left_shift(hi & 511, 1)
+    return (ja | jnp.left_shift(nein, 10)).astype(I32)
+
+
 def observe_seat(cfg: C.Config, st: C.State, seat: jax.Array) -> jax.Array:
     """float32[layout size]: what ``seat`` may know, as the environment encodes it."""
     return C.unpack(*words_of(cfg, st, seat), cfg.history, cfg.claims)
@@ -114,19 +140,12 @@ def words_of(cfg: C.Config, st: C.State, seat: jax.Array) -> tuple[jax.Array, ja
 
     # -- history rows, newest first, and this seat's part of each
     for i in range(k):
-        h, v = st.hist[i], st.hist_votes[i]
+        h = st.hist[i]
         valid = i < st.records
         pres, chan = h & 15, jnp.right_shift(h, C._CHAN_SHIFT) & 15
         row = layout.record_size * i
-        head = 1 | jnp.left_shift(_one(pres), 1) | jnp.left_shift(_one(chan), 11)
-        w.put("history", jnp.where(valid, head, 0), row, 21)
-        w.put("history", v & 1023, row + 21, 10)
-        w.put("history", jnp.right_shift(v, 10) & 1023, row + 31, 10)
-        w.put("history", jnp.right_shift(h, C._ELECTED) & 2047, row + 41, 11)
-        target = jnp.where(
-            jnp.right_shift(h, C._HAS_TARGET) & 1, jnp.right_shift(h, C._TARGET) & 15, -1
-        )
-        w.put("history", _one(target), row + 52, 10)
+        w.put("history", st.hist_row[i, 0], row, 32)
+        w.put("history", st.hist_row[i, 1], row + 32, E.RECORD_SIZE - 32)
         if cfg.claims:
             w.put("history", st.hist_claims[i], row + E.RECORD_SIZE, C._CLAIM_BITS)
         was_pres = valid & (pres == seat)

@@ -20,7 +20,15 @@ def random_action(mask: jax.Array, u: jax.Array) -> jax.Array:
     times: a few dozen integer operations per game, where a prefix sum over the 51 entries
     cost a fifth of a whole step."""
     size = mask.shape[-1]
-    words = [_pack(mask[..., at : at + 32]) for at in range(0, size, 32)]
+    return random_index(
+        jnp.stack([_pack(mask[..., at : at + 32]) for at in range(0, size, 32)], -1), u
+    )
+
+
+def random_index(mask_words: jax.Array, u: jax.Array) -> jax.Array:
+    """``random_action`` of a mask as bits in 32-bit words (``State.mask_words``: action ``i``
+    is bit ``i % 32`` of word ``i // 32``)."""
+    words = [mask_words[..., j] for j in range(mask_words.shape[-1])]
     counts = [jax.lax.population_count(w).astype(jnp.int32) for w in words]
     count = sum(counts[1:], counts[0])
     k = jnp.minimum((u * count).astype(jnp.int32), jnp.maximum(count - 1, 0))
@@ -61,7 +69,7 @@ def random_games(
     step = jax.vmap(partial(C.step, cfg))
 
     def body(st: C.State, u: jax.Array) -> Any:
-        action = random_action(st.legal_action_mask, u)
+        action = random_index(st.mask_words, u)
         seat = jnp.where(action >= 0, st.current_player, -1)
         return step(st, action), (seat, action, st) if keep else (seat, action)
 

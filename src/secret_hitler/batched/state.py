@@ -180,7 +180,9 @@ class State(NamedTuple):
     disc_l: jax.Array
     disc_f: jax.Array
     hist: jax.Array  # int32[history]: a word per nomination, newest first
-    hist_votes: jax.Array  # int32[history]: ja bits | nein bits << 10
+    hist_row: jax.Array  # uint32[history, 2]: each row's public bits as the observation lays
+    # them out (``observation.history_row``: bits 0-31 and 32-61 of the row), so that each
+    # step places them instead of rebuilding eight rows
     # claims (``Config.claims``; without, these arrays are empty and session_at stays 0)
     hist_claims: jax.Array  # int32[history]: the claims about each row's round
     claim_open: jax.Array  # int32[10]: each seat's open claim windows (OPEN_* bits)
@@ -190,7 +192,7 @@ class State(NamedTuple):
     records: jax.Array  # nominations so far
     steps: jax.Array  # decisions so far
     current_player: jax.Array  # the seat to act (the environment's agent_selection), -1 at the end
-    legal_action_mask: jax.Array  # bool[num_actions], the current player's
+    mask_words: jax.Array  # uint32[2, or 3 with claims]: the current player's mask, bits
     obs_words: jax.Array  # uint32[words]: the current player's observation, bits (below)
     obs_tail: jax.Array  # float32[3]: and the three fractions that end it
     rewards: jax.Array  # float32[players], on the step that ends the game
@@ -208,6 +210,13 @@ class State(NamedTuple):
             self.obs_words, self.obs_tail, self.hist.shape[-1], self.hist_claims.shape[-1] > 0
         )
 
+    @property
+    def legal_action_mask(self) -> jax.Array:
+        """bool[..., num_actions]: the current player's legal actions. The step computes them
+        as bits (``mask_words``: action ``i`` is bit ``i % 32`` of word ``i // 32``), unpacked
+        here where they are read, as the observation is."""
+        return unpack_mask(self.mask_words)
+
 
 #: the observation's last three fields, the only ones that are not bits
 OBS_FRACTIONS = ("draw_pile", "discard_pile", "round")
@@ -216,6 +225,13 @@ OBS_FRACTIONS = ("draw_pile", "discard_pile", "round")
 def bits_end(history: int, claims: bool = False) -> int:
     """Where the observation's bits end (its fractions begin)."""
     return _layout(history, claims)[OBS_FRACTIONS[0]].offset
+
+
+def unpack_mask(words: jax.Array) -> jax.Array:
+    """bool[..., num_actions] of a mask's words (2 words: 51 actions, 3: with claims)."""
+    size = E.num_actions(claims=words.shape[-1] > 2)
+    bits = jnp.right_shift(words[..., None], jnp.arange(32, dtype=jnp.uint32)) & 1
+    return bits.reshape(*words.shape[:-1], -1)[..., :size].astype(bool)
 
 
 def unpack(words: jax.Array, tail: jax.Array, history: int, claims: bool = False) -> jax.Array:
@@ -331,10 +347,14 @@ def current_player(cfg: Config, st: State) -> jax.Array:
 def legal_mask(cfg: Config, st: State, seat: jax.Array) -> jax.Array:
     """bool[num_actions]: the legal actions of ``seat`` (all false unless it is the current
     player); with claims, those its open windows allow beside its move (Game.legal_actions)."""
+    return unpack_mask(mask_words(cfg, st, seat))
+
+
+def mask_words(cfg: Config, st: State, seat: jax.Array) -> jax.Array:
+    """``legal_mask`` as bits in 32-bit words (action ``i`` is bit ``i % 32`` of word
+    ``i // 32``): the seat sets are bit sets already, so each block is a shift."""
     ph = st.phase
     rules = cfg.rules
-    me = (seat == st.current_player) & (seat >= 0)
-    nominate = _seat_bits(eligible(cfg, st)) & (ph == NOMINATE)
     voting = ph == VOTE
     hl, hf = st.hand_l > 0, st.hand_f > 0
     discard, enacting = ph == DISCARD, ph == ENACT
@@ -344,24 +364,30 @@ def legal_mask(cfg: Config, st: State, seat: jax.Array) -> jax.Array:
     else:
         vetoes = [veto, jnp.zeros((), bool), jnp.zeros((), bool)]
     responding = ph == VETO_RESPONSE
-    targets = _seat_bits(st.power_targets)
-    singles = jnp.stack(
-        [voting, voting, discard & hl, discard & hf, enacting & hl, enacting & hf]
-        + vetoes
-        + [responding, responding]
-    )
-    blocks = [
-        nominate,
-        singles,
-        targets & (ph == PHASE["investigate"]),
-        targets & (ph == PHASE["special_election"]),
-        targets & (ph == PHASE["execute"]),
+    singles = [voting, voting, discard & hl, discard & hf, enacting & hl, enacting & hf]
+    singles += vetoes + [responding, responding]
+    flags = sum(jnp.left_shift(flag.astype(jnp.uint32), E.JA + i) for i, flag in enumerate(singles))
+    targets = st.power_targets.astype(jnp.uint32)
+    blocks = [  # offset, width, bits
+        (E.NOMINATE, SEATS, jnp.where(ph == NOMINATE, eligible(cfg, st), 0).astype(jnp.uint32)),
+        (0, E.INVESTIGATE, flags),
+        (E.INVESTIGATE, SEATS, jnp.where(ph == PHASE["investigate"], targets, 0)),
+        (E.SPECIAL_ELECTION, SEATS, jnp.where(ph == PHASE["special_election"], targets, 0)),
+        (E.EXECUTE, SEATS, jnp.where(ph == PHASE["execute"], targets, 0)),
     ]
     if cfg.claims:
         window = jnp.sum(jnp.where(jnp.arange(SEATS) == seat, st.claim_open, 0))
-        for bit, size in _CLAIM_BLOCKS:
-            blocks.append(jnp.broadcast_to((window & bit) != 0, (size,)))
-    return jnp.concatenate(blocks) & me
+        for (bit, size), (_, start, _, _) in zip(_CLAIM_BLOCKS, E.CLAIM_ACTION_TABLE, strict=True):
+            all_of = jnp.uint32((1 << size) - 1)
+            blocks.append((start, size, jnp.where((window & bit) != 0, all_of, jnp.uint32(0))))
+    words = [jnp.zeros((), jnp.uint32)] * ((cfg.num_actions + 31) // 32)
+    for offset, width, pattern in blocks:
+        word, shift = divmod(offset, 32)
+        words[word] = words[word] | jnp.left_shift(pattern, shift)
+        if shift + width > 32:
+            words[word + 1] = words[word + 1] | jnp.right_shift(pattern, 32 - shift)
+    me = (seat == st.current_player) & (seat >= 0)
+    return jnp.where(me, jnp.stack(words), jnp.uint32(0))
 
 
 #: The claim blocks of the action space (``encoding.CLAIM_ACTION_TABLE``) by window.
