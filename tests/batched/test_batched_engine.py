@@ -146,23 +146,27 @@ def test_observations_and_masks_equal_the_environments_at_every_step(
         assert rewards.tolist() == [env.rewards[f"player_{s}"] for s in range(players)]
 
 
-def test_a_records_fixings_deal_the_same_game() -> None:
+@pytest.mark.parametrize("claims", [False, True], ids=["", "claims"])
+def test_a_records_fixings_deal_the_same_game(claims: bool) -> None:
     """An engine game's record (with reshuffles) dealt by ``init_fixed`` from ``from_record``:
-    its actions replay to the same end, and the exported record has the same fixings."""
+    its actions replay to the same end, and the exported record has the same fixings and
+    actions (with claims: the same claims, as the engine wrote them)."""
     rng = np.random.default_rng(5)
-    env = C.Env(7, "official")
+    env = C.Env(7, "official", claims=claims)
     records = []
     for seed in range(40):
         game = Game(7, "official", seed=seed)
         while not game.finished:
             # voters in the environment's order, from the candidate's left
             seat = min(game.to_act(), key=lambda s, c=game.candidate: (s - c - 1) % 7)
-            legal = [a for a in game.legal_actions(seat) if action_index(a) >= 0]
+            legal = [a for a in game.legal_actions(seat) if action_index(a, claims) >= 0]
             game.apply(legal[rng.integers(len(legal))])
-        if len(game.reshuffles) >= 2:
+        claimed = any(a.type == "claim" for a in game.actions)
+        if len(game.reshuffles) >= 2 and claimed == claims:
             records.append(game.to_record())
         if len(records) == 4:
             break
+    assert len(records) == 4
     fixings = [record.from_record(env.config, r) for r in records]
     batch = {k: np.stack([f[k] for f in fixings]) for k in fixings[0]}
     state = env.init_fixed(jax.random.split(jax.random.key(0), len(records)), **batch)
@@ -172,7 +176,7 @@ def test_a_records_fixings_deal_the_same_game() -> None:
     for g, r in enumerate(records):
         for t, a in enumerate(r["actions"]):
             seats[t, g] = a["seat"]
-            actions[t, g] = action_index(Action.from_json(a))
+            actions[t, g] = action_index(Action.from_json(a), claims)
     for t in range(longest):
         assert np.all((seats[t] < 0) | (seats[t] == np.asarray(state.current_player)))
         state = env.step(state, jnp.asarray(actions[t]))

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 pytest.importorskip("pettingzoo")
 
+from env_cases import CASES  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 from secret_hitler.engine import PRESETS, Game  # noqa: E402
@@ -27,15 +28,6 @@ from secret_hitler.env import (  # noqa: E402
     env,
     raw_env,
 )
-
-CASES = [
-    (5, "official"),
-    (6, "tabletop-tw"),
-    (7, "secrethitler-io"),
-    (8, "forum"),
-    (9, "kickstarter"),
-    (10, "summary-zh"),
-]
 
 
 def _random_game(e: SecretHitlerEnv, seed: int, check=None) -> dict[str, float]:

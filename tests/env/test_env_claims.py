@@ -13,6 +13,8 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
+from env_cases import CASES  # noqa: E402
+
 from secret_hitler.engine import Game, replay  # noqa: E402
 from secret_hitler.env import SecretHitlerEnv, raw_env  # noqa: E402
 from secret_hitler.env.encoding import (  # noqa: E402
@@ -24,15 +26,6 @@ from secret_hitler.env.encoding import (  # noqa: E402
     action_index,
     claim_action,
 )
-
-CASES = [
-    (5, "official"),
-    (6, "tabletop-tw"),
-    (7, "secrethitler-io"),
-    (8, "forum"),
-    (9, "kickstarter"),
-    (10, "summary-zh"),
-]
 
 
 def _play(e: SecretHitlerEnv, seed: int, check: Callable[[SecretHitlerEnv], None]) -> int:
