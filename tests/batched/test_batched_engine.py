@@ -154,7 +154,7 @@ def test_a_records_fixings_deal_the_same_game(claims: bool) -> None:
     rng = np.random.default_rng(5)
     env = C.Env(7, "official", claims=claims)
     records = []
-    for seed in range(40):
+    for seed in range(200):
         game = Game(7, "official", seed=seed)
         while not game.finished:
             # voters in the environment's order, from the candidate's left
