@@ -227,18 +227,22 @@ def bits_end(history: int, claims: bool = False) -> int:
     return _layout(history, claims)[OBS_FRACTIONS[0]].offset
 
 
+def _bits(words: jax.Array, size: int) -> jax.Array:
+    """The first ``size`` bits of 32-bit words (bit ``i`` of word ``j`` is entry ``32 j + i``),
+    as 0/1; any leading batch axes."""
+    bits = jnp.right_shift(words[..., None], jnp.arange(32, dtype=jnp.uint32)) & 1
+    return bits.reshape(*words.shape[:-1], -1)[..., :size]
+
+
 def unpack_mask(words: jax.Array) -> jax.Array:
     """bool[..., num_actions] of a mask's words (2 words: 51 actions, 3: with claims)."""
-    size = E.num_actions(claims=words.shape[-1] > 2)
-    bits = jnp.right_shift(words[..., None], jnp.arange(32, dtype=jnp.uint32)) & 1
-    return bits.reshape(*words.shape[:-1], -1)[..., :size].astype(bool)
+    return _bits(words, E.num_actions(claims=words.shape[-1] > 2)).astype(bool)
 
 
 def unpack(words: jax.Array, tail: jax.Array, history: int, claims: bool = False) -> jax.Array:
-    """The float32 observation vector of its bit words (bit ``i`` of word ``j`` is entry
-    ``32 j + i``) and the three fractions that end it; any leading batch axes."""
-    bits = jnp.right_shift(words[..., None], jnp.arange(32, dtype=jnp.uint32)) & 1
-    bits = bits.reshape(*words.shape[:-1], -1)[..., : bits_end(history, claims)]
+    """The float32 observation vector of its bit words and the three fractions that end it;
+    any leading batch axes."""
+    bits = _bits(words, bits_end(history, claims))
     return jnp.concatenate([bits.astype(F32), tail], axis=-1)
 
 
