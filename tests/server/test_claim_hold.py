@@ -3,7 +3,10 @@ candidate waits ``SH_CLAIM_WAIT`` before it nominates, and nominates as soon as 
 claimed. Bots think without delay here (``SH_BOT_DELAY=0``): without the wait the nomination
 would come at once. How long the candidate waited is read from the server's own clock: with a
 decision timer every update carries the deadline of the decision it opens, so two deadlines
-differ by the time between the decisions' starts."""
+differ by the time between the decisions' starts.
+
+The candidate waits for every window opened in the last government (a president who peeked
+claims the peek too), so the patient table's person claims each one."""
 
 from __future__ import annotations
 
@@ -43,12 +46,16 @@ async def _one_table(server: Server, claims_at_once: bool) -> float | None:
             if claims and view["phase"] == "nominate" and view["candidate"] != 0:
                 opened = me.messages[-1]["deadline"]  # the nomination's decision began
                 since = len(me.messages)
-                if claims_at_once:
-                    await me.send({"v": 1, "type": "action", "id": "claim", "action": claims[0]})
-                    ack = await me.recv_until(lambda m: m.get("id") == "claim")
-                    assert ack["type"] == "ack", ack
-                    early = [m for m in me.messages[since:] if _nominated(m)]
-                    assert not early, "the bot nominated before Ada's claim"
+                if claims_at_once:  # every window she has: the hand, and a peek she made
+                    subjects = {a["subject"]: a for a in me.legal if a["type"] == "claim"}
+                    for i, claim in enumerate(subjects.values()):
+                        early = [m for m in me.messages[since:] if _nominated(m)]
+                        assert not early, "the bot nominated before Ada's claims"
+                        await me.send(
+                            {"v": 1, "type": "action", "id": f"claim{i}", "action": claim}
+                        )
+                        ack = await me.recv_until(lambda m, i=i: m.get("id") == f"claim{i}")
+                        assert ack["type"] == "ack", ack
                 nominated = await me.recv_until(_nominated, timeout=30)
                 if claims_at_once:
                     assert nominated["seq"] > ack["seq"]
