@@ -16,6 +16,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -48,6 +49,38 @@ def test_local_processes_give_the_same_games(tmp_path: Path) -> None:
     assert run_arena(config, tmp_path / "a", jobs=1) == run_arena(config, tmp_path / "b", jobs=2)
     with WorkerPool(2) as pool:
         assert sorted(pool.imap_unordered(abs, [-3, 1, -2])) == [1, 2, 3]
+
+
+_HELD = threading.Lock()  # held by a thread of the parent's while the pool starts
+
+
+def _with_the_lock(x: int) -> int:
+    """A work item that needs a lock; a worker forked while the lock was held never gets it."""
+    if not _HELD.acquire(timeout=10):
+        raise RuntimeError("the worker inherited a lock held by another thread")
+    _HELD.release()
+    return x
+
+
+def test_workers_start_sound_while_another_thread_holds_a_lock() -> None:
+    """A process with threads (JAX imported, a server) does not fork its workers: a fork
+    copies a held lock, locked, and the worker that needs it waits for ever."""
+    held, done = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with _HELD:
+            held.set()
+            done.wait(60)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        assert held.wait(10)
+        with WorkerPool(2) as pool:
+            assert sorted(pool.imap_unordered(_with_the_lock, [2, 1, 3])) == [1, 2, 3]
+    finally:
+        done.set()
+        holder.join()
 
 
 def _free_port() -> int:

@@ -66,18 +66,35 @@ def _check_reachable(address: str) -> None:
         ) from None
 
 
+def _threads() -> int:
+    """The threads this process runs, native ones included (JAX's, a C library's): Linux
+    counts them in ``/proc``; elsewhere only Python's own threads are seen."""
+    import threading
+
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        return threading.active_count()
+
+
 def _pool_context() -> Any:
+    """Fork while this process has one thread: the workers start at once with what is loaded.
+    With more (JAX imported, a server running), a forked worker inherits only the forking
+    thread, and a lock another thread held stays locked in it for ever; the workers then come
+    from a fresh server process (``forkserver``), or are spawned where there is none."""
     import multiprocessing  # only for jobs > 1: one process needs no pool (nor its import)
 
     methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    if "fork" in methods and _threads() == 1:
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
 
 
 class WorkerPool:
     """``jobs`` worker processes (0: every core; 1: this process), or a Ray cluster's.
 
-    Use as a context manager: the workers start on entry (before any thread of the caller's,
-    for the fork start method) and stop on exit.
+    Use as a context manager: the workers start on entry and stop on exit. Enter it before the
+    caller starts threads, and the workers are forked (``_pool_context``).
     """
 
     def __init__(self, jobs: int = 1, ray: str | None = None) -> None:
