@@ -13,8 +13,8 @@ import time
 from typing import Any
 
 import pytest
-from chat_server import ChatServer
 
+from chat_server import ChatServer
 from secret_hitler.bots.base import make_agent
 from secret_hitler.engine import Action, Game
 from secret_hitler.engine import actions as A

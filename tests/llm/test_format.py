@@ -8,8 +8,8 @@ import re
 from pathlib import Path
 
 import pytest
-from chat_server import instance
 
+from chat_server import instance
 from secret_hitler.bots.base import make_agent
 from secret_hitler.engine import Action, Game, game_from_record
 from secret_hitler.engine import actions as A

@@ -137,7 +137,7 @@ class Cluster:
         with contextlib.suppress(Exception):
             await self.redis.delete(f"sh:alive:{self.node}")
         with contextlib.suppress(Exception):
-            await self.pubsub.aclose()  # type: ignore[no-untyped-call]
+            await self.pubsub.aclose()  # type: ignore[no-untyped-call,unused-ignore]  # typed in newer redis
         with contextlib.suppress(Exception):
             await self.redis.aclose()
 
