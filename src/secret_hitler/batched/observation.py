@@ -59,14 +59,7 @@ class _Words:
         field = self.layout[name]
         width = field.size - at if width is None else width
         assert at + width <= field.size, name
-        offset = field.offset + at
-        word, bit = divmod(offset, 32)
-        pattern = pattern.astype(U32)
-        self.words[word] = self.words[word] | jnp.left_shift(pattern, bit)
-        if bit + width > 32:
-            self.words[word + 1] = self.words[word + 1] | jnp.right_shift(pattern, 32 - bit)
-        if bit + width > 64:
-            self.words[word + 2] = self.words[word + 2] | jnp.right_shift(pattern, 64 - bit)
+        C.or_bits(self.words, field.offset + at, width, pattern)
 
 
 def _one(value: jax.Array) -> jax.Array:

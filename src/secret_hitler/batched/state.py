@@ -234,6 +234,18 @@ def _bits(words: jax.Array, size: int) -> jax.Array:
     return bits.reshape(*words.shape[:-1], -1)[..., :size]
 
 
+def or_bits(words: list[jax.Array], offset: int, width: int, pattern: jax.Array) -> None:
+    """Or the low ``width`` bits of ``pattern`` into 32-bit ``words`` from bit ``offset`` on
+    (the layout ``_bits`` reads), spilling into the next word where they cross one: how the
+    mask and the observation are packed."""
+    assert 0 < width <= 32, width
+    word, shift = divmod(offset, 32)
+    pattern = pattern.astype(jnp.uint32)
+    words[word] = words[word] | jnp.left_shift(pattern, shift)
+    if shift + width > 32:
+        words[word + 1] = words[word + 1] | jnp.right_shift(pattern, 32 - shift)
+
+
 def unpack_mask(words: jax.Array) -> jax.Array:
     """bool[..., num_actions] of a mask's words (2 words: 51 actions, 3: with claims)."""
     return _bits(words, E.num_actions(claims=words.shape[-1] > 2)).astype(bool)
@@ -370,7 +382,10 @@ def mask_words(cfg: Config, st: State, seat: jax.Array) -> jax.Array:
     responding = ph == VETO_RESPONSE
     singles = [voting, voting, discard & hl, discard & hf, enacting & hl, enacting & hf]
     singles += vetoes + [responding, responding]
-    flags = sum(jnp.left_shift(flag.astype(jnp.uint32), E.JA + i) for i, flag in enumerate(singles))
+    flags = sum(
+        (jnp.left_shift(flag.astype(jnp.uint32), E.JA + i) for i, flag in enumerate(singles)),
+        jnp.zeros((), jnp.uint32),
+    )
     targets = st.power_targets.astype(jnp.uint32)
     blocks = [  # offset, width, bits
         (E.NOMINATE, SEATS, jnp.where(ph == NOMINATE, eligible(cfg, st), 0).astype(jnp.uint32)),
@@ -386,10 +401,7 @@ def mask_words(cfg: Config, st: State, seat: jax.Array) -> jax.Array:
             blocks.append((start, size, jnp.where((window & bit) != 0, all_of, jnp.uint32(0))))
     words = [jnp.zeros((), jnp.uint32)] * ((cfg.num_actions + 31) // 32)
     for offset, width, pattern in blocks:
-        word, shift = divmod(offset, 32)
-        words[word] = words[word] | jnp.left_shift(pattern, shift)
-        if shift + width > 32:
-            words[word + 1] = words[word + 1] | jnp.right_shift(pattern, 32 - shift)
+        or_bits(words, offset, width, pattern)
     me = (seat == st.current_player) & (seat >= 0)
     return jnp.where(me, jnp.stack(words), jnp.uint32(0))
 
