@@ -137,7 +137,8 @@ class Cluster:
         with contextlib.suppress(Exception):
             await self.redis.delete(f"sh:alive:{self.node}")
         with contextlib.suppress(Exception):
-            await self.pubsub.aclose()  # type: ignore[no-untyped-call,unused-ignore]  # typed in newer redis
+            # untyped in older redis, typed in newer: the ignore may go unused
+            await self.pubsub.aclose()  # type: ignore[no-untyped-call,unused-ignore]
         with contextlib.suppress(Exception):
             await self.redis.aclose()
 
