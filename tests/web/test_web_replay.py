@@ -253,3 +253,34 @@ def test_a_record_file_keeps_its_64_bit_seed(
     assert page.locator(".seat .seat-role").count() == 5
     assert not page.locator(".replay-page .error").count()
     assert not missing_keys(page)
+
+
+def test_a_page_that_answers_late_draws_nothing_over_the_next(
+    web_server, new_context, finished_game, tmp_path
+) -> None:
+    """The replays list is still loading when a record file is opened: the list's answer, when
+    it comes, draws nothing over the replay that replaced it (before, it drew the list over it,
+    and the replay's controls were gone)."""
+    record = web_server.api("GET", f"/api/games/{finished_game}/record")
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record))
+    page = new_context(width=390, height=844).new_page()
+    held: list = []
+
+    def hold(route) -> None:  # the list's request waits here until released
+        held.append(route)
+
+    page.route("**/api/games?*", hold)
+    page.goto(f"{web_server.url}/#/replay")
+    page.wait_for_function("() => document.querySelector('#record-file')")
+    page.set_input_files("#record-file", str(path))
+    page.wait_for_selector(".replay-controls")
+    assert len(held) == 1
+    with page.expect_response("**/api/games?*") as answer:
+        held[0].continue_()
+    answer.value.finished()
+    # the list reads its answer and draws (where it draws) before the next two frames
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    assert page.locator(".replay-controls").is_visible()
+    assert not page.locator("#record-file").count()  # the list is not drawn
+    assert "#/replay/file" in page.url

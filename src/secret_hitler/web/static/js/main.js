@@ -31,34 +31,38 @@ function route() {
   routeKey = key;
   if (page && page.destroy) page.destroy();
   page = null;
+  // Each page draws into a root of its own, dropped when the page goes: an answer that comes
+  // after the person moved on (a list still loading) then draws nowhere, not over the next page.
+  const root = h("div", { class: "page-root" });
+  replace(app, root);
   const [first, second] = parts;
   let nav = "lobby";
   if (first === "t" && second) {
-    page = mountTable(app, second, params);
+    page = mountTable(root, second, params);
     nav = null;
   } else if (first === "invite" && second) {
-    page = mountLobby(app, { ...params, invite: second });
+    page = mountLobby(root, { ...params, invite: second });
   } else if (first === "replay") {
-    page = second ? mountReplay(app, second, params) : mountReplayList(app);
+    page = second ? mountReplay(root, second, params) : mountReplayList(root);
     nav = "replays";
   } else if (first === "leaderboard") {
-    page = mountLeaderboard(app, params);
+    page = mountLeaderboard(root, params);
     nav = "leaderboard";
   } else if (first === "arena") {
-    page = mountArena(app);
+    page = mountArena(root);
     nav = "leaderboard";
   } else if (first === "players" && second) {
-    page = mountProfile(app, second);
+    page = mountProfile(root, second);
     nav = "leaderboard";
   } else if (first === "glossary") {
-    page = mountGlossary(app);
+    page = mountGlossary(root);
     nav = "rules";
   } else if (first === "rules") {
-    page = mountRules(app);
+    page = mountRules(root);
     nav = "rules";
     if (second) requestAnimationFrame(() => { const el = document.getElementById(`rules-${second}`); if (el) el.scrollIntoView(); });
   } else {
-    page = mountLobby(app, params);
+    page = mountLobby(root, params);
   }
   renderHeader(nav);
   document.body.dataset.page = first || "lobby";
