@@ -190,6 +190,43 @@ def test_a_wildcard_list_of_proxies_stops_the_server(make_server: Any) -> None:
 
 
 @pytest.mark.timeout(60)
+@pytest.mark.parametrize(
+    ("proxies", "named"),
+    [
+        ("0.0.0.0/0", "'0.0.0.0/0' is too wide"),
+        ("::/0", "'::/0' is too wide"),
+        ("127.0.0.1, 0.0.0.0/1, 128.0.0.0/1", "'0.0.0.0/1' is too wide"),  # all IPv4, in halves
+        ("::ffff:0:0/96", "'::ffff:0:0/96' is too wide"),  # every IPv4 address, mapped
+        ("2000::/3", "'2000::/3' is too wide"),
+        # five /8s, each allowed alone: the list holds too many addresses
+        ("10.0.0.0/8, 11.0.0.0/8, 12.0.0.0/8, 13.0.0.0/8, 14.0.0.0/8", "the networks listed"),
+    ],
+)
+def test_a_list_of_proxies_wider_than_a_few_networks_stops_the_server(
+    make_server: Any, proxies: str, named: str
+) -> None:
+    """Behind a proxy the client's address is what the trusted hops say: a trusted network that
+    holds clients would believe the address each of them writes (issue 37 point 3)."""
+    with pytest.raises(RuntimeError) as failed:
+        make_server(SH_TRUSTED_PROXIES=proxies)
+    said = " ".join(re.sub("[│╭╮╰╯─]", " ", str(failed.value)).split())
+    assert f"SH_TRUSTED_PROXIES: {named}" in said
+    assert "could write its own address into X-Forwarded-For" in said
+
+
+@pytest.mark.timeout(60)
+def test_the_trusted_networks_are_logged_at_start(make_server: Any) -> None:
+    """The usual private networks and a proxy's own IPv6 network are accepted, and the
+    start-up log says which networks are believed."""
+    proxies = "127.0.0.1, 10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, 100.64.0.0/10, 2001:db8::/32"
+    server: Server = make_server(SH_TRUSTED_PROXIES=proxies)
+    wait_for(lambda: "server ready" in server.log_tail(100_000), what="the start-up log")
+    logged = server.log_tail(100_000)
+    assert "trusted proxies: 127.0.0.1/32,10.0.0.0/8,172.16.0.0/12" in logged
+    assert "2001:db8::/32" in logged
+
+
+@pytest.mark.timeout(60)
 def test_signing_in_and_claiming_give_a_new_session_and_end_the_old(server: Server) -> None:
     """A token planted in a browser (session fixation) never becomes an account's session."""
     planted = session(server, "Ann")

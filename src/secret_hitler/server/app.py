@@ -86,6 +86,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         metrics: Metrics = app.state.metrics
         gc.callbacks.append(metrics.gc_callback)
         watcher = asyncio.create_task(metrics.watch_loop())
+        if settings.trusted_proxies:  # whose X-Forwarded-For decides a client's address
+            log.info(
+                "trusted proxies: %s",
+                settings.forwarded_allow_ips,
+                extra={"trusted_proxies": [str(n) for n in settings.trusted_proxies]},
+            )
         log.info(
             "server ready",
             extra={"database": engine.url.get_backend_name(), "tables": len(hub.tables)},

@@ -65,12 +65,39 @@ def _origins(raw: str | None) -> tuple[str, ...]:
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
+# The widest network SH_TRUSTED_PROXIES may name, and the most addresses all of them may hold:
+# proxies sit in a few small networks; a wider list (0.0.0.0/1 and 128.0.0.0/1 are every IPv4
+# address) would believe the X-Forwarded-For that any client writes. IPv6 networks that embed
+# IPv4 addresses (IPv4-mapped ``::ffff:0:0/96``, NAT64 ``64:ff9b::/96``) count as the IPv4
+# networks they hold.
+PROXY_PREFIX_MIN = {4: 8, 6: 32}
+PROXY_ADDRESSES_MAX = {4: 4 << 24, 6: 4 << 96}  # four /8s of IPv4, four /32s of IPv6
+_EMBEDS_IPV4 = (
+    ipaddress.IPv6Network("::ffff:0:0/96"),
+    ipaddress.IPv6Network("64:ff9b::/96"),
+)
+
+
+def _span(net: Network) -> tuple[int, int]:
+    """(IP version, prefix length) of ``net`` as bounded: an IPv6 network over embedded IPv4
+    addresses as the IPv4 network it holds (one that holds all of them: IPv4's ``/0``)."""
+    if isinstance(net, ipaddress.IPv6Network):
+        for embed in _EMBEDS_IPV4:
+            if net.subnet_of(embed):
+                return 4, net.prefixlen - 96
+            if net.supernet_of(embed):
+                return 4, 0
+    return net.version, net.prefixlen
+
 
 def _proxies(raw: str | None) -> tuple[Network, ...]:
-    """``SH_TRUSTED_PROXIES``: the proxies' addresses or networks, comma-separated. ``*`` is
-    refused: every client could then write its own address into X-Forwarded-For, and per-address
-    limits, address bans and the loopback check of /admin/drain would hold for nobody."""
-    out = []
+    """``SH_TRUSTED_PROXIES``: the proxies' addresses or networks, comma-separated. Every
+    client could otherwise write its own address into X-Forwarded-For, and per-address limits,
+    address bans and the loopback check of /admin/drain would hold for nobody; so ``*`` is
+    refused, and so is a network wider than ``PROXY_PREFIX_MIN`` (``0.0.0.0/0``, ``::/0``) or a
+    list holding more than ``PROXY_ADDRESSES_MAX`` addresses (``0.0.0.0/1,128.0.0.0/1``)."""
+    out: list[Network] = []
+    total = {4: 0, 6: 0}
     for item in (raw or "").split(","):
         value = item.strip()
         if not value:
@@ -82,11 +109,31 @@ def _proxies(raw: str | None) -> tuple[Network, ...]:
                 "addresses, e.g. SH_TRUSTED_PROXIES=127.0.0.1"
             )
         try:
-            out.append(ipaddress.ip_network(value, strict=False))
+            net = ipaddress.ip_network(value, strict=False)
         except ValueError:
             raise ValueError(
                 f"SH_TRUSTED_PROXIES: {value[:60]!r} is not an IP address or network"
             ) from None
+        version, prefix = _span(net)
+        if prefix < PROXY_PREFIX_MIN[version]:
+            what = "an IPv4 network" if version == 4 else "an IPv6 network"
+            if version != net.version:
+                what = "the IPv4 addresses it holds: a network"
+            raise ValueError(
+                f"SH_TRUSTED_PROXIES: {value[:60]!r} is too wide ({what} wider than "
+                f"/{PROXY_PREFIX_MIN[version]}): every client in it could write its own address "
+                "into X-Forwarded-For; list the proxies' own addresses or networks"
+            )
+        total[version] += 1 << ((32 if version == 4 else 128) - prefix)
+        if total[version] > PROXY_ADDRESSES_MAX[version]:
+            raise ValueError(
+                f"SH_TRUSTED_PROXIES: the networks listed hold more than "
+                f"{PROXY_ADDRESSES_MAX[version] >> (24 if version == 4 else 96)} /"
+                f"{PROXY_PREFIX_MIN[version]} networks' worth of IPv{version} addresses: every "
+                "client in them could write its own address into X-Forwarded-For; list the "
+                "proxies' own addresses or networks"
+            )
+        out.append(net)
     return tuple(out)
 
 
