@@ -42,6 +42,18 @@ REFUSED = [
     "http://[2001:db8::1]/hook",  # documentation
     "http://198.18.0.1/hook",  # benchmarking
     "http://192.0.0.1/hook",  # IETF protocol assignments
+    # in IANA's special-purpose registries, yet ``is_global`` in Python 3.11 (issue 37 point 7)
+    "http://[3fff::1]/hook",  # documentation (RFC 9637)
+    "http://[3fff:fff:ffff::1]/hook",  # the top of 3fff::/20
+    "http://192.88.99.1/hook",  # 6to4 relay anycast
+    "http://192.0.0.9/hook",  # PCP anycast
+    "http://192.31.196.1/hook",  # AS112
+    "http://192.52.193.1/hook",  # AMT
+    "http://192.175.48.1/hook",  # AS112 direct delegation
+    "http://[2620:4f:8000::1]/hook",  # AS112 direct delegation
+    "http://[2001:1::1]/hook",  # PCP anycast
+    "http://[2001:20::1]/hook",  # ORCHIDv2
+    "http://[2002:808:808::1]/hook",  # 6to4, even around a public address
     "http://localhost:8000/hook",
     "https://LOCALHOST./hook",
     "http://api.localhost/hook",
@@ -62,7 +74,12 @@ def test_private_webhook_addresses_are_refused_with_their_own_code(server: Serve
         http(server, "PATCH", f"/api/tables/{t}", {"webhook": "http://10.0.0.1/x"}, token=tok)
     assert info.value.code == "webhook_private"
     assert http(server, "GET", f"/api/tables/{t}")["webhook"] is False  # nothing changed
-    for url in ("https://8.8.8.8/hook", "https://hooks.example.org/services/T0/B0"):
+    public = (
+        "https://8.8.8.8/hook",
+        "https://[2606:4700:4700::1111]/hook",
+        "https://[2a00:1450::1]/x",
+    )
+    for url in (*public, "https://hooks.example.org/services/T0/B0"):
         detail = http(server, "PATCH", f"/api/tables/{t}", {"webhook": url}, token=tok)
         assert detail["webhook"] is True
 

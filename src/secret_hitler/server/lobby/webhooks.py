@@ -65,11 +65,58 @@ _SPECIAL = (
 )
 
 
+# Every block of IANA's special-purpose address registries (iana-ipv4-special-registry and
+# iana-ipv6-special-registry, as of RFC 9637 and RFC 9602), whatever their "globally reachable"
+# column says: an anycast service (PCP, TURN, AS112, AMT, 6to4 relays) or a documentation range
+# is never a webhook's receiver, and the ``ipaddress`` of a given Python knows only the blocks
+# older than it (3fff::/20 and 192.88.99.0/24 pass ``is_global`` in Python 3.11).
+SPECIAL_PURPOSE = tuple(
+    ipaddress.ip_network(block)
+    for block in (
+        "0.0.0.0/8",  # "this network"
+        "10.0.0.0/8",
+        "100.64.0.0/10",  # shared address space (carrier-grade NAT)
+        "127.0.0.0/8",
+        "169.254.0.0/16",
+        "172.16.0.0/12",
+        "192.0.0.0/24",  # IETF protocol assignments (PCP and TURN anycast among them)
+        "192.0.2.0/24",  # documentation (TEST-NET-1)
+        "192.31.196.0/24",  # AS112
+        "192.52.193.0/24",  # AMT
+        "192.88.99.0/24",  # 6to4 relay anycast (deprecated, RFC 7526)
+        "192.168.0.0/16",
+        "192.175.48.0/24",  # AS112 direct delegation
+        "198.18.0.0/15",  # benchmarking
+        "198.51.100.0/24",  # documentation (TEST-NET-2)
+        "203.0.113.0/24",  # documentation (TEST-NET-3)
+        "240.0.0.0/4",  # reserved
+        "255.255.255.255/32",
+        "::/128",
+        "::1/128",
+        "::ffff:0:0/96",  # IPv4-mapped
+        "64:ff9b::/96",  # IPv4/IPv6 translation (NAT64)
+        "64:ff9b:1::/48",  # local-use translation
+        "100::/64",  # discard-only
+        "100:0:0:1::/64",  # dummy prefix
+        "2001::/23",  # IETF protocol assignments (Teredo, benchmarking, AMT, AS112, ORCHID, ...)
+        "2001:db8::/32",  # documentation
+        "2002::/16",  # 6to4 (deprecated)
+        "2620:4f:8000::/48",  # AS112 direct delegation
+        "3fff::/20",  # documentation (RFC 9637)
+        "5f00::/16",  # segment routing SIDs (RFC 9602)
+        "fc00::/7",  # unique local
+        "fe80::/10",  # link-local
+    )
+)
+
+
 def forbidden_address(ip: IPAddress) -> bool:
-    """Not a public unicast address (or an IPv6 address that carries a non-public IPv4 one):
-    every special-purpose property ``ipaddress`` knows is checked, not only ``is_global``,
-    which some special ranges pass (fec0::/10, multicast)."""
+    """Not a public unicast address (or an IPv6 address that carries a non-public IPv4 one): in
+    a block of ``SPECIAL_PURPOSE``, or of any special-purpose property ``ipaddress`` knows, not
+    only ``is_global``, which some special ranges pass (fec0::/10, multicast)."""
     if not ip.is_global or any(getattr(ip, name, False) for name in _SPECIAL):
+        return True
+    if any(ip in block for block in SPECIAL_PURPOSE if block.version == ip.version):
         return True
     if isinstance(ip, ipaddress.IPv6Address):
         inner = [ip.ipv4_mapped, ip.sixtofour, *(ip.teredo or ())]
