@@ -61,6 +61,10 @@ test("a stand-in's moves in words", () => {
   assert.equal(moveText({ type: "nominate", target: 2 }, ctx), "Chancellor nominee: Cid");
   assert.equal(moveText({ type: "vote", ja: true }, ctx), "Vote: Ja!");
   assert.equal(moveText({ type: "vote", ja: null }, ctx), "Voted");
+  // a vote names the government it was on, as the memory aid does
+  const government = { president: 0, chancellor: 2 };
+  assert.equal(moveText({ type: "vote", ja: false, government }, ctx), "Vote on Ada → Cid: Nein!");
+  assert.equal(moveText({ type: "vote", ja: null, government }, ctx), "Voted on Ada → Cid");
   assert.equal(moveText({ type: "discard", policy: "fascist" }, ctx), "Discarded: Fascist policy");
   assert.equal(moveText({ type: "enact", policy: null }, ctx), "A move was made");
   assert.equal(moveText({ type: "veto_response", accepted: false }, ctx), "Veto refused");

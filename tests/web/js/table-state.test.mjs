@@ -137,16 +137,35 @@ test("a person back after closing the tab is told what was played for them, once
   assert.deepEqual(reduce(start(), deepFreeze(other)).forced, []);
 });
 
+test("a stand-in's votes name the government voted on, in an update and in a welcome", () => {
+  const [, forced] = messages.forced;
+  assert.equal(forced.action.type, "vote");
+  const nominated = { type: "nominated", president: 3, chancellor: 4 };
+  const before = deepFreeze({ ...seated(), events: [{ type: "nominated", president: 1, chancellor: 2 }, nominated] });
+  const live = reduce(before, deepFreeze(copy(forced)));
+  assert.deepEqual(live.forced[0].move.government, { president: 3, chancellor: 4 });
+  // a fresh page after the person was away: the same government, read from the welcome's log
+  const i = forced.seq - 2;
+  const events = [...before.events, ...markStandin(forced)];
+  const welcome = { ...copy(messages.opening[0]), seq: forced.seq, view: { ...copy(forced.view), events }, away: [i] };
+  const back = reduce(start(), deepFreeze(welcome));
+  assert.deepEqual(back.forced.map((f) => f.move), live.forced.map((f) => f.move));
+});
+
 test("a stand-in's move is read from the public action and this seat's events", () => {
   const forced = messages.forced[1];
   const move = standinMove(forced);
   assert.equal(move.type, forced.action.type);
   if ("target" in forced.action) assert.equal(move.target, forced.action.target);
   if (move.type === "vote") assert.equal(typeof move.ja, "boolean"); // its own vote, or the reveal
-  const vote = (events, view) => standinMove({ action: { seat: 1, type: "vote" }, events, view });
-  assert.deepEqual(vote([{ type: "votes", votes: [true, false, true] }], null), { type: "vote", ja: false });
-  assert.deepEqual(vote([{ type: "voted", seat: 1 }], { own_vote: true }), { type: "vote", ja: true });
-  assert.deepEqual(vote([], {}), { type: "vote", ja: null });
+  const vote = (events, view, earlier) => standinMove({ action: { seat: 1, type: "vote" }, events, view }, earlier);
+  assert.deepEqual(vote([{ type: "votes", votes: [true, false, true] }], null), { type: "vote", ja: false, government: null });
+  assert.deepEqual(vote([{ type: "voted", seat: 1 }], { own_vote: true }), { type: "vote", ja: true, government: null });
+  assert.deepEqual(vote([], {}), { type: "vote", ja: null, government: null });
+  // the government voted on: the last nomination before the vote
+  const earlier = [{ type: "nominated", president: 0, chancellor: 2 }, { type: "votes", votes: [false, false, true] },
+    { type: "nominated", president: 1, chancellor: 3 }, { type: "voted", seat: 0 }];
+  assert.deepEqual(vote([{ type: "voted", seat: 1 }], { own_vote: false }, earlier).government, { president: 1, chancellor: 3 });
   const discard = standinMove({ action: { seat: 0, type: "discard" }, events: [{ type: "passed", discarded: "fascist", policies: [] }] });
   assert.deepEqual(discard, { type: "discard", policy: "fascist" });
   const refused = standinMove({ action: { seat: 0, type: "veto_response" }, events: [{ type: "veto", accepted: false }] });
@@ -191,7 +210,6 @@ test("the page's own messages", () => {
   assert.equal(reduce(state, { type: "connection", conn: "reconnecting" }).conn, "reconnecting");
   const table = messages.opening[0].table;
   assert.deepEqual(reduce(state, { type: "table_detail", table }).table, table);
-  assert.deepEqual(reduce(state, { type: "record", record: messages.end[2].record }).record, messages.end[2].record);
   assert.equal(reduce(state, { type: "table" }), state); // a table message without a table
   assert.equal(reduce(state, { type: "pong" }), state);
   assert.equal(reduce(state, { type: "no_such_message" }), state);

@@ -18,10 +18,16 @@ from ... import jsontext
 from ...analysis import DEFAULT_BOT, AnalysisError, analyze
 from ...engine import Action, GameError, InvalidRecord, game_from_record
 from ...engine.record import parse_record
+from ..core import protocol as P
 from ..core.errors import LobbyError
 from ..core.guard import client_address
-from ..core.text import json_problem
-from .lobby import game_record, hub_of
+from ..core.text import brief, json_problem
+from ..storage import queries as S
+from ..table.chat import CHAT_KEEP, shown
+from ..table.seats import Seat, Seating
+from ..table.updates import event_bounds, seat_view
+from .lobby import game_record, hub_of, user_of
+from .visibility import may_see
 
 RECORD_TEXT_MAX = 1000  # characters of any text in an uploaded record (names, chat lines)
 RECORD_DEPTH_MAX = 12
@@ -104,6 +110,53 @@ async def replay_game(
     out = replay_step(record, step, view)
     out["game_id"] = game_id
     return out
+
+
+@router.get("/api/games/{game_id}/welcome")
+async def finished_welcome(
+    game_id: str, request: Request, invite: Annotated[str | None, Query()] = None
+) -> dict[str, Any]:
+    """A finished game as the caller saw it from their seat, in the shape of the table socket's
+    welcome (``seat``, ``view`` with the stand-in marks, ``away``, ``chat``), for the table page
+    of a finished table, which the server may no longer hold: a person who comes back after the
+    game ended is shown as their seat and told what their stand-in played (``seat_view``, as a
+    socket's welcome). Whoever may see the record (``game_record``) may ask; each is given their
+    own seat's view only (a spectator's when not seated)."""
+    hub = hub_of(request)
+    user = user_of(request)
+    user_id = user.id if user else None
+    row = await hub.store.read(S.table_row(game_id))
+    if row is None or not may_see(row, user, invite, published=True):
+        raise LobbyError(404, "not_found", f"no game {brief(game_id)}")
+    table = hub.get(game_id)
+    if table is not None and table.game is not None:
+        if table.status != "finished":
+            raise LobbyError(409, "game_not_finished", "the game is still being played")
+        game, action_by, seat = table.game, list(table.action_by), table.seat_of(user_id)
+        chat = list(table.chat.lines)
+    else:
+        stored = await hub.store.read(lambda conn: S.load_table(conn, game_id, CHAT_KEEP))
+        if stored is None or stored.game is None:
+            raise LobbyError(404, "not_found", f"no game {brief(game_id)}")
+        if stored.game["status"] != "finished":
+            raise LobbyError(409, "game_not_finished", "the game is still being played")
+        game = game_from_record(S.record_of(stored))
+        action_by = [a["by"] for a in stored.actions]
+        seats = [Seat.from_json(s) for s in stored.table["seats"]]
+        seat = Seating(seats, row["host"], row["host_name"], set()).seat_of(user_id)
+        chat = [shown(line) for line in stored.chat]
+    view, away = seat_view(game, action_by, lambda: event_bounds(game), seat)
+    return {
+        "v": P.VERSION,
+        "type": "welcome",
+        "seat": seat,
+        "user_id": user_id,
+        "view": view,
+        "away": away,
+        "legal": [],
+        "deadline": None,
+        "chat": chat,
+    }
 
 
 async def _uploaded(request: Request) -> dict[str, Any]:

@@ -32,7 +32,7 @@ from .driver import BotDriver
 from .presence import Presence
 from .seats import Seat, Seating
 from .services import Services
-from .updates import away_moves, event_bounds, mark_standins
+from .updates import event_bounds, seat_view
 
 log = logging.getLogger("secret_hitler.server.table")
 
@@ -350,13 +350,10 @@ class Table:
             seat = conn.seat
         assert seat is None or isinstance(seat, int)
         member = self.is_member(conn.user.id if conn.user else None)
-        view = None if g is None else g.view(seat).to_json()
+        view: dict[str, Any] | None = None
         away: list[int] = []
-        if g is not None and view is not None and any(self.action_by):
-            view["events"] = mark_standins(
-                g, self.action_by, self.event_bounds(), seat, view["events"]
-            )
-            away = away_moves(g, self.action_by, seat)
+        if g is not None:
+            view, away = seat_view(g, self.action_by, self.event_bounds, seat)
         return {
             "v": P.VERSION,
             "type": "welcome",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from ...engine import Action, Game, game_from_record
@@ -252,3 +252,18 @@ def away_moves(game: Game, action_by: list[str | None], seat: int | None) -> lis
             break
         out.append(k)
     return out[::-1]
+
+
+def seat_view(
+    game: Game, action_by: list[str | None], bounds: Callable[[], list[int]], seat: int | None
+) -> tuple[dict[str, Any], list[int]]:
+    """What a welcome tells ``seat`` of ``game``: its view (JSON) with every stand-in move marked
+    in its log (``mark_standins``), and the moves a stand-in made for it since its person's own
+    last move (``away_moves``). One place for the socket's welcome and for a finished game's
+    (``GET /api/games/{id}/welcome``). ``bounds()``: the game's ``event_bounds``, asked only
+    when a stand-in moved."""
+    view = game.view(seat).to_json()
+    if not any(action_by):
+        return view, []
+    view["events"] = mark_standins(game, action_by, bounds(), seat, view["events"])
+    return view, away_moves(game, action_by, seat)

@@ -86,8 +86,14 @@ export function moveText(move, ctx) {
   const policy = (p) => t(`policy.${p}`);
   switch (move.type) {
     case "nominate": return t("standin.move.nominate", { name: name(move.target) });
-    case "vote":
-      return move.ja === null ? t("standin.move.voted") : t("standin.move.vote", { vote: t(move.ja ? "vote.ja" : "vote.nein") });
+    case "vote": {
+      // the government voted on, as the memory aid names one ("Ann → Bob")
+      const g = move.government;
+      const government = g ? t("history.government", { president: name(g.president), chancellor: name(g.chancellor) }) : null;
+      if (move.ja === null) return government ? t("standin.move.voted_on", { government }) : t("standin.move.voted");
+      const vote = t(move.ja ? "vote.ja" : "vote.nein");
+      return government ? t("standin.move.vote_on", { government, vote }) : t("standin.move.vote", { vote });
+    }
     case "discard": return move.policy ? t("standin.move.discard", { policy: policy(move.policy) }) : t("standin.move.other");
     case "enact": return move.policy ? t("standin.move.enact", { policy: policy(move.policy) }) : t("standin.move.other");
     case "veto": return t("standin.move.veto");

@@ -44,8 +44,9 @@ export function chatPanel(send, onOffline, claim = () => {}) {
     count.classList.toggle("near", n > CHAT_MAX - 30);
   }
 
-  /** The title, the field and who may write. `signedIn`: the page has a user. */
-  function renderChrome(state, signedIn) {
+  /** The title, the field and who may write. `signedIn`: the page has a user; `live`: it has
+   * a socket to the table (a finished table opened later is read from the server, read-only). */
+  function renderChrome(state, signedIn, live = true) {
     title.replaceChildren(icon("chat"), document.createTextNode(t("chat.title")));
     label.textContent = t("chat.placeholder");
     input.placeholder = t("chat.placeholder");
@@ -56,7 +57,8 @@ export function chatPanel(send, onOffline, claim = () => {}) {
     const playing = Boolean(v) && v.phase !== "game_over";
     let why = "";
     let silent = false; // may write later in this game
-    if (!signedIn) why = t("chat.spectators_read_only");
+    if (!live) why = t("chat.closed");
+    else if (!signedIn) why = t("chat.spectators_read_only");
     else if (playing && seat === null) why = t("chat.spectators_read_only");
     else if (playing && v.alive && !v.alive[seat]) why = t("chat.dead");
     else if (playing && SILENT_PHASES.includes(v.phase) && (v.president === seat || v.chancellor === seat)) { why = t("chat.government_silent"); silent = true; }

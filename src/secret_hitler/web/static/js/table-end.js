@@ -1,10 +1,11 @@
-// The end of a game on the table page: the live game's end screen in the action area, and a
-// finished table opened later (its result from the stored record).
+// The end of a game on the table page, in the action area: who won and why, every role, and the
+// ways on (the record, the replay, the log, a rematch, the lobby); the same for a live game that
+// just ended and for a finished table opened later (table.js).
 import { h, downloadText } from "./dom.js";
 import { icon } from "./icons.js";
 import { t } from "./i18n.js";
 import { roleBadge } from "./board.js";
-import { displayName, seatName } from "./format.js";
+import { seatName } from "./format.js";
 import { rematchButton } from "./hosting.js";
 import { getText } from "./api.js";
 
@@ -59,27 +60,4 @@ export function gameOverPanel({ ctx, state, hosting, showLog }) {
   buttons.push(lobbyLink("btn-primary"));
   parts.push(h("div", { class: "button-row" }, buttons));
   return h("div", { class: "gameover", "aria-labelledby": "prompt-title" }, parts);
-}
-
-/** A finished table's result, read from its stored record (`state.record`, may be null). */
-export function finishedScreen(state, hosting) {
-  const table = state.table;
-  const gameId = table.game_id || state.tableId;
-  const rec = state.record;
-  const names = rec && Array.isArray(rec.players) ? rec.players : (table.seats || []).map((x) => x.name);
-  const roles = (rec && rec.roles) || [];
-  const parts = result(table.winner || (rec && rec.result && rec.result.winner),
-    table.reason || (rec && rec.result && rec.result.reason));
-  if (roles.length) {
-    parts.push(h("h3", { text: t("gameover.roles_revealed") }), h("ul", { class: "roles-revealed" },
-      roles.map((role, s) => h("li", { class: "reveal-row" },
-        h("span", { class: "seat-num", text: String(s + 1) }),
-        h("span", { class: "seat-name", text: displayName(names && names[s]) || t("seat.number", { seat: s + 1 }) }),
-        roleBadge(role)))));
-  }
-  const buttons = [rematchButton(hosting), replayLink(gameId, "btn-primary")];
-  if (rec) buttons.push(downloadButton(gameId, state.invite, hosting.showError));
-  buttons.push(lobbyLink("btn-secondary"));
-  parts.push(h("div", { class: "button-row" }, buttons));
-  return h("div", { class: "gameover card-panel", "aria-labelledby": "prompt-title" }, parts);
 }

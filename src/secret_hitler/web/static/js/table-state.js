@@ -2,7 +2,7 @@
 // folded one message at a time. Pure: a message in, a new state out (never changed in place);
 // no DOM, no socket, no clock. The page (table.js) also sends it a few messages of its own, named
 // apart from the server's: "connection", "disconnected", "sending", "no_answer", "notice_seen",
-// "forced_seen", "table_detail", "record", "rejoin", "claim_offer_done".
+// "forced_seen", "table_detail", "rejoin", "claim_offer_done".
 
 /** The state before the server has said anything. `standinSeen`: the last action (its index)
  * whose stand-in move this person has already been told of on this device (table.js keeps it). */
@@ -65,7 +65,7 @@ const FOLD = {
     const fresh = markStandin(msg);
     const events = Array.isArray(msg.events) ? s.events.concat(fresh) : s.events;
     const mine = Boolean(msg.by && msg.action && msg.action.seat === s.seat && s.seat !== null);
-    const move = mine ? { by: msg.by, i: msg.seq - 2, move: standinMove(msg) } : null;
+    const move = mine ? { by: msg.by, i: msg.seq - 2, move: standinMove(msg, s.events) } : null;
     return {
       ...s,
       seq: msg.seq !== undefined ? msg.seq : s.seq,
@@ -124,10 +124,6 @@ const FOLD = {
   table_detail(s, msg) {
     return { ...s, table: msg.table };
   },
-  /** The stored record of a finished table (HTTP). */
-  record(s, msg) {
-    return { ...s, record: msg.record };
-  },
   /** The claim offered from the chat was made or turned down: offer it no more. */
   claim_offer_done(s) {
     return s.chatClaim ? { ...s, chatClaim: null } : s;
@@ -164,7 +160,7 @@ export function awayMoves(events, away, seat, view) {
   events.forEach((e, k) => {
     const mark = e.standin;
     if (mark && mark.action.seat === seat && away.includes(mark.i)) {
-      out.push({ by: mark.by, i: mark.i, move: standinMove({ action: mark.action, events: events.slice(k), view }) });
+      out.push({ by: mark.by, i: mark.i, move: standinMove({ action: mark.action, events: events.slice(k), view }, events.slice(0, k)) });
     }
   });
   return out;
@@ -188,9 +184,10 @@ export function noticesFrom(events) {
 }
 
 /** The move a stand-in made for this seat, from the update's public `action` and the events and
- * view this seat got with it (its own discard, its own vote): {type, target?, ja?, policy?,
+ * view this seat got with it (its own discard, its own vote), and `earlier`, this seat's log
+ * before it (the government a vote was on): {type, target?, ja?, government?, policy?,
  * accepted?}; a part it cannot tell is null, a move of no known type is {type: "other"}. */
-export function standinMove(msg) {
+export function standinMove(msg, earlier = []) {
   const a = msg.action;
   const find = (type) => (msg.events || []).find((e) => e.type === type);
   switch (a.type) {
@@ -199,7 +196,7 @@ export function standinMove(msg) {
     case "vote": {
       const reveal = find("votes");
       const ja = reveal ? reveal.votes[a.seat] : msg.view && msg.view.own_vote;
-      return { type: "vote", ja: typeof ja === "boolean" ? ja : null };
+      return { type: "vote", ja: typeof ja === "boolean" ? ja : null, government: nominationBefore(earlier) };
     }
     case "discard": {
       const e = find("passed") || find("chancellor_discarded");
@@ -216,4 +213,13 @@ export function standinMove(msg) {
     }
     default: return { type: "other" };
   }
+}
+
+/** The government of the last nomination in `events` ({president, chancellor}), or null. */
+function nominationBefore(events) {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i];
+    if (e.type === "nominated") return { president: e.president, chancellor: e.chancellor };
+  }
+  return null;
 }

@@ -24,7 +24,6 @@ import { logArea } from "./table-log.js";
 import { historyArea } from "./table-history.js";
 import { chatPanel, errorWords } from "./table-chat.js";
 import { waitingRoom } from "./table-waiting.js";
-import { finishedScreen } from "./table-end.js";
 
 const NO_ANSWER_MS = 8000; // an action the server does not answer unlocks the buttons again
 
@@ -211,7 +210,7 @@ export function mountTable(root, tableId, params = {}) {
   }
 
   function renderChat() {
-    chat.renderChrome(state, Boolean(me || state.userId));
+    chat.renderChrome(state, Boolean(me || state.userId), Boolean(connection));
     chat.renderLines(state, context());
   }
 
@@ -251,26 +250,24 @@ export function mountTable(root, tableId, params = {}) {
       errors.show(err.code, err.message, null, err.field);
     }
     if (state.table && state.table.status === "finished") {
-      // A finished table is no longer live: show its result from the stored record.
+      // A finished table, which the server may no longer hold: the game as this person saw it
+      // from their seat (the roles revealed, the board, the log, what a stand-in played for
+      // them), in the shape of the socket's welcome; no socket, the chat read-only.
       try {
-        // A private table's record is served to its members, or with its invite code.
+        // (a private table's game is served to its members, or with its invite code)
         const gameId = state.table.game_id || tableId;
-        state = reduce(state, { type: "record", record: await get(`/api/games/${encodeURIComponent(gameId)}/record${q}`) });
-      } catch (err) { errors.show(err.code, err.message, null, err.field); }
-      showFinished();
+        const welcome = await get(`/api/games/${encodeURIComponent(gameId)}/welcome${q}`);
+        state = reduce(state, { ...welcome, type: "welcome", table: state.table });
+      } catch (err) {
+        errors.show(err.code, err.message, null, err.field);
+        state = reduce(state, { type: "connection", conn: "open" }); // nothing to wait for
+      }
+      renderConn();
+      renderAll();
       return;
     }
     renderAll();
     if (!closed) connect();
-  }
-
-  function showFinished() {
-    state = reduce(state, { type: "connection", conn: "open" });
-    renderConn();
-    status.render(state);
-    grid.hidden = true;
-    waiting.el.hidden = false;
-    replace(waiting.el, finishedScreen(state, hostingContext()));
   }
 
   /** An unknown table, or a private one without its invite: one message and the way back. */
