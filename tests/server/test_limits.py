@@ -8,6 +8,8 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -110,6 +112,39 @@ def test_sessions_and_tables_per_address_and_user(make_server: Any) -> None:
     assert err.status == 429 and err.code == "too_many_tables" and "address" in str(err.body)
     tables = http(server, "GET", "/api/tables")["tables"]
     assert sorted(t["host_name"] for t in tables) == ["Ann", "Ann", "Ben"]
+
+
+def _status_and_wait(server: Server, path: str, **headers: str) -> tuple[int, str | None]:
+    """The status of ``GET path`` and its ``Retry-After``."""
+    req = urllib.request.Request(server.url + path, headers=headers)
+    try:
+        with urllib.request.urlopen(req, timeout=TIMEOUT) as r:
+            return r.status, r.headers.get("retry-after")
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.headers.get("retry-after")
+
+
+@pytest.mark.timeout(60)
+def test_table_and_invite_lookups_per_address(make_server: Any) -> None:
+    """Table details and invite codes cannot be tried by the thousand (issue 37 point 7): the
+    lookups of one address share ``lookup_rate``, a refusal says when to come back, comes
+    before any lookup (an unknown code is refused, not answered), and other addresses go on."""
+    server = make_server(SH_LOOKUP_RATE="4/minute", SH_TRUSTED_PROXIES="127.0.0.1")
+    tok = session(server, "Ann")
+    table = http(server, "POST", "/api/tables", {"players": 5, "public": False}, tok)
+    detail, invite = f"/api/tables/{table['id']}", f"/api/invite/{table['invite']}"
+    for path in (detail, invite, detail, invite):
+        assert _status_and_wait(server, path, Authorization=f"Bearer {tok}")[0] == 200
+    for path in (detail, invite, "/api/invite/not-a-code", "/api/tables/tnothing"):
+        status, wait = _status_and_wait(server, path)
+        assert status == 429 and wait is not None and 1 <= int(wait) <= 60, (path, wait)
+    err = _refused(server, "GET", invite, None, tok)
+    assert err.code == "rate_limited" and "lookups" in err.body["error"]["message"]
+    # another client behind the proxy has lookups of its own; other routes are not counted
+    other = {"X-Forwarded-For": "203.0.113.7"}
+    assert _status_and_wait(server, "/api/invite/not-a-code", **other)[0] == 404
+    assert [t["id"] for t in http(server, "GET", "/api/tables")["tables"]] == []  # (private)
+    assert http(server, "GET", "/api/me", token=tok)["name"] == "Ann"
 
 
 @pytest.mark.timeout(60)

@@ -62,16 +62,30 @@ def test_logout_revokes_the_token_and_closes_its_sockets(make_server: Any, backe
             m = await client.recv_until(lambda m: m["type"] == "error")
             assert m["code"] == "signed_out"
             await asyncio.wait_for(client.ws.wait_closed(), 20)
-        # the same token again: an anonymous spectator, not Alice
+        # the same token again, at this public table: refused, not taken for a spectator
+        # (issue 37 point 7), as a Bearer token and as the cookie; a token never valid too
         again = Client(server, token)
-        welcome = await again.connect(table["id"])
+        await again.connect(table["id"], hello=False)
+        cookie = await ws_open(server, f"/ws/tables/{table['id']}", server.url, cookie=token)
+        forged = Client(server, token[:-4] + "abcd")
+        await forged.connect(table["id"], hello=False)
+        for ws in (again.ws, cookie, forged.ws):
+            m = json.loads(await asyncio.wait_for(ws.recv(), 20))
+            assert (m["type"], m["code"]) == ("error", "unauthorized")
+            await asyncio.wait_for(ws.wait_closed(), 20)
+            assert ws.close_code == 4401
+        spectator = Client(server, None)  # without any credential: a spectator, as ever
+        welcome = await spectator.connect(table["id"])
         assert welcome is not None and welcome["seat"] is None
-        await again.close()
+        await spectator.close()
 
     asyncio.run(run())
     assert me_status(server, token) == 401
     r = raw(server, "GET", "/api/me", cookie_headers(token))
     assert r.status == 401
+    # the page's cookie that no longer holds is dropped, so its sockets go without it
+    assert any("sh_session=" in c and "Max-Age=0" in c for c in r.set_cookies())
+    assert raw(server, "GET", "/api/me", cookie_headers(other)).set_cookies() == []
     assert me_status(server, other) == 200  # Bob is still signed in
     # revoked for good: also after a restart
     server.stop()

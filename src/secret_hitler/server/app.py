@@ -151,7 +151,9 @@ def _error(status: int, code: str, message: str, field: str | None = None) -> JS
 def _install_errors(app: FastAPI) -> None:
     @app.exception_handler(LobbyError)
     async def lobby_error(_: Request, exc: LobbyError) -> JSONResponse:
-        return _error(exc.status, exc.code, exc.message, exc.field)
+        response = _error(exc.status, exc.code, exc.message, exc.field)
+        response.headers.update(exc.headers)
+        return response
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:

@@ -78,8 +78,7 @@ def _limit(hub: Hub, request: Request, key: str | None) -> None:
     checks = [("signin_rate", addr)]
     if key is not None:
         checks.append(("signin_rate_user", f"{key}@{addr}"))
-    if not hub.guard.hit(*checks):
-        raise LobbyError(429, "rate_limited", "too many attempts; try again later")
+    hub.guard.limit("too many attempts; try again later", *checks)
 
 
 def slowdown(failures: int) -> float:

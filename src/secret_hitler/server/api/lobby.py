@@ -126,10 +126,10 @@ async def create_session(body: SessionBody, request: Request, response: Response
     except NameError_ as exc:
         raise LobbyError(400, "invalid_name", str(exc)) from None
     hub = hub_of(request)  # (a banned address was refused by security.Guard)
-    if not hub.guard.hit(("session_rate", client_address(request.client))):
-        raise LobbyError(
-            429, "rate_limited", "too many new sessions from this address; try again later"
-        )
+    hub.guard.limit(
+        "too many new sessions from this address; try again later",
+        ("session_rate", client_address(request.client)),
+    )
     user_id = new_user_id()
     await hub.store.write(S.save_user(user_id, name))
     user, token = await sessions_of(request).open(user_id, name)
@@ -158,9 +158,25 @@ async def me(request: Request) -> dict[str, Any]:
         request.headers.get("authorization") or request.cookies.get(COOKIE)
     ):
         return {"user_id": None, "name": None, "username": None}
+    if user_of(request) is None and getattr(request.state, "token_source", None) == "cookie":
+        # a cookie that no longer holds is dropped, so the page's sockets go without it (a
+        # WebSocket with a credential that does not hold is refused: security.Guard)
+        raise LobbyError(
+            401,
+            "unauthorized",
+            "sign in first (POST /api/session)",
+            headers={"set-cookie": _dropped_cookie(request)},
+        )
     user = need_user(request)
     username = await hub_of(request).store.read(S.username_of(user.id))
     return {"user_id": user.id, "name": user.name, "username": username}
+
+
+def _dropped_cookie(request: Request) -> str:
+    """The ``Set-Cookie`` header that drops the session cookie."""
+    response = Response()
+    response.delete_cookie(COOKIE, path="/", secure=is_https(request.scope), httponly=True)
+    return response.headers["set-cookie"]
 
 
 @router.post("/api/logout")
@@ -228,12 +244,22 @@ async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
     return _detail(table, user)
 
 
+def _lookup(hub: Hub, request: Request) -> None:
+    """A table's detail or an invite code looked up: counted per address (``lookup_rate``),
+    so that table ids and invite codes cannot be tried by the thousand."""
+    hub.guard.limit(
+        "too many table lookups from this address; try again later",
+        ("lookup_rate", client_address(request.client)),
+    )
+
+
 @router.get("/api/tables/{table_id}")
 async def get_table(
     table_id: str, request: Request, invite: Annotated[str | None, Query()] = None
 ) -> dict[str, Any]:
     hub = hub_of(request)
     user = user_of(request)
+    _lookup(hub, request)
     if hub.get(table_id) is None:
         stored = await hub.store.read(lambda conn: S.load_table(conn, table_id, 0))
         if stored is None or not may_see(stored.table, user, invite, published=False):
@@ -244,6 +270,7 @@ async def get_table(
 
 @router.get("/api/invite/{code}")
 async def by_invite(code: str, request: Request) -> dict[str, Any]:
+    _lookup(hub_of(request), request)
     table = hub_of(request).by_invite(code)
     if table is None:
         raise LobbyError(404, "not_found", "no table has this invite code")

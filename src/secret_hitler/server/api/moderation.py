@@ -62,10 +62,11 @@ async def report(body: ReportBody, request: Request) -> dict[str, Any]:
     exist: a report tells nothing of private games."""
     me = _need_user(request)
     hub = request.app.state.hub
-    if not hub.guard.hit(
-        ("report_rate", "a:" + client_address(request.client)), ("report_rate", "u:" + me)
-    ):
-        raise LobbyError(429, "rate_limited", "too many reports; try again later")
+    hub.guard.limit(
+        "too many reports; try again later",
+        ("report_rate", "a:" + client_address(request.client)),
+        ("report_rate", "u:" + me),
+    )
     try:
         reason = clean_chat(body.reason, REASON_MAX)
     except P.ProtocolError:

@@ -2,7 +2,8 @@
 
 - Credentials: ``Authorization: Bearer`` (programs) or the ``sh_session`` cookie (the web page)
   are resolved to a user once per request (``request.state.user``), through ``Sessions``. A
-  banned user, and any credential or new session from a banned address, is refused here.
+  banned user, and any credential or new session from a banned address, is refused here; so
+  is a WebSocket whose credential no longer holds (``unauthorized``, close 4401).
 - Cross-site: a state-changing HTTP request from a foreign ``Origin`` (or ``Sec-Fetch-Site``
   cross-site/same-site) is refused, and so is any non-JSON body (HTML forms cannot send JSON);
   a WebSocket that carries the cookie is accepted only from the server's own origin or
@@ -114,6 +115,17 @@ class Guard:
             if user is not None and moderation.banned_user(user.id):
                 await _refuse(kind, receive, send, "this account is banned")
                 return
+            if token and user is None and kind == "websocket":
+                # a credential that no longer holds (signed out, expired, forged) is refused,
+                # not taken for nobody: a client must not spectate thinking it is seated
+                await _ws_refuse(
+                    receive,
+                    send,
+                    "unauthorized",
+                    "this session is signed out or expired: sign in again",
+                    4401,
+                )
+                return
             state["user"] = user
             state["token_source"] = (
                 None if token is None else "bearer" if bearer is not None else "cookie"
@@ -192,11 +204,14 @@ async def _refuse(kind: str, receive: Receive, send: Send, message: str) -> None
         await _json(send, 403, "banned", message)
 
 
-async def _ws_refuse(receive: Receive, send: Send, code: str, message: str) -> None:
-    """Accept, say why in a protocol error message, close with 4403 (browsers see no HTTP body)."""
+async def _ws_refuse(
+    receive: Receive, send: Send, code: str, message: str, close: int = 4403
+) -> None:
+    """Accept, say why in a protocol error message, close with ``close`` (4403 unless said;
+    browsers see no HTTP body)."""
     msg: dict[str, Any] = dict(await receive())
     if msg["type"] != "websocket.connect":
         return
     await send({"type": "websocket.accept"})
     await send({"type": "websocket.send", "text": P.dumps(P.error(code, message))})
-    await send({"type": "websocket.close", "code": 4403})
+    await send({"type": "websocket.close", "code": close})

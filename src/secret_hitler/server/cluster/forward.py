@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import sqlalchemy as sa
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ..core.guard import client_address
 from ..storage import db
 from ..storage.writer import Write
 from .relay import user_from
@@ -73,7 +74,9 @@ class LobbyForward:
             pass
         elif m := _TABLE_PATH.fullmatch(path):
             table_id = m.group(1)
-        elif m := _INVITE_PATH.fullmatch(path):
+        elif (m := _INVITE_PATH.fullmatch(path)) and hub.guard.allows(
+            ("lookup_rate", client_address(scope.get("client")))
+        ):  # (over the rate: refused here, by the route, before any lookup)
             table_id = await hub.store.read(_by_invite(m.group(1)))
         owner = None
         if table_id is not None and hub.get(table_id) is None:

@@ -193,6 +193,7 @@ LIMIT_ENV = {
     "chat_rate": "SH_CHAT_RATE",
     "chat_rate_address": "SH_CHAT_RATE_ADDRESS",
     "analysis_rate": "SH_ANALYSIS_RATE",
+    "lookup_rate": "SH_LOOKUP_RATE",
     "max_body": "SH_MAX_BODY",
     "waiting_expiry": "SH_WAITING_EXPIRY",
     "offline_expiry": "SH_OFFLINE_EXPIRY",
@@ -256,6 +257,7 @@ class Settings:
     chat_rate: str = "5/10 seconds"  # chat messages per user
     chat_rate_address: str = "15/10 seconds"  # chat messages per address
     analysis_rate: str = "20/minute"  # game analyses per address (each up to 5 s of CPU)
+    lookup_rate: str = "300/minute"  # table details and invite lookups per address
     max_body: int = 1 << 20  # bytes of an HTTP request body
     waiting_expiry: float = 3600.0  # seconds a waiting table may go without a lobby change
     offline_expiry: float = 900.0  # seconds a waiting table may have no player connected

@@ -10,6 +10,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
+import time
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any
@@ -22,6 +24,7 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .config import Settings
+from .errors import LobbyError
 
 UNKNOWN_ADDRESS = "unknown"
 log = logging.getLogger("secret_hitler.server.guard")
@@ -40,6 +43,7 @@ class Guard:
         "chat_rate_address",
         "analysis_rate",
         "report_rate",
+        "lookup_rate",
     )
 
     def __init__(self, settings: Settings) -> None:
@@ -63,6 +67,26 @@ class Guard:
             for item, name, key in items:
                 self._limiter.hit(item, name, key)
         return True
+
+    def allows(self, *checks: tuple[str, str]) -> bool:
+        """Whether one more event is allowed now, without counting it."""
+        with _no_redis():
+            return all(self._limiter.test(self._rates[n], n, key) for n, key in checks)
+        return True
+
+    def limit(self, message: str, *checks: tuple[str, str]) -> None:
+        """``hit``, or ``LobbyError`` 429 ``rate_limited`` saying ``message``, with the seconds
+        until one more is allowed in ``Retry-After``."""
+        if self.hit(*checks):
+            return
+        wait = 1
+        with _no_redis():
+            now = time.time()
+            for name, key in checks:
+                stats = self._limiter.get_window_stats(self._rates[name], name, key)
+                if stats.remaining <= 0:
+                    wait = max(wait, math.ceil(stats.reset_time - now))
+        raise LobbyError(429, "rate_limited", message, headers={"Retry-After": str(wait)})
 
     def failed(self, key: str) -> None:
         """One more failed attempt on ``key`` (a username), within ``FAILURES``' window."""
