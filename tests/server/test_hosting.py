@@ -233,9 +233,18 @@ async def _vote_down_the_first_government(cl: Client) -> None:
         await cl.recv_until(lambda m: m["type"] in ("update", "welcome"))
 
 
+# Each person's requests come from an address of her own (the server believes 127.0.0.1 as a
+# proxy): sessions that vote from one address count as one person (issue 37 point 4).
+PROXIED = {"SH_TRUSTED_PROXIES": "127.0.0.1"}
+
+
+def _from(addr: str) -> dict[str, str]:
+    return {"X-Forwarded-For": addr}
+
+
 @pytest.mark.timeout(150)
 def test_a_remake_vote_deals_the_game_anew(make_server: Any) -> None:
-    server: Server = make_server(SH_REMAKE_WINDOW="2")
+    server: Server = make_server(SH_REMAKE_WINDOW="2", **PROXIED)
     a, b, c = (session(server, n) for n in ("Kai", "Lea", "Max"))
     spectator = session(server, "Ned")
     t = http(
@@ -259,7 +268,7 @@ def test_a_remake_vote_deals_the_game_anew(make_server: Any) -> None:
             _err(http, server, "POST", path, {"vote": True}, token=spectator).code == "not_a_voter"
         )
         assert _err(http, server, "POST", path, {"vote": False}, token=a).code == "no_vote"
-        d = http(server, "POST", path, {"vote": True}, token=a)
+        d = http(server, "POST", path, {"vote": True}, token=a, headers=_from("198.51.100.1"))
         assert d["remade"] is False and d["remake"]["yes"] == 1 and d["remake"]["needed"] == 2
         m = await watcher.recv_until(lambda m: m["type"] == "table" and m["table"]["remake"])
         assert _me(server, a) not in str(m["table"]["remake"])  # anonymous: counts only
@@ -274,8 +283,9 @@ def test_a_remake_vote_deals_the_game_anew(make_server: Any) -> None:
             0,
             2,
         )
-        assert http(server, "POST", path, {"vote": True}, token=b)["remade"] is False
-        done = http(server, "POST", path, {"vote": True}, token=a)
+        lea = _from("198.51.100.2")
+        assert http(server, "POST", path, {"vote": True}, token=b, headers=lea)["remade"] is False
+        done = http(server, "POST", path, {"vote": True}, token=a, headers=_from("198.51.100.1"))
         assert done["remade"] is True and done["remake_result"]["passed"] is True
         m = await watcher.recv_until(lambda m: m["type"] == "welcome")
         # a new game from its start (only the first nomination and bot votes can be in it)
@@ -334,7 +344,7 @@ def _enacted(cl: Client) -> bool:
 @pytest.mark.timeout(150)
 def test_a_remake_poll_that_passes_after_the_first_policy_fails(make_server: Any) -> None:
     """The too-late check runs again when the poll passes, not only when it opens."""
-    server: Server = make_server(SH_REMAKE_WINDOW="600")
+    server: Server = make_server(SH_REMAKE_WINDOW="600", **PROXIED)
     a, b = session(server, "Oda"), session(server, "Pia")
     bots = {str(i): "random" for i in range(2, 5)}
     t = http(server, "POST", "/api/tables", {"players": 5, "bots": bots}, token=a)["id"]
@@ -345,11 +355,14 @@ def test_a_remake_poll_that_passes_after_the_first_policy_fails(make_server: Any
         clients = [Client(server, tok, f"seat{i}") for i, tok in enumerate((a, b))]
         for cl in clients:
             await cl.connect(t)
-        opened = http(server, "POST", path, {"vote": True}, token=a)  # before any policy
+        opened = http(server, "POST", path, {"vote": True}, token=a, headers=_from("198.51.100.1"))
+        # (before any policy)
         assert opened["remade"] is False and opened["remake"]["needed"] == 2
         rng = random.Random(3)
         await asyncio.gather(*(cl.play(rng, claim_p=0.0, stop=_enacted) for cl in clients))
-        err = _err(http, server, "POST", path, {"vote": True}, token=b)  # the deciding vote
+        err = _err(  # the deciding vote
+            http, server, "POST", path, {"vote": True}, token=b, headers=_from("198.51.100.2")
+        )
         assert (err.status, err.code) == (409, "too_late")
         detail = http(server, "GET", f"/api/tables/{t}")
         assert detail["remake"] is None and detail["remake_result"]["passed"] is False
@@ -371,3 +384,30 @@ def test_a_lone_person_among_bots_cannot_remake(server: Server) -> None:
     err = _err(http, server, "POST", f"/api/tables/{t}/remake", {"vote": True}, token=tok)
     assert (err.status, err.code) == (409, "remake_needs_people")
     assert http(server, "GET", f"/api/tables/{t}")["remake"] is None  # no poll was opened
+
+
+@pytest.mark.timeout(60)
+def test_a_lone_person_with_a_second_session_cannot_remake(make_server: Any) -> None:
+    """A second guest session from the same address is not a second person (issue 37 point 4):
+    the poll it would pass fails, the game is not dealt again, and so on each try; the same two
+    seats voting from two addresses do pass it."""
+    server: Server = make_server(**PROXIED)
+    one, two = session(server, "Rae"), session(server, "Sam")  # one person, two sessions
+    bots = {str(i): "random" for i in range(2, 5)}
+    t = http(server, "POST", "/api/tables", {"players": 5, "bots": bots}, token=one)["id"]
+    http(server, "POST", f"/api/tables/{t}/join", {"seat": 1}, token=two)
+    path = f"/api/tables/{t}/remake"
+    first = http(server, "GET", f"/api/tables/{t}")
+    for attempt in range(3):
+        home = _from("203.0.113.9")
+        opened = http(server, "POST", path, {"vote": True}, token=one, headers=home)
+        assert opened["remade"] is False, attempt
+        err = _err(http, server, "POST", path, {"vote": True}, token=two, headers=home)
+        assert (err.status, err.code) == (409, "remake_needs_people")
+        detail = http(server, "GET", f"/api/tables/{t}")
+        assert detail["remake"] is None and detail["remake_result"]["passed"] is False
+        assert detail["game_id"] == first["game_id"] and detail["status"] == "playing"
+    # the same two seats from two addresses are two people: it passes
+    http(server, "POST", path, {"vote": True}, token=one, headers=_from("203.0.113.9"))
+    done = http(server, "POST", path, {"vote": True}, token=two, headers=_from("198.51.100.7"))
+    assert done["remade"] is True and done["remake_result"]["passed"] is True

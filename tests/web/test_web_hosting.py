@@ -12,12 +12,27 @@ import random
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 from web_support import MISSING, ROOT, Server, missing_keys, play_until_over
 
 SHOTS = Path(os.environ.get("SH_SHOTS", "/tmp/sh-shots"))
+
+
+@pytest.fixture(scope="module")
+def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """This module's server believes 127.0.0.1 as a proxy, so that a browser whose requests
+    name another address in X-Forwarded-For is another person: a remake counts people, and
+    sessions that vote from one address are one (docs/protocol.md "Hosting")."""
+    data = Path(tmp_path_factory.mktemp("web-data"))
+    server = Server(data, SH_TRUSTED_PROXIES="127.0.0.1").start()
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
 def _shot(page: Any, name: str) -> None:
@@ -163,6 +178,8 @@ def test_a_remake_vote_called_and_passed_from_two_browsers(
     assert first_roles == t  # the game started (every seat taken)
     ida = _page(new_context, people[0]["token"])
     jay = _page(new_context, people[1]["token"], width=1280, height=900)
+    for page, addr in ((ida, "198.51.100.1"), (jay, "198.51.100.2")):  # two homes
+        page.context.set_extra_http_headers({"X-Forwarded-For": addr})
     for p in (ida, jay):
         p.goto(f"{web_server.url}/#/t/{t}")
         p.wait_for_selector(".table-grid:not([hidden]) .board", timeout=20000)

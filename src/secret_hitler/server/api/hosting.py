@@ -17,7 +17,7 @@ from sqlalchemy import Connection
 
 from ..accounts.auth import User
 from ..core.errors import LobbyError
-from ..core.guard import client_address
+from ..core.guard import UNKNOWN_ADDRESS, client_address
 from ..core.text import brief
 from ..lobby.hub import Hub
 from ..storage import db
@@ -198,18 +198,31 @@ def _voters(table: Table) -> set[str]:
 REMAKE_PEOPLE = 2  # a remake needs this many living people at the table (not one among bots)
 
 
-def _remake_refusal(table: Table, voters: set[str]) -> LobbyError | None:
-    """Why a remake may not happen now (checked when the poll opens and again when it passes):
-    a policy was enacted, or fewer than two people could vote (a lone person among bots could
-    otherwise deal again and again until the deal suits them)."""
+def _people(users: set[str], voted_from: dict[str, str]) -> int:
+    """How many people ``users`` are: sessions that voted from one address are one person (a
+    lone player's second guest session is not a second voter; nor are two people behind one
+    address, who cannot be told apart). A user who has not voted counts as one person."""
+    addresses = {voted_from[u] for u in users if u in voted_from}
+    return len(addresses) + sum(u not in voted_from for u in users)
+
+
+def _remake_refusal(
+    table: Table, voters: set[str], voted_from: dict[str, str]
+) -> LobbyError | None:
+    """Why a remake may not happen now (checked when the poll opens and at every vote): a policy
+    was enacted, or fewer than two people could vote (a lone person among bots, with one session
+    or several, could otherwise deal again and again until the deal suits them)."""
     g = table.game
     assert g is not None
     view = g.view(None)  # the first rounds: until the first policy is enacted
     if view.liberal_policies or view.fascist_policies:
         return LobbyError(409, "too_late", "a remake may be called only before the first policy")
-    if len(voters) < REMAKE_PEOPLE:
+    if _people(voters, voted_from) < REMAKE_PEOPLE:
         return LobbyError(
-            409, "remake_needs_people", "a remake needs at least two people at the table"
+            409,
+            "remake_needs_people",
+            "a remake needs at least two people at the table (sessions that vote from one "
+            "address count as one)",
         )
     return None
 
@@ -217,12 +230,14 @@ def _remake_refusal(table: Table, voters: set[str]) -> LobbyError | None:
 @router.post("/api/tables/{table_id}/remake")
 async def remake(table_id: str, request: Request, body: RemakeBody | None = None) -> dict[str, Any]:
     """Vote (anonymously) to deal the game anew; the first vote opens the poll. It passes when
-    more than half of the living human players say yes within ``remake_window`` seconds, if it
-    is still before the first policy and at least two people can vote."""
+    more than half of the living people at the table say yes within ``remake_window`` seconds,
+    if it is still before the first policy and at least two people can vote (people: the
+    players who voted from one address are one, ``_people``)."""
     user = need_user(request)
     hub = hub_of(request)
     table = _table(hub, table_id, user)
     yes = body.vote if body is not None else True
+    addr = client_address(request.client)
     async with table.lock:
         g = table.game
         if table.status != "playing" or g is None:
@@ -235,7 +250,7 @@ async def remake(table_id: str, request: Request, body: RemakeBody | None = None
         if poll is not None and loop.time() >= poll["ends"]:
             poll = table.remake = None
         if poll is None:
-            refusal = _remake_refusal(table, voters)
+            refusal = _remake_refusal(table, voters, {user.id: addr})
             if refusal is not None:
                 raise refusal
             if not yes:
@@ -244,16 +259,21 @@ async def remake(table_id: str, request: Request, body: RemakeBody | None = None
             poll = table.remake = {
                 "yes": set(),
                 "no": set(),
-                "needed": len(voters) // 2 + 1,
+                "from": {},  # user id -> the address of her last vote (not shown to anyone)
+                "needed": 0,
                 "ends": loop.time() + window,
                 "ends_at": round(time.time() + window, 3),
             }
             loop.call_later(window + 0.01, _close_poll, table, poll)
         poll["yes" if yes else "no"].add(user.id)
         poll["no" if yes else "yes"].discard(user.id)
-        passed = len(poll["yes"] & voters) >= poll["needed"]
-        if passed and (refusal := _remake_refusal(table, voters)) is not None:
-            # the game went on while the poll was open: the poll fails instead
+        if addr != UNKNOWN_ADDRESS:
+            poll["from"][user.id] = addr
+        # people, not sessions: those who voted from one address count once
+        poll["needed"] = _people(voters, poll["from"]) // 2 + 1
+        passed = _people(poll["yes"] & voters, poll["from"]) >= poll["needed"]
+        if (refusal := _remake_refusal(table, voters, poll["from"])) is not None:
+            # the game went on while the poll was open, or its voters are one person: it fails
             table.remake = None
             table.remake_result = _result(poll, False)
             table.broadcast_table()
