@@ -41,6 +41,7 @@ class LiveServer:
         "SH_BOT_GAMES_PER_USER": "1000",
         "SH_BOT_GAMES_PER_ADDRESS": "1000",
         "SH_CHAT_RATE_ADDRESS": "10000/10 seconds",
+        "SH_LOOKUP_RATE": "100000/minute",
     }
     LOG_LEVEL = "info"
 
