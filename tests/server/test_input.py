@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 from server_support import Client, HttpError, Server, ahttp, http, raw_http, session
 
+from chat_server import endpoints_file
 from secret_hitler.server.accounts.auth import NameError_, clean_name
+from secret_hitler.server.accounts.reserved import ReservedName, display_name, reserved
+from secret_hitler.server.core.config import STATIC_DIR
 from secret_hitler.server.core.text import MESSAGE_MAX, skeleton
 
 
@@ -252,3 +256,112 @@ async def _chat_bidi(server: Server) -> None:
 @pytest.mark.timeout(60)
 def test_chat_loses_bidi_controls(server: Server) -> None:
     asyncio.run(_chat_bidi(server))
+
+
+# Issue 37 point 6: names that speak for the game, in its five languages and look-alike forms.
+RESERVED = [
+    "seat 1 Hitler",
+    "You are seat 0",
+    "Your secret role",
+    "Deleted player 3",
+    "Hitler",
+    "H1tler",
+    "Ｈｉｔｌｅｒ",  # fullwidth
+    "Нitler",  # a Cyrillic Н
+    "President Bob",
+    "Liberals",
+    "Fascist 4",
+    "Chancellor",
+    "Empty seat",
+    "Seat 3",
+    "Bot 3",
+    "YouAreSeat0",
+    "youareseat0",
+    "Гитлер",
+    "Гитлера",  # inflected
+    "Бот 3",
+    "Вы №3",
+    "Ваша тайная роль",
+    "希特勒",
+    "总统",
+    "3号座位",
+    "机器人3",
+    "你是3号座位",
+    "你的秘密身份",
+    "總理",
+    "Tổng thống",
+    "Phát xít",
+    "Ghế 3",
+    "Bạn là ghế 2",
+    "Vai trò bí mật của bạn",
+]
+NOT_RESERVED = [
+    "Ann",
+    "Tudor",  # not "Tự do"
+    "Abbot 2",  # not "Bot 2"
+    "Solo",  # not "số 0"
+    "Noob",  # not "№0"
+    "Seattle",
+    "You are cool",
+    "Whitney",
+    "Player 3",
+    "你是谁",
+    "王伟",
+    "Nguyễn Văn An",
+    "Дмитрий",
+    "Lucky 7",
+]
+
+
+@pytest.mark.parametrize("name", RESERVED)
+def test_names_that_speak_for_the_game_are_reserved(name: str) -> None:
+    assert reserved(name)
+    with pytest.raises(NameError_):  # ("Bot 3" is refused as a bot's name first)
+        display_name(name)
+
+
+@pytest.mark.parametrize("name", NOT_RESERVED)
+def test_names_that_only_share_letters_with_the_game_are_free(name: str) -> None:
+    assert display_name(name) == name
+
+
+def test_a_model_seats_name_is_reserved_in_every_form() -> None:
+    models = ["Stubby"]
+    for name in ("Stubby 2", "Stubby", "ｓｔｕｂｂｙ ２", "ᏚᎢᏌᏴᏴᎩ 2", "Stubby2fan"):
+        with pytest.raises(ReservedName):
+            display_name(name, models)
+    assert display_name("Stubby 2") == "Stubby 2"  # (no such model here)
+    assert display_name("Stubborn", models) == "Stubborn"
+
+
+def test_the_reserved_words_come_from_the_catalogs() -> None:
+    """Every language's word for Hitler and its seat words reach the list: a catalog word
+    changed is reserved as changed, not as a copy here says."""
+    web = {
+        lang: json.loads((STATIC_DIR / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+        for lang in ("en", "ru", "zh-Hans", "zh-Hant", "vi")
+    }
+    for lang, catalog in web.items():
+        for key in ("role.hitler", "role.fascist", "office.president", "seat.empty"):
+            assert reserved(catalog[key]), (lang, key)
+        assert reserved(catalog["seat.number"].replace("{seat}", "4")), lang
+        assert reserved(catalog["seat.bot_name"].replace("{seat}", "4")), lang
+
+
+@pytest.mark.timeout(60)
+def test_reserved_names_are_refused_over_http(make_server: Any, tmp_path: Path) -> None:
+    """A new session and a rename: ``400 reserved_name`` naming the field, the name not echoed,
+    nothing changed; a model seat's name as the server's endpoints file gives it."""
+    path = endpoints_file(tmp_path / "models.toml", "http://127.0.0.1:9/v1", {"stub": "Stubby"})
+    server: Server = make_server(SH_LLM_ENDPOINTS=str(path))
+    for name in ("seat 1 Hitler", "Your secret role", "Ｓｔｕｂｂｙ ２", "ᏚᎢᏌᏴᏴᎩ 2"):
+        err = _refused(server, "POST", "/api/session", {"name": name})
+        assert (err.status, err.code, err.field) == (400, "reserved_name", "name"), name
+        assert name not in err.body["error"]["message"]
+    token = session(server, "Ann")
+    for name in ("Deleted player 3", "Stubby 2"):
+        err = _refused(server, "PATCH", "/api/account", {"name": name}, token=token)
+        assert (err.status, err.code) == (400, "reserved_name"), name
+    assert http(server, "GET", "/api/me", token=token)["name"] == "Ann"
+    assert http(server, "PATCH", "/api/account", {"name": "Annie"}, token=token)["name"] == "Annie"
+    _no_crash(server)

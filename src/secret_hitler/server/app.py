@@ -17,6 +17,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from .accounts import reserved
 from .accounts.auth import Sessions, Tokens
 from .api import accounts, arena, hosting, lobby, moderation, ratings, replay, ws
 from .api.security import Guard
@@ -75,6 +76,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await cluster.start()
         await hub.load()
         await catch_up(store)  # games that ended while no rating could be stored
+        reserved.game_phrases()  # the reserved names, read once now rather than at a request
         await mod.sync(hub)  # tables closed by an administrator whose row the server rewrote
         mod.start(hub)
         if hub.cluster is not None:

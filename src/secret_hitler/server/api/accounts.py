@@ -43,7 +43,7 @@ from ..lobby.hub import Hub
 from ..storage import db
 from ..table.seats import Seat
 from ..table.session import Table
-from .lobby import hub_of, need_user, sessions_of, set_session_cookie, user_of
+from .lobby import checked_name, hub_of, need_user, sessions_of, set_session_cookie, user_of
 
 router = APIRouter()
 SIGNIN_FAILED = "wrong username or password"
@@ -208,10 +208,7 @@ async def change(body: ChangeBody, request: Request) -> dict[str, Any]:
     row = await _row(hub, user)
     values: dict[str, Any] = {}
     if body.name is not None:
-        try:
-            values["name"] = clean_name(body.name)
-        except NameError_ as exc:
-            raise LobbyError(400, "invalid_name", str(exc)) from None
+        values["name"] = checked_name(body.name, hub)
     if body.username is not None:
         values["username"], values["username_key"] = check_username(body.username)
     if body.password is not None:

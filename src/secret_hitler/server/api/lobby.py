@@ -12,7 +12,8 @@ from ... import talk
 from ...bots import PLAYER_LEVELS
 from ...engine.catalog import catalog
 from ...engine.writer import with_talk
-from ..accounts.auth import COOKIE, NameError_, Sessions, User, clean_name, new_user_id
+from ..accounts.auth import COOKIE, NameError_, Sessions, User, new_user_id
+from ..accounts.reserved import ReservedName, display_name
 from ..core.errors import LobbyError
 from ..core.guard import client_address
 from ..core.text import brief, skeleton
@@ -121,11 +122,8 @@ def _detail(table: Table, user: User | None) -> dict[str, Any]:
 # ---------------------------------------------------------------------- identity
 @router.post("/api/session")
 async def create_session(body: SessionBody, request: Request, response: Response) -> dict[str, Any]:
-    try:
-        name = clean_name(body.name)
-    except NameError_ as exc:
-        raise LobbyError(400, "invalid_name", str(exc)) from None
     hub = hub_of(request)  # (a banned address was refused by security.Guard)
+    name = checked_name(body.name, hub)
     hub.guard.limit(
         "too many new sessions from this address; try again later",
         ("session_rate", client_address(request.client)),
@@ -135,6 +133,17 @@ async def create_session(body: SessionBody, request: Request, response: Response
     user, token = await sessions_of(request).open(user_id, name)
     set_session_cookie(request, response, token)
     return {"token": token, "user_id": user.id, "name": user.name}
+
+
+def checked_name(raw: object, hub: Hub) -> str:
+    """A display name a person may take: valid (``invalid_name``) and not one of the game's
+    own words or a model seat's name (``reserved_name``: accounts/reserved.py)."""
+    try:
+        return display_name(raw, hub.model_names())
+    except ReservedName as exc:
+        raise LobbyError(400, "reserved_name", str(exc), "name") from None
+    except NameError_ as exc:
+        raise LobbyError(400, "invalid_name", str(exc)) from None
 
 
 def set_session_cookie(request: Request, response: Response, token: str) -> None:

@@ -147,6 +147,11 @@ class Hub:
                 f"{field}: unknown level {brief(level)}; available: {', '.join(levels)}",
             )
 
+    def model_names(self) -> list[str]:
+        """The names model seats show (their endpoints' display names): no person may take
+        one (accounts/reserved.py)."""
+        return [m["name"] for m in self.models.offered()] if self.models is not None else []
+
     def bot_seat(self, seat: int, level: str) -> Seat:
         """A seat given to a bot of ``level``: "Bot N", a model's seat its display name."""
         name = self.models.seat_name(level, seat) if self.models is not None else None
