@@ -11,6 +11,8 @@
 //              a script that separates words by spaces, on two lines, with no hyphen or soft
 //              hyphen between them. (Chromium here has no hyphenation dictionary: `hyphens:
 //              auto` never hyphenates, so every word has to fit its line.)
+//   clipped    also: an empty field's placeholder, or a menu's option, wider than the
+//              control that draws it (they are no text nodes: measured apart, at the end).
 // With `viewport: true` (the big screen: a TV cannot scroll) the page must not scroll at all and
 // every text must be inside the screen, but for text in a scrolling list (the log), whose list
 // must be inside the screen.
@@ -138,6 +140,36 @@
     }
     // a word split across lines: only a text node drawn on more than one line can have one
     if (rects.length > 1 || rects[0].height > size * 2.2) brokenWords(node);
+  }
+
+  // The texts the browser draws inside a control, which are no text nodes: an empty field's
+  // placeholder and a menu's options (each may be the chosen one). A placeholder is cut when its
+  // field, given it as its value, scrolls sideways (scrollWidth over clientWidth); an option when
+  // the menu is narrower than a copy of it at its natural width (its widest option, its arrow).
+  for (const el of root.querySelectorAll("input[placeholder], select")) {
+    if (el.closest(SKIP.replace("select, option, ", "")) || (opts.ignore && el.closest(opts.ignore))) continue;
+    if (!el.checkVisibility({ visibilityProperty: true, contentVisibilityAuto: true })) continue;
+    if (el.clientWidth <= 1) continue;
+    if (el.tagName === "INPUT") {
+      if (el.value || !el.placeholder.trim()) continue;
+      el.value = el.placeholder;
+      const over = el.scrollWidth - el.clientWidth;
+      el.value = "";
+      if (over > TOL) say("clipped", el, el.placeholder, `(placeholder, ${over} px too long)`);
+      continue;
+    }
+    const option = [...el.options].reduce((a, b) => (b.textContent.length > a.textContent.length ? b : a), el.options[0]);
+    if (!option || !option.textContent.trim()) continue;
+    const s = css(el);
+    const probe = document.createElement("select");
+    probe.append(...[...el.options].map((o) => o.cloneNode(true)));
+    for (const prop of ["font", "letterSpacing", "paddingLeft", "paddingRight", "borderLeftWidth", "borderRightWidth", "borderStyle", "boxSizing", "appearance"]) probe.style[prop] = s[prop];
+    Object.assign(probe.style, { position: "absolute", visibility: "hidden", width: "auto", minWidth: "0", maxWidth: "none", left: "0", top: "0" });
+    document.body.append(probe);
+    const need = probe.getBoundingClientRect().width;
+    probe.remove();
+    const has = el.getBoundingClientRect().width;
+    if (need > has + TOL) say("clipped", el, option.textContent, `(an option, ${Math.ceil(need)} px in ${Math.floor(has)})`);
   }
   return [...new Set(problems)];
 }

@@ -498,3 +498,41 @@ def test_chinese_uses_full_width_punctuation(
         if key == "error.code.invalid_name":  # lists the ASCII characters a name may use
             continue
         assert not bad.search(PLACEHOLDER.sub("", value)), f"{lang}: {key}: {value!r}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_stop_after_an_exclamation_word(catalogs: dict[str, dict[str, Any]], lang: str) -> None:
+    """The words "Ja!" and "Nein!" end a sentence by themselves: never "Nein!." nor "Ja!。"."""
+    for key, value in catalogs[lang].items():
+        assert not re.search(r"![.。]", value), f"{lang}: {key}: {value!r}"
+
+
+# A text that names a control in quotes, and the control whose label it quotes.
+QUOTED_CONTROLS = {
+    "analysis.spectator_moves": "replay.view_as",
+    "aids.marks": "status.not_hitler",
+    "tutorial.step.night.text": "table.reveal",
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_hint_quotes_the_control_it_names(catalogs: dict[str, dict[str, Any]], lang: str) -> None:
+    """A hint that tells where to tap quotes that control's own label ("«Смотреть глазами»", not
+    another wording of it), so that the player finds it."""
+    quote = re.compile(r"[“«「\"]([^”»」\"]+)[”»」\"]")
+    for hint, control in QUOTED_CONTROLS.items():
+        quoted = quote.findall(catalogs[lang][hint])
+        assert catalogs[lang][control] in quoted, (lang, hint, quoted, catalogs[lang][control])
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_tutorial_tells_keys_only_to_a_keyboard(
+    catalogs: dict[str, dict[str, Any]], lang: str
+) -> None:
+    """The vote's step has two texts (tutorial.js stepText): the one for a phone names no key,
+    the one for a device with a keyboard names J and N."""
+    key = re.compile(r"(?<![A-Za-z])([JN])(?![A-Za-z])")
+    touch = catalogs[lang]["tutorial.step.vote.text"]
+    keys = catalogs[lang]["tutorial.step.vote.text_keys"]
+    assert not key.search(touch), (lang, touch)
+    assert {m.group(1) for m in key.finditer(keys)} == {"J", "N"}, (lang, keys)

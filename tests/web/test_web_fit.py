@@ -1,6 +1,7 @@
 """Every text fits, in the five languages, on phones (360, 390 px), a laptop (1366 px) and a
 desktop (1920 px), read from the DOM by one checker (layout_check.js: no text that overflows its
-box or is clipped, none off the screen, no word broken without a hyphen); the big screen (?big=1)
+box or is clipped, none off the screen, no word broken without a hyphen, no placeholder or menu
+option wider than its control); the big screen (?big=1)
 fits one TV screen without scrolling from 1280x720 to 3840x2160, 5 to 10 players around the
 board; and the small things players met (the remake vote, the leaderboard's levels, the fields,
 the tables' names, the log's secrets).
@@ -297,6 +298,39 @@ TV_PANELS = """() => {
     font: parseFloat(getComputedStyle(document.documentElement).fontSize) };
 }"""
 
+# At the end, the roles revealed on the seats: each seat's role badge, on the screen, inside its
+# own seat and over no other; and the chat's lines the screen shows of all it holds (text lines
+# inside the chat's box, a line's fragments on one line counted once).
+TV_END = """() => {
+  const W = innerWidth, H = innerHeight;
+  const box = (el) => el.getBoundingClientRect();
+  const seats = [...document.querySelectorAll('.seat')];
+  const over = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1;
+  const roles = seats.map((seat) => {
+    const n = +seat.dataset.seat + 1, badge = seat.querySelector('.seat-role .role-badge');
+    if (!badge) return `seat ${n}: no role shown`;
+    const b = box(badge), s = box(seat), problems = [];
+    if (b.left < 0 || b.top < 0 || b.right > W || b.bottom > H) problems.push('off the screen');
+    if (b.left < s.left - 1 || b.top < s.top - 1 || b.right > s.right + 1 || b.bottom > s.bottom + 1) problems.push('outside its seat');
+    for (const other of seats) if (other !== seat && over(b, box(other))) problems.push(`over seat ${+other.dataset.seat + 1}`);
+    return problems.length ? `seat ${n}: role ${problems.join(', ')}` : null;
+  }).filter(Boolean);
+  const scroll = document.querySelector('.area-chat .chat-scroll');
+  const inside = box(scroll), range = document.createRange(), shown = [], all = [];
+  const walker = document.createTreeWalker(scroll, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    range.selectNodeContents(node);
+    for (const r of range.getClientRects()) {
+      if (!r.height) continue;
+      all.push(r.top + scroll.scrollTop);
+      if (r.top >= inside.top - 1 && r.bottom <= inside.bottom + 1) shown.push(r.top);
+    }
+  }
+  const lines = (tops) => tops.sort((a, b) => a - b).filter((t, i, xs) => i === 0 || t - xs[i - 1] > 3).length;
+  return { roles, chatShown: lines(shown), chatLines: lines(all) };
+}"""
+CHAT_LINES_SHOWN = 8  # on the smallest TV, when the chat has as many
+
 # (players, the TV's language): every table size, each of the five languages at least once
 TV_GAMES = [(5, "en"), (6, "zh-Hans"), (7, "vi"), (8, "zh-Hant"), (9, "ru"), (10, "ru")]
 
@@ -314,6 +348,10 @@ def _tv_fits(tv: Any, players: int, sizes: list[tuple[int, int]], moment: str) -
         assert got["foot"] == list(range(players, half, -1)), (where, got)
         if width == 1920:
             assert got["font"] >= 1.35 * 16, (where, got)  # the room reads it from afar
+        if moment != "mid-game":  # the roles revealed, the chat readable
+            end = tv.evaluate(TV_END)
+            assert end["roles"] == [], (where, end)
+            assert end["chatShown"] >= min(CHAT_LINES_SHOWN, end["chatLines"]), (where, end)
         if (width, players) in ((1920, 7), (1280, 10), (3840, 10)):
             SHOTS.mkdir(parents=True, exist_ok=True)
             tv.screenshot(path=str(SHOTS / f"big-screen-{players}-{moment}-{width}x{height}.png"))
@@ -321,10 +359,12 @@ def _tv_fits(tv: Any, players: int, sizes: list[tuple[int, int]], moment: str) -
 
 @pytest.mark.parametrize(("players", "lang"), TV_GAMES)
 def test_the_big_screen_fits_one_screen(web_server, new_context, players, lang) -> None:
-    """A person and bots play; the room's TV (a spectator, ?big=1) in mid-game and at the end, at
-    1280x720 and 1920x1080 (and 3840x2160 with ten players): nothing scrolls, every seat, both
-    tracks, the tracker and the piles, the state of play and the log are on the screen, none on
-    another, every text fits, and the players sit around the board."""
+    """A person and bots play; the room's TV (a spectator, ?big=1) in mid-game, at the end, and
+    on the finished table opened afresh, at 1280x720 and 1920x1080 (and 3840x2160 with ten
+    players): nothing scrolls, every seat, both tracks, the tracker and the piles, the state of
+    play and the log are on the screen, none on another, every text fits, and the players sit
+    around the board; at the end every seat shows its role, on the screen, inside the seat and
+    over no other, and the chat shows at least 8 of its lines."""
     me = web_server.session("Alexandra")
     bots = {str(s): "rule" for s in range(1, players)}
     table = web_server.api(
@@ -344,4 +384,10 @@ def test_the_big_screen_fits_one_screen(web_server, new_context, players, lang) 
         person.play(rng)  # to the end
         tv.wait_for_selector(".gameover", timeout=20000)
         _tv_fits(tv, players, sizes, "end")
+    assert missing_keys(tv) == []
+    _wait_finished(web_server, table["id"])
+    tv.goto(f"{web_server.url}/#/")  # the finished table, opened again
+    tv.goto(f"{web_server.url}/#/t/{table['id']}?big=1")
+    tv.wait_for_selector(".table-grid:not([hidden]) .gameover", state="attached", timeout=20000)
+    _tv_fits(tv, players, sizes, "finished")
     assert missing_keys(tv) == []

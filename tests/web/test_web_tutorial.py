@@ -110,6 +110,9 @@ def _play_tutorial(page: Any, url: str, lang: str) -> tuple[list[str], list[int]
             page.wait_for_timeout(50)
             continue
         if step == "vote":
+            # a device with a keyboard is told its keys (a phone is told to tap: below)
+            words = json.loads((I18N / f"{lang}.json").read_text(encoding="utf-8"))
+            assert page.inner_text(".coach-text") == words["tutorial.step.vote.text_keys"]
             page.keyboard.press("KeyJ")
         elif step == "nominate":
             _choose(page, 0)  # seat 2, as the coach says
@@ -162,6 +165,31 @@ def test_the_tutorial_is_completed_by_keyboard_only(
     assert page.inner_text(".coach h2") == catalog["tutorial.step.done.title"]
     assert page.evaluate("document.documentElement.lang") == lang
     assert not errors
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "vi"])
+def test_a_phone_is_told_to_tap_not_keys(chromium, web_server, lang) -> None:
+    """On a touch phone (no hover, a coarse pointer) the vote's step says to tap, and names no
+    key; the player taps through the night and the nomination to get there."""
+    ctx = chromium.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
+    try:
+        ctx.add_init_script(f"localStorage.setItem('sh.lang', {lang!r})")
+        page = ctx.new_page()
+        page.goto(web_server.url + "/")
+        page.locator("#name").fill("Neo")
+        page.locator("#learn-to-play").tap()
+        page.locator(".coach[data-step=night] .coach-next").tap(timeout=20000)
+        page.locator(".area-action.my-turn .decision button.target").first.tap(timeout=20000)
+        page.locator(".area-action .decision button.confirm:not([disabled])").tap()
+        page.wait_for_selector(".coach[data-step=vote]", timeout=20000)
+        words = json.loads((I18N / f"{lang}.json").read_text(encoding="utf-8"))
+        text = page.inner_text(".coach-text")
+        assert text == words["tutorial.step.vote.text"]
+        assert not re.search(r"(?<![A-Za-z])[JN](?![A-Za-z])", text), text  # no key named
+    finally:
+        ctx.close()
 
 
 def test_every_language_has_every_tutorial_and_glossary_key() -> None:

@@ -38,12 +38,22 @@ test("rules by preset name, marked when changed", () => {
   assert.equal(policyWords(["fascist", "liberal"]), `${catalog("en")["policy.short.fascist"]}, ${catalog("en")["policy.short.liberal"]}`);
 });
 
-test("a decision timer in its largest whole unit", () => {
+test("a decision timer in its largest whole unit, written as every other length of time", () => {
   en();
   assert.equal(timerLabel(null), "Off");
-  assert.equal(timerLabel(90), "90 seconds");
-  assert.equal(timerLabel(4 * 3600), "4 h");
-  assert.equal(timerLabel(7 * 86400), "7 d");
+  // the lobby's menu (lobby.js TIMERS): one style of unit, never "300 seconds" beside "1 h"
+  const menu = [30, 60, 90, 120, 300, 3600, 4 * 3600, 86400, 2 * 86400, 7 * 86400];
+  assert.deepEqual(menu.map(timerLabel), ["30 s", "1 min", "90 s", "2 min", "5 min", "1 h", "4 h", "1 d", "2 d", "7 d"]);
+  for (const lang of ["en", "zh-Hans", "zh-Hant", "ru", "vi"]) {
+    const words = catalog(lang);
+    useCatalog(lang, words);
+    const units = ["days", "hours", "minutes", "seconds"].map((u) =>
+      new RegExp(`^${words[`duration.${u}`].replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace("{n}", "\\d+")}$`));
+    for (const seconds of menu) {
+      const label = timerLabel(seconds);
+      assert.ok(units.some((re) => re.test(label)), `${lang} ${seconds}: ${label}`);
+    }
+  }
 });
 
 test("countdowns: whole seconds to a Unix time; a stand-in's mark counts down, then plays", () => {

@@ -167,9 +167,9 @@ export function renderSeats(ctx) {
     if ((view.to_act || []).includes(s) && view.phase !== "game_over") marks.push(h("span", { class: "badge thinking", text: t("status.thinking") }));
     // a language model's seat says so to everyone (its name is the model's)
     if (entry.kind === "bot" && isModel(entry.level)) marks.push(h("span", { class: "badge badge-model" }, icon("bot"), h("span", { text: t("seat.model") })));
-    if (entry.kind === "human" && entry.connected === false) {
-      marks.push(badge("offline", t("seat.offline"), "muted"));
-      if (view.phase !== "game_over") marks.push(standinMark(entry, seatName(ctx, s)));
+    // (after the game nobody waits for anyone: a finished table's people are all "offline")
+    if (entry.kind === "human" && entry.connected === false && view.phase !== "game_over") {
+      marks.push(badge("offline", t("seat.offline"), "muted"), standinMark(entry, seatName(ctx, s)));
     }
 
     const known = view.known_roles ? view.known_roles[s] : null;

@@ -47,12 +47,14 @@ export function policyWords(policies) {
   return list(policies.map((p) => t(`policy.short.${p}`)));
 }
 
-/** A decision timer (seconds per decision, null: none) in the largest whole unit the lobby offers. */
+/** A decision timer (seconds per decision, null: none) in its largest whole unit, written as
+ * every other length of time on the page is (`duration`'s units): "90 s", "5 min", "1 h", "7 d". */
 export function timerLabel(seconds) {
   if (seconds === null) return t("lobby.timer.off");
-  if (seconds >= 86400) return t("lobby.timer.days", { days: seconds / 86400 });
-  if (seconds >= 3600) return t("lobby.timer.hours", { hours: seconds / 3600 });
-  return t("lobby.timer.seconds", { seconds });
+  for (const [unit, size] of [["days", 86400], ["hours", 3600], ["minutes", 60]]) {
+    if (seconds >= size && seconds % size === 0) return t(`duration.${unit}`, { n: seconds / size });
+  }
+  return t("duration.seconds", { n: seconds });
 }
 
 /** A length of time in the page's language: days, hours and minutes, the largest first and a

@@ -15,6 +15,16 @@ const TARGET = {
   power: ".area-action", veto: ".area-action", done: ".area-action",
 };
 
+/** The text of `step` (`over`: the game ended before every step was shown). A step told with
+ * keys ("press J or N") has a text of its own for a device with a keyboard, known by its fine
+ * pointer that hovers (a mouse or a touchpad); a phone or a tablet is told to tap. */
+export function stepText(step, over, keyboard = hasKeyboard()) {
+  if (over) return t("tutorial.step.over.text");
+  return t(keyboard && KEYS_TEXT[step] ? KEYS_TEXT[step] : `tutorial.step.${step}.text`);
+}
+const KEYS_TEXT = { vote: "tutorial.step.vote.text_keys" };
+const hasKeyboard = () => Boolean(globalThis.matchMedia && matchMedia("(hover: hover) and (pointer: fine)").matches);
+
 /** Start a tutorial table for the signed-in player (`session()` signs in) and open it. */
 export async function startTutorial(session) {
   await session();
@@ -98,7 +108,7 @@ export function mountCoach(page) {
     const parts = [
       h("p", { class: "coach-progress", text: t("tutorial.progress", { step: progress, total: STEPS.length }) }),
       h("h2", { id: "coach-title" }, icon(step === "done" ? "win" : "chat"), h("span", { text: t(`tutorial.step.${step}.title`) })),
-      h("p", { class: "coach-text", text: t(over ? "tutorial.step.over.text" : `tutorial.step.${step}.text`) }),
+      h("p", { class: "coach-text", text: stepText(step, over) }),
     ];
     if (waiting) parts.push(h("p", { class: "hint coach-waiting", text: t("tutorial.waiting") }));
     const buttons = [];
@@ -119,7 +129,7 @@ export function mountCoach(page) {
     replace(box, parts);
     if (step !== shown) {
       shown = step;
-      live.textContent = `${t(`tutorial.step.${step}.title`)}: ${t(over ? "tutorial.step.over.text" : `tutorial.step.${step}.text`)}`;
+      live.textContent = `${t(`tutorial.step.${step}.title`)}: ${stepText(step, over)}`;
       // An explaining step takes the keyboard (its button); a decision keeps it (table.js).
       const button = box.querySelector(".coach-next, .coach-lobby");
       if (button) button.focus({ preventScroll: true });
