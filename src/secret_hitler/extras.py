@@ -30,7 +30,8 @@ EXTRAS: dict[str, tuple[str, ...]] = {
         "confusable_homoglyphs",  # core/text.py: look-alike names (UTS #39)
     ),
     "postgres": ("psycopg",),
-    "cluster": ("redis", "psycopg"),  # REDIS_URL: one node of many, on PostgreSQL
+    # REDIS_URL: one node of many, on PostgreSQL, their messages sealed (cluster/signing.py)
+    "cluster": ("redis", "psycopg", "cryptography"),
     "bots": ("numpy",),
     "plot": ("matplotlib",),
     "rl": ("pettingzoo", "gymnasium", "numpy"),

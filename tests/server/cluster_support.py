@@ -9,6 +9,7 @@ import random
 import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import tempfile
 import time
@@ -31,25 +32,64 @@ def find_redis() -> str | None:
 
 class Redis:
     """``redis-server`` on 127.0.0.1 and a free port, without persistence; ``restart`` keeps the
-    port (every node reconnects to the same URL)."""
+    port (every node reconnects to the same URL). ``args``: more of its settings (ACL users);
+    ``user``: the ``(name, password)`` that ``url`` signs in as; ``tls``: served over TLS only,
+    with a certificate of its own for 127.0.0.1 (``url`` is then ``rediss://`` naming it)."""
 
-    def __init__(self, binary: str) -> None:
+    def __init__(
+        self,
+        binary: str,
+        args: list[str] | None = None,
+        user: tuple[str, str] | None = None,
+        tls: bool = False,
+    ) -> None:
         self.binary = binary
+        self.args = args or []
+        self.user = user
         self.port = free_port()
         self.dir = Path(tempfile.mkdtemp(prefix="sh-redis-"))
         self.proc: subprocess.Popen[bytes] | None = None
+        self.cert = self_signed(self.dir) if tls else None
 
     @property
     def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
+        return self.url_as(*self.user) if self.user else self._url("")
+
+    def url_as(self, name: str, password: str) -> str:
+        return self._url(f"{name}:{password}@")
+
+    def _url(self, who: str) -> str:
+        if self.cert is None:
+            return f"redis://{who}127.0.0.1:{self.port}/0"
+        return f"rediss://{who}127.0.0.1:{self.port}/0?ssl_ca_certs={self.cert}"
+
+    def _listen(self) -> list[str]:
+        if self.cert is None:
+            return ["--port", str(self.port)]
+        key = self.dir / "key.pem"
+        return [
+            *("--port", "0", "--tls-port", str(self.port)),
+            *("--tls-cert-file", str(self.cert), "--tls-key-file", str(key)),
+            *("--tls-ca-cert-file", str(self.cert), "--tls-auth-clients", "no"),
+        ]
+
+    def _answers(self) -> bool:
+        """PING answered (NOAUTH too: a Redis that needs a user is up)."""
+        with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as raw:
+            s = raw
+            if self.cert is not None:
+                s = ssl.create_default_context(cafile=str(self.cert)).wrap_socket(
+                    raw, server_hostname="127.0.0.1"
+                )
+            s.sendall(b"PING\r\n")
+            return s.recv(64).startswith((b"+PONG", b"-NOAUTH"))
 
     def start(self) -> Redis:
         log = open(self.dir / "redis.log", "ab")  # noqa: SIM115 - handed to the process
         self.proc = subprocess.Popen(
             [
                 self.binary,
-                "--port",
-                str(self.port),
+                *self._listen(),
                 "--bind",
                 "127.0.0.1",
                 "--save",
@@ -58,6 +98,7 @@ class Redis:
                 "no",
                 "--dir",
                 str(self.dir),
+                *self.args,
             ],
             stdout=log,
             stderr=subprocess.STDOUT,
@@ -68,12 +109,8 @@ class Redis:
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError("redis-server exited: " + (self.dir / "redis.log").read_text())
-            with (
-                contextlib.suppress(OSError),
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as s,
-            ):
-                s.sendall(b"PING\r\n")
-                if s.recv(16).startswith(b"+PONG"):
+            with contextlib.suppress(OSError):
+                if self._answers():
                     return self
             time.sleep(0.02)  # polling for the port to open, bounded by the deadline
         raise RuntimeError("redis-server did not start")
@@ -91,6 +128,47 @@ class Redis:
     def cleanup(self) -> None:
         self.stop()
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def self_signed(folder: Path) -> Path:
+    """A certificate for 127.0.0.1 that is its own authority (``cert.pem``, and ``key.pem``
+    beside it), for a Redis served over TLS."""
+    import datetime
+    import ipaddress
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "test redis")])
+    now = datetime.datetime.now(datetime.UTC)
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(minutes=5))
+        .not_valid_after(now + datetime.timedelta(days=1))
+        .add_extension(
+            x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
+            critical=False,
+        )
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .sign(key, hashes.SHA256())
+    )
+    (folder / "key.pem").write_bytes(
+        key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+    )
+    path = folder / "cert.pem"
+    path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    return path
 
 
 def start_nodes(

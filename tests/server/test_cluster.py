@@ -37,8 +37,8 @@ from server_support import _no_foreign_secrets as no_foreign_secrets
 
 from secret_hitler.engine import game_from_record
 from secret_hitler.server.cluster import lease
-from secret_hitler.server.cluster.signing import payload_of
-from secret_hitler.server.core.config import database_url_for
+from secret_hitler.server.cluster.signing import open_once
+from secret_hitler.server.core.config import Settings, database_url_for
 from secret_hitler.server.storage import db
 
 PLAYERS = 5
@@ -103,7 +103,7 @@ class ChannelTap:
 
         self.client = aioredis.from_url(url)
         self.pubsub = self.client.pubsub()
-        self.got: list[tuple[str, str]] = []
+        self.got: list[tuple[str, bytes]] = []
         self.task: asyncio.Task[None] | None = None
 
     async def start(self) -> ChannelTap:
@@ -115,9 +115,9 @@ class ChannelTap:
         while True:
             m = await self.pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
             if m is not None:
-                self.got.append((m["channel"].decode(), m["data"].decode()))
+                self.got.append((m["channel"].decode(), m["data"]))
 
-    async def stop(self) -> list[tuple[str, str]]:
+    async def stop(self) -> list[tuple[str, bytes]]:
         assert self.task is not None
         self.task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
@@ -128,17 +128,20 @@ class ChannelTap:
 
 
 def _check_channels(
-    tid: str, published: list[tuple[str, str]], record: dict[str, Any]
+    tid: str, published: list[tuple[str, bytes]], record: dict[str, Any]
 ) -> dict[str, int]:
     """Every update published on a recipient's channel equals that recipient's engine view and
     legal actions, carries only events routed to it, and no private event of another seat."""
     table_states = states(record, [*range(PLAYERS), None])
     checked: dict[str, int] = {}
-    for channel, text in published:
+    key_of_nodes = Settings(secret=Server.DEFAULT_ENV["SH_SECRET"]).cluster_key()
+    for channel, sealed in published:
         _, _, table_id, key = channel.split(":")
         if table_id != tid:
             continue
-        m = json.loads(payload_of(text))  # (sealed: cluster/signing.py)
+        text = open_once(key_of_nodes, channel, sealed)  # (sealed: cluster/signing.py)
+        assert text is not None, channel
+        m = json.loads(text)
         seat = None if key.startswith("spec") else int(key)
         if m["type"] == "table":
             assert (m["table"]["invite"] is None) == (key == "spec"), (key, m)

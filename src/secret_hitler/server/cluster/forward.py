@@ -1,9 +1,11 @@
 """The lobby on every node of a cluster (docs/deploy.md): an ASGI middleware.
 
 A lobby request about a table that another node owns (its detail, join, leave, bots, start,
-the invite lookup) is made by that node: the request goes through Redis (``Cluster.call``) and
-runs there through the same application, with the user the cross-site guard of this node
-resolved (the owner checks again that her session is alive). Only those routes are forwarded,
+the invite lookup) is made by that node: the request goes through Redis (``Cluster.call``,
+sealed: cluster/signing.py) and runs there through the same application, with the user the
+cross-site guard of this node resolved (the owner checks again that her session is alive). The
+client's credentials never leave this node: no ``Authorization``, ``Cookie`` or
+``Proxy-Authorization`` header is forwarded (``NOT_FORWARDED``), only who she is. Only those routes are forwarded,
 and the owner serves no other route from a forwarded request (``forwardable``). ``GET
 /api/tables`` gathers the open tables of every living node.
 """
@@ -33,6 +35,18 @@ _TABLE_PATH = re.compile(
     r"(?:/(?:join|leave|start|rematch|remake|publish|bots|bots/\d{1,3}|seats/\d{1,3}))?"
 )
 _INVITE_PATH = re.compile(r"/api/invite/([A-Za-z0-9_-]{1,64})")
+# Headers a forwarded request goes without: the client's credentials (this node authenticated
+# her, and the request names that user: ``_request``), and what belongs to this connection.
+NOT_FORWARDED = frozenset(
+    {
+        b"authorization",
+        b"cookie",
+        b"proxy-authorization",
+        b"content-length",
+        b"host",
+        b"connection",
+    }
+)
 
 
 def forwardable(method: str, path: str) -> bool:
@@ -170,7 +184,7 @@ def _request(scope: Scope, body: bytes) -> dict[str, Any]:
         "headers": [
             (k.decode("latin-1"), v.decode("latin-1"))
             for k, v in scope.get("headers", [])
-            if k.lower() not in (b"content-length", b"host", b"connection")
+            if k.lower() not in NOT_FORWARDED
         ],
         "client": list(client) if client else None,
         "user": None

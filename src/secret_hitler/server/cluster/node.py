@@ -16,8 +16,10 @@ With ``REDIS_URL`` (and PostgreSQL) the server is one node of a cluster (docs/de
   node whose heartbeat is gone are dropped (on both sides);
 - a draining node (SIGTERM, or ``POST /admin/drain`` from loopback) stops its tables' drivers,
   gives its leases up and closes its connections, so other nodes take over at once;
-- every message is sealed with a key derived from ``SH_SECRET`` (signing.py): a node acts on
-  nothing that anyone else published on Redis;
+- every message is sealed (encrypted and authenticated) with a key derived from ``SH_SECRET``
+  (signing.py): a node acts on nothing that anyone else published on Redis, and whoever reads
+  Redis reads none of it (no user, invite code, request or frame); a forwarded request names
+  the user the forwarding node authenticated, never the client's credentials (forward.py);
 - a revoked session (sign-out, a new password, a deleted account, a new sign-in) and a ban are
   announced on the broadcast channel ``sh:all``: every node forgets the sessions and closes their
   sockets at once. Should a message be lost, each node still re-reads its cached sessions
@@ -82,7 +84,7 @@ class Cluster:
         self.relay = Relay(self)
         self.draining = False
         self.redis_ok = False
-        self._out: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
+        self._out: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
         self._subs: dict[str, int] = {}  # channel or pattern -> users
         self._confirmed: dict[str, asyncio.Event] = {}
         self._inbox_seen = False
@@ -394,7 +396,8 @@ class Cluster:
 
     # ------------------------------------------------------------------ Redis
     def publish(self, channel: str, payload: str) -> None:
-        """Send ``payload`` on ``channel``, sealed (signing.py), in order with the others."""
+        """Send ``payload`` on ``channel``, sealed (signing.py: encrypted and authenticated), in
+        order with the others."""
         self._out.put_nowait((channel, self.seal.seal(channel, payload)))
 
     async def _flush_out(self) -> None:
@@ -496,7 +499,8 @@ class Cluster:
             return
         if kind not in ("pmessage", "message"):
             return
-        data = self.seal.open(channel, _text(msg["data"]))
+        raw = msg["data"]
+        data = self.seal.open(channel, raw if isinstance(raw, bytes) else str(raw).encode())
         if data is None:  # not from a node, changed, too old, or played again
             self._refused()
             return
