@@ -182,16 +182,14 @@ def _sentence(text: str, seat: str) -> list[_Phrase]:
 
 
 def _texts(source: str, key: str) -> list[str]:
-    """The text of ``key`` in every language (and every prompt version) of ``source``."""
+    """The text of ``key`` in every language (and every prompt version that has it: a version
+    without the sentence does not say it) of ``source``."""
     if source == "web":
         return [_web(lang)[key] for lang in LANGUAGES]
     if source == "talk":
         return [talk.catalog(lang)[key] for lang in LANGUAGES]
-    return [
-        str(load_prompts(version, lang).phrases[key])
-        for version in prompt_versions()
-        for lang in LANGUAGES
-    ]
+    phrases = [load_prompts(v, lang).phrases for v in prompt_versions() for lang in LANGUAGES]
+    return [str(p[key]) for p in phrases if key in p]
 
 
 @functools.cache
