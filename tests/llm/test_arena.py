@@ -13,6 +13,7 @@ from chat_server import ChatServer
 from secret_hitler import cli
 from secret_hitler.engine import replay
 from secret_hitler.llm.arena import ArenaConfig, read_results
+from secret_hitler.llm.endpoints import PROMPT_VERSION
 
 runner = CliRunner()
 
@@ -86,16 +87,18 @@ def test_the_arena_plays_reports_and_resumes(tmp_path: Path, chat: ChatServer) -
     for line in lines:
         record = line["record"]
         assert replay(record).ok
-        assert record["llm"]["prompt_versions"] == ["v1"]
+        assert record["llm"]["prompt_versions"] == [PROMPT_VERSION]
         seats = record["llm"]["seats"]
         assert sorted(seats[s]["level"] for s in seats) == ["llm:russian", "llm:scripted"]
         for data in seats.values():
-            assert data["prompt"]["version"] == "v1" and len(data["prompt"]["digest"]) == 16
+            assert (
+                data["prompt"]["version"] == PROMPT_VERSION and len(data["prompt"]["digest"]) == 16
+            )
             assert data["decisions"] and data["system"]
         russian = next(d for d in seats.values() if d["level"] == "llm:russian")
         assert "Тайный Гитлер" in russian["system"]
     report = json.loads((out / "report.json").read_text())
-    assert report["games"] == 5 and report["prompt_versions"] == ["v1"]
+    assert report["games"] == 5 and report["prompt_versions"] == [PROMPT_VERSION]
     assert {p["level"] for p in report["participants"]} == {
         "llm:scripted",
         "llm:russian",

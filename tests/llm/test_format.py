@@ -21,8 +21,9 @@ from secret_hitler.llm.answers import (
     read_claims,
     read_decision,
 )
-from secret_hitler.llm.endpoints import LANGUAGES, EndpointError, load_endpoints
+from secret_hitler.llm.endpoints import LANGUAGES, PROMPT_VERSION, EndpointError, load_endpoints
 from secret_hitler.llm.prompts import PROMPTS_DIR, Renderer, load_prompts, prompt_versions
+from secret_hitler.talk.phrases import plural_category
 
 GOOD = """
 [[endpoint]]
@@ -209,23 +210,142 @@ def _placeholders(text: str) -> set[str]:
     return set(re.findall(r"\{(\w+)\}", text))
 
 
+def _base(key: str) -> str:
+    return key.split("#", 1)[0]
+
+
+def _categories(lang: str) -> set[str]:
+    """The plural categories a language has (``talk.phrases.plural_category``)."""
+    return {plural_category(lang, n) for n in range(200)}
+
+
 def test_every_language_has_every_phrase_and_template_field() -> None:
+    """Every phrase of English in every language, with the same fields; a phrase with plural
+    forms has one for each category of its language (or none: one form for every count)."""
     for version in prompt_versions():
         reference = load_prompts(version, "en")
+        fields: dict[str, set[str]] = {}
+        for key, text in reference.phrases.items():
+            fields.setdefault(_base(key), set()).update(_placeholders(text))
         for lang in LANGUAGES:
             p = load_prompts(version, lang)
-            assert set(p.phrases) == set(reference.phrases), lang
-            for key, text in reference.phrases.items():
-                assert _placeholders(p.phrases[key]) == _placeholders(text), (lang, key)
+            forms: dict[str, set[str]] = {}
+            for key, text in p.phrases.items():
+                forms.setdefault(_base(key), set()).add(key.partition("#")[2])
+                assert _placeholders(text) <= fields[_base(key)], (lang, key)
+            assert set(forms) == set(fields), lang
+            for base, found in forms.items():
+                assert found in ({""}, _categories(lang)), (version, lang, base, found)
             for name, template in reference.templates.items():
-                fields = set(template.get_identifiers())
-                assert set(p.templates[name].get_identifiers()) == fields, (lang, name)
-    assert prompt_versions() == ["v1"] and (PROMPTS_DIR / "v1" / "en" / "system.txt").is_file()
+                identifiers = set(template.get_identifiers())
+                assert set(p.templates[name].get_identifiers()) == identifiers, (lang, name)
+    assert prompt_versions() == ["v1", "v2"] and PROMPT_VERSION == "v2"
+    assert (PROMPTS_DIR / "v1" / "en" / "system.txt").is_file()
+
+
+#: The players line of the rules at 5 to 10 players (official rules), in each language.
+PLAYERS_LINE = {
+    "en": [
+        "5 players: 3 Liberals, 1 Fascist and Hitler.",
+        "6 players: 4 Liberals, 1 Fascist and Hitler.",
+        "7 players: 4 Liberals, 2 Fascists and Hitler.",
+        "8 players: 5 Liberals, 2 Fascists and Hitler.",
+        "9 players: 5 Liberals, 3 Fascists and Hitler.",
+        "10 players: 6 Liberals, 3 Fascists and Hitler.",
+    ],
+    "ru": [
+        "Игроков: 5. 3 либерала, 1 фашист и Гитлер.",
+        "Игроков: 6. 4 либерала, 1 фашист и Гитлер.",
+        "Игроков: 7. 4 либерала, 2 фашиста и Гитлер.",
+        "Игроков: 8. 5 либералов, 2 фашиста и Гитлер.",
+        "Игроков: 9. 5 либералов, 3 фашиста и Гитлер.",
+        "Игроков: 10. 6 либералов, 3 фашиста и Гитлер.",
+    ],
+    "vi": [
+        f"{n} người chơi: {lib} Tự do, {fas} Phát xít và Hitler."
+        for n, lib, fas in [(5, 3, 1), (6, 4, 1), (7, 4, 2), (8, 5, 2), (9, 5, 3), (10, 6, 3)]
+    ],
+    "zh-Hans": [
+        f"{n}名玩家：{lib}名自由派、{fas}名法西斯和希特勒。"
+        for n, lib, fas in [(5, 3, 1), (6, 4, 1), (7, 4, 2), (8, 5, 2), (9, 5, 3), (10, 6, 3)]
+    ],
+    "zh-Hant": [
+        f"{n}名玩家：{lib}名自由黨、{fas}名法西斯和希特勒。"
+        for n, lib, fas in [(5, 3, 1), (6, 4, 1), (7, 4, 2), (8, 5, 2), (9, 5, 3), (10, 6, 3)]
+    ],
+}
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_every_decision_of_a_game_renders(lang: str) -> None:
-    render = Renderer(load_prompts("v1", lang))
+def test_the_rules_line_counts_players_in_the_right_plural(lang: str) -> None:
+    render = Renderer(load_prompts(PROMPT_VERSION, lang))
+    for n, want in zip(range(5, 11), PLAYERS_LINE[lang], strict=True):
+        lines = render.rules(Game(n, "official", seed=1).view(0)).splitlines()
+        assert lines[1] == f"- {want}", (n, lines[1])
+
+
+#: Sentences with counts at one, few and many, in the languages whose words change with them.
+COUNTED = {
+    "en": {
+        1: [
+            "once 1 fascist policy is enacted",
+            "The deck holds 1 liberal policy and",
+            "(1 policy)",
+        ],
+        2: ["once 2 fascist policies are enacted", "(at most 2 characters)", "(2 policies)"],
+        21: ["The deck holds 21 liberal policies and", "(at most 21 characters)"],
+    },
+    "ru": {
+        1: ["после принятия 1 фашистского закона", "В колоде 1 либеральный закон", "(1 закон)"],
+        2: ["после принятия 2 фашистских законов", "В колоде 2 либеральных закона", "(2 закона)"],
+        21: ["В колоде 21 либеральный закон", "(не более 21 символа)", "(21 закон)"],
+        25: ["В колоде 25 либеральных законов", "(не более 25 символов)", "(25 законов)"],
+    },
+}
+
+
+@pytest.mark.parametrize("lang", sorted(COUNTED))
+def test_every_count_is_said_in_its_plural_form(lang: str) -> None:
+    """The rules, a reshuffle and the answer's line limit at counts of each plural category
+    of the language (rules that reach them: a Hitler zone of 1, a deck of 21 liberal
+    policies), and the lines that count two things ("1 liberal policy and 2 fascist
+    policies already on the tracks")."""
+    render = Renderer(load_prompts(PROMPT_VERSION, lang))
+    for count, wants in COUNTED[lang].items():
+        rules = {
+            "preset": "official",
+            "hitler_zone": min(count, 6),
+            "veto_zone": min(max(count, 2), 6),
+            "deck": {"liberal": count, "fascist": 30},
+            "start_track": {"liberal": 1, "fascist": 2},
+        }
+        game = Game(5, rules, seed=1)
+        view = game.view(0)
+        legal = game.legal_actions(game.to_act()[0])
+        text = "\n".join(
+            [
+                render.rules(view),
+                render.decide(view, legal, say_chars=count)[0],
+                str(render.event(view, {"type": "reshuffled", "draw_pile": count})),
+            ]
+        )
+        for want in wants:
+            assert want in text, (count, want)
+        tracks = {
+            "en": "starts with 1 liberal policy and 2 fascist policies already",
+            "ru": "уже лежат 1 либеральный закон и 2 фашистских закона",
+        }
+        assert tracks[lang] in text
+    if lang == "en":  # nowhere "1 <noun>s"
+        game = Game(5, {"preset": "official", "hitler_zone": 1, "veto_zone": 1}, seed=1)
+        text = render.rules(game.view(0)) + render.state(game.view(0))
+        assert not re.search(r"\b1 [a-z]+s\b", text, re.I), text
+
+
+@pytest.mark.parametrize("version", ["v1", "v2"])
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_decision_of_a_game_renders(lang: str, version: str) -> None:
+    render = Renderer(load_prompts(version, lang))
     game = Game(7, {"preset": "official", "reveal_executed_role": True}, seed=5)
     agents = [make_agent("rule", s, s) for s in range(7)]
     texts = []
@@ -253,7 +373,7 @@ def test_a_prompt_holds_only_what_the_seat_may_know() -> None:
     base = {"players": 7, "seed": 4, "first_president": 0, "actions": []}
     one = ["liberal", "fascist", "hitler", "fascist", "liberal", "liberal", "liberal"]
     two = ["liberal", "liberal", "fascist", "liberal", "hitler", "fascist", "liberal"]
-    render = Renderer(load_prompts("v1", "en"))
+    render = Renderer(load_prompts(PROMPT_VERSION, "en"))
     prompts = []
     for roles in (one, two):
         game = game_from_record({**base, "roles": roles})

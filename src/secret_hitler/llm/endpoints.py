@@ -25,6 +25,8 @@ ENDPOINTS_ENV = "SH_LLM_ENDPOINTS"
 #: The languages a prompt can be written in (the web client's five).
 LANGUAGES = ("en", "zh-Hans", "zh-Hant", "ru", "vi")
 RESPONSE_FORMATS = ("json_schema", "json_object", "none")
+#: The prompt version (``llm/prompts/<version>/``) an endpoint uses unless its file names one.
+PROMPT_VERSION = "v2"
 #: A level's name is ``llm:<endpoint name>``.
 LEVEL_PREFIX = "llm:"
 _NAME = re.compile(r"^[a-z0-9][a-z0-9._-]{0,39}$")
@@ -50,12 +52,15 @@ class Endpoint:
     response_format: str = "json_schema"  # or json_object, or none (plain text)
     timeout_s: float = 60.0  # one request, connection to last byte
     decision_s: float = 180.0  # one decision, its retries included
+    # one decision at a server's table without a timer (people wait for it): the lesser of
+    # this and ``decision_s``; a table's timer bounds it otherwise
+    table_decision_s: float = 60.0
     retries: int = 2  # further attempts after a malformed, illegal or late answer
     fallback: str = "rule"  # the level that plays a decision the model did not make
     max_response_bytes: int = 65536  # a longer answer is cut and counted as too long
     concurrency: int = 4  # requests in flight to this endpoint at once (per process)
     language: str = "en"
-    prompt: str = "v1"  # the prompt templates' version (llm/prompts/<version>/)
+    prompt: str = PROMPT_VERSION  # the prompt templates' version (llm/prompts/<version>/)
     beliefs: bool = False  # ask for the model's team guess of every other seat
     chat: bool = True  # let the model say short lines at the table
     chat_chars: int = 160  # the longest line it may say
@@ -110,6 +115,7 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "response_format": (str,),
     "timeout_s": (int, float),
     "decision_s": (int, float),
+    "table_decision_s": (int, float),
     "retries": (int,),
     "fallback": (str,),
     "max_response_bytes": (int,),
@@ -131,6 +137,7 @@ _RANGES: dict[str, tuple[float, float]] = {
     "max_tokens": (16, 32768),
     "timeout_s": (0.01, 3600.0),
     "decision_s": (0.01, 7200.0),
+    "table_decision_s": (1.0, 600.0),
     "retries": (0, 10),
     "max_response_bytes": (1024, 16 * 1024 * 1024),
     "concurrency": (1, 256),
@@ -238,6 +245,7 @@ __all__ = [
     "ENDPOINTS_ENV",
     "LANGUAGES",
     "LEVEL_PREFIX",
+    "PROMPT_VERSION",
     "Endpoint",
     "EndpointError",
     "load_endpoints",

@@ -3,9 +3,16 @@
 ``prompts/<version>/<language>/`` holds ``system.txt`` (the game and this table's rules),
 ``decide.txt`` (a turn), ``claims.txt`` (a claim window), as ``string.Template`` text with
 ``$fields``, and ``phrases.json`` (every sentence the renderer builds, ``str.format`` fields).
-A version is frozen once records name it: a change of wording is a new version, and every
-record carries the version and a digest of its files (``PromptSet.digest``), so two runs
-can be told apart even if someone edited a version in place.
+A sentence with a count may come in plural forms, ``key#one``, ``key#few``, ``key#many``,
+``key#other``, chosen by the CLDR rules of its language (``talk.phrases.plural_category``, the
+web client's and the talk phrases' rules); ``count.<noun>`` phrases say a number with its noun
+("1 Fascist", "2 фашиста") for sentences with two counts (fields ``n_<noun>``). A version is
+frozen once records name it: a change of wording is a new version (``v2`` corrected the
+plurals of ``v1``), and every record carries the version and a digest of its files
+(``PromptSet.digest``), so two runs can be told apart even if someone edited a version in place.
+
+Seats are numbered from 0, in words as in the actions' JSON (``FIRST_SEAT``), and a model's
+free text is read in the same numbering (``server.table.models``).
 
 Only the seat's ``View`` is rendered (its fields and the events it observed), so a prompt
 holds exactly what the seat may know; the rules come from the view (``view.rules``, resolved
@@ -27,12 +34,16 @@ from ..engine import PRESETS, Action, View
 from ..engine import actions as A
 from ..engine.settings import FASCIST_TRACK, LIBERAL_TRACK
 from ..talk import line_from_json, render
+from ..talk.phrases import plural_category
 from .answers import claims_schema, decision_schema
 from .endpoints import LANGUAGES
 from .talk import ChatLine
 
 PROMPTS_DIR = Path(__file__).resolve().parent / "prompts"
 TEMPLATES = ("system", "decide", "claims")
+#: The number a prompt gives the first seat (the engine's, the actions' JSON's): a model's
+#: "seat 3" in its free text is read with the same numbering.
+FIRST_SEAT = 0
 # The resolved settings a prompt states in sentences; the others are listed when they differ
 # from the official rules.
 _SPOKEN = frozenset(
@@ -61,8 +72,25 @@ class PromptSet:
     phrases: Mapping[str, str]
     digest: str  # sha256 of the files, first 16 hex digits
 
-    def say(self, key: str, **values: Any) -> str:
+    def say(self, key: str, count: int | None = None, /, **values: Any) -> str:
+        """The phrase ``key`` with ``values``; with ``count`` (also a value), its plural form
+        for that number when the phrase has forms (``key#<category>``, else ``key#other``)."""
+        if count is not None:
+            values["count"] = count
+            form = f"{key}#{plural_category(self.language, count)}"
+            if form in self.phrases:
+                key = form
+            elif f"{key}#other" in self.phrases:
+                key = f"{key}#other"
         return self.phrases[key].format_map(values)
+
+    def counted(self, noun: str, count: int) -> str:
+        """``count`` with its noun (``count.<noun>``: "1 Fascist", "3 Liberals"); the bare
+        number in a version without it (whose sentences do not ask for it)."""
+        key = f"count.{noun}"
+        if key in self.phrases or f"{key}#{plural_category(self.language, count)}" in self.phrases:
+            return self.say(key, count)
+        return str(count)
 
     def describe(self) -> dict[str, str]:
         return {"version": self.version, "language": self.language, "digest": self.digest}
@@ -108,9 +136,10 @@ class Renderer:
         if seat is None:
             return self.p.say("nobody")
         names = view.names
+        number = seat + FIRST_SEAT
         if names is not None and 0 <= seat < len(names):
-            return self.p.say("seat_named", seat=seat, name=names[seat])
-        return self.p.say("seat", seat=seat)
+            return self.p.say("seat_named", seat=number, name=names[seat])
+        return self.p.say("seat", seat=number)
 
     def seats(self, view: View, seats: Sequence[int]) -> str:
         if not seats:
@@ -132,6 +161,8 @@ class Renderer:
                 players=view.players,
                 liberals=view.players - fascists - 1,
                 fascists=fascists,
+                n_liberals=self.p.counted("liberals", view.players - fascists - 1),
+                n_fascists=self.p.counted("fascists", fascists),
             ),
             say("rules.win", liberal=LIBERAL_TRACK, fascist=FASCIST_TRACK),
             say(
@@ -141,22 +172,29 @@ class Renderer:
                     for i, p in enumerate(view.board)
                 ),
             ),
-            say("rules.hitler_zone", count=view.hitler_zone),
-            say("rules.veto_zone", count=view.veto_zone),
+            say("rules.hitler_zone", view.hitler_zone),
+            say("rules.veto_zone", view.veto_zone),
             say("rules.hitler_knows" if r["hitler_knows_fascists"] else "rules.hitler_blind"),
-            say("rules.deck", liberal=r["deck"]["liberal"], fascist=r["deck"]["fascist"]),
-            say("rules.chaos", count=view.chaos_at),
+            say("rules.deck", **self._policies(r["deck"]["liberal"], r["deck"]["fascist"])),
+            say("rules.chaos", view.chaos_at),
         ]
         start = r["start_track"]
         if start["liberal"] or start["fascist"]:
-            lines.append(
-                say("rules.start_track", liberal=start["liberal"], fascist=start["fascist"])
-            )
+            lines.append(say("rules.start_track", **self._policies(**start)))
         official = PRESETS["official"].resolved(view.players)
         other = {k: v for k, v in r.items() if k not in _SPOKEN and official.get(k) != v}
         if other:
             lines.append(say("rules.differences", settings=json.dumps(other, ensure_ascii=False)))
         return "\n".join(f"- {line}" for line in lines)
+
+    def _policies(self, liberal: int, fascist: int) -> dict[str, Any]:
+        """The fields of a sentence that counts liberal and fascist policies."""
+        return {
+            "liberal": liberal,
+            "fascist": fascist,
+            "n_liberal_policies": self.p.counted("liberal_policies", liberal),
+            "n_fascist_policies": self.p.counted("fascist_policies", fascist),
+        }
 
     # -------------------------------------------------------------------- state
     def state(self, view: View) -> str:
@@ -185,7 +223,14 @@ class Renderer:
             )
         )
         lines.append(say("state.tracker", value=view.election_tracker, chaos_at=view.chaos_at))
-        lines.append(say("state.piles", draw=view.draw_pile, discard=view.discard_pile))
+        lines.append(
+            say(
+                "state.piles",
+                draw=view.draw_pile,
+                discard=view.discard_pile,
+                n_policies=self.p.counted("policies", view.draw_pile),
+            )
+        )
         alive = [s for s, a in enumerate(view.alive) if a]
         dead = [s for s, a in enumerate(view.alive) if not a]
         lines.append(say("state.alive", seats=self.seats(view, alive)))
@@ -334,7 +379,8 @@ class Renderer:
         if kind == "tracker":
             return say("event.tracker", value=e["value"])
         if kind == "reshuffled":
-            return say("event.reshuffled", count=e["draw_pile"])
+            count = e["draw_pile"]
+            return say("event.reshuffled", count, n_policies=self.p.counted("policies", count))
         if kind == "game_started":
             return say("event.game_started")
         data = {k: v for k, v in e.items() if k != "type"}
@@ -416,7 +462,7 @@ class Renderer:
         schema = decision_schema(legal, say=say_chars > 0, beliefs=beliefs)
         answer = [self.p.say("answer.action")]
         if say_chars > 0:
-            answer.append(self.p.say("answer.say", chars=say_chars))
+            answer.append(self.p.say("answer.say", say_chars, chars=say_chars))
         if beliefs:
             answer.append(self.p.say("answer.beliefs", seats=self.seats(view, beliefs)))
         answer.append(self.p.say("answer.json"))
@@ -454,4 +500,12 @@ class Renderer:
         return self.p.say(f"retry.{kind}", problem=problem)
 
 
-__all__ = ["PROMPTS_DIR", "PromptError", "PromptSet", "Renderer", "load_prompts", "prompt_versions"]
+__all__ = [
+    "FIRST_SEAT",
+    "PROMPTS_DIR",
+    "PromptError",
+    "PromptSet",
+    "Renderer",
+    "load_prompts",
+    "prompt_versions",
+]
