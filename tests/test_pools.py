@@ -8,6 +8,7 @@ their process groups. Usage statistics are switched off, so nothing leaves the m
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -132,17 +133,20 @@ def cluster() -> Iterator[str]:
         _wait(lambda: _nodes(address, env) == 3, "the second Ray worker", temp)
         yield address
     finally:
-        for proc in started:
-            try:
-                os.killpg(proc.pid, signal.SIGTERM)
-            except ProcessLookupError:
-                continue
-        for proc in started:
+        # The workers first, then the head, each by its ``ray start`` process alone: on SIGTERM
+        # a node drains through the head's GCS and then stops its own processes. A node whose
+        # GCS is already gone (the head first, or the whole group signalled at once) waits 30 s
+        # for it before giving up. Whatever a node leaves is killed with its process group.
+        for proc in reversed(started):
+            with contextlib.suppress(ProcessLookupError):
+                proc.send_signal(signal.SIGTERM)
             try:
                 proc.wait(timeout=30)
             except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
+                proc.kill()
                 proc.wait(timeout=10)
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
         shutil.rmtree(temp, ignore_errors=True)
 
 
