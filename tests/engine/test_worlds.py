@@ -73,3 +73,28 @@ def test_roles_the_seat_knows_otherwise_are_refused() -> None:
     with pytest.raises(ValueError):
         sample_world(view, roles[:-1], random.Random(0))
     assert sample_world(view, roles, random.Random(0)).roles == game.roles
+
+
+def test_a_world_of_explicit_chance_stops_at_its_next_reshuffle() -> None:
+    """Under ``chance="explicit"`` a world shows the seat its view as a seeded one does, and
+    stops at its next reshuffle for the pile instead of drawing it: here the chancellor's
+    enactment, with fewer than three policies left to draw."""
+    game = Game(7, "official", 5)
+    rng = random.Random(5)
+    while not (game.phase.value == "enact" and game.draw_pile < 3):
+        game.apply(random_action(game, rng, claim_prob=0.0))
+    chancellor = game.chancellor
+    assert chancellor is not None
+    view = game.view(chancellor)
+    roles = [r.value for r in game.roles]
+    world = sample_world(view, roles, random.Random(1), chance="explicit")
+    assert world.view(chancellor).to_json() == view.to_json()
+    assert world.seed is None and not world.is_chance_node()
+    enact = next(a for a in world.legal_actions(chancellor) if a.type == "enact")
+    world.apply(enact)
+    assert not world.finished
+    node = world.chance_node
+    assert node is not None and node.type == "reshuffle"
+    assert world.to_act() == [] and len(world.reshuffles) == len(game.reshuffles)
+    world.apply(node.outcomes[0])
+    assert len(world.reshuffles) == len(game.reshuffles) + 1 and world.to_act()

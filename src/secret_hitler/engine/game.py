@@ -4,25 +4,42 @@
 raises ``IllegalAction`` and leaves the game exactly as it was. Every chance event (the role
 deal, the first president, the initial deck, each reshuffle) comes from one ``random.Random``
 seeded once, unless a record fixes it; all of them are kept so that ``to_record`` can replay the
-game without the seed.
+game without the seed. Under ``chance="explicit"`` the game instead stops at each chance event
+that no fixing decides, a chance node (engine/chance.py), until its outcome is applied like an
+action; a transition that a reshuffle interrupts carries on from where it stopped
+(``_resume``). ``push``/``pop`` undo steps (engine/undo.py).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from enum import Enum
 from functools import lru_cache
-from typing import Any
+from typing import Any, ClassVar
 
 from . import actions as A
 from . import events as E
 from .actions import Action
-from .errors import IllegalAction, InvalidRecord, InvalidSettings, brief
+from .chance import (
+    DEAL,
+    DECK,
+    FIRST_PRESIDENT,
+    RESHUFFLE,
+    START,
+    Chance,
+    ChanceNode,
+    Deals,
+    Piles,
+    Seats,
+    fixings_of,
+)
+from .errors import GameError, IllegalAction, InvalidRecord, InvalidSettings, brief
 from .events import Event, ReadOnlyDict, ReadOnlyList, TypedEvent, freeze
 from .observer import Observer
 from .settings import CHAOS_AT, FASCIST_TRACK, LIBERAL_TRACK, Rules
 from .types import Party, Phase, Policy, Power, Reason, Role, Winner
+from .undo import Snapshot, copy_state
 from .view import View
 from .writer import write_record
 
@@ -262,6 +279,10 @@ class Game:
     ``players`` is a seat count or a list of display names. Optional fixings (``roles``,
     ``first_president``, ``deck`` top first, ``reshuffles``) override what the seed would draw;
     the seed is still consumed in the same order so that the rest stays the same.
+
+    ``chance="explicit"``: nothing is drawn (no seed); each chance event no fixing decides is a
+    chance node (``chance_node``: nobody acts, ``chance_outcomes()`` lists the outcomes) until
+    ``apply`` is given one of its outcomes, a ``Chance``. The game starts at the deal's node.
     """
 
     __slots__ = (
@@ -272,7 +293,11 @@ class Game:
         "board",
         "hitler_knows",
         "roles",
-        "_rng",
+        "_rng",  # None under explicit chance
+        "_chance",  # the chance node the game waits at, else None
+        "_fixed_start",  # the deal, first president and deck outcomes fixed (explicit chance)
+        "_resume",  # the steps left of a transition a chance node stopped (``_resume_steps``)
+        "_undo",  # (step, snapshot) of each ``push`` not yet popped
         "_fixed_reshuffles",
         "initial_deck",
         "reshuffles",
@@ -324,6 +349,11 @@ class Game:
         "_observer",
         "_setup",
     )
+    #: The state ``clone`` copies and ``push`` saves (engine/undo.py): every slot but the logs,
+    #: the generator, the observer (derived from the log) and the undo stack.
+    STATE: ClassVar[tuple[str, ...]]
+    #: The slots that only ever grow: a snapshot keeps their lengths.
+    LOGS: ClassVar[tuple[str, ...]] = ("events", "actions", "reshuffles")
 
     def __init__(
         self,
@@ -335,6 +365,7 @@ class Game:
         first_president: int | None = None,
         deck: Sequence[Policy | str] | None = None,
         reshuffles: Sequence[Sequence[Policy | str]] | None = None,
+        chance: str = "sampled",
     ) -> None:
         if isinstance(players, int):
             n = players
@@ -348,17 +379,27 @@ class Game:
         self.seed = seed
         self.board = setup.board
         self.hitler_knows = setup.hitler_knows
-        rng = random.Random(seed)
-        self._rng = rng
+        if chance not in ("sampled", "explicit"):
+            raise ValueError(f"chance: 'sampled' or 'explicit', not {brief(chance)}")
+        explicit = chance == "explicit"
+        if explicit and seed is not None:
+            raise ValueError("a game of explicit chance draws nothing: it takes no seed")
 
-        # Chance, always drawn in the same order: roles, first president, deck.
+        # Chance, always drawn in the same order: roles, first president, deck (none of it under
+        # explicit chance: what no fixing decides is a chance node).
         fascists = setup.fascists
-        dealt = list(setup.dealt)
-        _shuffle(rng, dealt)
-        first = rng.randrange(n)
         lib, fas = rules.deck
-        pile = list(setup.pile)
-        _shuffle(rng, pile)
+        dealt: list[Role] | None = None
+        first: int | None = None
+        pile: list[Policy] | None = None
+        self._rng: random.Random | None = None
+        if not explicit:
+            rng = self._rng = random.Random(seed)
+            dealt = list(setup.dealt)
+            _shuffle(rng, dealt)
+            first = rng.randrange(n)
+            pile = list(setup.pile)
+            _shuffle(rng, pile)
         if roles is not None:
             dealt = _parse_roles(roles, n, fascists)
         if first_president is not None:
@@ -368,23 +409,26 @@ class Game:
         if self.rules.first_president == "first_seat":
             if first_president not in (None, 0):
                 raise InvalidRecord("first_president: these rules start with the first seat (0)")
-            first = 0
+            if first is not None:  # drawn or given (explicit chance: a node of one outcome)
+                first = 0
         if deck is not None:
             pile = _parse_pile(deck, "deck")
             if pile.count(L) != lib or pile.count(F) != fas:
                 raise InvalidRecord(
                     f"deck: must hold {lib} liberal and {fas} fascist policies for these rules"
                 )
-        self.roles: tuple[Role, ...] = tuple(dealt)
-        self.first_president = first
-        self.initial_deck: tuple[Policy, ...] = tuple(pile)
         self._fixed_reshuffles = [
             _parse_pile(r, f"reshuffles[{i}]") for i, r in enumerate(reshuffles or ())
         ]
         self._fixed_reshuffles.reverse()  # pop() takes the next one
         self.reshuffles: list[tuple[Policy, ...]] = []
 
-        self._draw = pile[::-1]  # top of the pile is the end of the list
+        # Set when the deal, the first president and the deck come (``_deal``, ``_seat_first``,
+        # ``_lay``).
+        self.roles: tuple[Role, ...] = ()
+        self.first_president = 0
+        self.initial_deck: tuple[Policy, ...] = ()
+        self._draw: list[Policy] = []  # top of the pile is the end of the list
         self.discard_liberal = 0
         self.discard_fascist = 0
         self.liberal, self.fascist = self.rules.start_track
@@ -410,14 +454,14 @@ class Game:
         self.power_president: int | None = None
         self.power_targets: tuple[int, ...] = ()
         self.round = 0
-        self.candidate = first
+        self.candidate = 0
         self.nominee: int | None = None
         self.president: int | None = None
         self.chancellor: int | None = None
         self._limit_pres: int | None = None
         self._limit_chan: int | None = None
         self._limit_round = -1
-        self._rotation = first
+        self._rotation = 0
         self._special_next: int | None = None
         self._after_power = "round"
         self._pending_power: Power | None = None
@@ -431,7 +475,22 @@ class Game:
         self.actions: list[Action] = []
         self._observer: Observer | None = None
         self.phase = _NOMINATE
-        self._start()
+        self._chance: ChanceNode | None = None
+        self._resume: list[tuple[Callable[..., None], tuple[Any, ...]]] = []
+        self._undo: list[tuple[Action | Chance, Snapshot]] = []
+        if explicit:
+            self._fixed_start: tuple[Chance | None, ...] = (
+                None if dealt is None else Chance(DEAL, roles=tuple(dealt)),
+                None if first is None else Chance(FIRST_PRESIDENT, president=first),
+                None if pile is None else Chance(DECK, policies=tuple(pile)),
+            )
+            self._await_start(0)
+        else:
+            assert dealt is not None and first is not None and pile is not None
+            self._fixed_start = ()
+            self._deal(tuple(dealt))
+            self._seat_first(first)
+            self._lay(pile)
 
     # ------------------------------------------------------------------ queries
     @property
@@ -446,10 +505,13 @@ class Game:
         return self.roles[seat].party
 
     def to_act(self) -> list[int]:
-        """The seats whose decision the game waits for (several during a vote)."""
+        """The seats whose decision the game waits for (several during a vote; none at a chance
+        node)."""
         ph = self.phase
         if ph is _VOTE:
-            return self._voters[:]
+            return self._voters[:]  # at a chance node (chaos after the last vote): empty
+        if self._chance is not None:
+            return []
         if ph is _NOMINATE:
             return [self.candidate]
         if ph is _GAME_OVER:
@@ -500,14 +562,18 @@ class Game:
         return (chan,) if pres is None or pres == chan else (pres, chan)
 
     def legal_actions(self, seat: int) -> list[Action]:
-        """Every action ``seat`` may take now, optional claims included (always last)."""
+        """Every action ``seat`` may take now, optional claims included (always last); none at
+        a chance node."""
         ph = self.phase
         out: list[Action]
         if ph is _VOTE:
+            # at a chance node (chaos after the last vote) every vote is cast: no vote is offered
             out = list(_VOTES[seat]) if self.alive[seat] and self.votes[seat] is None else []
-            if self._claims and seat in self._claims:  # claims stay open through the vote
-                self._add_claim_options(seat, out)
+            if self._claims and seat in self._claims and self._chance is None:
+                self._add_claim_options(seat, out)  # claims stay open through the vote
             return out
+        if self._chance is not None:
+            return []
         if ph is _NOMINATE:
             if seat == self.candidate:
                 row = _NOMINATIONS[seat]
@@ -581,19 +647,66 @@ class Game:
             else:
                 out += _POLICY_CLAIMS[subject][seat]
 
-    def is_legal(self, action: Action) -> bool:
+    def is_legal(self, action: Action | Chance) -> bool:
+        """Whether ``apply`` would take ``action`` (an action, or an outcome of the chance node
+        the game waits at)."""
+        if self._chance is not None or type(action) is Chance:
+            return self._chance is not None and action in self._chance.outcomes
         try:
             self._check(action)
         except IllegalAction:
             return False
         return True
 
+    # ------------------------------------------------------------------ chance
+    @property
+    def chance_node(self) -> ChanceNode | None:
+        """The chance node the game waits at (explicit chance only), else None."""
+        return self._chance
+
+    def is_chance_node(self) -> bool:
+        return self._chance is not None
+
+    def chance_outcomes(self) -> list[tuple[Chance, float]]:
+        """The outcomes of the chance node the game waits at, each with its probability (all
+        equal); empty when no chance node is pending. ``chance_node.outcomes`` lists them
+        without building them all (a deck has 12,376)."""
+        node = self._chance
+        if node is None:
+            return []
+        p = node.probability
+        return [(outcome, p) for outcome in node.outcomes]
+
+    @property
+    def chance_history(self) -> tuple[Chance, ...]:
+        """The chance outcomes of this game so far, in the order they came: the deal, the first
+        president, the deck, then each reshuffle; one to one with a record's fixings
+        (``chance.fixings_of``)."""
+        node = self._chance
+        done = START.index(node.type) if node is not None and node.type in START else 3
+        start = (
+            Chance(DEAL, roles=self.roles),
+            Chance(FIRST_PRESIDENT, president=self.first_president),
+            Chance(DECK, policies=self.initial_deck),
+        )
+        return start[:done] + tuple(Chance(RESHUFFLE, policies=p) for p in self.reshuffles)
+
+    @property
+    def started(self) -> bool:
+        """Whether the deal, the first president and the deck have come (the game's first
+        events are logged): only an explicit chance game waits before that."""
+        return bool(self.events)
+
     # ------------------------------------------------------------------ applying
-    def apply(self, action: Action) -> None:
-        """Apply one action, or raise ``IllegalAction`` and change nothing."""
+    def apply(self, action: Action | Chance) -> None:
+        """Apply one action, or at a chance node one of its outcomes (``Chance``); or raise
+        ``IllegalAction`` and change nothing."""
         observer = self._observer
         if observer is not None and observer._viewers:
             observer.before_change()  # views handed out keep describing the game before this
+        if self._chance is not None or type(action) is Chance:
+            self._apply_chance(action)
+            return
         if action.type == "vote" and self.phase is _VOTE:
             # The fast path of the commonest action; anything unusual takes the full check.
             seat, ja, votes = action.seat, action.ja, self.votes
@@ -619,14 +732,30 @@ class Game:
         self.stamp += 1
         if self._fixed_reshuffles and action.type in _MAY_RESHUFFLE:
             # A fixed reshuffle that does not fit makes the record invalid: undo the action.
-            snapshot = self.clone()
+            snapshot = Snapshot(self, self._may_draw())
             try:
                 self._do(action)
             except InvalidRecord:
-                self._restore(snapshot)
+                snapshot.restore(self)
                 raise
         else:
             self._do(action)
+
+    def _apply_chance(self, outcome: Action | Chance) -> None:
+        node = self._chance
+        if node is None:
+            raise _illegal("no_chance", "the game waits for no chance outcome now")
+        if type(outcome) is not Chance:
+            raise _illegal("chance_pending", f"the game waits for a chance outcome ({node.type})")
+        if outcome not in node.outcomes:
+            raise _illegal("invalid_chance", f"not an outcome of this {node.type} node")
+        self.stamp += 1
+        self._chance = None
+        if node.type == RESHUFFLE:
+            self._reshuffle(list(outcome.policies))
+            self._resume_steps()
+        else:
+            self._await_start(START.index(node.type), outcome)
 
     def _check(self, action: Action) -> None:
         seat = action.seat
@@ -794,6 +923,47 @@ class Game:
             event = _shared_event(key, kind, audience)
         self.events.append(event)
 
+    def _deal(self, roles: tuple[Role, ...]) -> None:
+        self.roles = roles
+
+    def _seat_first(self, seat: int) -> None:
+        self.first_president = self.candidate = self._rotation = seat
+
+    def _lay(self, pile: list[Policy]) -> None:
+        """The initial draw pile (top first) comes: the game starts."""
+        self.initial_deck = tuple(pile)
+        self._draw = pile[::-1]
+        self._start()
+
+    def _await_start(self, i: int, outcome: Chance | None = None) -> None:
+        """(explicit chance) Take the start's outcomes from the ``i``-th on (``outcome``: the
+        ``i``-th, just applied; then each fixed one) and wait at a node for the first that no
+        fixing decides; the game starts once the deck has come."""
+        while i < len(START):
+            if outcome is None:
+                outcome = self._fixed_start[i]
+            if outcome is None:
+                self._chance = self._start_node(i)
+                return
+            if i == 0:
+                self._deal(outcome.roles)
+            elif i == 1:
+                assert outcome.president is not None
+                self._seat_first(outcome.president)
+            else:
+                self._lay(list(outcome.policies))
+            outcome = None
+            i += 1
+
+    def _start_node(self, i: int) -> ChanceNode:
+        if i == 0:
+            return ChanceNode(DEAL, Deals(self.n, self._setup.fascists))
+        if i == 1:
+            first_seat = self.rules.first_president == "first_seat"
+            return ChanceNode(FIRST_PRESIDENT, Seats((0,) if first_seat else range(self.n)))
+        lib, fas = self.rules.deck
+        return ChanceNode(DECK, Piles(DECK, lib, fas))
+
     def _start(self) -> None:
         setup, events = self._setup, self.events
         if self.names is None:
@@ -854,16 +1024,23 @@ class Game:
         self._note(E.Votes, (votes, ja, self.living - ja, passed))
         if passed:
             self._elected()
+        elif self._advance_tracker():
+            self._resume.append((Game._after_failed_election, ()))
         else:
-            self._advance_tracker()
-            if self.phase is _VOTE:
-                self._end_round()
+            self._after_failed_election()
 
-    def _advance_tracker(self) -> None:
+    def _after_failed_election(self) -> None:
+        if self.phase is _VOTE:  # no chaos power, no end of the game
+            self._end_round()
+
+    def _advance_tracker(self) -> bool:
+        """Move the election tracker, chaos at its end (E7, C1); True when chaos stopped at a
+        chance node (the caller stops too, and leaves its rest in ``_resume``)."""
         self.tracker += 1
         self._note(E.Tracker, (self.tracker,))
         if self.tracker >= CHAOS_AT:
-            self._chaos()
+            return self._chaos()
+        return False
 
     def _elected(self) -> None:
         pres, chan = self.candidate, self.nominee
@@ -942,9 +1119,13 @@ class Game:
         self._open_hand_claims()
         if self._enact(policy, chaos=False):
             return
-        self._deck_check()
-        power = self._slot_power(policy)
-        self._after_session(power)
+        if self._deck_check():
+            self._resume.append((Game._after_enactment, (policy,)))
+        else:
+            self._after_enactment(policy)
+
+    def _after_enactment(self, policy: Policy) -> None:
+        self._after_session(self._slot_power(policy))
 
     def _after_session(self, power: Power | None) -> None:
         """After a session (enacted or vetoed) and its deck check: powers, then next round."""
@@ -998,12 +1179,25 @@ class Game:
         self.hand = []
         self.vetoes_used += 1
         self._open_hand_claims()
-        self._deck_check()  # A7: before a chaos policy is drawn
-        self._advance_tracker()
+        if self._deck_check():  # A7: before a chaos policy is drawn
+            self._resume.append((Game._after_veto, ()))
+        else:
+            self._after_veto()
+
+    def _after_veto(self) -> None:
+        """A consented veto moves the tracker (A7), then the next round."""
+        if self._advance_tracker():
+            self._resume.append((Game._after_veto_tracker, ()))
+        else:
+            self._after_veto_tracker()
+
+    def _after_veto_tracker(self) -> None:
         if self.phase is _VETO_RESPONSE:  # no chaos power, no end of game
             self._after_session(None)
 
-    def _chaos(self) -> None:
+    def _chaos(self) -> bool:
+        """The top policy is enacted (E7, C1); True when its deck check stopped at a chance
+        node."""
         policy = self._draw.pop()
         self._note(E.Chaos, (policy,))
         rules = self.rules
@@ -1011,18 +1205,28 @@ class Game:
             self._limit_pres = self._limit_chan = None
         self.tracker = 0
         if self._enact(policy, chaos=True):
-            return
-        self._deck_check()
-        if rules.chaos_power:
+            return False
+        if self._deck_check():
+            self._resume.append((Game._after_chaos, (policy,)))
+            return True
+        self._after_chaos(policy)
+        return False
+
+    def _after_chaos(self, policy: Policy) -> None:
+        if self.rules.chaos_power:
             power = self._slot_power(policy)
             if power is not None:
                 self._begin_power(power, self.candidate, after="round")
 
-    def _deck_check(self) -> None:
+    def _deck_check(self) -> bool:
+        """Reshuffle when fewer than three policies are left (D1). True when the game stops at
+        a chance node for the new pile instead (explicit chance, no fixing left): the caller
+        stops and leaves what it still has to do in ``_resume``, innermost first."""
         if len(self._draw) >= 3:
-            return
+            return False
         lib = self.discard_liberal + self._draw.count(L)
         fas = self.discard_fascist + self._draw.count(F)
+        rng = self._rng
         if self._fixed_reshuffles:
             pile = self._fixed_reshuffles.pop()
             if pile.count(L) != lib or pile.count(F) != fas:
@@ -1030,15 +1234,36 @@ class Game:
                     f"reshuffles[{len(self.reshuffles)}]: must hold the {lib} liberal and {fas} "
                     "fascist policies of the draw and discard piles"
                 )
-            # Shuffle anyway, so that later unfixed chance events are the same as without fixings.
-            _shuffle(self._rng, [L] * lib + [F] * fas)
+            if rng is not None:
+                # Shuffle anyway, so that later unfixed chance events are the same as without
+                # fixings.
+                _shuffle(rng, [L] * lib + [F] * fas)
+        elif rng is None:
+            self._chance = ChanceNode(RESHUFFLE, Piles(RESHUFFLE, lib, fas))
+            return True
         else:
             pile = [L] * lib + [F] * fas
-            _shuffle(self._rng, pile)
+            _shuffle(rng, pile)
+        self._reshuffle(pile)
+        return False
+
+    def _reshuffle(self, pile: list[Policy]) -> None:
+        """The draw and discard piles become ``pile`` (top first)."""
         self.reshuffles.append(tuple(pile))
         self._draw = pile[::-1]
         self.discard_liberal = self.discard_fascist = 0
         self._note(E.Reshuffled, (len(pile),))
+
+    def _resume_steps(self) -> None:
+        """Carry on the transition a chance node stopped: its remaining steps, innermost first.
+        A step that stops at another node leaves the steps after it behind its own."""
+        steps = self._resume
+        self._resume = []
+        for i, (step, args) in enumerate(steps):
+            step(self, *args)
+            if self._chance is not None:
+                self._resume += steps[i + 1 :]
+                return
 
     def _begin_power(self, power: Power, president: int, after: str) -> None:
         self._after_power = after
@@ -1151,38 +1376,61 @@ class Game:
             },
         )
 
-    # ------------------------------------------------------------------ copies
+    # ------------------------------------------------------------------ copies and undo
     def clone(self) -> Game:
-        """An independent copy (lists copied, immutable values shared)."""
+        """An independent copy (lists copied, immutable values shared), without the undo stack."""
         other = Game.__new__(Game)
-        for name in _STATE_SLOTS:
-            value = getattr(self, name)
-            if type(value) is list:
-                value = list(value)
-            elif type(value) is set:
-                value = set(value)
-            elif type(value) is dict:
-                value = {k: dict(v) for k, v in value.items()}
-            setattr(other, name, value)
-        other._rng = random.Random()
-        other._rng.setstate(self._rng.getstate())
+        copy_state(self, other)
         other._observer = None  # a copy observes for itself, from its first view
+        other._undo = []
         return other
 
-    def _restore(self, snapshot: Game) -> None:
-        for name in _STATE_SLOTS:
-            setattr(self, name, getattr(snapshot, name))
+    def push(self, step: Action | Chance) -> None:
+        """``apply`` so that ``pop`` can undo it (python-chess's push/pop); an illegal step
+        raises ``IllegalAction``, changes nothing and is not pushed."""
+        snapshot = Snapshot(self, self._may_draw())
+        self.apply(step)
+        self._undo.append((step, snapshot))
+
+    def pop(self) -> Action | Chance:
+        """Undo the last ``push`` and return its step: the game is exactly as it was before it
+        (its log, every seat's view, the claim windows, the chance node, the seed's generator and
+        the fixings left). The observer is made anew from the log (views already handed out
+        keep what they showed). ``IndexError`` when nothing is pushed."""
+        step, snapshot = self._undo.pop()
+        observer = self._observer
+        if observer is not None:
+            observer.before_change()
+            self._observer = None
+        snapshot.restore(self)
+        return step
+
+    def clear_stack(self) -> None:
+        """Forget the pushed steps (they stay applied): ``pop`` has nothing left to undo."""
+        self._undo.clear()
+
+    def _may_draw(self) -> bool:
+        """Whether the seeded generator may draw during the next step, so that a snapshot must
+        save it. It draws only for a reshuffle, which comes only when fewer than three policies
+        are left after a session or a chaos policy (D1): a step draws at most one policy (chaos)
+        before its first deck check, so with four or more left now it does not draw."""
+        return self._rng is not None and len(self._draw) <= 3
 
     # ------------------------------------------------------------------ records & views
     def to_record(self) -> dict[str, Any]:
-        """A record (RECORD-FORMAT.md) that replays to this exact state, with no seed needed."""
+        """A record (RECORD-FORMAT.md) that replays to this exact state, with no seed needed:
+        its fixings are the game's chance outcomes (``chance_history``). At a chance node the
+        record holds the outcomes so far (under explicit chance it replays to the node)."""
+        if not self.started:
+            raise GameError("no record before the deal, the first president and the deck")
+        fixings = fixings_of(self.chance_history)
         return write_record(
             rules=self.rules.record_form(),
             players=self.names if self.names is not None else self.n,
-            roles=[r.value for r in self.roles],
-            first_president=self.first_president,
-            deck=[p.value for p in self.initial_deck],
-            reshuffles=[[p.value for p in pile] for pile in self.reshuffles],
+            roles=fixings["roles"],
+            first_president=fixings["first_president"],
+            deck=fixings["deck"],
+            reshuffles=fixings["reshuffles"],
             actions=[a.to_json() for a in self.actions],
             seed=self.seed,
             winner=None if self.winner is None else self.winner.value,
@@ -1191,18 +1439,24 @@ class Game:
 
     @property
     def observer(self) -> Observer:
-        """What every seat has observed (engine/observer.py), kept up to date incrementally."""
+        """What every seat has observed (engine/observer.py), kept up to date incrementally
+        (made anew after a ``pop``)."""
         observer = self._observer
         if observer is None:
-            observer = self._observer = Observer(self)
+            observer = self._observer = self._new_observer()
         return observer
 
     def view(self, seat: int | None) -> View:
         """What ``seat`` may know now (``None``: a spectator), as an immutable snapshot."""
         observer = self._observer
         if observer is None:
-            observer = self._observer = Observer(self)
+            observer = self._observer = self._new_observer()
         return observer.view(seat)
+
+    def _new_observer(self) -> Observer:
+        if not self.started:
+            raise GameError("nobody observes anything before the deal, first president and deck")
+        return Observer(self)
 
     def visible_events(self, seat: int | None) -> list[Event]:
         """The log entries ``seat`` observes (``None``: the public ones)."""
@@ -1256,6 +1510,8 @@ def _parse_roles(roles: Any, n: int, fascists: int) -> list[Role]:
     return out
 
 
-_STATE_SLOTS = tuple(name for name in Game.__slots__ if name != "_observer")
+Game.STATE = tuple(
+    name for name in Game.__slots__ if name not in {"_rng", "_observer", "_undo", *Game.LOGS}
+)
 
 __all__ = ["Game", "InvalidSettings"]

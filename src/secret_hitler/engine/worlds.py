@@ -9,7 +9,9 @@ election aside: the other voters' hidden ballots are left to whoever plays the w
 
 ``sample_world(view, roles, rng)`` is the one entry point; a sample that cannot explain the view
 raises ``WorldError`` (a caller draws again). The deck rules it follows (reshuffles of the draw
-and discard piles, a veto proposed after the choice) are the engine's, replayed by ``Game``.
+and discard piles, a veto proposed after the choice) are the engine's, replayed by ``Game``. The
+world draws its future reshuffles from a seed, or under ``chance="explicit"`` stops at each as a
+chance node (as OpenSpiel's resampler wants it).
 """
 
 from __future__ import annotations
@@ -344,10 +346,14 @@ class _WorldBuilder:
             self._discard(pair[0])
 
 
-def sample_world(view: View, roles: Sequence[str], rng: random.Random) -> Game:
+def sample_world(
+    view: View, roles: Sequence[str], rng: random.Random, chance: str = "sampled"
+) -> Game:
     """A game in which ``roles`` hold, whose deck is sampled consistently with ``view``, replayed
     to the moment of ``view``, a decision of its seat (raises ``WorldError`` if that world cannot
-    explain the view: roles that contradict what the seat knows, or an unlucky deck sample)."""
+    explain the view: roles that contradict what the seat knows, or an unlucky deck sample).
+    ``chance``: the world's own (``Game``'s): under ``explicit`` its next reshuffle is a chance
+    node rather than a draw from a seed taken from ``rng``."""
     if len(roles) != view.players:
         raise ValueError(f"roles: need {view.players}, got {len(roles)}")
     for s, known in enumerate(view.known_roles):
@@ -359,16 +365,17 @@ def sample_world(view: View, roles: Sequence[str], rng: random.Random) -> Game:
     rules = Rules.from_json(view.events[0]["rules"])  # as the game logged them (game_started)
     deck, reshuffles, actions, first = _WorldBuilder(view, rules, rng).build()
     if rules.first_president == "first_seat":
-        first = None
+        first = 0
     try:
         game = Game(
             view.players,
             rules,
-            rng.getrandbits(63),
+            None if chance == "explicit" else rng.getrandbits(63),
             roles=list(roles),
             first_president=first,
             deck=deck,
             reshuffles=reshuffles,
+            chance=chance,
         )
         apply = game.apply
         for action in actions:
