@@ -2,8 +2,8 @@
 same deals with a `rule` bot in that seat: the liberal win rate of each (docs/batched.md).
 
 The game is ``secret_hitler.env.openspiel`` (the engine under OpenSpiel); ISMCTS searches with
-random rollouts over worlds drawn by ``resample_from_infostate`` (hidden roles drawn again;
-the deck is the real one, so the search sees the deck order: an advantage, stated). The other
+random rollouts over worlds drawn by ``resample_from_infostate`` (the engine's sampler: the
+hidden roles, the deck and the hidden discards drawn again from the seat's view). The other
 seats are the project's `rule` level, deciding from their engine views; claims are not in the
 OpenSpiel action space, so nobody claims.
 
@@ -67,7 +67,7 @@ def main() -> None:
         rng = random.Random(seed)
         outcomes, probs = zip(*probe.chance_outcomes(), strict=True)
         probe.apply_action(rng.choices(outcomes, weights=probs)[0])
-        seat = probe.fixings["roles"].index("liberal")
+        seat = probe.engine.roles.index("liberal")
         bot = ismcts.ISMCTSBot(
             game,
             evaluator,

@@ -1,5 +1,6 @@
 """Secret Hitler in OpenSpiel: registered, OpenSpiel's random-simulation test passes for every
-preset, chance nodes are the engine's fixings, and PettingZoo reaches it through Shimmy."""
+preset, chance nodes are the engine's (and a record's fixings), the resampler is the engine's,
+and PettingZoo reaches it through Shimmy."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 pytest.importorskip("shimmy")
 
-from secret_hitler.engine import PRESETS, replay  # noqa: E402
+from secret_hitler.engine import PRESETS, Game, replay  # noqa: E402
 from secret_hitler.env import openspiel  # noqa: E402
 from secret_hitler.env.encoding import Layout  # noqa: E402
 
@@ -59,6 +60,64 @@ def test_a_finished_state_is_an_engine_record_that_replays(rules: str) -> None:
         for seat, role in enumerate(record["roles"]):
             won = (role == "liberal") == (engine.winner.value == "liberal")
             assert returns[seat] == (1.0 if won else -1.0)
+
+
+def test_a_state_plays_one_engine_game_without_copying_or_rebuilding_it(monkeypatch) -> None:
+    """Chance nodes are the engine's: a state applies each outcome and each move to its one
+    engine game (no copy before a move, no game rebuilt after a chance node)."""
+    built = []
+    init = Game.__init__
+
+    def counted(game, *args, **kwargs):
+        built.append(kwargs.get("chance"))
+        init(game, *args, **kwargs)
+
+    def no_copy(game):
+        raise AssertionError("the engine game was copied")
+
+    monkeypatch.setattr(Game, "__init__", counted)
+    monkeypatch.setattr(Game, "clone", no_copy)
+    game = openspiel.load(7, "official")
+    rng = random.Random(8)
+    for _ in range(3):
+        state = game.new_initial_state()
+        engine = state.engine
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = [o for o, _ in state.chance_outcomes()]
+                state.apply_action(rng.choice(outcomes))
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+            assert state.engine is engine
+    assert built == ["explicit"] * 3
+
+
+def test_a_resampled_state_is_one_the_player_cannot_tell_apart() -> None:
+    """``resample_from_infostate`` draws worlds with the engine's sampler: the player's
+    information state, its turn and its legal actions are the same, the hidden roles vary."""
+    game = openspiel.load(7, "official")
+    rng = random.Random(4)
+    resampled = other_roles = 0
+    for _ in range(3):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice([o for o, _ in state.chance_outcomes()]))
+                continue
+            player = state.current_player()
+            if rng.random() < 0.25:
+                world = state.resample_from_infostate(player, rng.random)
+                assert world.current_player() == player
+                assert world.information_state_string(player) == (
+                    state.information_state_string(player)
+                )
+                assert world.legal_actions() == state.legal_actions()
+                resampled += 1
+                other_roles += world.engine.roles != state.engine.roles
+                if not world.is_terminal():  # the world plays on, its own chance included
+                    world.apply_action(world.legal_actions()[0])
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert resampled > 20 and other_roles > resampled // 4
 
 
 def test_information_state_is_the_seats_view_and_the_environments_encoding() -> None:

@@ -1,19 +1,22 @@
 """Secret Hitler as an OpenSpiel Python game (``pyspiel.register_game``), over the engine.
 
-The engine (``secret_hitler.engine.Game``) plays every rule; this module only turns its chance
-into explicit chance nodes and its views into OpenSpiel's strings and tensors:
+The engine (``secret_hitler.engine.Game``) plays every rule, its chance included: a state holds
+one engine game of explicit chance (``Game(..., chance="explicit")``), and this module only maps
+its chance nodes and its views to OpenSpiel's integers, strings and tensors:
 
-- chance nodes, each uniform over its outcomes: the deal (every distinct assignment of roles),
+- chance nodes are the engine's, each uniform over its outcomes, an outcome's index in the
+  node's ``outcomes`` being its OpenSpiel action: the deal (every distinct assignment of roles),
   the first president (one outcome under ``first_seat`` rules), the deck (every distinct order
-  of the policies), and each reshuffle (every order of the policies shuffled). A player action
-  that makes the engine reshuffle waits at a chance node for the new pile; the engine game is
-  then rebuilt from its fixings (a record: the deal, deck and reshuffles so far) and replayed;
+  of the policies), and each reshuffle (every order of the policies shuffled), where a player
+  action that makes the engine reshuffle stops until the pile comes;
 - players act in the research environment's action space (``encoding.ACTIONS``, claims left
   out), voters one after another from the candidate's left, as in the environment;
 - the information state of a player is its engine view with every event it observed (as JSON)
   and, as a tensor, the environment's encoding with 64 nominations of history; the observation
   is the environment's vector (8 nominations) and the view without its log;
-- returns: +1 to each member of the winning team, -1 to the others, at the end.
+- returns: +1 to each member of the winning team, -1 to the others, at the end;
+- ``resample_from_infostate`` draws a world from the player's view with the engine's sampler
+  (``engine.worlds.sample_world``: the roles, the deck and the hidden discards).
 
 ``load(players, rules)`` returns the game; ``GAME_NAME`` is its OpenSpiel name. Needs the
 ``openspiel`` extra.
@@ -21,10 +24,9 @@ into explicit chance nodes and its views into OpenSpiel's strings and tensors:
 
 from __future__ import annotations
 
-import itertools
 import json
 import math
-from functools import cache
+import random
 from typing import Any
 
 import numpy as np
@@ -32,15 +34,17 @@ import pyspiel
 
 from ..engine import Game, Rules
 from ..engine.actions import Action
-from ..engine.errors import GameError
+from ..engine.chance import Deals
 from ..engine.settings import MAX_PLAYERS, MIN_PLAYERS
+from ..engine.view import View
+from ..engine.worlds import WorldError, sample_world
 from .encoding import ACTIONS, NUM_ACTIONS, Layout, action_index, encode_view
 
 GAME_NAME = "secret_hitler"
 #: Nominations the information-state tensor carries (a game has at most about 35).
 RECALL_HISTORY = 64
-_DEAL, _FIRST, _DECK, _PLAY = range(4)
-_ROLES = ("liberal", "fascist", "hitler")
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=GAME_NAME,
@@ -60,48 +64,6 @@ _GAME_TYPE = pyspiel.GameType(
 )
 
 
-@cache
-def _deals(players: int, fascists: int) -> tuple[tuple[str, ...], ...]:
-    """Every distinct assignment of roles to seats, in a fixed order."""
-    out = []
-    for hitler in range(players):
-        others = [s for s in range(players) if s != hitler]
-        for team in itertools.combinations(others, fascists):
-            roles = ["liberal"] * players
-            roles[hitler] = "hitler"
-            for s in team:
-                roles[s] = "fascist"
-            out.append(tuple(roles))
-    return tuple(out)
-
-
-def _pile(rank: int, size: int, fascists: int) -> list[str]:
-    """The ``rank``-th (lexicographic) choice of fascist places in a pile of ``size``."""
-    pile, left = [], fascists
-    for i in range(size):
-        rest = size - i - 1
-        with_f = math.comb(rest, left - 1) if left else 0
-        if left and rank < with_f:
-            pile.append("fascist")
-            left -= 1
-        else:
-            rank -= with_f
-            pile.append("liberal")
-    return pile
-
-
-def _rank(pile: list[str]) -> int:
-    """``_pile``'s inverse."""
-    rank, left, size = 0, pile.count("fascist"), len(pile)
-    for i, p in enumerate(pile):
-        rest = size - i - 1
-        if p == "fascist":
-            left -= 1
-        elif left:
-            rank += math.comb(rest, left - 1)
-    return rank
-
-
 class SecretHitlerGame(pyspiel.Game):  # type: ignore[misc]
     """The game for a table size and rules preset (the ``players`` and ``rules`` parameters)."""
 
@@ -111,10 +73,9 @@ class SecretHitlerGame(pyspiel.Game):  # type: ignore[misc]
         rules = Rules.from_json(params.get("rules", "official"))
         rules.validate(players)
         self.players, self.rules = players, rules
-        lib, fas = rules.deck
-        size = lib + fas
+        size = sum(rules.deck)
         chance = max(
-            [len(_deals(players, rules.fascist_count(players))), players]
+            [len(Deals(players, rules.fascist_count(players))), players]
             + [math.comb(m, m // 2) for m in range(3, size + 1)]
         )
         info = pyspiel.GameInfo(
@@ -141,157 +102,116 @@ class _Held:
     """The engine game of a state; OpenSpiel clones states with ``copy.deepcopy``, and an
     engine game is copied with ``Game.clone``."""
 
-    def __init__(self, game: Game | None) -> None:
+    def __init__(self, game: Game) -> None:
         self.game = game
 
     def __deepcopy__(self, memo: Any) -> _Held:
-        return _Held(self.game.clone() if self.game is not None else None)
+        return _Held(self.game.clone())
 
 
 class SecretHitlerState(pyspiel.State):  # type: ignore[misc]
-    """A game in progress: the chance outcomes so far, the engine game, the actions."""
+    """A game in progress: one engine game of explicit chance (``engine``)."""
 
-    def __init__(self, game: SecretHitlerGame) -> None:
+    def __init__(self, game: SecretHitlerGame, engine: Game | None = None) -> None:
         super().__init__(game)
         self.players, self.rules = game.players, game.rules
-        self.fixings: dict[str, Any] = {"reshuffles": []}
-        self.actions: list[Action] = []
-        self._held = _Held(None)
-        self.pending: tuple[Action, int, int] | None = None  # action, pile size, fascists
+        if engine is None:
+            engine = Game(game.players, game.rules, chance="explicit")
+        self._held = _Held(engine)
 
     @property
-    def engine(self) -> Game | None:
+    def engine(self) -> Game:
         return self._held.game
 
-    @engine.setter
-    def engine(self, game: Game | None) -> None:
-        self._held = _Held(game)
-
     # -- whose turn
-    def _stage(self) -> int:
-        if self.engine is not None:
-            return _PLAY
-        return len([k for k in ("roles", "first_president", "deck") if k in self.fixings])
-
     def current_player(self) -> int:
-        if self.engine is None or self.pending is not None:
-            return int(pyspiel.PlayerId.CHANCE)
-        if self.engine.finished:
-            return int(pyspiel.PlayerId.TERMINAL)
-        return _acting(self.engine)
+        engine = self.engine
+        if engine.is_chance_node():
+            return _CHANCE
+        if engine.finished:
+            return _TERMINAL
+        return _acting(engine)
 
     def _legal_actions(self, player: int) -> list[int]:
-        assert self.engine is not None
         legal = {action_index(a) for a in self.engine.legal_actions(player)}
         legal.discard(-1)
         return sorted(legal)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        stage = self._stage()
-        if stage == _DEAL:
-            count = len(_deals(self.players, self.rules.fascist_count(self.players)))
-        elif stage == _FIRST:
-            count = 1 if self.rules.first_president == "first_seat" else self.players
-        elif stage == _DECK:
-            count = math.comb(sum(self.rules.deck), self.rules.deck[1])
-        else:
-            assert self.pending is not None
-            _, size, fascists = self.pending
-            count = math.comb(size, fascists)
-        return [(o, 1.0 / count) for o in range(count)]
+        node = self.engine.chance_node
+        assert node is not None
+        p = node.probability
+        return [(o, p) for o in range(len(node.outcomes))]
 
     # -- moves
     def _apply_action(self, action: int) -> None:
-        stage = self._stage()
-        if stage == _DEAL:
-            deals = _deals(self.players, self.rules.fascist_count(self.players))
-            self.fixings["roles"] = list(deals[action])
-        elif stage == _FIRST:
-            self.fixings["first_president"] = action
-        elif stage == _DECK:
-            lib, fas = self.rules.deck
-            self.fixings["deck"] = _pile(action, lib + fas, fas)
-            self.engine = self._rebuild()
-        elif self.pending is not None:
-            move, size, fascists = self.pending
-            self.fixings["reshuffles"].append(_pile(action, size, fascists))
-            self.pending = None
-            self.engine = self._rebuild()
-            self._play(move)
-        else:
-            assert self.engine is not None
-            self._play(ACTIONS[self.current_player()][action])
-
-    def _play(self, move: Action) -> None:
-        """Apply ``move``, or stop at a chance node when it would reshuffle."""
         engine = self.engine
-        assert engine is not None
-        trial = engine.clone()
-        trial.apply(move)  # raises IllegalAction, changing nothing, on an illegal move
-        if len(trial.reshuffles) > len(self.fixings["reshuffles"]):  # one the fixings lack
-            drawn = trial.reshuffles[-1]
-            self.pending = (move, len(drawn), sum(1 for p in drawn if p.value == "fascist"))
-            return
-        engine.apply(move)
-        self.actions.append(move)
-
-    def _rebuild(self) -> Game:
-        """The engine game of the fixings so far, with the actions so far replayed."""
-        game = Game(self.players, self.rules, **self.fixings)
-        for move in self.actions:
-            game.apply(move)
-        return game
+        node = engine.chance_node
+        if node is not None:
+            engine.apply(node.outcomes[action])
+        else:
+            engine.apply(ACTIONS[_acting(engine)][action])
 
     def _action_to_string(self, player: int, action: int) -> str:
-        if player == int(pyspiel.PlayerId.CHANCE):
+        if player == _CHANCE:
             return f"chance:{action}"
         return json.dumps(ACTIONS[player][action].to_json(), sort_keys=True)
 
     # -- the end
     def is_terminal(self) -> bool:
-        return self.engine is not None and self.pending is None and self.engine.finished
+        return self.engine.finished
 
     def returns(self) -> list[float]:
         engine = self.engine
-        if engine is None or not engine.finished or engine.winner is None:
+        if not engine.finished or engine.winner is None:
             return [0.0] * self.players
         winner = engine.winner.value
         return [1.0 if r.party.value == winner else -1.0 for r in engine.roles]
 
     def __str__(self) -> str:
-        return repr(self.engine) if self.engine is not None else f"dealing {self.fixings}"
+        node = self.engine.chance_node
+        return repr(self.engine) + ("" if node is None else f" awaiting the {node.type}")
 
     def resample_from_infostate(self, player: int, sampler: Any) -> SecretHitlerState:
-        """A state ``player`` cannot tell from this one, with the hidden roles drawn again
-        (uniformly among the deals its view allows, kept when the engine replays the game
-        under them); the policy deck stays the real one (a known simplification)."""
+        """A state ``player`` cannot tell from this one: a world the engine's sampler draws from
+        its view (``engine.worlds.sample_world``), under roles drawn uniformly among the deals
+        until one explains the view; the ballots its view shows cast in the open election are
+        cast again, its own as it was, the others' at random. The state itself when ``player``
+        has no decision now (a chance node, the end, another seat's turn) or no world is found."""
         engine = self.engine
-        if engine is None or self.pending is not None:
+        if engine.chance_node is not None or player not in engine.to_act():
             return self.clone()  # type: ignore[no-any-return]
         view = engine.view(player)
-        rng = np.random.default_rng(int(sampler() * 2**31) if callable(sampler) else None)
-        deals = _deals(self.players, self.rules.fascist_count(self.players))
-        order = rng.permutation(len(deals))
-        parties = dict(view.investigations)
+        rng = random.Random(int(sampler() * 2**31) if callable(sampler) else None)
+        deals = Deals(self.players, self.rules.fascist_count(self.players))
+        order = list(range(len(deals)))
+        rng.shuffle(order)
         for i in order:
-            roles = deals[i]
-            if any(k is not None and k != r for k, r in zip(view.known_roles, roles, strict=True)):
-                continue
-            if any(
-                ("liberal" if roles[t] == "liberal" else "fascist") != p for t, p in parties.items()
-            ):
-                continue
-            if any(roles[s] == "hitler" for s in view.proven_not_hitler):
-                continue
-            other = self.clone()
-            other.fixings["roles"] = list(roles)
+            roles = [r.value for r in deals[i].roles]
             try:
-                other.engine = other._rebuild()
-            except GameError:
+                world = sample_world(view, roles, rng, chance="explicit")
+            except WorldError:
                 continue
-            if other.engine.finished == engine.finished:
-                return other  # type: ignore[no-any-return]
+            _recast_ballots(world, view, rng)
+            return SecretHitlerState(self.get_game(), world)
         return self.clone()  # type: ignore[no-any-return]
+
+
+def _recast_ballots(world: Game, view: View, rng: random.Random) -> None:
+    """Cast in ``world`` the secret ballots ``view`` saw noticed in the open election (a world
+    leaves them out, engine/worlds.py), in the order they were cast: the view's own as it was,
+    the others' ja or nein at random."""
+    if view.phase != "vote":
+        return
+    noticed: list[int] = []
+    for e in view.events:
+        if e["type"] == "nominated":
+            noticed = []
+        elif e["type"] == "voted" and "ja" not in e:
+            noticed.append(e["seat"])
+    for seat in noticed:
+        ja = view.own_vote if seat == view.seat else rng.random() < 0.5
+        world.apply(Action.vote(seat, bool(ja)))
 
 
 def _acting(game: Game) -> int:
@@ -316,18 +236,13 @@ class Observer:
 
     def set_from(self, state: SecretHitlerState, player: int) -> None:
         self.tensor.fill(0.0)
-        if state.engine is not None:
+        if state.engine.started:
             self.tensor[:] = encode_view(state.engine.view(player), layout=self.layout)
 
     def string_from(self, state: SecretHitlerState, player: int) -> str:
-        if state.engine is None:
+        if not state.engine.started:
             return f"p{player} dealing"
-        text = json.dumps(state.engine.view(player).to_json(events=self.recall), sort_keys=True)
-        if self.recall and state.pending is not None and state.current_player() < 0:
-            move = state.pending[0]
-            if move.seat == player:  # a player remembers its own move while the deck is shuffled
-                text += " pending " + json.dumps(move.to_json(), sort_keys=True)
-        return text
+        return json.dumps(state.engine.view(player).to_json(events=self.recall), sort_keys=True)
 
 
 pyspiel.register_game(_GAME_TYPE, SecretHitlerGame)
