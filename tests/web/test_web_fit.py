@@ -14,12 +14,15 @@ from __future__ import annotations
 import json
 import random
 import time
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from web_support import (
     LANGUAGES,
     ROOT,
+    Server,
     SocketPlayer,
     act_once,
     layout_problems,
@@ -210,10 +213,23 @@ def _height(page: Any, selector: str) -> float:
     )
 
 
-def test_the_remake_vote_is_one_line_until_opened(web_server, new_context) -> None:
+@pytest.fixture(scope="module")
+def proxied_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server that believes 127.0.0.1 as a proxy: a remake counts people, and two people are
+    two addresses (docs/protocol.md "Hosting")."""
+    server = Server(Path(tmp_path_factory.mktemp("remake-data")), SH_TRUSTED_PROXIES="127.0.0.1")
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def test_the_remake_vote_is_one_line_until_opened(proxied_server, new_context) -> None:
     """Two people and three bots, before the first policy: the remake vote is one line on a
     phone (what it is and the button to call it are on demand), in every language; a vote that
     passed says so in one line until "OK"."""
+    web_server = proxied_server
     ann, bob = web_server.session("Anastasia"), web_server.session("Bob")
     bots = {str(s): "rule" for s in range(2, 5)}
     t = web_server.api("POST", "/api/tables", {"players": 5, "bots": bots}, token=ann["token"])
@@ -241,8 +257,14 @@ def test_the_remake_vote_is_one_line_until_opened(web_server, new_context) -> No
         assert remake.locator(".hint").is_hidden()
     page.select_option("#lang-select", "en")
     page.wait_for_function("() => document.documentElement.lang === 'en'")
-    for who in (ann, bob):
-        web_server.api("POST", f"/api/tables/{t['id']}/remake", {"vote": True}, token=who["token"])
+    for who, home in ((ann, "198.51.100.1"), (bob, "198.51.100.2")):
+        web_server.api(
+            "POST",
+            f"/api/tables/{t['id']}/remake",
+            {"vote": True},
+            token=who["token"],
+            address=home,
+        )
     result = remake.locator(".remake-result")
     result.wait_for(timeout=20000)
     assert result.inner_text().startswith("The remake vote passed")

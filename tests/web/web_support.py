@@ -49,12 +49,23 @@ class Server(LiveServer):
     LOG_LEVEL = "warning"
 
     # -- plain HTTP, for setting up tables without a browser -----------------------------
-    def api(self, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
+    def api(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        token: str | None = None,
+        address: str | None = None,
+    ) -> Any:
+        """``address``: the client address a trusted proxy names (X-Forwarded-For), for a server
+        started with ``SH_TRUSTED_PROXIES=127.0.0.1``: another address is another person."""
         data = None if body is None else json.dumps(body).encode()
         req = urllib.request.Request(self.url + path, data=data, method=method)
         req.add_header("Content-Type", "application/json")
         if token:
             req.add_header("Authorization", f"Bearer {token}")
+        if address:
+            req.add_header("X-Forwarded-For", address)
         with urllib.request.urlopen(req, timeout=10) as r:
             text = r.read().decode()
         return json.loads(text) if text else None
