@@ -90,7 +90,7 @@ def test_models_talk_through_the_tables_bot_talk(
 ) -> None:
     """A model's chat line (said with a decision) is read as a talk line and said at the table
     like a bot's, to everyone; the other model hears it in its next prompts."""
-    chat.say = "Player 1 is a fascist."
+    chat.say = "Seat 0 is a fascist."  # the prompts number seats from 0: the host
     path = endpoints_file(tmp_path / "models.toml", chat.url, MODELS)
     # bots' lines leave between moves: the moves take a moment here (a model's at least 3 s)
     server: Server = make_server(SH_LLM_ENDPOINTS=str(path), SH_CLAIM_WAIT="0", SH_BOT_DELAY="0.2")

@@ -34,14 +34,22 @@ or several) the one way; ``makes_claims`` tells whether an agent ever claims; ``
 and ``tell`` are the talk protocol's two calls (``speaks``/``listens``: whether an agent does);
 ``play_out`` drives a game to its end with one agent per seat (and its talk, with a
 ``TableTalk``). An answer outside the offer raises ``AgentError`` and changes nothing.
+
+Async agents. An agent that waits rather than computes (a language model's seat waits for its
+endpoint) may also define ``act_async`` and ``claims_async``, coroutines with the meaning of
+``act`` and ``claims``. ``decide_async`` and ``ask_claims_async`` await them (any other agent
+answers ``decide``/``ask_claims`` at once) and check the answer as the plain calls do;
+``play_out_async`` drives a game like ``play_out`` and asks the seats that act at once
+together: every voter of a secret vote, every seat with an open claim window.
 """
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import importlib
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, ClassVar
 
 from ..engine import Action, Game, View
@@ -49,7 +57,7 @@ from ..engine import actions as A
 from ..engine.types import Phase
 from ..extras import MissingExtra, installed, require
 from ..talk.lines import KINDS, Line
-from ..talk.said import Said
+from ..talk.said import Said, judges_speaker
 
 
 class Agent:
@@ -158,7 +166,9 @@ def listens(agent: object) -> bool:
 def ask_speech(agent: Agent, view: View) -> list[Line]:
     """The lines ``agent`` says now, read once for every host: ``speak`` may return None or a
     sequence of talk lines, at most ``SPEECH_MAX``, each naming only seats at the table;
-    anything else raises ``AgentError``."""
+    anything else raises ``AgentError``. A line that accuses, trusts or names as Hitler the
+    speaker itself (``talk.said.judges_speaker``: "I trust Qwen 3" from Qwen 3) says nothing
+    and is left out."""
     made = agent.speak(view)
     if made is None:
         return []
@@ -175,7 +185,7 @@ def ask_speech(agent: Agent, view: View) -> list[Line]:
             raise AgentError(f"seat {agent.seat} said {line!r}, which is not a talk line")
         if any(s >= view.players for s in line.seats()):
             raise AgentError(f"seat {agent.seat} said {line!r}, naming a seat not at the table")
-    return lines
+    return [line for line in lines if not judges_speaker(line, agent.seat)]
 
 
 def tell(agent: Agent, view: View, said: Sequence[Said]) -> None:
@@ -189,7 +199,11 @@ def ask_claims(agent: Agent, view: View, options: Sequence[Action]) -> list[Acti
     every caller: ``claims`` may return None or an empty sequence (no claim), one ``Action``, or
     several; each must be one of ``options`` (``AgentError`` otherwise), and of several on one
     subject only the first counts."""
-    made = agent.claims(view, options)
+    return read_claims(agent, agent.claims(view, options), options)
+
+
+def read_claims(agent: Agent, made: Any, options: Sequence[Action]) -> list[Action]:
+    """What ``claims`` (or ``claims_async``) returned, read as ``ask_claims`` says."""
     if made is None:
         return []
     try:
@@ -205,6 +219,63 @@ def ask_claims(agent: Agent, view: View, options: Sequence[Action]) -> list[Acti
             subjects.add(claim.subject)
             out.append(claim)
     return out
+
+
+#: How a host runs an agent's plain (computing) call off its event loop: ``offload(fn, *args)``
+#: returns an awaitable of ``fn(*args)`` (``asyncio.to_thread``, a thread pool's executor).
+Offload = Callable[..., Awaitable[Any]]
+
+
+async def decide_async(
+    agent: Agent, view: View | None, legal: Sequence[Action], offload: Offload | None = None
+) -> Action:
+    """``decide`` for an agent that may wait: its ``act_async`` is awaited when it has one
+    (with a view), else ``decide`` answers (through ``offload`` when given). The answer is
+    checked as ``decide`` checks it."""
+    hook: Callable[[View, Sequence[Action]], Awaitable[Action]] | None
+    hook = getattr(agent, "act_async", None)
+    if hook is None or view is None:
+        if offload is None:
+            return decide(agent, view, legal)
+        decided: Action = await offload(decide, agent, view, legal)
+        return decided
+    action = await hook(view, legal)
+    for offered in legal:
+        if offered is action:
+            return action
+    return require_offered(action, legal, f"seat {agent.seat}")
+
+
+async def ask_claims_async(
+    agent: Agent, view: View, options: Sequence[Action], offload: Offload | None = None
+) -> list[Action]:
+    """``ask_claims`` for an agent that may wait: its ``claims_async`` is awaited when it has
+    one, else ``claims`` answers (through ``offload`` when given); read as ``ask_claims``."""
+    hook: Callable[[View, Sequence[Action]], Awaitable[object]] | None
+    hook = getattr(agent, "claims_async", None)
+    if hook is not None:
+        made = await hook(view, options)
+    elif offload is not None:
+        made = await offload(agent.claims, view, options)
+    else:
+        made = agent.claims(view, options)
+    return read_claims(agent, made, options)
+
+
+def turn_actions(game: Game, seat: int) -> list[Action]:
+    """The seat's legal actions less its claims (claims come last, offered apart)."""
+    legal = game.legal_actions(seat)
+    if legal and legal[-1].type == A.CLAIM:
+        legal = [a for a in legal if a.type != A.CLAIM]
+    return legal
+
+
+def claim_order(game: Game) -> list[int]:
+    """The seats in the order claims are asked for: the last elected president first, so a
+    chancellor can hear his story before telling hers."""
+    n = game.n
+    first = game.president if game.president is not None else 0
+    return [(first + i) % n for i in range(n)]
 
 
 def play_out(
@@ -286,9 +357,7 @@ class TableTalk:
             self._speakers = [speaks(a) for a in agents]
             hear = self.listen if self.listen is not None else [True] * len(agents)
             self._listeners = [bool(h) and listens(a) for a, h in zip(agents, hear, strict=True)]
-        n = game.n
-        first = game.president if game.president is not None else 0
-        order = [(first + i) % n for i in range(n)]
+        order = claim_order(game)
         view = game.observer.view
         total = 0
         for _ in range(self.passes):
@@ -328,9 +397,7 @@ def _offer_claims(
     telling hers; a seat that declined is asked again after any other claim.
     """
     made = 0
-    n = game.n
-    first = game.president if game.president is not None else 0
-    order = [(first + i) % n for i in range(n)]
+    order = claim_order(game)
     while not game.finished:
         progress = False
         open_seats = game.claimants()
@@ -350,6 +417,84 @@ def _offer_claims(
                 game.apply(claim)
                 made += 1
                 progress = True
+        if not progress:
+            break
+    return made
+
+
+async def play_out_async(
+    game: Game,
+    agents: Sequence[Agent],
+    names: Sequence[str] | None = None,
+    offload: Offload | None = None,
+) -> tuple[int, int]:
+    """``play_out`` (no talk) for agents that may wait (``act_async``, ``claims_async``): the
+    seats that act at once are asked together and their answers applied in seat order. In a
+    secret vote every voter is asked at once, with its view at the vote's opening (none sees
+    another's vote before the tally); a public sequential vote (``voting`` of the rules) asks
+    one voter at a time, as ``play_out`` does. Every seat with an open claim window is asked at
+    once, and their claims applied the last elected president's first; they are asked again
+    while anyone claims. Agents without async hooks answer through ``offload`` when given (so
+    a slow bot does not hold up the other seats' requests). Returns (turn actions, claims)."""
+    if len(agents) != game.n:
+        raise ValueError(f"need {game.n} agents, got {len(agents)}")
+    labels = list(names) if names is not None else [a.name for a in agents]
+    talkers = [makes_claims(a) for a in agents]
+    together = game.rules.voting != "public_sequential"
+    turns = claims = 0
+    while not game.finished:
+        seats = game.to_act()
+        if not together:
+            seats = seats[:1]
+        legal = {s: turn_actions(game, s) for s in seats}
+
+        async def turn(seat: int, offered: list[Action]) -> Action:
+            try:
+                return await decide_async(agents[seat], game.view(seat), offered, offload)
+            except AgentError as exc:
+                raise AgentError(f"{_who(labels, seat, game)}: {exc}") from None
+
+        for action in await asyncio.gather(*(turn(s, legal[s]) for s in seats)):
+            game.apply(action)
+            turns += 1
+        if game.phase is not Phase.VOTE and any(talkers) and game.claimants():
+            claims += await _offer_claims_async(game, agents, labels, talkers, offload)
+    return turns, claims
+
+
+async def _offer_claims_async(
+    game: Game,
+    agents: Sequence[Agent],
+    labels: Sequence[str],
+    talkers: Sequence[bool],
+    offload: Offload | None,
+) -> int:
+    """``_offer_claims`` with every open window asked at once (``play_out_async``)."""
+    made = 0
+    order = claim_order(game)
+    while not game.finished:
+        open_seats = set(game.claimants())
+        asked = {
+            s: [a for a in game.legal_actions(s) if a.type == A.CLAIM]
+            for s in order
+            if talkers[s] and s in open_seats
+        }
+        asked = {s: options for s, options in asked.items() if options}
+
+        async def ask(seat: int, options: list[Action]) -> list[Action]:
+            try:
+                return await ask_claims_async(agents[seat], game.view(seat), options, offload)
+            except AgentError as exc:
+                raise AgentError(f"{_who(labels, seat, game)}: {exc}") from None
+
+        answers = await asyncio.gather(*(ask(s, options) for s, options in asked.items()))
+        progress = False
+        for chosen in answers:
+            for claim in chosen:
+                if game.is_legal(claim):
+                    game.apply(claim)
+                    made += 1
+                    progress = True
         if not progress:
             break
     return made

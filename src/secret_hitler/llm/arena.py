@@ -3,13 +3,17 @@
 A run is planned from its settings alone (``ArenaConfig.plan``): for each player count, game
 ``i`` is deal ``i // n`` played with the lineup rotated by ``i % n``, so every deal is played
 by each participant from every seat (and so in every role that deal has) before the next deal
-starts. Games with a model seat are played on threads of this process (their time is spent
-waiting for the endpoint); games of bots only go to a ``WorkerPool`` (processes, or a Ray
-cluster with ``--ray``), and give the same results wherever they run.
+starts. Games with a model seat are played as coroutines on one event loop of this process,
+``threads`` of them at once (their time is spent waiting for the endpoint): inside a game the
+seats that act at once (every voter, every seat with a claim window) are asked together
+(``bots.base.play_out_async``), the bots' moves computed on worker threads, and each game's
+requests take the endpoints' slots as one owner (``slots.FairSlots``). Games of bots only go
+to a ``WorkerPool`` (processes, or a Ray cluster with ``--ray``), and give the same results
+wherever they run.
 
 Each finished game is one line appended to ``results.jsonl`` in the output folder, flushed at
 once; a rerun of the same settings skips the games already there (a torn last line from an
-interruption is dropped), so an interrupted run resumes where it stopped. ``arena.json`` holds
+interruption is dropped), so an interrupted run resumes where it stopped (games in progress are played again). ``arena.json`` holds
 the settings; a rerun with other settings in the same folder is refused. A line carries the
 engine's record (``Game.to_record``) with an ``llm`` section: per model seat its endpoint,
 prompt version and digest, system prompt, every decision's prompts and answers, and its
@@ -18,21 +22,22 @@ counters; the table talk; and the prompt versions in play.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import random
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from ..bots.base import Agent, agent_factory
+from ..bots.base import Agent, agent_factory, play_out_async
 from ..engine import Action, Game, View
 from ..pools import WorkerPool
 from ..sim.simulator import derive_seed, run_game
 from .agent import LLMAgent
+from .client import aclose_clients
 from .endpoints import LEVEL_PREFIX
 from .talk import ChatLine
 
@@ -121,9 +126,19 @@ class _TalkingSeat(Agent):
         self._post()
         return made
 
+    async def act_async(self, view: View, legal: Sequence[Action]) -> Action:
+        action = await self.agent.act_async(view, legal)
+        self._post()
+        return action
 
-def play(spec: GameSpec, rules: Any) -> dict[str, Any]:
-    """Play one planned game; the line ``results.jsonl`` keeps of it."""
+    async def claims_async(self, view: View, options: Sequence[Action]) -> list[Action]:
+        made = await self.agent.claims_async(view, options)
+        self._post()
+        return made
+
+
+def _table(spec: GameSpec, rules: Any) -> tuple[Game, list[Agent], list[LLMAgent], list[ChatLine]]:
+    """A planned game's table: (game, its seats as played, the model seats, the talk)."""
     game = Game(spec.players, rules, spec.seed)
     agents: list[Agent] = []
     for s, level in enumerate(spec.seats):
@@ -134,7 +149,31 @@ def play(spec: GameSpec, rules: Any) -> dict[str, Any]:
     seated: list[Agent] = [
         _TalkingSeat(a, models, talk) if isinstance(a, LLMAgent) else a for a in agents
     ]
+    return game, seated, models, talk
+
+
+def play(spec: GameSpec, rules: Any) -> dict[str, Any]:
+    """Play one planned game with plain calls (bots only: a worker of the pool); the line
+    ``results.jsonl`` keeps of it."""
+    game, seated, models, talk = _table(spec, rules)
     run_game(game, seated, list(spec.seats))
+    return _line(spec, game, models, talk)
+
+
+async def play_async(spec: GameSpec, rules: Any) -> dict[str, Any]:
+    """Play one planned game with model seats: the seats that act at once are asked together,
+    the bots' moves computed on worker threads; the line ``results.jsonl`` keeps of it."""
+    game, seated, models, talk = _table(spec, rules)
+    for agent in models:
+        agent.owner = spec.key  # one game: one owner of the endpoints' slots
+        agent.offload = asyncio.to_thread
+    await play_out_async(game, seated, list(spec.seats), offload=asyncio.to_thread)
+    return _line(spec, game, models, talk)
+
+
+def _line(
+    spec: GameSpec, game: Game, models: Sequence[LLMAgent], talk: Sequence[ChatLine]
+) -> dict[str, Any]:
     assert game.winner is not None and game.reason is not None
     record = game.to_record()
     record["llm"] = _llm_section(models, talk)
@@ -270,25 +309,33 @@ def run_arena(
                 for line in pool.imap_unordered(_BotGame(config.rules), bots):
                     keep(line)
             if models:
-                _threads(models, config.rules, threads, keep)
+                asyncio.run(_games_with_models(models, config.rules, threads, keep))
     finally:
         if pool is not None:
             pool.close()
     return [lines[spec.key] for spec in plan]
 
 
-def _threads(
-    specs: Sequence[GameSpec], rules: Any, threads: int, keep: Callable[[dict[str, Any]], None]
+async def _games_with_models(
+    specs: Sequence[GameSpec], rules: Any, at_once: int, keep: Callable[[dict[str, Any]], None]
 ) -> None:
-    pool = ThreadPoolExecutor(max_workers=max(1, threads))
-    futures = [pool.submit(play, spec, rules) for spec in specs]
+    """Play ``specs``, ``at_once`` at a time, each kept as it ends; an interruption drops the
+    games in progress (a rerun plays them again)."""
+    gate = asyncio.Semaphore(max(1, at_once))
+
+    async def one(spec: GameSpec) -> dict[str, Any]:
+        async with gate:
+            return await play_async(spec, rules)
+
+    games = [asyncio.ensure_future(one(spec)) for spec in specs]
     try:
-        for future in as_completed(futures):
-            keep(future.result())
-    finally:  # an interruption: games not started are dropped, started ones finish
-        for future in futures:
-            future.cancel()
-        pool.shutdown(wait=True)
+        for finished in asyncio.as_completed(games):
+            keep(await finished)
+    finally:
+        for game in games:
+            game.cancel()
+        await asyncio.gather(*games, return_exceptions=True)
+        await aclose_clients()
 
 
 def iter_lines(out: Path) -> Iterator[dict[str, Any]]:
@@ -301,6 +348,7 @@ __all__ = [
     "GameSpec",
     "is_model",
     "play",
+    "play_async",
     "read_results",
     "run_arena",
 ]

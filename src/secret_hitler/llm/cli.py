@@ -182,6 +182,7 @@ def arena_command(
 
 
 def _report(lines: list[dict[str, Any]], out: Path, human_games: int, seed: int) -> dict[str, Any]:
+    from .agent import settled_by
     from .arena import SETTINGS, is_model
     from .report import build_report, vote_agreement
 
@@ -196,9 +197,11 @@ def _report(lines: list[dict[str, Any]], out: Path, human_games: int, seed: int)
         for level in models:
             cache = out / f"votes-{level.removeprefix('llm:')}-{human_games}.json"
             if cache.exists():
-                votes[level] = json.loads(cache.read_text(encoding="utf-8"))
-                continue
-            result = vote_agreement(evaluate_votes(chosen, level, seed))
+                cached = json.loads(cache.read_text(encoding="utf-8"))
+                if "votes" in cached:  # (an older cache mixed the fallback's votes in: redone)
+                    votes[level] = cached
+                    continue
+            result = vote_agreement(evaluate_votes(chosen, level, seed, decided_by=settled_by))
             result["half"] = f"test (first {len(chosen)} held-out games)"
             cache.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
             votes[level] = result

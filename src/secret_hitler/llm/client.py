@@ -2,13 +2,19 @@
 
 ``POST {base_url}/chat/completions`` with the OpenAI wire format (``model``, ``messages``,
 ``temperature``, ``max_tokens``, optional ``response_format``), which llama.cpp's server, vLLM,
-Ollama (``/v1``) and the hosted services all speak. A request either returns a ``Reply`` or
-raises ``ChatFailure`` whose ``kind`` says what went wrong, so the agent can count it:
+Ollama (``/v1``) and the hosted services all speak. A request is a coroutine (``httpx``'s
+async client: waiting for a model holds no thread) that either returns a ``Reply`` or raises
+``ChatFailure`` whose ``kind`` says what went wrong, so the agent can count it:
 
+- ``no_slot``: every ``concurrency`` slot of the endpoint stayed busy until the wait's end
+  (``slots.FairSlots``); nothing was sent (``sent`` False);
 - ``late``: no complete answer before the deadline (connect, read, or the whole body);
 - ``too_long``: the body grew past ``max_response_bytes`` (an endless answer is cut there);
 - ``http_429`` (with the server's ``Retry-After``, when it gives one), ``http_5xx``,
   ``http_4xx``; ``transport``: the connection failed; ``bad_reply``: not a chat completion.
+
+Every outcome says how long the request took from its sending (``seconds``) and how long it
+waited for a slot before (``queued``), so the time spent on failed and late requests counts.
 
 The API key goes in the ``Authorization`` header only; no message, log line or exception of
 this module contains it.
@@ -16,15 +22,20 @@ this module contains it.
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
+import weakref
+from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
 import httpx
 
 from .. import jsontext
+from . import runner
 from .endpoints import Endpoint
+from .slots import FairSlots
 
 _RETRY_AFTER_MAX = 600.0  # seconds: a longer Retry-After is read as this
 
@@ -36,17 +47,31 @@ class Reply:
     text: str
     prompt_tokens: int
     completion_tokens: int
-    seconds: float
+    seconds: float  # from sending the request to its last byte
     finish_reason: str | None = None
+    queued: float = 0.0  # waiting for a slot before it was sent
 
 
 class ChatFailure(Exception):
-    """A request that gave no usable reply; ``kind`` is one of the module docstring's."""
+    """A request that gave no usable reply; ``kind`` is one of the module docstring's.
+    ``sent``: whether the request reached the endpoint (every kind but ``no_slot``)."""
 
-    def __init__(self, kind: str, message: str, retry_after: float | None = None) -> None:
+    def __init__(
+        self,
+        kind: str,
+        message: str,
+        retry_after: float | None = None,
+        *,
+        sent: bool = False,
+        seconds: float = 0.0,
+        queued: float = 0.0,
+    ) -> None:
         super().__init__(message)
         self.kind = kind
         self.retry_after = retry_after
+        self.sent = sent
+        self.seconds = seconds
+        self.queued = queued
 
 
 def response_format(mode: str, schema: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -62,18 +87,52 @@ def response_format(mode: str, schema: dict[str, Any] | None) -> dict[str, Any] 
 
 
 class ChatClient:
-    """Requests to one endpoint; thread-safe (one connection pool, ``concurrency`` in flight)."""
+    """Requests to one endpoint, awaited without holding a thread: an ``httpx.AsyncClient`` per
+    event loop that uses it, and the endpoint's ``concurrency`` slots (``FairSlots``) shared by
+    every loop of the process and handed out fairly between owners."""
 
-    def __init__(self, endpoint: Endpoint, transport: httpx.BaseTransport | None = None) -> None:
+    def __init__(
+        self, endpoint: Endpoint, transport: httpx.AsyncBaseTransport | None = None
+    ) -> None:
         self.endpoint = endpoint
         self.url = f"{endpoint.base_url}/chat/completions"
-        limits = httpx.Limits(max_connections=endpoint.concurrency)
-        # trust_env=False: no proxy or netrc from the environment changes where requests go.
-        self._http = httpx.Client(limits=limits, transport=transport, trust_env=False)
-        self._slots = threading.BoundedSemaphore(endpoint.concurrency)
+        self.slots = FairSlots(endpoint.concurrency)
+        self._transport = transport
+        self._clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, httpx.AsyncClient]
+        self._clients = weakref.WeakKeyDictionary()
+        self._clients_lock = threading.Lock()
+
+    def _http(self) -> httpx.AsyncClient:
+        loop = asyncio.get_running_loop()
+        with self._clients_lock:
+            client = self._clients.get(loop)
+            if client is None:
+                limits = httpx.Limits(max_connections=self.endpoint.concurrency)
+                # trust_env=False: no proxy or netrc from the environment changes where
+                # requests go.
+                client = httpx.AsyncClient(
+                    limits=limits, transport=self._transport, trust_env=False
+                )
+                self._clients[loop] = client
+            return client
+
+    async def aclose(self) -> None:
+        """Close the connections of the running loop's client (a server's shutdown)."""
+        with self._clients_lock:
+            client = self._clients.pop(asyncio.get_running_loop(), None)
+        if client is not None:
+            await client.aclose()
 
     def close(self) -> None:
-        self._http.close()
+        """Close the connections of the shared loop's client (``llm.runner``: the plain calls
+        of the agent contract); a loop that awaited requests itself closes with ``aclose``."""
+        loop = runner.shared_loop()
+        if loop is None or runner.on_runner():
+            return
+        with self._clients_lock:
+            used = loop in self._clients
+        if used:
+            runner.run_sync(self.aclose())
 
     def body(self, messages: list[dict[str, str]], schema: dict[str, Any] | None) -> dict[str, Any]:
         """The request body (what a record keeps of a request besides its messages)."""
@@ -87,58 +146,83 @@ class ChatClient:
             out["response_format"] = fmt
         return out
 
-    def complete(
-        self, messages: list[dict[str, str]], schema: dict[str, Any] | None, timeout: float
+    async def complete(
+        self,
+        messages: list[dict[str, str]],
+        schema: dict[str, Any] | None,
+        timeout: float,
+        *,
+        wait: float | None = None,
+        owner: Hashable = None,
     ) -> Reply:
-        """One request that must be answered within ``timeout`` seconds (waiting for a free
-        slot included)."""
+        """One request for ``owner``: a slot is waited for at most ``wait`` seconds (default
+        ``timeout``), then the request must be answered within ``timeout`` seconds of being
+        sent. A wait that finds no slot raises ``ChatFailure`` ``no_slot`` with ``sent``
+        False: nothing reached the endpoint."""
         start = time.monotonic()
-        deadline = start + timeout
-        if not self._slots.acquire(timeout=max(timeout, 0.0)):
-            raise ChatFailure("late", "every slot of the endpoint stayed busy")
+        if not await self.slots.acquire(owner, timeout if wait is None else wait):
+            raise ChatFailure(
+                "no_slot", "every slot of the endpoint stayed busy", queued=time.monotonic() - start
+            )
         try:
-            return self._post(self.body(messages, schema), start, deadline)
+            queued = time.monotonic() - start
+            return await self._post(self.body(messages, schema), timeout, queued)
         finally:
-            self._slots.release()
+            self.slots.release(owner)
 
-    def _post(self, body: dict[str, Any], start: float, deadline: float) -> Reply:
+    async def _post(self, body: dict[str, Any], timeout: float, queued: float) -> Reply:
         headers = {"Accept": "application/json"}
         key = self.endpoint.api_key()
         if key:
             headers["Authorization"] = f"Bearer {key}"
-        left = deadline - time.monotonic()
-        if left <= 0:
-            raise ChatFailure("late", "no time left for a request")
+        if timeout <= 0:
+            raise ChatFailure("no_slot", "no time was left for a request", queued=queued)
         limit = self.endpoint.max_response_bytes
+        sent = time.monotonic()
+        deadline = sent + timeout
+
+        def failure(kind: str, message: str, retry_after: float | None = None) -> ChatFailure:
+            return ChatFailure(
+                kind,
+                message,
+                retry_after,
+                sent=True,
+                seconds=time.monotonic() - sent,
+                queued=queued,
+            )
+
         try:
-            with self._http.stream(
-                "POST", self.url, json=body, headers=headers, timeout=httpx.Timeout(left)
-            ) as response:
-                status = response.status_code
-                if status != 200:
-                    raise _status_failure(response)
-                chunks: list[bytes] = []
-                size = 0
-                for chunk in response.iter_bytes():
-                    size += len(chunk)
-                    if size > limit:
-                        raise ChatFailure("too_long", f"the answer passed {limit} bytes: cut")
-                    if time.monotonic() > deadline:
-                        raise ChatFailure("late", "the answer was still arriving at the deadline")
-                    chunks.append(chunk)
-        except httpx.TimeoutException:
-            raise ChatFailure("late", "no answer before the deadline") from None
+            async with asyncio.timeout(timeout):  # the whole request, however it trickles
+                async with self._http().stream(
+                    "POST", self.url, json=body, headers=headers, timeout=httpx.Timeout(timeout)
+                ) as response:
+                    status = response.status_code
+                    if status != 200:
+                        kind, message, retry_after = _status_failure(response)
+                        raise failure(kind, message, retry_after)
+                    chunks: list[bytes] = []
+                    size = 0
+                    async for chunk in response.aiter_bytes():
+                        size += len(chunk)
+                        if size > limit:
+                            raise failure("too_long", f"the answer passed {limit} bytes: cut")
+                        if time.monotonic() > deadline:
+                            raise failure("late", "the answer was still arriving at the deadline")
+                        chunks.append(chunk)
+        except (TimeoutError, httpx.TimeoutException):
+            raise failure("late", "no answer before the deadline") from None
         except httpx.HTTPError as exc:
-            raise ChatFailure("transport", f"request failed ({type(exc).__name__})") from None
-        return _reply(b"".join(chunks), time.monotonic() - start)
+            raise failure("transport", f"request failed ({type(exc).__name__})") from None
+        return _reply(b"".join(chunks), time.monotonic() - sent, queued)
 
 
-def _status_failure(response: httpx.Response) -> ChatFailure:
+def _status_failure(response: httpx.Response) -> tuple[str, str, float | None]:
+    """(kind, message, Retry-After) of an answer other than 200."""
     status = response.status_code
     if status == 429:
-        return ChatFailure("http_429", "rate limited (429)", _retry_after(response))
+        return "http_429", "rate limited (429)", _retry_after(response)
     kind = "http_5xx" if status >= 500 else "http_4xx"
-    return ChatFailure(kind, f"the endpoint answered HTTP {status}")
+    return kind, f"the endpoint answered HTTP {status}", None
 
 
 def _retry_after(response: httpx.Response) -> float | None:
@@ -150,15 +234,18 @@ def _retry_after(response: httpx.Response) -> float | None:
     return min(max(seconds, 0.0), _RETRY_AFTER_MAX)
 
 
-def _reply(raw: bytes, seconds: float) -> Reply:
+def _reply(raw: bytes, seconds: float, queued: float) -> Reply:
+    def bad(message: str) -> ChatFailure:
+        return ChatFailure("bad_reply", message, sent=True, seconds=seconds, queued=queued)
+
     try:
         data = jsontext.loads(raw)
         choice = data["choices"][0]
         text = choice["message"]["content"]
     except (jsontext.BadJson, KeyError, IndexError, TypeError):
-        raise ChatFailure("bad_reply", "not a chat completion") from None
+        raise bad("not a chat completion") from None
     if not isinstance(text, str):
-        raise ChatFailure("bad_reply", "the completion has no text content")
+        raise bad("the completion has no text content")
     usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
     return Reply(
         text=text,
@@ -166,6 +253,7 @@ def _reply(raw: bytes, seconds: float) -> Reply:
         completion_tokens=_count(usage.get("completion_tokens")),
         seconds=seconds,
         finish_reason=choice.get("finish_reason") if isinstance(choice, dict) else None,
+        queued=queued,
     )
 
 
@@ -187,11 +275,28 @@ def client_for(endpoint: Endpoint) -> ChatClient:
 
 
 def close_clients() -> None:
-    """Close every client ``client_for`` made (at the end of a run)."""
+    """Close every client ``client_for`` made (at the end of a run of plain calls)."""
     with _CLIENTS_LOCK:
-        for client in _CLIENTS.values():
-            client.close()
+        clients = list(_CLIENTS.values())
         _CLIENTS.clear()
+    for client in clients:
+        client.close()
 
 
-__all__ = ["ChatClient", "ChatFailure", "Reply", "client_for", "close_clients", "response_format"]
+async def aclose_clients() -> None:
+    """Close the running loop's connections of every client ``client_for`` made."""
+    with _CLIENTS_LOCK:
+        clients = list(_CLIENTS.values())
+    for client in clients:
+        await client.aclose()
+
+
+__all__ = [
+    "ChatClient",
+    "ChatFailure",
+    "Reply",
+    "aclose_clients",
+    "client_for",
+    "close_clients",
+    "response_format",
+]

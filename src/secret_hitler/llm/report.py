@@ -31,9 +31,9 @@ from typing import Any
 
 from ..engine import Action, game_from_record
 from ..engine import actions as A
-from ..sim.evaluate import claim_is_true
+from ..sim.evaluate import Tally, claim_is_true
 from ..sim.simulator import Z95, wilson
-from .agent import Stats
+from .agent import FALLBACK, MODEL, Stats
 from .arena import is_model
 
 ROLES = ("liberal", "fascist", "hitler")
@@ -337,16 +337,38 @@ def build_report(
 
 
 def vote_agreement(report: Any) -> dict[str, Any]:
-    """The part of ``sim.evaluate.VoteReport`` the arena reports, with Wilson intervals."""
+    """The part of ``sim.evaluate.VoteReport`` the arena reports, with Wilson intervals.
+
+    For a model (a report tallied ``by_decider``) ``agreement``, ``always_ja`` and ``by_role``
+    are over the votes its model decided itself; ``votes`` says how many the model and its
+    fallback level decided, ``fallback_agreement`` is the fallback's apart and
+    ``all_agreement`` both together: a model whose requests all failed has no agreement of
+    its own (``n`` 0), never its fallback's."""
     data = report.to_json()
     o = report.overall
-    return {
-        "games": report.games,
-        "half": report.half,
-        "agreement": _share(o.agree, o.total),
-        "always_ja": data["always_ja_agreement"],
-        "by_role": {role: _share(t.agree, t.total) for role, t in sorted(report.by_role.items())},
-    }
+    out: dict[str, Any] = {"games": report.games, "half": report.half}
+    if not report.by_decider:
+        out.update(
+            agreement=_share(o.agree, o.total),
+            always_ja=data["always_ja_agreement"],
+            by_role={role: _share(t.agree, t.total) for role, t in sorted(report.by_role.items())},
+        )
+        return out
+    own = report.by_decider.get(MODEL) or Tally()
+    fallback = report.by_decider.get(FALLBACK) or Tally()
+    out.update(
+        agreement=_share(own.agree, own.total),
+        always_ja=round(own.human_ja / own.total, 4) if own.total else None,
+        by_role={
+            role: _share(t.agree, t.total)
+            for (who, role), t in sorted(report.by_decider_role.items())
+            if who == MODEL
+        },
+        votes={"model": own.total, "fallback": fallback.total},
+        fallback_agreement=_share(fallback.agree, fallback.total),
+        all_agreement=_share(o.agree, o.total),
+    )
+    return out
 
 
 # ---------------------------------------------------------------------------------- plots

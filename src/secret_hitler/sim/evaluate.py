@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Annotated, Any
@@ -164,9 +164,15 @@ class VoteReport:
     always_ja: int = 0  # agreement of a bot that always votes ja: the floor to beat
     errors: int = 0  # games that failed to replay (skipped)
     half: str = "all"
+    # With ``decided_by``: the votes by who settled them (a model seat: "model" or
+    # "fallback"), overall and by role.
+    by_decider: dict[str, Tally] = field(default_factory=lambda: defaultdict(Tally))
+    by_decider_role: dict[tuple[str, str], Tally] = field(
+        default_factory=lambda: defaultdict(Tally)
+    )
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "bot": self.bot,
             "games": self.games,
             "overall": self.overall.to_json(),
@@ -182,6 +188,19 @@ class VoteReport:
             "half": self.half,
             "skipped_games": self.errors,
         }
+        if self.by_decider:
+            out["by_decider"] = {
+                who: {
+                    "overall": tally.to_json(),
+                    "by_role": {
+                        role: t.to_json()
+                        for (w, role), t in sorted(self.by_decider_role.items())
+                        if w == who
+                    },
+                }
+                for who, tally in sorted(self.by_decider.items())
+            }
+        return out
 
 
 def _selected(
@@ -206,15 +225,18 @@ def evaluate_votes(
     *,
     half: str = "all",
     players: int | None = None,
+    decided_by: Callable[[Agent], str] | None = None,
 ) -> VoteReport:
     """Ask ``bot`` for every recorded vote, nomination and claim and compare with the person:
     vote agreement (by role, player count, tracker and zone), agreement on the nominee, and the
-    share of false claims by role (people's and the bot's at the same moments)."""
+    share of false claims by role (people's and the bot's at the same moments). With
+    ``decided_by`` (asked of the agent right after each vote: who settled it, e.g. a model
+    seat's "model" or "fallback"), the votes are also tallied by it (``by_decider``)."""
     _check_bot(bot)
     report = VoteReport(bot, half=half)
     for gi, record in _selected(records, half, players):
         try:
-            _votes_of_game(record, bot, seed + gi, report)
+            _votes_of_game(record, bot, seed + gi, report, decided_by)
         except Exception:  # a game the engine refuses: count it, keep going
             report.errors += 1
             continue
@@ -239,9 +261,15 @@ def claim_is_true(view: Any, claim: Action) -> bool:
     return said == seen if subject == "peek" else sorted(said) == sorted(seen)
 
 
-def _votes_of_game(record: dict[str, Any], bot: str, seed: int, report: VoteReport) -> None:
+def _votes_of_game(
+    record: dict[str, Any],
+    bot: str,
+    seed: int,
+    report: VoteReport,
+    decided_by: Callable[[Agent], str] | None = None,
+) -> None:
     agents: dict[int, Agent] = {}
-    rows: list[tuple[str, int, int, bool, bool, bool]] = []
+    rows: list[tuple[str, int, int, bool, bool, bool, str | None]] = []
     nominations: list[tuple[str, bool, int]] = []
     claims: list[tuple[str, bool, bool | None]] = []  # role, person's claim true, bot's
     for game, action in _replay(record):
@@ -259,8 +287,9 @@ def _votes_of_game(record: dict[str, Any], bot: str, seed: int, report: VoteRepo
             choice = agent.act(view, legal)
             human = bool(action.ja)
             zone = view.hitler_zone_active
+            who = None if decided_by is None else decided_by(agent)
             rows.append(
-                (role, game.n, view.election_tracker, zone, bool(choice.ja) == human, human)
+                (role, game.n, view.election_tracker, zone, bool(choice.ja) == human, human, who)
             )
         elif kind == A.NOMINATE and game.phase is Phase.NOMINATE:
             legal = [a for a in game.legal_actions(seat) if a.type == A.NOMINATE]
@@ -275,7 +304,10 @@ def _votes_of_game(record: dict[str, Any], bot: str, seed: int, report: VoteRepo
             made = agent.claims(view, options) if options else []
             mine = claim_is_true(view, made[0]) if made else None
             claims.append((role, claim_is_true(view, action), mine))
-    for role, n, tracker, zone, same, human in rows:  # only once the whole game replayed
+    for role, n, tracker, zone, same, human, who in rows:  # once the whole game replayed
+        if who is not None:
+            report.by_decider[who].add(same, human)
+            report.by_decider_role[who, role].add(same, human)
         report.overall.add(same, human)
         report.by_role[role].add(same, human)
         report.by_players[n].add(same, human)

@@ -86,9 +86,11 @@ NO_CONTEXT = Context()
 
 
 class _Row(list["_Tok"]):
-    """The meanings of a line in order, and the set of them (cues are looked up once)."""
+    """The meanings of a line in order, and the set of them (cues are looked up once);
+    ``first``: the number its writer gives the first seat."""
 
     syms: frozenset[str] = frozenset()
+    first: int = 1
 
 
 @dataclass(slots=True)
@@ -238,7 +240,7 @@ def _plural(word: str) -> bool | None:
     return None
 
 
-def _tokens(text: str, players: int, vietnamese: bool) -> _Row:
+def _tokens(text: str, players: int, vietnamese: bool, first: int = 1) -> _Row:
     raw = [(m.lastgroup or "", m.group()) for m in islice(_TOKEN.finditer(text), MAX_TOKENS)]
     lows = [t.lower() for _, t in raw]
     bares = [_bare(t) for t in lows] if vietnamese else lows
@@ -262,8 +264,9 @@ def _tokens(text: str, players: int, vietnamese: bool) -> _Row:
                 tok.plural = _plural(lows[i])
             out.append(tok)
         i += size
-    row = _Row(_seats(out, players))
+    row = _Row(_seats(out, players, first))
     row.syms = frozenset(t.sym for t in row)
+    row.first = first
     return row
 
 
@@ -306,18 +309,20 @@ def _single(kind: str, text: str, low: str) -> _Tok:
     return _Tok(W.OTHER, None, low)
 
 
-def _seats(toks: list[_Tok], players: int) -> list[_Tok]:
-    """Numbers with a seat word ("#3", "3号", "số 3", "Bot 3") become seats; a seat word
-    with no number is nothing."""
+def _seats(toks: list[_Tok], players: int, first: int = 1) -> list[_Tok]:
+    """Numbers with a seat word ("#3", "3号", "số 3", "Bot 3") become seats (numbered from
+    ``first``); a seat word with no number is nothing."""
     out: list[_Tok] = []
     for tok in toks:
         prev = out[-1] if out else None
         if tok.sym == W.SEAT_SUFFIX and prev is not None and prev.sym == W.NUM:
-            out[-1] = _Tok(W.SEAT, prev.val - 1, prev.text) if 1 <= prev.val <= players else prev
+            seat = _numbered(prev.val, players, first)
+            out[-1] = prev if seat is None else _Tok(W.SEAT, seat, prev.text)
             continue
         if prev is not None and prev.sym == W.SEAT_PREFIX:
-            if tok.sym == W.NUM and 1 <= tok.val <= players:
-                out[-1] = _Tok(W.SEAT, tok.val - 1, tok.text)
+            seat = _numbered(tok.val, players, first) if tok.sym == W.NUM else None
+            if seat is not None:
+                out[-1] = _Tok(W.SEAT, seat, tok.text)
                 continue
             if tok.sym == W.SEAT:
                 out[-1] = tok
@@ -331,7 +336,13 @@ def _seats(toks: list[_Tok], players: int) -> list[_Tok]:
     return out
 
 
-def _seat(toks: list[_Tok], k: int, players: int) -> int | None:
+def _numbered(number: int, players: int, first: int) -> int | None:
+    """The seat a number names when seats are numbered from ``first``, if one does."""
+    seat = number - first
+    return seat if 0 <= seat < players else None
+
+
+def _seat(toks: _Row, k: int, players: int) -> int | None:
     """The seat token ``k`` names, if any: an explicit seat, or a plain number in range that
     no neighbour makes a count ("2 more games", "5 min")."""
     tok = toks[k]
@@ -339,12 +350,15 @@ def _seat(toks: list[_Tok], k: int, players: int) -> int | None:
         return None
     if tok.sym == W.SEAT:
         return int(tok.val)
-    if tok.sym != W.NUM or not tok.text.isdigit() or not 1 <= tok.val <= players:
+    if tok.sym != W.NUM or not tok.text.isdigit():
+        return None
+    seat = _numbered(tok.val, players, toks.first)
+    if seat is None:
         return None
     for j in (k - 1, k + 1):
         if 0 <= j < len(toks) and toks[j].text in W.NOT_A_SEAT:
             return None
-    return int(tok.val) - 1
+    return seat
 
 
 # -- card groups -----------------------------------------------------------------------------
@@ -598,7 +612,7 @@ class _Said:
     places: list[int]  # where each seat was said
 
 
-def _before(toks: list[_Tok], j: int, players: int, skip: frozenset[str] = _SKIP) -> _Said:
+def _before(toks: _Row, j: int, players: int, skip: frozenset[str] = _SKIP) -> _Said:
     """Seats said before ``toks[j]``: "3 and 5 are ...", "3 isn't ..."."""
     seats: list[int] = []
     places: list[int] = []
@@ -620,7 +634,7 @@ def _before(toks: list[_Tok], j: int, players: int, skip: frozenset[str] = _SKIP
     return _Said([(s, negated) for s in seats], either, k, places)
 
 
-def _after(toks: list[_Tok], j: int, players: int, skip: frozenset[str] = _SKIP) -> _Said:
+def _after(toks: _Row, j: int, players: int, skip: frozenset[str] = _SKIP) -> _Said:
     """Seats said after ``toks[j]``: "trust 2 but not 5", "конфликт 3 и 5"."""
     out: list[tuple[int, bool]] = []
     places: list[int] = []
@@ -810,10 +824,13 @@ def recognise(
     names: Sequence[str | None] | None = None,
     lang: str | None = None,
     context: Context | None = None,
+    first_seat: int = 1,
 ) -> list[Line]:
     """The claim and signals of one chat line, in the order said, each at most once.
 
-    ``players``: the table's seat count (seats are 0-based; people write them 1-based);
+    ``players``: the table's seat count (seats are 0-based; people write them 1-based:
+    ``first_seat``, the number the writer gives the first seat, is 0 for a language model,
+    whose prompts number seats as the engine does);
     ``names``: display names by seat, since people name players as often as they number
     them; ``lang``: the speaker's language when known (it only enables Vietnamese typed
     without marks, "do do xanh"); ``context``: what the speaker may claim (``Context``).
@@ -826,7 +843,9 @@ def recognise(
     text = _normalise(text)
     vietnamese = lang == "vi" or (lang is None and bool(_VIETNAMESE_MARKS.search(text.lower())))
     text = _mark_names(text, names, vietnamese)
-    toks = _tokens(text, players, vietnamese)
+    if first_seat not in (0, 1):
+        raise ValueError(f"first_seat must be 0 or 1, not {first_seat!r}")
+    toks = _tokens(text, players, vietnamese, first_seat)
     size_hint = max((_SIZE[s] for s in context.open_claims if s in _SIZE), default=None)
     out: list[Line] = []
     claim = _claim(toks, _groups(toks, size_hint), context)

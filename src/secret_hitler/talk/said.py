@@ -102,4 +102,17 @@ def signals(line: Line) -> tuple[Signal, ...]:
     return ()
 
 
-__all__ = ["ACCUSE", "HITLER", "STANCES", "TRUST", "Said", "Signal", "signals"]
+def judges_speaker(line: Line, speaker: int | None) -> bool:
+    """Whether ``line`` accuses, trusts or names as Hitler its own ``speaker`` ("I trust Qwen
+    3" said by Qwen 3): said of oneself, such a line tells the table nothing (a conflict's side
+    the speaker takes is his own story, and is kept)."""
+    if speaker is None:
+        return False
+    if isinstance(line, Answer):
+        return judges_speaker(line.line, speaker)
+    if isinstance(line, (Accuse, Trust, HitlerGuess)):
+        return line.target == speaker
+    return isinstance(line, ExplainVote) and line.other == speaker
+
+
+__all__ = ["ACCUSE", "HITLER", "STANCES", "TRUST", "Said", "Signal", "judges_speaker", "signals"]

@@ -1,14 +1,17 @@
 """Accounts (docs/protocol.md "Accounts"): the rules for usernames and passwords, password hashes,
 the stored user, and the anonymising of a deleted user's tables, games and chat.
 
-Passwords are hashed with argon2id (argon2-cffi), off the event loop; verifying against an
-unknown username verifies a dummy hash, so a failure takes as long either way.
+Passwords are hashed with argon2id (argon2-cffi), off the event loop on a small pool of their
+own (``HASH_THREADS``: a burst of sign-ins waits there, and neither slows the database reads nor
+the bots, nor waits behind them); verifying against an unknown username verifies a dummy hash,
+so a failure takes as long either way.
 """
 
 from __future__ import annotations
 
 import asyncio
 import functools
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import sqlalchemy as sa
@@ -25,6 +28,10 @@ PASSWORD_MIN = 8
 PASSWORD_MAX = 256  # characters; argon2 hashes any length, but unbounded input is refused
 DELETED = "Deleted player"
 _hasher = PasswordHasher()
+#: Passwords hashed at once. Each argon2id hash takes 64 MiB and a few tens of milliseconds of
+#: several cores (argon2-cffi's defaults): two at a time bound both.
+HASH_THREADS = 2
+_hashing = ThreadPoolExecutor(HASH_THREADS, thread_name_prefix="sh-hash")
 
 
 @functools.cache
@@ -54,8 +61,13 @@ def check_username(raw: object) -> tuple[str, str]:
     return name, skeleton(name)
 
 
+async def _hashed(fn: Any, *args: Any) -> Any:
+    return await asyncio.get_running_loop().run_in_executor(_hashing, fn, *args)
+
+
 async def hash_password(password: str) -> str:
-    return await asyncio.to_thread(_hasher.hash, password)
+    hashed: str = await _hashed(_hasher.hash, password)
+    return hashed
 
 
 async def verify_password(hashed: str | None, password: str) -> bool:
@@ -65,7 +77,8 @@ async def verify_password(hashed: str | None, password: str) -> bool:
         except (VerificationError, InvalidHashError):
             return False
 
-    return await asyncio.to_thread(run)
+    ok: bool = await _hashed(run)
+    return ok
 
 
 def user_row(user_id: str) -> Any:

@@ -31,6 +31,23 @@ def _float(name: str, default: float) -> float:
         raise ValueError(f"{name}: must be a number of seconds, got {raw[:40]!r}") from None
 
 
+#: The most threads SH_BOT_THREADS may ask for.
+BOT_THREADS_MAX = 64
+
+
+def _threads(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ValueError(f"{name}: must be a whole number, got {raw[:20]!r}") from None
+    if not 1 <= value <= BOT_THREADS_MAX:
+        raise ValueError(f"{name}: must be 1 to {BOT_THREADS_MAX}, got {value}")
+    return value
+
+
 def _path(value: Any) -> Path | None:
     """An optional file's path ("" or None: none)."""
     return Path(value) if value not in (None, "") else None
@@ -277,6 +294,8 @@ class Settings:
     log_format: str | None = None  # "json", "text"; None: text on a terminal, else JSON
     db_timeout: float = 5.0  # seconds a write waits for an unavailable/locked database, then fails
     bot_timeout: float = 10.0  # seconds a bot may think before the fallback (rule) plays the seat
+    # threads bots compute their moves on, a pool of their own (language models need none)
+    bot_threads: int = 4
     bot_modules: tuple[str, ...] = ()  # modules imported at startup to register bot levels
     # Cross-site policy (docs/security.md): origins besides the server's own whose pages may use
     # the session cookie (WebSocket) and send state-changing requests.
@@ -306,7 +325,7 @@ class Settings:
     @classmethod
     def from_env(cls, limits: dict[str, str] | None = None, **overrides: Any) -> Settings:
         """Settings from SH_HOST, SH_PORT, SH_DATA, DATABASE_URL, SH_SECRET, SH_BOT_DELAY, SH_GRACE,
-        SH_DB_TIMEOUT, SH_BOT_TIMEOUT, SH_MODERATION_REFRESH, SH_BOT_MODULES (comma-separated module
+        SH_DB_TIMEOUT, SH_BOT_TIMEOUT, SH_BOT_THREADS, SH_MODERATION_REFRESH, SH_BOT_MODULES (comma-separated module
         names), SH_ALLOWED_ORIGINS, SH_TRUSTED_PROXIES, SH_PUBLIC_URL, SH_LOG_FORMAT, SH_API_DOCS,
         SH_WEBHOOK_ALLOW_PRIVATE, SH_METRICS_TOKEN, REDIS_URL, SH_NODE_ID, SH_LEASE_TTL,
         SH_LLM_ENDPOINTS, SH_ARENA_REPORT and the limits of ``LIMIT_ENV``.
@@ -326,6 +345,7 @@ class Settings:
             "claim_wait": _float("SH_CLAIM_WAIT", 20.0),
             "db_timeout": _float("SH_DB_TIMEOUT", 5.0),
             "bot_timeout": _float("SH_BOT_TIMEOUT", 10.0),
+            "bot_threads": _threads("SH_BOT_THREADS", 4),
             "moderation_refresh": _float("SH_MODERATION_REFRESH", 2.0),
             "bot_modules": tuple(
                 m.strip() for m in env.get("SH_BOT_MODULES", "").split(",") if m.strip()

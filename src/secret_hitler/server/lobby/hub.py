@@ -8,6 +8,7 @@ import dataclasses
 import logging
 import re
 import secrets
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from ... import ratings as R
@@ -110,6 +111,8 @@ class Hub:
             settings.webhook_timeout, settings.webhook_allow_private, settings.link_base
         )
         self.clock = LoopClock()
+        # the bots' own threads (``Services.bot_pool``): SH_BOT_THREADS moves at once
+        self.bot_pool = ThreadPoolExecutor(settings.bot_threads, thread_name_prefix="sh-bot")
         self.services = self._services(StoreWriter(store))
         self._sweeper: asyncio.Task[None] | None = None
         self.cluster: Cluster | None = None  # one node of many (cluster/), else None
@@ -126,6 +129,7 @@ class Hub:
             standin_level=default_level(),
             clock=self.clock,
             models=self.models,
+            bot_pool=self.bot_pool,
         )
 
     def check_level(self, level: str, field: str = "level") -> None:
@@ -514,3 +518,6 @@ class Hub:
         await asyncio.gather(
             *(t.close() for t in list(self.tables.values())), return_exceptions=True
         )
+        if self.models is not None:
+            await self.models.aclose()
+        self.bot_pool.shutdown(wait=False, cancel_futures=True)

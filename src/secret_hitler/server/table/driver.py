@@ -4,6 +4,12 @@ One task per running table sleeps until the next automatic move is due (a bot's 
 a claim, a decision deadline, the grace period of a disconnected player), makes it through the
 agent contract (``bots/base.py``: ``decide``, ``ask_claims``) and submits it like any other action.
 
+Bots compute on the server's bots' thread pool (``Services.bot_pool``, ``SH_BOT_THREADS``
+threads), never on the threads that read the database or hash passwords. A language model's
+seat (``models.py``) is awaited on the event loop instead: it holds no thread while its
+endpoint thinks, its wait ends at a deadline players are shown (``waits``: the update's
+``model_deadlines``), and a move its fallback level made is submitted ``by: "fallback"``.
+
 A bot's move leaves at a time drawn before it thinks (``_delay``: by its level, never by its
 role or hand), and it thinks inside that time, from the moment the decision is put to it: a
 watcher who times the moves learns nothing of what the bot weighed. A bot candidate first gives
@@ -18,7 +24,7 @@ through the table's ``say`` (the chat path people's lines take), at most one eve
 and none while the table's switch (``talk_on``) is off.
 
 The task is supervised: a bot that raises, returns an illegal action or thinks longer than
-``bot_timeout`` is logged with the game id and the ``FALLBACK_LEVEL`` bot moves for it (a random
+``bot_timeout`` (a model: longer than its deadline and ``bot_timeout``) is logged with the game id and the ``FALLBACK_LEVEL`` bot moves for it (a random
 legal move if that fails too), so a failure costs the seat strength, not sense; a move that could
 not be made (the database is away, a bug) is retried after a growing pause. The task ends only
 with the game, or when the table is closed.
@@ -28,12 +34,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import random
+import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from ...bots import Agent, make_agent
 from ...bots.base import (
@@ -46,18 +54,27 @@ from ...bots.base import (
     decide,
     listens,
     makes_claims,
+    read_claims,
+    require_offered,
     speaks,
     tell,
 )
 from ...engine import Action, Game
 from ...engine.actions import CLAIM
+from ...llm.agent import FALLBACK
 from ...talk import Answer, Line
 from ...talk.said import Said
 from ..core import protocol as P
 from .chat import BOT_LINE_GAP, BOT_QUEUE_MAX, TABLE_LINES_PER_ROUND
+from .models import ModelSeat, Plan
 from .presence import Presence
 from .seats import Seat, Seating
 from .services import Services
+
+T = TypeVar("T")
+#: What a decision settled: the move, and ``by`` for a move its seat's own player did not
+#: make (``"fallback"``: a model seat's fallback level played it), else None.
+Decided = tuple[Action, str | None]
 
 #: The level that moves for a bot that failed: it needs no extra, decides in well under a
 #: millisecond (``benchmarks/bot_speed.py``) and plays with plain sense, where a random move may
@@ -103,6 +120,7 @@ class BotDriver:
         self.clock = services.clock
         self.rng = services.rng
         self.models = services.models  # language-model seats (models.py), if any are offered
+        self.pool = services.bot_pool  # where bots compute (None: the loop's default executor)
         # seconds a bot candidate waits for people's claims (``_Hold``); a table may change it
         self.claim_wait = services.settings.claim_wait
         self.standin_level = services.standin_level
@@ -117,7 +135,10 @@ class BotDriver:
         self.deadline: float | None = None  # epoch seconds, for clients
         self.deadline_at: float | None = None  # monotonic
         self.bot_due: dict[int, float] = {}  # seat -> when its move leaves (drawn in advance)
-        self.thinking: dict[int, asyncio.Task[Action]] = {}  # seat -> its bot's decision
+        self.thinking: dict[int, asyncio.Task[Decided]] = {}  # seat -> its bot's decision
+        # seat -> when a model seat's wait for the pending decision ends (Unix seconds): shown
+        # to players while it thinks (``waits``)
+        self.model_until: dict[int, float] = {}
         self.claim_due: dict[int, float] = {}
         self.claims_asked: dict[int, int] = {}  # seat -> action count when last asked
         # A bot candidate's wait for people's claims, and the claim windows that were already
@@ -210,6 +231,23 @@ class BotDriver:
         for task in self.thinking.values():
             task.cancel()
         self.thinking.clear()
+        self.model_until.clear()
+
+    def waits(self) -> dict[str, float] | None:
+        """The model seats thinking about the pending decision, each with the time (Unix
+        seconds) its fallback plays at the latest: public (a seat's kind, the table's timer and
+        the endpoint's limits are), for every update and welcome; None when there are none."""
+        g = self.game
+        if g is None or g.finished or not self.model_until:
+            return None
+        acting = set(g.to_act())
+        out = {str(s): t for s, t in sorted(self.model_until.items()) if s in acting}
+        return out or None
+
+    async def _offload(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` on the bots' thread pool (a bot's move: CPU work)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.pool, functools.partial(fn, *args))
 
     def seat_to_bot(self, seat: int) -> None:
         """The seat (just given to a bot) is played by its bot from now on."""
@@ -223,7 +261,10 @@ class BotDriver:
 
     def _make_agent(self, seat: int) -> None:
         level = self.seats[seat].level or self.bot_level
-        self.agents[seat] = self._seated(self._new_agent(level, seat, self._seed(seat)))
+        agent = self._seated(self._new_agent(level, seat, self._seed(seat)))
+        if self.models is not None:  # a model seat's requests are its host's
+            self.models.seat(agent, self.seating.host, self._offload)
+        self.agents[seat] = agent
 
     def _seated(self, agent: Agent) -> Agent:
         """Tell a new agent which seats people play (``Agent.seated_with``)."""
@@ -301,11 +342,29 @@ class BotDriver:
         if agent is None:
             self._make_agent(seat)
             agent = self.agents[seat]
-        decision = self._ask(agent, g.view(seat), legal)
+        decision: Coroutine[Any, Any, Decided]
+        plan = self._model_plan(seat, now)
+        if plan is not None:
+            assert isinstance(agent, ModelSeat)
+            decision = self._ask_model(agent, g.view(seat), legal, plan.deadline, plan.limit)
+        else:
+            decision = self._decided(agent, g.view(seat), legal)
         task = self.thinking[seat] = asyncio.create_task(decision, name=f"think-{seat}")
         task.add_done_callback(self._thought)
 
-    def _thought(self, _task: asyncio.Task[Action]) -> None:
+    def _model_plan(self, seat: int, now: float, delay: float = 0.0) -> Plan | None:
+        """The plan of a model seat's ask that begins ``delay`` seconds from ``now`` (None for
+        a seat that is no model); its end is what players are shown (``waits``)."""
+        agent = self.agents.get(seat)
+        if not isinstance(agent, ModelSeat) or self.models is None:
+            self.model_until.pop(seat, None)
+            return None
+        left = None if self.deadline_at is None else self.deadline_at - now - delay
+        plan = self.models.plan(agent, left, self.settings.bot_timeout, delay)
+        self.model_until[seat] = round(self.clock.time() + plan.deadline - time.monotonic(), 2)
+        return plan
+
+    def _thought(self, _task: asyncio.Task[Decided]) -> None:
         """A bot is done thinking: its move may be due (``_next_task`` skips a seat still
         thinking, so that a slow model holds up no other move of its table)."""
         self.wake.set()
@@ -339,7 +398,12 @@ class BotDriver:
             if g.phase.value == "nominate":
                 self._hold_for_claims(g, now, open_now)
             for s in g.to_act():
-                if self.seats[s].kind == "bot" and not self._held(s):
+                if self.seats[s].kind != "bot":
+                    continue
+                if self._held(s):  # a model asked once the wait ends: its latest deadline
+                    assert self.hold is not None
+                    self._model_plan(s, now, self.hold.until - now)
+                else:
                     self._begin(s, now)
         n_actions = len(g.actions)
         for s, seat in enumerate(self.seats):
@@ -572,7 +636,7 @@ class BotDriver:
             self._begin(seat, self._now())
             return seat in self.thinking
         try:
-            action = await asyncio.shield(thinking)
+            action, by = await asyncio.shield(thinking)
         except asyncio.CancelledError:
             task = asyncio.current_task()
             if task is not None and task.cancelling():
@@ -587,10 +651,11 @@ class BotDriver:
         if action not in legal:  # the decision changed under it (never expected)
             action = self._fallback_action(seat, g.view(seat), legal)
         expect = (g.round, g.phase.value, len(g.actions))
-        played = await self._play(seat, action, "bot", None, legal, expect)
+        played = await self._play(seat, action, "bot", None, legal, expect, by)
         if played and self.thinking.get(seat) is thinking:  # else kept: retried as decided
             del self.thinking[seat]
             self.bot_due.pop(seat, None)
+            self.model_until.pop(seat, None)
         return played
 
     async def _play(
@@ -601,11 +666,14 @@ class BotDriver:
         view: Any,
         legal: list[Action],
         expect: tuple[int, str, int],
+        by: str | None = None,
     ) -> bool:
-        """Submit an automatic move; a refused one is replaced by the fallback's."""
+        """Submit an automatic move (``by``: a bot's move its own level did not make); a
+        refused one is replaced by the fallback's."""
         g = self.game
         assert g is not None
-        by = None if kind == "bot" else kind
+        if kind != "bot":
+            by = kind
         try:
             await self.submit(seat, action, by=by, expect=expect)
             return True
@@ -629,14 +697,18 @@ class BotDriver:
             return exc.code == "stale"
         return True
 
+    async def _decided(self, agent: Agent, view: Any, legal: list[Action]) -> Decided:
+        """A bot's decision (``_ask``): its own, or its fallback's when it failed."""
+        return await self._ask(agent, view, legal), None
+
     async def _ask(self, agent: Agent, view: Any, legal: list[Action]) -> Action:
-        """The agent's decision (``bots.base.decide``: one of ``legal``), on a worker thread
-        within ``bot_timeout``; the fallback's when it fails."""
-        limit = self._limit(agent)
+        """The agent's decision (``bots.base.decide``: one of ``legal``), on the bots' thread
+        pool within ``bot_timeout``; the fallback's when it fails."""
+        limit = self.settings.bot_timeout
         try:
             if agent.name == "random":
                 return decide(agent, view, legal)
-            return await asyncio.wait_for(asyncio.to_thread(decide, agent, view, legal), limit)
+            return await asyncio.wait_for(self._offload(decide, agent, view, legal), limit)
         except TimeoutError:
             # its thread may never come back: the fallback plays the seat from now on, so that
             # a hanging bot holds one worker thread, not one per decision
@@ -665,15 +737,28 @@ class BotDriver:
             )
         return self._fallback_action(agent.seat, view, legal)
 
-    def _limit(self, agent: Agent) -> float:
-        """How long an agent may think: ``bot_timeout``; a model seat keeps to the table's
-        decision deadline by itself (``ModelSeats.prepare``) and is waited for that long."""
-        left = None if self.deadline_at is None else self.deadline_at - self._now()
-        if self.models is not None:
-            limit = self.models.prepare(agent, left, self.settings.bot_timeout)
-            if limit is not None:
-                return limit
-        return self.settings.bot_timeout
+    async def _ask_model(
+        self, agent: ModelSeat, view: Any, legal: list[Action], deadline: float, limit: float
+    ) -> Decided:
+        """A model seat's decision, awaited here (no thread) until ``deadline``: its model's,
+        or its fallback level's (``by`` ``"fallback"``), checked against ``legal``; the
+        driver's own fallback if the seat broke the contract or overran ``limit``."""
+        try:
+            asked = await asyncio.wait_for(agent.turn(view, legal, deadline), limit)
+            action = require_offered(asked.value, legal, f"seat {agent.seat}")
+            return action, FALLBACK if asked.by == FALLBACK else None
+        except TimeoutError:
+            self.log.error(
+                "model %s gave no move within %g s",
+                agent.name,
+                round(limit, 3),
+                extra={"seat": agent.seat},
+            )
+        except Exception:
+            self.log.exception(
+                "model %s failed; %s moves instead", agent.name, self._fallback(agent.seat).name
+            )
+        return self._fallback_action(agent.seat, view, legal), FALLBACK
 
     def _fallback_claims(
         self, seat: int, failed: Agent, view: Any, options: list[Action]
@@ -705,17 +790,27 @@ class BotDriver:
         options = [a for a in g.legal_actions(seat) if a.type == CLAIM]
         if not options or agent is None:
             return
+        view = g.view(seat)
+        by: str | None = None
         try:
-            claims = await asyncio.wait_for(
-                asyncio.to_thread(ask_claims, agent, g.view(seat), options),
-                self._limit(agent),
-            )
+            if isinstance(agent, ModelSeat) and self.models is not None:
+                left = None if self.deadline_at is None else self.deadline_at - self._now()
+                plan = self.models.plan(agent, left, self.settings.bot_timeout)
+                ask = agent.claim(view, options, plan.deadline)
+                asked = await asyncio.wait_for(ask, plan.limit)
+                claims = read_claims(agent, asked.value, options)
+                by = FALLBACK if asked.by == FALLBACK else None
+            else:
+                claims = await asyncio.wait_for(
+                    self._offload(ask_claims, agent, view, options), self.settings.bot_timeout
+                )
         except Exception:  # (a timeout too) the fallback claims, if it makes claims
             self.log.exception("bot claims hook failed", extra={"seat": seat})
-            claims = self._fallback_claims(seat, agent, g.view(seat), options)
+            claims = self._fallback_claims(seat, agent, view, options)
+            by = FALLBACK if isinstance(agent, ModelSeat) else None
         for action in claims:
             with contextlib.suppress(P.ProtocolError):
-                await self.submit(seat, action)
+                await self.submit(seat, action, by=by)
 
 
 #: Refusals that say "not now": the move is retried later instead of replaced.

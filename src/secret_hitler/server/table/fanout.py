@@ -47,6 +47,7 @@ def send_update(
     action: Action | None,
     by: str | None,
     deadline: float | None,
+    waits: dict[str, float] | None = None,
 ) -> list[Conn]:
     """Each ready connection's ``update`` after an action; the connections it went to.
 
@@ -54,7 +55,7 @@ def send_update(
     (spectators: once for all of them, only when someone watches)."""
     ready = [c for c in conns if c.ready]
     if ready:
-        updates = SeatUpdates(game, seq, ev_from, action, by, deadline)
+        updates = SeatUpdates(game, seq, ev_from, action, by, deadline, waits)
         frames = updates.frames({c.seat for c in ready})  # one length for every recipient
         for c in ready:
             c.send(frames[c.seat])
@@ -86,9 +87,10 @@ def missed_updates(
     deadline: float | None,
     seat: int | None,
     since: int,
+    waits: dict[str, float] | None = None,
 ) -> list[str]:
     """The update frames after ``since`` for ``seat``, rebuilt by replaying the game (padded
-    like live updates)."""
+    like live updates; the last carries the live ``deadline`` and ``waits``)."""
     current = len(game.actions) + 1
     h = game_from_record(game.to_record(), apply_actions=False)
     acts = game.actions
@@ -97,12 +99,14 @@ def missed_updates(
         h.apply(a)
     out = []
     if since == 0:
-        first = deadline if current == 1 else None
-        out.append(SeatUpdates(h, 1, 0, None, None, first).text(seat))
+        live = current == 1
+        first = deadline if live else None
+        out.append(SeatUpdates(h, 1, 0, None, None, first, waits if live else None).text(seat))
     for k in range(start + 1, current + 1):
         ev = len(h.events)
         a = acts[k - 2]
         h.apply(a)
-        last = deadline if k == current else None
-        out.append(SeatUpdates(h, k, ev, a, action_by[k - 2], last).text(seat))
+        live = k == current
+        last, still = (deadline, waits) if live else (None, None)
+        out.append(SeatUpdates(h, k, ev, a, action_by[k - 2], last, still).text(seat))
     return out

@@ -6,15 +6,20 @@ sends can name another URL. A model seat is an ``LLMAgent`` (its prompts, retrie
 whose every decision is metered here: tokens, requests, fallbacks and seconds per endpoint go
 to the server's metrics as they happen, and each seat's totals are logged when its game ends.
 
-The driver (``driver.py``) asks a model like any bot, on a worker thread; before each ask
-``prepare`` gives the model the table's decision deadline (a table without a timer: the
-endpoint's ``decision_s``), so a slow or failing endpoint falls back in time by itself.
+The driver (``driver.py``) awaits a model's asks on the event loop (``ModelSeats.turn``,
+``claim``): a model holds no thread while it waits, its requests take the endpoint's slots as
+the table's host (``llm.slots.FairSlots``: one person's tables share one part), and its
+fallback level computes on the bots' thread pool. Each ask ends at a deadline (``plan``): the
+table's decision timer less a margin, or at a table without a timer the lesser of the
+endpoint's ``decision_s`` and ``table_decision_s``; players see it (``BotDriver.waits``), and
+a move its fallback played is marked ``by: "fallback"`` for everyone.
 
 A model talks through the table's bot-talk path (``BotDriver``'s talk pass: ``listen`` and
 ``speak``): it hears every line said at the table in its prompts, and the lines it says with
 its decisions leave as talk lines, which every reader sees in their own language: a structured
-line as the model gave it, a text as ``talk.recognise`` reads it (what it says of seats; the
-rest of a text is not said at a table).
+line as the model gave it, a text as ``talk.recognise`` reads it (what it says of seats, by the
+players' names or by seat numbers counted as its prompts count them, from
+``llm.prompts.FIRST_SEAT``; the rest of a text is not said at a table).
 """
 
 from __future__ import annotations
@@ -24,13 +29,16 @@ import logging
 import random
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...bots.base import SPEECH_MAX, Agent, register
+from ...bots.base import SPEECH_MAX, Agent, Offload, register
 from ...engine import Action, View
-from ...llm.agent import LLMAgent, Stats
+from ...llm.agent import Asked, LLMAgent, Stats
+from ...llm.client import client_for
 from ...llm.endpoints import LEVEL_PREFIX, Endpoint, load_endpoints
+from ...llm.prompts import FIRST_SEAT
 from ...llm.talk import ChatLine
 from ...talk import InvalidLine, Line, line_from_json, recognise, render
 from ...talk.said import Said
@@ -45,6 +53,16 @@ def is_model_level(level: str | None) -> bool:
     return level is not None and level.startswith(LEVEL_PREFIX)
 
 
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """One ask of a model seat: when the model's time ends (``deadline``, on
+    ``time.monotonic()``) and how long the driver waits for the ask (``limit``: the model's time
+    and its fallback's)."""
+
+    deadline: float
+    limit: float
+
+
 class ModelSeat(LLMAgent):
     """An ``LLMAgent`` whose every ask is metered (``ModelSeats``)."""
 
@@ -52,26 +70,22 @@ class ModelSeat(LLMAgent):
         super().__init__(seat, rng, endpoint)
         self.metrics = metrics
         self._counted = Stats()
-        #: The table's decision deadline (``time.monotonic()``), set by ``ModelSeats.prepare``
-        #: before every ask and read, not consumed, by each: a decision and a claim ask of the
-        #: seat may be in flight on two threads at once.
-        self.table_deadline: float | None = None
 
-    def _deadline(self) -> float:
-        own = time.monotonic() + self.endpoint.decision_s
-        return own if self.table_deadline is None else min(own, self.table_deadline)
-
-    def act(self, view: View, legal: Sequence[Action]) -> Action:
+    async def turn(
+        self, view: View, legal: Sequence[Action], deadline: float | None = None
+    ) -> Asked[Action]:
         start = time.monotonic()
         try:
-            return super().act(view, legal)
+            return await super().turn(view, legal, deadline)
         finally:
             self._meter(start)
 
-    def claims(self, view: View, options: Sequence[Action]) -> list[Action]:
+    async def claim(
+        self, view: View, options: Sequence[Action], deadline: float | None = None
+    ) -> Asked[list[Action]]:
         start = time.monotonic()
         try:
-            return super().claims(view, options)
+            return await super().claim(view, options, deadline)
         finally:
             self._meter(start)
 
@@ -82,10 +96,14 @@ class ModelSeat(LLMAgent):
             if said.line is not None:
                 with contextlib.suppress(InvalidLine):
                     out.append(line_from_json(said.line, players=view.players))
-            else:
-                names = self.render.names(view)
-                lang = self.endpoint.language
-                out += recognise(said.text, players=view.players, names=names, lang=lang)
+            else:  # seats named as people see them, or numbered as the prompts number them
+                out += recognise(
+                    said.text,
+                    players=view.players,
+                    names=view.names,
+                    lang=self.endpoint.language,
+                    first_seat=FIRST_SEAT,
+                )
         return out[:SPEECH_MAX]
 
     def listen(self, view: View, said: Sequence[Said]) -> None:
@@ -101,7 +119,8 @@ class ModelSeat(LLMAgent):
                 self.hear(ChatLine(s.seat, s.text, len(view.events), view.round))
 
     def _meter(self, start: float) -> None:
-        """Count what the last ask added (prometheus_client's counters are thread-safe)."""
+        """Count what the asks since the last call added (a decision and a claim ask of the
+        seat may be in flight at once: each call counts what is new)."""
         s, c, m = self.stats, self._counted, self.metrics
         name = self.endpoint.name
         if s.requests == c.requests and s.fallbacks == c.fallbacks:
@@ -149,18 +168,35 @@ class ModelSeats:
         endpoint = self.endpoints.get(level)
         return None if endpoint is None else f"{endpoint.shown} {seat + 1}"
 
-    def prepare(self, agent: Agent, left: float | None, bot_timeout: float) -> float | None:
-        """Before a model is asked: its deadline is the table's (``left`` seconds from now, less
-        ``DEADLINE_MARGIN``; None: the endpoint's own). Returns how long the driver waits for
-        the answer (the model's time and its fallback's), or None for an agent that is no model."""
+    def seat(self, agent: Agent, owner: str, offload: Offload) -> ModelSeat | None:
+        """``agent`` as a model seat of a table whose host is ``owner`` (its requests take the
+        endpoint's slots for that person), its fallback computed through ``offload`` (the
+        bots' thread pool); None for an agent that is no model."""
         if not isinstance(agent, ModelSeat):
             return None
+        agent.owner = owner
+        agent.offload = offload
+        return agent
+
+    def plan(
+        self, agent: ModelSeat, left: float | None, bot_timeout: float, delay: float = 0.0
+    ) -> Plan:
+        """The deadline of an ask that begins ``delay`` seconds from now: the table's timer
+        (``left`` seconds from the ask's beginning) less ``DEADLINE_MARGIN`` for the fallback
+        and the commit; without a timer (``left`` None) the lesser of the endpoint's
+        ``decision_s`` and ``table_decision_s`` (people wait for it). The driver waits that
+        long and ``bot_timeout`` more for the fallback."""
+        e = agent.endpoint
         if left is None:
-            agent.table_deadline = None
-            return agent.endpoint.decision_s + bot_timeout
-        own = max(left - min(DEADLINE_MARGIN, 0.1 * left), 0.0)
-        agent.table_deadline = time.monotonic() + own
-        return own + bot_timeout
+            own = min(e.decision_s, e.table_decision_s)
+        else:
+            own = max(left - min(DEADLINE_MARGIN, 0.1 * left), 0.0)
+        return Plan(time.monotonic() + max(delay, 0.0) + own, own + bot_timeout)
+
+    async def aclose(self) -> None:
+        """Close the connections this server's loop holds to every endpoint (at shutdown)."""
+        for endpoint in self.endpoints.values():
+            await client_for(endpoint).aclose()
 
     def game_over(self, log: logging.LoggerAdapter, agents: Mapping[int, Agent]) -> None:  # type: ignore[type-arg]
         """Log each model seat's totals for the game and observe its tokens."""

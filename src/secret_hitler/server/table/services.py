@@ -11,6 +11,7 @@ import asyncio
 import random
 import time
 from collections.abc import Callable
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -113,3 +114,7 @@ class Services:
     rng: random.Random = field(default_factory=random.SystemRandom)
     # The language models a host may seat (``models.py``); None: none are configured.
     models: ModelSeats | None = None
+    # Where bots compute their moves (``BotDriver``): the hub's bounded pool of its own, so
+    # that bots never wait behind database reads or password hashes, nor they behind bots;
+    # None (tests): the event loop's default executor.
+    bot_pool: Executor | None = None

@@ -339,7 +339,9 @@ class Table:
     def _broadcast_update(self, ev_from: int, action: Action | None, by: str | None) -> None:
         g = self.game
         assert g is not None
-        ready = fanout.send_update(self.conns, g, self.seq, ev_from, action, by, self.deadline)
+        ready = fanout.send_update(
+            self.conns, g, self.seq, ev_from, action, by, self.deadline, self.driver.waits()
+        )
         if g.finished and ready:
             fanout.send_all(ready, P.dumps(P.game_over(self.record())))
 
@@ -367,6 +369,7 @@ class Table:
             if g is None or seat is None
             else [a.to_json() for a in g.legal_actions(seat)],
             "deadline": self.deadline,
+            "model_deadlines": self.driver.waits(),
             "chat": list(self.chat.lines),
         }
 
@@ -389,7 +392,9 @@ class Table:
     def missed_updates(self, seat: int | None, since: int) -> list[str]:
         """The update frames after ``since`` for ``seat`` (``fanout.missed_updates``)."""
         assert self.game is not None
-        return fanout.missed_updates(self.game, self.action_by, self.deadline, seat, since)
+        return fanout.missed_updates(
+            self.game, self.action_by, self.deadline, seat, since, self.driver.waits()
+        )
 
     # ------------------------------------------------------------------ lobby
     async def _write(self, fn: Write) -> Any:

@@ -73,8 +73,10 @@ def build_update(
     action: Action | None,
     by: str | None,
     deadline: float | None,
+    waits: dict[str, float] | None = None,
 ) -> dict[str, Any]:
-    """The ``update`` message for ``seat`` after the events from ``ev_from`` on."""
+    """The ``update`` message for ``seat`` after the events from ``ev_from`` on (``waits``:
+    the model seats thinking and when their wait ends, ``BotDriver.waits``)."""
     legal = [a.to_json() for a in game.legal_actions(seat)] if seat is not None else []
     msg: dict[str, Any] = {
         "v": VERSION,
@@ -88,6 +90,8 @@ def build_update(
     }
     if by is not None:
         msg["by"] = by
+    if waits:
+        msg["model_deadlines"] = waits
     return msg
 
 
@@ -131,6 +135,7 @@ class SeatUpdates:
         action: Action | None,
         by: str | None,
         deadline: float | None,
+        waits: dict[str, float] | None = None,
     ) -> None:
         self._game = game
         self._ev_from = ev_from
@@ -144,6 +149,8 @@ class SeatUpdates:
         }
         if by is not None:
             tail["by"] = by
+        if waits:
+            tail["model_deadlines"] = waits
         self._tail = _DUMP(tail)[1:]
         self._texts: dict[int | None, str] = {}
         self._unpadded: dict[int | None, str] = {}
