@@ -214,3 +214,15 @@ test("the page's own messages", () => {
   assert.equal(reduce(state, { type: "pong" }), state);
   assert.equal(reduce(state, { type: "no_such_message" }), state);
 });
+
+test("a model seat's wait: an update's model_deadlines are kept until an update without them", () => {
+  const opening = fold(start(), messages.opening).at(-1);
+  const update = messages.opening.filter((m) => m.type === "update").at(-1);
+  const thinking = { ...copy(update), seq: opening.seq + 1, model_deadlines: { 3: 1732900060.5 } };
+  const waiting = deepFreeze(reduce(opening, thinking));
+  assert.deepEqual(waiting.modelDeadlines, { 3: 1732900060.5 });
+  const done = reduce(waiting, { ...copy(update), seq: opening.seq + 2 });
+  assert.equal(done.modelDeadlines, null); // the model moved: no wait is shown any more
+  const welcome = reduce(opening, { ...copy(messages.welcome), model_deadlines: { 1: 5 } });
+  assert.deepEqual(welcome.modelDeadlines, { 1: 5 });
+});

@@ -3,7 +3,7 @@
 import { h } from "./dom.js";
 import { icon } from "./icons.js";
 import { t } from "./i18n.js";
-import { seatName, standinText, isModel } from "./format.js";
+import { seatName, standinText, isModel, duration, secondsTo } from "./format.js";
 
 /** A policy tile: colour + icon + word (never colour alone). The word is the card's own
  * (`policy.card.*`), short enough to fit a slot of the board and a card of a phone's hand. */
@@ -119,12 +119,25 @@ export function standinMark(entry, name, cls = "badge muted") {
     icon("bot"), h("span", { class: "standin-text", text: standinText(name, entry.standin_at) }));
 }
 
-/** Count down every stand-in mark under `root`. */
+/** Count down every stand-in mark and every model seat's wait under `root`. */
 export function tickStandins(root) {
   for (const el of root.querySelectorAll("[data-standin-at]")) {
     const text = el.querySelector(".standin-text");
     if (text) text.textContent = standinText(el.dataset.name, Number(el.dataset.standinAt));
   }
+  for (const el of root.querySelectorAll("[data-thinking-until]")) el.textContent = thinkingText(Number(el.dataset.thinkingUntil));
+}
+
+/** A seat's "Thinking…" mark; a language model's (`until`: the update's `model_deadlines`, when
+ * its fallback plays at the latest) counts down to it. */
+function thinkingMark(until) {
+  if (typeof until !== "number") return h("span", { class: "badge thinking", text: t("status.thinking") });
+  return h("span", { class: "badge thinking", dataset: { thinkingUntil: until }, text: thinkingText(until) });
+}
+
+function thinkingText(until) {
+  const left = secondsTo(until);
+  return left > 0 ? t("status.thinking_until", { time: duration(left) }) : t("status.thinking");
 }
 
 function badge(name, text, cls = "") {
@@ -164,7 +177,7 @@ export function renderSeats(ctx) {
     } else if (alive && cast && view.phase !== "game_over") {
       card = voteCard(view, s, vote);
     }
-    if ((view.to_act || []).includes(s) && view.phase !== "game_over") marks.push(h("span", { class: "badge thinking", text: t("status.thinking") }));
+    if ((view.to_act || []).includes(s) && view.phase !== "game_over") marks.push(thinkingMark(ctx.modelDeadlines && ctx.modelDeadlines[s]));
     // a language model's seat says so to everyone (its name is the model's)
     if (entry.kind === "bot" && isModel(entry.level)) marks.push(h("span", { class: "badge badge-model" }, icon("bot"), h("span", { text: t("seat.model") })));
     // (after the game nobody waits for anyone: a finished table's people are all "offline")

@@ -18,6 +18,7 @@ export function initialState({ tableId = null, invite = null, standinSeen = -1 }
     events: [],
     legal: [],
     deadline: null,
+    modelDeadlines: null, // model seats thinking: {seat: when their fallback plays, at the latest}
     seq: null,
     chat: [],
     chatClaim: null, // the claim the server read in this seat's last chat line (ack), to offer
@@ -51,6 +52,7 @@ const FOLD = {
       view: msg.view ? { ...msg.view, events } : null,
       legal: msg.legal || [],
       deadline: msg.deadline || null,
+      modelDeadlines: msg.model_deadlines || null,
       chat: Array.isArray(msg.chat) ? msg.chat.slice() : s.chat,
       pending: false,
       forced: mergeForced(s, awayMoves(events, msg.away, seat, msg.view)),
@@ -73,6 +75,7 @@ const FOLD = {
       view: msg.view ? { ...msg.view, events: msg.view.events || events } : s.view,
       legal: msg.legal || s.legal,
       deadline: msg.deadline === undefined ? s.deadline : msg.deadline,
+      modelDeadlines: msg.model_deadlines || null, // (none in an update: no model is thinking)
       table: msg.table || s.table,
       pending: false,
       notices: s.notices.concat(noticesFrom(fresh)),

@@ -177,7 +177,7 @@ export function mountTable(root, tableId, params = {}) {
     if (ui.key !== key) ui = { key };
     return {
       view: v, table: state.table, mySeat: state.seat, legal: state.legal,
-      ui, pending: state.pending, send, rerender: renderAction, showRoles: revealed,
+      modelDeadlines: state.modelDeadlines, ui, pending: state.pending, send, rerender: renderAction, showRoles: revealed,
     };
   }
 
