@@ -173,16 +173,18 @@ def first_move(game: Game) -> tuple[int, Action]:
 
 
 # ---------------------------------------------------------------------- the commit
-def test_a_failed_commit_puts_back_a_copy_of_the_committed_game(
+def test_an_action_is_applied_once_and_a_failed_commit_undoes_it_on_the_one_game(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    copies: list[Game] = []
-    clone = Game.clone
+    applied: list[Action] = []
+    apply = Game.apply
 
-    def keep(game: Game) -> Game:
-        copy = clone(game)
-        copies.append(copy)
-        return copy
+    def counted(game: Game, step: Any) -> None:
+        applied.append(step)
+        apply(game, step)
+
+    def no_copy(game: Game) -> Game:
+        raise AssertionError("the game was copied")
 
     def no_replay(*args: Any, **kwargs: Any) -> Game:
         raise AssertionError("the game was replayed")
@@ -202,23 +204,25 @@ def test_a_failed_commit_puts_back_a_copy_of_the_committed_game(
         record, views = game.to_record(), [game.view(s).to_json() for s in range(5)]
         seat, action = first_move(game)
 
-        monkeypatch.setattr(Game, "clone", keep)
+        monkeypatch.setattr(Game, "apply", counted)
+        monkeypatch.setattr(Game, "clone", no_copy)
         monkeypatch.setattr(session, "game_from_record", no_replay)
         writer.fail = StorageUnavailable("the database is unavailable")
         with pytest.raises(ProtocolError) as refused:
             await table.submit(seat, action)
         assert refused.value.code == "unavailable"
-        assert table.game is copies[-1]  # the copy, not a rebuilt game
+        assert table.game is game  # the same game, the action undone
         assert table.game.to_record() == record
         assert [table.game.view(s).to_json() for s in range(5)] == views
         assert (table.seq, table.action_by, table.status) == (1, [], "playing")
         assert frames(watcher) == []  # nobody heard of it
         assert ("turn", "t1") in notes.said and len(writer.actions()) == 0
 
-        writer.fail = None  # the database is back: the same move is played on the copy
+        writer.fail = None  # the database is back: the same move is played on the same game
         assert await table.submit(seat, action) == 2
         assert [w.idx for w in writer.actions()] == [0]
-        assert table.game.actions == [action]
+        assert table.game is game and table.game.actions == [action]
+        assert applied == [action, action]  # once per submission: no second game to keep in step
         [update] = frames(watcher)
         assert '"type":"update","seq":2' in update
         await table.close()
@@ -226,7 +230,7 @@ def test_a_failed_commit_puts_back_a_copy_of_the_committed_game(
     run(scenario)
 
 
-def test_a_cancelled_commit_puts_back_a_copy_too() -> None:
+def test_a_cancelled_commit_undoes_the_action_too() -> None:
     async def scenario() -> None:
         writer, clock, notes = FakeWriter(), FakeClock(), Notes()
         table = make_table(services(writer, clock, notes), people())

@@ -2,9 +2,10 @@
 (seating, presence, fan-out, chat, bot driving: each in a file of its own).
 
 Every change to a table happens on the event loop under the table's lock. An action is applied
-to the in-memory game, committed through the table's writer, and only then announced: each
-connection gets the update for its own seat (its view, the events addressed to it, its legal
-actions). A table is given its services (``services.Services``) and never reaches its host.
+to the in-memory game (``Game.push``), committed through the table's writer (undone,
+``Game.pop``, if that fails), and only then announced: each connection gets the update for its
+own seat (its view, the events addressed to it, its legal actions). A table is given its
+services (``services.Services``) and never reaches its host.
 """
 
 from __future__ import annotations
@@ -89,10 +90,9 @@ class Table:
         self.bots_talk = bots_talk  # the host's switch for the bots' talk (chat.py)
         self.remake: dict[str, Any] | None = None  # an open remake vote (api/hosting.py)
         self.remake_result: dict[str, Any] | None = None  # how the last one went
+        # The one game: an action is pushed, committed, and popped again if the commit fails
+        # (``_commit``), so the game is always the one the database holds once the lock is free.
         self.game: Game | None = None
-        # The game as the database holds it, kept in step with each commit (one more apply, a
-        # tenth of a copy's cost): a failed commit puts a copy of it back (``_commit``).
-        self._committed: Game | None = None
         self.action_by: list[str | None] = []
         # the length of the game's log before each action and after the last (None: not known
         # since the game was taken; ``updates.event_bounds`` when a stand-in's move is shown)
@@ -485,7 +485,6 @@ class Table:
     def _take(self, game: Game) -> None:
         """``game`` is the table's game, as the database holds it."""
         self.game = game
-        self._committed = game.clone()
         self._bounds = None
 
     async def _playable(self) -> Game:
@@ -545,11 +544,9 @@ class Table:
             )
         # Until the action is committed nobody may learn its effects: welcomes wait for the
         # lock, and the table detail shows only committed status and results.
-        committed = self._committed
-        assert committed is not None
         n_ev, n_res = len(g.events), len(g.reshuffles)
         try:
-            g.apply(action)
+            g.push(action)
         except IllegalAction as exc:
             raise P.ProtocolError("illegal_action", exc.message, detail=exc.code) from None
         except GameError as exc:
@@ -574,13 +571,13 @@ class Table:
         try:
             await self._write(write)
         except (Exception, asyncio.CancelledError) as exc:
-            # Nobody heard of the action: the game goes back to a copy of the committed one (no
-            # replay). The database may hold the action all the same (a COMMIT whose answer was
-            # lost): the next action first reads the game back (``_resync``).
-            self.game = committed.clone()
+            # Nobody heard of the action: the game undoes it (no copy, no replay). The database
+            # may hold the action all the same (a COMMIT whose answer was lost): the next action
+            # first reads the game back (``_resync``).
+            g.pop()
             self.unsynced = True
             raise _not_stored(exc, self.log) from None
-        committed.apply(action)
+        g.clear_stack()  # committed: nothing left to undo
         if g.finished:
             self.status = "finished"
         self.action_by.append(by)
@@ -637,7 +634,7 @@ class Table:
         """The stored game cannot be rebuilt: show the table as ``broken`` (never as playing)."""
         self.problem = f"the stored game could not be replayed: {str(exc)[:200]}"
         self.status = "broken"
-        self.game = self._committed = None
+        self.game = None
         self.log.error("table broken: %s", self.problem, exc_info=exc)
         self.broadcast_table()
 
