@@ -113,20 +113,19 @@ async def _sync(clients: list[Client], seq: int) -> None:
             await c.recv_until(lambda m, c=c: c.seq >= seq)
 
 
-async def _act_while_pinging(actor: Client, watcher: Client, mid: str) -> tuple[dict, list]:
+async def _act_while_pinging(actor: Client, watcher: Client, mid: str) -> tuple[dict, int]:
     """Send an action and, until its answer comes, ping on another connection back to back:
-    the answer and every ping's round trip."""
+    the answer, and how many pongs came while the action was still unanswered."""
     await actor.send({"v": 1, "type": "action", "id": mid, "action": actor.my_turn_actions()[0]})
     reply = asyncio.create_task(
         actor.recv_until(lambda m: m.get("id") == mid and m["type"] in ("ack", "error"))
     )
-    lags: list[float] = []
+    answered = 0
     while not reply.done():
-        t = time.perf_counter()
         await watcher.send({"v": 1, "type": "ping"})
-        await watcher.recv_until(lambda m: m["type"] == "pong", timeout=10)
-        lags.append(time.perf_counter() - t)
-    return await reply, lags
+        await watcher.recv_until(lambda m: m["type"] == "pong")
+        answered += not reply.done()
+    return await reply, answered
 
 
 async def _outage(server: Server, down: Callable[[], None], up: Callable[[], None]) -> None:
@@ -140,16 +139,14 @@ async def _outage(server: Server, down: Callable[[], None], up: Callable[[], Non
     await _sync(clients, 3)
 
     down()
-    t0 = time.monotonic()
-    reply, lags = await _act_while_pinging(second, third, "outage-1")
-    waited = time.monotonic() - t0
+    reply, answered = await _act_while_pinging(second, third, "outage-1")
     assert reply["type"] == "error" and reply["id"] == "outage-1", reply
     assert reply["code"] == "unavailable"
-    assert DB_TIMEOUT * 0.9 <= waited < DB_TIMEOUT + 5
-    # the event loop answered all along (a commit waiting for the database blocks nothing): the
-    # stall this guards against was 7.6 s; on a loaded machine one ping may still be slow, so
-    # the bound is on the 90th percentile, with a generous maximum
-    assert len(lags) >= 3 and sorted(lags)[len(lags) * 9 // 10] < 0.25 and max(lags) < 2.0, lags
+    # the event loop answered while the write waited for the database (it retries until its
+    # deadline, SH_DB_TIMEOUT, and blocks nothing): pongs came before the action's answer. A
+    # loop stalled by the write (7.6 s, the fault this guards against) answers the ping it
+    # holds together with the error, so one pong at most would come first.
+    assert answered >= 2, answered
     # liveness: alive, and says the storage is away; readiness: 503
     health = http(server, "GET", "/healthz")
     assert health["ok"] is True and health["storage"] == "unavailable", health
@@ -161,11 +158,9 @@ async def _outage(server: Server, down: Callable[[], None], up: Callable[[], Non
     await third.send({"v": 1, "type": "chat", "id": "chat-1", "text": "anyone?"})
     reply = await third.recv_until(lambda m: m.get("id") == "chat-1")
     assert (reply["type"], reply["code"]) == ("error", "unavailable"), reply
-    t0 = time.monotonic()
     with pytest.raises(HttpError) as refused:
         await ahttp(server, "POST", "/api/session", {"name": "Late"})
     assert refused.value.status == 503 and refused.value.code == "unavailable"
-    assert time.monotonic() - t0 < DB_TIMEOUT + 5
     assert all(c.seq == 3 for c in clients)
 
     up()  # the server notices by itself
