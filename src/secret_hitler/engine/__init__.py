@@ -6,6 +6,7 @@ from .events import EVENT_TYPES, Event, TypedEvent
 from .game import Game
 from .public import PublicState
 from .record import ReplayResult, game_from_record, parse_record, replay, replay_summary
+from .seat import SeatState
 from .settings import PRESETS, Rules
 from .types import Party, Phase, Policy, Power, Reason, Role, Winner
 from .view import View
@@ -34,6 +35,7 @@ __all__ = [
     "ReplayResult",
     "Role",
     "Rules",
+    "SeatState",
     "TypedEvent",
     "View",
     "Winner",

@@ -37,7 +37,7 @@ from .chance import (
 from .errors import GameError, IllegalAction, InvalidRecord, InvalidSettings, brief
 from .events import Event, ReadOnlyDict, ReadOnlyList, TypedEvent, freeze
 from .observer import Observer
-from .settings import CHAOS_AT, FASCIST_TRACK, LIBERAL_TRACK, Rules
+from .settings import CHAOS_AT, FASCIST_TRACK, LIBERAL_TRACK, MAX_PLAYERS, Rules
 from .types import Party, Phase, Policy, Power, Reason, Role, Winner
 from .undo import Snapshot, copy_state
 from .view import View
@@ -45,7 +45,7 @@ from .writer import write_record
 
 L = Policy.LIBERAL
 F = Policy.FASCIST
-_MAX_SEATS = 10
+_MAX_SEATS = MAX_PLAYERS
 
 # Interned actions: legal-move generation allocates nothing.
 _VOTES = [(Action(s, A.VOTE, ja=True), Action(s, A.VOTE, ja=False)) for s in range(_MAX_SEATS)]

@@ -21,6 +21,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from .events import Event, ReadOnlyDict, TypedEvent
+from .seat import KNOWLEDGE_READERS, Knowledge
 from .settings import CHAOS_AT, FASCIST_TRACK, LIBERAL_TRACK
 from .types import Phase
 from .view import FIELDS, OWN_FIELDS, PUBLIC_FIELDS, EventLog, View
@@ -46,21 +47,16 @@ _IN_SESSION = {p._value_: p in _SESSION for p in Phase}
 _POWER_NOW = {p._value_: _POWER_OF_PHASE.get(p) for p in Phase}
 
 
-class _Seat:
-    """What one seat (or the spectator, ``seat=None``) has observed so far."""
+class _Seat(Knowledge):
+    """What one seat (or the spectator, ``seat=None``) has observed so far: its ``Knowledge``
+    (engine/seat.py) and its event log."""
 
-    __slots__ = ("seat", "log", "logged", "known", "investigations", "hand", "role", "party")
+    __slots__ = ("log", "logged")
 
     def __init__(self, seat: int | None, n: int) -> None:
-        self.seat = seat
+        super().__init__(seat, n)
         self.log: list[TypedEvent] = []  # the events this seat observed, up to ``logged``
         self.logged = 0  # index in the game's log up to which ``log`` is extended
-        # replaced, never changed in place: the same tuple until this seat learns a role
-        self.known: tuple[str | None, ...] = (None,) * n
-        self.investigations: tuple[tuple[int, str], ...] = ()
-        self.hand: tuple[str, ...] = ()  # the policies last drawn, passed or received
-        self.role: str | None = None
-        self.party: str | None = None
 
 
 class Observer:
@@ -134,8 +130,13 @@ class Observer:
                 continue
             learn, prove = readers
             if learn is not None:
-                audience = e.audience
-                learn(e, everyone if audience is None else tuple(seats[s] for s in audience))
+                audience, data = e.audience, e.data
+                if audience is None:
+                    for st in everyone:
+                        learn(st, data)
+                else:
+                    for s in audience:
+                        learn(seats[s], data)
             if prove is not None:
                 self._proven = prove(e.data, self._proven)
         self._cursor = end
@@ -294,11 +295,11 @@ class Observer:
             seat,
             st.role,
             st.party,
-            st.known,
+            st.known_roles,
             votes,
             own_vote,
             st.hand if _IN_SESSION[phase] else (),
-            st.investigations,
+            st.found,
             () if seat is None else g.open_claims(seat),
         )
 
@@ -326,65 +327,6 @@ def _secret_votes(n: int) -> tuple[dict[bool | None, tuple[bool | None, ...]], .
     )
 
 
-# ---------------------------------------------------------------------- what events teach
-def _knowing(known: tuple[str | None, ...], seat: int, role: str) -> tuple[str | None, ...]:
-    return known[:seat] + (role,) + known[seat + 1 :]
-
-
-def _learn_role(e: Event, observers: tuple[_Seat, ...]) -> None:
-    for st in observers:
-        st.role, st.party = e.data["role"], e.data["party"]
-        st.known = _knowing(st.known, e.data["seat"], e.data["role"])
-
-
-def _learn_night(e: Event, observers: tuple[_Seat, ...]) -> None:
-    for st in observers:
-        for seat, role in e.data["known"].items():
-            st.known = _knowing(st.known, int(seat), role)
-
-
-def _learn_execution(e: Event, observers: tuple[_Seat, ...]) -> None:
-    role = e.data.get("role")  # present under reveal_executed_role
-    if role is not None:
-        for st in observers:
-            st.known = _knowing(st.known, e.data["target"], role)
-
-
-def _learn_roles(e: Event, observers: tuple[_Seat, ...]) -> None:
-    roles = tuple(e.data["roles"])
-    for st in observers:
-        st.known = roles
-
-
-def _learn_investigation(e: Event, observers: tuple[_Seat, ...]) -> None:
-    found = (e.data["target"], e.data["party"])
-    for st in observers:
-        st.investigations += (found,)
-
-
-def _learn_hand(e: Event, observers: tuple[_Seat, ...]) -> None:
-    hand = tuple(e.data["policies"])
-    for st in observers:
-        st.hand = hand
-
-
-def _new_session(e: Event, observers: tuple[_Seat, ...]) -> None:
-    for st in observers:
-        st.hand = ()
-
-
-_LEARN: dict[str, Callable[[Event, tuple[_Seat, ...]], None]] = {
-    "role": _learn_role,
-    "night": _learn_night,
-    "executed": _learn_execution,
-    "game_over": _learn_roles,
-    "investigation": _learn_investigation,
-    "drew": _learn_hand,
-    "passed": _learn_hand,
-    "received": _learn_hand,
-    "legislative_session": _new_session,
-}
-
 # ---------------------------------------------------------------------- public proofs
 # What makes a seat publicly not Hitler: E8 (elected chancellor in the Hitler zone, the game went
 # on), P4 (executed: had it been Hitler, ``game_over`` follows in the same action), W2 (the end).
@@ -394,9 +336,10 @@ _PROOF: dict[str, Callable[[Any, tuple[int, ...]], tuple[int, ...]]] = {
     "game_over": lambda d, p: tuple(s for s, r in enumerate(d["roles"]) if r != "hitler"),
 }
 
-#: by event type: what it teaches the seats that observe it, and what it proves publicly
+#: by event type: what it teaches the seats that observe it (``Knowledge``), and what it
+#: proves publicly
 _READ: dict[str, tuple[Any, Any]] = {
-    t: (_LEARN.get(t), _PROOF.get(t)) for t in sorted({*_LEARN, *_PROOF})
+    t: (KNOWLEDGE_READERS.get(t), _PROOF.get(t)) for t in sorted({*KNOWLEDGE_READERS, *_PROOF})
 }
 
 __all__ = ["FIELDS", "Observer"]

@@ -4,9 +4,10 @@
 seat, the spectator's and the game's own give the same state: who is alive, the tracks and the
 election tracker, the piles' sizes, the round, the candidate and the nominee, every election with
 its votes, every legislative session with its outcome and claims, the seats proven not Hitler,
-the investigated seats, the power in use and the result. Bots, the research environment and the
-evaluation read it instead of keeping their own copies; every value is immutable (tuples) but
-the open ``Session``, which ``copy`` copies: a copy is cheap and never shares a change.
+the investigated seats, the power in use, the open claim windows and the result. Bots, the
+research environment and the evaluation read it instead of keeping their own copies; every
+value is immutable (tuples) but the open ``Session``, which ``copy`` copies: a copy is cheap and
+never shares a change. ``engine/seat.py``'s ``SeatState`` adds what one seat alone knows.
 """
 
 from __future__ import annotations
@@ -16,7 +17,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import events as E
-from .actions import CLAIM_CHANCELLOR_HAND, CLAIM_PRESIDENT_HAND
+from .actions import (
+    CLAIM_CHANCELLOR_HAND,
+    CLAIM_INVESTIGATION,
+    CLAIM_PEEK,
+    CLAIM_PRESIDENT_HAND,
+    CLAIM_SUBJECTS,
+)
 from .events import TypedEvent
 from .settings import CHAOS_AT, FASCIST_TRACK, LIBERAL_TRACK, Rules
 
@@ -75,7 +82,8 @@ class PublicState:
     ``session`` (the last legislative session while its claim window is open, else None),
     ``closed`` (the sessions before), ``sessions`` (all of them), ``not_hitler`` (E8), ``proven_not_hitler`` (E8, P4, W2), ``investigated`` and
     ``investigations`` (who investigated whom, in order), ``power`` and ``power_president`` (the
-    last power used), ``winner``, ``reason``, ``roles`` (revealed at the end).
+    last power used), ``winner``, ``reason``, ``roles`` (revealed at the end); the open claim
+    windows are read with ``open_claims(seat)`` and ``claim_target(seat)``.
     """
 
     def __init__(
@@ -118,6 +126,15 @@ class PublicState:
         self.winner: str | None = None
         self.reason: str | None = None
         self.roles: tuple[str, ...] | None = None
+        # The claim windows (A9, docs/engine.md "Claims") as what happened to them since they
+        # last all closed, in order: (seat, subject, the investigated seat of an investigation
+        # window, else None) when one opens, (seat, subject, CLAIMED) when it is claimed; the
+        # last entry of a seat's subject says whether it is open (``open_claims``). Appending
+        # is all a claim costs, for every bot's fold; the question is rarely asked.
+        self._windows: tuple[tuple[int, str, int | None], ...] = ()
+        # ``_windows``'s length at the last election: the entries after it (a power used
+        # before the session) outlive that session's start, which closes the others.
+        self._elected_at = 0
 
     @classmethod
     def of(cls, events: Iterable[TypedEvent]) -> PublicState:
@@ -129,11 +146,47 @@ class PublicState:
 
     def copy(self) -> PublicState:
         """An independent copy (every value is immutable but the open session: copied)."""
-        other = PublicState.__new__(PublicState)
+        other = type(self).__new__(type(self))
         other.__dict__.update(self.__dict__)
         if self.session is not None:
             other.session = self.session.copy()
         return other
+
+    # ------------------------------------------------------------------ claim windows
+    def open_claims(self, seat: int) -> tuple[str, ...]:
+        """The claim subjects ``seat`` may still claim now (A9), in ``CLAIM_SUBJECTS`` order:
+        what ``Game.open_claims`` says (property-tested), derived from the public events, so
+        any seat can tell what another may claim (the talk recogniser's context)."""
+        window = self._windows_of(seat)
+        return tuple(s for s in CLAIM_SUBJECTS if s in window) if window else ()
+
+    def claim_target(self, seat: int) -> int | None:
+        """The seat ``seat`` may claim to have investigated now (its open investigation
+        window), else None."""
+        return self._windows_of(seat).get(CLAIM_INVESTIGATION)
+
+    def _open_hand_windows(self) -> None:
+        """The government's hand-claim windows open: its session is over (enacted or
+        vetoed)."""
+        pres, chan = self.president, self.chancellor
+        if pres is not None and chan is not None:
+            self._windows += (
+                (pres, CLAIM_PRESIDENT_HAND, None),
+                (chan, CLAIM_CHANCELLOR_HAND, None),
+            )
+
+    def _windows_of(self, seat: int) -> dict[str, int | None]:
+        """``seat``'s open windows: subject -> the investigated seat (None but for an
+        investigation). A window opened again (a second peek or investigation, by a chaos
+        power) stands for the new result."""
+        out: dict[str, int | None] = {}
+        for s, subject, target in self._windows:
+            if s == seat:
+                if target == CLAIMED:
+                    out.pop(subject, None)
+                else:
+                    out[subject] = target
+        return out
 
     @property
     def sessions(self) -> tuple[Session, ...]:
@@ -207,6 +260,7 @@ class PublicState:
 
     def _elected(self, e: E.Elected) -> None:
         self.president, self.chancellor = e.president, e.chancellor
+        self._elected_at = len(self._windows)
 
     def _not_hitler(self, e: E.NotHitler) -> None:
         self.not_hitler = tuple(sorted({*self.not_hitler, e.seat}))
@@ -216,6 +270,9 @@ class PublicState:
         self.draw_pile = e.draw_pile
         self._close()  # a new session closes the last one's claim window
         self.session = Session(e.president, e.chancellor, bool(e.veto), self.votes)
+        # ...and every claim window but those of a power used before it, since the election
+        self._windows = self._windows[self._elected_at :]
+        self._elected_at = 0
 
     def _close(self) -> None:
         if self.session is not None:
@@ -234,6 +291,7 @@ class PublicState:
             self.discard_pile += 2
             if self.session is not None:
                 self.session.vetoed = True
+            self._open_hand_windows()
 
     def _chaos(self, e: E.Chaos) -> None:
         self.draw_pile -= 1  # the last session's claim window stays open
@@ -245,16 +303,20 @@ class PublicState:
             self.discard_pile += 1  # the chancellor's other policy
             if self.session is not None:
                 self.session.enacted = e.policy
+            self._open_hand_windows()
 
     def _reshuffled(self, e: E.Reshuffled) -> None:
         self.draw_pile, self.discard_pile = e.draw_pile, 0
 
     def _power(self, e: E.PowerUsed) -> None:
         self.power, self.power_president = e.power, e.president
+        if e.power == CLAIM_PEEK:
+            self._windows += ((e.president, CLAIM_PEEK, None),)
 
     def _investigated(self, e: E.Investigated) -> None:
         t = e.target
         self.investigations += ((e.president, t),)
+        self._windows += ((e.president, CLAIM_INVESTIGATION, t),)
         self.investigated = self.investigated[:t] + (True,) + self.investigated[t + 1 :]
 
     def _executed(self, e: E.Executed) -> None:
@@ -264,11 +326,12 @@ class PublicState:
         self.proven_not_hitler = tuple(sorted({*self.proven_not_hitler, t}))
 
     def _claim(self, e: E.Claimed) -> None:
+        subject, seat = e.subject, e.seat
+        self._windows += ((seat, subject, CLAIMED),)
         session = self.session
         if session is None:
             return
         session.claims += (e,)
-        subject, seat = e.subject, e.seat
         if subject == CLAIM_PRESIDENT_HAND and seat == session.president:
             session.president_claim = list(e.policies or ()).count("liberal")
         elif subject == CLAIM_CHANCELLOR_HAND and seat == session.chancellor:
@@ -279,6 +342,7 @@ class PublicState:
         self.roles = tuple(e.roles)
         self.proven_not_hitler = tuple(s for s, r in enumerate(self.roles) if r != "hitler")
         self._close()
+        self._windows, self._elected_at = (), 0
 
 
 #: Each public event type's step of the fold (``PublicState._<type>``; private events teach
@@ -321,6 +385,10 @@ def _deck_liberal(e: E.GameStarted) -> int:
         _DECKS.clear()
     _DECKS[id(e)] = (e, liberal)
     return liberal
+
+
+#: The entry of ``PublicState._windows`` that closes a window: its claim.
+CLAIMED = -1
 
 
 def public_states(events: Iterable[TypedEvent]) -> Iterator[PublicState]:

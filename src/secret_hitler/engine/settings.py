@@ -17,8 +17,11 @@ from .types import Power
 RECORD_FORMAT = "secret-hitler-record"
 RECORD_VERSION = 1
 
+#: The table sizes the rules are written for (RULES.md), said once: every other place that
+#: checks a player count or sizes something by the largest table reads these.
 MIN_PLAYERS = 5
 MAX_PLAYERS = 10
+PLAYER_COUNTS = range(MIN_PLAYERS, MAX_PLAYERS + 1)
 
 #: L4/W1: the policies on its track that win the game for each party.
 LIBERAL_TRACK = 5

@@ -15,6 +15,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, overload
 
 from .events import ReadOnlyDict, TypedEvent, freeze, thaw, typed
+from .speech import may_speak
 
 if TYPE_CHECKING:
     from .observer import Observer
@@ -232,6 +233,12 @@ class View:
     @property
     def filled(self) -> bool:
         return self._values is not None
+
+    @property
+    def may_speak(self) -> bool:
+        """Whether this seat may speak at the table now (``engine/speech.py``: the living, but
+        the government during its legislative session; a spectator only after the game)."""
+        return may_speak(self, self._seat)
 
     def to_json(self, events: bool = True) -> dict[str, Any]:
         """The view as plain JSON values (lists, dicts); ``events=False`` leaves the log out."""
