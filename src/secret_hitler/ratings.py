@@ -21,10 +21,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .engine.settings import PLAYER_COUNTS
+
 DATA = Path(__file__).resolve().parent / "data"
 TEAM_BALANCE = DATA / "team-balance.json"
 BOT_RATINGS = DATA / "bot-ratings.json"
-PLAYERS = range(5, 11)  # the player counts of rated games
+PLAYERS = PLAYER_COUNTS  # the player counts of rated games: every count the rules know
 VIRTUAL_SIGMA = 1e-3  # the handicap member is (almost) certain: it adds no uncertainty
 
 
@@ -73,7 +75,9 @@ def handicap(players: int) -> float:
     """The virtual fascist member's mu for ``players``: openskill's prediction for two teams of
     default players (plus that member) equals the measured liberal win rate."""
     if players not in PLAYERS:
-        raise ValueError(f"rated games have 5-10 players, not {players}")
+        raise ValueError(
+            f"rated games have {PLAYERS.start}-{PLAYERS.stop - 1} players, not {players}"
+        )
     m = model()
     target = liberal_win_rates()[players]
     libs, fas = team_sizes(players)

@@ -9,6 +9,7 @@ import pytest
 pytest.importorskip("pettingzoo")
 
 from secret_hitler.engine import game_from_record, replay  # noqa: E402
+from secret_hitler.engine.speech import may_speak  # noqa: E402
 from secret_hitler.env import raw_env  # noqa: E402
 from secret_hitler.env.talk import TALK_SIZE, talk_layout  # noqa: E402
 from secret_hitler.talk import HEDGED, KNOWN, Accuse, Claim, Conflict, InvalidLine, Question  # noqa: E402
@@ -108,7 +109,7 @@ def test_the_record_keeps_the_talk_and_replays_to_the_same_game():
         if step % 9 == 0:
             agent = env.agent_selection
             seat = int(agent.split("_")[1])
-            if env.game.alive[seat]:
+            if may_speak(env.game, seat):  # the engine's speech rule
                 env.say(agent, Accuse((seat + 1) % 7))
 
     _play(env, 5, say)
@@ -118,3 +119,22 @@ def test_the_record_keeps_the_talk_and_replays_to_the_same_game():
     assert replay(record).ok
     plain = {k: v for k, v in record.items() if k != "talk"}
     assert game_from_record(record).to_record() == plain
+
+
+def test_the_government_cannot_talk_during_its_session_nor_the_dead():
+    """The live table's speech rule (``engine.speech``): a refused line changes nothing."""
+    env = raw_env(7, talk=True)
+    env.reset(seed=4)
+    rng = np.random.default_rng(4)
+    while env.game.phase.value != "discard":
+        obs = env.observe(env.agent_selection)
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    game = env.game
+    president, chancellor = game.president, game.chancellor
+    for seat in (president, chancellor):
+        with pytest.raises(ValueError, match="legislative session"):
+            env.say(f"player_{seat}", Accuse((seat + 1) % 7))
+    assert env.said == [] and not env.observe("player_0")["talk"].any()
+    other = next(s for s in range(7) if s not in (president, chancellor))
+    env.say(f"player_{other}", Accuse(president))
+    assert [s.seat for s in env.said] == [other]

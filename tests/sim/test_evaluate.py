@@ -184,19 +184,23 @@ def test_votes_report_nominations_claims_tracker_and_zone() -> None:
 
 
 def test_claim_truth_is_read_from_the_seats_own_events() -> None:
-    from secret_hitler.engine import Action
+    """The evaluation judges a claim by the engine's claim truth on the claimant's own log
+    (tests/engine/test_seat.py holds the cases of every subject)."""
+    from secret_hitler.engine import Action, Game
     from secret_hitler.sim.evaluate import claim_is_true
 
-    class V:
-        events = ({"type": "drew", "policies": ["fascist", "liberal", "fascist"]},)
-        investigations = ((3, "fascist"),)
-
-    assert claim_is_true(
-        V, Action.claim_policies(0, "president_hand", ["liberal", "fascist", "fascist"])
+    roles = ["liberal"] * 4 + ["fascist", "fascist", "hitler"]
+    deck = ["fascist", "liberal", "fascist"] + ["liberal"] * 5 + ["fascist"] * 9
+    game = Game(7, "official", roles=roles, first_president=0, deck=deck)
+    game.apply(Action.nominate(0, 1))
+    for seat in range(7):
+        game.apply(Action.vote(seat, True))
+    drew = Action.claim_policies(0, "president_hand", ["liberal", "fascist", "fascist"])
+    assert claim_is_true(game.view(0), drew)
+    assert not claim_is_true(
+        game.view(0), Action.claim_policies(0, "president_hand", ["fascist"] * 3)
     )
-    assert not claim_is_true(V, Action.claim_policies(0, "president_hand", ["fascist"] * 3))
-    assert claim_is_true(V, Action.claim_investigation(0, 3, "fascist"))
-    assert not claim_is_true(V, Action.claim_investigation(0, 3, "liberal"))
+    assert not claim_is_true(game.view(1), drew)  # what seat 0 drew, seat 1 never saw
 
 
 @pytest.mark.parametrize("players", [5, 6, 8, 9, 10])

@@ -54,6 +54,7 @@ from typing import Any, ClassVar
 
 from ..engine import Action, Game, View
 from ..engine import actions as A
+from ..engine.speech import may_speak
 from ..engine.types import Phase
 from ..extras import MissingExtra, installed, require
 from ..talk.lines import KINDS, Line
@@ -339,10 +340,13 @@ def play_out(
 
 class TableTalk:
     """The talk of one table driven by ``play_out``: after each applied action (and its
-    claims) every seat that speaks is asked, the last elected president first, and each line
-    is delivered at once to every other living seat that listens, so a seat accused or asked
-    in one pass can answer in the next (at most ``passes`` a time). ``listen[seat]`` False
-    makes a seat deaf; ``said`` keeps every line, the record's talk section."""
+    claims) every living seat that speaks is asked, the last elected president first, as the
+    server's driver asks its bots; what a seat that may not speak now says
+    (``engine.speech.may_speak``: the government during its session) is dropped, as a live
+    table drops it; each line said is delivered at once to every other living seat that
+    listens, so a seat accused or asked in one pass can answer in the next (at most ``passes``
+    a time). ``listen[seat]`` False makes a seat deaf; ``said`` keeps every line, the record's
+    talk section."""
 
     def __init__(self, listen: Sequence[bool] | None = None, passes: int = 2) -> None:
         self.listen = None if listen is None else list(listen)
@@ -369,8 +373,8 @@ class TableTalk:
                     lines = ask_speech(agents[seat], view(seat))
                 except AgentError as exc:
                     raise AgentError(f"{_who(labels, seat, game)}: {exc}") from None
-                if not lines:
-                    continue
+                if not lines or not may_speak(game, seat):
+                    continue  # the engine's speech rule: the government in session says nothing
                 after = len(game.actions)
                 entries = [Said(seat, after, line) for line in lines]
                 self.said.extend(entries)

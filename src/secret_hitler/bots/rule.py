@@ -27,7 +27,8 @@ from ..engine import Action, View
 from ..engine import actions as A
 from ..engine import events as E
 from ..engine.actions import hand_claims_fit
-from ..engine.public import READERS, PublicState
+from ..engine.public import Session
+from ..engine.seat import SEAT_READERS, Hand, SeatState
 from ..engine.types import Policy
 from ..talk.lines import Claim, Line
 from ..talk.said import Said
@@ -99,40 +100,30 @@ def _nlib(policies: Sequence[str]) -> int:
     return sum(1 for p in policies if p == LIB)
 
 
+_NOTHING_HELD = Hand(-1)  # ``RuleAgent._held`` of a session this seat did not sit in
+
+
 def _hand(liberals: int, size: int) -> tuple[Policy, ...]:
     """A claimed hand in the engine's canonical order (fascist first)."""
     return tuple([Policy.FASCIST] * (size - liberals) + [Policy.LIBERAL] * liberals)
 
 
-class _Session:
-    """One legislative session as this seat saw it."""
+class _Story:
+    """What this bot makes of the last elected government's stories, from its election to the
+    next: the hand claims it heard (the engine's or said in the chat), whether it scored them,
+    the peek claim made before the government's draw. The government, its session and what
+    this seat held in it are the engine's (``SeatState``: ``RuleAgent._session``, ``_held``)."""
 
-    __slots__ = (
-        "pres",
-        "chan",
-        "ja",
-        "enacted",
-        "pres_claim",
-        "chan_claim",
-        "scored",
-        "peek",
-        "drew",
-        "passed",
-        "received",
-    )
+    __slots__ = ("pres", "chan", "begun", "pres_claim", "chan_claim", "scored", "peek")
 
-    def __init__(self, pres: int, chan: int, ja: tuple[int, ...]) -> None:
+    def __init__(self, pres: int, chan: int) -> None:
         self.pres = pres
         self.chan = chan
-        self.ja = ja
-        self.enacted: str | None = None  # None while open or after a veto
+        self.begun = False  # its legislative session has begun (it is the fold's ``session``)
         self.pres_claim: int | None = None  # liberal policies claimed
         self.chan_claim: int | None = None
         self.scored = False
         self.peek: tuple[int, int] | None = None  # (peeker, claimed liberals) of the next draw
-        self.drew: tuple[str, ...] = ()
-        self.passed: tuple[str, ...] = ()
-        self.received: tuple[str, ...] = ()
 
 
 class RuleAgent(Agent):
@@ -152,12 +143,11 @@ class RuleAgent(Agent):
         self.threat: list[float] = []  # (fascists) how much a liberal seems to know about us
         self.known_fas: set[int] = set()
         self.known_lib: set[int] = set()
-        self.sess: _Session | None = None
+        self.sess: _Story | None = None
         self.peek_claim: tuple[int, int] | None = None
-        self.my_peek: tuple[str, ...] = ()
-        # the public state as of the events read (the engine's fold): the last votes, the
-        # deck's policies not yet on the tracks
-        self.table = PublicState()
+        # what this seat knows as of the events read (the engine's fold): the last votes, the
+        # deck's policies not yet on the tracks, its hands and peeks
+        self.table = SeatState(seat)
         self.voice: Voice | None = None  # made when first asked to talk (``speak``/``listen``)
         self.heard_investigations: set[tuple[int, int]] = set()  # claims read (engine or chat)
 
@@ -201,7 +191,7 @@ class RuleAgent(Agent):
         if not self.n:
             self._start(view)
         events = view.events
-        table, step = self.table, READERS.get
+        table, step = self.table, SEAT_READERS.get
         for e in events[self._seen :]:  # one slice: an index per event costs a call each
             self._observe(e)  # sees the public state before the event
             fold = step(e.kind)  # then the fold (``table.feed(e)``, a call less)
@@ -213,20 +203,15 @@ class RuleAgent(Agent):
         """Read one typed event (``engine.events``)."""
         t = e["type"]
         if t == "elected":
-            ja = tuple(s for s, v in enumerate(self.table.votes) if v)
             self._close_session()
-            self.sess = _Session(e.president, e.chancellor, ja)
+            self.sess = _Story(e.president, e.chancellor)
         elif t == "legislative_session":
             if self.sess is not None:
                 self.sess.peek = self.peek_claim
+                self.sess.begun = True
             self.peek_claim = None
         elif t == "drew" and self.sess is not None:
-            self.sess.drew = tuple(e.policies)
-            self._check_peek_draw(self.sess)
-        elif t == "passed" and self.sess is not None:
-            self.sess.passed = tuple(e.policies)
-        elif t == "received" and self.sess is not None:
-            self.sess.received = tuple(e.policies)
+            self._check_peek_draw(self.sess, e.policies)
         elif t == "enacted":
             self._on_enacted(e)
         elif t == "chaos":
@@ -239,39 +224,67 @@ class RuleAgent(Agent):
         elif t == "investigated":
             if e.target in self.team and e.president not in self.team:
                 self.threat[e.president] += Weights.threat_investigated
-        elif t == "peek":
-            self.my_peek = tuple(e.policies)
         elif t == "nominated":
             self._close_session()
+
+    # ------------------------------------------------------------------ the engine's facts
+    def _session(self) -> Session | None:
+        """The last government's legislative session (the fold's open one), once it began."""
+        s = self.sess
+        return self.table.session if s is not None and s.begun else None
+
+    def _enacted(self) -> str | None:
+        """The policy the last government enacted (None before, or after a veto)."""
+        session = self._session()
+        return session.enacted if session is not None else None
+
+    def _held(self) -> Hand:
+        """What this seat held in the last government's session (empty if it sat out)."""
+        s = self.sess
+        if s is None or not s.begun or self.seat not in (s.pres, s.chan):
+            return _NOTHING_HELD
+        hands, table = self.table.hands, self.table
+        if hands and hands[-1].session == len(table.closed):  # the open session's
+            return hands[-1]
+        return _NOTHING_HELD
+
+    def _my_peek(self) -> tuple[str, ...]:
+        """The policies of this seat's last peek, top first."""
+        peeks = self.table.peeks
+        return peeks[-1].policies if peeks else ()
 
     def _on_enacted(self, e: E.Enacted) -> None:
         policy = e.policy
         if e.chaos:
             self.peek_claim = None
         s = self.sess
-        if e.chaos or s is None or s.enacted is not None:
+        if e.chaos or s is None or not s.begun:
             return
-        s.enacted = policy
+        session = self.table.session  # the government's (``_session``)
+        if session is None or session.enacted is not None:
+            return  # (the fold reads the event next: this one sets ``enacted``)
+        ja = [v for v, yes in enumerate(session.votes) if yes]  # who elected the government
+        held = self._held() if self.seat in (s.pres, s.chan) else _NOTHING_HELD
         pub = self.pub
         if policy == FAS:
             pub[s.pres] += Weights.fascist_gov
             pub[s.chan] += Weights.fascist_gov
-            for v in s.ja:
+            for v in ja:
                 if v not in (s.pres, s.chan):
                     pub[v] += Weights.fascist_gov_ja
-            if s.passed and LIB in s.passed:
+            if held.passed and LIB in held.passed:
                 self._caught(s.chan)  # I passed a liberal and the chancellor chose fascist
-            if s.received == (FAS, FAS):
+            if held.received == (FAS, FAS):
                 self.priv[s.pres] += (
                     Weights.drew_fff
                 )  # drew three fascists, or threw a liberal away
         else:
             pub[s.pres] += Weights.liberal_gov
             pub[s.chan] += Weights.liberal_gov
-            for v in s.ja:
+            for v in ja:
                 if v not in (s.pres, s.chan):
                     pub[v] += Weights.liberal_gov_ja
-        for v in s.ja:
+        for v in ja:
             if v in self.known_fas or s.pres in self.known_fas or s.chan in self.known_fas:
                 self.priv[v] += Weights.backed_known
 
@@ -292,11 +305,13 @@ class RuleAgent(Agent):
         elif subject == A.CLAIM_PEEK:
             claimed = liberals
             self.peek_claim = (seat, claimed)
-            if seat != self.seat and self.my_peek and _nlib(self.my_peek) != claimed:
+            mine = self._my_peek()
+            if seat != self.seat and mine and _nlib(mine) != claimed:
                 self._caught(seat)
         elif s is not None and subject == A.CLAIM_PRESIDENT_HAND and seat == s.pres:
             s.pres_claim = liberals
-            if s.received and not hand_claims_fit(s.pres_claim, _nlib(s.received)):
+            received = self._held().received if self.seat == s.chan else ()
+            if received and not hand_claims_fit(s.pres_claim, _nlib(received)):
                 self._caught(seat)
             if s.peek is not None and s.peek[1] != s.pres_claim:
                 self._conflict(s.peek[0], seat)
@@ -305,12 +320,13 @@ class RuleAgent(Agent):
             self._score_claims(s)
         elif s is not None and subject == A.CLAIM_CHANCELLOR_HAND and seat == s.chan:
             s.chan_claim = liberals
-            if s.passed and _nlib(s.passed) != s.chan_claim:
+            passed = self._held().passed if self.seat == s.pres else ()
+            if passed and _nlib(passed) != s.chan_claim:
                 self._caught(seat)
             self._score_claims(s)
 
-    def _check_peek_draw(self, s: _Session) -> None:
-        if s.peek is not None and s.pres == self.seat and s.peek[1] != _nlib(s.drew):
+    def _check_peek_draw(self, s: _Story, drew: Sequence[str]) -> None:
+        if s.peek is not None and s.pres == self.seat and s.peek[1] != _nlib(drew):
             self._caught(s.peek[0])
 
     def _conflict(self, a: int, b: int) -> None:
@@ -320,7 +336,7 @@ class RuleAgent(Agent):
             if x in self.team and y not in self.team:
                 self.threat[y] += Weights.threat_conflict
 
-    def _score_claims(self, s: _Session) -> None:
+    def _score_claims(self, s: _Story) -> None:
         """Once both members have claimed: do the stories fit each other and the policy?"""
         if s.scored or s.pres_claim is None or s.chan_claim is None:
             return
@@ -329,7 +345,8 @@ class RuleAgent(Agent):
         if not hand_claims_fit(pl, cl):
             self._conflict(s.pres, s.chan)
             return
-        if s.enacted == FAS:
+        enacted = self._enacted()
+        if enacted == FAS:
             if cl >= 1:
                 pub[s.chan] += Weights.chancellor_lied  # had a liberal and enacted a fascist
             elif pl >= 1:
@@ -338,11 +355,11 @@ class RuleAgent(Agent):
                 blame = min(1.0, self._p_fff() / Weights.fff_likely)
                 pub[s.pres] += Weights.fff_forgiven * blame
                 pub[s.chan] += Weights.fff_forgiven * blame
-        elif s.enacted == LIB and cl == 0:
+        elif enacted == LIB and cl == 0:
             pub[s.chan] += (
                 Weights.chancellor_lied
             )  # claims fascists only but enacted a liberal: a lie
-        elif s.enacted == LIB and pl >= 2 and cl == 1:
+        elif enacted == LIB and pl >= 2 and cl == 1:
             pub[s.pres] += Weights.two_to_one
 
     def _p_fff(self) -> float:
@@ -358,7 +375,7 @@ class RuleAgent(Agent):
         if s is None or s.scored:
             return
         s.scored = True
-        silence = Weights.silent_fascist if s.enacted == FAS else Weights.silent_liberal
+        silence = Weights.silent_fascist if self._enacted() == FAS else Weights.silent_liberal
         if s.pres_claim is None:
             self.pub[s.pres] += silence
         if s.chan_claim is None:
@@ -582,8 +599,7 @@ class RuleAgent(Agent):
         return FAS not in hand and (view.president in self.team or view.liberal_to_win <= 1)
 
     def _accept_veto(self, view: View) -> bool:
-        s = self.sess
-        passed = s.passed if s is not None else ()
+        passed = self._held().passed
         if not passed:
             return view.election_tracker < 2
         fascist_side = self._fascist_play() or (self.role == "hitler" and view.liberal_to_win <= 1)
@@ -667,7 +683,7 @@ class RuleAgent(Agent):
             return
         if subject == A.CLAIM_CHANCELLOR_HAND and (seat != s.chan or s.chan_claim is not None):
             return
-        if s.enacted is None:
+        if self._enacted() is None:
             return  # the session is not over: nothing to claim yet
         event = E.typed(line.to_action(seat).to_json())
         assert isinstance(event, E.Claimed)
@@ -700,25 +716,26 @@ class RuleAgent(Agent):
                     party = FAS  # frame a liberal
             return next((a for a in options if a.party == party), None)
         if subject == A.CLAIM_PEEK:
-            want = tuple(Policy(p) for p in self.my_peek)
+            want = tuple(Policy(p) for p in self._my_peek())
             return next((a for a in options if a.policies == want), None)
         if s is None:
             return None
+        held = self._held()
         if subject == A.CLAIM_PRESIDENT_HAND:
-            if not s.drew:
+            if not held.drew:
                 return None
-            lib = _nlib(s.drew)
-            if liar and s.passed:
-                if s.enacted == FAS and s.chan in self.team and self.knows_team:
+            lib = _nlib(held.drew)
+            if liar and held.passed:
+                if self._enacted() == FAS and s.chan in self.team and self.knows_team:
                     lib = 0
                 else:
-                    lib = _nlib(s.passed)  # "the one I threw away was fascist"
+                    lib = _nlib(held.passed)  # "the one I threw away was fascist"
             want = _hand(lib, 3)
         elif subject == A.CLAIM_CHANCELLOR_HAND:
-            if not s.received:
+            if not held.received:
                 return None
-            lib = _nlib(s.received)
-            if liar and s.enacted == FAS:
+            lib = _nlib(held.received)
+            if liar and self._enacted() == FAS:
                 lib = 0
             want = _hand(lib, 2)
         else:

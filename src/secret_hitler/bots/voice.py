@@ -1,9 +1,10 @@
 """What a bot says at the table, and what it hears: the talk of every level, in one place.
 
 A ``Voice`` belongs to one seat. After each applied action the host asks the agent to
-``speak``; the voice reads the seat's new events (its own fold of the public state, and its
-private hands and investigations) and says, in this order, within ``Style.per_round`` lines a
-round:
+``speak``; the voice reads the seat's new events into the engine's fold of what the seat
+knows (``engine.seat.SeatState``: the public state, its hands, peeks and investigations) and,
+when the engine's speech rule lets it speak (``View.may_speak``), says, in this order, within
+``Style.per_round`` lines a round:
 
 1. its own claims, as a person says them ("RRB, passed RB": ``Claim`` with ``passed``);
 2. answers to questions put to this seat by name (``Question(to=seat)``): the real reason
@@ -40,13 +41,12 @@ from ..engine import View
 from ..engine import actions as A
 from ..engine.actions import hand_claims_fit
 from ..engine.public import PublicState, Session
+from ..engine.seat import Hand, SeatState
 from ..engine.settings import Rules
 from ..engine.types import Policy
 from ..talk.said import ACCUSE, Said, signals
 
 LIBERAL, FASCIST, HITLER = "liberal", "fascist", "hitler"
-#: The legislative phases: the government does not talk during its session (as at the server).
-_SESSION_PHASES = frozenset({"discard", "enact", "veto_response"})
 
 
 class Style:
@@ -75,15 +75,6 @@ class Reading:
 
 
 @dataclass(slots=True)
-class _Held:
-    """What this seat held in one session (its private events)."""
-
-    drew: tuple[str, ...] = ()
-    passed: tuple[str, ...] = ()
-    received: tuple[str, ...] = ()
-
-
-@dataclass(slots=True)
 class _Vote:
     ja: bool
     president: int
@@ -102,35 +93,22 @@ class _Pending:
     accusers: list[int] = field(default_factory=list)
 
 
-def context_for(table: PublicState, seat: int) -> talk.Context:
-    """What the recogniser needs to read ``seat``'s chat line, from the public state: the
-    claims it may still make (the open session's office, its last investigation) and the last
-    government."""
-    open_claims: list[str] = []
-    s = table.session
-    if s is not None:
-        if seat == s.president and s.president_claim is None:
-            open_claims.append(A.CLAIM_PRESIDENT_HAND)
-        if seat == s.chancellor and s.chancellor_claim is None:
-            open_claims.append(A.CLAIM_CHANCELLOR_HAND)
-    investigated = None
-    if table.power == "investigate" and table.power_president == seat and table.investigations:
-        investigated = table.investigations[-1][1]
-        open_claims.append(A.CLAIM_INVESTIGATION)
-    government = None
-    if table.president is not None and table.chancellor is not None:
-        government = (table.president, table.chancellor)
-    return talk.Context(tuple(open_claims), investigated, government)
-
-
 def lines_of(said: Said, table: PublicState) -> list[talk.Line]:
     """The talk lines of one entry: its structured line, or what the recogniser reads in its
-    text (with the speaker's context from the public state)."""
+    text, with the speaker's context from the engine's public fold: the claims the speaker may
+    still make (its open claim windows, the seat it may claim to have investigated) and the
+    last government."""
     if said.line is not None:
         return [said.line]
     if said.text is None or table.players < 1:
         return []
-    context = context_for(table, said.seat) if said.seat is not None else None
+    context = None
+    seat = said.seat
+    if seat is not None:
+        government = None
+        if table.president is not None and table.chancellor is not None:
+            government = (table.president, table.chancellor)
+        context = talk.Context(table.open_claims(seat), table.claim_target(seat), government)
     return talk.recognise(said.text, players=table.players, context=context)
 
 
@@ -150,13 +128,12 @@ class Voice:
     def __init__(self, seat: int, rng: random.Random) -> None:
         self.seat = seat
         self.rng = talk_rng(rng, self.SALT)
-        self.table = PublicState()
+        self.table = SeatState(seat)  # what this seat knows: the public state, its hands
         self._seen = 0
         self.prior = 0.5  # P(fascist party) of another seat at the start
         self.team: frozenset[int] = frozenset()  # teammates this seat knows (a fascist)
         self.role = LIBERAL
         self.informed = False  # knows the fascist team
-        self.held: dict[int, _Held] = {}  # by session index
         self.my_claims: list[Any] = []  # this seat's claim events, not said yet
         self.claimed: dict[tuple[int, str], Any] = {}  # (session index, subject) -> my claim
         self.investigations: dict[int, str] = {}  # target -> party I claimed (or found)
@@ -196,13 +173,7 @@ class Voice:
         for e in events[self._seen :]:
             kind = e["type"]
             index = len(table.sessions) - 1
-            if kind == "drew":
-                self.held.setdefault(index, _Held()).drew = tuple(e.policies)
-            elif kind == "passed":
-                self.held.setdefault(index, _Held()).passed = tuple(e.policies)
-            elif kind == "received":
-                self.held.setdefault(index, _Held()).received = tuple(e.policies)
-            elif kind == "investigation":
+            if kind == "investigation":
                 self.investigations.setdefault(e.target, e.party)
             elif kind == "candidate":
                 self.eligible_count = len(e.eligible)
@@ -272,11 +243,8 @@ class Voice:
     def speak(self, view: View, reading: Callable[[], Reading]) -> list[talk.Line]:
         """The lines this seat says now (at most the round's budget left)."""
         self.read(view)
-        me = self.seat
-        if view.winner is not None or not view.alive[me]:
-            return []
-        if view.phase in _SESSION_PHASES and me in (view.president, view.chancellor):
-            return []  # the government keeps quiet during its session; asked again later
+        if view.winner is not None or not view.may_speak:
+            return []  # the engine's speech rule: the government keeps quiet during its session
         if view.round != self.round:
             self.round, self.said_this_round = view.round, 0
         budget = Style.per_round - self.said_this_round
@@ -567,7 +535,7 @@ class Voice:
         publicly conflict and the partner is not a teammate (its own claim is its story)."""
         if self.informed:
             return self._conflict(s) and partner not in self.team
-        held = self.held.get(index)
+        held = self._held(index)
         if held is None:
             return False
         if partner == s.chancellor and held.passed and s.chancellor_claim is not None:
@@ -575,6 +543,10 @@ class Voice:
         if partner == s.president and held.received and s.president_claim is not None:
             return not hand_claims_fit(s.president_claim, held.received.count(LIBERAL))
         return False
+
+    def _held(self, index: int) -> Hand | None:
+        """What this seat held in session ``index`` (None: it did not sit in it)."""
+        return next((h for h in self.table.hands if h.session == index), None)
 
     def _enacted(self, seat: int, policy: str, member: bool = False) -> int:
         """Policies of ``policy`` enacted by governments ``seat`` sat in as chancellor (or, with
@@ -606,7 +578,6 @@ __all__ = [
     "Reading",
     "Style",
     "Voice",
-    "context_for",
     "lines_of",
     "suspicion_from_scores",
     "talk_rng",

@@ -19,6 +19,7 @@ from pettingzoo.utils import wrappers
 
 from ..engine import Game, Rules
 from ..engine.observer import Observer
+from ..engine.speech import silenced
 from ..engine.types import Role, Winner
 from ..engine.writer import with_talk
 from ..talk.lines import Line, line_from_json
@@ -218,15 +219,19 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
     def say(self, agent: str, line: Line | dict[str, Any]) -> None:
         """``agent`` says ``line`` (a ``talk.Line`` or its JSON form) at the table, now: it is
         kept in ``said`` and read into every later observation's ``"talk"`` vector. Needs
-        ``talk=True``; a dead agent, a line that is not a talk line or names a seat not at the
-        table raise ``ValueError`` (``talk.InvalidLine``) and change nothing."""
+        ``talk=True``; a seat that may not speak now (``engine.speech``: dead, or the
+        government during its legislative session), the end of the game, a line that is not a
+        talk line or names a seat not at the table raise ``ValueError`` (``talk.InvalidLine``)
+        and change nothing."""
         if self._talk is None or self.game is None:
             raise ValueError("this environment has no talk channel: make it with talk=True")
         seat = self._seat_of.get(agent)
         if seat is None:
             raise ValueError(f"unknown agent {agent!r}")
-        if not self.game.alive[seat] or self._over:
-            raise ValueError(f"{agent} cannot talk now (dead, or the game is over)")
+        why = silenced(self.game, seat)  # the engine's speech rule, as at a live table
+        if why is not None or self._over:
+            reason = (why or "the game is over").replace("_", " ")
+            raise ValueError(f"{agent} cannot talk now ({reason})")
         data = line.to_json() if not isinstance(line, dict) else line
         parsed = line_from_json(data, players=self.players)
         self._talk.say(seat, parsed)

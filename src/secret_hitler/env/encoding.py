@@ -24,6 +24,7 @@ import numpy as np
 from ..engine import actions as A
 from ..engine.actions import Action
 from ..engine.events import PRIVATE_EVENT_TYPES
+from ..engine.settings import MAX_PLAYERS
 from ..engine.types import Party, Phase, Policy
 from ..engine.view import ELECTION_FIELDS, OWN_FIELDS, TABLE_FIELDS
 from ..engine.view import FIELDS as VIEW_FIELDS
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
     from ..engine.observer import Observer
     from ..engine.view import View
 
-MAX_SEATS = 10
+MAX_SEATS = MAX_PLAYERS  # seats are absolute slots of the largest table
 DEFAULT_HISTORY = 8
 
 ROLES = ("liberal", "fascist", "hitler")
@@ -48,7 +49,7 @@ _PRIVATE_EVENTS = PRIVATE_EVENT_TYPES
 
 # ----------------------------------------------------------------------------- action space
 NOMINATE = 0  # + target seat
-JA = 10
+JA = NOMINATE + MAX_SEATS
 NEIN = 11
 DISCARD_LIBERAL = 12
 DISCARD_FASCIST = 13

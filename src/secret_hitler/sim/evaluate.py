@@ -27,8 +27,9 @@ from rich.table import Table
 
 from ..bots.base import Agent, bot_problem, make_agent
 from ..datasets import FileProblem, reading, secrethitler_io_sample
-from ..engine import Action, Game, game_from_record
+from ..engine import Action, Game, View, claims, game_from_record
 from ..engine import actions as A
+from ..engine.seat import SeatState
 from ..engine.types import Phase
 from .cli import FASCISTS, LIBERALS
 
@@ -244,21 +245,10 @@ def evaluate_votes(
     return report
 
 
-def claim_is_true(view: Any, claim: Action) -> bool:
-    """Whether ``claim`` states what the claiming seat saw (its own events in ``view``)."""
-    last: dict[str, Any] = {}
-    for e in view.events:
-        if e["type"] in ("drew", "received", "peek"):
-            last[e["type"]] = e
-    subject = claim.subject
-    said = [str(p) for p in claim.policies or ()]
-    if subject == A.CLAIM_INVESTIGATION:
-        return any(
-            t == claim.target and party == str(claim.party) for t, party in view.investigations
-        )
-    source = {"president_hand": "drew", "chancellor_hand": "received", "peek": "peek"}[str(subject)]
-    seen = [str(p) for p in last[source]["policies"]] if source in last else []
-    return said == seen if subject == "peek" else sorted(said) == sorted(seen)
+def claim_is_true(view: View, claim: Action) -> bool:
+    """Whether ``claim`` states what the claiming seat saw: the engine's ``claims.is_true``
+    on what the seat of ``view`` knows (its log folded, ``engine.seat.SeatState``)."""
+    return claims.is_true(SeatState.of_seat(view.seat, view.events), claim)
 
 
 def _votes_of_game(

@@ -18,6 +18,7 @@ from typing import Any
 from ... import talk
 from ...engine import Game
 from ...engine.actions import CLAIM, CLAIM_INVESTIGATION
+from ...engine.speech import DEAD, LEGISLATIVE_SESSION, SPECTATOR, silenced
 from ...talk.said import Said
 from ..accounts.auth import User
 from ..core.guard import Guard
@@ -25,7 +26,6 @@ from ..core.protocol import ProtocolError
 from ..core.text import BIDI, invisible
 from .conn import Conn
 
-LEGISLATIVE = ("discard", "enact", "veto_response")
 CHAT_KEEP = 100  # lines a table keeps (and a welcome carries)
 
 # The bots' talk limits, so that bots never flood a table's chat (issue 30). A level keeps its
@@ -62,6 +62,14 @@ def clean_chat(text: str, max_len: int) -> str:
     return cleaned
 
 
+#: What a person who may not chat now is told, by ``engine.speech.silenced``'s reason.
+_SILENCED = {
+    SPECTATOR: "spectators cannot chat during a game",
+    DEAD: "dead players cannot chat",
+    LEGISLATIVE_SESSION: "the president and chancellor cannot chat during the legislative session",
+}
+
+
 class Chat:
     """A table's chat: its last lines and the id of the next one."""
 
@@ -79,25 +87,15 @@ class Chat:
     def check(self, conn: Conn, text: str, game: Game | None) -> str:
         """The cleaned line, if ``conn`` may say it now; else ``ProtocolError``. During a game
         only living seated players chat, and not the government during its legislative
-        session; every line counts against the sender's and her address's rates."""
+        session (``engine.speech``); every line counts against the sender's and her address's
+        rates."""
         user = conn.user
         if user is None:
             raise ProtocolError("unauthorized", "sign in to chat")
         clean = clean_chat(text, self.max_len)
-        seat = conn.seat
-        if game is not None and not game.finished:
-            if seat is None:
-                raise ProtocolError(
-                    "chat_forbidden", "spectators cannot chat during a game", detail="spectator"
-                )
-            if not game.alive[seat]:
-                raise ProtocolError("chat_forbidden", "dead players cannot chat", detail="dead")
-            if game.phase.value in LEGISLATIVE and seat in (game.president, game.chancellor):
-                raise ProtocolError(
-                    "chat_forbidden",
-                    "the president and chancellor cannot chat during the legislative session",
-                    detail="legislative_session",
-                )
+        why = None if game is None else silenced(game, conn.seat)  # the engine's speech rule
+        if why is not None:
+            raise ProtocolError("chat_forbidden", _SILENCED[why], detail=why)
         checks = [("chat_rate", user.id)]
         if conn.addr is not None:
             checks.append(("chat_rate_address", conn.addr))

@@ -20,6 +20,7 @@ from typing import Any
 from ... import talk
 from ...engine import Action, Game, GameError, IllegalAction, InvalidAction, game_from_record
 from ...engine.actions import CLAIM
+from ...engine.speech import may_speak
 from ...engine.writer import with_talk
 from ..core import protocol as P
 from ..core.logs import GameLog
@@ -27,7 +28,7 @@ from ..storage import queries as S
 from ..storage.ratings import with_rated_start
 from ..storage.writer import StorageUnavailable, Write, is_unavailable
 from . import fanout
-from .chat import LEGISLATIVE, Chat, claim_offer, recognised, talk_section
+from .chat import Chat, claim_offer, recognised, talk_section
 from .conn import Conn
 from .driver import BotDriver
 from .presence import Presence
@@ -683,10 +684,8 @@ class Table:
             g = self.game
             if g is None or g.finished or not self.bots_talk or self.seats[seat].kind != "bot":
                 return False
-            if not g.alive[seat] or (
-                g.phase.value in LEGISLATIVE and seat in (g.president, g.chancellor)
-            ):
-                return False  # the rule people's lines keep (``Chat.check``)
+            if not may_speak(g, seat):
+                return False  # the engine's speech rule, which people's lines keep too
             name = self.seats[seat].name or f"Bot {seat + 1}"
             msg = self.chat.bot_line(
                 seat, name, line, self._names(), len(g.actions), self.services.clock.time()
