@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 import pytest
 from server_support import Client, Server, ahttp, check_messages, http, session, states
-from test_table import WAIT, FakeClock, FakeWriter, Notes, make_table, run, services
+from table_support import WAIT, FakeClock, FakeWriter, Notes, make_table, run, services
 
 from secret_hitler import talk
 from secret_hitler.bots import Agent
