@@ -16,7 +16,7 @@ import random
 from collections.abc import Callable, Sequence
 from enum import Enum
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from . import actions as A
 from . import events as E
@@ -704,11 +704,11 @@ class Game:
         observer = self._observer
         if observer is not None and observer._viewers:
             observer.before_change()  # views handed out keep describing the game before this
-        if self._chance is not None or type(action) is Chance:
-            self._apply_chance(action)
-            return
         if action.type == "vote" and self.phase is _VOTE:
-            # The fast path of the commonest action; anything unusual takes the full check.
+            # The fast path of the commonest action; anything unusual takes the full check. A
+            # chance outcome is never a vote, and at a chance node every vote is cast already.
+            if TYPE_CHECKING:
+                assert isinstance(action, Action)
             seat, ja, votes = action.seat, action.ja, self.votes
             cast = self.votes_cast + 1
             if (
@@ -728,6 +728,9 @@ class Game:
                     self.stamp += 1
                     self._tally()
                 return
+        if self._chance is not None or type(action) is Chance:
+            self._apply_chance(action)
+            return
         self._check(action)
         self.stamp += 1
         if self._fixed_reshuffles and action.type in _MAY_RESHUFFLE:
