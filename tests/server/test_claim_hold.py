@@ -1,91 +1,137 @@
-"""A person gets time to claim, on a real server: after a government with a person in it, a bot
-candidate waits ``SH_CLAIM_WAIT`` before it nominates, and nominates as soon as the person has
-claimed. Bots think without delay here (``SH_BOT_DELAY=0``): without the wait the nomination
-would come at once. How long the candidate waited is read from the server's own clock: with a
-decision timer every update carries the deadline of the decision it opens, so two deadlines
-differ by the time between the decisions' starts.
+"""A person gets time to claim (``SH_CLAIM_WAIT``, docs/server.md): after a government with a
+person in it, a bot candidate waits before it nominates, for every window that government
+opened (a president who peeked has the peek to claim too), and nominates as soon as the person
+has claimed them all; without her claims, once the wait has passed.
 
-The candidate waits for every window opened in the last government (a president who peeked
-claims the peek too), so the patient table's person claims each one."""
+On the table's clock with a fixed deal (table_support.py): the same game every run, and the
+wait costs nothing. Ada (seat 0, a person) is the third president and the first
+three hands are three fascist policies, so her government enacts the third fascist policy and
+she peeks. The bots vote Ja and take their first legal move; Ada does the same, and claims
+every window she has at once until her own government's (test_table.py has the wait for a
+hand alone)."""
 
 from __future__ import annotations
 
-import asyncio
-import time
 from typing import Any
 
-from server_support import Client, Server, ahttp, session
+import pytest
+from table_support import FakeClock, FakeWriter, Notes, make_table, run, services, settle
 
-HAND = ("president_hand", "chancellor_hand")
+from secret_hitler.engine import Action, Game
+from secret_hitler.server.accounts.auth import User
+from secret_hitler.server.core.config import Settings
+from secret_hitler.server.core.protocol import Hello
+from secret_hitler.server.table.conn import Conn
+from secret_hitler.server.table.seats import Seat
+from secret_hitler.server.table.session import Table
 
-
-def _nominated(m: dict[str, Any]) -> bool:
-    return m["type"] == "update" and any(e["type"] == "nominated" for e in m["events"])
-
-
-async def _one_table(server: Server, claims_at_once: bool) -> float | None:
-    """Play until Ada may claim her hand while a bot is the candidate; then claim at once, or
-    never. How long the candidate took to nominate (server seconds); None if the game ended
-    before Ada sat in a government."""
-    host = session(server, "Ada")
-    bots = {str(s): "rule" for s in range(1, 5)}
-    body = {"players": 5, "seat": 0, "bots": bots, "timer": 3600}
-    table = await ahttp(server, "POST", "/api/tables", body, host)
-    me = Client(server, host, "Ada")
-    await me.connect(table["id"])
-    end = time.monotonic() + 120
-    try:
-        while True:
-            assert time.monotonic() < end, "Ada was never in a government"
-            view = me.view
-            assert view is not None
-            if view["phase"] == "game_over":
-                return None
-            claims = [a for a in me.legal if a["type"] == "claim" and a["subject"] in HAND]
-            turn = [a for a in me.legal if a["type"] != "claim"]
-            if claims and view["phase"] == "nominate" and view["candidate"] != 0:
-                opened = me.messages[-1]["deadline"]  # the nomination's decision began
-                since = len(me.messages)
-                if claims_at_once:  # every window she has: the hand, and a peek she made
-                    subjects = {a["subject"]: a for a in me.legal if a["type"] == "claim"}
-                    for i, claim in enumerate(subjects.values()):
-                        early = [m for m in me.messages[since:] if _nominated(m)]
-                        assert not early, "the bot nominated before Ada's claims"
-                        await me.send(
-                            {"v": 1, "type": "action", "id": f"claim{i}", "action": claim}
-                        )
-                        ack = await me.recv_until(lambda m, i=i: m.get("id") == f"claim{i}")
-                        assert ack["type"] == "ack", ack
-                nominated = await me.recv_until(_nominated, timeout=30)
-                if claims_at_once:
-                    assert nominated["seq"] > ack["seq"]
-                return float(nominated["deadline"] - opened)
-            if claims:  # her own nomination next: she claims, nobody waits
-                await me.send({"v": 1, "type": "action", "id": f"c{me.seq}", "action": claims[0]})
-                await me.recv_until(lambda m: m["type"] in ("ack", "error"))
-            elif turn and 0 in view["to_act"]:
-                ja = [a for a in turn if a["type"] == "vote" and a["ja"]]
-                action = ja[0] if ja else turn[0]
-                await me.send({"v": 1, "type": "action", "id": f"a{me.seq}", "action": action})
-                await me.recv_until(lambda m: m["type"] in ("update", "error"))
-            else:
-                await me.recv_until(lambda m: m["type"] == "update")
-    finally:
-        await me.close()
+WAIT = 45.0  # SH_CLAIM_WAIT of the test (not the default, 20 s)
 
 
-async def _waited(server: Server, claims_at_once: bool) -> float:
-    for _ in range(5):  # a game may end before Ada sits in a government
-        waited = await _one_table(server, claims_at_once)
-        if waited is not None:
-            return waited
-    raise AssertionError("Ada never got to claim in 5 games")
+def _deal(table: Table) -> None:
+    """Seat 3 is the first president, Ada the third; the first three hands are fascist."""
+    table.fixings = {
+        "roles": ["liberal", "liberal", "liberal", "fascist", "hitler"],
+        "first_president": 3,
+        "deck": ["fascist"] * 9 + ["liberal"] * 6 + ["fascist"] * 2,
+    }
 
 
-def test_bot_candidate_waits_for_a_persons_claim_then_nominates_at_once(
-    make_server: object,
+async def _agrees(agent: Any, view: Any, legal: list[Action]) -> Action:
+    return next((a for a in legal if a.type == "vote" and a.ja), legal[0])
+
+
+def _claim(game: Game, subject: str) -> dict[str, Any]:
+    """Ada's first legal claim of ``subject``."""
+    return next(
+        a for a in game.legal_actions(0) if a.type == "claim" and a.subject == subject
+    ).to_json()
+
+
+async def _ada_plays_until_her_government_is_over(table: Table, game: Game) -> None:
+    """Ada votes Ja, takes her first legal move and claims every window at once, until a bot
+    is the candidate after her presidency (her hand and her peek still unclaimed)."""
+    for _ in range(10_000):
+        if game.phase.value == "nominate" and game.round == 4:
+            assert game.candidate == 1 and game.open_claims(0) == ("president_hand", "peek")
+            return
+        if game.round < 3:
+            for subject in game.open_claims(0):  # a chancellor's hand: claimed at once
+                await table.play(0, _claim(game, subject))
+        if 0 in game.to_act():
+            turn = [a for a in game.legal_actions(0) if a.type != "claim"]
+            ja = [a for a in turn if a.type == "vote" and a.ja]
+            await table.play(0, (ja or turn)[0].to_json())
+        await settle(1)
+    raise AssertionError(f"the deal went elsewhere: round {game.round}, {game.phase.value}")
+
+
+async def _to_the_bot_candidate(claim_wait: float) -> tuple[Table, FakeClock, Game]:
+    writer, clock, notes = FakeWriter(), FakeClock(), Notes()
+    seats = [Seat("human", "u0", "Ada")] + [
+        Seat("bot", None, f"Bot {i}", "random") for i in range(1, 5)
+    ]
+    table = make_table(services(writer, clock, notes, claim_wait=claim_wait), seats)
+    _deal(table)
+    table.driver._ask = _agrees  # type: ignore[method-assign]
+    ada = Conn(None, User("u0", "Ada"))  # connected: a bot waits for people who are there
+    table.attach(ada)
+    async with table.lock:
+        table.hello(ada, Hello(type="hello"))
+        await table.start_game()
+    game = table.game
+    assert game is not None and game.candidate == 3
+    await _ada_plays_until_her_government_is_over(table, game)
+    return table, clock, game
+
+
+async def _held(table: Table, game: Game) -> bool:
+    """Whether the candidate still waits, once everything that can run has run."""
+    table.driver.wake.set()
+    await settle(200)
+    return game.phase.value == "nominate"
+
+
+async def _nominated(table: Table, game: Game) -> None:
+    table.driver.wake.set()
+    for _ in range(1000):
+        if game.phase.value != "nominate":
+            break
+        await settle(1)
+    assert game.phase.value == "vote", game.phase
+
+
+def test_the_bot_candidate_waits_for_every_window_then_nominates_at_once(
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    patient = make_server(SH_BOT_DELAY="0", SH_CLAIM_WAIT="600")  # type: ignore[operator]
-    assert asyncio.run(_waited(patient, claims_at_once=True)) < 30  # her claim ended the wait
-    brief = make_server(SH_BOT_DELAY="0", SH_CLAIM_WAIT="2")  # type: ignore[operator]
-    assert asyncio.run(_waited(brief, claims_at_once=False)) >= 2 - 0.002  # it waited it out
+    """Her hand claimed, the candidate still waits for her peek; both claimed, it nominates at
+    once, with most of the wait left. The wait is SH_CLAIM_WAIT's."""
+    monkeypatch.setenv("SH_CLAIM_WAIT", str(WAIT))
+
+    async def scenario() -> None:
+        table, clock, game = await _to_the_bot_candidate(Settings.from_env().claim_wait)
+        clock.advance(WAIT - 1)
+        assert await _held(table, game), "the bot nominated before Ada could claim"
+        await table.play(0, _claim(game, "president_hand"))
+        assert await _held(table, game), "the bot nominated before Ada claimed her peek"
+        await table.play(0, _claim(game, "peek"))
+        await _nominated(table, game)
+        assert [a.type for a in game.actions[-3:]] == ["claim", "claim", "nominate"]
+        assert game.actions[-1].seat == 1
+        await table.close()
+
+    run(scenario)
+
+
+def test_without_her_claims_the_bot_candidate_nominates_when_the_wait_is_over() -> None:
+    async def scenario() -> None:
+        table, clock, game = await _to_the_bot_candidate(WAIT)
+        clock.advance(WAIT - 1)
+        assert await _held(table, game)
+        clock.advance(1)
+        await _nominated(table, game)
+        assert game.actions[-1].type == "nominate" and game.actions[-1].seat == 1
+        assert game.open_claims(0) == ("president_hand", "peek")  # she may still claim
+        await table.close()
+
+    run(scenario)
