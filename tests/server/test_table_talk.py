@@ -23,6 +23,7 @@ from secret_hitler.engine import Action, game_from_record
 from secret_hitler.server.accounts.auth import User
 from secret_hitler.server.core.protocol import Hello
 from secret_hitler.server.table import driver
+from secret_hitler.server.table import session as table_session
 from secret_hitler.server.table.chat import BOT_LINE_GAP, TABLE_LINES_PER_ROUND
 from secret_hitler.server.table.conn import Conn
 from secret_hitler.server.table.seats import Seat
@@ -90,81 +91,82 @@ def test_the_switch_silences_the_bots(make_server: object) -> None:
     assert all("line" not in t for t in record["talk"])
 
 
-async def _until_hand_claim(me: Client, deadline: float) -> bool:
-    """Play (Ja, first options) until Ada may claim her president's hand; False: game over."""
-    while time.monotonic() < deadline:
-        view = me.view
-        assert view is not None
-        if view["phase"] == "game_over":
-            return False
-        if any(a["type"] == "claim" and a["subject"] == "president_hand" for a in me.legal):
-            return True
-        turn = [a for a in me.legal if a["type"] != "claim"]
-        if turn and 0 in view["to_act"]:
-            ja = [a for a in turn if a["type"] == "vote" and a["ja"]]
-            await me.send({"v": 1, "type": "action", "id": f"a{me.seq}", "action": (ja or turn)[0]})
-            await me.recv_until(lambda m: m["type"] in ("update", "error"))
-        else:
-            await me.recv_until(lambda m: m["type"] == "update")
-    raise AssertionError("Ada was never president")
+SEED = 3  # the game's seed (the rule bots' too): with the deal below Ada's government is elected
+
+
+async def _until(pred: Any, what: str) -> None:
+    """Until ``pred()``: the rule bots think on the bots' threads, so this waits (bounded)."""
+    deadline = time.monotonic() + WAIT
+    while not pred():
+        assert time.monotonic() < deadline, f"never: {what}"
+        await asyncio.sleep(0.01)
 
 
 def test_a_claim_line_is_offered_back_and_a_bot_answers_a_question(
-    make_server: object,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    server = make_server(**FAST)  # type: ignore[operator]
-    asyncio.run(_claim_and_question(server))
+    """A fixed deal on the table's clock: Ada (seat 0) is the first president with a hand of
+    two fascist policies and a liberal one, and four rule bots elect her government. Her
+    "RRB" in the chat is read as her own legal claim and offered back, never made for her; a
+    bot she asks "why Ja?" answers her, explaining its vote."""
+    monkeypatch.setattr(table_session.secrets, "randbits", lambda bits: SEED)
 
+    async def scenario() -> None:
+        writer, clock, notes = FakeWriter(), FakeClock(), Notes()
+        seats = [Seat("human", "u0", "Ada")] + [
+            Seat("bot", None, f"Bot {i + 1}", "rule") for i in range(1, 5)
+        ]
+        table = make_table(services(writer, clock, notes, claim_wait=0.0), seats)
+        table.fixings = {
+            "roles": ["liberal", "liberal", "fascist", "liberal", "hitler"],
+            "first_president": 0,
+            "deck": ["fascist", "fascist", "liberal"] + ["liberal"] * 5 + ["fascist"] * 9,
+        }
+        ada = Conn(None, User("u0", "Ada"))
+        table.attach(ada)
+        async with table.lock:
+            table.hello(ada, Hello(type="hello"))
+            await table.start_game()
+        game = table.game
+        assert game is not None and game.seed == SEED and game.candidate == 0
+        await table.play(0, {"type": "nominate", "target": 1})
+        await table.play(0, {"type": "vote", "ja": True})
+        await _until(lambda: game.phase.value != "vote", "the bots voted")
+        assert game.phase.value == "discard", "the deal no longer elects Ada's government"
+        await table.play(0, {"type": "discard", "policy": "fascist"})
+        await _until(lambda: "president_hand" in game.open_claims(0), "her claim window")
 
-async def _claim_and_question(server: Server) -> None:
-    for _ in range(5):  # a game may end before Ada is president
-        host = session(server, "Ada")
-        body = {"players": 5, "seat": 0, "bots": BOTS, "timer": 3600}
-        table = await ahttp(server, "POST", "/api/tables", body, host)
-        me = Client(server, host, "Ada")
-        await me.connect(table["id"])
-        try:
-            if not await _until_hand_claim(me, time.monotonic() + 120):
-                continue
-            await me.send({"v": 1, "type": "chat", "id": "rrb", "text": "RRB"})
-            ack = await me.recv_until(lambda m: m.get("id") == "rrb")
-            assert ack["type"] == "ack", ack
-            claim = ack["claim"]
-            assert claim["subject"] == "president_hand" and claim["seat"] == 0
-            assert sorted(claim["policies"]) == ["fascist", "fascist", "liberal"]
-            assert claim in me.legal  # the engine's own claim action, not made for her
-            assert not any(
-                e["type"] == "claim" and e["seat"] == 0
-                for m in me.messages
-                if m["type"] == "update"
-                for e in m["events"]
-            )
-            # "why Nein?" / "why Ja?": a bot that voted answers, addressed to Ada
-            voted = next(
-                m
-                for m in reversed(me.messages)
-                if m["type"] == "update" and any(e["type"] == "votes" for e in m["events"])
-            )
-            votes = next(e for e in voted["events"] if e["type"] == "votes")["votes"]
-            bot = next(s for s in range(1, 5) if me.view["alive"][s])
-            word = "Ja" if votes[bot] else "Nein"
-            await me.send(
-                {"v": 1, "type": "chat", "id": "q", "text": f"Bot {bot + 1}, why {word}?"}
-            )
-            await me.recv_until(lambda m: m.get("id") == "q")
-            answer = await me.recv_until(
-                lambda m, bot=bot: (
-                    m["type"] == "chat"
-                    and m["message"]["seat"] == bot
-                    and (m["message"].get("line") or {}).get("kind") == "answer"
-                )
-            )
-            assert answer["message"]["line"]["to"] == 0
-            assert answer["message"]["line"]["line"]["kind"] == "explain_vote"
-            return
-        finally:
-            await me.close()
-    raise AssertionError("Ada was never president in 5 games")
+        _, claim = await table.chat_line(ada, "RRB")
+        assert claim is not None
+        assert claim["subject"] == "president_hand" and claim["seat"] == 0
+        assert sorted(claim["policies"]) == ["fascist", "fascist", "liberal"]
+        assert claim in [a.to_json() for a in game.legal_actions(0)]  # the engine's own
+        assert not [a for a in game.actions if a.type == "claim" and a.seat == 0]  # not made
+
+        votes = [a for a in game.actions if a.type == "vote"]
+        bot = next(a.seat for a in votes if a.seat != 0 and game.alive[a.seat])
+        word = "Ja" if next(a.ja for a in votes if a.seat == bot) else "Nein"
+        await table.chat_line(ada, f"Bot {bot + 1}, why {word}?")
+        answers: list[dict[str, Any]] = []
+        deadline = time.monotonic() + WAIT
+        while not answers:  # the bot hears and answers at its next talk pass: move the clock
+            assert time.monotonic() < deadline, "the bot never answered"
+            clock.advance(0.25)
+            table.driver.wake.set()
+            await asyncio.sleep(0.01)
+            chat = [json.loads(t) for t in _drain(ada)]
+            answers += [
+                m["message"]
+                for m in chat
+                if m["type"] == "chat"
+                and m["message"]["seat"] == bot
+                and (m["message"].get("line") or {}).get("kind") == "answer"
+            ]
+        await table.close()
+        line = answers[0]["line"]
+        assert line["to"] == 0 and line["line"]["kind"] == "explain_vote"
+
+    run(scenario)
 
 
 def test_the_web_clients_talk_fixture_is_what_the_server_says() -> None:
