@@ -9,7 +9,8 @@ import importlib
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -34,6 +35,9 @@ from .storage.ratings import catch_up
 from .storage.writer import StorageUnavailable, Store, is_unavailable
 from .table.models import ModelSeats
 
+if TYPE_CHECKING:
+    from .cluster.node import Cluster
+
 log = logging.getLogger("secret_hitler.server")
 
 _NO_CLIENT = """<!doctype html><meta charset="utf-8"><title>Secret Hitler server</title>
@@ -48,66 +52,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        # a cluster node frozen mid-transaction loses its session (and row locks) within a lease
-        idle = settings.lease_ttl if settings.redis_url is not None else None
-        engine = db.make_engine(settings.sqlalchemy_url, idle_in_transaction=idle)
-        settings.private_data()
-        db.migrate(engine)
-        store = Store(engine, write_timeout=settings.db_timeout)
-        app.state.sessions = Sessions(app.state.tokens, store, settings.token_max_age)
-        await app.state.sessions.purge()
-        mod = Moderation(store, settings.moderation_refresh)
-        await mod.load()
-        app.state.moderation = mod
-        hub = Hub(settings, store, app.state.metrics, app.state.models)
-        app.state.hub = hub
-        if settings.redis_url is not None:  # one node of many (cluster/)
-            from .cluster.node import Cluster  # (redis: only with the cluster extra)
-
-            cluster = Cluster(
-                hub,
-                app,
-                settings.node,
-                settings.redis_url,
-                settings.lease_ttl,
-                settings.cluster_key(),
-            )
-            hub.join(cluster)
-            await cluster.start()
-        await hub.load()
-        await catch_up(store)  # games that ended while no rating could be stored
-        reserved.game_phrases()  # the reserved names, read once now rather than at a request
-        await mod.sync(hub)  # tables closed by an administrator whose row the server rewrote
-        mod.start(hub)
-        if hub.cluster is not None:
-            hub.cluster.start_maintenance()
-        # Long-lived objects (code, the restored games) never need scanning again: fewer and
-        # shorter garbage-collection pauses while games are played.
-        gc.collect()
-        gc.freeze()
-        metrics: Metrics = app.state.metrics
-        gc.callbacks.append(metrics.gc_callback)
-        watcher = asyncio.create_task(metrics.watch_loop())
-        if settings.trusted_proxies:  # whose X-Forwarded-For decides a client's address
-            log.info(
-                "trusted proxies: %s",
-                settings.forwarded_allow_ips,
-                extra={"trusted_proxies": [str(n) for n in settings.trusted_proxies]},
-            )
-        log.info(
-            "server ready",
-            extra={"database": engine.url.get_backend_name(), "tables": len(hub.tables)},
-        )
+        running = await _start(app, settings)
         try:
             yield
         finally:
-            watcher.cancel()
-            await mod.stop()
-            gc.callbacks.remove(metrics.gc_callback)
-            if hub.cluster is not None:  # hand the tables over before stopping
-                await hub.cluster.close()
-            await hub.close()
-            store.close()
+            await running.stop()
 
     app = FastAPI(
         title="Secret Hitler",
@@ -139,6 +88,87 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     _install_ops(app)
     _install_static(app, settings)
     return app
+
+
+@dataclass(slots=True)
+class _Running:
+    """What the lifespan started (``_start``), stopped in the reverse order."""
+
+    store: Store
+    hub: Hub
+    moderation: Moderation
+    metrics: Metrics
+    watcher: asyncio.Task[None]
+    cluster: Cluster | None
+
+    async def stop(self) -> None:
+        self.watcher.cancel()
+        await self.moderation.stop()
+        gc.callbacks.remove(self.metrics.gc_callback)
+        if self.cluster is not None:  # hand the tables over before stopping
+            await self.cluster.close()
+        await self.hub.close()
+        self.store.close()
+
+
+async def _start(app: FastAPI, settings: Settings) -> _Running:
+    """Open the store (migrated), the sessions, moderation and the hub with every live table."""
+    # a cluster node frozen mid-transaction loses its session (and row locks) within a lease
+    idle = settings.lease_ttl if settings.redis_url is not None else None
+    engine = db.make_engine(settings.sqlalchemy_url, idle_in_transaction=idle)
+    settings.private_data()
+    db.migrate(engine)
+    store = Store(engine, write_timeout=settings.db_timeout)
+    app.state.sessions = Sessions(app.state.tokens, store, settings.token_max_age)
+    await app.state.sessions.purge()
+    mod = Moderation(store, settings.moderation_refresh)
+    await mod.load()
+    app.state.moderation = mod
+    hub = Hub(settings, store, app.state.metrics, app.state.models)
+    app.state.hub = hub
+    cluster = await _join_cluster(app, hub, settings)
+    await hub.load()
+    await catch_up(store)  # games that ended while no rating could be stored
+    reserved.game_phrases()  # the reserved names, read once now rather than at a request
+    await mod.sync(hub)  # tables closed by an administrator whose row the server rewrote
+    mod.start(hub)
+    if cluster is not None:
+        cluster.start_maintenance()
+    # Long-lived objects (code, the restored games) never need scanning again: fewer and
+    # shorter garbage-collection pauses while games are played.
+    gc.collect()
+    gc.freeze()
+    metrics: Metrics = app.state.metrics
+    gc.callbacks.append(metrics.gc_callback)
+    watcher = asyncio.create_task(metrics.watch_loop())
+    if settings.trusted_proxies:  # whose X-Forwarded-For decides a client's address
+        log.info(
+            "trusted proxies: %s",
+            settings.forwarded_allow_ips,
+            extra={"trusted_proxies": [str(n) for n in settings.trusted_proxies]},
+        )
+    log.info(
+        "server ready",
+        extra={"database": engine.url.get_backend_name(), "tables": len(hub.tables)},
+    )
+    return _Running(store, hub, mod, metrics, watcher, cluster)
+
+
+async def _join_cluster(app: FastAPI, hub: Hub, settings: Settings) -> Cluster | None:
+    """With ``REDIS_URL`` this server is one node of many (cluster/): the cluster is the hub's
+    ownership port (``lobby/ownership.py``: leases), and the lobby's forwarding middleware
+    (``cluster/forward.py``) finds it on ``app.state.cluster``. Before any table is loaded."""
+    if settings.redis_url is None:
+        return None
+    from .cluster.node import Cluster  # (redis: only with the cluster extra)
+
+    cluster = Cluster(
+        hub, app, settings.node, settings.redis_url, settings.lease_ttl, settings.cluster_key()
+    )
+    hub.set_ownership(cluster)
+    app.state.cluster = cluster
+    await cluster.start()
+    return cluster
 
 
 def _error(status: int, code: str, message: str, field: str | None = None) -> JSONResponse:
@@ -218,10 +248,7 @@ def _install_ops(app: FastAPI) -> None:
             "database": store.engine.url.get_backend_name(),
             "storage": "ok" if store.ok else "unavailable",
         }
-        if hub.cluster is not None:
-            body["node"] = hub.cluster.node
-            body["leases"] = len(hub.cluster.held)
-            body["redis"] = "ok" if hub.cluster.redis_ok else "unavailable"
+        body.update(hub.ownership.health())  # a node of several: which, its leases, Redis
         return JSONResponse(body, status_code=200 if store.alive else 503)
 
     @app.post("/admin/drain")
@@ -231,10 +258,11 @@ def _install_ops(app: FastAPI) -> None:
         hub: Hub = request.app.state.hub
         if request.client is None or request.client.host not in ("127.0.0.1", "::1"):
             return _error(403, "forbidden", "drain is allowed from the node's own machine only")
-        if hub.cluster is None:
+        node = hub.ownership.node
+        if node is None:
             return _error(409, "not_a_cluster", "this server is not a cluster node")
-        await hub.cluster.drain()
-        return JSONResponse({"drained": True, "node": hub.cluster.node})
+        await hub.ownership.drain()
+        return JSONResponse({"drained": True, "node": node})
 
     @app.get("/readyz")
     async def readyz(request: Request) -> JSONResponse:
@@ -249,14 +277,10 @@ def _install_ops(app: FastAPI) -> None:
         if reason is not None:
             body["reason"] = reason
             body["down_since"] = store.down_since
-        if hub.cluster is not None:
-            body["node"] = hub.cluster.node
-            if hub.cluster.draining and reason is None:
-                reason = "draining"
-            elif not hub.cluster.redis_ok and reason is None:
-                reason = "redis unavailable"
-            if reason is not None:
-                body["ready"], body["reason"] = False, reason
+        if hub.ownership.node is not None:
+            body["node"] = hub.ownership.node
+        if reason is None and (reason := hub.ownership.unready()) is not None:
+            body["ready"], body["reason"] = False, reason  # draining, or Redis away
         broken = [t.id for t in hub.tables.values() if t.status == "broken"]
         if broken:
             body["broken_tables"] = broken[:100]

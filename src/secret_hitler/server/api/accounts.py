@@ -24,14 +24,12 @@ from sqlalchemy.engine import Connection
 
 from ..accounts.auth import NameError_, User, clean_name
 from ..accounts.users import (
-    DELETED,
     PASSWORD_MAX,
     check_password,
     check_username,
     forget_stored,
     hash_password,
     needs_rehash,
-    placeholder,
     set_user,
     user_row,
     verify_password,
@@ -41,8 +39,8 @@ from ..core.guard import client_address
 from ..core.text import skeleton
 from ..lobby.hub import Hub
 from ..storage import db
+from ..table import usecases
 from ..table.seats import Seat
-from ..table.session import Table
 from .lobby import checked_name, hub_of, need_user, sessions_of, set_session_cookie, user_of
 
 router = APIRouter()
@@ -253,33 +251,9 @@ async def delete(request: Request, body: DeleteBody | None = None) -> dict[str, 
     await hub.store.write(forget_stored(user.id))  # first: it finds the tables by user id
     hub.sessions_ended(user.id, revoked)
     for table in list(hub.tables.values()):
-        if table.is_member(user.id):
-            async with table.lock:
-                await _forget_live(table, user.id)
+        if table.is_member(user.id):  # a waiting seat freed, a playing one to a bot, renamed
+            await usecases.forget_user(table, user.id)
     return {"deleted": True}
-
-
-async def _forget_live(table: Table, user_id: str) -> None:
-    """(under the lock) A deleted user leaves a live table: a waiting seat is freed, a playing
-    one goes to a bot; the name shown for the seat and in chat becomes a placeholder."""
-    seat = table.seat_of(user_id)
-    if seat is not None:
-        if table.status == "waiting":
-            table.seats[seat] = Seat()
-        else:
-            if table.status == "playing":
-                table.seat_to_bot(seat)
-            s = table.seats[seat]
-            table.seats[seat] = Seat(s.kind, None, placeholder(seat), s.level)
-            table.renamed[seat] = placeholder(seat)
-    lines = table.chat.lines
-    for i, line in enumerate(lines):
-        if line.get("user_id") == user_id:
-            lines[i] = {**line, "user_id": None, "name": placeholder(line.get("seat"))}
-    if table.host == user_id and not table.pass_host(exclude=user_id):
-        table.host, table.host_name = "", DELETED  # nobody to take over: hostless
-    await table.persist()
-    table.broadcast_table()
 
 
 # ---------------------------------------------------------------------- my games

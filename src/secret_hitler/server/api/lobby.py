@@ -1,4 +1,9 @@
-"""HTTP API: guest sessions, the lobby (tables and seats), finished games (docs/protocol.md 1.)."""
+"""HTTP API: guest sessions, the lobby (tables and seats), finished games (docs/protocol.md 1.).
+
+A route parses its input, says who asks, finds the table and calls one of the table's use-cases
+(``table/usecases.py``), which checks, changes, stores and announces under the table's lock;
+a refusal (``LobbyError``) becomes the HTTP answer (app.py).
+"""
 
 from __future__ import annotations
 
@@ -16,11 +21,13 @@ from ..accounts.auth import COOKIE, NameError_, Sessions, User, new_user_id
 from ..accounts.reserved import ReservedName, display_name
 from ..core.errors import LobbyError
 from ..core.guard import client_address
-from ..core.text import brief, skeleton
-from ..lobby.hub import Hub, bot_levels, default_level
+from ..core.text import brief
+from ..lobby.hub import Hub
 from ..lobby.tutorial import open_tutorial
 from ..storage import queries as S
+from ..table import usecases
 from ..table.chat import shown, talk_section
+from ..table.levels import bot_levels, default_level
 from ..table.seats import Seat
 from ..table.session import Table
 from .moderation import moderation_of
@@ -297,32 +304,7 @@ async def join(table_id: str, body: JoinBody, request: Request) -> dict[str, Any
         raise LobbyError(404, "not_found", f"no table {brief(table_id)}")
     if not table.public and user.id != table.host and body.invite != table.invite:
         raise LobbyError(403, "invite_required", "this table is private: the invite code is needed")
-    async with table.lock:
-        if table.status != "waiting":
-            raise LobbyError(409, "not_waiting", "the game has already started")
-        if table.seat_of(user.id) is not None:
-            raise LobbyError(409, "already_seated", "you already hold a seat at this table")
-        if user.id in table.removed:
-            raise LobbyError(403, "removed", "the host removed you from this table")
-        moderation_of(request).check_join(user.id, table)
-        seat = body.seat
-        if seat is None:
-            seat = table.free_seat()
-            if seat is None:
-                raise LobbyError(409, "table_full", "every seat is taken")
-        elif not 0 <= seat < table.players:
-            raise LobbyError(
-                400, "bad_seat", f"seat: {seat} is not at this table (0-{table.players - 1})"
-            )
-        elif table.seats[seat].kind != "empty":
-            raise LobbyError(409, "seat_taken", f"seat {seat} is taken")
-        _name_free(table, user.name)
-        table.seats[seat] = Seat("human", user.id, user.name, None)
-        await table.persist()
-        table.reseat(user.id)
-        table.broadcast_table()
-        table.log.info("joined", extra={"seat": seat, "user_id": user.id})
-        await table.maybe_autostart()
+    await usecases.join(table, user, body.seat, moderation_of(request))
     return _detail(table, user)
 
 
@@ -330,71 +312,15 @@ async def join(table_id: str, body: JoinBody, request: Request) -> dict[str, Any
 async def leave(table_id: str, request: Request) -> dict[str, Any]:
     user = need_user(request)
     table = _table(hub_of(request), table_id, user)
-    async with table.lock:
-        seat = table.seat_of(user.id)
-        if seat is None:
-            raise LobbyError(409, "not_seated", "you hold no seat at this table")
-        if table.status == "waiting":
-            table.seats[seat] = Seat()
-        elif table.status == "playing":
-            table.seat_to_bot(seat)
-        else:
-            return _detail(table, user)
-        if user.id == table.host:
-            table.pass_host()  # the next person hosts (nobody left: the role stays)
-        await table.persist()
-        table.reseat(user.id)
-        table.broadcast_table()
-        table.log.info("left", extra={"seat": seat, "user_id": user.id})
+    await usecases.leave(table, user)
     return _detail(table, user)
-
-
-def _name_free(table: Table, name: str) -> None:
-    """No two seats of a table show the same name, or names that look alike (text.skeleton):
-    a person cannot pass for another player or for a bot."""
-    mine = skeleton(name)
-    for s in table.seats:
-        if s.kind != "empty" and s.name and skeleton(s.name) == mine:
-            raise LobbyError(
-                409,
-                "name_taken",
-                f"seat {table.seats.index(s)} is called {s.name!r}: "
-                "take a different name to join this table",
-            )
-
-
-def _host_waiting(table: Table, user: User) -> None:
-    if user.id != table.host:
-        raise LobbyError(403, "not_host", "only the host may do this")
-    if table.status != "waiting":
-        raise LobbyError(409, "not_waiting", "the game has already started")
 
 
 @router.post("/api/tables/{table_id}/bots")
 async def add_bot(table_id: str, body: BotBody, request: Request) -> dict[str, Any]:
     user = need_user(request)
     table = _table(hub_of(request), table_id, user)
-    async with table.lock:
-        _host_waiting(table, user)
-        if table.rated:
-            raise LobbyError(409, "rated_table", "a rated table is for people only: no bots")
-        level = body.level or table.bot_level
-        hub_of(request).check_level(level)
-        seat = body.seat if body.seat is not None else table.free_seat()
-        if seat is None:
-            raise LobbyError(409, "table_full", "every seat is taken")
-        if not 0 <= seat < table.players:
-            raise LobbyError(400, "bad_seat", f"seat: {seat} is not at this table")
-        if table.seats[seat].kind != "empty":
-            raise LobbyError(409, "seat_taken", f"seat {seat} is taken")
-        bot = hub_of(request).bot_seat(seat, level)
-        after = [bot if i == seat else s for i, s in enumerate(table.seats)]
-        if table.auto_start and all(s.kind != "empty" for s in after):  # it would start now
-            hub_of(request).check_bot_game(table.host, table.host_addr, after)
-        table.seats[seat] = bot
-        await table.persist()
-        table.broadcast_table()
-        await table.maybe_autostart()
+    await usecases.add_bot(table, user, body.seat, body.level)
     return _detail(table, user)
 
 
@@ -402,13 +328,7 @@ async def add_bot(table_id: str, body: BotBody, request: Request) -> dict[str, A
 async def remove_bot(table_id: str, seat: int, request: Request) -> dict[str, Any]:
     user = need_user(request)
     table = _table(hub_of(request), table_id, user)
-    async with table.lock:
-        _host_waiting(table, user)
-        if not 0 <= seat < table.players or table.seats[seat].kind != "bot":
-            raise LobbyError(400, "bad_seat", f"seat {seat} holds no bot")
-        table.seats[seat] = Seat()
-        await table.persist()
-        table.broadcast_table()
+    await usecases.remove_bot(table, user, seat)
     return _detail(table, user)
 
 
@@ -416,26 +336,7 @@ async def remove_bot(table_id: str, seat: int, request: Request) -> dict[str, An
 async def start(table_id: str, request: Request, body: StartBody | None = None) -> dict[str, Any]:
     user = need_user(request)
     table = _table(hub_of(request), table_id, user)
-    fill = body.fill_with_bots if body is not None else None
-    async with table.lock:
-        _host_waiting(table, user)
-        if fill is not None and table.rated:
-            raise LobbyError(409, "rated_table", "a rated table is for people only: no bots")
-        if fill is not None:
-            hub_of(request).check_level(fill, "fill_with_bots")
-        if table.free_seat() is not None:
-            if fill is None:
-                raise LobbyError(
-                    409, "not_enough_players", "seats are empty: take them or fill them with bots"
-                )
-        hub = hub_of(request)
-        seats = [
-            hub.bot_seat(i, fill) if s.kind == "empty" and fill else s
-            for i, s in enumerate(table.seats)
-        ]
-        hub_of(request).check_bot_game(table.host, table.host_addr, seats)
-        table.seats[:] = seats
-        await table.start_game()
+    await usecases.start(table, user, body.fill_with_bots if body is not None else None)
     return _detail(table, user)
 
 

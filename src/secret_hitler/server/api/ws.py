@@ -1,6 +1,6 @@
 """The WebSocket endpoint ``/ws/tables/{id}`` (docs/protocol.md 2.): a socket is admitted here
-and served by the table's client loop (``table.client``), or relayed to the node that owns the
-table (``cluster.relay``)."""
+and served by the table's client loop (``table.client``), or, when another node serves the
+table, through that node (``Ownership.serve_socket``: lobby/ownership.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket
 
-from ..cluster.relay import serve_remote
 from ..core import protocol as P
 from ..core.guard import client_address
 from ..core.text import brief
@@ -33,10 +32,10 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     hub: Hub = app.state.hub
     user = getattr(ws.state, "user", None)  # security.Guard checked the origin and credential
     table = hub.get(table_id)
-    if table is None and hub.cluster is not None:  # another node's table, or an orphan
-        found = await hub.cluster.locate(table_id)
+    if table is None:  # another node's table, or one whose node is gone
+        found = await hub.ownership.locate(table_id)
         if isinstance(found, str):
-            await _serve_relayed(ws, hub, table_id, found, user)
+            await _serve_elsewhere(ws, hub, table_id, found, user)
             return
         table = found
     if table is None:
@@ -87,14 +86,13 @@ async def _admit(ws: WebSocket, hub: Hub) -> str | None:
     return None
 
 
-async def _serve_relayed(ws: WebSocket, hub: Hub, table_id: str, owner: str, user: Any) -> None:
-    """The table is owned by node ``owner``: the socket is served through it."""
-    assert hub.cluster is not None
+async def _serve_elsewhere(ws: WebSocket, hub: Hub, table_id: str, owner: str, user: Any) -> None:
+    """The table is served by node ``owner``: the socket is served through it."""
     addr = await _admit(ws, hub)
     if addr is None:
         return
     try:
         await ws.accept()
-        await serve_remote(hub.cluster, ws, table_id, owner, user, addr)
+        await hub.ownership.serve_socket(ws, table_id, owner, user, addr)
     finally:
         hub.guard.disconnect(addr)

@@ -75,10 +75,10 @@ class LobbyForward:
             await self.app(scope, receive, send)
             return
         hub: Hub | None = getattr(self.owner_app.state, "hub", None)
-        if hub is None or hub.cluster is None:
+        cluster: Cluster | None = getattr(self.owner_app.state, "cluster", None)
+        if hub is None or cluster is None:
             await self.app(scope, receive, send)
             return
-        cluster = hub.cluster
         path = scope["path"]
         if path == "/api/tables" and scope["method"] == "GET":
             await self._gather(cluster, scope, receive, send)

@@ -26,6 +26,8 @@ With ``REDIS_URL`` (and PostgreSQL) the server is one node of a cluster (docs/de
   (``Sessions``) and those of its open sockets from the database every few seconds.
 
 Without ``REDIS_URL`` none of this exists: the server is the single process it always was.
+``Cluster`` is the hub's ownership port on a node of several (``lobby.ownership.Ownership``,
+given at wiring: app.py); the hub, the tables and the routes never name it.
 """
 
 from __future__ import annotations
@@ -50,11 +52,13 @@ from ..storage import queries as S
 from ..storage.writer import Write, is_unavailable
 from . import lease
 from .lease import Fenced, LeaseLost
-from .relay import Relay, direct, inbox
+from .relay import Relay, direct, inbox, serve_remote
 from .signing import BROADCAST, Seal
 
 if TYPE_CHECKING:
+    from ..accounts.auth import User
     from ..lobby.hub import Hub
+    from ..table.services import Writer
     from ..table.session import Table
     from .forward import LobbyForward
 
@@ -143,6 +147,34 @@ class Cluster:
             await self.pubsub.aclose()  # type: ignore[no-untyped-call,unused-ignore]
         with contextlib.suppress(Exception):
             await self.redis.aclose()
+
+    # ------------------------------------------------------------------ the ownership port
+    @property
+    def writer(self) -> Writer:
+        """The tables of this node write through the cluster: fenced by their leases."""
+        return self
+
+    async def serve_socket(
+        self, ws: Any, table_id: str, owner: str, user: User | None, addr: str
+    ) -> None:
+        """A socket of a table that node ``owner`` serves is relayed to it (relay.py)."""
+        await serve_remote(self, ws, table_id, owner, user, addr)
+
+    def health(self) -> dict[str, Any]:
+        """This node in ``/healthz``: its id, its leases, Redis."""
+        return {
+            "node": self.node,
+            "leases": len(self.held),
+            "redis": "ok" if self.redis_ok else "unavailable",
+        }
+
+    def unready(self) -> str | None:
+        """A draining node, or one without Redis, gets no new traffic."""
+        if self.draining:
+            return "draining"
+        if not self.redis_ok:
+            return "redis unavailable"
+        return None
 
     # ------------------------------------------------------------------ leases
     def fence(self, table_id: str, fn: Write) -> Write:

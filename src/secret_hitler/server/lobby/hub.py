@@ -1,5 +1,9 @@
 """The hub: every live table of this node, their invites, the services its tables are given,
-the limits on hosting, and the rebuild of unfinished games at startup."""
+the limits on hosting, and the rebuild of unfinished games at startup.
+
+Which tables are this node's is the ownership port's answer (``ownership.py``: every table on a
+single server, the leased ones on a node of several), given at wiring; the hub asks no more.
+"""
 
 from __future__ import annotations
 
@@ -9,11 +13,9 @@ import logging
 import re
 import secrets
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ... import ratings as R
-from ...bots import available_bots
-from ...bots import default_level as bots_default_level
 from ...engine import Rules, game_from_record
 from ..accounts.auth import NameError_, User, clean_name
 from ..core import protocol as P
@@ -25,14 +27,14 @@ from ..core.text import brief, json_problem
 from ..storage import queries as S
 from ..storage.ratings import rate
 from ..storage.writer import Store
-from ..table.models import ModelSeats, is_model_level
+from ..table import usecases
+from ..table.levels import bot_seat, check_level, default_level
+from ..table.models import ModelSeats
 from ..table.seats import Seat
-from ..table.services import LoopClock, Services, StoreWriter, Writer
+from ..table.services import LoopClock, Services, Writer
 from ..table.session import Table
+from .ownership import Local, Ownership
 from .webhooks import WebhookError, Webhooks, check_url
-
-if TYPE_CHECKING:
-    from ..cluster.node import Cluster
 
 log = logging.getLogger("secret_hitler.server.hub")
 
@@ -58,15 +60,6 @@ def rated_problem(players: int, rules: Any, seats: list[Seat], public: bool) -> 
     if any(s.kind == "bot" for s in seats):
         return "rated: a rated table is for people only (no bots)"
     return None
-
-
-def bot_levels() -> list[str]:
-    return available_bots()
-
-
-def default_level() -> str:
-    """Filled seats and stand-ins: the strongest level that decides within 50 ms (bots.base)."""
-    return bots_default_level()
 
 
 class Keeper:
@@ -113,9 +106,9 @@ class Hub:
         self.clock = LoopClock()
         # the bots' own threads (``Services.bot_pool``): SH_BOT_THREADS moves at once
         self.bot_pool = ThreadPoolExecutor(settings.bot_threads, thread_name_prefix="sh-bot")
-        self.services = self._services(StoreWriter(store))
+        self.ownership: Ownership = Local(store)  # which tables are this node's
+        self.services = self._services(self.ownership.writer)
         self._sweeper: asyncio.Task[None] | None = None
-        self.cluster: Cluster | None = None  # one node of many (cluster/), else None
 
     def _services(self, writer: Writer) -> Services:
         """What every table of this hub is given (``table.services``)."""
@@ -130,43 +123,21 @@ class Hub:
             clock=self.clock,
             models=self.models,
             bot_pool=self.bot_pool,
+            quotas=self,
         )
-
-    def check_level(self, level: str, field: str = "level") -> None:
-        """``LobbyError`` ``invalid_bot`` unless ``level`` is a bot level of this server; a
-        model level (``llm:``) must name one of the configured endpoints."""
-        if is_model_level(level):
-            offered = self.models.levels() if self.models is not None else []
-            if level in offered:
-                return
-            known = f"models here: {', '.join(offered)}" if offered else "no model is offered here"
-            raise LobbyError(
-                400, "invalid_bot", f"{field}: no model endpoint {brief(level)}; {known}"
-            )
-        levels = [lv for lv in bot_levels() if not is_model_level(lv)]
-        if level not in levels:
-            raise LobbyError(
-                400,
-                "invalid_bot",
-                f"{field}: unknown level {brief(level)}; available: {', '.join(levels)}",
-            )
 
     def model_names(self) -> list[str]:
         """The names model seats show (their endpoints' display names): no person may take
         one (accounts/reserved.py)."""
         return [m["name"] for m in self.models.offered()] if self.models is not None else []
 
-    def bot_seat(self, seat: int, level: str) -> Seat:
-        """A seat given to a bot of ``level``: "Bot N", a model's seat its display name."""
-        name = self.models.seat_name(level, seat) if self.models is not None else None
-        return Seat("bot", None, name or f"Bot {seat + 1}", level)
-
-    def join(self, cluster: Cluster) -> None:
-        """This node is one of many (before any table is loaded): the tables' writes are
-        fenced by their leases."""
+    def set_ownership(self, ownership: Ownership) -> None:
+        """This node shares the tables with others (before any table is loaded): ``ownership``
+        says which are its own, and fences its tables' writes."""
         assert not self.tables
-        self.cluster = cluster
-        self.services = dataclasses.replace(self.services, writer=cluster)
+        self.ownership = ownership
+        writer: Writer = ownership.writer
+        self.services = dataclasses.replace(self.services, writer=writer)
 
     # ------------------------------------------------------------------ lookup
     def get(self, table_id: str) -> Table | None:
@@ -198,15 +169,15 @@ class Hub:
 
     def sessions_ended(self, user_id: str, sessions: set[str]) -> None:
         """Sessions of ``user_id`` were revoked (sign-out, a new password, a deleted account, a
-        new sign-in): the connections opened with them end now, here and, on a cluster, on
-        every node (``Cluster.announce_revoked``), so a stolen token stops working at once."""
+        new sign-in): the connections opened with them end now, here and on every other node
+        (``Ownership.announce_revoked``), so a stolen token stops working at once."""
         for table in self.tables.values():
             for conn in list(table.conns):
                 if conn.user is not None and conn.user.session in sessions:
                     conn.send_msg(P.error("signed_out", "this session was signed out"))
                     conn.close()
-        if self.cluster is not None and sessions:
-            self.cluster.announce_revoked(user_id)
+        if sessions:
+            self.ownership.announce_revoked(user_id)
 
     # ------------------------------------------------------------------ limits
     def _hosted(self, user_id: str, addr: str | None, bot_only: bool = False) -> tuple[int, int]:
@@ -294,23 +265,11 @@ class Hub:
                     table.log.exception("could not look after a table")
 
     async def _pass_host(self, table: Table, now: float) -> None:
-        async with table.lock:
-            # to someone who is here: passing it between absent people would help nobody
-            if self._host_gone(table, now) and table.pass_host(connected_only=True):
-                await table.persist()
-                table.broadcast_table()
+        await usecases.pass_host(table, lambda t: self._host_gone(t, now))
 
     async def _expire(self, table: Table, now: float) -> None:
-        async with table.lock:
-            if not self._stale(table, now):
-                return
-            table.status = "expired"
-            await table.persist()
-            table.broadcast_table()
-            table.log.info("table expired")
+        if await usecases.expire(table, lambda t: self._stale(t, now)):
             self.forget(table)
-            for c in list(table.conns):
-                c.close(4410)
 
     # ------------------------------------------------------------------ lobby
     async def create_table(
@@ -336,31 +295,8 @@ class Hub:
             message = getattr(exc, "message", str(exc))
             raise LobbyError(400, "invalid_settings", message, setting_named(message)) from None
         bot_level = body.get("bot_level") or default_level()
-        self.check_level(bot_level, "bot_level")
-        seats = [Seat() for _ in range(players)]
-        for key, level in (body.get("bots") or {}).items():
-            try:
-                seat = int(key)
-            except (TypeError, ValueError):
-                raise LobbyError(
-                    400, "bad_seat", f"bots: {brief(key)} is not a seat number"
-                ) from None
-            if not 0 <= seat < players:
-                raise LobbyError(
-                    400, "bad_seat", f"bots: seat {seat} is not at this table (0-{players - 1})"
-                )
-            level = level or bot_level
-            self.check_level(level, "bots")
-            seats[seat] = self.bot_seat(seat, level)
-        host_seat = body.get("seat", 0)
-        if host_seat is not None:
-            if not 0 <= host_seat < players:
-                raise LobbyError(
-                    400, "bad_seat", f"seat: {host_seat} is not at this table (0-{players - 1})"
-                )
-            if seats[host_seat].kind != "empty":
-                raise LobbyError(409, "seat_taken", f"seat: seat {host_seat} is given to a bot")
-            seats[host_seat] = Seat("human", user.id, user.name, None)
+        check_level(self.models, bot_level, "bot_level")
+        seats = self._new_seats(user, body, players, bot_level)
         rated = bool(body.get("rated", False))
         if rated:
             problem = rated_problem(players, rules, seats, bool(body.get("public", True)))
@@ -388,14 +324,43 @@ class Hub:
             rated=rated,
             bots_talk=bool(body.get("bots_talk", True)),
         )
-        if self.cluster is not None:
-            await self.cluster.claim_new(table.id)
+        await self.ownership.claim_new(table.id)
         await self.store.write(S.save_table(table.row(), insert=True))
         self._register(table)
         table.log.info("table created", extra={"players": players, "host": user.id})
-        async with table.lock:
-            await table.maybe_autostart()
+        await usecases.start_if_full(table)
         return table
+
+    def _new_seats(
+        self, user: User, body: dict[str, Any], players: int, bot_level: str
+    ) -> list[Seat]:
+        """A new table's seats: the bots asked for (``bots``: seat -> level, None: the table's
+        ``bot_level``) and the maker's own (``seat``, default 0; None: she only hosts)."""
+        seats = [Seat() for _ in range(players)]
+        for key, level in (body.get("bots") or {}).items():
+            try:
+                seat = int(key)
+            except (TypeError, ValueError):
+                raise LobbyError(
+                    400, "bad_seat", f"bots: {brief(key)} is not a seat number"
+                ) from None
+            if not 0 <= seat < players:
+                raise LobbyError(
+                    400, "bad_seat", f"bots: seat {seat} is not at this table (0-{players - 1})"
+                )
+            level = level or bot_level
+            check_level(self.models, level, "bots")
+            seats[seat] = bot_seat(self.models, seat, level)
+        host_seat = body.get("seat", 0)
+        if host_seat is not None:
+            if not 0 <= host_seat < players:
+                raise LobbyError(
+                    400, "bad_seat", f"seat: {host_seat} is not at this table (0-{players - 1})"
+                )
+            if seats[host_seat].kind != "empty":
+                raise LobbyError(409, "seat_taken", f"seat: seat {host_seat} is given to a bot")
+            seats[host_seat] = Seat("human", user.id, user.name, None)
+        return seats
 
     async def open_rematch(self, old: dict[str, Any], user: User, addr: str | None) -> Table:
         """A new table with the settings and seats of ``old`` (a table row), hosted by ``user``;
@@ -420,6 +385,7 @@ class Hub:
             rated=bool(old.get("rated")),
             bots_talk=bool(old.get("bots_talk", True)),
         )
+        await self.ownership.claim_new(table.id)  # (as a new table: served where it is made)
         await self.store.write(S.save_table(table.row(), insert=True))
         self._register(table)
         table.log.info("rematch opened", extra={"of": old["id"]})
@@ -457,13 +423,12 @@ class Hub:
         """Rebuild every waiting or playing table; unfinished games resume by replay."""
         self._sweeper = asyncio.create_task(self._sweep(), name="expire-waiting-tables")
         stored_tables = await self.store.read(S.load_active)
-        if self.cluster is not None:  # only the tables whose lease this node gets
-            stored_tables = await self.cluster.claim_stored(stored_tables)
+        stored_tables = await self.ownership.claim_stored(stored_tables)  # this node's
         for st in stored_tables:
             self.restore(st)
 
     def restore(self, st: S.StoredTable) -> Table | None:
-        """Rebuild one stored table (startup, or a cluster node taking an orphan over)."""
+        """Rebuild one stored table (startup, or a node taking over a table whose node is gone)."""
         try:
             self._restore(st)
         except Exception as exc:

@@ -25,6 +25,7 @@ from ..core.errors import LobbyError
 from ..core.text import brief
 from ..storage import db
 from ..storage.writer import Store
+from ..table import usecases
 from .hub import Hub
 
 if TYPE_CHECKING:
@@ -179,24 +180,12 @@ class Moderation:
 
 
 async def close_live(hub: Hub, table: Table) -> None:
-    """Close a live table an administrator closed: its game stops, everyone is told, and it is
-    not restored at the next start (its status in the database is ``closed``)."""
-    async with table.lock:
-        if table.status not in ("waiting", "playing"):
-            return
-        table.status = "closed"
-        table.log.warning("table closed by an administrator")
-        try:
-            await table.persist()  # the server may have rewritten the row since the closure
-        except Exception:  # the closure itself is stored: the next start skips the table anyway
-            table.log.warning("could not store the closed status", exc_info=True)
-        table.broadcast_table()
-        for c in list(table.conns):
-            c.send_msg(P.error("table_closed", "an administrator closed this table"))
+    """Close a live table an administrator closed (``usecases.close``): its game stops, everyone
+    is told, it is forgotten here, and it is not restored at the next start (its status in the
+    database is ``closed``)."""
+    if await usecases.close(table):
         hub.forget(table)
-        if table.game is not None and not table.game.finished:
-            hub.metrics.games_active.dec()
-    await table.close()
+        await table.close()
 
 
 # ---------------------------------------------------------------------- admin writes

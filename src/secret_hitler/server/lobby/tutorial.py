@@ -25,6 +25,7 @@ from ...bots import Agent, register
 from ...engine import Action, View
 from ...engine.types import Policy
 from ..accounts.auth import User
+from ..table import usecases
 from ..table.session import Table
 from .hub import Hub
 
@@ -97,7 +98,5 @@ async def open_tutorial(hub: Hub, user: User, addr: str | None) -> Table:
     table = await hub.create_table(user, body, addr)
     table.fixings = fixings()
     table.driver.claim_wait = 0.0  # the coach does not teach claims: no bot waits for one
-    async with table.lock:
-        if table.status == "waiting":
-            await table.start_game()
+    await usecases.start_waiting(table)
     return table

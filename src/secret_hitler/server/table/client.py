@@ -1,9 +1,9 @@
 """A client's side of a table: the WebSocket receive loop and what each message does
 (docs/protocol.md 2.).
 
-One loop reads every client socket, on this node's tables and on those another node owns (the
-frames then go to the owner: ``cluster.relay``); one dispatcher answers every frame, from this
-node's sockets and from those relayed to this node's tables.
+One loop reads every client socket, on this node's tables and on those another node serves
+(the frames then go to that node); one dispatcher answers every frame, from this node's sockets
+and from those relayed to this node's tables.
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ async def receive(
     handle: Callable[[str], Awaitable[None]],
 ) -> None:
     """Hand the text of each frame the client sends to ``handle`` until its socket closes (on
-    this node: ``handle_text``; at a cluster's edge: the relay to the table's owner). A frame
+    this node: ``handle_text``; for a table another node serves: the relay to it). A frame
     over the size limit or not UTF-8 is answered with an error and skipped; a connection not
     ``ready()`` (no hello answered) within ``hello_timeout`` is told so and closed, so a silent
     client holds a slot that long at most."""

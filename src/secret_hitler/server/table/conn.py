@@ -1,5 +1,5 @@
-"""One client connection of a table (a WebSocket on this node, or one relayed from another:
-``cluster.relay.RemoteConn``)."""
+"""One client connection of a table: a WebSocket on this node, or one that another node holds
+and relays to the node serving the table (a subclass that sends through the relay)."""
 
 from __future__ import annotations
 

@@ -22,6 +22,7 @@ from ..storage.writer import Store, Write
 
 if TYPE_CHECKING:
     from .models import ModelSeats
+    from .seats import Seat
     from .session import Table
 
 
@@ -29,8 +30,9 @@ class Writer(Protocol):
     """Where a table's state is stored."""
 
     async def write(self, table_id: str, fn: Write) -> Any:
-        """Commit ``fn``, a write of table ``table_id``'s state; on a cluster it is fenced by
-        the table's lease (``ProtocolError`` ``moved`` when another node holds the table)."""
+        """Commit ``fn``, a write of table ``table_id``'s state; where several nodes serve
+        tables it is fenced by this node's ownership of the table (``ProtocolError`` ``moved``
+        when another node holds it now)."""
 
     async def read(self, fn: Write) -> Any:
         """Run the query ``fn`` off the event loop."""
@@ -54,6 +56,15 @@ class Listener(Protocol):
 
     def idle(self, table: Table) -> None:
         """A finished table has no connection left (it may be forgotten)."""
+
+
+class Quotas(Protocol):
+    """The host's limits across every table of the node (the hub's), asked by a table's
+    use-cases (``usecases.py``) before a game of bots only starts."""
+
+    def check_bot_game(self, host: str, addr: str | None, seats: list[Seat]) -> None:
+        """``LobbyError`` ``too_many_bot_games`` if a game of ``seats`` (bots only) would be one
+        too many for this host or address."""
 
 
 class Cancellable(Protocol):
@@ -118,3 +129,5 @@ class Services:
     # that bots never wait behind database reads or password hashes, nor they behind bots;
     # None (tests): the event loop's default executor.
     bot_pool: Executor | None = None
+    # The host's limits across the node's tables (the hub); None (tests): no such limit.
+    quotas: Quotas | None = None
