@@ -46,10 +46,18 @@ class LiveServer:
     LOG_LEVEL = "info"
 
     def __init__(
-        self, data: Path, database_url: str | None = None, port: int | None = None, **env: str
+        self,
+        data: Path,
+        database_url: str | None = None,
+        port: int | None = None,
+        seeds: tuple[int, ...] = (),
+        **env: str,
     ) -> None:
+        """``seeds``: its games are dealt from these seeds, in turn (tests/seeded_serve.py);
+        none: at random, as a real server deals."""
         self.data = data
         self.database_url = database_url
+        self.seeds = seeds
         self.env_extra = env
         self.port = port or free_port()
         self.proc: subprocess.Popen[bytes] | None = None
@@ -71,9 +79,13 @@ class LiveServer:
         if self.database_url:
             env["DATABASE_URL"] = self.database_url
         env.update(self.env_extra)
+        command = [sys.executable, "-m", "secret_hitler.cli"]
+        if self.seeds:
+            env["SH_TEST_SEEDS"] = ",".join(str(seed) for seed in self.seeds)
+            command = [sys.executable, str(Path(__file__).with_name("seeded_serve.py"))]
         log = open(self.log_path, "ab")  # noqa: SIM115 - handed to the process
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "secret_hitler.cli", "serve", "--log-level", self.LOG_LEVEL],
+            [*command, "serve", "--log-level", self.LOG_LEVEL],
             env=env,
             stdout=log,
             stderr=subprocess.STDOUT,

@@ -37,6 +37,9 @@ WHY = {
     "vi": "Bot {n} sao bỏ phiếu chống",
 }
 FFL = ["fascist", "fascist", "liberal"]
+#: Every table's deal (tests/seeded_serve.py): the person (seat 0) is the first president, and
+#: the four rule bots elect her government whichever chancellor she names.
+SEED = 6
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +47,8 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """A server whose bot candidate gives the last government's person a few seconds to claim
     (SH_CLAIM_WAIT, as a real table does): her chat claim is tapped before the next vote, when
     her decision would take the screen."""
-    server = Server(Path(tmp_path_factory.mktemp("talk-data")), SH_CLAIM_WAIT="5").start()
+    server = Server(Path(tmp_path_factory.mktemp("talk-data")), seeds=(SEED,), SH_CLAIM_WAIT="5")
+    server.start()
     try:
         yield server
     finally:
@@ -93,86 +97,80 @@ def test_bots_talk_a_chat_claim_takes_one_tap_and_a_bot_answers(
 ) -> None:
     rng = random.Random(7)
     errors: list[str] = []
-    for _ in range(4):  # a game may end before the person is president
-        token = web_server.session("Ada")["token"]
-        bots = {str(s): "rule" for s in range(1, 5)}
-        table = web_server.api(
-            "POST", "/api/tables", {"players": 5, "seat": 0, "bots": bots}, token
-        )
-        ctx = new_context(width=390, height=844, token=token, lang=lang)
-        page = ctx.new_page()
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        frames = FrameLog(page)
-        page.goto(f"{web_server.url}/#/t/{table['id']}")
-        page.wait_for_selector(".table-grid:not([hidden]) .board", timeout=20000)
-        if not _until_president_claim(page, frames, rng):
-            ctx.close()
-            continue
-        # her hand in her language's letters: offered back as the engine's claim, made by a tap
-        _say(page, HAND[lang])
-        page.wait_for_selector(".chat-claim-make", timeout=10000)
-        assert not [
+    token = web_server.session("Ada")["token"]
+    bots = {str(s): "rule" for s in range(1, 5)}
+    table = web_server.api("POST", "/api/tables", {"players": 5, "seat": 0, "bots": bots}, token)
+    ctx = new_context(width=390, height=844, token=token, lang=lang)
+    page = ctx.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    frames = FrameLog(page)
+    page.goto(f"{web_server.url}/#/t/{table['id']}")
+    page.wait_for_selector(".table-grid:not([hidden]) .board", timeout=20000)
+    assert _until_president_claim(page, frames, rng), "the game ended before her presidency"
+    # her hand in her language's letters: offered back as the engine's claim, made by a tap
+    _say(page, HAND[lang])
+    page.wait_for_selector(".chat-claim-make", timeout=10000)
+    assert not [
+        e
+        for m in frames.of_type("update")
+        for e in m["events"]
+        if e["type"] == "claim" and e["seat"] == 0
+    ]
+    page.locator(".chat-claim-make").click()
+    page.wait_for_selector(".chat-claim:not(:has(button))", state="attached", timeout=10000)
+    deadline = time.monotonic() + 10
+    while not (
+        made := [
             e
             for m in frames.of_type("update")
             for e in m["events"]
             if e["type"] == "claim" and e["seat"] == 0
         ]
-        page.locator(".chat-claim-make").click()
-        page.wait_for_selector(".chat-claim:not(:has(button))", state="attached", timeout=10000)
-        deadline = time.monotonic() + 10
-        while not (
-            made := [
-                e
-                for m in frames.of_type("update")
-                for e in m["events"]
-                if e["type"] == "claim" and e["seat"] == 0
-            ]
-        ):
-            assert time.monotonic() < deadline, "the claim was not made"
-            page.wait_for_timeout(50)
-        assert made[0]["subject"] == "president_hand" and sorted(made[0]["policies"]) == FFL
-        # a question by name: the bot answers her
-        alive = _latest(frames)["view"]["alive"]
-        bot = next(s for s in range(1, 5) if alive[s])
-        _say(page, WHY[lang].format(n=bot + 1))
-        deadline = time.monotonic() + 20
-        while not (
-            answers := [
-                m
-                for m in _bot_lines(frames)
-                if m["seat"] == bot and m["line"]["kind"] == "answer" and m["line"].get("to") == 0
-            ]
-        ):
-            assert time.monotonic() < deadline, "the bot did not answer"
-            page.wait_for_timeout(50)
-        play_until_over(page, rng)
-        # every bot line reads in this language as the server's renderer says it
-        names = _latest(frames)["view"]["names"]
-        chat = page.locator(".chat-list").inner_text()
-        lines = _bot_lines(frames)
-        assert answers[0] in lines
-        for m in lines:
-            text = talk.render(talk.line_from_json(m["line"]), lang, names)
-            assert text in chat, (text, chat)
-        assert MISSING not in page.locator("body").inner_text(), missing_keys(page)
-        # the end screen's download is the stored record, with every line of talk
-        with page.expect_download(timeout=10000) as download:
-            page.locator(".gameover .download-record").click()
-        saved = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
-        stored = web_server.api("GET", f"/api/games/{table['id']}/record", None, token)
-        assert saved == stored and len(saved["talk"]) >= len(lines)
-        # the replay shows the talk in place: a line from the step it was said on
-        first = lines[0]
-        said = talk.render(talk.line_from_json(first["line"]), lang, names)
-        for step, shown in ((first["after"] - 1, False), (first["after"], True)):
-            page.goto(f"{web_server.url}/#/replay/{table['id']}?step={step}")
-            page.wait_for_selector(".replay-chat, .area-chat .hint:not(.loading)")
-            page.wait_for_function(
-                "s => document.querySelector('.step-label')?.textContent.includes(String(s))",
-                arg=step,
-            )
-            assert (said in page.locator(".area-chat").inner_text()) is shown, (step, said)
-        assert MISSING not in page.locator("body").inner_text(), missing_keys(page)
-        assert not errors
-        return
-    raise AssertionError("the person was never president in 4 games")
+    ):
+        assert time.monotonic() < deadline, "the claim was not made"
+        page.wait_for_timeout(50)
+    assert made[0]["subject"] == "president_hand" and sorted(made[0]["policies"]) == FFL
+    # a question by name: the bot answers her
+    alive = _latest(frames)["view"]["alive"]
+    bot = next(s for s in range(1, 5) if alive[s])
+    _say(page, WHY[lang].format(n=bot + 1))
+    deadline = time.monotonic() + 20
+    while not (
+        answers := [
+            m
+            for m in _bot_lines(frames)
+            if m["seat"] == bot and m["line"]["kind"] == "answer" and m["line"].get("to") == 0
+        ]
+    ):
+        assert time.monotonic() < deadline, "the bot did not answer"
+        page.wait_for_timeout(50)
+    play_until_over(page, rng)
+    # every bot line reads in this language as the server's renderer says it
+    names = _latest(frames)["view"]["names"]
+    chat = page.locator(".chat-list").inner_text()
+    lines = _bot_lines(frames)
+    assert answers[0] in lines
+    for m in lines:
+        text = talk.render(talk.line_from_json(m["line"]), lang, names)
+        assert text in chat, (text, chat)
+    assert MISSING not in page.locator("body").inner_text(), missing_keys(page)
+    # the end screen's download is the stored record, with every line of talk
+    with page.expect_download(timeout=10000) as download:
+        page.locator(".gameover .download-record").click()
+    saved = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+    stored = web_server.api("GET", f"/api/games/{table['id']}/record", None, token)
+    assert (stored["seed"], stored["first_president"]) == (SEED, 0)  # the deal it was given
+    assert saved == stored and len(saved["talk"]) >= len(lines)
+    # the replay shows the talk in place: a line from the step it was said on
+    first = lines[0]
+    said = talk.render(talk.line_from_json(first["line"]), lang, names)
+    for step, shown in ((first["after"] - 1, False), (first["after"], True)):
+        page.goto(f"{web_server.url}/#/replay/{table['id']}?step={step}")
+        page.wait_for_selector(".replay-chat, .area-chat .hint:not(.loading)")
+        page.wait_for_function(
+            "s => document.querySelector('.step-label')?.textContent.includes(String(s))",
+            arg=step,
+        )
+        assert (said in page.locator(".area-chat").inner_text()) is shown, (step, said)
+    assert MISSING not in page.locator("body").inner_text(), missing_keys(page)
+    assert not errors
