@@ -121,7 +121,7 @@ def test_the_record_keeps_the_talk_and_replays_to_the_same_game():
     assert game_from_record(record).to_record() == plain
 
 
-def test_the_government_cannot_talk_during_its_session_nor_the_dead():
+def test_the_government_cannot_talk_during_its_session():
     """The live table's speech rule (``engine.speech``): a refused line changes nothing."""
     env = raw_env(7, talk=True)
     env.reset(seed=4)
