@@ -11,7 +11,12 @@ Each request takes the next behaviour from ``by_model[its model]`` if that has o
   ``429`` (with ``Retry-After: 0``) and ``500``; ``endless``: a body that never ends (sent in
   chunks until the client hangs up, 64 MiB at most); ``empty``: a completion without text.
 
-Every request is kept in ``requests`` (path, headers, body) for the tests to read.
+Every request is kept in ``requests`` (path, headers, body, and the behaviour it got) for the
+tests to read, the moment it arrives; ``in_flight`` counts the requests not answered yet and
+``most_in_flight`` the most there were at once. ``gather = N`` makes the next N requests wait
+until N are in flight together (then each gets its behaviour), so a test can tell requests
+sent at once from requests sent one after another without timing them (``gather_cap_s`` bounds
+the wait: a request still waiting then gets a 500).
 """
 
 from __future__ import annotations
@@ -81,6 +86,12 @@ class ChatServer:
         self.requests: list[dict[str, Any]] = []
         self.release = threading.Event()
         self.lock = threading.Lock()
+        self.arrived = threading.Condition(self.lock)
+        self.in_flight = 0
+        self.most_in_flight = 0
+        self.gather = 0  # the next N requests wait until N are in flight at once
+        self.gather_cap_s = 20.0
+        self._gathering: dict[str, int] | None = None  # the gathering open: arrived, size
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
         self.httpd.daemon_threads = True
         self.thread = threading.Thread(
@@ -101,6 +112,22 @@ class ChatServer:
         self.httpd.shutdown()
         self.httpd.server_close()
         self.thread.join(timeout=10)
+
+    def _gather(self) -> bool:
+        """(under the lock) A request of a gathering waits until all of it has arrived (none
+        of it is answered before: all are in flight together); False if the cap passed
+        first. Any other request goes on at once."""
+        if not self.gather:
+            return True
+        if self._gathering is None:
+            self._gathering = {"arrived": 0, "size": self.gather}
+        gathering = self._gathering
+        gathering["arrived"] += 1
+        if gathering["arrived"] == gathering["size"]:
+            self.gather, self._gathering = 0, None
+            self.arrived.notify_all()
+        done = lambda: gathering["arrived"] == gathering["size"]  # noqa: E731
+        return self.arrived.wait_for(done, timeout=self.gather_cap_s)
 
     def next_behaviour(self, model: str = "") -> str:
         with self.lock:
@@ -133,13 +160,26 @@ def _handler(server: ChatServer) -> type[BaseHTTPRequestHandler]:
         def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length", "0"))
             body = json.loads(self.rfile.read(length))
+            chat = self.path == "/v1/chat/completions"
+            behaviour = server.next_behaviour(str(body.get("model", ""))) if chat else "404"
             with server.lock:
-                server.requests.append(
-                    {"path": self.path, "headers": dict(self.headers), "body": body}
-                )
+                entry = {"path": self.path, "headers": dict(self.headers), "body": body}
+                server.requests.append(entry | {"behaviour": behaviour})
+                server.in_flight += 1
+                server.most_in_flight = max(server.most_in_flight, server.in_flight)
+                server.arrived.notify_all()
+                gathered = server._gather()
+            try:
+                if not gathered:  # not all in flight at once: the gathering failed
+                    behaviour = "500"
+                self._answer(behaviour, body)
+            finally:
+                with server.lock:
+                    server.in_flight -= 1
+
+        def _answer(self, behaviour: str, body: dict[str, Any]) -> None:
             if self.path != "/v1/chat/completions":
                 return self._send(404, {"error": "not found"})
-            behaviour = server.next_behaviour(str(body.get("model", "")))
             if behaviour == "slow":
                 server.release.wait(_SLOW_CAP_S)
                 return self._send(200, _completion(body, "{}"))

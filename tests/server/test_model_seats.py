@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_support import Client, HttpError, Server, http, session
+from server_support import Client, HttpError, Server, http, session, wait_for
 
 from chat_server import ChatServer, endpoints_file, running
 
@@ -152,6 +152,122 @@ def test_a_slow_model_falls_back_within_the_tables_timer(
     assert fallbacks >= 2 and requests >= fallbacks  # both seats asked for their vote
     log = server.log_path.read_text(encoding="utf-8")
     assert "thought longer than" not in log  # the seat kept its model
+
+
+def test_a_models_seat_numbers_and_names_land_on_the_players_its_prompt_names(
+    chat: ChatServer,
+) -> None:
+    """One numbering both ways: for every player, the number the model's own prompt gives it
+    (read off the prompt) and its name, said by the model, land on that player; a line about a
+    seat, heard by the model, comes back in its prompt with the same number. A line of the model
+    about itself ("I trust Alpha 2" from Alpha 2) is not said."""
+    from secret_hitler.bots.base import ask_speech
+    from secret_hitler.engine import Game
+    from secret_hitler.llm.endpoints import parse_endpoint
+    from secret_hitler.server.core.metrics import Metrics
+    from secret_hitler.server.table.models import ModelSeat
+    from secret_hitler.talk import Accuse, HitlerGuess, Trust
+    from secret_hitler.talk.said import Said
+
+    names = ["Host", "Alpha 2", "Bot 3", "Cy", "Alpha 5"]
+    data = {"name": "alpha", "base_url": chat.url, "model": "m", "chat_per_round": 20}
+    endpoint = parse_endpoint(data)
+    game = Game(names, "official", seed=2)
+    game.apply(game.legal_actions(game.to_act()[0])[0])  # a nomination: everyone votes
+    me = 1
+    agent = ModelSeat(me, random.Random(1), endpoint, Metrics())
+    view = game.view(me)
+    legal = game.legal_actions(me)
+    prompt = agent.render.state(view)
+    number = {
+        s: int(re.findall(rf"seat (\d+) \({re.escape(n)}\)", prompt)[0])
+        for s, n in enumerate(names)
+    }
+
+    def said(text: str | None) -> list[Any]:
+        """The lines the model's ``text`` says at the table (said with its vote)."""
+        answer = {"action": {"type": "vote", "ja": True}, "say": text}
+        chat.answer = lambda behaviour, body: json.dumps(answer)  # type: ignore[method-assign]
+        asyncio.run(agent.turn(view, legal))
+        return ask_speech(agent, view)
+
+    for s, name in enumerate(names):
+        if s == me:
+            assert said(f"I trust {name}") == [] and said(f"I trust seat {number[s]}") == []
+            continue
+        assert said(f"seat {number[s]} is Hitler") == [HitlerGuess(s, "known")], (s, number[s])
+        assert said(f"{name} is Hitler") == [HitlerGuess(s, "known")], name
+        agent.listen(view, [Said(0, 1, Accuse(s, "known"))])
+        assert said(None) == []  # (its next prompt holds the line)
+        heard = chat.requests[-1]["body"]["messages"][1]["content"].splitlines()[-40:]
+        assert any(f"seat {number[s]} ({name})" in line and "says:" in line for line in heard)
+    assert said(f"I trust seat {number[2]}") == [Trust(2)]
+
+
+def test_slow_models_hold_no_thread_and_never_every_slot(
+    make_server: Any, tmp_path: Path, chat: ChatServer
+) -> None:
+    """One host's four tables of ten model seats wait on an endpoint that answers nothing (every
+    request is held until the test ends; two slots, each table's timer 3 s): up to forty asks
+    pending at once, more than asyncio's default pool has threads on any machine (32 at most). Meanwhile,
+    at another host's table, the bayes bots move and none is replaced by the fallback (a bot
+    that waited for a thread past SH_BOT_TIMEOUT would be), that host's own model seat gets the
+    slot the first host may not take, and its fallback's move is marked for everyone; a sign-in
+    and GET /api/games are answered while the first host's requests are still pending."""
+    chat.default = "slow"
+    path = endpoints_file(
+        tmp_path / "models.toml", chat.url, {"alpha": "Alpha"}, concurrency=2, retries=0
+    )
+    server: Server = make_server(
+        SH_LLM_ENDPOINTS=str(path), SH_MIN_TIMER="1", SH_BOT_TIMEOUT="3", SH_BOT_DELAY="0"
+    )
+    ann, bob, carol = session(server, "Ann"), session(server, "Bob"), session(server, "Carol")
+    http(server, "POST", "/api/account", {"username": "carol", "password": "a long secret"}, carol)
+    models = {str(s): "llm:alpha" for s in range(10)}
+    for _ in range(4):
+        body = {"players": 10, "seat": None, "timer": 3, "bots": models}
+        assert http(server, "POST", "/api/tables", body, ann)["status"] == "playing"
+    wait_for(lambda: chat.in_flight >= 1 and len(chat.requests) >= 4, what="Ann's asks")
+    seats = {"1": "llm:alpha", "2": "bayes", "3": "bayes", "4": "bayes"}
+    body = {"players": 5, "seat": 0, "timer": 3, "bots": seats}
+    table = http(server, "POST", "/api/tables", body, bob)
+    bob_client = Client(server, bob, "Bob")
+
+    def model_fell_back(c: Client) -> bool:
+        return any(
+            m["type"] == "update" and m.get("by") == "fallback" and m["action"]["seat"] == 1
+            for m in c.messages
+        )
+
+    def voted(c: Client) -> bool:
+        return any(e["type"] == "votes" for m in c.messages for e in m.get("events", []))
+
+    async def play() -> None:
+        await bob_client.connect(table["id"])  # (the bots may have voted before: the welcome)
+        done = lambda c: voted(c) and model_fell_back(c)  # noqa: E731
+        await bob_client.play(random.Random(3), stop=done, timeout=90)
+        await bob_client.close()
+
+    asyncio.run(play())
+    # answered while the asks of Ann's tables are held at the endpoint
+    signed = http(server, "POST", "/api/signin", {"username": "carol", "password": "a long secret"})
+    assert signed["token"] and chat.in_flight >= 1
+    assert isinstance(http(server, "GET", "/api/games"), (list, dict)) and chat.in_flight >= 1
+    log = server.log_path.read_text(encoding="utf-8")
+    assert "thought longer than" not in log and "bot bayes failed" not in log
+    seen = [e for m in bob_client.messages for e in m.get("events", [])]  # updates'
+    seen += [e for m in bob_client.messages if m["type"] == "welcome" for e in m["view"]["events"]]
+    assert {2, 3, 4} <= {e["seat"] for e in seen if e["type"] == "voted"}
+    # Bob's model asked its endpoint (the slot kept from Ann), and its wait was shown
+    with chat.lock:
+        prompts = [json.dumps(r["body"]["messages"]) for r in chat.requests]
+    assert any("seat 0 (Bob)" in p for p in prompts)
+    waits = [
+        (m["model_deadlines"]["1"], m["deadline"])
+        for m in bob_client.messages
+        if m["type"] == "update" and "1" in m.get("model_deadlines", {})
+    ]
+    assert waits and all(0 < until <= timer for until, timer in waits)
 
 
 def test_only_a_host_seats_only_a_configured_model(

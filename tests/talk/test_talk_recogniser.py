@@ -291,3 +291,25 @@ def test_bad_arguments() -> None:
     assert talk.recognise("Bob is lying", players=7, names=[None, 42, "Bob"]) == [  # type: ignore[list-item]
         talk.Accuse(2, "known")
     ]
+
+
+def test_seat_numbers_are_read_from_the_writers_first_seat() -> None:
+    """People number seats from 1; a language model numbers them from 0, as its prompts do
+    (``first_seat=0``): the same words name the seat the writer meant. A name is a name either
+    way ("Alpha 2" at the second seat is not seat 2), and a number outside the table none."""
+    names = ["Host", "Alpha 2", "Bot 3", "Cy", "Dee"]
+    for text, person, model in [
+        ("seat 2 is Hitler", talk.HitlerGuess(1, "known"), talk.HitlerGuess(2, "known")),
+        ("seat 0 is Hitler", None, talk.HitlerGuess(0, "known")),
+        ("I trust seat 4", talk.Trust(3), talk.Trust(4)),
+        ("seat 5 is a fascist", talk.Accuse(4, "known"), None),
+    ]:
+        assert talk.recognise(text, players=5) == ([person] if person else []), text
+        read = talk.recognise(text, players=5, first_seat=0, names=names)
+        assert read == ([model] if model else []), text
+    for text, seat in [("Alpha 2 is Hitler", 1), ("Bot 3 is Hitler", 2)]:
+        for first in (0, 1):
+            found = talk.recognise(text, players=5, names=names, first_seat=first)
+            assert found == [talk.HitlerGuess(seat, "known")], (text, first)
+    with pytest.raises(ValueError, match="first_seat"):
+        talk.recognise("seat 2", players=5, first_seat=2)
