@@ -241,14 +241,20 @@ def test_what_a_seat_has_not_observed_changes_nothing_in_its_fold(
 
 
 def test_a_copy_of_a_seats_fold_shares_no_change() -> None:
-    game = new_game(7, top="FLF LFF")
-    govern(game, 1, F)
-    state = SeatState.of_seat(0, game.view(0).events)
+    game = new_game(7, top="FLF LLF LLF")
+    govern(game, 1, L)  # seat 0 presides
+    first = len(game.view(0).events)
+    govern(game, 2, L)
+    govern(game, 0, L)  # seat 0 is chancellor
+    events = game.view(0).events
+    state = SeatState.of_seat(0, events[:first])
     copy = state.copy()
     assert isinstance(copy, SeatState) and knowledge_of(copy) == knowledge_of(state)
-    for e in game.view(0).events:  # the copy reads on; the state stays as it was
+    for e in events[first:]:  # the copy reads on; the state stays as it was
         copy.feed(e)
-    assert len(copy.hands) == 2 and len(state.hands) == 1
+    assert [h.session for h in copy.hands] == [0, 2] and copy.hands[1].received == (L, L)
+    before = SeatState.of_seat(0, events[:first])
+    assert knowledge_of(state) == knowledge_of(before) and public_of(state) == public_of(before)
 
 
 # ============================================================================ known cases
