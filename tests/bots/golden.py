@@ -94,7 +94,7 @@ def _marginals(agent: Agent) -> dict[str, list[list[float]]]:
     bayes = getattr(agent, "base", agent)
     out: dict[str, list[list[float]]] = {}
     for name in ("beliefs", "public"):
-        beliefs = getattr(bayes, name, None)
+        beliefs: Any = getattr(bayes, name, None)
         if hasattr(beliefs, "marginals"):  # a rule bot has no posterior
             out[name] = [[round(float(x), DECIMALS) for x in row] for row in beliefs.marginals()]
     return out
@@ -130,8 +130,9 @@ def difference(want: dict[str, Any], got: dict[str, Any]) -> str | None:
     if len(a) != len(b):
         return f"{len(a)} actions recorded, {len(b)} now"
     if want["said"] != got["said"]:
-        i = next((i for i, (x, y) in enumerate(zip(want["said"], got["said"])) if x != y), None)
-        return f"talk differs at line {i}" if i is not None else "talk differs in length"
+        pairs = zip(want["said"], got["said"], strict=False)
+        line = next((i for i, (x, y) in enumerate(pairs) if x != y), None)
+        return "talk differs in length" if line is None else f"talk differs at line {line}"
     for seat, (w, g) in enumerate(zip(want["marginals"], got["marginals"], strict=True)):
         if w.keys() != g.keys():
             return f"seat {seat}: posteriors {sorted(w)} recorded, {sorted(g)} now"
