@@ -270,6 +270,38 @@ def test_slow_models_hold_no_thread_and_never_every_slot(
     assert waits and all(0 < until <= timer for until, timer in waits)
 
 
+def test_a_models_wait_is_the_tables_timer_or_a_bounded_one(chat: ChatServer) -> None:
+    """Without a timer a model may think the lesser of its endpoint's decision_s and
+    table_decision_s (people wait for it), not decision_s alone; with one, the timer less the
+    margin for its fallback. The driver waits bot_timeout more (the fallback's time)."""
+    import time
+
+    from secret_hitler.llm.endpoints import parse_endpoint
+    from secret_hitler.server.core.metrics import Metrics
+    from secret_hitler.server.table.models import ModelSeat, ModelSeats
+
+    metrics = Metrics()
+    data = {"name": "alpha", "base_url": chat.url, "model": "m", "decision_s": 180}
+    endpoint = parse_endpoint(data)
+    seats = ModelSeats({"alpha": endpoint}, metrics)
+    agent = ModelSeat(0, random.Random(1), endpoint, metrics)
+    before = time.monotonic()
+    untimed = seats.plan(agent, None, 10.0)
+    timed = seats.plan(agent, 30.0, 10.0)
+    later = seats.plan(agent, 30.0, 10.0, delay=20.0)
+    after = time.monotonic()
+    assert before + 60 <= untimed.deadline <= after + 60 and untimed.limit == 70.0
+    assert before + 28 <= timed.deadline <= after + 28 and timed.limit == 38.0
+    assert before + 48 <= later.deadline <= after + 48  # an ask that begins 20 s from now
+    quick = parse_endpoint(data | {"decision_s": 5})
+    assert (
+        ModelSeats({"q": quick}, metrics)
+        .plan(ModelSeat(0, random.Random(1), quick, metrics), None, 1.0)
+        .limit
+        == 6.0
+    )
+
+
 def test_only_a_host_seats_only_a_configured_model(
     make_server: Any, tmp_path: Path, chat: ChatServer
 ) -> None:
