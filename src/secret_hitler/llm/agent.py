@@ -324,11 +324,7 @@ class LLMAgent(Agent):
                 break
             try:
                 reply = await self.client.complete(
-                    messages,
-                    schema,
-                    min(self.endpoint.timeout_s, left),
-                    wait=left,
-                    owner=self.owner,
+                    messages, schema, self.endpoint.timeout_s, deadline=deadline, owner=self.owner
                 )
             except ChatFailure as failure:
                 stats.queued_seconds += failure.queued

@@ -152,21 +152,23 @@ class ChatClient:
         schema: dict[str, Any] | None,
         timeout: float,
         *,
-        wait: float | None = None,
+        deadline: float | None = None,
         owner: Hashable = None,
     ) -> Reply:
-        """One request for ``owner``: a slot is waited for at most ``wait`` seconds (default
-        ``timeout``), then the request must be answered within ``timeout`` seconds of being
-        sent. A wait that finds no slot raises ``ChatFailure`` ``no_slot`` with ``sent``
-        False: nothing reached the endpoint."""
+        """One request for ``owner``, answered by ``deadline`` (``time.monotonic()``; default:
+        ``timeout`` seconds from now) and within ``timeout`` seconds of being sent; the wait for
+        a free slot counts against the deadline. A wait that finds no slot in time raises
+        ``ChatFailure`` ``no_slot`` with ``sent`` False: nothing reached the endpoint."""
         start = time.monotonic()
-        if not await self.slots.acquire(owner, timeout if wait is None else wait):
+        end = start + timeout if deadline is None else deadline
+        if not await self.slots.acquire(owner, end - start):
             raise ChatFailure(
                 "no_slot", "every slot of the endpoint stayed busy", queued=time.monotonic() - start
             )
         try:
-            queued = time.monotonic() - start
-            return await self._post(self.body(messages, schema), timeout, queued)
+            now = time.monotonic()
+            body = self.body(messages, schema)
+            return await self._post(body, min(timeout, end - now), now - start)
         finally:
             self.slots.release(owner)
 

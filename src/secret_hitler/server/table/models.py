@@ -6,7 +6,7 @@ sends can name another URL. A model seat is an ``LLMAgent`` (its prompts, retrie
 whose every decision is metered here: tokens, requests, fallbacks and seconds per endpoint go
 to the server's metrics as they happen, and each seat's totals are logged when its game ends.
 
-The driver (``driver.py``) awaits a model's asks on the event loop (``ModelSeats.turn``,
+The driver (``driver.py``) awaits a model's asks on the event loop (``ModelSeat.turn``,
 ``claim``): a model holds no thread while it waits, its requests take the endpoint's slots as
 the table's host (``llm.slots.FairSlots``: one person's tables share one part), and its
 fallback level computes on the bots' thread pool. Each ask ends at a deadline (``plan``): the
