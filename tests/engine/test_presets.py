@@ -300,7 +300,11 @@ def test_preset_summary_zh_chaos_power_is_used_by_the_failed_candidate(preset, p
     game = new_game(7, preset, top="F")
     for _ in range(3):
         fail(game)  # candidates 0, 1, 2
-    assert events_of(game, "chaos") == [{"type": "chaos", "policy": F}]
+    # summary-zh keeps the term limits through chaos, and its chaos event says so
+    cleared = not power
+    assert events_of(game, "chaos") == [
+        {"type": "chaos", "policy": F, "term_limits_cleared": cleared}
+    ]
     if power:  # summary-zh board slot 1: investigate, by the candidate whose election failed
         assert game.phase.value == "investigate" and game.to_act() == [2]
         game.apply(Action.investigate(2, 0))

@@ -741,7 +741,7 @@ def test_C1_three_inactive_governments_in_any_mix_bring_chaos():
     game.apply(Action.veto_response(1, True))
     assert game.tracker == 2 and not events_of(game, "chaos")
     fail(game)
-    assert events_of(game, "chaos") == [{"type": "chaos", "policy": L}]
+    assert events_of(game, "chaos") == [{"type": "chaos", "policy": L, "term_limits_cleared": True}]
     assert game.liberal == 1 and game.tracker == 0
 
 
@@ -892,7 +892,7 @@ def test_D1_A7_consented_veto_runs_the_deck_check_before_chaos():
     game.apply(Action.veto_response(3, True))
     types = event_types(game)
     assert types.index("reshuffled") < types.index("chaos")
-    assert events_of(game, "chaos") == [{"type": "chaos", "policy": F}]
+    assert events_of(game, "chaos") == [{"type": "chaos", "policy": F, "term_limits_cleared": True}]
     assert game.winner is not None and game.reason.value == "six_fascist_policies"
 
 
@@ -953,7 +953,7 @@ def test_A4_consented_veto_as_third_inactive_government_causes_full_chaos():
     game.apply(Action.discard(3, L))
     game.apply(Action.veto(4))
     game.apply(Action.veto_response(3, True))
-    assert events_of(game, "chaos") == [{"type": "chaos", "policy": L}]
+    assert events_of(game, "chaos") == [{"type": "chaos", "policy": L, "term_limits_cleared": True}]
     assert game.tracker == 0 and game.liberal == 2
     assert game.candidate == 4 and game.term_limited() == ()  # 3 and 4 are not barred
 
@@ -983,7 +983,7 @@ def test_claim_windows_stay_open_until_the_next_legislative_session_begins():
         assert game.open_claims(1) == ("chancellor_hand",)
         assert hand[0] in game.legal_actions(0)  # a claim may be made during a vote
         vote_all(game, False)
-    assert events_of(game, "chaos") == [{"type": "chaos", "policy": L}]
+    assert events_of(game, "chaos") == [{"type": "chaos", "policy": L, "term_limits_cleared": True}]
     assert game.claimants() == (0, 1)
     nominate(game, game.eligible_chancellors()[0])
     game.apply(Action.vote(2, True))

@@ -9,6 +9,10 @@ that office (in any order), a peek claim the peeked policies in their order, an 
 claim a party the claimant found for that seat. When a claim window is open (``PublicState``'s
 ``open_claims``, ``Game.open_claims``), the hand last held is the one of the window's session:
 the windows close when the next legislative session begins.
+
+What the public can tell without anyone's knowledge is ``hand_conflicts``: a government's two
+hand claims that cannot both be true, or a claimed hand without the policy enacted from it (the
+claim tracker's conflicts, ``engine/history.py``).
 """
 
 from __future__ import annotations
@@ -16,7 +20,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from .actions import CLAIM_CHANCELLOR_HAND, CLAIM_INVESTIGATION, CLAIM_PEEK, CLAIM_PRESIDENT_HAND
+from .actions import (
+    CLAIM_CHANCELLOR_HAND,
+    CLAIM_INVESTIGATION,
+    CLAIM_PEEK,
+    CLAIM_PRESIDENT_HAND,
+    hand_claims_fit,
+)
 from .seat import Knowledge
 
 
@@ -63,4 +73,22 @@ def is_true(knowledge: Knowledge, claim: ClaimLike) -> bool:
     return sorted(said) == sorted(held)
 
 
-__all__ = ["ClaimLike", "is_true", "seen"]
+def hand_conflicts(
+    president: Sequence[str] | None, chancellor: Sequence[str] | None, enacted: str | None
+) -> tuple[bool, bool]:
+    """Which of a government's two hand claims (None: not made) cannot be true, judged in
+    public, without anyone's knowledge: when the chancellor's two cannot follow from the
+    president's three (``hand_claims_fit``), one of them lied and both are suspect; a claimed
+    hand without ``enacted``, the policy the chancellor enacted from it (None: nothing was,
+    chaos or a veto), is false. Returns (president's, chancellor's)."""
+    bad_pres = bad_chan = False
+    if president is not None and chancellor is not None:
+        liberals = (list(president).count("liberal"), list(chancellor).count("liberal"))
+        bad_pres = bad_chan = not hand_claims_fit(*liberals)
+    if enacted is not None:
+        bad_pres = bad_pres or (president is not None and enacted not in president)
+        bad_chan = bad_chan or (chancellor is not None and enacted not in chancellor)
+    return bad_pres, bad_chan
+
+
+__all__ = ["ClaimLike", "hand_conflicts", "is_true", "seen"]

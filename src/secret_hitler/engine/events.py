@@ -322,10 +322,13 @@ class Veto(TypedEvent, kind="veto"):
 
 
 class Chaos(TypedEvent, kind="chaos"):
-    """The top policy of the pile, enacted by the election tracker."""
+    """The top policy of the pile, enacted by the election tracker; ``term_limits_cleared``:
+    whether this chaos lifted the term limits (``chaos_clears_term_limits``, E7), said here so
+    that a log reader never applies the rule itself."""
 
     __slots__ = ()
     policy: str
+    term_limits_cleared: bool
 
 
 class Reshuffled(TypedEvent, kind="reshuffled"):

@@ -1202,9 +1202,9 @@ class Game:
         """The top policy is enacted (E7, C1); True when its deck check stopped at a chance
         node."""
         policy = self._draw.pop()
-        self._note(E.Chaos, (policy,))
-        rules = self.rules
-        if rules.chaos_clears_term_limits:
+        clears = bool(self.rules.chaos_clears_term_limits)
+        self._note(E.Chaos, (policy, clears))
+        if clears:
             self._limit_pres = self._limit_chan = None
         self.tracker = 0
         if self._enact(policy, chaos=True):
