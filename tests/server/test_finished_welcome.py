@@ -14,6 +14,7 @@ import pytest
 from server_support import Client, HttpError, Server, ahttp, http, session
 
 from secret_hitler.engine import game_from_record
+from secret_hitler.engine.history import governments
 
 
 def _unmarked(view: dict[str, Any]) -> dict[str, Any]:
@@ -53,6 +54,9 @@ def _check(
     assert sorted(m["i"] for m in marks) == sorted(by)  # each stand-in move marked once
     assert all(m["action"]["seat"] == record["actions"][m["i"]]["seat"] for m in marks)
     assert got["legal"] == [] and got["deadline"] is None
+    # the governments as the engine reads them back, claims judged; the game over, all may talk
+    rows = [g.to_json() for g in governments(game.view(None).events)]
+    assert got["governments"] == {"from": 0, "rows": rows} and got["silenced"] is None
     # Ben played his own moves: his seat, nothing played for him
     ben = http(server, "GET", f"/api/games/{tid}/welcome", token=tokens[1])
     assert ben["seat"] == 1 and ben["away"] == []

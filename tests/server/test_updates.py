@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 
 from secret_hitler.engine import PRESETS, Game, Rules
+from secret_hitler.engine.history import governments
+from secret_hitler.engine.speech import silenced
 from secret_hitler.server.table.updates import SeatUpdates, build_update, padded_length
 
 RULES = [
@@ -88,3 +91,39 @@ def test_every_recipient_of_an_update_gets_a_frame_of_one_public_length(preset: 
                     rng.choice(claims) if claims and rng.random() < 0.4 else rng.choice(options)
                 )
                 seq += 1
+
+
+@pytest.mark.parametrize("preset", ["official", "forum", "summary-zh"])
+def test_updates_carry_the_governments_they_change_and_who_may_not_speak(preset: str) -> None:
+    """Folding each update's governments (``from``: where they change, ``rows``: the rest)
+    onto those before gives, after every action, the governments the engine reads from any
+    seat's log, claims judged (engine/history.py); ``silenced`` is the engine's speech rule
+    for the recipient (None: it may speak)."""
+    conflicts = 0  # claims marked as conflicting, over the games (random claims often are)
+    for seed in range(3):
+        rng = random.Random(seed)
+        g = Game([f"P{i}" for i in range(7)], preset, seed)
+        shown: list[dict[str, Any]] = []
+        ev, seq = 0, 1
+        while True:
+            last = g.actions[-1] if g.actions else None
+            for s in [None, 0]:
+                msg = json.loads(SeatUpdates(g, seq, ev, last, None, None).text(s))
+                rows = msg["governments"]
+                assert rows["from"] <= len(shown)
+                if s is None:
+                    shown = shown[: rows["from"]] + rows["rows"]
+                assert msg["silenced"] == silenced(g.view(s), s)
+                assert (msg["silenced"] is None) == g.view(s).may_speak
+            for s in (None, 0, 6):
+                assert shown == [r.to_json() for r in governments(g.view(s).events)]
+            if g.finished:
+                break
+            ev = len(g.events)
+            seat = rng.choice(g.to_act())
+            options = [a for a in g.legal_actions(seat) if a.type != "claim"]
+            claims = [a for s in g.claimants() for a in g.legal_actions(s) if a.type == "claim"]
+            g.apply(rng.choice(claims) if claims and rng.random() < 0.5 else rng.choice(options))
+            seq += 1
+        conflicts += sum(c["conflict"] for r in shown for c in r["claims"])
+    assert conflicts > 0

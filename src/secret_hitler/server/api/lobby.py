@@ -17,13 +17,16 @@ from ... import talk
 from ...bots import PLAYER_LEVELS
 from ...engine.catalog import catalog
 from ...engine.writer import with_talk
-from ..accounts.auth import COOKIE, NameError_, Sessions, User, new_user_id
+from ..accounts.auth import COOKIE, NAME_MAX, NameError_, Sessions, User, new_user_id
 from ..accounts.reserved import ReservedName, display_name
+from ..accounts.users import PASSWORD_MAX, PASSWORD_MIN
 from ..core.errors import LobbyError
 from ..core.guard import client_address
 from ..core.text import brief
 from ..lobby.hub import Hub
+from ..lobby.moderation import REASON_MAX
 from ..lobby.tutorial import open_tutorial
+from ..lobby.webhooks import URL_MAX
 from ..storage import queries as S
 from ..table import usecases
 from ..table.chat import shown, talk_section
@@ -217,6 +220,21 @@ async def logout(
 @router.get("/api/rules")
 async def rules() -> dict[str, Any]:
     return catalog()
+
+
+@router.get("/api/limits")
+async def limits(request: Request) -> dict[str, int]:
+    """The lengths this server accepts of what people type, in characters, from the one place
+    each is kept (the settings' ``chat_max``, the name, password, webhook and report rules), so
+    that a client's fields allow exactly these and keep no copy (docs/protocol.md)."""
+    return {
+        "chat_max": hub_of(request).settings.chat_max,
+        "name_max": NAME_MAX,
+        "password_min": PASSWORD_MIN,
+        "password_max": PASSWORD_MAX,
+        "webhook_max": URL_MAX,
+        "report_max": REASON_MAX,
+    }
 
 
 @router.get("/api/talk/{lang}")

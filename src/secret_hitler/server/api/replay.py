@@ -25,7 +25,7 @@ from ..core.text import brief, json_problem
 from ..storage import queries as S
 from ..table.chat import CHAT_KEEP, shown
 from ..table.seats import Seat, Seating
-from ..table.updates import event_bounds, seat_view
+from ..table.updates import event_bounds, seat_view, table_facts
 from .lobby import game_record, hub_of, user_of
 from .visibility import may_see
 
@@ -156,6 +156,7 @@ async def finished_welcome(
         "legal": [],
         "deadline": None,
         "chat": chat,
+        **table_facts(game, seat),
     }
 
 

@@ -209,6 +209,7 @@ LIMIT_ENV = {
     "bot_games_per_address": "SH_BOT_GAMES_PER_ADDRESS",
     "chat_rate": "SH_CHAT_RATE",
     "chat_rate_address": "SH_CHAT_RATE_ADDRESS",
+    "chat_max": "SH_CHAT_MAX",
     "analysis_rate": "SH_ANALYSIS_RATE",
     "lookup_rate": "SH_LOOKUP_RATE",
     "max_body": "SH_MAX_BODY",
@@ -257,7 +258,7 @@ class Settings:
     claim_wait: float = 20.0
     static_dir: Path = STATIC_DIR
     max_message: int = 65536  # bytes per client frame
-    chat_max: int = 300
+    chat_max: int = 300  # characters of a chat line (GET /api/limits tells clients)
     # limits, per client address (as uvicorn sees it, see docs/security.md) and per user
     connections_per_address: int = 32  # open WebSockets
     hello_timeout: float = 10.0  # seconds from connecting to the hello message

@@ -34,7 +34,7 @@ from .driver import BotDriver
 from .presence import Presence
 from .seats import Seat, Seating
 from .services import Services
-from .updates import event_bounds, seat_view
+from .updates import event_bounds, seat_view, table_facts
 
 log = logging.getLogger("secret_hitler.server.table")
 
@@ -372,6 +372,7 @@ class Table:
             "deadline": self.deadline,
             "model_deadlines": self.driver.waits(),
             "chat": list(self.chat.lines),
+            **({} if g is None else table_facts(g, seat)),
         }
 
     def send_welcome(self, conn: Conn) -> None:

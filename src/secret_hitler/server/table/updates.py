@@ -3,7 +3,9 @@
 An update carries the seat's engine view (``Game.view(seat)``) without its event log, and the new
 events the engine's observer routes to that seat. Nothing here decides what a seat may see: the
 engine's observer does, and ``View.SEAT_FIELDS`` says which view fields can differ between seats,
-so the rest is encoded once per action for everyone.
+so the rest is encoded once per action for everyone. It also carries the rule facts a client
+shows without a rule of its own: the governments changed by the action, their claims judged
+(``engine/history.py``), and why the seat may not speak now (``engine/speech.py``).
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from typing import Any
 
 from ...engine import Action, Game, game_from_record
 from ...engine.actions import CLAIM
+from ...engine.history import Government, changed_from, governments
+from ...engine.speech import silenced
 from ...engine.view import FIELDS, SEAT_FIELDS
 from ..core.protocol import VERSION
 
@@ -23,9 +27,9 @@ _DUMP = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 # Frame sizes must not tell anyone what a seat holds (docs/security.md "Frame sizes"): every
 # recipient of one update gets a frame of one length, computed from the spectator's frame (public
 # information) plus this allowance for what a seat's frame may add: its private events, own view
-# fields, legal actions and open claims. 1,445 bytes is the most seen over 1,080 random games of
-# every preset and player count with frequent claims (tests/server/test_updates.py keeps
-# checking it); the rest is margin.
+# fields, legal actions, open claims and why it may not speak. 1,445 bytes is the most seen over
+# 1,080 random games of every preset and player count with frequent claims
+# (tests/server/test_updates.py keeps checking it); the rest is margin.
 SEAT_ALLOWANCE = 2048
 BUCKET = 256
 _PAD = ',"pad":"'
@@ -65,6 +69,34 @@ _SHARED = tuple(f for f in FIELDS if f not in SEAT_FIELDS)
 _OWN = tuple(f for f in SEAT_FIELDS if f != "events")
 
 
+# ---------------------------------------------------------------------- what the page shows
+def public_governments(game: Game, upto: int | None = None) -> tuple[Government, ...]:
+    """The governments of ``game`` (engine/history.py) after its first ``upto`` events (None:
+    all of them), read from its public events: the same for every recipient."""
+    events = game.events if upto is None else game.events[:upto]
+    return governments(e.json for e in events if e.audience is None)
+
+
+def governments_json(
+    after: tuple[Government, ...], before: tuple[Government, ...] = ()
+) -> dict[str, Any]:
+    """``{"from": K, "rows": [...]}``: the governments of ``after`` from the first one that is
+    not in ``before`` as it is (a welcome: ``before`` empty, every government), for the web
+    page's memory aids (docs/protocol.md 2.2), which show them as they are."""
+    start = changed_from(before, after)
+    return {"from": start, "rows": [g.to_json() for g in after[start:]]}
+
+
+def table_facts(game: Game, seat: int | None) -> dict[str, Any]:
+    """What a welcome adds to the view for ``seat``: every government with its claims judged
+    (``governments``), and why this seat may not speak now (``silenced``: the engine's
+    speech rule, ``engine/speech.py``; None when it may)."""
+    return {
+        "governments": governments_json(public_governments(game)),
+        "silenced": silenced(game.view(seat), seat),
+    }
+
+
 def build_update(
     game: Game,
     seat: int | None,
@@ -78,15 +110,20 @@ def build_update(
     """The ``update`` message for ``seat`` after the events from ``ev_from`` on (``waits``:
     the model seats thinking and when their wait ends, ``BotDriver.waits``)."""
     legal = [a.to_json() for a in game.legal_actions(seat)] if seat is not None else []
+    view = game.view(seat)
     msg: dict[str, Any] = {
         "v": VERSION,
         "type": "update",
         "seq": seq,
         "events": json.loads(_DUMP(game.observer.events_since(seat, ev_from))),
-        "view": game.view(seat).to_json(events=False),
+        "view": view.to_json(events=False),
         "legal": legal,
+        "silenced": silenced(view, seat),
         "deadline": deadline,
         "action": None if action is None else action.public_json(),
+        "governments": governments_json(
+            public_governments(game), public_governments(game, ev_from)
+        ),
     }
     if by is not None:
         msg["by"] = by
@@ -146,6 +183,9 @@ class SeatUpdates:
         tail: dict[str, Any] = {
             "deadline": deadline,
             "action": None if action is None else action.public_json(),
+            "governments": governments_json(
+                public_governments(game), public_governments(game, ev_from)
+            ),
         }
         if by is not None:
             tail["by"] = by
@@ -197,7 +237,11 @@ class SeatUpdates:
         events = _DUMP(g.observer.events_since(seat, self._ev_from))
         own = _DUMP({f: getattr(view, f) for f in _OWN})[1:]
         legal = ",".join(_action_json(a) for a in g.legal_actions(seat)) if seat is not None else ""
-        return f'{self._head}{events},"view":{self._view_mid},{own},"legal":[{legal}],{self._tail}'
+        quiet = _DUMP(silenced(view, seat))
+        return (
+            f'{self._head}{events},"view":{self._view_mid},{own},"legal":[{legal}],'
+            f'"silenced":{quiet},{self._tail}'
+        )
 
 
 # ---------------------------------------------------------------------- stand-in moves
