@@ -556,7 +556,7 @@ def _likeliest_split(worlds: Any, probs: Any) -> Any:
 
 evaluate_app = typer.Typer(
     help="Measure bots: against real games (secrethitler.io JSONL: votes, roles) and at a "
-    "talking table of bots (talk).",
+    "talking table of bots (talk, tells).",
     no_args_is_help=True,
 )
 
@@ -806,6 +806,72 @@ def talk_command(
             f"won only listening {listening['won_only_listening']}, only deaf "
             f"{listening['won_only_deaf']}"
         )
+
+
+@evaluate_app.command("tells")
+def tells_command(
+    players: Annotated[int, typer.Option("--players", min=5, max=10, help="Seats.")] = 7,
+    bot: Annotated[str, typer.Option("--bot", help="Level that plays every seat.")] = "bayes",
+    games: Annotated[int, typer.Option("--games", min=10, help="Self-play games.")] = 400,
+    seed: Annotated[int, typer.Option("--seed", help="Run seed (game i: its seed and i).")] = 1,
+    jobs: Annotated[int, typer.Option("--jobs", min=0, help="Processes (0: every core).")] = 1,
+    folds: Annotated[
+        int, typer.Option("--folds", min=2, max=20, help="Cross-validation folds (by game).")
+    ] = 5,
+    bootstrap: Annotated[
+        int, typer.Option("--bootstrap", min=0, help="Bootstrap resamples of games.")
+    ] = 1000,
+    as_json: _JSON = False,
+) -> None:
+    """Does a seat's own talk tell its team? A team classifier (logistic regression,
+    cross-validated by game) on each seat's own talk, on its moves, and on both, in self-play
+    games of one level: AUC with 95% intervals, each kind of line's share by team, the kinds
+    one team says 95% of the time or more, lines per seat and game."""
+    from .tells import describe, tells_report
+
+    try:
+        _check_bot(bot)
+    except EvaluateError as exc:
+        raise _fail(str(exc)) from None
+    report = tells_report(
+        players=players,
+        level=bot,
+        games=games,
+        seed=seed,
+        jobs=jobs,
+        folds=folds,
+        bootstrap=bootstrap,
+    )
+    data = report.to_json()
+    if as_json:
+        typer.echo(json.dumps(data, indent=2))
+        return
+    console = Console(width=max(Console().width, 100))
+    for text in describe(data):
+        console.print(text, highlight=False)
+    table = Table(
+        title="Lines of each kind by team, per seat and game, and the fascist party's share "
+        "(claims are moves: not counted)"
+    )
+    for col in (
+        "kind",
+        "liberal",
+        "fascist party",
+        "per liberal seat",
+        "per fascist seat",
+        "share",
+    ):
+        table.add_column(col, justify="left" if col == "kind" else "right")
+    for row in data["kinds"]:
+        table.add_row(
+            row["kind"],
+            str(row["liberal"]),
+            str(row["fascist"]),
+            f"{row['per_liberal_seat']:.3f}",
+            f"{row['per_fascist_seat']:.3f}",
+            _pct(row["fascist_share"]),
+        )
+    console.print(table)
 
 
 def register_evaluate(app: typer.Typer) -> None:
