@@ -14,11 +14,25 @@ is within ``bots.base.DECISION_BUDGET_MS`` (50 ms); ``bots.base.default_level`` 
 
 ``--clock cpu`` times the process's CPU time instead of the wall clock: on a machine loaded by
 other jobs, wall times follow the load (see docs/bots.md, Benchmarks).
+
+``--throughput`` measures the simulation throughput of the strong bots instead (issue 40 point
+4): whole seeded games (engine included, talk off, every seat the bot), timed by the process's
+CPU time (``time.process_time``: on a shared machine the load moves wall times, not this), with
+the load average before and after. It prints `bayes` decisions (turn actions) per CPU second and
+`search` games per CPU hour, per player count; ``--profile N`` adds cProfile's N costliest
+functions of each run (by own time).
+
+    .venv/bin/python benchmarks/bot_speed.py --throughput [--players 5,7,10] [--games 40]
+        [--search-games 3] [--seed 1] [--profile 25]
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
+import io
+import os
+import pstats
 import random
 import statistics
 import time
@@ -28,7 +42,7 @@ from secret_hitler.bots import Agent, available_bots, default_level, make_agent
 from secret_hitler.bots.base import DECISION_BUDGET_MS, STRONGEST_FIRST
 from secret_hitler.engine import Action, View
 from secret_hitler.sim import Lineup, play_game
-from secret_hitler.sim.simulator import derive_seed
+from secret_hitler.sim.simulator import derive_seed, game_seed
 
 TARGETS = {"bayes": (2.0, 20.0), "rule": (1.0, 5.0)}  # (median ms, p99 ms) at 10 players
 SEARCH_MEDIAN_MS = {7: 100.0, 10: 300.0}  # `search`, default budget: median ms by players
@@ -93,17 +107,84 @@ def _q(times: list[float], q: float) -> float:
     return times[min(len(times) - 1, int(q * len(times)))] * 1e3
 
 
+def _load() -> str:
+    return "/".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def _play_games(
+    bot: str, players: int, games: int, seed: int, rules: str
+) -> tuple[float, int, int]:
+    """Play ``games`` seeded games with every seat ``bot``; (CPU seconds, turn actions, claims)."""
+    actions = claims = 0
+    start = time.process_time()
+    for g in range(games):
+        result, _ = play_game(players, Lineup(bot, bot), rules, game_seed(seed, g))
+        actions += result.actions
+        claims += result.claims
+    return time.process_time() - start, actions, claims
+
+
+def throughput(args: argparse.Namespace) -> None:
+    """`bayes` decisions per CPU second and `search` games per CPU hour (``--throughput``)."""
+    counts = [int(p) for p in args.players.split(",")]
+    print(
+        f"simulation throughput, every seat the bot, talk off, {args.rules} rules, games seeded "
+        f"game_seed({args.seed}, 0..), process CPU time; load average {_load()} (1/5/15 min)"
+    )
+    print(f"{'bot':<8}{'players':>8}{'games':>7}{'decisions':>10}{'claims':>8}{'CPU s':>9}  figure")
+    for bot, games in (("bayes", args.games), ("search", args.search_games)):
+        for players in counts:
+            if not games:
+                continue
+            # Warm up untimed (imports, the shared ``Beliefs`` tables of this size): one
+            # game of `bayes` on another seed, and the bot's module.
+            make_agent(bot, 0, 0)
+            _play_games("bayes", players, 1, args.seed + 1, args.rules)
+            profiler = cProfile.Profile() if args.profile else None
+            if profiler is not None:
+                profiler.enable()
+            cpu, actions, claims = _play_games(bot, players, games, args.seed, args.rules)
+            if profiler is not None:
+                profiler.disable()
+            if bot == "bayes":
+                figure = f"{actions / cpu:,.0f} decisions per CPU second"
+            else:
+                figure = (
+                    f"{games * 3600 / cpu:,.0f} games per CPU hour ({cpu / games:.2f} s a game)"
+                )
+            print(f"{bot:<8}{players:>8}{games:>7}{actions:>10}{claims:>8}{cpu:>9.2f}  {figure}")
+            if profiler is not None:
+                out = io.StringIO()
+                pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(args.profile)
+                print(out.getvalue())
+    print(f"load average after: {_load()}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40)
-    parser.add_argument("--players", default="7,10", help="player counts, comma-separated")
+    parser.add_argument(
+        "--players", help="player counts, comma-separated (7,10; --throughput 5,7,10)"
+    )
     parser.add_argument("--bots", default=",".join(available_bots()))
     parser.add_argument("--rules", default="official")
     parser.add_argument(
-        "--search-games", type=int, default=4, help="games for `search` (it is slow)"
+        "--search-games", type=int, help="games for `search` (it is slow): 4, --throughput 3"
     )
     parser.add_argument("--clock", choices=("wall", "cpu"), default="wall")
+    parser.add_argument(
+        "--throughput", action="store_true", help="bayes decisions/CPU s, search games/CPU h"
+    )
+    parser.add_argument("--seed", type=int, default=1, help="--throughput: the games' seed")
+    parser.add_argument("--profile", type=int, default=0, help="--throughput: top N by cProfile")
     args = parser.parse_args()
+    if args.throughput:
+        args.players = args.players or "5,7,10"
+        args.search_games = 3 if args.search_games is None else args.search_games
+        throughput(args)
+        return
+    args.players = args.players or "7,10"
+    args.search_games = 4 if args.search_games is None else args.search_games
     global CLOCK
     CLOCK = time.process_time if args.clock == "cpu" else time.perf_counter
     random.seed(0)
