@@ -90,8 +90,8 @@ def test_vote_features_depend_only_on_what_the_seat_knows() -> None:
 def test_trees_fitted_on_other_features_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     """A data file written for another feature list names the command to rerun (and the fit
     script, which builds no ``bayes-human``, can still import the bot to rerun it)."""
-    from secret_hitler.bots import bayes
+    from secret_hitler.bots import human_vote
 
-    monkeypatch.setattr(bayes, "VOTE_FEATURES", (*bayes.VOTE_FEATURES, "a_new_feature"))
+    monkeypatch.setattr(human_vote, "VOTE_FEATURES", (*human_vote.VOTE_FEATURES, "a_new_feature"))
     with pytest.raises(RuntimeError, match="rerun its command"):
-        bayes.human_vote_trees.__wrapped__()
+        human_vote.human_vote_trees.__wrapped__()

@@ -22,19 +22,19 @@ fascist policies (docs/bots.md, "Rule eye").
 from __future__ import annotations
 
 import copy
-import functools
-import json
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from ..engine import Action, View
-from ..engine.actions import hand_claims_fit
 from ..talk.lines import Line
 from ..talk.said import Said
 from .base import Agent, register, twin_rng
+from .bayes_claims import choose_claims
 from .beliefs import DEFAULT_MODEL, EYE_MODEL, FAS, HIT, HUMAN_MODEL, LIB, Beliefs, Model
+from .human_vote import VOTE_FEATURES, VoteTrees, human_vote_trees, vote_features
+from .likelihood import normalize_log
 from .rule import RuleAgent
 from .voice import Reading, Voice
 
@@ -72,105 +72,6 @@ class Tuning:
     # forces FF while his replayed rule score is at or below this.
     hitler_ja_clean = 0.4
     hitler_force_below = 0.0
-
-
-# ---------------------------------------------------------------------- vote model fitted to people
-# A model of how people vote (boosted trees), on features of the seat's own view only, fitted by
-# ``benchmarks/fit_vote_model.py`` on half of the secrethitler.io games (split by a hash of the
-# game id) and scored on the other half. ``bayes-human`` votes ja when P(ja) >= 0.5.
-VOTE_FEATURES = (
-    "bias",
-    "fascist_policies",  # /5
-    "liberal_policies",  # /5
-    "tracker",  # /2
-    "hitler_zone",
-    "is_president",
-    "is_chancellor",
-    "role_fascist",  # informed fascist
-    "role_hitler",
-    "mate_president",  # the president is a known teammate
-    "mate_chancellor",
-    "zone_mate_hitler_chancellor",  # the chancellor is known to be Hitler, in the zone
-    "susp_president",  # P(fascist party) in the seat's posterior (a fascist: the liberal eye)
-    "susp_chancellor",
-    "zone_p_hitler_chancellor",
-    "chancellor_not_hitler",  # confirmed not Hitler
-    "liberal_susp_president",  # the two suspicions again, for liberal seats only
-    "liberal_susp_chancellor",
-    "pair_before_ja",  # this seat's vote the last time this pair was nominated
-    "pair_before_nein",
-    "last_vote_ja",  # this seat's vote at the previous election
-    "last_vote_nein",
-    "last_ja_share",  # share of ja at the previous election
-    "president_last_ja",  # the president's and chancellor's own votes at the previous election
-    "chancellor_last_ja",
-    "chancellor_last_fascist_gov",  # the chancellor was in the last government that enacted F
-    "president_last_fascist_gov",
-    # Added for the 80% target (issue 13.4): the voter's own style so far, seating, claims.
-    "own_ja_rate",  # (ja + 1) / (votes + 2) of this seat's earlier votes in this game
-    "seat_after_candidate",  # the voter is the next president in turn (view.next_president)
-    "conflict_president",  # the president's hand claim contradicted his partner's (or vice versa)
-    "conflict_chancellor",
-    "called_fascist_president",  # an investigation claim named him fascist
-    "called_fascist_chancellor",
-    "p_clean_government",  # P(both candidates liberal) in the seat's posterior (as susp_*)
-    "president_nein_on_me",  # the president voted nein on the voter's last candidacy
-    "chancellor_nein_on_me",
-    "own_last_same_president_ja",  # this seat's vote on the president's last candidacy
-    "own_last_same_president_nein",
-    # Second round for 13.4 (chosen by forward selection on a 2-fold split of the train half):
-    # the president's record, nonlinear board counts, the voter's agreement with the chancellor.
-    "president_liberal_govs",  # governments he sat in that enacted a liberal policy, /3
-    "president_liberal_as_chancellor",  # of those, as chancellor (capped at 3), /3
-    "president_fascist_govs",  # governments he sat in that enacted a fascist policy (cap 3), /3
-    "president_in_last_liberal_gov",  # he sat in the last government, and it enacted liberal
-    "president_called_liberal",  # the last investigation claim about him said liberal
-    "president_claimed_3f",  # his last president-hand claim had no liberal
-    "president_rejected",  # his earlier candidacies voted down (cap 3), /3
-    "chancellor_ja_on_liberal_govs",  # his ja votes for others' governments that enacted L, /3
-    "chancellor_next_president",  # the nominee is the next president in turn
-    "own_last_same_chancellor_ja",  # this seat's vote the last time this chancellor was nominated
-    "agreement_with_chancellor",  # (same votes + 1) / (votes both cast + 2)
-    "own_was_chancellor",  # the voter was the last elected chancellor
-    "no_fascist_policy",  # no fascist policy on the board yet
-    "four_fascist_policies",
-    "elections_so_far",  # elections held in this game (cap 15), /15
-)
-
-
-class VoteTrees:
-    """Boosted regression trees written as data: ``margin(x)`` is the log-odds that a person
-    votes ja given the features ``x`` (``VOTE_FEATURES``). Complete trees of one depth, as
-    arrays: node ``n`` sends ``x`` right (to ``2n + 2``) when ``x[feature] >= threshold``, else
-    left (``2n + 1``); a few NumPy gathers per level for all trees at once (tens of µs)."""
-
-    def __init__(self, data: dict[str, Any]) -> None:
-        self.depth = int(data["depth"])
-        self.base = float(data["base"])
-        self.feature = np.array(data["feature"], dtype=np.intp)  # (trees, 2**depth - 1)
-        self.threshold = np.array(data["threshold"], dtype=float)
-        self.leaf = np.array(data["leaf"], dtype=float)  # (trees, 2**depth), rate included
-        self._trees = np.arange(len(self.feature))
-
-    def margin(self, x: np.ndarray) -> float:
-        node = np.zeros(len(self._trees), dtype=np.intp)
-        for _ in range(self.depth):
-            f = self.feature[self._trees, node]
-            node = 2 * node + 1 + (x[f] >= self.threshold[self._trees, node])
-        return self.base + float(self.leaf[self._trees, node - (2**self.depth - 1)].sum())
-
-
-@functools.cache
-def human_vote_trees() -> VoteTrees:
-    """The trees fitted to people's votes on the train half (``bots/data/human_vote.json``,
-    written by ``benchmarks/fit_vote_model.py --write``; docs/bots.md). Read when the first
-    ``bayes-human`` is made, so that the fit script still runs after the features changed."""
-    from importlib.resources import files
-
-    data = json.loads(files(__package__).joinpath("data", "human_vote.json").read_text("utf-8"))
-    if tuple(data["features"]) != VOTE_FEATURES:
-        raise RuntimeError("human_vote.json was fitted on other features: rerun its command")
-    return VoteTrees(data["trees"])
 
 
 def _find(legal: Sequence[Action], kind: str, **fields: Any) -> Action | None:
@@ -454,149 +355,9 @@ class BayesAgent(Agent):
         return out
 
     def vote_features(self, view: View) -> np.ndarray:
-        """The features of ``VOTE_FEATURES`` for the open election, from this seat's view."""
-        b = self._sync(view)
-        p, c = view.candidate, view.nominee
-        assert p is not None and c is not None
-        me = self.seat
-        zone = view.hitler_zone_active
-        informed = self._informed_fascist(view)
-        team = set(self._team(view)) if informed else set()
-        if informed and self.public is not None:
-            probs = self.public.conditioned_liberal(me)
-            m = self.public.marginals(probs)
-        else:
-            probs = None
-            m = b.marginals()
-        sp = float(m[p, FAS] + m[p, HIT])
-        sc = float(m[c, FAS] + m[c, HIT])
-        hc = float(m[c, HIT])
-        lib = view.role == LIBERAL
-        table = b.table  # the public state after the view's events (the engine's fold)
-        pair_before: bool | None = None
-        on_me: dict[int, bool] = {}  # seat -> ja on my last candidacy
-        same_pres: bool | None = None
-        own_same_chancellor: bool | None = None
-        own_ja = own_n = p_rejected = agree = both = 0
-        for el in table.elections:
-            votes = el.votes
-            if el.president == p and not el.passed:
-                p_rejected += 1
-            if c != me and votes[me] is not None and votes[c] is not None:
-                both += 1
-                agree += votes[me] == votes[c]
-            mine = votes[me]
-            if mine is not None:
-                if el.chancellor == c:
-                    own_same_chancellor = bool(mine)
-                    if el.president == p:
-                        pair_before = bool(mine)
-                own_n += 1
-                own_ja += bool(mine)
-                if el.president == p:
-                    same_pres = bool(mine)
-            if me in (el.president, el.chancellor):
-                on_me = {s: bool(v) for s, v in enumerate(votes) if v is not None}
-        elections = len(table.elections)
-        last = table.elections[-1].votes if table.elections else None
-        bad_gov: tuple[int, int] | None = None  # the last enacting government, if it was fascist
-        conflict: set[int] = set()  # both seats of a government whose hand claims do not fit
-        called: set[int] = set()  # seats claimed investigated fascist
-        p_lib = p_lib_chanc = p_fas = c_ja_lib = 0
-        p_last_lib = False
-        p_called: str | None = None
-        p_claim: int | None = None
-        for session in table.sessions:
-            gov = (session.president, session.chancellor)
-            if session.enacted is not None:
-                liberal = session.enacted == LIBERAL
-                bad_gov = None if liberal else gov
-                p_last_lib = liberal and p in gov
-                p_lib += liberal and p in gov
-                p_lib_chanc += liberal and p == gov[1]
-                p_fas += not liberal and p in gov
-                if liberal and c not in gov:
-                    c_ja_lib += bool(session.votes[c])
-            claim3: int | None = None  # liberals the president claimed of three
-            for e in session.claims:
-                subject = e.subject
-                if subject == "president_hand" and e.seat == p:
-                    p_claim = list(e.policies or ()).count(LIBERAL)
-                if subject == "investigation" and e.target == p:
-                    p_called = e.party
-                if subject == "president_hand" and e.seat == gov[0]:
-                    claim3 = list(e.policies or ()).count(LIBERAL)
-                elif subject == "chancellor_hand" and e.seat == gov[1] and claim3 is not None:
-                    if not hand_claims_fit(claim3, list(e.policies or ()).count(LIBERAL)):
-                        conflict.update(gov)
-                elif subject == "investigation" and e.party == FASCIST:
-                    called.add(e.target)  # type: ignore[arg-type]
-        after = view.next_president  # the engine's A10 (special elections, the dead skipped)
-        if informed and self.public is not None:
-            clean = self.public.p_both_liberal(p, c, probs)
-        else:
-            clean = b.p_both_liberal(p, c)
-        last_me = last[me] if last is not None else None
-        cast = [v for v in last if v is not None] if last is not None else []
-        share = sum(1 for v in cast if v) / len(cast) if cast else 0.5
-        pj = bool(last[p]) if last is not None and last[p] is not None else False
-        cj = bool(last[c]) if last is not None and last[c] is not None else False
-        x = (
-            1.0,
-            view.fascist_policies / 5,
-            view.liberal_policies / 5,
-            view.election_tracker / 2,
-            float(zone),
-            float(me == p),
-            float(me == c),
-            float(informed and view.role == FASCIST),
-            float(view.role == "hitler"),
-            float(p in team),
-            float(c in team),
-            float(zone and c in team and view.known_roles[c] == "hitler"),
-            sp,
-            sc,
-            hc if zone else 0.0,
-            float(c in view.not_hitler),
-            sp if lib else 0.0,
-            sc if lib else 0.0,
-            float(pair_before is True),
-            float(pair_before is False),
-            float(last_me is True),
-            float(last_me is False),
-            share,
-            float(pj),
-            float(cj),
-            float(bad_gov is not None and c in bad_gov),
-            float(bad_gov is not None and p in bad_gov),
-            (own_ja + 1) / (own_n + 2),
-            float(me == after and me not in (p, c)),
-            float(p in conflict),
-            float(c in conflict),
-            float(p in called),
-            float(c in called),
-            clean,
-            float(on_me.get(p) is False),
-            float(on_me.get(c) is False),
-            float(same_pres is True),
-            float(same_pres is False),
-            p_lib / 3,
-            min(p_lib_chanc, 3) / 3,
-            min(p_fas, 3) / 3,
-            float(p_last_lib),
-            float(p_called == LIBERAL),
-            float(p_claim == 0),
-            min(p_rejected, 3) / 3,
-            min(c_ja_lib, 3) / 3,
-            float(c == after),
-            float(own_same_chancellor is True),
-            (agree + 1) / (both + 2),
-            float(view.chancellor == me),
-            float(view.fascist_policies == 0),
-            float(view.fascist_policies == 4),
-            min(elections, 15) / 15,
-        )
-        return np.array(x)
+        """The features of ``VOTE_FEATURES`` for the open election, from this seat's view
+        (``human_vote.vote_features``)."""
+        return vote_features(self, view)
 
     def _vote(self, view: View, legal: Sequence[Action]) -> Action | None:
         b = self.beliefs
@@ -743,7 +504,7 @@ class BayesAgent(Agent):
                 t = a.target
                 assert t is not None
                 party = LIBERAL if t in team else FASCIST
-                probs = _normalize_log(base + pub.investigation_claim_loglik(self.seat, t, party))
+                probs = normalize_log(base + pub.investigation_claim_loglik(self.seat, t, party))
                 s = self._suspicion(view, probs) + 1e-6 * self.rng.random()
                 if s < score:
                     best, score = a, s
@@ -863,120 +624,8 @@ class BayesAgent(Agent):
 
     # ------------------------------------------------------------------ claims
     def claims(self, view: View, options: Sequence[Action]) -> list[Action]:
-        b = self._sync(view)
-        subjects = dict.fromkeys(a.subject for a in options if a.type == "claim")  # offered order
-        out: list[Action] = []
-        for subject in subjects:
-            opts = [a for a in options if a.type == "claim" and a.subject == subject]
-            truth = self._truth(view, subject)
-            if truth is None:
-                continue
-            if (
-                subject == "president_hand"
-                and self.shadow is not None
-                and view.phase == "discard"
-                and view.president == self.seat
-            ):
-                continue  # decide the discard first: the story depends on it
-            if subject == "president_hand" and self.forced:
-                self.forced = False
-                pick = next(
-                    (a for a in opts if LIBERAL not in [p.value for p in a.policies or ()]), None
-                )
-            elif not self._informed_fascist(view):
-                pick = self._matching(opts, subject, truth)
-            else:
-                if subject == "chancellor_hand" and b.session is not None:
-                    s = b.session
-                    if s.c3 is None and view.round not in self.deferred:
-                        self.deferred.add(view.round)  # let the president speak first
-                        continue
-                pick = self._lie(view, opts, subject, truth)
-            if pick is not None:
-                out.append(pick)
-        return out
-
-    def _truth(self, view: View, subject: str | None) -> Any:
-        """What this seat actually saw for ``subject`` (from its private events)."""
-        kinds = {
-            "president_hand": "drew",
-            "chancellor_hand": "received",
-            "peek": "peek",
-            "investigation": "investigation",
-        }
-        kind = kinds.get(subject or "")
-        for e in reversed(view.events):
-            if e["type"] == kind:
-                return e
-        return None
-
-    @staticmethod
-    def _matching(
-        opts: Sequence[Action], subject: str | None, truth: dict[str, Any]
-    ) -> Action | None:
-        if subject == "investigation":
-            return next(
-                (a for a in opts if a.party is not None and a.party.value == truth["party"]), None
-            )
-        want = [str(p) for p in truth["policies"]]
-        if subject == "peek":
-            return next((a for a in opts if [p.value for p in a.policies or ()] == want), None)
-        libs = want.count(LIBERAL)
-        return next(
-            (a for a in opts if [p.value for p in a.policies or ()].count(LIBERAL) == libs), None
-        )
-
-    def _lie(
-        self, view: View, opts: Sequence[Action], subject: str | None, truth: dict[str, Any]
-    ) -> Action | None:
-        """The claim that leaves the team least suspect under the public posterior."""
-        assert self.public is not None
-        if subject == "investigation":
-            target = truth["target"]
-            team = self._team(view)
-            party = truth["party"]
-            if target in team:
-                party = LIBERAL
-            elif self._informed_fascist(view):
-                # Frame the liberal when the lie leaves the team less suspect than the truth.
-                pub = self.public
-                base = np.log(np.maximum(pub.probs(), 1e-300))
-                cost = {
-                    q: self._suspicion(
-                        view,
-                        _normalize_log(base + pub.investigation_claim_loglik(self.seat, target, q)),
-                    )
-                    for q in (LIBERAL, FASCIST)
-                }
-                party = FASCIST if cost[FASCIST] < cost[LIBERAL] else LIBERAL
-            return next((a for a in opts if a.party is not None and a.party.value == party), None)
-        if subject == "peek":
-            return self._matching(opts, subject, truth)
-        session = self.public.session
-        if (
-            self.shadow is not None
-            and session is not None
-            and session.enacted == FASCIST
-            and subject in ("president_hand", "chancellor_hand")
-        ):
-            # Rule liberals forgive an all-fascist story (deck counting) and blame whoever
-            # admits holding a liberal: claim FFF / FF when the partner's story allows it.
-            for a in opts:
-                libs = [p.value for p in a.policies or ()].count(LIBERAL)
-                if libs == 0 and _plausible(subject, 0, session):
-                    return a
-        best, score = None, 1e9
-        for a in opts:
-            libs = [p.value for p in a.policies or ()].count(LIBERAL)
-            if session is not None and not _plausible(subject, libs, session):
-                continue
-            probs = self.public.probs_with(
-                **({"c3": libs} if subject == "president_hand" else {"c2": libs})
-            )
-            s = self._suspicion(view, probs)
-            if s < score - 1e-9:
-                best, score = a, s
-        return best
+        """The claims this seat makes among ``options`` (``bayes_claims.choose_claims``)."""
+        return choose_claims(self, view, options)
 
 
 def _pick(legal: Sequence[Action], scores: Sequence[float], rng: Any) -> Action | None:
@@ -987,37 +636,6 @@ def _pick(legal: Sequence[Action], scores: Sequence[float], rng: Any) -> Action 
         if s > top:
             best, top = a, s
     return best
-
-
-def _normalize_log(logw: np.ndarray) -> np.ndarray:
-    w = np.exp(logw - logw.max())
-    out: np.ndarray = w / w.sum()
-    return out
-
-
-def _plausible(subject: str | None, libs: int, session: Any) -> bool:
-    """A claim that the public record does not refute outright (enactment, partner's claim)."""
-    enacted = session.enacted
-    if subject == "chancellor_hand":
-        if enacted == FASCIST and libs == 2 or enacted == LIBERAL and libs == 0:
-            return False
-        return (
-            session.c3 is None
-            or libs in (session.c3, session.c3 - 1)
-            or session.c3 == 3
-            and libs == 2
-        )
-    if enacted == LIBERAL and libs == 0 or enacted == FASCIST and libs == 3:
-        return False
-    if session.c2 is not None:
-        return (
-            libs == session.c2
-            or libs == session.c2 + 1
-            and libs < 3
-            or libs == 3
-            and session.c2 == 2
-        )
-    return True
 
 
 def _factory(seat: int, rng: Any) -> Agent:
@@ -1035,3 +653,7 @@ register("bayes", _factory)
 # The same decisions over a posterior whose behaviour model is fitted to people (for tables
 # with humans, and for ``evaluate`` on secrethitler.io games).
 register("bayes-human", _human_factory)
+
+# ``VOTE_FEATURES`` and ``human_vote_trees`` live in ``bots/human_vote.py``, and are named here
+# too (what ``bayes-human`` votes with; the fit scripts import them from here).
+__all__ = ["VOTE_FEATURES", "BayesAgent", "Tuning", "VoteTrees", "human_vote_trees"]

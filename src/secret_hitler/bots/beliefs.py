@@ -12,18 +12,15 @@ behaviour model in ``Model``. The update is incremental: only events after the l
 
 Every behaviour likelihood depends on a few seats' roles only, so it is a small table over
 roles (liberal 0, fascist 1, Hitler 2) indexed by the world matrix ``R`` — one numpy gather per
-event.
+event. The models live in ``bots/model.py``, the tables and what every posterior of a table
+shares in ``bots/likelihood.py``; this module re-exports their names.
 """
 
 from __future__ import annotations
 
 import copy
-import json
-import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
-from functools import lru_cache
-from itertools import combinations
+from dataclasses import replace
 from typing import Any, Self
 
 import numpy as np
@@ -34,468 +31,37 @@ from ..engine.public import PublicState
 from ..engine.settings import PRESETS
 from ..talk.lines import Claim, Line
 from ..talk.said import signals
-
-LIB, FAS, HIT = 0, 1, 2
-ROLE_INDEX = {"liberal": LIB, "fascist": FAS, "hitler": HIT}
-ROLE_NAMES = ("liberal", "fascist", "hitler")
-PRIVATE_EVENTS = PRIVATE_EVENT_TYPES
-
-
-#: The behaviour likelihood terms, each weighable on its own (``Model.weights``).
-TERMS = (
-    "votes",
-    "liberal_votes",
-    "candidate_votes",
-    "session",
-    "nominate",
-    "claim",
-    "execute",
-    "investigate",
-    "special",
+from .likelihood import (
+    MEMO_SIZE,
+    Session,
+    _remember,
+    _tables,
+    hand_prior,
+    session_table,
+    worlds_matrix,
+)
+from .model import (
+    BOT_MODEL,
+    DEFAULT_MODEL,
+    EYE_MODEL,
+    FAS,
+    HIT,
+    HUMAN_MODEL,
+    LIB,
+    ROLE_INDEX,
+    ROLE_NAMES,
+    SEARCH_MODEL,
+    TALK_MODEL,
+    TERMS,
+    Model,
+    TalkModel,
+    load_model,
+    load_talk_model,
+    model_from_json,
 )
 
-
-@dataclass(frozen=True, slots=True)
-class Model:
-    """Behaviour model: how likely each role is to act in each way. All numbers live here.
-
-    Index order for 3-tuples is (liberal, fascist, Hitler). The values are rough priors fitted by
-    eye to secrethitler.io games and to our own bots; none is ever 0 or 1 so that a surprising
-    action lowers a world's weight instead of deleting it (only hard evidence deletes worlds).
-    """
-
-    eps: float = 0.03  # a liberal's mistake (bad discard, wrong claim): rare but not impossible
-    # P(vote ja) for a voter outside the government. Liberals (and Hitler at 7+, who knows nobody)
-    # vote from public information, which does not depend on the hidden roles: a constant.
-    ja_uninformed: float = 0.6
-    ja_fascist_team_gov: float = 0.88  # a fascist backs a government holding a teammate
-    ja_fascist_clean_gov: float = 0.45  # ...and is lukewarm on a liberal-liberal one
-    ja_fascist_hitler_zone: float = 0.97  # ...and all-in on Hitler as chancellor in the zone
-    # Nomination weights of a fascist president, by the nominee's role: teammates are favoured,
-    # Hitler much more in the Hitler zone (that is how the fascists win).
-    nominate_fascist: tuple[float, float, float] = (1.0, 1.6, 1.6)
-    nominate_fascist_zone: tuple[float, float, float] = (1.0, 1.5, 4.0)
-    # P(a president discards a liberal from a mixed hand), by (president, chancellor) role. A
-    # fascist president usually does it, more surely with a teammate as chancellor.
-    bad_pass: tuple[tuple[float, float, float], ...] = (
-        (0.03, 0.03, 0.03),
-        (0.55, 0.85, 0.85),
-        (0.30, 0.50, 0.50),  # Hitler plays liberal to earn trust
-    )
-    # P(a chancellor enacts fascist from a mixed pair), by (chancellor, president) role.
-    bad_enact: tuple[tuple[float, float, float], ...] = (
-        (0.03, 0.03, 0.03),
-        (0.60, 0.85, 0.85),
-        (0.35, 0.50, 0.50),
-    )
-    # Claims: liberals tell the truth; a fascist gives the "cover" story that makes his own
-    # play look liberal with cover_lie, the truth with cover_truth, anything else otherwise.
-    cover_lie: float = 0.7
-    cover_truth: float = 0.25
-    # The same for a chancellor's claim (None: as the president's).
-    cover_lie_chancellor: float | None = None
-    cover_truth_chancellor: float | None = None
-    hitler_lies: float = 0.4  # Hitler's claims: this mix of the fascist model, rest liberal
-    # Veto: a liberal chancellor proposes on two fascists; fascists rarely veto.
-    veto_liberal_ff: float = 0.9
-    veto_other: float = 0.05
-    veto_accept_liberal_ff: float = 0.9  # a liberal president accepts when he passed FF
-    veto_accept_other: float = 0.15
-    # Execution weights of a fascist president by target role: teammates almost never.
-    execute_fascist: tuple[float, float, float] = (1.0, 0.08, 0.03)
-    # Investigation claims by a fascist investigator: frame a liberal sometimes, always clear
-    # a teammate.
-    frame_liberal: float = 0.35
-    clear_teammate: float = 0.9
-    hitler_truthful_investigation: float = 0.9
-    # Special election: a fascist president favours a teammate.
-    special_fascist: tuple[float, float, float] = (1.0, 2.0, 2.0)
-    # Weight of a public peek claim as the next draw (the peeker may lie).
-    peek_claim_trust: float = 0.6
-    deck_floor: float = 0.02  # deck estimates can be off (lies): never rule a draw out entirely
-    # A full vote table P(ja)[zone][voter role][president party][chancellor role] replaces the
-    # simple vote numbers above when given (fitted to people, whose liberals vote on hunches
-    # and chat the log does not show, so their votes carry some signal about the government).
-    vote_table: tuple[Any, ...] | None = None
-    # With ``vote_relative`` the table is read as "how each role votes next to a liberal": a
-    # liberal's vote counts as uninformative (``ja_uninformed``: liberals vote on the public
-    # record, which the posterior has already read, so counting it again would be
-    # overconfident), and a fascist's or Hitler's vote is weighed by the ratio of his rate to
-    # the liberal rate of the same cell. A third table entry, when present, replaces the other
-    # two once 4 liberal policies are down (fascists then refuse any non-team government).
-    vote_relative: bool = False
-    # P(a president discards a liberal) by (president, chancellor) role and hand: (FFL, FLL).
-    # When given, it replaces ``bad_pass`` (a fascist forces FF from FFL, but passes LL from FLL).
-    bad_pass_hand: tuple[Any, ...] | None = None
-    # Every behaviour log-likelihood is multiplied by this (hard evidence is not): < 1 widens a
-    # posterior that treats correlated evidence (votes and claims read off the same public
-    # record) as independent. Fitted by log-loss on bot games (``fit_bot_model.py --temper``).
-    temper: float = 1.0
-    # Terms fitted to people (None: off, as for the bots). Choice weights by the chooser's role
-    # for *every* president, not only an informed fascist: people's liberals and blind Hitler
-    # act on hunches and table talk the log lacks, so their picks carry signal too.
-    # nominate_by_role[zone][president role][nominee role]; execute_by_role and
-    # investigate_by_role [president role][target role].
-    nominate_by_role: tuple[Any, ...] | None = None
-    execute_by_role: tuple[Any, ...] | None = None
-    investigate_by_role: tuple[Any, ...] | None = None
-    # The candidates' own votes: P(ja)[phase][office (president 0, chancellor 1)][own role]
-    # [partner role] (phases as ``vote_table``); a candidate voting down his own government is
-    # a vote of no confidence in his partner.
-    candidate_vote: tuple[Any, ...] | None = None
-    # Per-term weights replacing ``temper`` for the named terms (``TERMS``): fitted jointly by
-    # maximum likelihood of the true world (``fit_human_model.py``).
-    weights: tuple[tuple[str, float], ...] | None = None
-    # ``temper`` at other table sizes, (players, temper) pairs: a model fitted at 7 players is
-    # overconfident elsewhere (``fit_bot_model.py --tempers`` scans each size on its own games).
-    temper_by_players: tuple[tuple[int, float], ...] | None = None
-    # A liberal's hand claims are false this often (``eps`` when None): people's liberals
-    # misremember or bait in 7% of their claims, far more than the bots' never.
-    eps_claim: float | None = None
-    # With ``vote_relative``, also read a liberal voter's vote as the table's absolute liberal
-    # rate against ``ja_uninformed`` (the "liberal_votes" term, weighed on its own): people's
-    # liberals vote down governments they suspect on hunches the log does not show.
-    liberal_votes: bool = False
-
-
-def model_from_json(kwargs: dict[str, Any]) -> Model:
-    """A ``Model`` from JSON keyword arguments (lists become the tuples the tables use)."""
-
-    def tup(x: Any) -> Any:
-        return tuple(tup(v) for v in x) if isinstance(x, list) else x
-
-    return Model(**{k: tup(v) for k, v in kwargs.items()})
-
-
-def load_model(name: str) -> Model:
-    """A fitted model from ``bots/data/NAME.json``, written by the fit script its ``command``
-    names (docs/bots.md, "Fitted numbers")."""
-    from importlib.resources import files
-
-    data = json.loads(files(__package__).joinpath("data", f"{name}.json").read_text("utf-8"))
-    return model_from_json(data["model"])
-
-
-# The fitted models (numbers and provenance in bots/data/*.json):
-# - HUMAN_MODEL: people, the train half of the 7-player secrethitler.io games
-#   (``benchmarks/fit_human_model.py``), for ``bayes-human``;
-# - BOT_MODEL: our own bots (``benchmarks/fit_bot_model.py``, bayes liberals against bayes and
-#   rule fascists), for ``bayes``;
-# - EYE_MODEL: the same fit on bayes against bayes games, the "liberal eye" the bayes fascists
-#   price moves with;
-# - SEARCH_MODEL: BOT_MODEL's counting on today's bots' games with one weight per term fitted
-#   by likelihood instead of one temper, for the ``search`` liberals (better calibrated; it
-#   would make ``bayes`` against itself lopsided, docs/bots.md).
-# The bot fits' games are committed (data/bot-fit), so each refits exactly from its data.
-HUMAN_MODEL = load_model("human_model")
-EYE_MODEL = load_model("eye_model")
-BOT_MODEL = load_model("bot_model")
-SEARCH_MODEL = load_model("search_model")
-DEFAULT_MODEL = BOT_MODEL
 _OFFICIAL = PRESETS["official"]
-
-
-@dataclass(frozen=True, slots=True)
-class TalkModel:
-    """How each role talks about each role, for listening bots: what is said at the table
-    (``talk.said.signals``) as evidence. ``choice[stance][certainty]`` is a table
-    [speaker role][target role] of weights of a choice among the other living seats, relative
-    to a uniform choice (as a fascist president's nominations): who a liberal accuses, who a
-    fascist accuses, ... ``weight`` multiplies every talk log-likelihood (talk is read off the
-    same public record as the rest of the posterior). Fitted by
-    ``benchmarks/fit_talk_model.py`` on games of talking bots (``bots/data/talk_model.json``,
-    docs/bots.md "Talk")."""
-
-    choice: tuple[tuple[str, tuple[tuple[str, tuple[tuple[float, ...], ...]], ...]], ...]
-    weight: float = 1.0
-
-    def table(self, stance: str, certainty: str) -> tuple[tuple[float, ...], ...] | None:
-        for name, by_certainty in self.choice:
-            if name == stance:
-                return next((t for c, t in by_certainty if c == certainty), None)
-        return None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "choice": {s: {c: [list(r) for r in t] for c, t in by} for s, by in self.choice},
-            "weight": self.weight,
-        }
-
-    @staticmethod
-    def from_json(data: dict[str, Any]) -> TalkModel:
-        choice = tuple(
-            (s, tuple((c, tuple(tuple(float(x) for x in r) for r in t)) for c, t in by.items()))
-            for s, by in data["choice"].items()
-        )
-        return TalkModel(choice, float(data["weight"]))
-
-
-def load_talk_model(name: str = "talk_model") -> TalkModel:
-    """The fitted talk model from ``bots/data/NAME.json`` (its ``command`` wrote it)."""
-    from importlib.resources import files
-
-    data = json.loads(files(__package__).joinpath("data", f"{name}.json").read_text("utf-8"))
-    return TalkModel.from_json(data["model"])
-
-
-TALK_MODEL = load_talk_model()
-
-
-@lru_cache(maxsize=64)
-def worlds_matrix(n: int, fascists: int) -> np.ndarray:
-    """All role assignments as an int8 matrix (worlds, seats) of 0 liberal, 1 fascist, 2 Hitler."""
-    rows = []
-    for h in range(n):
-        others = [s for s in range(n) if s != h]
-        for fs in combinations(others, fascists):
-            row = [LIB] * n
-            row[h] = HIT
-            for s in fs:
-                row[s] = FAS
-            rows.append(row)
-    out = np.array(rows, dtype=np.int8)
-    out.setflags(write=False)
-    return out
-
-
-def hand_prior(lib: float, fas: float) -> list[float]:
-    """P(k liberals among 3 draws) from a pile of ``lib``/``fas`` (floats: estimated counts)."""
-    lib, fas = max(lib, 0.0), max(fas, 0.0)
-    total = lib + fas
-    if total < 3:
-        lib, fas = lib + 0.5, fas + 0.5
-        total = lib + fas
-    out = []
-    for k in range(4):
-        # one order with k liberals first, times the C(3, k) orders
-        p = 1.0
-        lo, fa, t = lib, fas, total
-        for _ in range(k):
-            p *= max(lo, 0.0) / t
-            lo -= 1
-            t -= 1
-        for _ in range(3 - k):
-            p *= max(fa, 0.0) / t
-            fa -= 1
-            t -= 1
-        out.append(math.comb(3, k) * max(p, 0.0))
-    s = sum(out) or 1.0
-    return [x / s for x in out]
-
-
-@dataclass(slots=True)
-class Session:
-    """One legislative session, kept open until the claim window closes (next nomination)."""
-
-    president: int
-    chancellor: int
-    prior: tuple[float, ...]  # P(k3 liberals drawn), from deck counting
-    veto_available: bool
-    k3: int | None = None  # known to this seat (it drew them)
-    k2: int | None = None  # known to this seat (it passed or received them)
-    veto_proposed: bool = False
-    veto_accepted: bool | None = None
-    enacted: str | None = None
-    c3: int | None = None  # president's claim: liberals among 3
-    c2: int | None = None  # chancellor's claim: liberals among 2
-    reshuffled: bool = False
-    taken: float = 0.0  # liberals the pile estimate removed for this draw
-
-
-def _mix_claim(model: Model, claim: int, truth: int, cover: int, size: int, role: int) -> float:
-    eps = model.eps if model.eps_claim is None else model.eps_claim
-    liberal = (1 - eps) * (claim == truth) + eps / (size + 1)
-    cl, ct = model.cover_lie, model.cover_truth
-    if size == 2 and model.cover_lie_chancellor is not None:
-        cl = model.cover_lie_chancellor
-        ct = model.cover_truth_chancellor if model.cover_truth_chancellor is not None else ct
-    lie = cl * (claim == cover) + ct * (claim == truth) + (1 - cl - ct) / (size + 1)
-    if role == LIB:
-        return liberal
-    if role == FAS:
-        return lie
-    return (1 - model.hitler_lies) * liberal + model.hitler_lies * lie
-
-
-def session_table(model: Model, s: Session) -> np.ndarray:
-    """Likelihood of what is public (and known to this seat) about a session, by (pres, chanc) role."""
-    key = (
-        s.prior,
-        s.veto_available,
-        s.k3,
-        s.k2,
-        s.veto_proposed,
-        s.veto_accepted,
-        s.enacted,
-        s.c3,
-        s.c2,
-    )
-    return _session_table(model, key)
-
-
-@lru_cache(maxsize=4096)
-def _session_table(model: Model, key: tuple[Any, ...]) -> np.ndarray:
-    prior, veto_available, k3_known, k2_known, veto_proposed, veto_accepted, enacted, c3, c2 = key
-    table = np.zeros((3, 3))
-    for rp in range(3):
-        for rc in range(3):
-            total = 0.0
-            for k3 in range(4):
-                if k3_known is not None and k3 != k3_known:
-                    continue
-                p3 = 1.0 if k3_known is not None else prior[k3]
-                if p3 <= 0:
-                    continue
-                for k2 in {max(k3 - 1, 0), min(k3, 2)}:
-                    if k2_known is not None and k2 != k2_known:
-                        continue
-                    if k3 in (0, 3):
-                        p = p3
-                    else:
-                        if model.bad_pass_hand is not None:
-                            bad = model.bad_pass_hand[rp][rc][k3 - 1]
-                        else:
-                            bad = model.bad_pass[rp][rc]
-                        p = p3 * (bad if k2 == k3 - 1 else 1 - bad)
-                    # veto
-                    if veto_available:
-                        if rc == LIB:
-                            pv = model.veto_liberal_ff if k2 == 0 else model.veto_other
-                        else:
-                            pv = model.veto_other
-                        if veto_proposed:
-                            p *= pv
-                            if veto_accepted is not None:
-                                if rp == LIB:
-                                    pa = (
-                                        model.veto_accept_liberal_ff
-                                        if k2 == 0
-                                        else model.veto_other
-                                    )
-                                else:
-                                    pa = model.veto_accept_other
-                                p *= pa if veto_accepted else 1 - pa
-                        elif enacted is not None:
-                            p *= 1 - pv
-                    # enactment
-                    if enacted is not None:
-                        if enacted == "liberal" and k2 == 0 or enacted == "fascist" and k2 == 2:
-                            continue
-                        if k2 == 1:
-                            bad = model.bad_enact[rc][rp]
-                            p *= bad if enacted == "fascist" else 1 - bad
-                    # claims
-                    if c3 is not None:
-                        cover = k2 if k2 < 2 else k3
-                        p *= _mix_claim(model, c3, k3, cover, 3, rp)
-                    if c2 is not None:
-                        cover = 0 if enacted == "fascist" else k2
-                        p *= _mix_claim(model, c2, k2, cover, 2, rc)
-                    total += p
-            table[rp, rc] = total
-    table += 1e-12
-    table.setflags(write=False)
-    return table
-
-
-class _Tables:
-    """What every ``Beliefs`` of one table size, night knowledge and model computes alike: the
-    worlds' one-hot roles, the vote likelihood tables, and a memo of the nomination and vote
-    terms (shared by all of them, so a search's many rollout bots build and count each once;
-    every array read-only, since any of them may hold it)."""
-
-    __slots__ = ("R", "onehot", "vote_logs", "liberal_vote_logs", "memo")
-
-    def __init__(self, R: np.ndarray, hitler_knows: bool, model: Model) -> None:
-        self.R = R  # the cache key holds its id: kept alive, and checked on each hit
-        players = R.shape[1]
-        onehot = np.zeros((len(R), players * 3))
-        for s in range(players):
-            for r in range(3):
-                onehot[:, s * 3 + r] = R[:, s] == r
-        onehot.setflags(write=False)
-        self.onehot = onehot
-        lm = model
-        # vote likelihood tables [ja][voter, pres, chanc] by phase (0 before the Hitler zone,
-        # 1 in the zone, 2 once 4 liberal policies are down if the model has that table)
-        self.vote_logs: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-        self.liberal_vote_logs: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-        self.memo: dict[tuple[Any, ...], np.ndarray] = {}
-        phases = (0, 1, 2) if lm.vote_table is not None and len(lm.vote_table) > 2 else (0, 1)
-        for phase in phases:
-            zone = phase >= 1
-            t_yes = np.zeros((3, 3, 3))
-            t_no = np.zeros((3, 3, 3))
-            for rv in range(3):
-                for rp in range(3):
-                    for rc in range(3):
-                        if rv == LIB:
-                            p = lm.ja_uninformed
-                        elif rv == HIT and not hitler_knows:
-                            p = lm.ja_uninformed
-                            if zone and rc == HIT:
-                                p = lm.ja_fascist_hitler_zone
-                        elif zone and rc == HIT:
-                            p = lm.ja_fascist_hitler_zone
-                        elif rp != LIB or rc != LIB:
-                            p = lm.ja_fascist_team_gov
-                        else:
-                            p = lm.ja_fascist_clean_gov
-                        yes, no = p, 1 - p
-                        if lm.vote_table is not None:
-                            tab = lm.vote_table[phase]
-                            row = rv if rv != HIT or not hitler_knows else FAS
-                            p = tab[row][min(rp, 1)][rc]
-                            yes, no = p, 1 - p
-                            if lm.vote_relative:
-                                base = tab[LIB][min(rp, 1)][rc]
-                                c = lm.ja_uninformed
-                                if rv == LIB:
-                                    yes, no = c, 1 - c
-                                else:
-                                    yes, no = c * p / base, (1 - c) * (1 - p) / (1 - base)
-                        t_yes[rv, rp, rc] = yes
-                        t_no[rv, rp, rc] = no
-            t_no, t_yes = np.log(t_no), np.log(t_yes)
-            t_no.setflags(write=False)
-            t_yes.setflags(write=False)
-            self.vote_logs[phase] = (t_no, t_yes)
-            if lm.liberal_votes and lm.vote_relative and lm.vote_table is not None:
-                q = np.array([lm.vote_table[phase][LIB][min(rp, 1)] for rp in range(3)])
-                c = lm.ja_uninformed
-                no_lib, yes_lib = np.log((1 - q) / (1 - c)), np.log(q / c)
-                no_lib.setflags(write=False)
-                yes_lib.setflags(write=False)
-                self.liberal_vote_logs[phase] = (no_lib, yes_lib)
-
-
-#: Entries a ``_Tables.memo`` keeps before it starts again (a long-lived server meets many).
-MEMO_SIZE = 4096
-
-
-def _remember(
-    memo: dict[tuple[Any, ...], np.ndarray], key: tuple[Any, ...], value: np.ndarray
-) -> np.ndarray:
-    """Store ``value`` (read-only from now on: every ``Beliefs`` of the table may get it)."""
-    if len(memo) >= MEMO_SIZE:
-        memo.clear()
-    value.setflags(write=False)
-    memo[key] = value
-    return value
-
-
-_TABLES: dict[tuple[int, bool, Model], _Tables] = {}
-
-
-def _tables(R: np.ndarray, hitler_knows: bool, model: Model) -> _Tables:
-    """The tables of the worlds ``R`` (``worlds_matrix``'s array: one per table size)."""
-    key = (id(R), hitler_knows, model)
-    tables = _TABLES.get(key)
-    if tables is None or tables.R is not R:
-        if len(_TABLES) >= 64:
-            _TABLES.clear()
-        tables = _TABLES[key] = _Tables(R, hitler_knows, model)
-    return tables
+PRIVATE_EVENTS = PRIVATE_EVENT_TYPES
 
 
 class Beliefs:
@@ -1055,6 +621,10 @@ def _normalize(logw: np.ndarray) -> np.ndarray:
 
 __all__ = [
     "BOT_MODEL",
+    "MEMO_SIZE",
+    "PRIVATE_EVENTS",
+    "ROLE_INDEX",
+    "ROLE_NAMES",
     "DEFAULT_MODEL",
     "EYE_MODEL",
     "HUMAN_MODEL",
