@@ -22,9 +22,13 @@ run: install
 	$(BIN)/secret-hitler serve
 
 ## Install everything the tests need (all extras, dev tools, Chromium, PostgreSQL, Node.js) and
-## run the whole suite: the web client's unit tests (Node), then pytest.
+## run the whole suite: the web client's unit tests (Node), then pytest in TEST_WORKERS processes
+## (pytest-xdist; auto: two a core, tests/conftest.py). A test file runs whole in one process, so
+## a module's server starts once; each process has its own PostgreSQL, Redis and Chromium.
+## `make test TEST_WORKERS=0`: one process. The 20 slowest tests are listed at the end.
+TEST_WORKERS ?= auto
 test: install-dev system-deps test-js
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup --durations=20
 
 ## The web client's unit tests (tests/web/js), by Node's own test runner: no npm package.
 ## Without Node this fails: it never skips.

@@ -1,2 +1,45 @@
 """Shared test helpers live beside this file (``live_server``); pytest puts this folder on the
-import path because it holds a conftest.py."""
+import path because it holds a conftest.py.
+
+``make test`` runs the suite in parallel (pytest-xdist, ``-n auto --dist loadgroup``). A test
+that shares something costly with the other tests of its file (a module-scoped fixture: a
+server, a Ray cluster, a virtualenv; or the worker's Chromium) runs in one worker with the rest
+of its file, so that it starts once; every other test is scheduled on its own, so that a file
+of heavy computations (the batched engine's, the bots' fits) spreads over every core. Each
+worker has its own PostgreSQL, Redis and Chromium, on ports and in folders of its own."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+_SHARED_SCOPES = {"module", "class", "package"}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto``: two workers a core. About half of the suite's time is spent waiting (for
+    real servers, browsers and databases in other processes), so while one worker waits the
+    other uses the core (``make test TEST_WORKERS=N`` or ``pytest -n N`` sets the number)."""
+    return 2 * (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
+
+
+def _shares_its_file(item: pytest.Item) -> bool:
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return False
+    if "chromium" in info.names_closure:
+        return True
+    return any(defs[-1].scope in _SHARED_SCOPES for defs in info.name2fixturedefs.values())
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under ``--dist loadgroup``: the tests that share their file's costly fixtures form one
+    group per file (before xdist reads the groups)."""
+    if getattr(config.option, "dist", "no") != "loadgroup":
+        return
+    for item in items:
+        if _shares_its_file(item):
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
