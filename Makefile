@@ -23,8 +23,9 @@ run: install
 
 ## Install everything the tests need (all extras, dev tools, Chromium, PostgreSQL, Node.js) and
 ## run the whole suite: the web client's unit tests (Node), then pytest in TEST_WORKERS processes
-## (pytest-xdist; auto: two a core, tests/conftest.py). A test file runs whole in one process, so
-## a module's server starts once; each process has its own PostgreSQL, Redis and Chromium.
+## (pytest-xdist; auto: two a core, tests/conftest.py). Tests that share a module's server or the
+## worker's Chromium stay together by file, the rest spread one by one; each process has its own
+## PostgreSQL, Redis and Chromium.
 ## `make test TEST_WORKERS=0`: one process. The 20 slowest tests are listed at the end.
 TEST_WORKERS ?= auto
 test: install-dev system-deps test-js
