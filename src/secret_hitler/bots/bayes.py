@@ -245,13 +245,7 @@ class BayesAgent(Agent):
 
     def _clean_baseline(self, b: Beliefs, view: View) -> float:
         """The average P(liberal-liberal) over governments of living players."""
-        p = b.probs()
-        alive = np.array(view.alive)
-        lib = (b.R == LIB) & alive
-        k = lib.sum(axis=1).astype(float)
-        living = float(alive.sum())
-        pairs = k * (k - 1) / (living * (living - 1))
-        return float(p @ pairs)
+        return b.p_liberal_government(view.alive)
 
     # ------------------------------------------------------------------ decisions
     def _liberal_rule(
@@ -279,22 +273,27 @@ class BayesAgent(Agent):
         assert pub is not None
         R = pub.R
         probs = pub.probs()
-        voters = [v for v in range(view.players) if view.alive[v] and v != self.seat]
+        voters = tuple(v for v in range(view.players) if view.alive[v] and v != self.seat)
         K = len(cands)
         if not voters or not K:
             return np.zeros(K)
-        lib = (R[:, voters] == LIB).T.astype(float)
+        cidx = tuple(cands)
+        # the role columns the prediction reads (the same for every posterior of the table)
+        lib = pub.column(("liberal_voters", voters), lambda: (R[:, voters] == LIB).T.astype(float))
+        clean_with = pub.column(
+            ("liberal_with", p, cidx),
+            lambda: ((R[:, p] == LIB)[:, None] & (R[:, cidx] == LIB)).astype(float),
+        )
         pv = probs[None, :] * lib
         tot = pv.sum(axis=1, keepdims=True)
         pv = np.where(tot > 0, pv / np.maximum(tot, 1e-300), probs[None, :])
-        cidx = np.asarray(cands)
-        plib = R[:, p] == LIB
-        clean = pv @ (plib[:, None] & (R[:, cidx] == LIB)).astype(float)
+        clean = pv @ clean_with
         base = self._clean_baseline(pub, view)
         share = Tuning.vote_share[min(view.election_tracker, 2)]
         ja = clean >= base * share
         if view.hitler_zone_active:
-            ja &= (pv @ (R[:, cidx] == HIT).astype(float)) <= Tuning.hitler_risk
+            hitler = pub.column(("hitler_among", cidx), lambda: (R[:, cidx] == HIT).astype(float))
+            ja &= (pv @ hitler) <= Tuning.hitler_risk
         team = set(self._team(view)) | {self.seat}
         informed = {
             s
@@ -324,7 +323,7 @@ class BayesAgent(Agent):
         out: list[float] = []
         if self._informed_fascist(view):
             assert self.public is not None
-            pub = self.public.marginals(self.public.conditioned_liberal(self.seat))
+            pub = self.public.conditioned_marginals(self.seat)
             cands = [a.target for a in legal if a.target is not None]
             counts = self._predicted_ja(view, self.seat, cands)
             need = self._need(view)
@@ -528,7 +527,7 @@ class BayesAgent(Agent):
             if mates:
                 return mates[0]
             assert self.public is not None
-            pub = self.public.marginals(self.public.conditioned_liberal(self.seat))
+            pub = self.public.conditioned_marginals(self.seat)
             return max(legal, key=lambda a: float(pub[a.target, LIB]))
         return _pick(legal, self._special_election_scores(view, legal), self.rng)
 
@@ -544,7 +543,7 @@ class BayesAgent(Agent):
         if self._informed_fascist(view):
             team = set(self._team(view))
             assert self.public is not None
-            pub = self.public.marginals(self.public.conditioned_liberal(self.seat))
+            pub = self.public.conditioned_marginals(self.seat)
             libs = [a for a in legal if a.target not in team]
             if libs:
                 # The most trusted liberal (the one the table would follow), or one who holds
@@ -599,7 +598,7 @@ class BayesAgent(Agent):
         """What this seat says it believes (``bots.voice``): a liberal's (or blind Hitler's)
         own posterior; an informed fascist's liberal eye, as a liberal in its seat reads it."""
         if self._informed_fascist(view) and self.public is not None:
-            m = self.public.marginals(self.public.conditioned_liberal(self.seat))
+            m = self.public.conditioned_marginals(self.seat)
         else:
             assert self.beliefs is not None
             m = self.beliefs.marginals()

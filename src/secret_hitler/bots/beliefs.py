@@ -28,15 +28,17 @@ import numpy as np
 from ..engine import events as E
 from ..engine.events import PRIVATE_EVENT_TYPES, TypedEvent
 from ..engine.public import PublicState
-from ..engine.settings import PRESETS
+from ..engine.settings import PRESETS, Rules
 from ..talk.lines import Claim, Line
 from ..talk.said import signals
 from .likelihood import (
     MEMO_SIZE,
     Session,
     _remember,
+    _session_table,
     _tables,
     hand_prior,
+    session_prior,
     session_table,
     worlds_matrix,
 )
@@ -62,6 +64,23 @@ from .model import (
 
 _OFFICIAL = PRESETS["official"]
 PRIVATE_EVENTS = PRIVATE_EVENT_TYPES
+
+#: The rules of the games whose views were read last, by the identity of a view's ``rules``
+#: mapping (every view of one game holds the same one), with that mapping kept alive.
+_RULES: dict[int, tuple[Any, Rules]] = {}
+
+
+def _rules_of(rules: Any) -> Rules:
+    """The game's ``Rules`` from a view's ``rules``: resolved once per game, not once per
+    posterior (a search builds several for each world it samples)."""
+    hit = _RULES.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    out = Rules.from_json({k: v for k, v in rules.items() if v is not None})
+    if len(_RULES) >= 256:
+        _RULES.clear()
+    _RULES[id(rules)] = (rules, out)
+    return out
 
 
 class Beliefs:
@@ -110,9 +129,11 @@ class Beliefs:
         self.peek_claim: int | None = None
         self.executed_pending: int | None = None  # executed seat, until the game goes on
         self._probs: np.ndarray | None = None
-        self._weights = dict(model.weights or ())
-        self._temper = dict(model.temper_by_players or ()).get(players, model.temper)
-        tables = _tables(self.R, self.hitler_knows, model)
+        # what the queries derived from ``_probs`` (marginals, conditioned posteriors), by name
+        self._derived: dict[tuple[Any, ...], Any] = {}
+        tables = self._tables = _tables(self.R, self.hitler_knows, model)
+        self._weights = tables.weights
+        self._temper = tables.temper
         self._onehot = tables.onehot
         self._vote_logs = tables.vote_logs
         self._liberal_vote_logs = tables.liberal_vote_logs
@@ -124,6 +145,7 @@ class Beliefs:
         the seats alive and the open session are copied."""
         other = copy.copy(self)
         other.table = self.table.copy()
+        other._derived = dict(self._derived)
         other.heard_investigations = set(self.heard_investigations)
         if self.session is not None:
             other.session = replace(self.session)
@@ -142,9 +164,7 @@ class Beliefs:
         talk: TalkModel | None = None,
     ) -> Self:
         """Beliefs sized for the game of ``view`` (player count, fascists, deck) from its rules."""
-        from ..engine.settings import Rules
-
-        rules = Rules.from_json({k: v for k, v in view.rules.items() if v is not None})
+        rules = _rules_of(view.rules)
         return cls(
             view.players,
             rules.fascist_count(view.players),
@@ -159,18 +179,30 @@ class Beliefs:
 
     # ------------------------------------------------------------------ updating
     def update(self, view: Any) -> None:
+        """Read the view's events this posterior has not read yet, in order (``_event``)."""
         events = view.events
         if len(events) == self.seen:
             return
-        for e in events[self.seen :]:
-            self._event(e)
+        handlers, feed = _HANDLERS, self.table.feed
+        public = self.seat is None
+        for e in events[self.seen :]:  # ``_event``, inlined: most events only feed the table
+            kind = e["type"]
+            handler = handlers.get(kind)
+            if handler is not None and not (public and kind in PRIVATE_EVENTS):
+                handler(self, e)
+            feed(e)
         self.seen = len(events)
         if self.executed_pending is not None and self.table.winner is None:
             # The game went on after the execution (a win is logged by the same action, so it
             # would be in these events): the executed seat was not Hitler.
-            self._mask(self.R[:, self.executed_pending] != HIT)
+            self._mask(self._role_is_not(self.executed_pending, HIT))
         self.executed_pending = None
+        self._changed()
+
+    def _changed(self) -> None:
+        """The log-weights or the open session changed: the posterior is computed again."""
         self._probs = None
+        self._derived = {}
 
     def _mask(self, keep: np.ndarray) -> None:
         self.logw = np.where(keep, self.logw, -np.inf)
@@ -178,6 +210,19 @@ class Beliefs:
     def _add(self, loglik: np.ndarray, term: str) -> None:
         t = self._weights.get(term, self._temper)
         self.logw = self.logw + (loglik if t == 1.0 else t * loglik)
+
+    def _tempered(self, loglik: np.ndarray, term: str) -> np.ndarray:
+        """``loglik`` as ``_add`` adds it (for the memo, which holds terms tempered)."""
+        t = self._weights.get(term, self._temper)
+        return loglik if t == 1.0 else t * loglik
+
+    def _role_is(self, seat: int, role: int) -> np.ndarray:
+        R = self.R
+        return self._tables.column(("is", seat, role), lambda: R[:, seat] == role)
+
+    def _role_is_not(self, seat: int, role: int) -> np.ndarray:
+        R = self.R
+        return self._tables.column(("is_not", seat, role), lambda: R[:, seat] != role)
 
     def _event(self, e: TypedEvent) -> None:
         """Read one event: its handler (``_HANDLERS``), which sees the public state before the
@@ -190,49 +235,58 @@ class Beliefs:
 
     def _on_role(self, e: E.RoleDealt) -> None:
         if e.seat == self.seat:
-            self._mask(self.R[:, e.seat] == ROLE_INDEX[e.role])
+            self._mask(self._role_is(e.seat, ROLE_INDEX[e.role]))
 
     def _on_night(self, e: E.Night) -> None:
         for key, role in e.known.items():
-            self._mask(self.R[:, int(key)] == ROLE_INDEX[role])
+            self._mask(self._role_is(int(key), ROLE_INDEX[role]))
         if self.seat is not None and self.R.shape[0] and e.known:
             # Everyone not named is liberal (N1: fascists see the whole team).
             named = {int(key) for key in e.known} | {self.seat}
             for s in range(self.n):
                 if s not in named:
-                    self._mask(self.R[:, s] == LIB)
+                    self._mask(self._role_is(s, LIB))
 
     def _on_nominated(self, e: E.Nominated) -> None:
         # The last session stays open: its claims may come until the next one begins (the
         # engine's claim window, ``PublicState.session``); ``probs`` weighs it while open.
         p, c = e.president, e.chancellor
-        elig = list(self.table.eligible)  # the engine's chancellor candidates at this nomination
+        table = self.table
+        elig = table.eligible  # the engine's chancellor candidates at this nomination
         if c not in elig or len(elig) < 2:
             return
         m = self.model
-        zone = self.table.hitler_zone_active
+        zone = table.hitler_zone_active
         if m.nominate_by_role is not None:
             if p != self.seat:  # one's own pick says nothing to oneself
                 self._by_role(p, c, elig, m.nominate_by_role[int(zone)], "nominate")
             return
-        key = ("nominate", p, c, tuple(elig), zone)
+        key = ("nominate", p, c, elig, zone)
         loglik = self._memo.get(key)
         if loglik is None:
             weights = np.array(m.nominate_fascist_zone if zone else m.nominate_fascist)
             R = self.R
             rp = R[:, p]
             num = weights[R[:, c]]
-            counts = np.stack([(R[:, elig] == r).sum(axis=1) for r in range(3)], axis=1)
+            cands = list(elig)
+            counts = np.stack([(R[:, cands] == r).sum(axis=1) for r in range(3)], axis=1)
             den = counts @ weights
             ratio = num * len(elig) / den  # relative to a uniform choice
             active = (rp == FAS) | ((rp == HIT) & self._hitler_knows())
-            loglik = _remember(self._memo, key, np.where(active, np.log(ratio), 0.0))
-        self._add(loglik, "nominate")
+            loglik = np.where(active, np.log(ratio), 0.0)
+            loglik = _remember(self._memo, key, self._tempered(loglik, "nominate"))
+        self.logw = self.logw + loglik
 
-    def _by_role(self, p: int, t: int, cands: list[int], table: Any, term: str) -> None:
+    def _by_role(self, p: int, t: int, cands: Sequence[int], table: Any, term: str) -> None:
         """``p`` picked ``t`` among ``cands``: weights by target role, one row per role of ``p``
-        (a fitted table of people's picks), relative to a uniform pick."""
-        self._add(self._choice_loglik(p, t, cands, table), term)
+        (a fitted table of people's picks, a part of the model: its identity names it),
+        relative to a uniform pick."""
+        key = ("by_role", term, id(table), p, t, tuple(cands))
+        loglik = self._memo.get(key)
+        if loglik is None:
+            loglik = self._tempered(self._choice_loglik(p, t, cands, table), term)
+            _remember(self._memo, key, loglik)
+        self.logw = self.logw + loglik
 
     def _choice_loglik(self, p: int, t: int, cands: Sequence[int], table: Any) -> np.ndarray:
         """Log-likelihood per world of ``p`` choosing ``t`` among ``cands`` with weights
@@ -251,60 +305,78 @@ class Beliefs:
         p, c = state.candidate, state.nominee
         if p is None or c is None:
             return
-        votes = e.votes
+        votes = tuple(e.votes)
         phase = int(state.hitler_zone_active)
         if state.liberal_to_win <= 1 and 2 in self._vote_logs:
             phase = 2
-        lib_logs = self._liberal_vote_logs.get(phase)
-        counted = tuple(
-            None if v in (p, c) or v == self.seat or not state.alive[v] else ja
-            for v, ja in enumerate(votes)
-        )
-        key = ("votes", p, c, counted, phase)
-        terms = self._memo.get(key)  # [the votes' term, the liberal voters' term]
+        alive = state.alive
+        # The votes read are those of the living outside the government, but this seat's own:
+        # ``me`` is the seat left out besides them (None when it is one of them already).
+        me = self.seat
+        if me is not None and (me in (p, c) or not alive[me]):
+            me = None
+        key = ("votes", p, c, votes, me, alive, phase)
+        terms = self._memo.get(key)  # (the votes' term, the liberal voters' term or None)
         if terms is None:
-            no, yes = self._vote_logs[phase]
-            R = self.R
-            rp, rc = R[:, p].astype(np.intp), R[:, c].astype(np.intp)
-            terms = np.zeros((2, self.W))
-            for v, ja in enumerate(counted):
-                if ja is None:
-                    continue
-                tab = yes if ja else no
-                terms[0] += tab[R[:, v], rp, rc]
-                if lib_logs is not None:
-                    terms[1] += np.where(R[:, v] == LIB, lib_logs[int(ja)][rp, rc], 0.0)
-            _remember(self._memo, key, terms)
+            terms = _remember(self._memo, key, self._votes_terms(p, c, votes, me, alive, phase))
         total, lib_total = terms
-        self._add(total, "votes")
-        if lib_logs is not None:
-            self._add(lib_total, "liberal_votes")
+        self.logw = self.logw + total
+        if lib_total is not None:
+            self.logw = self.logw + lib_total
+        if self.model.candidate_vote is not None:
+            self._candidate_votes(p, c, votes, phase)
+
+    def _votes_terms(
+        self,
+        p: int,
+        c: int,
+        votes: tuple[bool | None, ...],
+        me: int | None,
+        alive: tuple[bool, ...],
+        phase: int,
+    ) -> tuple[np.ndarray, np.ndarray | None]:
+        """The tempered votes term and liberal voters' term of an election (``_on_votes``):
+        the sum of each counted voter's gathered row (``_Tables.election_rows``), in seat
+        order."""
+        rows, lib_rows = self._tables.election_rows(p, c, phase)
+        total = np.zeros(self.W)
+        lib_total = None if lib_rows is None else np.zeros(self.W)
+        for v, ja in enumerate(votes):
+            if ja is None or v in (p, c, me) or not alive[v]:
+                continue
+            total += rows[int(ja), v]
+            if lib_total is not None and lib_rows is not None:
+                lib_total += lib_rows[int(ja), v]
+        total = self._tempered(total, "votes")
+        if lib_total is not None:
+            lib_total = self._tempered(lib_total, "liberal_votes")
+        return total, lib_total
+
+    def _candidate_votes(self, p: int, c: int, votes: tuple[bool | None, ...], phase: int) -> None:
+        """The candidates' own votes (``Model.candidate_vote``): voting down one's own
+        government is a vote of no confidence in the partner."""
         cv = self.model.candidate_vote
-        if cv is not None:
-            table = np.array(cv[min(phase, len(cv) - 1)], dtype=float)  # [office, own, partner]
-            own = np.zeros(self.W)
-            for office, (v, partner) in enumerate(((p, c), (c, p))):
-                ja = votes[v] if v < len(votes) else None
-                if ja is None or v == self.seat:
-                    continue
-                q = table[office][self.R[:, v], self.R[:, partner]]
-                own += np.log(q if ja else 1 - q)
-            self._add(own, "candidate_votes")
+        assert cv is not None
+        table = np.array(cv[min(phase, len(cv) - 1)], dtype=float)  # [office, own, partner]
+        own = np.zeros(self.W)
+        for office, (v, partner) in enumerate(((p, c), (c, p))):
+            ja = votes[v] if v < len(votes) else None
+            if ja is None or v == self.seat:
+                continue
+            q = table[office][self.R[:, v], self.R[:, partner]]
+            own += np.log(q if ja else 1 - q)
+        self._add(own, "candidate_votes")
 
     def _on_not_hitler(self, e: E.NotHitler) -> None:
-        self._mask(self.R[:, e.seat] != HIT)
+        self._mask(self._role_is_not(e.seat, HIT))
 
     def _on_legislative_session(self, e: E.LegislativeSession) -> None:
         self._close_session()
-        if self.peek_k3 is not None:
-            prior = tuple(1.0 if k == self.peek_k3 else 0.0 for k in range(4))
-        else:
-            prior = tuple(hand_prior(*self.pile))
-            if self.peek_claim is not None:
-                t = self.model.peek_claim_trust
-                prior = tuple((1 - t) * q + t * (k == self.peek_claim) for k, q in enumerate(prior))
-        f = self.model.deck_floor
-        prior = tuple((1 - f) * q + f / 4 for q in prior)
+        m = self.model
+        lib, fas = self.pile
+        prior = session_prior(
+            lib, fas, self.peek_k3, self.peek_claim, m.peek_claim_trust, m.deck_floor
+        )
         self.peek_k3 = self.peek_claim = None
         self.session = Session(e.president, e.chancellor, prior, e.veto)
         lib, fas = self.pile
@@ -400,7 +472,7 @@ class Beliefs:
                 return
             if (seat, target) in self.table.investigations:
                 self._investigation_claim(seat, target, party)
-            self._probs = None
+            self._changed()
             return
         if s is None or liberals is None or (s.enacted is None and not s.veto_accepted):
             return
@@ -408,7 +480,7 @@ class Beliefs:
             s.c3 = liberals
         elif subject == "chancellor_hand" and seat == s.chancellor and s.c2 is None:
             s.c2 = liberals
-        self._probs = None
+        self._changed()
 
     def hear_line(self, seat: int, line: Line, *, claims: bool = True, talk: bool = True) -> None:
         """What ``seat`` said at the table: its claim (``claims``: ``hear_claim``) and its
@@ -439,7 +511,7 @@ class Beliefs:
         if loglik is None:
             loglik = _remember(self._memo, key, self._choice_loglik(seat, target, cands, table))
         self.logw = self.logw + weight * loglik
-        self._probs = None
+        self._changed()
 
     def investigation_claim_loglik(self, seat: int, target: int, party: str) -> np.ndarray:
         """Log-likelihood per world of ``seat`` claiming that ``target`` is of ``party``."""
@@ -474,9 +546,9 @@ class Beliefs:
     def _on_investigation(self, e: E.Investigation) -> None:
         target = e.target
         if e.party == "liberal":
-            self._mask(self.R[:, target] == LIB)
+            self._mask(self._role_is(target, LIB))
         else:
-            self._mask(self.R[:, target] != LIB)
+            self._mask(self._role_is_not(target, LIB))
 
     def _on_special_election(self, e: E.SpecialElection) -> None:
         self._target_choice(
@@ -494,10 +566,10 @@ class Beliefs:
                 self._by_role(p, t, cands, table, "execute")
         if self.executed_pending is not None:
             # An earlier execution in the same update, and the game went on to this one.
-            self._mask(self.R[:, self.executed_pending] != HIT)
+            self._mask(self._role_is_not(self.executed_pending, HIT))
         self.executed_pending = t
         if e.role is not None:  # under reveal_executed_role
-            self._mask(self.R[:, t] == ROLE_INDEX[e.role])
+            self._mask(self._role_is(t, ROLE_INDEX[e.role]))
 
     def _target_choice(
         self,
@@ -509,30 +581,35 @@ class Beliefs:
     ) -> None:
         """A fascist president's choice among the living, favouring or sparing teammates."""
         alive = self.table.alive
-        cands = [s for s in range(self.n) if alive[s] and s != p and s not in exclude]
-        if t not in cands or len(cands) < 2:
-            return
-        weights = np.array(weights_t)
-        R = self.R
-        counts = np.stack([(R[:, cands] == r).sum(axis=1) for r in range(3)], axis=1)
-        ratio = weights[R[:, t]] * len(cands) / (counts @ weights)
-        rp = R[:, p]
-        active = (rp == FAS) | ((rp == HIT) & self._hitler_knows())
-        self._add(np.where(active, np.log(ratio), 0.0), term)
+        key = ("target", term, p, t, weights_t, exclude, alive)
+        loglik = self._memo.get(key)
+        if loglik is None:
+            cands = [s for s in range(self.n) if alive[s] and s != p and s not in exclude]
+            if t not in cands or len(cands) < 2:
+                return
+            weights = np.array(weights_t)
+            R = self.R
+            counts = np.stack([(R[:, cands] == r).sum(axis=1) for r in range(3)], axis=1)
+            ratio = weights[R[:, t]] * len(cands) / (counts @ weights)
+            rp = R[:, p]
+            active = (rp == FAS) | ((rp == HIT) & self._hitler_knows())
+            loglik = self._tempered(np.where(active, np.log(ratio), 0.0), term)
+            _remember(self._memo, key, loglik)
+        self.logw = self.logw + loglik
 
     def _on_game_over(self, e: E.GameOver) -> None:
         self._close_session()
         roles = e.roles
         if roles:
             for s, r in enumerate(roles):
-                self._mask(self.R[:, s] == ROLE_INDEX[r])
+                self._mask(self._role_is(s, ROLE_INDEX[r]))
 
     def _close_session(self) -> None:
         s = self.session
         if s is None:
             return
         self.session = None
-        self._add(self._session_loglik(s), "session")
+        self.logw = self.logw + self._open_session_loglik(s)
         if not s.reshuffled:
             # Correct the pile estimate with the best guess of what was drawn.
             lib, fas = self.pile
@@ -540,16 +617,27 @@ class Beliefs:
             if guess is not None:
                 self.pile = [max(lib + s.taken - guess, 0.0), max(fas - s.taken + guess, 0.0)]
 
-    def _session_loglik(self, s: Session) -> np.ndarray:
-        table = session_table(self.model, s)
-        out: np.ndarray = np.log(table[self.R[:, s.president], self.R[:, s.chancellor]])
-        return out
-
     def _open_session_loglik(self, s: Session) -> np.ndarray:
-        """The open session's log-likelihood, tempered like everything ``_add`` receives."""
-        t = self._weights.get("session", self._temper)
-        out = self._session_loglik(s)
-        return out if t == 1.0 else t * out
+        """A session's log-likelihood, tempered like everything ``_add`` receives (memoized by
+        what is known of it: ``session_table``'s facts and the government)."""
+        facts = (
+            s.prior,
+            s.veto_available,
+            s.k3,
+            s.k2,
+            s.veto_proposed,
+            s.veto_accepted,
+            s.enacted,
+            s.c3,
+            s.c2,
+        )
+        key = ("session", s.president, s.chancellor, facts)
+        out: np.ndarray | None = self._memo.get(key)
+        if out is None:
+            table = _session_table(self.model, facts)
+            loglik = np.log(table[self.R[:, s.president], self.R[:, s.chancellor]])
+            out = _remember(self._memo, key, self._tempered(loglik, "session"))
+        return out
 
     # ------------------------------------------------------------------ queries
     def probs(self) -> np.ndarray:
@@ -571,25 +659,70 @@ class Beliefs:
             return self.probs()
         return _normalize(self.logw + self._open_session_loglik(replace(s, **changes)))
 
+    def _derive(self, key: tuple[Any, ...], make: Callable[[], Any]) -> Any:
+        """What ``make()`` derives from the posterior now, made once until it changes (every
+        seat's votes ask the same questions of it); read-only, as ``probs`` is shared."""
+        out = self._derived.get(key)
+        if out is None:
+            out = self._derived[key] = make()
+            if isinstance(out, np.ndarray):
+                out.setflags(write=False)
+        return out
+
     def marginals(self, probs: np.ndarray | None = None) -> np.ndarray:
-        """(seats, 3): P(seat has role r), r = liberal, fascist, Hitler."""
-        p = self.probs() if probs is None else probs
-        return (p @ self._onehot).reshape(self.n, 3)
+        """(seats, 3): P(seat has role r), r = liberal, fascist, Hitler: of this posterior, or
+        of ``probs`` (over the same worlds)."""
+        if probs is None:
+            probs = self.probs()
+        # By the identity of ``probs``, which the entry holds (so no other array takes its id
+        # while it lasts): the posterior, or one conditioned on a seat, is asked again and again.
+        key = ("marginals", id(probs))
+        hit = self._derived.get(key)
+        if hit is not None and hit[0] is probs:
+            out: np.ndarray = hit[1]
+            return out
+        out = (probs @ self._onehot).reshape(self.n, 3)
+        out.setflags(write=False)
+        self._derived[key] = (probs, out)
+        return out
 
     def p_fascist_party(self, probs: np.ndarray | None = None) -> np.ndarray:
+        if probs is None:
+            out: np.ndarray = self._derive(("fascist",), lambda: self.p_fascist_party(self.probs()))
+            return out
         m = self.marginals(probs)
-        out: np.ndarray = m[:, FAS] + m[:, HIT]
-        return out
+        party: np.ndarray = m[:, FAS] + m[:, HIT]
+        return party
 
     def p_both_liberal(self, a: int, b: int, probs: np.ndarray | None = None) -> float:
         p = self.probs() if probs is None else probs
-        return float(p[(self.R[:, a] == LIB) & (self.R[:, b] == LIB)].sum())
+        return float(p[self._tables.both_liberal(a, b)].sum())
+
+    def p_liberal_government(self, alive: Sequence[bool]) -> float:
+        """The average P(liberal-liberal) over governments of the ``alive`` seats."""
+        living = tuple(alive)
+        pairs = self._tables.liberal_pairs(living)
+        out: float = self._derive(("clean", living), lambda: float(self.probs() @ pairs))
+        return out
 
     def conditioned_liberal(self, seat: int) -> np.ndarray:
         """The posterior given that ``seat`` is liberal: what that liberal would believe."""
-        p = self.probs() * (self.R[:, seat] == LIB)
+        out: np.ndarray = self._derive(("conditioned", seat), lambda: self._conditioned(seat))
+        return out
+
+    def _conditioned(self, seat: int) -> np.ndarray:
+        p = self.probs() * self._role_is(seat, LIB)
         total = p.sum()
         return p / total if total > 0 else self.probs()
+
+    def conditioned_marginals(self, seat: int) -> np.ndarray:
+        """``marginals`` of ``conditioned_liberal(seat)``: what a liberal in ``seat`` reads."""
+        return self.marginals(self.conditioned_liberal(seat))
+
+    def column(self, key: tuple[Any, ...], make: Callable[[], np.ndarray]) -> np.ndarray:
+        """A vector or matrix over the worlds that depends on ``R`` alone (a mask, the roles
+        of some seats), made once for every posterior of the table (``_Tables.column``)."""
+        return self._tables.column(key, make)
 
     def world_index(self, roles: list[str] | tuple[str, ...]) -> int:
         """The index of the world matching ``roles`` (names), or -1."""

@@ -42,6 +42,11 @@ def worlds_matrix(n: int, fascists: int) -> np.ndarray:
 
 def hand_prior(lib: float, fas: float) -> list[float]:
     """P(k liberals among 3 draws) from a pile of ``lib``/``fas`` (floats: estimated counts)."""
+    return list(_hand_prior(float(lib), float(fas)))
+
+
+@lru_cache(maxsize=4096)
+def _hand_prior(lib: float, fas: float) -> tuple[float, ...]:
     lib, fas = max(lib, 0.0), max(fas, 0.0)
     total = lib + fas
     if total < 3:
@@ -62,7 +67,25 @@ def hand_prior(lib: float, fas: float) -> list[float]:
             t -= 1
         out.append(math.comb(3, k) * max(p, 0.0))
     s = sum(out) or 1.0
-    return [x / s for x in out]
+    return tuple(x / s for x in out)
+
+
+@lru_cache(maxsize=4096)
+def session_prior(
+    lib: float, fas: float, peek: int | None, peek_claim: int | None, trust: float, floor: float
+) -> tuple[float, ...]:
+    """P(k liberals among the 3 drawn) at a legislative session: the pile estimate's
+    ``hand_prior``, or a peek's count when this seat peeked; a public peek claim weighted by
+    ``trust``; every count kept at least ``floor`` / 4 (the estimate may be off: lies)."""
+    if peek is not None:
+        prior = tuple(1.0 if k == peek else 0.0 for k in range(4))
+    else:
+        prior = _hand_prior(lib, fas)
+        if peek_claim is not None:
+            t = trust
+            prior = tuple((1 - t) * q + t * (k == peek_claim) for k, q in enumerate(prior))
+    f = floor
+    return tuple((1 - f) * q + f / 4 for q in prior)
 
 
 @dataclass(slots=True)
@@ -182,27 +205,47 @@ def _session_table(model: Model, key: tuple[Any, ...]) -> np.ndarray:
 
 class _Tables:
     """What every ``Beliefs`` of one table size, night knowledge and model computes alike: the
-    worlds' one-hot roles, the vote likelihood tables, and a memo of the nomination and vote
-    terms (shared by all of them, so a search's many rollout bots build and count each once;
-    every array read-only, since any of them may hold it)."""
+    worlds' one-hot roles, the vote likelihood tables, each term's weight, and a memo of the
+    terms read from public facts (a nomination, an election's votes, a session, a choice of
+    target), each as it is added to the log-weights (tempered: the weights are the table's).
+    Shared by all of them, so the seats of one game and a search's many rollout bots compute
+    each term once; every array read-only, since any of them may hold it."""
 
-    __slots__ = ("R", "onehot", "vote_logs", "liberal_vote_logs", "memo")
+    __slots__ = (
+        "R",
+        "model",
+        "onehot",
+        "vote_logs",
+        "liberal_vote_logs",
+        "memo",
+        "weights",
+        "temper",
+        "columns",
+        "vote_rows",
+    )
 
     def __init__(self, R: np.ndarray, hitler_knows: bool, model: Model) -> None:
         self.R = R  # the cache key holds its id: kept alive, and checked on each hit
+        self.model = model
         players = R.shape[1]
+        self.weights = dict(model.weights or ())
+        self.temper = dict(model.temper_by_players or ()).get(players, model.temper)
         onehot = np.zeros((len(R), players * 3))
         for s in range(players):
             for r in range(3):
                 onehot[:, s * 3 + r] = R[:, s] == r
         onehot.setflags(write=False)
         self.onehot = onehot
+        # derived columns of R (masks, index arrays), by a key naming what they are
+        self.columns: dict[tuple[Any, ...], np.ndarray] = {}
+        # an election's vote terms of every voter, gathered once (``vote_rows``)
+        self.vote_rows: dict[tuple[int, int, int], tuple[np.ndarray, np.ndarray | None]] = {}
         lm = model
         # vote likelihood tables [ja][voter, pres, chanc] by phase (0 before the Hitler zone,
         # 1 in the zone, 2 once 4 liberal policies are down if the model has that table)
         self.vote_logs: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self.liberal_vote_logs: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-        self.memo: dict[tuple[Any, ...], np.ndarray] = {}
+        self.memo: dict[tuple[Any, ...], Any] = {}
         phases = (0, 1, 2) if lm.vote_table is not None and len(lm.vote_table) > 2 else (0, 1)
         for phase in phases:
             zone = phase >= 1
@@ -250,30 +293,90 @@ class _Tables:
                 yes_lib.setflags(write=False)
                 self.liberal_vote_logs[phase] = (no_lib, yes_lib)
 
+    def weight(self, term: str) -> float:
+        """What a term's log-likelihood is multiplied by (``Model.weights``, else the temper
+        of this table size)."""
+        return self.weights.get(term, self.temper)
+
+    def column(self, key: tuple[Any, ...], make: Any) -> np.ndarray:
+        """A derived column of ``R`` (a mask, a vector over worlds) made once: ``make()``."""
+        out = self.columns.get(key)
+        if out is None:
+            if len(self.columns) >= MEMO_SIZE:
+                self.columns.clear()
+            out = self.columns[key] = make()
+            out.setflags(write=False)
+        return out
+
+    def both_liberal(self, a: int, b: int) -> np.ndarray:
+        """The worlds where seats ``a`` and ``b`` are both liberal."""
+        R = self.R
+        return self.column(("both_liberal", a, b), lambda: (R[:, a] == LIB) & (R[:, b] == LIB))
+
+    def liberal_pairs(self, alive: tuple[bool, ...]) -> np.ndarray:
+        """Per world, the share of governments of two living seats that are liberal-liberal."""
+
+        def make() -> np.ndarray:
+            living_mask = np.array(alive)
+            k = ((self.R == LIB) & living_mask).sum(axis=1).astype(float)
+            living = float(living_mask.sum())
+            out: np.ndarray = k * (k - 1) / (living * (living - 1))
+            return out
+
+        return self.column(("liberal_pairs", alive), make)
+
+    def election_rows(self, p: int, c: int, phase: int) -> tuple[np.ndarray, np.ndarray | None]:
+        """Every voter's vote term in the election of ``p`` and ``c``: ``rows[ja][voter]`` (the
+        vote tables gathered by the voter's and the government's roles), and the liberal
+        voters' term alike (None without it). A few elections are kept: an election's votes are
+        read by every seat at about the same time, and once by each world of a search."""
+        key = (p, c, phase)
+        out = self.vote_rows.get(key)
+        if out is None:
+            R = self.R
+            rp, rc = R[:, p].astype(np.intp), R[:, c].astype(np.intp)
+            no, yes = self.vote_logs[phase]
+            RT = R.T
+            rows = np.stack([no[RT, rp, rc], yes[RT, rp, rc]])
+            lib_rows = None
+            lib_logs = self.liberal_vote_logs.get(phase)
+            if lib_logs is not None:
+                liberal = RT == LIB
+                lib_rows = np.stack([np.where(liberal, lib_logs[ja][rp, rc], 0.0) for ja in (0, 1)])
+                lib_rows.setflags(write=False)
+            rows.setflags(write=False)
+            if len(self.vote_rows) >= 16:
+                self.vote_rows.clear()
+            out = self.vote_rows[key] = (rows, lib_rows)
+        return out
+
 
 #: Entries a ``_Tables.memo`` keeps before it starts again (a long-lived server meets many).
 MEMO_SIZE = 4096
 
 
-def _remember(
-    memo: dict[tuple[Any, ...], np.ndarray], key: tuple[Any, ...], value: np.ndarray
-) -> np.ndarray:
-    """Store ``value`` (read-only from now on: every ``Beliefs`` of the table may get it)."""
+def _remember(memo: dict[tuple[Any, ...], Any], key: tuple[Any, ...], value: Any) -> Any:
+    """Store ``value``, an array or a tuple of arrays (read-only from now on: every ``Beliefs``
+    of the table may get it)."""
     if len(memo) >= MEMO_SIZE:
         memo.clear()
-    value.setflags(write=False)
+    for array in value if isinstance(value, tuple) else (value,):
+        if array is not None:
+            array.setflags(write=False)
     memo[key] = value
     return value
 
 
-_TABLES: dict[tuple[int, bool, Model], _Tables] = {}
+_TABLES: dict[tuple[int, bool, int], _Tables] = {}
 
 
 def _tables(R: np.ndarray, hitler_knows: bool, model: Model) -> _Tables:
-    """The tables of the worlds ``R`` (``worlds_matrix``'s array: one per table size)."""
-    key = (id(R), hitler_knows, model)
+    """The tables of the worlds ``R`` (``worlds_matrix``'s array: one per table size) and
+    ``model`` (by identity: hashing a model's every number costs more than a posterior's
+    update; the tables hold both, and a hit checks them)."""
+    key = (id(R), hitler_knows, id(model))
     tables = _TABLES.get(key)
-    if tables is None or tables.R is not R:
+    if tables is None or tables.R is not R or tables.model is not model:
         if len(_TABLES) >= 64:
             _TABLES.clear()
         tables = _TABLES[key] = _Tables(R, hitler_knows, model)
