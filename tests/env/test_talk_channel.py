@@ -47,7 +47,7 @@ def test_without_talk_the_observation_is_the_one_of_before():
 
 def test_the_layout_adds_up():
     layout = talk_layout()
-    assert sum(size for _, size, _ in layout.values()) == TALK_SIZE == 620
+    assert sum(size for _, size, _ in layout.values()) == TALK_SIZE == 680
     offsets = sorted(off for off, _, _ in layout.values())
     assert offsets[0] == 0
 
@@ -72,7 +72,7 @@ def test_what_is_said_is_in_every_observation_and_questions_only_in_the_asked_on
         assert t[_slot("stance", 1, 6, 1, shape=stance)] == 0.5  # the side believed: trust
         assert t[_slot("stance", 1, 4, 0, shape=stance)] == 0.5  # ...the other: suspicion
         assert t[_slot("investigation_claims", 3, 5, 1, shape=(10, 10, 2))] == 1.0
-    asked = _slot("questions", 0, 0, shape=(10, 5))
+    asked = _slot("questions", 0, 0, shape=(10, 11))
     assert env.observe("player_4")["talk"][asked] == 1.0
     assert env.observe("player_5")["talk"][asked] == 0.0
     env.say("player_4", Accuse(2, HEDGED))  # answering: the question is cleared

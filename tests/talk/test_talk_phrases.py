@@ -3,6 +3,7 @@ wording, in the web client's catalog format (same keys, same placeholders, every
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import re
@@ -14,16 +15,20 @@ import pytest
 from secret_hitler import talk
 from secret_hitler.engine.actions import CLAIM_SIZES
 from secret_hitler.engine.types import Party, Policy
+from secret_hitler.talk.lines import QUESTION_TOPICS_WITH_OTHER
 from secret_hitler.talk.phrases import LANGUAGES, PLACEHOLDER, family_sizes, plural_category
 
 NAMES = [f"Seat{s}x" for s in range(10)]  # a seat's name, easy to find in the text
 
 
+COUNTS = (1, 2, 3, 5)  # a plural's forms: one, few and many in Russian, one and other in English
+
+
 def _reason_lines(kind: str) -> Iterator[talk.Line]:
-    extra = {"other": 5, "count": 2, "against": 6}
     for reason, needs in [(None, ())] + list(talk.REASONS[kind].items()):
-        fields = {n: extra[n] for n in needs}
-        for variant in range(4):
+        for count, variant in itertools.product(COUNTS if "count" in needs else (None,), range(4)):
+            extra = {"other": 5, "count": count, "against": 6}
+            fields = {n: extra[n] for n in needs}
             if kind == "accuse" or kind == "trust":
                 cls = talk.Accuse if kind == "accuse" else talk.Trust
                 for certainty in talk.CERTAINTIES:
@@ -33,7 +38,7 @@ def _reason_lines(kind: str) -> Iterator[talk.Line]:
             elif kind == "explain_vote":
                 for ja in (True, False):
                     yield talk.ExplainVote(ja, reason, variant=variant, **fields)
-            else:
+            elif kind == "explain_nomination":
                 yield talk.ExplainNomination(3, reason, variant=variant, **fields)
 
 
@@ -54,12 +59,12 @@ def every_line() -> Iterator[talk.Line]:
         yield talk.Conflict(1, 4, variant=variant)
         yield talk.Conflict(1, 4, believe=4, variant=variant)
         for topic in talk.QUESTION_TOPICS:
-            other = 5 if topic in ("nomination", "investigation", "execution") else None
+            other = 5 if topic in QUESTION_TOPICS_WITH_OTHER else None
             yield talk.Question(topic, other=other, variant=variant)
             yield talk.Question(topic, to=2, other=other, variant=variant)
         for ja in (True, False):
             yield talk.Question("vote", to=7, ja=ja, variant=variant)
-    for kind in talk.REASONS:
+    for kind in ("accuse", "trust", "defend", "explain_vote", "explain_nomination"):
         yield from _reason_lines(kind)
     yield talk.Answer(talk.ExplainVote(False, "distrust", other=5), to=1)
     yield talk.Answer(talk.Claim("chancellor_hand", (Policy.FASCIST, Policy.FASCIST)))
@@ -107,6 +112,111 @@ def test_a_variant_picks_one_wording_and_wraps() -> None:
         talk.Accuse(1, variant=1), "en"
     )
 
+def test_every_kind_is_rendered() -> None:
+    assert {line.kind for line in LINES} == set(talk.KINDS)
+
+
+# -- every line as a native speaker writes it (issue 39 point 6) -----------------------------------
+
+PEOPLE = ["ann", "Bob", "Chen", "dmitri", "Eva", "felix", "Gus", "hana", "Ivo", "Jo"]  # as typed
+BOTS = [f"Bot {s + 1}" for s in range(10)]
+_HAN = re.compile(r"[\u3400-\u9fff]")
+_DOUBLED = re.compile(r"[.,:;!?。，：；！？]\s*[.,:;。，：；]|[!?！？]{2}|\.\.")
+_SPACE_BEFORE = re.compile(r"\s[.,:;!?]|  ")
+
+
+def _sentence(text: str, names: list[str] | None, line: talk.Line) -> str:
+    """The sentence of a rendered line: an addressed one ("@Bob Why Nein?") after its name."""
+    to = getattr(line, "to", None)
+    if to is not None and text.startswith("@"):
+        shown = text[1:].split(" ", 1)
+        if names and names[to].startswith("Bot "):  # "@Bot 3 ..." / "@Бот 3 ..."
+            shown = text[1:].split(" ", 2)[1:]
+        return shown[-1]
+    return text
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("names", [None, PEOPLE, BOTS], ids=["numbers", "people", "bots"])
+def test_every_line_reads_as_a_sentence(lang: str, names: list[str] | None) -> None:
+    """Every wording of every kind, with seats by number, by a person's name and by a bot's:
+    a capital first (a person's name as typed, a seat number, or Chinese), every placeholder
+    filled, no doubled punctuation or stray spaces."""
+    for line in LINES:
+        text = talk.render(line, lang, names)
+        assert "{" not in text and "}" not in text and "⟦" not in text, (lang, line, text)
+        sentence = _sentence(text, names, line).lstrip('«“"')
+        first = sentence[:1]
+        typed = names is PEOPLE and any(sentence.startswith(n) for n in PEOPLE)
+        assert typed or first.isdigit() or _HAN.match(first) or first.isupper(), (lang, text)
+        assert not _DOUBLED.search(text), (lang, text)
+        if lang in ("en", "ru", "vi"):
+            assert not _SPACE_BEFORE.search(text), (lang, text)
+
+
+_COUNTED = [line for line in LINES if getattr(line, "count", None) is not None]
+_RU_NOUN = {1: "закон", 2: "закона", 3: "закона", 5: "законов"}
+
+
+def test_counts_take_their_plural_forms() -> None:
+    """Counts 1, 2, 3 and 5: English policy/policies, Russian закон/закона/законов; Chinese and
+    Vietnamese do not inflect (the same words whatever the count)."""
+    assert {getattr(line, "count", None) for line in _COUNTED} == set(COUNTS)
+    for line in _COUNTED:
+        count = line.count  # type: ignore[union-attr]
+        en = talk.render(line, "en", PEOPLE)
+        assert re.search(rf"\b{count} \w+ {'policy' if count == 1 else 'policies'}\b", en), en
+        ru = talk.render(line, "ru", PEOPLE)
+        assert re.search(rf"\b{count} (\w+ )+{_RU_NOUN[count]}\b", ru), ru
+        for lang in ("zh-Hans", "zh-Hant", "vi"):
+            one = talk.render(dataclasses.replace(line, count=1), lang, PEOPLE)
+            assert talk.render(line, lang, PEOPLE) == one.replace("1", str(count)), (lang, one)
+
+
+def _texts(lang: str) -> list[str]:
+    return [talk.render(line, lang, PEOPLE) for line in LINES]
+
+
+def test_the_vote_words_are_the_tables() -> None:
+    """Ja and Nein as each web catalog says them: en, ru, vi and zh-Hant the German words (ru in
+    «», as «Ja» сказали), zh-Hans 赞成 and 反对; never a second pair beside them."""
+    for lang in ("en", "vi", "zh-Hant", "ru"):
+        for text in _texts(lang):
+            assert not re.search(r"\b(ja|nein|JA|NEIN)\b", text), (lang, text)
+    for text in _texts("ru"):
+        assert len(re.findall(r"«(Ja|Nein)»", text)) == len(re.findall(r"Ja|Nein", text)), text
+    for text in _texts("zh-Hant"):
+        assert not re.search("贊成|反對|同意", text), text
+    for text in _texts("zh-Hans"):
+        assert not re.search("Ja|Nein", text), text
+    for text in _texts("vi"):
+        assert "thuận" not in text and "Nein cho" not in text, text  # "bỏ phiếu chống ..."
+
+
+def test_the_wordings_the_issue_found_are_gone() -> None:
+    """Issue 39's examples of what a good player would not write."""
+    wrong = {
+        "en": ["lie about it", "Ja from me", "Nein from me"],
+        "zh-Hans": ["两蓝", "两红", "三蓝", "这是在骗人", "：提名了"],
+        "zh-Hant": ["兩藍", "兩紅", "人民自行推進議事", "這是在騙人"],
+        "ru": ["— верю", "стол провалил", "Кандидат в канцлеры"],
+        "vi": [": đang nói dối", ", đang nói dối", "thuận"],
+    }
+    for lang, words in wrong.items():
+        for text in _texts(lang):
+            assert not any(word in text for word in words), (lang, text)
+    nominated = talk.ExplainNomination(2, "investigated")
+    assert "liberal" in talk.render(nominated, "en")  # the result, not "I investigated them"
+
+
+@pytest.mark.parametrize("lang", ["zh-Hans", "zh-Hant"])
+def test_chinese_reasons_say_who(lang: str) -> None:
+    """A reason about what the target did says so (他 ...): "我不信2号：他提名了5号"."""
+    for key, text in talk.catalog(lang).items():
+        if re.match(r"talk\.(accuse|trust|explain_nomination)\.reason\.", key):
+            assert re.search("他|我|\\{other\\}", text), (key, text)
+
+
 
 def test_message_json_is_what_a_client_renders() -> None:
     line = talk.Answer(talk.ExplainVote(False, "distrust", other=3), to=5)
@@ -143,7 +253,8 @@ def test_grammar_of_the_counts() -> None:
     assert "3 либеральных закона" in ru[3] and "5 либеральных законов" in ru[5]
     hand = talk.Claim("president_hand", [Policy.FASCIST, Policy.FASCIST, Policy.LIBERAL], variant=2)
     assert "два красных и синий" in talk.render(hand, "ru")
-    assert "两红一蓝" in talk.render(hand, "zh-Hans") and "兩紅一藍" in talk.render(hand, "zh-Hant")
+    assert "两张红一张蓝" in talk.render(hand, "zh-Hans")
+    assert "兩張紅一張藍" in talk.render(hand, "zh-Hant")
     assert "hai đỏ một xanh" in talk.render(hand, "vi")
 
 
@@ -211,7 +322,7 @@ def test_community_words() -> None:
         "红红蓝",
         "紅紅藍",
         "ККС",
-        "đỏ đỏ xanh",
+        "Đỏ đỏ xanh",  # a sentence: a capital first
     ]
     texts = {lang: " ".join(talk.catalog(lang).values()) for lang in LANGUAGES}
     for word in ("Tổng thống", "Thủ tướng", "Phát xít", "Tự do"):
@@ -243,7 +354,7 @@ def test_chinese_script_and_punctuation(lang: str, wrong: str) -> None:
 def test_russian_names_stay_in_the_nominative() -> None:
     """A seat's name is never declined: it stands where the nominative is right (sentence
     start, after a colon or dash, "что", a conjunction, or as the subject after the verb)."""
-    allowed = re.compile(r"(^|: |— |, |что |и |или |говорит |именно |@)$")
+    allowed = re.compile(r"(^|: |— |, |что |и |или |говорит |нравится |именно |@)$")
     for key, text in talk.catalog("ru").items():
         for m in re.finditer(r"\{(target|other|against|president|chancellor|believe|to)\}", text):
             assert allowed.search(text[: m.start()]), (key, text)

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from secret_hitler import talk
 from secret_hitler.engine import Game
 from secret_hitler.engine.types import Party, Policy
+from secret_hitler.talk.lines import QUESTION_TOPICS_WITH_OTHER
 from secret_hitler.talk.recognise import MAX_CHARS
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
@@ -151,8 +152,117 @@ def test_the_longest_name_wins_whatever_its_script() -> None:
     assert talk.recognise("Annabel is lying", players=7, names=names) == []
 
 
+def test_passed_counts_are_the_passed_pair_never_a_seat() -> None:
+    """ "passed 1 fascist and 1 liberal" names cards: with the hand, its passed pair; alone, a
+    president's words on what he passed (no claim of his own three); never seat 1's party."""
+    for text, lang in [
+        ("passed 1 fascist and 1 liberal", "en"),
+        ("отдал 1 красный 1 синий", "ru"),
+        ("给了1红1蓝", "zh-Hans"),
+        ("tôi đưa 1 đỏ 1 xanh", "vi"),
+    ]:
+        for context in (PRESIDENT, talk.Context()):
+            assert talk.recognise(text, players=7, lang=lang, context=context) == [], text
+    for text in ("RRB, passed 1 fascist and 1 liberal", "ККС, отдал 1 красный 1 синий"):
+        assert talk.recognise(text, players=7, context=PRESIDENT) == [
+            talk.Claim("president_hand", (F, F, L), passed=(F, L))
+        ], text
+    assert talk.recognise("got 1 red and 1 blue", players=7, context=CHANCELLOR) == [
+        talk.Claim("chancellor_hand", (F, L))
+    ]
+
+
+def test_a_hand_in_a_wish_or_a_plan_is_no_claim() -> None:
+    for text in (
+        "hoping for BB",
+        "need LL next time",
+        "надеюсь на СС",
+        "希望两蓝",
+        "mong xanh xanh",
+    ):
+        for context in (CHANCELLOR, talk.Context()):
+            assert talk.recognise(text, players=7, context=context) == [], text
+    # a report beside a wish is still read
+    assert talk.recognise("got RB, hoping for BB next time", players=7, context=CHANCELLOR) == [
+        talk.Claim("chancellor_hand", (F, L))
+    ]
+
+
+def test_an_investigators_count_and_colour_is_his_investigation() -> None:
+    """ "3 red" from the seat that investigated 3 is 3's party, even while his hand claim is
+    open too; "3 reds" stays a hand; from anyone else with a hand open, three reds."""
+    both = talk.Context(("investigation", "president_hand"), investigated=2)
+    fascist = talk.Claim("investigation", target=2, party=Party.FASCIST)
+    for text, lang in [("3 red", "en"), ("3 красный", "ru"), ("3红", "zh-Hans"), ("3 đỏ", "vi")]:
+        assert talk.recognise(text, players=7, lang=lang, context=both) == [fascist], text
+        assert talk.recognise(text, players=7, lang=lang, context=PRESIDENT) == [
+            talk.Claim("president_hand", (F, F, F))
+        ], text
+    assert talk.recognise("3 reds", players=7, context=both) == [
+        talk.Claim("president_hand", (F, F, F))
+    ]
+
+
+def test_vietnamese_without_its_marks_or_with_a_wrong_one() -> None:
+    """At a Vietnamese table (the speaker's or the table's language), words typed bare or with
+    a mark missing or wrong read as the words; an ambiguous bare word ("ban": bạn or bắn) as
+    nothing. Without Vietnamese among the languages, bare words are other languages' words."""
+    hand = [talk.Claim("president_hand", (F, F, L))]
+    for text in ("toi boc 2 do 1 xanh", "tôi bôc 2 dỏ 1 xanh", "boc do do xanh"):
+        assert talk.recognise(text, players=7, lang="vi", context=PRESIDENT) == hand, text
+        assert talk.recognise(text, players=7, lang=["en", "vi"], context=PRESIDENT) == hand
+    assert talk.recognise("toi boc 2 do 1 xanh", players=7, lang="en") != hand
+    assert talk.recognise("sô 3 nói dôi", players=7, lang="vi") == [talk.Accuse(2, "known")]
+    assert talk.recognise("tin sô 5", players=7, lang="vi") == [talk.Trust(4)]
+    assert talk.recognise("xem truoc do do xanh", players=7, lang="vi") == [
+        talk.Claim("peek", (F, F, L))
+    ]
+    assert talk.recognise("ban so 3", players=7, lang="vi") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "question"),
+    [
+        ("who do you suspect?", talk.Question("who_suspect")),
+        ("кого вы подозреваете?", talk.Question("who_suspect")),
+        ("你们怀疑谁？", talk.Question("who_suspect")),
+        ("你們懷疑誰？", talk.Question("who_suspect")),
+        ("các bạn nghi ai?", talk.Question("who_suspect")),
+        ("Bot 3, who do you trust?", talk.Question("who_trust", to=2)),
+        ("who should I nominate?", talk.Question("who_nominate")),
+        ("кого мне выбрать канцлером?", talk.Question("who_nominate")),
+        ("ai là Hitler?", talk.Question("who_hitler")),
+        ("what did you get?", talk.Question("claim")),
+        ("Бот 5, что пришло?", talk.Question("claim", to=4)),
+        ("why do you suspect 3?", talk.Question("accusation", other=2)),
+        ("为什么怀疑3号？", talk.Question("accusation", other=2)),
+        ("Bot 5, why did you vote Nein?", talk.Question("vote", to=4, ja=False)),
+        ("Bot 8, why did you nominate 3?", talk.Question("nomination", to=7, other=2)),
+    ],
+)
+def test_questions_to_a_seat_or_the_table(text: str, question: talk.Question) -> None:
+    assert talk.recognise(text, players=10) == [question]
+
+
+def test_a_call_for_the_presidents_claim_is_put_to_the_president() -> None:
+    government = talk.Context(government=(1, 4))
+    assert talk.recognise("pres claim?", players=7, context=government) == [
+        talk.Question("claim", to=1)
+    ]
+    assert talk.recognise("chanc claim?", players=7, context=government) == [
+        talk.Question("claim", to=4)
+    ]
+    for text in (
+        "their claim conflicts with 3's",
+        "claims incoming",
+        "wait what",
+        "3 who passed red is lying",
+    ):
+        assert not any(isinstance(line, talk.Question) for line in talk.recognise(text, players=7))
+
+
 def test_ordinary_lines_say_nothing() -> None:
-    for text in ("lol", "brb", "bb guys", "2 more games?", "who is hitler?", "ты где?", "哈哈"):
+    for text in ("lol", "brb", "bb guys", "2 more games?", "who wants another game?", "ты где?"):
         assert talk.recognise(text, players=7) == [], text
     assert talk.recognise("do mạng lag", players=7, lang="vi") == []
 
@@ -182,8 +292,10 @@ def _spoken() -> list[tuple[talk.Line, talk.Context]]:
         out.append((talk.Question("vote", to=2, ja=True, variant=v), talk.Context()))
         out.append((talk.Question("vote", ja=False, variant=v), talk.Context()))
         out.append((talk.Question("policy", to=2, variant=v), talk.Context()))
-        for topic in ("nomination", "investigation", "execution"):
-            out.append((talk.Question(topic, to=1, other=4, variant=v), talk.Context()))
+        for topic in talk.QUESTION_TOPICS:
+            other = 4 if topic in QUESTION_TOPICS_WITH_OTHER else None
+            for to in (None, 1):  # to the table, to one seat
+                out.append((talk.Question(topic, to=to, other=other, variant=v), talk.Context()))
     return out
 
 

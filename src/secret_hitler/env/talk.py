@@ -45,8 +45,8 @@ TALK_FIELDS: tuple[tuple[str, int, str], ...] = (
     (
         "questions",
         MAX_SEATS * len(QUESTION_TOPICS),
-        "per asker: a question put to this seat, by topic (vote, nomination, policy, "
-        "investigation, execution), until this seat next speaks",
+        f"per asker: a question put to this seat, by topic ({', '.join(QUESTION_TOPICS)}), "
+        "until this seat next speaks",
     ),
 )
 TALK_SIZE = sum(size for _, size, _ in TALK_FIELDS)

@@ -80,8 +80,26 @@ REASONS: dict[str, dict[str, tuple[str, ...]]] = {
         "only_choice": (),
     },
 }
-QUESTION_TOPICS = ("vote", "nomination", "policy", "investigation", "execution")
-_TOPIC_NEEDS_OTHER = frozenset({"nomination", "investigation", "execution"})
+# What a question asks: why the seat voted (``ja``: the vote the asker believes it cast),
+# nominated, passed a policy, investigated or executed, what it drew (``claim``), why it
+# suspects ``other`` (``accusation``), and the open questions a seat or the table is asked:
+# whom it suspects, whom it takes for Hitler, whom it trusts, whom the asker should nominate.
+QUESTION_TOPICS = (
+    "vote",
+    "nomination",
+    "policy",
+    "investigation",
+    "execution",
+    "claim",
+    "accusation",
+    "who_suspect",
+    "who_hitler",
+    "who_trust",
+    "who_nominate",
+)
+#: The topics that name a seat (``other``): the one nominated, investigated, executed, accused.
+QUESTION_TOPICS_WITH_OTHER = frozenset({"nomination", "investigation", "execution", "accusation"})
+_TOPIC_NEEDS_OTHER = QUESTION_TOPICS_WITH_OTHER
 
 
 class InvalidLine(ValueError):
@@ -364,7 +382,9 @@ class Conflict(_Line):
 @dataclass(frozen=True, slots=True)
 class Question(_Line):
     """A question to ``to`` (or to the table): why did you vote (``ja``), nominate, pass a
-    policy, investigate or execute (``other``: the seat nominated, investigated, executed)."""
+    policy, investigate or execute (``other``: the seat nominated, investigated, executed),
+    what did you draw, why do you suspect ``other``; whom do you suspect, take for Hitler,
+    trust, whom should I nominate (``QUESTION_TOPICS``)."""
 
     kind: ClassVar[str] = "question"
     topic: str

@@ -10,6 +10,10 @@ names, and ``render`` here does the same for language-model prompts, logs and te
 Wording varies: a key family ``talk.accuse.hedged`` has members ``.0``, ``.1``, ...; a line's
 ``variant`` picks one (modulo the family's size, the same in every language), so every reader
 sees the same sentence in his own language.
+
+A family's member is a sentence: its first letter is a capital ("Số 3 là Phát xít.", "Đỏ đỏ
+xanh"), unless it begins with a person's name, which stands as its owner wrote it. The web
+client (``web/static/js/talk.js``) renders by the same rule.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ LANGUAGES = ("en", "zh-Hans", "zh-Hant", "ru", "vi")
 REFERENCE = "en"  # the catalog whose key set every other one matches
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 _MEMBER = re.compile(r"^(.+)\.(\d+)$")
+_LEADING = re.compile(r"^\{(\w+)\}")
 _BOT_NAME = re.compile(r"^Bot (\d{1,2})$")  # how the server names bot seats (1-based)
 
 
@@ -140,6 +145,8 @@ def message(line: Line) -> Message:
         family = f"talk.question.{line.topic}"
         if line.ja is not None:
             family += ".ja" if line.ja else ".nein"
+        if line.to is None and f"{family}.table" in family_sizes():
+            family += ".table"  # "Who do you all suspect?", "大家怀疑谁？": put to the table
         params = {} if line.other is None else {"other": SeatRef(line.other)}
         return _address(line.to, _frame(family, line, params))
     if isinstance(line, talk.Answer):
@@ -230,7 +237,20 @@ def render_message(msg: Message, lang: str, names: Sequence[str | None] | None =
         values["count"] = str(msg.count)
         plural = f"{key}#{plural_category(lang, msg.count)}"
         key = plural if plural in texts else f"{key}#other"
-    return _fill(texts[key], values)
+    text = _fill(texts[key], values)
+    if _MEMBER.match(key) and not _named_first(texts[key], msg, names):
+        text = text[:1].upper() + text[1:]
+    return text
+
+
+def _named_first(template: str, msg: Message, names: Sequence[str | None] | None) -> bool:
+    """Whether a sentence begins with a person's name (kept as written, never capitalised)."""
+    first = _LEADING.match(template)
+    seat = msg.params.get(first[1]) if first else None
+    if not isinstance(seat, SeatRef) or names is None or not 0 <= seat.seat < len(names):
+        return False
+    name = names[seat.seat]
+    return bool(name) and not _BOT_NAME.match(name or "")
 
 
 def render(line: Line, lang: str, names: Sequence[str | None] | None = None) -> str:

@@ -133,12 +133,61 @@ _LONGEST: dict[str, int] = {}
 for _key in (*_LEX, *_BARE):
     _LONGEST[_key[0]] = max(_LONGEST.get(_key[0], 1), len(_key))
 _STEMS = [(re.compile(pattern), sym, val) for pattern, sym, val in W.STEMS]
+# Vietnamese colours take no plural ending: "3 xanh" may be three blues or seat 3's party.
+_UNINFLECTED = frozenset(
+    " ".join(_split(phrase))
+    for table in (W.VIETNAMESE, W.VIETNAMESE_BARE)
+    for phrase, entry in table.items()
+    if _entries(entry)[0][0] == W.COLOR
+)
 
 
 def _bare(word: str) -> str:
     """Vietnamese without its marks ("đỏ" -> "do")."""
     decomposed = unicodedata.normalize("NFD", word.replace("đ", "d"))
     return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+# Every Vietnamese word and phrase by its bare form, so that a word typed with a mark missing or
+# wrong ("dỏ", "nói dôi", "bôc") reads as the word whose marks are nearest.
+_Meanings = tuple[tuple[str, Any], ...]
+_NEAR: dict[tuple[str, ...], list[tuple[tuple[str, ...], _Meanings]]] = {}
+for _phrase, _entry in W.VIETNAMESE.items():
+    _said = _split(_phrase)
+    _NEAR.setdefault(tuple(_bare(w) for w in _said), []).append((_said, _entries(_entry)))
+for _key in _NEAR:
+    _LONGEST[_key[0]] = max(_LONGEST.get(_key[0], 1), len(_key))
+
+
+def _marks(char: str) -> frozenset[str]:
+    """The marks of one letter: its combining marks, and the stroke of "đ"."""
+    if char == "đ":
+        return frozenset("\u0111")
+    return frozenset(c for c in unicodedata.normalize("NFD", char) if unicodedata.combining(c))
+
+
+def _mark_distance(typed: tuple[str, ...], known: tuple[str, ...]) -> int:
+    """How many marks two spellings with the same bare letters differ by."""
+    out = 0
+    for a, b in zip(typed, known, strict=True):
+        if len(a) != len(b):
+            return 99
+        out += sum(len(_marks(x) ^ _marks(y)) for x, y in zip(a, b, strict=True) if x != y)
+    return out
+
+
+def _near(said: tuple[str, ...], bare: tuple[str, ...]) -> _Meanings | None:
+    """The meanings of the Vietnamese phrase nearest to ``said`` by its marks, when one is
+    nearest (a word of the game before a word the rules step over); None when two words with
+    different meanings are as near ("ban": "bạn", you, or "bắn", shoot)."""
+    found = _NEAR.get(bare)
+    if not found:
+        return None
+    scored = sorted((_mark_distance(said, known), meanings) for known, meanings in found)
+    best = [meanings for score, meanings in scored if score == scored[0][0]]
+    if len(best) > 1:
+        best = [m for m in best if any(sym != W.FILLER for sym, _ in m)] or best[:1]
+    return best[0] if len(set(best)) == 1 else None
 
 
 def _card_letters(low: str) -> tuple[str, int] | None:
@@ -261,7 +310,7 @@ def _tokens(text: str, players: int, vietnamese: bool, first: int = 1) -> _Row:
         for sym, val in entry:
             tok = _Tok(sym, val, phrase, text_i.isupper())
             if sym == W.COLOR:
-                tok.plural = _plural(lows[i])
+                tok.plural = None if phrase in _UNINFLECTED else _plural(lows[i])
             out.append(tok)
         i += size
     row = _Row(_seats(out, players, first))
@@ -274,15 +323,17 @@ def _lookup(
     lows: list[str], bares: list[str], i: int, vietnamese: bool
 ) -> tuple[int, tuple[tuple[str, Any], ...] | None]:
     """The longest phrase of the tables at ``i``: (its length in words, its meanings).
-    Vietnamese typed bare ("do do xanh") comes first, but only for words typed bare."""
+    Vietnamese typed bare ("do do xanh") comes first, but only for words typed bare; then the
+    words as typed; then, in a Vietnamese line, the Vietnamese words nearest by their marks."""
     longest = max(_LONGEST.get(lows[i], 1), _LONGEST.get(bares[i], 1))
     for size in range(min(longest, len(lows) - i), 0, -1):
         said = tuple(lows[i : i + size])
-        if vietnamese:
-            span = tuple(bares[i : i + size])
-            if span == said and span in _BARE:
-                return size, _BARE[span]
+        span = tuple(bares[i : i + size])
+        if vietnamese and span == said and span in _BARE:
+            return size, _BARE[span]
         entry = _LEX.get(said)
+        if entry is None and vietnamese:
+            entry = _near(said, span)
         if entry is not None:
             return size, entry
     return 1, None
@@ -371,6 +422,7 @@ class _Group:
     last: int
     strong: bool  # reads as a claim with no context or cue
     singular: bool = False  # "3 red", "4 красный": also a seat and a party
+    bare: bool = False  # a digit and a colour with no plural ending, classifier or noun ("3 đỏ")
 
 
 def _colour(tok: _Tok) -> str | None:
@@ -492,13 +544,14 @@ def _count(toks: list[_Tok], i: int) -> _Group | None:
     # One count: "three reds" is a hand when the speaker's claim is open or a cue says so;
     # "3 red" / "4 красный" may instead say seat 3's party (decided with the context).
     nxt = toks[last + 1].text if last + 1 < len(toks) else ""
-    singular = (
+    bare = (
         toks[i].sym == W.NUM
         and toks[i].text.isdigit()
-        and items[0][3] is False
+        and items[0][3] is not True
+        and last == i + 1  # no classifier: "3 张红" is cards
         and nxt not in _CARD_NOUNS
     )
-    return _Group(codes, i, last, False, singular)
+    return _Group(codes, i, last, False, bare and items[0][3] is False, bare)
 
 
 def _all(toks: list[_Tok], i: int, size_hint: int | None) -> _Group | None:
@@ -522,15 +575,41 @@ def _has(toks: Iterable[_Tok], *syms: str) -> bool:
     return any(t.sym in syms for t in toks)
 
 
+_BREAKS = frozenset({W.STOP, W.QMARK, W.COMMA, W.SEP})
+
+
+def _planned(toks: _Row, group: _Group) -> bool:
+    """Whether a hand is named in a wish or a plan, not a report: "hoping for BB", "need LL
+    next time", "если бы СС", "希望两蓝", "mong xanh xanh" (in its clause)."""
+    k = group.first - 1
+    while k >= 0 and toks[k].sym not in _BREAKS:
+        if toks[k].sym in (W.WISH, W.FUTURE):
+            return True
+        k -= 1
+    k = group.last + 1
+    while k < len(toks) and toks[k].sym not in _BREAKS:
+        if toks[k].sym == W.WISH and toks[k].val == "next":
+            return True
+        k += 1
+    return False
+
+
 def _claim(toks: _Row, groups: list[_Group], context: Context) -> Claim | None:
-    """The one claim of a line, from its card groups and what the speaker may claim."""
+    """The one claim of a line, from its card groups and what the speaker may claim. A seat
+    whose investigation claim is open says a seat's party with "3 red", even when his hand
+    claim is open too."""
     opened = set(context.open_claims)
     hand_open = bool(opened & set(_SIZE))
+    investigator = context.investigated is not None
     cue = _says(toks, W.GOT, W.PASSED, W.PEEK, W.ARROW, W.I, W.DISCARD)
     usable = []
     for g in groups:
-        if g.singular and (W.INV in [t.sym for t in toks] or not hand_open):
+        if g.singular and (_says(toks, W.INV) or not hand_open):
             continue  # "3 red": a seat's party, read by the rules for parties
+        if g.bare and investigator:
+            continue
+        if _planned(toks, g):
+            continue
         if g.strong or hand_open or cue:
             usable.append(g)
     threes = [g for g in usable if len(g.codes) == 3]
@@ -667,7 +746,7 @@ def _party_lines(toks: _Row, context: Context, players: int, out: list[Line]) ->
     for j, tok in enumerate(toks):
         if tok.used or tok.sym not in (W.COLOR, W.PARTY):
             continue
-        said = _before(toks, j, players, _SKIP | {W.PRONOUN, W.COMMA})
+        said = _before(toks, j, players, _SKIP | {W.PRONOUN, W.COMMA, W.ALL})
         said_inv = any(t.sym == W.INV for t in toks[max(0, said.stop - 1) : j])
         if not said.seats:
             stopped = toks[said.stop].sym if said.stop >= 0 else None
@@ -754,6 +833,29 @@ def _judgements(toks: _Row, players: int, out: list[Line]) -> None:
 
 
 _TOPICS = ((W.NOMINATE, "nomination"), (W.INV, "investigation"), (W.SHOOT, "execution"))
+# What makes a "why" about a seat an accusation's: "why do you suspect 3?", "why is 3 H?"
+_BLAME = frozenset({W.SUS, W.LIE, W.HITLER})
+
+
+def _blamed(toks: _Row, why: int, players: int) -> tuple[int, int] | None:
+    """The seat (and where it is said) a "why" asks an accusation of: "why do you suspect 3?",
+    "почему 3 — фашист?", "почему тебе не нравится 3?", "为什么怀疑3号", "sao nghi số 3"; a
+    seat said before the "why" is the one asked."""
+    if _says(toks, W.ENACT, W.PASSED):
+        return None  # "why did 3 pass red": the policy
+    for k in range(why + 1, len(toks)):
+        tok = toks[k]
+        blame = tok.sym in _BLAME or (tok.sym in (W.COLOR, W.PARTY) and tok.val == "F")
+        distrust = tok.sym == W.TRUST and toks[k - 1].sym == W.NOT  # "why don't you trust 3?"
+        if not (blame or distrust):
+            continue
+        said = _after(toks, k, players)
+        if not said.seats or said.places[0] <= why:
+            said = _before(toks, k, players, _SKIP | {W.YOU, W.PRONOUN})
+        for seat, place in zip(said.seats, said.places, strict=True):
+            if place > why and not seat[1]:
+                return seat[0], place
+    return None
 
 
 def _question(toks: _Row, players: int) -> Question | None:
@@ -767,12 +869,18 @@ def _question(toks: _Row, players: int) -> Question | None:
         if sym not in syms:
             continue
         k = syms.index(sym)
+        if k + 1 < len(toks) and toks[k + 1].sym in (W.JA, W.NEIN):
+            continue  # "sao lại chọn Ja?": a vote chosen, no nomination
         said = _after(toks, k, players)  # "why did you nominate 5", "почему канцлер — 5"
         if not said.seats:  # "5 — почему проверка?", "why 5 as chancellor?"
             said = _before(toks, k, players, _SKIP | {W.WHY, W.COMMA})
         if said.seats:
             topic, other, other_at = name, said.seats[0][0], said.places[0]
             break
+    if topic is None:
+        blamed = _blamed(toks, why, players)
+        if blamed is not None:
+            topic, (other, other_at) = "accusation", blamed
     ja: bool | None = None
     if topic is None and (W.VOTE in syms or W.JA in syms or W.NEIN in syms):
         topic = "vote"
@@ -790,6 +898,96 @@ def _question(toks: _Row, players: int) -> Question | None:
         if tok.sym in (W.SEAT, W.NUM):
             tok.used = True
     return Question(topic, to=to, ja=ja, other=other)
+
+
+# An open question's topic by what it asks about, in this order: "who is Hitler?", "who
+# should I nominate?", "who do you trust?", "who do you suspect?".
+_OPEN = (
+    ("who_hitler", frozenset({W.HITLER}), None),
+    ("who_nominate", frozenset({W.NOMINATE, W.CHANCELLOR}), None),
+    ("who_trust", frozenset({W.TRUST, W.HARDLIB}), "L"),
+    ("who_suspect", frozenset({W.SUS, W.LIE}), "F"),
+)
+_LEAD = frozenset({W.COMMA, W.SEP, W.FILLER, W.AND, W.YOU, W.I, W.STOP})
+
+
+def _leads(toks: _Row, at: int, players: int, comma: bool = True) -> bool:
+    """Whether only fillers and an address come before ``toks[at]``; ``comma``: the address
+    ends in one ("Bot 3, who ..."), so that "3 who passed red is lying" is no question."""
+    before = toks[:at]
+    if any(t.sym not in _LEAD and _seat(toks, k, players) is None for k, t in enumerate(before)):
+        return False
+    named = any(_seat(toks, k, players) is not None for k in range(at))
+    return not (named and comma) or before[-1].sym in (W.COMMA, W.SEP)
+
+
+def _addressee(toks: _Row, at: int, players: int) -> int | None:
+    """The seat a question is put to: named before it ("Bot 3, who do you trust?") or last,
+    after a comma ("who do you suspect, 3?")."""
+    for k in range(at):
+        seat = _seat(toks, k, players)
+        if seat is not None:
+            return seat
+    end = len(toks)
+    while end > 0 and toks[end - 1].sym in (W.QMARK, W.STOP):
+        end -= 1
+    if end >= 2 and toks[end - 2].sym in (W.COMMA, W.SEP) and end - 1 > at:
+        return _seat(toks, end - 1, players)
+    return None
+
+
+def _open_question(toks: _Row, context: Context, players: int) -> Question | None:
+    """An open question to a seat or the table: "who do you suspect?", "кого вы
+    подозреваете?", "你们怀疑谁？", "các bạn nghi ai?", "who should I nominate?", "who is
+    Hitler?", "who do you trust?"; a call for a claim: "what did you get?", "claim?",
+    "что пришло?", "你拿到什么？", "bạn bốc được gì?"."""
+    asked = _says(toks, W.QMARK)
+    who = next((k for k, t in enumerate(toks) if t.sym == W.QWORD and t.val == "who"), None)
+    if who is not None:
+        lead = _leads(toks, who, players)
+        last = all(t.sym in (W.FILLER, W.STOP, W.QMARK) for t in toks[who + 1 :])
+        if asked or lead or last:
+            for topic, syms, colour in _OPEN:
+                if any(
+                    t.sym in syms or (colour and t.sym in (W.COLOR, W.PARTY) and t.val == colour)
+                    for t in toks
+                ):
+                    return _asked(toks, topic, _addressee(toks, who, players))
+        return None
+    what = next((k for k, t in enumerate(toks) if _what(t)), None)
+    if what is None:
+        return None
+    tok = toks[what]
+    cards = _says(toks, W.GOT, W.PASSED, W.PEEK, W.CLASSIFIER) or any(
+        t.text in _CARD_NOUNS for t in toks
+    )  # what he drew, passed or saw, not "what?"
+    if tok.sym == W.ASK_CLAIM:
+        alone = all(  # "claim pls", "3 claim", "khai bài đi"
+            t.sym in _LEAD or t.sym == W.FUTURE or k == what or _seat(toks, k, players) is not None
+            for k, t in enumerate(toks)
+        )
+        if not (asked or alone):
+            return None  # "their claim conflicts with 3's", "claims incoming"
+    else:
+        last = all(t.sym in (W.FILLER, W.STOP, W.QMARK) for t in toks[what + 1 :])
+        if not (cards and (asked or last or _leads(toks, what, players, comma=False))):
+            return None  # "wait what", "что?"
+    to = _addressee(toks, what, players)
+    if to is None and tok.sym == W.ASK_CLAIM and context.government is not None:
+        office = {"president": 0, "chancellor": 1}.get(str(tok.val))
+        to = None if office is None else context.government[office]
+    return _asked(toks, "claim", to)
+
+
+def _what(tok: _Tok) -> bool:
+    return tok.sym in (W.WHAT, W.ASK_CLAIM) or (tok.sym == W.FILLER and tok.val == "what")
+
+
+def _asked(toks: _Row, topic: str, to: int | None) -> Question:
+    for tok in toks:
+        if tok.sym in (W.SEAT, W.NUM):
+            tok.used = True
+    return Question(topic, to=to)
 
 
 def _conflict(toks: _Row, context: Context, players: int) -> Conflict | None:
@@ -822,7 +1020,7 @@ def recognise(
     *,
     players: int,
     names: Sequence[str | None] | None = None,
-    lang: str | None = None,
+    lang: str | Iterable[str] | None = None,
     context: Context | None = None,
     first_seat: int = 1,
 ) -> list[Line]:
@@ -832,8 +1030,10 @@ def recognise(
     ``first_seat``, the number the writer gives the first seat, is 0 for a language model,
     whose prompts number seats as the engine does);
     ``names``: display names by seat, since people name players as often as they number
-    them; ``lang``: the speaker's language when known (it only enables Vietnamese typed
-    without marks, "do do xanh"); ``context``: what the speaker may claim (``Context``).
+    them; ``lang``: the language the line may be in, or several (the speaker's and the
+    table's): Vietnamese among them reads Vietnamese typed without its marks ("toi boc 2 do 1
+    xanh", which a line with marks enables too) and words with a mark missing or wrong;
+    ``context``: what the speaker may claim (``Context``).
     Any text is safe: the work is bounded and nothing in the text makes it raise."""
     if not isinstance(players, int) or isinstance(players, bool) or not 1 <= players <= 99:
         raise ValueError(f"players must be a seat count from 1 to 99, not {players!r}")
@@ -841,17 +1041,25 @@ def recognise(
         return []
     context = context or NO_CONTEXT
     text = _normalise(text)
-    vietnamese = lang == "vi" or (lang is None and bool(_VIETNAMESE_MARKS.search(text.lower())))
+    langs = {lang} if isinstance(lang, str) else set(lang) if lang is not None else set()
+    vietnamese = "vi" in langs or bool(_VIETNAMESE_MARKS.search(text.lower()))
     text = _mark_names(text, names, vietnamese)
     if first_seat not in (0, 1):
         raise ValueError(f"first_seat must be 0 or 1, not {first_seat!r}")
     toks = _tokens(text, players, vietnamese, first_seat)
     size_hint = max((_SIZE[s] for s in context.open_claims if s in _SIZE), default=None)
     out: list[Line] = []
-    claim = _claim(toks, _groups(toks, size_hint), context)
+    groups = _groups(toks, size_hint)
+    claim = _claim(toks, groups, context)
     if claim is not None:
         out.append(claim)
+    investigator = context.investigated is not None
+    for group in groups:  # cards, never a statement about a seat ("passed 1 red and 1 blue")
+        if not (group.singular or (group.bare and investigator)):
+            _use(toks, group)
     question = _question(toks, players)
+    if question is None and claim is None:
+        question = _open_question(toks, context, players)
     _party_lines(toks, context, players, out)
     if question is None:
         _judgements(toks, players, out)

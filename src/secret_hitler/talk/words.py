@@ -31,7 +31,11 @@ CNH = "cnh"  # confirmed not Hitler
 CONFLICT = "conflict"
 CHANCELLOR = "chancellor"  # "why 5 as chancellor?": a nomination
 WHY = "why"
-QWORD = "qword"  # who, 谁, 吗: a question that asks, not tells
+QWORD = "qword"  # who, 谁, 吗: a question that asks, not tells; value "who" for a who-word
+WHAT = "what"  # what, 什么, gì: what a question asks about (a claim: "what did you get?")
+ASK_CLAIM = "ask_claim"  # "claim?", 报牌, khai bài: a call for a claim
+WISH = "wish"  # hope, need, if, 希望, mong: a hand named in a wish or plan is no claim;
+# value "next": "next time", 下次, lần sau (a plan whichever side of the hand it stands)
 VOTE = "vote"
 JA = "ja"
 NEIN = "nein"
@@ -102,12 +106,27 @@ ENGLISH: dict[str, Entry] = {
     **_each("chancellor|chanc|chancelor", CHANCELLOR),
     **_each("you|u|ya|you're|youre|ur", YOU),
     **_each("i|i'm|im|me|my|i've|ive", I),
-    **_each("who|whos|who's|which|anyone|someone|somebody|any", QWORD),
+    **_each("who|whos|who's|whom|which|who'd", (QWORD, "who")),
+    **_each("anyone|someone|somebody|any", QWORD),
+    **_each("what|wat|wut|whats|what's|which cards", WHAT),
+    **_each("claim|claims", ASK_CLAIM),
+    **_each("pres claim|president claim|pres claims", (ASK_CLAIM, "president")),
+    **_each("chanc claim|chancellor claim|chanc claims", (ASK_CLAIM, "chancellor")),
     **_each("will|i'll|ill|gonna|let's|lets|should|shall|wanna", FUTURE),
+    **_each(
+        "hope|hoping|hopefully|hoped|wish|wishing|need|needs|want|wants|pray|praying|if|unless"
+        "|would|fingers crossed",
+        WISH,
+    ),
+    **_each("next time|next round|next gov|next government", (WISH, "next")),
     # judgements
     **_each("trust|trusting|trusted|believe|believing|vouch|trustworthy|trusts", TRUST),
     **_each("lying|lies|lied|liar|lier|lyin|lieing|lie|lyer|liar!", LIE),
-    **_each("sus|sussy|suspicious|sketchy|shady|fishy|sketch|dodgy|suss|sussed", SUS),
+    **_each(
+        "sus|sussy|suspicious|sketchy|shady|fishy|sketch|dodgy|suss|sussed|suspect|suspects"
+        "|suspected|suspecting|accuse|accusing|accused|blame|blaming|blamed",
+        SUS,
+    ),
     **_each(("hard lib|hardlib|confirmed lib|confirmed liberal|hard liberal|hard libs"), HARDLIB),
     **_each("cnh|confirmed not hitler|confirmed not h", CNH),
     **_each("conflict|conflicts|conflicted|conflicting|conf|cf", CONFLICT),
@@ -128,10 +147,7 @@ ENGLISH: dict[str, Entry] = {
     **_each("shoot|shot|kill|killed|execute|executed|bullet", SHOOT),
     # belief and filler
     **_each(
-        (
-            "think|thinking|probably|prob|maybe|imo|likely|guess|feel|suspect|seems"
-            "|looks|could|might|may"
-        ),
+        ("think|thinking|probably|prob|maybe|imo|likely|guess|feel|seems|looks|could|might|may"),
         HEDGE,
     ),
     **_each("sure|def|definitely|100%|certainly|absolutely|for sure|100", SURE),
@@ -171,10 +187,15 @@ RUSSIAN: dict[str, Entry] = {
     "быть": IS,
     "под подозрением": SUS,
     "нравится": TRUST,
+    **_each("вызывает доверие|вызывает доверия|вне подозрений", TRUST),
     **_each("ты|вы|тебя|тебе", YOU),
     **_each("я|мне|меня|у меня|мой|моя", I),
-    **_each("кто|кого|кому|кто-то|кто то|ли", QWORD),
+    **_each("кто|кого|кому|ком", (QWORD, "who")),
+    **_each("кто-то|кто то|ли", QWORD),
+    **_each("какие|какая|какой расклад", WHAT),
     **_each("надо|нужно|давайте|давай|буду|хочу|выбери|проверить|го", FUTURE),
+    **_each("надеюсь|надеемся|бы|если|хотелось|нужны|нужен|нужна|мечтаю", WISH),
+    **_each("в следующий раз|в след раз|в следующий|потом", (WISH, "next")),
     **_each("твёрдый либерал|твердый либерал|твердый либ|чистый либерал|чистый", HARDLIB),
     **_each("за", JA),
     **_each("ja|да", JA),
@@ -190,6 +211,7 @@ RUSSIAN: dict[str, Entry] = {
         ),
         FILLER,
     ),
+    "что": (FILLER, "what"),  # "что пришло?": a call for a claim
 }
 
 # Russian words by stem: (pattern of the whole word, meaning, value).
@@ -212,18 +234,23 @@ STEMS: list[tuple[str, str, object]] = [
         LIE,
         None,
     ),
-    (r"подозрител\w*|мутн\w*|мутит|палится|подозреваю", SUS, None),
+    (r"подозрител\w*|мутн\w*|мутит|палится|подозрева\w*|обвиня\w*|обвинил\w*", SUS, None),
     (r"конфликт\w*", CONFLICT, None),
     (r"провер(ил|ила|ял|яла|ка|ку|ки|или)|чекн(ул|ула)|чекал|проверено", INV, None),
     (r"голос\w*|проголос\w*", VOTE, None),
-    (r"выбрал\w*|выдвину\w*|номинирова\w*|взял|взяла|предложил\w*", NOMINATE, None),
+    (
+        r"выбрал\w*|выбрат\w*|выбира\w*|выдвину\w*|выдвига\w*|номинирова\w*|взял|взяла"
+        r"|взять|предложил\w*",
+        NOMINATE,
+        None,
+    ),
     (r"застрел\w*|стреля\w*|убил\w*|убей|убейте|казн\w*|расстрел\w*", SHOOT, None),
     (r"передал|передала|отдал|отдала|дал|дала|ушл[оаи]|ушел|ушёл", PASSED, None),
     (r"получил[аи]?|пришл[оаи]|пришел|пришёл|достал[аи]?|вытянул[аи]?|тянул[аи]?", GOT, None),
     (r"скинул[аи]?|сбросил[аи]?|выкинул[аи]?|слил[аи]?", DISCARD, None),
     (r"посмотрел[аи]?|смотрел[аи]?|подсмотрел[аи]?|глянул[аи]?", PEEK, None),
     (r"вер(ю|им|ишь|ите)|доверя\w*", TRUST, None),
-    (r"почему|зачем|нафига|нахрена|чего", WHY, None),
+    (r"почему|зачем|нафига|нахрена|чего|откуда", WHY, None),
     (r"принял[аи]?|провел[аи]?|провёл|выложил[аи]?|положил[аи]?|выбрал[аи]? синий", ENACT, None),
     (r"думаю|кажется|наверное|походу|вроде|видимо|похоже|по-моему", HEDGE, None),
 ]
@@ -264,11 +291,16 @@ CHINESE: dict[str, Entry] = {  # simplified; traditional text is mapped to simpl
     "总理": CHANCELLOR,
     **_each("你|您", YOU),
     **_each("我", I),
-    **_each("谁|吗|么|哪个|有人|谁有", QWORD),
+    **_each("谁|哪个|哪位", (QWORD, "who")),
+    **_each("吗|么|有人|谁有", QWORD),
+    **_each("什么|啥|什么牌|啥牌", WHAT),
+    **_each("报牌|报一下|报下|报一下牌|报下牌", ASK_CLAIM),
     **_each("要|会|想|准备|打算", FUTURE),
+    **_each("希望|但愿|求|如果|要是|需要|想要|盼", WISH),
+    **_each("下次|下一次|下一轮|下轮", (WISH, "next")),
     **_each("信|相信|保|信任", TRUST),
     **_each("骗|骗人|说谎|撒谎|在骗|假|说假话|谎", LIE),
-    **_each("可疑|有问题|怀疑|很假|像红|有鬼", SUS),
+    **_each("可疑|有问题|怀疑|很假|像红|有鬼|针对|踩", SUS),
     **_each("铁蓝|铁好人|金水|真蓝", HARDLIB),
     **_each("冲突|对不上|矛盾|不一致", CONFLICT),
     **_each("为什么|为啥|干嘛|为何|怎么", WHY),
@@ -311,11 +343,15 @@ VIETNAMESE: dict[str, Entry] = {
     **_each("bảo đảm|bảo đảm cho|đảm bảo", TRUST),
     **_each("bạn|mày|ông", YOU),
     **_each("mình|tôi|tao|em|tớ", I),
-    **_each("ai", QWORD),
+    **_each("ai", (QWORD, "who")),
+    **_each("gì|bài gì|những gì", WHAT),
+    **_each("khai bài|khai", ASK_CLAIM),
     **_each("sẽ|định|đi|để", FUTURE),
+    **_each("mong|hy vọng|hi vọng|cần|muốn|nếu|ước|cầu", WISH),
+    **_each("lần sau|ván sau|vòng sau|lượt sau", (WISH, "next")),
     **_each("tin|tin tưởng", TRUST),
     **_each("nói dối|xạo|điêu|lừa|nói xạo|dối", LIE),
-    **_each("đáng nghi|nghi|khả nghi|sú|có vấn đề", SUS),
+    **_each("đáng nghi|nghi|khả nghi|sú|có vấn đề|tố|buộc tội|nghi ngờ", SUS),
     **_each("xanh chắc", HARDLIB),
     **_each("xung đột|lệch|lệch nhau|lệch bài", CONFLICT),
     **_each("sao|tại sao|vì sao|sao lại", WHY),

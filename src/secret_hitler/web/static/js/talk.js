@@ -7,7 +7,9 @@
 import { t, tn } from "./i18n.js";
 import { seatName } from "./format.js";
 
-/** A talk message in words: each parameter a number, a seat ({seat}) or a nested message. */
+/** A talk message in words: each parameter a number, a seat ({seat}) or a nested message. A
+ * sentence (a key family's member, `talk.accuse.hedged.2`) begins with a capital letter unless it
+ * begins with a seat, whose name stands as written (talk/phrases.py renders by the same rule). */
 export function renderTalk(msg, ctx) {
   const params = {};
   for (const [name, value] of Object.entries(msg.params || {})) {
@@ -15,7 +17,12 @@ export function renderTalk(msg, ctx) {
       ? ("seat" in value ? seatName(ctx, value.seat) : renderTalk(value, ctx))
       : value;
   }
-  return msg.count === null || msg.count === undefined ? t(msg.key, params) : tn(msg.key, msg.count, params);
+  const text = msg.count === null || msg.count === undefined ? t(msg.key, params) : tn(msg.key, msg.count, params);
+  if (!/\.\d+$/.test(msg.key)) return text;
+  const first = /^\{(\w+)\}/.exec(t(msg.key));
+  const lead = first && msg.params ? msg.params[first[1]] : null;
+  if (lead !== null && typeof lead === "object" && "seat" in lead) return text;
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /** A chat line's text for this reader: a bot's line in the reader's language, else its text. */
