@@ -85,33 +85,6 @@ def test_every_line_renders_everything_it_carries(lang: str) -> None:
             assert str(count) in text, (lang, line, text)
 
 
-@pytest.mark.parametrize("lang", LANGUAGES)
-def test_seats_read_as_people_see_them(lang: str) -> None:
-    """No name: the 1-based number in the community's form; a bot's server name in the
-    reader's language."""
-    line = talk.Accuse(2)
-    shown = {"en": "3", "zh-Hans": "3号", "zh-Hant": "3號", "ru": "3", "vi": "số 3"}[lang]
-    assert shown in talk.render(line, lang)
-    bot = {
-        "en": "Bot 3",
-        "zh-Hans": "机器人 3",
-        "zh-Hant": "機器人 3",
-        "ru": "Бот 3",
-        "vi": "Bot 3",
-    }
-    assert bot[lang] in talk.render(line, lang, [None, None, "Bot 3"])
-    assert "Alice" in talk.render(line, lang, [None, None, "Alice"])
-
-
-def test_a_variant_picks_one_wording_and_wraps() -> None:
-    sizes = family_sizes()
-    size = sizes["talk.accuse.hedged.plain"]
-    texts = {talk.render(talk.Accuse(1, variant=v), "en") for v in range(size)}
-    assert len(texts) == size  # each variant its own wording
-    assert talk.render(talk.Accuse(1, variant=size + 1), "en") == talk.render(
-        talk.Accuse(1, variant=1), "en"
-    )
-
 def test_every_kind_is_rendered() -> None:
     assert {line.kind for line in LINES} == set(talk.KINDS)
 
@@ -216,6 +189,33 @@ def test_chinese_reasons_say_who(lang: str) -> None:
         if re.match(r"talk\.(accuse|trust|explain_nomination)\.reason\.", key):
             assert re.search("他|我|\\{other\\}", text), (key, text)
 
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_seats_read_as_people_see_them(lang: str) -> None:
+    """No name: the 1-based number in the community's form; a bot's server name in the
+    reader's language."""
+    line = talk.Accuse(2)
+    shown = {"en": "3", "zh-Hans": "3号", "zh-Hant": "3號", "ru": "3", "vi": "số 3"}[lang]
+    assert shown in talk.render(line, lang)
+    bot = {
+        "en": "Bot 3",
+        "zh-Hans": "机器人 3",
+        "zh-Hant": "機器人 3",
+        "ru": "Бот 3",
+        "vi": "Bot 3",
+    }
+    assert bot[lang] in talk.render(line, lang, [None, None, "Bot 3"])
+    assert "Alice" in talk.render(line, lang, [None, None, "Alice"])
+
+
+def test_a_variant_picks_one_wording_and_wraps() -> None:
+    sizes = family_sizes()
+    size = sizes["talk.accuse.hedged.plain"]
+    texts = {talk.render(talk.Accuse(1, variant=v), "en") for v in range(size)}
+    assert len(texts) == size  # each variant its own wording
+    assert talk.render(talk.Accuse(1, variant=size + 1), "en") == talk.render(
+        talk.Accuse(1, variant=1), "en"
+    )
 
 
 def test_message_json_is_what_a_client_renders() -> None:
