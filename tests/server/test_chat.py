@@ -148,3 +148,75 @@ async def _scenario(server: Server) -> None:
 @pytest.mark.timeout(90)
 def test_chat_rules(server: Server) -> None:
     asyncio.run(_scenario(server))
+
+
+# Every policy fascist and no powers: a president's hand is always three reds.
+FASCIST_DECK = {"preset": "official", "deck": {"liberal": 0, "fascist": 17}, "powers": [None] * 5}
+
+
+async def _claim_offered(c: Client, text: str, lang: str | None) -> dict[str, Any] | None:
+    """The claim the server read in ``c``'s line (said from a page in ``lang``), if any."""
+    msg: dict[str, Any] = {"v": 1, "type": "chat", "id": "lang", "text": text}
+    if lang is not None:
+        msg["lang"] = lang
+    await c.send(msg)
+    ack = await c.recv_until(lambda m: m["type"] in ("ack", "error") and m["id"] == "lang")
+    assert ack["type"] == "ack", ack
+    claim: dict[str, Any] | None = ack.get("claim")
+    return claim
+
+
+async def _vietnamese_scenario(server: Server) -> None:
+    tokens = [session(server, f"V{i}") for i in range(5)]
+    body = {"players": 5, "rules": FASCIST_DECK, "auto_start": False}
+    table = await ahttp(server, "POST", "/api/tables", body, tokens[0])
+    tid = table["id"]
+    for tok in tokens[1:]:
+        await ahttp(server, "POST", f"/api/tables/{tid}/join", {}, tok)
+    clients = [Client(server, tok, f"seat{i}") for i, tok in enumerate(tokens)]
+    for c in clients:
+        await c.connect(tid)
+    await ahttp(server, "POST", f"/api/tables/{tid}/start", {}, tokens[0])
+    for c in clients:
+        await _until(c, lambda v: True)
+    view = clients[0].view
+    assert view is not None
+    pres = clients[view["candidate"]]
+    await _act(pres, lambda legal: legal[0])
+    for c in clients:
+        await _until(c, lambda v: v["phase"] == "vote")
+    for c in clients:
+        await _act(c, lambda legal: next(a for a in legal if a["ja"]))
+    await _until(pres, lambda v: v["phase"] == "discard")
+    chan = clients[pres.view["chancellor"]]
+    await _act(pres, lambda legal: legal[0])
+    await _until(chan, lambda v: v["phase"] == "enact")
+    await _act(chan, lambda legal: legal[0])
+    await _until(pres, lambda v: v["phase"] == "nominate")
+    hand = {"type": "claim", "seat": pres.seat, "subject": "president_hand"}
+    hand["policies"] = ["fascist"] * 3
+    assert any(a == hand for a in pres.legal)  # his claim is open
+    said = "toi boc 3 do"  # "tôi bốc 3 đỏ", typed without its marks
+    # from an English page at a table where nobody writes Vietnamese: "do" is an English word
+    assert await _claim_offered(pres, said, "en") is None
+    # someone at the table writes from a Vietnamese page: the table's language reads it
+    bystander = next(c for c in clients if c not in (pres, chan))
+    assert await _claim_offered(bystander, "chào cả nhà", "vi") is None
+    assert await _claim_offered(pres, said, "en") == hand
+    # his own page in Vietnamese reads it too; a page language the server does not know is refused
+    assert await _claim_offered(pres, "toi boc do do do", "vi") == hand
+    await chan.send({"v": 1, "type": "chat", "id": "bad", "text": "hi", "lang": "xx" * 200})
+    err = await chan.recv_until(lambda m: m["type"] in ("ack", "error") and m["id"] == "bad")
+    assert err["type"] == "error" and err["code"] == "bad_message", err
+    assert "xx" not in err["message"]  # the input is not echoed
+    for c in clients:
+        await c.close()
+
+
+@pytest.mark.timeout(60)
+def test_a_claim_typed_without_vietnamese_marks_is_offered_at_a_vietnamese_table(
+    server: Server,
+) -> None:
+    """The client says its page language with each line; the server reads a person's line in
+    it and in the languages the table's people write from (issue 39 point 5)."""
+    asyncio.run(_vietnamese_scenario(server))

@@ -45,6 +45,9 @@ class ChatMsg(_Msg):
     type: Literal["chat"]
     id: Annotated[StrictStr, Field(max_length=64)] | None = None
     text: StrictStr
+    # The language the sender's page shows (talk.LANGUAGES): the recogniser reads the line in it
+    # and in the table's languages (Vietnamese typed without its marks, issue 39).
+    lang: Literal["en", "zh-Hans", "zh-Hant", "ru", "vi"] | None = None
 
 
 class Ping(_Msg):

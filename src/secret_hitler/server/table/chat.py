@@ -78,6 +78,21 @@ class Chat:
         self.max_len = max_len
         self.lines: deque[dict[str, Any]] = deque(maxlen=CHAT_KEEP)
         self.next_id = 1
+        # The page language each person last chatted from (their clients say it with each line):
+        # the table's languages, in which the recogniser reads everyone's lines.
+        self.langs: dict[str, str] = {}
+
+    def languages(self, user_id: str, lang: str | None) -> tuple[str, ...]:
+        """The languages to read ``user_id``'s line in: ``lang``, the one their page shows
+        (kept as theirs), then the others the table's people chat from, first seen first."""
+        if lang in talk.LANGUAGES:
+            self.langs.pop(user_id, None)
+            self.langs[user_id] = lang
+            if len(self.langs) > CHAT_KEEP:  # bounded: the people of one table
+                self.langs.pop(next(iter(self.langs)))
+        mine = self.langs.get(user_id)
+        table = dict.fromkeys(v for k, v in self.langs.items() if k != user_id)
+        return (mine, *table) if mine else tuple(table)
 
     def restore(self, lines: list[dict[str, Any]]) -> None:
         """The stored lines (oldest first), after a restart."""
@@ -177,10 +192,13 @@ def talk_section(rows: list[dict[str, Any]], actions: int) -> list[dict[str, Any
     return out
 
 
-def recognised(game: Game, seat: int, text: str, names: list[str]) -> list[talk.Line]:
+def recognised(
+    game: Game, seat: int, text: str, names: list[str], langs: tuple[str, ...] = ()
+) -> list[talk.Line]:
     """What a person's chat line says (``talk.recognise``), read with the speaker's context
     from the engine: the claims the seat may still make (its legal claim actions), the
-    investigation it may claim, the government now."""
+    investigation it may claim, the government now; and in ``langs``, the speaker's language
+    and the table's (``Chat.languages``): "toi boc 2 do 1 xanh" at a Vietnamese table."""
     offered = [a for a in game.legal_actions(seat) if a.type == CLAIM]
     investigated = next(
         (a.target for a in offered if a.subject == CLAIM_INVESTIGATION and a.target is not None),
@@ -190,7 +208,7 @@ def recognised(game: Game, seat: int, text: str, names: list[str]) -> list[talk.
     if game.president is not None and game.chancellor is not None:
         government = (game.president, game.chancellor)
     context = talk.Context(game.open_claims(seat), investigated, government)
-    return talk.recognise(text, players=game.n, names=names, context=context)
+    return talk.recognise(text, players=game.n, names=names, lang=langs, context=context)
 
 
 def claim_offer(game: Game, seat: int, lines: list[talk.Line]) -> dict[str, Any] | None:

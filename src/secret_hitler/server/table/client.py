@@ -134,7 +134,7 @@ async def _dispatch(table: Table, conn: Conn, msg: P.ClientMessage) -> None:
         log.debug("action", extra={"game_id": table.id, "ms": (time.perf_counter() - t0) * 1000})
     elif isinstance(msg, P.ChatMsg):
         try:
-            _, claim = await table.chat_line(conn, msg.text)
+            _, claim = await table.chat_line(conn, msg.text, msg.lang)
         except P.ProtocolError as exc:
             exc.id = msg.id
             raise

@@ -656,11 +656,12 @@ class Table:
 
     # ------------------------------------------------------------------ chat
     async def chat_line(
-        self, conn: Conn, text: str
+        self, conn: Conn, text: str, lang: str | None = None
     ) -> tuple[dict[str, Any], dict[str, Any] | None]:
         """A person's chat line: stored, sent to all, and during a game read by the server's
-        recogniser (``chat.recognised``) and told to the bots. Returns the line and the engine
-        claim it matches, for the sender's client to offer with one tap (never made for it)."""
+        recogniser (``chat.recognised``, in ``lang``, the sender's page language, and the
+        table's) and told to the bots. Returns the line and the engine claim it matches, for the
+        sender's client to offer with one tap (never made for it)."""
         clean = self.chat.check(conn, text, self.game)
         user = conn.user
         assert user is not None
@@ -671,9 +672,10 @@ class Table:
             name = self.seats[seat].name if seat is not None else user.name
             line = self.chat.line(seat, user, name, clean, self.services.clock.time(), after)
             await self._store_chat(line)
+            langs = self.chat.languages(user.id, lang)
             if g is None or g.finished or seat is None:
                 return line, None
-            heard = recognised(g, seat, clean, self._names())
+            heard = recognised(g, seat, clean, self._names(), langs)
             self.driver.heard(seat, len(g.actions), heard)
             return line, claim_offer(g, seat, heard)
 

@@ -4,7 +4,7 @@
 import { botLevels, NO_LEVELS } from "./levels.js";
 import { h, replace, announce } from "./dom.js";
 import { icon } from "./icons.js";
-import { t } from "./i18n.js";
+import { t, language } from "./i18n.js";
 import { get, currentUser } from "./api.js";
 import { watchMotion, tickStandins } from "./board.js";
 import { describeEvents } from "./log.js";
@@ -59,7 +59,8 @@ export function mountTable(root, tableId, params = {}) {
   const history = historyArea(tableId);
   let chatId = 0; // a chat line's id: its ack may name the claim the server read in it
   const chat = chatPanel(
-    (text) => Boolean(connection) && connection.send({ v: 1, type: "chat", id: `chat${++chatId}`, text }),
+    // the page's language goes with each line: the server reads the line in it (docs/protocol.md)
+    (text) => Boolean(connection) && connection.send({ v: 1, type: "chat", id: `chat${++chatId}`, text, lang: language() }),
     () => errors.show("network"),
     (claim) => { apply({ type: "claim_offer_done" }, false); if (claim) send(claim); renderChat(); });
   const waiting = waitingRoom({
