@@ -506,7 +506,7 @@ async def _offer_claims_async(
 
 def twin_rng(rng: random.Random) -> random.Random:
     """A random source that draws what ``rng`` would draw next, independently of it."""
-    twin = random.Random()
+    twin = random.Random.__new__(random.Random)  # not seeded: ``setstate`` sets all of it
     twin.setstate(rng.getstate())
     return twin
 

@@ -22,6 +22,7 @@ fascist policies (docs/bots.md, "Rule eye").
 from __future__ import annotations
 
 import copy
+import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -114,10 +115,11 @@ class BayesAgent(Agent):
         if self.beliefs is None and self.model is DEFAULT_MODEL and self.people_hold_half(people):
             self.model = HUMAN_MODEL
 
-    def fork(self) -> BayesAgent:
-        """A copy for a rollout (``Agent.fork``): the beliefs forked, the models shared."""
+    def fork(self, rng: random.Random | None = None) -> BayesAgent:
+        """A copy for a rollout (``Agent.fork``): the beliefs forked, the models shared; its
+        random source ``rng`` if given (a search's rollout bot gets its own), else a twin."""
         other = copy.copy(self)
-        other.rng = twin_rng(self.rng)
+        other.rng = twin_rng(self.rng) if rng is None else rng
         other.deferred = set(self.deferred)
         if self.beliefs is not None:
             other.beliefs = self.beliefs.fork()

@@ -264,18 +264,35 @@ class Beliefs:
         key = ("nominate", p, c, elig, zone)
         loglik = self._memo.get(key)
         if loglik is None:
-            weights = np.array(m.nominate_fascist_zone if zone else m.nominate_fascist)
-            R = self.R
-            rp = R[:, p]
-            num = weights[R[:, c]]
-            cands = list(elig)
-            counts = np.stack([(R[:, cands] == r).sum(axis=1) for r in range(3)], axis=1)
-            den = counts @ weights
-            ratio = num * len(elig) / den  # relative to a uniform choice
-            active = (rp == FAS) | ((rp == HIT) & self._hitler_knows())
-            loglik = np.where(active, np.log(ratio), 0.0)
+            weights = m.nominate_fascist_zone if zone else m.nominate_fascist
+            loglik = self._fascist_choice(p, c, elig, weights)
             loglik = _remember(self._memo, key, self._tempered(loglik, "nominate"))
         self.logw = self.logw + loglik
+
+    def _fascist_choice(
+        self, p: int, t: int, cands: Sequence[int], weights_t: tuple[float, float, float]
+    ) -> np.ndarray:
+        """Log-likelihood per world of ``p`` choosing ``t`` among ``cands``, relative to a
+        uniform choice, when ``p`` is an informed fascist (weights by the target's role), else
+        0. Its parts depend on ``R`` alone, made once per table (``_Tables.column``)."""
+        R = self.R
+        tables = self._tables
+        weights = np.array(weights_t)
+        num = tables.column(("role_weight", t, weights_t), lambda: weights[R[:, t]])
+
+        def den() -> np.ndarray:
+            chosen = list(cands)
+            counts = np.stack([(R[:, chosen] == r).sum(axis=1) for r in range(3)], axis=1)
+            out: np.ndarray = counts @ weights
+            return out
+
+        total = tables.column(("choice_weight", tuple(cands), weights_t), den)
+        ratio = num * len(cands) / total
+        knows = self._hitler_knows()
+        rp = R[:, p]
+        active = tables.column(("informed", p), lambda: (rp == FAS) | ((rp == HIT) & knows))
+        out: np.ndarray = np.where(active, np.log(ratio), 0.0)
+        return out
 
     def _by_role(self, p: int, t: int, cands: Sequence[int], table: Any, term: str) -> None:
         """``p`` picked ``t`` among ``cands``: weights by target role, one row per role of ``p``
@@ -587,13 +604,7 @@ class Beliefs:
             cands = [s for s in range(self.n) if alive[s] and s != p and s not in exclude]
             if t not in cands or len(cands) < 2:
                 return
-            weights = np.array(weights_t)
-            R = self.R
-            counts = np.stack([(R[:, cands] == r).sum(axis=1) for r in range(3)], axis=1)
-            ratio = weights[R[:, t]] * len(cands) / (counts @ weights)
-            rp = R[:, p]
-            active = (rp == FAS) | ((rp == HIT) & self._hitler_knows())
-            loglik = self._tempered(np.where(active, np.log(ratio), 0.0), term)
+            loglik = self._tempered(self._fascist_choice(p, t, cands, weights_t), term)
             _remember(self._memo, key, loglik)
         self.logw = self.logw + loglik
 

@@ -322,9 +322,7 @@ class SearchAgent(Agent):
         key = (s, id(model), *(repr(e) for e in view.events if e["type"] in PRIVATE_EVENT_TYPES))
         known = read.get(key)
         if known is not None:
-            agent = known.fork()
-            agent.rng = random.Random(seed + s)
-            return agent
+            return known.fork(random.Random(seed + s))
         agent = BayesAgent(s, random.Random(seed + s))
         if model is not None:
             agent.model = model
