@@ -10,6 +10,9 @@ from typing import Any
 
 from web_support import play_until_over
 
+from secret_hitler.engine import Action, Game
+from secret_hitler.engine.history import governments
+
 SHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
 
 
@@ -79,22 +82,11 @@ def test_not_hitler_marks_follow_the_engine_and_switch_off(web_server, new_conte
     assert page.locator(".seat .badge-not_hitler").count() == 0
 
 
-CONFLICT = """async () => {
+CONFLICT = """async (governments) => {
   const { renderHistory } = await import('/static/js/history.js');
-  const ev = (type, data) => ({ type, ...data });
-  const events = [
-    ev('candidate', { round: 1, seat: 0 }), ev('nominated', { president: 0, chancellor: 1 }),
-    ev('votes', { ja: 5, nein: 0, passed: true }), ev('enacted', { policy: 'fascist' }),
-    ev('claim', { seat: 0, subject: 'president_hand', policies: ['fascist', 'fascist', 'liberal'] }),
-    ev('claim', { seat: 1, subject: 'chancellor_hand', policies: ['fascist', 'fascist'] }),
-    ev('candidate', { round: 2, seat: 1 }), ev('nominated', { president: 1, chancellor: 2 }),
-    ev('votes', { ja: 4, nein: 1, passed: true }), ev('enacted', { policy: 'fascist' }),
-    ev('claim', { seat: 1, subject: 'president_hand', policies: ['fascist', 'fascist', 'liberal'] }),
-    ev('claim', { seat: 2, subject: 'chancellor_hand', policies: ['liberal', 'liberal'] }),
-  ];
   const ctx = { view: { names: ['A', 'B', 'C', 'D', 'E'], players: 5 }, table: null };
-  const list = renderHistory(ctx, events, { claims: true, governments: true });
-  const off = renderHistory(ctx, events, { claims: false, governments: true });
+  const list = renderHistory(ctx, governments, { claims: true, governments: true });
+  const off = renderHistory(ctx, governments, { claims: false, governments: true });
   const rows = [...list.querySelectorAll('.history-row')];
   return {
     rows: rows.map((r) => [r.classList.contains('has-conflict'), r.querySelectorAll('.claim-conflict').length, r.innerText]),
@@ -103,12 +95,32 @@ CONFLICT = """async () => {
 }"""
 
 
+def _claimed_governments() -> list[dict[str, Any]]:
+    """Two governments that each enact a fascist policy from a hand of F, F, L; the first's
+    claims say so (FFL, then FF), the second's chancellor claims two liberals (FFL, then LL),
+    as the server sends them (the engine's judgement, engine/history.py)."""
+    F, L = "fascist", "liberal"
+    deck = [F, F, L, F, F, L] + [L] * 4 + [F] * 7
+    roles = ["liberal", "liberal", "liberal", "fascist", "hitler"]
+    game = Game(5, "official", 0, roles=roles, first_president=0, deck=deck)
+    for president, chancellor, claimed in ((0, 1, [F, F]), (1, 2, [L, L])):
+        game.apply(Action.nominate(president, chancellor))
+        for seat in range(5):
+            game.apply(Action.vote(seat, True))
+        game.apply(Action.discard(president, L))
+        game.apply(Action.enact(chancellor, F))
+        game.apply(Action.claim_policies(president, "president_hand", [F, F, L]))
+        game.apply(Action.claim_policies(chancellor, "chancellor_hand", claimed))
+    return [g.to_json() for g in governments(game.view(None).events)]
+
+
 def test_conflicting_claims_are_highlighted(web_server, new_context):
-    """FFL then FF agree (the President discarded the L); FFL then LL cannot both be true."""
+    """FFL then FF agree (the President discarded the L); FFL then LL cannot both be true: the
+    engine says so and the page shows it as it is."""
     page = new_context(width=390, height=844).new_page()
     page.goto(web_server.url + "/")
     page.wait_for_selector("#lang-select")
-    got = page.evaluate(CONFLICT)
+    got = page.evaluate(CONFLICT, _claimed_governments())
     assert [r[:2] for r in got["rows"]] == [[False, 0], [True, 2]]
     assert "Claims conflict" in got["rows"][1][2] and "Claims conflict" not in got["rows"][0][2]
     assert got["off"] == 0

@@ -12,7 +12,6 @@ test("the catalog as the pages read it", () => {
   assert.equal(engine.presets[0], info.default);
   assert.deepEqual(engine.tracks, info.tracks);
   assert.ok(engine.privateEvents.has("peek") && !engine.privateEvents.has("votes"));
-  assert.deepEqual(engine.claimFits, info.claim_fits);
 });
 
 test("the table sizes in order, and the sizes grouped by their board", () => {

@@ -1,7 +1,7 @@
 // The table page's state reducer (table-state.js), fed the real messages of a game.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { initialState, reduce, hello, standinMove, noticesFrom, markStandin } from "../../../src/secret_hitler/web/static/js/table-state.js";
+import { initialState, reduce, hello, standinMove, noticesFrom, markStandin, foldGovernments } from "../../../src/secret_hitler/web/static/js/table-state.js";
 import { messages, deepFreeze, copy } from "./support.mjs";
 
 const start = () => deepFreeze(initialState({ tableId: "t1", invite: null }));
@@ -225,4 +225,44 @@ test("a model seat's wait: an update's model_deadlines are kept until an update 
   assert.equal(done.modelDeadlines, null); // the model moved: no wait is shown any more
   const welcome = reduce(opening, { ...copy(messages.welcome), model_deadlines: { 1: 5 } });
   assert.deepEqual(welcome.modelDeadlines, { 1: 5 });
+});
+
+test("the governments the server sends: each update's from its first changed one, the rest kept", () => {
+  const states = fold(start(), messages.opening);
+  messages.opening.forEach((msg, i) => {
+    const s = states[i + 1];
+    if (msg.type !== "update") return;
+    // one government per candidacy of the log, in its rounds (the engine's fold, as sent)
+    const candidacies = s.events.filter((e) => e.type === "candidate").map((e) => e.round);
+    assert.deepEqual(s.governments.map((g) => g.round), candidacies);
+    const { from, rows } = msg.governments;
+    assert.deepEqual(s.governments.slice(0, from), states[i].governments.slice(0, from)); // kept
+    assert.deepEqual(s.governments.slice(from), rows);
+  });
+  // a page opened after the end: every government, each claim of the game filed once
+  const final = reduce(start(), copy(messages.final));
+  assert.deepEqual(final.governments, messages.final.governments.rows);
+  const claims = final.events.filter((e) => e.type === "claim").length;
+  assert.ok(claims > 0);
+  assert.equal(final.governments.flatMap((g) => g.claims).length, claims);
+});
+
+test("foldGovernments replaces from `from` on, and ignores what is not a government list", () => {
+  const held = deepFreeze([{ round: 1 }, { round: 2 }, { round: 3 }]);
+  assert.deepEqual(foldGovernments(held, { from: 1, rows: [{ round: 2, x: 1 }] }), [{ round: 1 }, { round: 2, x: 1 }]);
+  assert.deepEqual(foldGovernments(held, { from: 3, rows: [{ round: 4 }] }).length, 4);
+  assert.deepEqual(foldGovernments(held, { from: 0, rows: [] }), []);
+  for (const bad of [undefined, null, {}, { from: -1, rows: [] }, { from: 1.5, rows: [] }, { from: 0, rows: "x" }]) {
+    assert.equal(foldGovernments(held, bad), held);
+  }
+});
+
+test("who may not chat is the server's word: the spectator's welcome, a seat's updates", () => {
+  assert.equal(reduce(start(), copy(messages.spectator)).silenced, "spectator");
+  const states = fold(start(), messages.opening);
+  assert.equal(states[1].silenced, null); // the waiting room: everyone may talk
+  const updates = messages.opening.map((m, i) => [m, states[i + 1]]).filter(([m]) => m.type === "update");
+  for (const [msg, s] of updates) assert.equal(s.silenced, msg.silenced);
+  const mute = { ...copy(updates.at(-1)[0]), seq: 999, silenced: "legislative_session" };
+  assert.equal(reduce(states.at(-1), mute).silenced, "legislative_session");
 });

@@ -4,6 +4,7 @@
 import { h, replace, announce } from "./dom.js";
 import { icon } from "./icons.js";
 import { t } from "./i18n.js";
+import { limits, limitText } from "./limits.js";
 import { get, post, patch, del, currentUser, setCurrentUser, errorText } from "./api.js";
 import { presetName, tableTitle } from "./format.js";
 
@@ -13,9 +14,14 @@ function input(id, type, autocomplete, extra = {}) {
   return h("input", { id, type, autocomplete, required: true, ...extra });
 }
 
+/** A password's lengths, as the server accepts them (limits.js). */
+function passwordLength() {
+  return { minlength: limits.password_min, maxlength: limits.password_max };
+}
+
 function field(id, key, control, hintKey) {
   return h("div", { class: "field" }, h("label", { for: id, text: t(key) }), control,
-    hintKey ? h("p", { class: "hint", text: t(hintKey) }) : null);
+    hintKey ? h("p", { class: "hint", text: limitText(hintKey) }) : null);
 }
 
 /** The account panel; ``changed(user)`` after a sign-in, sign-out or deletion. */
@@ -41,8 +47,8 @@ export function accountPanel(changed) {
   }
 
   function credentials(prefix, pwdAutocomplete) {
-    const user = input(`${prefix}-username`, "text", "username", { maxlength: "24" });
-    const pwd = input(`${prefix}-password`, "password", pwdAutocomplete, { minlength: "8", maxlength: "256" });
+    const user = input(`${prefix}-username`, "text", "username", { maxlength: limits.name_max });
+    const pwd = input(`${prefix}-password`, "password", pwdAutocomplete, passwordLength());
     return [
       ["username", user, field(user.id, "account.username", user)],
       ["password", pwd, field(pwd.id, "account.password", pwd, "account.password.hint")],
@@ -63,7 +69,7 @@ export function accountPanel(changed) {
     if (account && account.username) {
       parts.push(h("p", { class: "account-name", text: t("account.signed_in", { username: account.username }) }));
       const cur = input("current-password", "password", "current-password");
-      const pwd = input("new-password", "password", "new-password", { minlength: "8", maxlength: "256" });
+      const pwd = input("new-password", "password", "new-password", passwordLength());
       parts.push(form("password-form", [
         ["current_password", cur, field(cur.id, "account.current_password", cur)],
         ["password", pwd, field(pwd.id, "account.new_password", pwd, "account.password.hint")],

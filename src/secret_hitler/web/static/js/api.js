@@ -2,6 +2,7 @@
 // The session is the HttpOnly cookie the server sets: this page never sees the token, and never
 // puts it in a URL (docs/security.md).
 import { t, has } from "./i18n.js";
+import { limitText } from "./limits.js";
 
 const NAME_KEY = "sh.name";
 // Older versions kept the token in localStorage: forget it.
@@ -119,7 +120,7 @@ export function errorText(code, message, detail, field) {
   if (typeof detail === "string" && has(`error.code.${detail}`)) return t(`error.code.${detail}`);
   const key = `error.code.${code}`;
   const which = typeof field === "string" && field ? ` ${t("error.field", { field: fieldName(field) })}` : "";
-  if (code && has(key)) return `${t(key)}${which}`;
+  if (code && has(key)) return `${limitText(key)}${which}`; // (some name the server's limits)
   return `${t("error.unknown", { code: code || "?" })}${which}`;
 }
 

@@ -9,7 +9,6 @@ export function readCatalog(info) {
     tables: info.tables,
     tracks: info.tracks,
     privateEvents: new Set(info.private_events),
-    claimFits: info.claim_fits,
   };
 }
 

@@ -1,7 +1,8 @@
 // What the engine says about its rules (GET /api/rules, read by catalog.js): the presets in order
-// and their settings, each table size's roles and board, the tracks, which event types are
-// addressed to some seats only, and which hand claims fit together. The client keeps no copy of
-// any of them: until the server answers they are empty.
+// and their settings, each table size's roles and board, the tracks, and which event types are
+// addressed to some seats only. The client keeps no copy of any of them: until the server answers
+// they are empty. (Which claims conflict comes judged with the governments of a game: the
+// table's messages, docs/protocol.md 2.2.)
 import { get } from "./api.js";
 import { readCatalog } from "./catalog.js";
 
@@ -11,7 +12,6 @@ export const engine = {
   tables: {}, // preset -> {"5": {liberals, fascists, hitler, board, hitler_knows_fascists}, ...}
   tracks: null, // {liberal: 5, fascist: 6, chaos_at: 3}
   privateEvents: new Set(),
-  claimFits: {}, // the president's claimed liberals -> the chancellor's liberal counts that fit
 };
 
 export async function loadEngine() {

@@ -1,8 +1,8 @@
 // Memory aid: every government of the game in one list (who was President and Chancellor, the
-// vote, what was enacted, the power used, and what each of them claimed), read from the public
-// events only (claims.js), so it is the same for every seat and the spectator.
-import { engine } from "./engine.js";
-import { governments, claimConflicts } from "./claims.js";
+// vote, what was enacted, the power used, and what each of them claimed, the claims that cannot
+// be true marked), as the server sends them (the engine reads them from the public events:
+// engine/history.py, docs/protocol.md 2.2), so the same for every seat and the spectator. Nothing
+// here folds events or judges a claim.
 import { h } from "./dom.js";
 import { icon } from "./icons.js";
 import { t } from "./i18n.js";
@@ -14,11 +14,12 @@ function letters(policies) {
   })));
 }
 
-/** The list of governments; `ctx` names the seats. `opts.claims`: show the claim tracker;
- * `opts.governments: false`: only the governments with claims, without the other facts. */
-export function renderHistory(ctx, events, opts = { claims: true, governments: true }) {
+/** The list of `governments` (the table state's, table-state.js); `ctx` names the seats.
+ * `opts.claims`: show the claim tracker; `opts.governments: false`: only the governments with
+ * claims, without the other facts. */
+export function renderHistory(ctx, governments, opts = { claims: true, governments: true }) {
   const facts = opts.governments !== false;
-  const rows = governments(events).filter((r) => r.chancellor !== null && (facts || r.claims.length));
+  const rows = (governments || []).filter((r) => r.chancellor !== null && (facts || r.claims.length));
   const name = (s) => seatName(ctx, s);
   // whose claim it is: "President Ada:", "Chancellor Bo:"
   const claimant = (r, s) => (s === r.president ? t("history.claim.president", { name: name(s) })
@@ -30,12 +31,12 @@ export function renderHistory(ctx, events, opts = { claims: true, governments: t
     else if (r.vetoed) result = h("span", { class: "result" }, icon("veto"), h("span", { text: t("history.vetoed") }));
     else if (r.policy && !r.chaos) result = h("span", { class: `result policy-${r.policy}` }, icon(r.policy), h("span", { text: t(`policy.${r.policy}`) }));
     else result = h("span", { class: "result muted", text: "…" });
-    const conflicts = opts.claims ? claimConflicts(r, engine.claimFits) : [];
-    const claims = !opts.claims ? [] : r.claims.filter((c) => c.policies || c.party).map((c) => h("li", { class: conflicts.includes(c) ? "claim-conflict" : null },
+    const conflict = opts.claims && r.claims.some((c) => c.conflict);
+    const claims = !opts.claims ? [] : r.claims.filter((c) => c.policies || c.party).map((c) => h("li", { class: c.conflict ? "claim-conflict" : null },
       h("span", { class: "claim-who", text: claimant(r, c.seat) }),
       c.policies ? letters(c.policies) : h("span", { text: t("claim.investigation_option", { name: name(c.target), party: t(`claim.party.${c.party}`) }) }),
-      conflicts.includes(c) ? h("span", { class: "badge conflict-mark" }, icon("warning"), h("span", { text: t("aids.claims.conflict") })) : null));
-    return h("li", { class: `history-row${conflicts.length ? " has-conflict" : ""}`, dataset: { round: r.round } },
+      c.conflict ? h("span", { class: "badge conflict-mark" }, icon("warning"), h("span", { text: t("aids.claims.conflict") })) : null));
+    return h("li", { class: `history-row${conflict ? " has-conflict" : ""}`, dataset: { round: r.round } },
       h("div", { class: "history-head" },
         h("span", { class: "history-round", text: t("table.round", { n: r.round }) }),
         h("span", { class: "history-gov", text: t("history.government", { president: name(r.president), chancellor: name(r.chancellor) }) })),

@@ -6,6 +6,7 @@
 import { h } from "./dom.js";
 import { icon } from "./icons.js";
 import { t, language } from "./i18n.js";
+import { limits } from "./limits.js";
 import { post, request } from "./api.js";
 import { displayName, tableTitle } from "./format.js";
 
@@ -123,7 +124,7 @@ function talkSwitch(ctx, m) {
 
 function nameForm(ctx, m) {
   const input = h("input", {
-    id: "tools-table-name", type: "text", maxlength: "24", autocomplete: "off",
+    id: "tools-table-name", type: "text", maxlength: limits.name_max, autocomplete: "off",
     value: m.name !== null ? m.name : (ctx.table.name || ""), dataset: { fkey: "tools-table-name" },
     placeholder: tableTitle({ ...ctx.table, name: null }),
     oninput: () => { m.name = input.value; },
@@ -150,7 +151,7 @@ function freeSeat(ctx, s, to) {
 
 function reportForm(ctx, m, s) {
   const reason = h("textarea", {
-    id: "table-report-reason", maxlength: "500", rows: "3", required: true, dataset: { fkey: "table-report-reason" },
+    id: "table-report-reason", maxlength: limits.report_max, rows: "3", required: true, dataset: { fkey: "table-report-reason" },
     oninput: () => { m.reason = reason.value; },
   });
   reason.value = m.reason;

@@ -15,7 +15,6 @@ export function describeEvents(events, ctx) {
   let chancellor = null;
   let vetoSeen = false;
   const tracks = engine.tracks || {}; // the tracks' lengths and the chaos step (GET /api/rules)
-  let chaosClears = !ctx.view || !ctx.view.rules || ctx.view.rules.chaos_clears_term_limits !== false;
   for (const e of events) {
     const before = lines.length;
     const priv = engine.privateEvents.has(e.type);
@@ -96,7 +95,7 @@ export function describeEvents(events, ctx) {
         break;
       case "chaos":
         add(t("log.chaos", { policy: t(`policy.short.${e.policy}`) }), { icon: "warning", kind: "important" });
-        if (chaosClears) add(t("log.term_limits_cleared"), { kind: "detail" });
+        if (e.term_limits_cleared) add(t("log.term_limits_cleared"), { kind: "detail" }); // (the engine's word)
         break;
       case "enacted": {
         const count = e.policy === "liberal" ? e.liberal_policies : e.fascist_policies;

@@ -1,12 +1,15 @@
 // Boot: language, header, hash router. Pages: lobby, table, replays, rules, leaderboard, profiles,
 // the arena's leaderboard of language models.
 import { loadEngine } from "./engine.js";
+import { readLimits } from "./limits.js";
+import { get } from "./api.js";
 import { h, replace } from "./dom.js";
 import { icon } from "./icons.js";
 import { t, LANGUAGES, detectLanguage, loadLanguage, language } from "./i18n.js";
 import { mountLobby } from "./lobby.js";
 import { mountTable } from "./table.js";
-import { mountReplayList, mountReplay } from "./replay.js";
+import { mountReplay } from "./replay.js";
+import { mountReplayList } from "./replay-list.js";
 import { mountRules } from "./rules.js";
 import { mountLeaderboard, mountProfile } from "./profile.js";
 import { mountArena } from "./arena.js";
@@ -97,11 +100,8 @@ async function boot() {
   } catch {
     await loadLanguage("en");
   }
-  try {
-    await loadEngine();
-  } catch {
-    // the server is away: the pages that need it say so themselves
-  }
+  // the server is away: the pages that need the engine's facts or its limits say so themselves
+  await Promise.allSettled([loadEngine(), get("/api/limits").then(readLimits)]);
   renderHeader();
   // The sticky header's height, for what sticks below it (the action area on one's turn).
   const topbar = document.getElementById("topbar");

@@ -4,6 +4,7 @@
 import { h, replace, announce } from "./dom.js";
 import { icon } from "./icons.js";
 import { t, has, language } from "./i18n.js";
+import { limits } from "./limits.js";
 import { get, post, request, errorText, currentUser } from "./api.js";
 
 const PERIODS = ["week", "month", "all"];
@@ -69,7 +70,7 @@ export function mountProfile(root, userId) {
 
   function moderation() {
     if (!me || me.user_id === userId) return null;
-    const reason = h("textarea", { id: "report-reason", maxlength: "500", rows: "3", required: true });
+    const reason = h("textarea", { id: "report-reason", maxlength: limits.report_max, rows: "3", required: true });
     const game = h("input", { id: "report-game", maxlength: "32", autocomplete: "off" });
     const form = reporting ? h("form", { class: "report-form", onsubmit: async (ev) => {
       ev.preventDefault();

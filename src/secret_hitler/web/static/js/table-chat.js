@@ -1,15 +1,17 @@
 // The table chat: the lines so far (a polite live region: new lines are appended, never redrawn,
 // so a screen reader reads only them), and the field, offered only to those the server lets
-// write (docs/protocol.md 3.3), with its 300-character limit.
+// write (docs/protocol.md 3.3: the update's `silenced`, the engine's speech rule), with the
+// server's length limit (GET /api/limits `chat_max`, limits.js).
 import { h } from "./dom.js";
 import { icon } from "./icons.js";
 import { t } from "./i18n.js";
+import { limits } from "./limits.js";
 import { displayName, policyWords, seatName } from "./format.js";
 import { chatText, offeredClaim } from "./talk.js";
 
-const CHAT_MAX = 300; // the server's limit (docs/protocol.md 3.3)
-// The phases in which the government may not chat (docs/protocol.md 3.3, the server's rule).
-const SILENT_PHASES = ["discard", "enact", "veto_response"];
+// Why a seat may not chat (the update's `silenced`, the `chat_forbidden` details), in words.
+const SILENCED = { spectator: "chat.spectators_read_only", dead: "chat.dead", legislative_session: "chat.government_silent" };
+const NEAR = 30; // characters before the limit at which the counter says so
 
 /** `send(text) -> bool`: sends a line (false: offline). `claim(action | null)`: the claim
  * offered from the chat was tapped (null: turned down). `render(state, signedIn)`, `ctx` names. */
@@ -18,7 +20,7 @@ export function chatPanel(send, onOffline, claim = () => {}) {
   const scroll = h("div", { class: "chat-scroll", tabindex: "0", role: "region", "aria-labelledby": "chat-title", "aria-live": "polite" }, list);
   const count = h("span", { class: "chat-count", id: "chat-count", "aria-live": "off" });
   const input = h("input", {
-    id: "chat-input", type: "text", maxlength: String(CHAT_MAX), autocomplete: "off",
+    id: "chat-input", type: "text", maxlength: limits.chat_max, autocomplete: "off",
     "aria-describedby": "chat-count", dataset: { fkey: "chat-input" }, oninput: () => countChat(),
   });
   const shown = new Map(); // chat id -> its <li>
@@ -40,8 +42,9 @@ export function chatPanel(send, onOffline, claim = () => {}) {
 
   function countChat() {
     const n = input.value.length;
-    count.textContent = t("chat.count", { count: n, max: CHAT_MAX });
-    count.classList.toggle("near", n > CHAT_MAX - 30);
+    const max = limits.chat_max; // (null until the server has said it: no counter)
+    count.textContent = max ? t("chat.count", { count: n, max }) : "";
+    count.classList.toggle("near", Boolean(max) && n > max - NEAR);
   }
 
   /** The title, the field and who may write. `signedIn`: the page has a user; `live`: it has
@@ -52,16 +55,14 @@ export function chatPanel(send, onOffline, claim = () => {}) {
     input.placeholder = t("chat.placeholder");
     button.textContent = t("chat.send");
     countChat();
-    const v = state.view;
-    const seat = state.seat;
-    const playing = Boolean(v) && v.phase !== "game_over";
     let why = "";
     let silent = false; // may write later in this game
     if (!live) why = t("chat.closed");
     else if (!signedIn) why = t("chat.spectators_read_only");
-    else if (playing && seat === null) why = t("chat.spectators_read_only");
-    else if (playing && v.alive && !v.alive[seat]) why = t("chat.dead");
-    else if (playing && SILENT_PHASES.includes(v.phase) && (v.president === seat || v.chancellor === seat)) { why = t("chat.government_silent"); silent = true; }
+    else if (state.silenced) {
+      why = t(SILENCED[state.silenced] || "chat.spectators_read_only");
+      silent = state.silenced === "legislative_session";
+    }
     hint.textContent = why;
     hint.hidden = !why;
     form.hidden = Boolean(why) && !silent;
@@ -114,11 +115,8 @@ export function chatPanel(send, onOffline, claim = () => {}) {
  * in the chat's own words ("__text"). `signedIn`: the page has a user. */
 export function errorWords(msg, signedIn) {
   const d = msg.detail;
-  if (msg.code === "chat_forbidden") {
-    const key = { spectator: "chat.spectators_read_only", dead: "chat.dead", legislative_session: "chat.government_silent" }[d];
-    if (key) return ["__text", t(key)];
-  }
-  if (msg.code === "chat_too_long") return ["__text", t("chat.too_long", { max: CHAT_MAX })];
+  if (msg.code === "chat_forbidden" && SILENCED[d]) return ["__text", t(SILENCED[d])];
+  if (msg.code === "chat_too_long" && limits.chat_max) return ["__text", t("chat.too_long", { max: limits.chat_max })];
   if (msg.code === "chat_empty") return ["__text", t("error.code.chat_empty")];
   if (msg.code === "unauthorized" && !signedIn) return ["__text", t("chat.spectators_read_only")];
   return [msg.code, msg.message, d];

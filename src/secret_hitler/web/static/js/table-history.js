@@ -23,7 +23,7 @@ export function historyArea(tableId) {
     el.hidden = !aids.history && !aids.claims;
     el.setAttribute("aria-label", title);
     summary.replaceChildren(icon("tracker"), h("span", { text: title }));
-    replace(body, renderHistory(ctx, ctx.view.events || [], { claims: aids.claims, governments: aids.history }));
+    replace(body, renderHistory(ctx, ctx.governments, { claims: aids.claims, governments: aids.history }));
   }
 
   return { el, render };

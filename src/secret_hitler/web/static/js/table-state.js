@@ -22,6 +22,8 @@ export function initialState({ tableId = null, invite = null, standinSeen = -1 }
     seq: null,
     chat: [],
     chatClaim: null, // the claim the server read in this seat's last chat line (ack), to offer
+    governments: [], // every government, claims judged, as the server sends them (engine/history.py)
+    silenced: null, // why this seat may not chat now (the server's word), null: it may
     record: null,
     pending: false, // an action of this seat is on its way: the buttons wait
     pendingId: null,
@@ -54,6 +56,8 @@ const FOLD = {
       deadline: msg.deadline || null,
       modelDeadlines: msg.model_deadlines || null,
       chat: Array.isArray(msg.chat) ? msg.chat.slice() : s.chat,
+      governments: foldGovernments([], msg.governments),
+      silenced: msg.silenced || null,
       pending: false,
       forced: mergeForced(s, awayMoves(events, msg.away, seat, msg.view)),
     };
@@ -77,6 +81,8 @@ const FOLD = {
       deadline: msg.deadline === undefined ? s.deadline : msg.deadline,
       modelDeadlines: msg.model_deadlines || null, // (none in an update: no model is thinking)
       table: msg.table || s.table,
+      governments: foldGovernments(s.governments, msg.governments),
+      silenced: msg.silenced === undefined ? s.silenced : msg.silenced,
       pending: false,
       notices: s.notices.concat(noticesFrom(fresh)),
       forced: move ? mergeForced(s, [move]) : s.forced,
@@ -136,6 +142,14 @@ const FOLD = {
     return { ...s, seq: null };
   },
 };
+
+/** `rows` (the governments held) with a message's `governments` ({from, rows}: those from
+ * index `from` on, as the server judged them) in place of the ones from there on; `rows` itself
+ * when the message has none. */
+export function foldGovernments(rows, sent) {
+  if (!sent || !Array.isArray(sent.rows) || !Number.isInteger(sent.from) || sent.from < 0) return rows;
+  return rows.slice(0, sent.from).concat(sent.rows);
+}
 
 /** The first message on a (re)opened socket: resume from the last update and chat line seen. */
 export function hello(state) {

@@ -5,6 +5,7 @@ import { h, replace } from "./dom.js";
 import { timerLabel } from "./format.js";
 import { icon } from "./icons.js";
 import { t } from "./i18n.js";
+import { limits } from "./limits.js";
 import { post, request, ensureSession, rememberedName } from "./api.js";
 import { displayName, presetName, tableTitle, isModel, levelLabel } from "./format.js";
 import { askNotifications } from "./alerts.js";
@@ -111,7 +112,7 @@ export function waitingRoom(page) {
       parts.push(h("div", { class: "field" },
         h("label", { for: "join-name", text: t("lobby.display_name") }),
         h("input", {
-          id: "join-name", type: "text", maxlength: "24", autocomplete: "nickname", placeholder: t("lobby.display_name.placeholder"),
+          id: "join-name", type: "text", maxlength: limits.name_max, autocomplete: "nickname", placeholder: t("lobby.display_name.placeholder"),
           value: draft.name ?? rememberedName(), oninput: (e) => { draft.name = e.target.value; },
         })));
     }

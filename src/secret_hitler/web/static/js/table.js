@@ -177,7 +177,7 @@ export function mountTable(root, tableId, params = {}) {
     const key = v ? `${v.round}:${v.phase}` : null;
     if (ui.key !== key) ui = { key };
     return {
-      view: v, table: state.table, mySeat: state.seat, legal: state.legal,
+      view: v, table: state.table, mySeat: state.seat, legal: state.legal, governments: state.governments,
       modelDeadlines: state.modelDeadlines, ui, pending: state.pending, send, rerender: renderAction, showRoles: revealed,
     };
   }

@@ -1,0 +1,29 @@
+// The lengths the server accepts of what people type (GET /api/limits, docs/protocol.md): a chat
+// line, a name, a password, a webhook URL, a report's reason. The server keeps each in one place
+// (its settings and its rules for names, passwords, webhooks and reports); the page keeps no copy:
+// main.js asks once per page load, the fields read `limits` (a null attribute is left out: dom.js,
+// so until the server answers a field has no limit of its own and the server's refusal says it),
+// and the catalogs' texts name them as parameters ({name_max}, {password_min}, ...).
+import { t } from "./i18n.js";
+
+export const limits = {
+  chat_max: null,
+  name_max: null,
+  password_min: null,
+  password_max: null,
+  webhook_max: null,
+  report_max: null,
+};
+
+/** Take the server's answer: each known limit that is a positive whole number. */
+export function readLimits(answer) {
+  for (const key of Object.keys(limits)) {
+    const value = answer && answer[key];
+    if (Number.isInteger(value) && value > 0) limits[key] = value;
+  }
+}
+
+/** The catalog's text `key` with the limits it names filled in (one not known yet: "…"). */
+export function limitText(key) {
+  return t(key, Object.fromEntries(Object.entries(limits).map(([name, v]) => [name, v ?? "…"])));
+}
