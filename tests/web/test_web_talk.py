@@ -27,8 +27,9 @@ from web_support import (
 from secret_hitler import talk
 
 #: How each community writes a president's hand of two reds and a blue, and asks a bot why it
-#: voted Nein (docs/talk.md; tests/talk/chat_lines.jsonl).
-HAND = {"en": "RRB", "ru": "ККС", "zh-Hans": "红红蓝", "zh-Hant": "紅紅藍", "vi": "đỏ đỏ xanh"}
+#: voted Nein (docs/talk.md; tests/talk/chat_lines.jsonl). The Vietnamese hand is typed without
+#: its marks, as on a phone: it is read only because the page sends its language with the line.
+HAND = {"en": "RRB", "ru": "ККС", "zh-Hans": "红红蓝", "zh-Hant": "紅紅藍", "vi": "do do xanh"}
 WHY = {
     "en": "Bot {n}, why Nein?",
     "ru": "Бот {n}, почему против?",
