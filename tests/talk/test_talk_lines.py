@@ -32,6 +32,12 @@ SAMPLES = [
     talk.Question("vote", to=2, ja=False),
     talk.Question("investigation", other=5),
     talk.Answer(talk.ExplainVote(True, reason="tracker"), to=1),
+    talk.Answer(talk.Correct("vote", talk.ExplainVote(True, reason="trust_government")), to=3),
+    talk.Correct("nomination", talk.ExplainNomination(2, reason="trust"), other=4),
+    talk.Correct("investigation", other=5, target=1),
+    talk.CallOut(3, "chancellor_hand", (L, L), "enacted"),
+    talk.CallOut(3, "peek", (L, L, F), "drew", variant=1),
+    talk.Suggest(6),
 ]
 
 
@@ -113,6 +119,34 @@ BAD: list[tuple[dict[str, Any], str]] = [
     ({"kind": "answer", "line": {"kind": "question", "topic": "vote"}}, "answer"),
     ({"kind": "explain_vote", "ja": "yes"}, "'ja'"),
     ({"kind": "hitler_guess", "target": 1, "variant": -2}, "'variant'"),
+    ({"kind": "correct", "topic": "who_suspect"}, "topic"),
+    ({"kind": "correct", "topic": "nomination"}, "'other'"),
+    ({"kind": "correct", "topic": "vote", "line": {"kind": "defend"}}, "explain_vote"),
+    ({"kind": "correct", "topic": "policy", "target": 2}, "'target'"),
+    (
+        {"kind": "call_out", "target": 1, "subject": "peek", "policies": ["liberal"] * 3},
+        "'reason'",
+    ),
+    (
+        {
+            "kind": "call_out",
+            "target": 1,
+            "subject": "chancellor_hand",
+            "policies": ["liberal"] * 2,
+            "reason": "drew",
+        },
+        "drew",
+    ),
+    (
+        {
+            "kind": "call_out",
+            "target": 1,
+            "subject": "investigation",
+            "policies": ["liberal"],
+            "reason": "enacted",
+        },
+        "policy claim",
+    ),
     ("claim RRB", "JSON object"),
 ]
 
@@ -147,6 +181,9 @@ def test_every_reason_of_every_kind_builds() -> None:
         "defend": lambda **kw: talk.Defend(**kw),
         "explain_vote": lambda **kw: talk.ExplainVote(True, **kw),
         "explain_nomination": lambda **kw: talk.ExplainNomination(0, **kw),
+        "call_out": lambda reason: talk.CallOut(
+            0, "peek" if reason == "drew" else "president_hand", (F, F, L), reason
+        ),
     }
     assert set(makers) == set(talk.REASONS)
     for kind, reasons in talk.REASONS.items():

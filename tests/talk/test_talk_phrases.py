@@ -68,6 +68,33 @@ def every_line() -> Iterator[talk.Line]:
         yield from _reason_lines(kind)
     yield talk.Answer(talk.ExplainVote(False, "distrust", other=5), to=1)
     yield talk.Answer(talk.Claim("chancellor_hand", (Policy.FASCIST, Policy.FASCIST)))
+    yield from _new_kinds()
+
+
+def _new_kinds() -> Iterator[talk.Line]:
+    """Corrections, call-outs and suggestions in every family and wording (issue 39)."""
+    for variant in range(4):
+        for ja in (True, False):
+            yield talk.Correct("vote", talk.ExplainVote(ja, "distrust", other=5), variant=variant)
+            yield talk.Correct("vote", talk.ExplainVote(ja), variant=variant)
+        yield talk.Correct("vote", variant=variant)
+        explained = talk.ExplainNomination(4, "enacted_liberal", count=2)
+        yield talk.Correct("nomination", explained, other=5, variant=variant)
+        yield talk.Correct("nomination", talk.ExplainNomination(4), other=5, variant=variant)
+        yield talk.Correct("nomination", other=5, variant=variant)
+        for topic in ("investigation", "execution"):
+            yield talk.Correct(topic, other=5, target=4, variant=variant)
+            yield talk.Correct(topic, other=5, variant=variant)
+        yield talk.Correct("accusation", other=5, variant=variant)
+        for topic in ("policy", "claim"):
+            yield talk.Correct(topic, variant=variant)
+        for subject, size in (("president_hand", 3), ("chancellor_hand", 2)):
+            for policy in Policy:
+                yield talk.CallOut(4, subject, (policy,) * size, "enacted", variant=variant)
+        yield talk.CallOut(4, "peek", (Policy.FASCIST, Policy.LIBERAL, Policy.FASCIST), "drew")
+        yield talk.Suggest(4, variant=variant)
+        yield talk.Answer(talk.Correct("vote", talk.ExplainVote(True, "tracker")), to=1)
+        yield talk.Answer(talk.Suggest(3, variant=variant), to=1)
 
 
 LINES = list(every_line())

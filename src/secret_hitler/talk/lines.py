@@ -79,6 +79,10 @@ REASONS: dict[str, dict[str, tuple[str, ...]]] = {
         "test": (),
         "only_choice": (),
     },
+    "call_out": {
+        "enacted": (),  # a hand claim without the policy its government enacted
+        "drew": (),  # a peek claim the speaker's own draw after it disproves
+    },
 }
 # What a question asks: why the seat voted (``ja``: the vote the asker believes it cast),
 # nominated, passed a policy, investigated or executed, what it drew (``claim``), why it
@@ -415,6 +419,92 @@ class Answer(_Line):
             raise InvalidLine("an answer's 'line' is a talk line other than a question or answer")
 
 
+#: The questions whose premise a ``Correct`` answer can set right (the "why did you ..." ones).
+CORRECTABLE_TOPICS = (
+    "vote",
+    "nomination",
+    "policy",
+    "investigation",
+    "execution",
+    "claim",
+    "accusation",
+)
+#: The topics whose ``Correct`` may say what the speaker did instead: the seat it investigated
+#: or shot (``target``); a nomination says it with its ``ExplainNomination``.
+_CORRECT_TARGET_TOPICS = frozenset({"investigation", "execution"})
+
+
+@dataclass(frozen=True, slots=True)
+class Correct(_Line):
+    """An answer that says a question got the facts wrong, and what the speaker did instead, in
+    the past tense ("I voted Ja, not Nein: ...", "I nominated 2, not 3: ...", "I haven't
+    nominated anyone"). ``topic``: the question's (``CORRECTABLE_TOPICS``); ``line``: what the
+    speaker did, explained, for a vote (``ExplainVote``) or a nomination (``ExplainNomination``),
+    None when it did nothing of the kind; ``other``: the seat the question named (its topics
+    that name one); ``target``: the seat the speaker investigated or shot instead (None: none)."""
+
+    kind: ClassVar[str] = "correct"
+    topic: str
+    line: Line | None = None
+    other: int | None = None
+    target: int | None = None
+    variant: int = 0
+
+    def _check(self) -> None:
+        if self.topic not in CORRECTABLE_TOPICS:
+            raise InvalidLine(
+                f"a 'correct' line's topic must be one of {', '.join(CORRECTABLE_TOPICS)}"
+            )
+        wanted = {"vote": ExplainVote, "nomination": ExplainNomination}.get(self.topic)
+        if self.line is not None and (wanted is None or not isinstance(self.line, wanted)):
+            raise InvalidLine(
+                "a 'correct' line's 'line' is an explain_vote (topic vote) or an "
+                "explain_nomination (topic nomination)"
+            )
+        if (self.other is not None) != (self.topic in _TOPIC_NEEDS_OTHER):
+            raise InvalidLine(
+                f"'other' is needed by and only by the topics {', '.join(sorted(_TOPIC_NEEDS_OTHER))}"
+            )
+        if self.target is not None and self.topic not in _CORRECT_TARGET_TOPICS:
+            raise InvalidLine("only an investigation or execution 'correct' line has 'target'")
+
+
+@dataclass(frozen=True, slots=True)
+class CallOut(_Line):
+    """The speaker shows that ``target``'s claim (``subject`` and ``policies``, as claimed)
+    cannot be true. ``reason`` ``enacted``: a hand claim without the policy its government
+    enacted, as everyone saw; ``drew``: a peek claim the next draw disproves, which the speaker
+    saw (it drew those three as president, or received two of them as chancellor)."""
+
+    kind: ClassVar[str] = "call_out"
+    target: int
+    subject: str
+    policies: tuple[Policy, ...]
+    reason: str
+    variant: int = 0
+
+    def _check(self) -> None:
+        self._check_reason(self.reason)
+        if (
+            len(self.policies) != CLAIM_SIZES.get(self.subject, -1)
+            or self.subject == CLAIM_INVESTIGATION
+        ):
+            raise InvalidLine("a 'call_out' line names a policy claim with its policies")
+        if (self.reason == "drew") != (self.subject == CLAIM_PEEK):
+            raise InvalidLine(
+                "a 'call_out' line's reason 'drew' goes with a peek, 'enacted' with a hand"
+            )
+
+
+@dataclass(frozen=True, slots=True)
+class Suggest(_Line):
+    """Whom the speaker would nominate chancellor (an answer to "who should I nominate?")."""
+
+    kind: ClassVar[str] = "suggest"
+    target: int
+    variant: int = 0
+
+
 Line: TypeAlias = (
     Claim
     | Accuse
@@ -426,6 +516,9 @@ Line: TypeAlias = (
     | Conflict
     | Question
     | Answer
+    | Correct
+    | CallOut
+    | Suggest
 )
 KINDS: dict[str, type[Line]] = {
     cls.kind: cls
@@ -440,6 +533,9 @@ KINDS: dict[str, type[Line]] = {
         Conflict,
         Question,
         Answer,
+        Correct,
+        CallOut,
+        Suggest,
     )
 }
 

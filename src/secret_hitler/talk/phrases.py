@@ -151,7 +151,45 @@ def message(line: Line) -> Message:
         return _address(line.to, _frame(family, line, params))
     if isinstance(line, talk.Answer):
         return _address(line.to, message(line.line))
+    if isinstance(line, talk.Correct):
+        return _correction(line)
+    if isinstance(line, talk.CallOut):
+        words = None if line.subject == "peek" else "hand"
+        params = {"target": SeatRef(line.target), **_cards(line.policies, "cards", words)}
+        family = "talk.call_out.drew"
+        if line.reason == "enacted":  # the policy enacted is the one the hand lacks
+            missing = "liberal" if Policy.FASCIST in line.policies else "fascist"
+            family = f"talk.call_out.enacted.{line.subject}.{missing}"
+        return _frame(family, line, params)
+    if isinstance(line, talk.Suggest):
+        return _frame("talk.suggest", line, {"target": SeatRef(line.target)})
     raise TypeError(f"not a talk line: {type(line).__name__}")
+
+
+def _correction(line: talk.Correct) -> Message:
+    """A correction ("I voted Ja, not Nein: ..."): the family of the question's topic, the vote
+    actually cast or the seat actually nominated, investigated or shot, or ``.none`` when the
+    speaker did nothing of the kind; the reason of the explanation it carries (``.plain``
+    without one)."""
+    family = f"talk.correct.{line.topic}"
+    params: dict[str, Param] = {}
+    if line.other is not None:
+        params["other"] = SeatRef(line.other)
+    inner = line.line
+    if isinstance(inner, talk.ExplainVote):
+        family += ".ja" if inner.ja else ".nein"
+    elif isinstance(inner, talk.ExplainNomination):
+        params["target"] = SeatRef(inner.target)
+    elif line.target is not None:
+        params["target"] = SeatRef(line.target)
+    else:
+        family += ".none"
+    if inner is not None:
+        if getattr(inner, "reason", None) is None:
+            family += ".plain"
+        else:
+            params["reason"] = _reason(inner)
+    return _frame(family, line, params)
 
 
 def _address(to: int | None, text: Message) -> Message:

@@ -16,13 +16,17 @@ from typing import Any
 
 from .lines import (
     HEDGED,
+    KNOWN,
     Accuse,
     Answer,
+    CallOut,
     Conflict,
+    Correct,
     ExplainVote,
     HitlerGuess,
     InvalidLine,
     Line,
+    Suggest,
     Trust,
     line_from_json,
 )
@@ -83,9 +87,16 @@ class Signal:
 def signals(line: Line) -> tuple[Signal, ...]:
     """What ``line`` says about seats. A conflict that takes a side trusts that side and
     suspects the other; a vote explained by (dis)trust of a seat says so; an answer says what
-    its line says. Claims are not signals: they are claims (the engine's, or read as such)."""
-    if isinstance(line, Answer):
-        return signals(line.line)
+    its line says, and so does a correction that says what the speaker did; a claim called out
+    as impossible is an accusation the table can check (``known``); whom the speaker would
+    nominate is trust. Claims are not signals: they are claims (the engine's, or read as
+    such)."""
+    if isinstance(line, (Answer, Correct)):
+        return () if line.line is None else signals(line.line)
+    if isinstance(line, CallOut):
+        return (Signal(ACCUSE, line.target, KNOWN),)
+    if isinstance(line, Suggest):
+        return (Signal(TRUST, line.target),)
     if isinstance(line, Accuse):
         return (Signal(ACCUSE, line.target, line.certainty),)
     if isinstance(line, Trust):
@@ -108,9 +119,9 @@ def judges_speaker(line: Line, speaker: int | None) -> bool:
     the speaker takes is his own story, and is kept)."""
     if speaker is None:
         return False
-    if isinstance(line, Answer):
-        return judges_speaker(line.line, speaker)
-    if isinstance(line, (Accuse, Trust, HitlerGuess)):
+    if isinstance(line, (Answer, Correct)):
+        return line.line is not None and judges_speaker(line.line, speaker)
+    if isinstance(line, (Accuse, Trust, HitlerGuess, CallOut, Suggest)):
         return line.target == speaker
     return isinstance(line, ExplainVote) and line.other == speaker
 
