@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from secret_hitler.engine import PRESETS, Action, Game
 from secret_hitler.engine.claims import hand_conflicts
-from secret_hitler.engine.history import changed_from, governments
+from secret_hitler.engine.history import History, changed_from, governments
 
 _checks = [HealthCheck.too_slow, HealthCheck.large_base_example, HealthCheck.data_too_large]
 
@@ -36,12 +36,18 @@ def test_every_log_gives_the_same_governments_and_updates_only_add_to_them(
     """One government per candidacy, every claim filed once (a hand claim under an elected
     government its claimant sat in, a power's claim under the government its claimant used
     it in); an update's suffix (``changed_from``) leaves the governments before it as they
-    were; each seat's log and the spectator's give the game's governments."""
+    were; a fold fed action by action (``History``) says what one from scratch says; each
+    seat's log and the spectator's give the game's governments."""
     game = Game(n, preset, seed)
     before = governments(e.json for e in game.events)
+    follower, read = History(), 0  # the server's way: fed each action's events as they come
     while not game.finished:
         game.apply(random_action(game, rng, claim_prob=0.3))
         after = governments(e.json for e in game.events)
+        for e in game.events[read:]:
+            follower.feed(e.json)
+        read = len(game.events)
+        assert follower.governments() == after
         k = changed_from(before, after)
         assert after[:k] == before[:k]
         assert k == len(after) or k >= len(before) or after[k] != before[k]

@@ -127,3 +127,28 @@ def test_updates_carry_the_governments_they_change_and_who_may_not_speak(preset:
             seq += 1
         conflicts += sum(c["conflict"] for r in shown for c in r["claims"])
     assert conflicts > 0
+
+
+def test_an_undone_action_leaves_no_trace_in_the_next_updates_governments() -> None:
+    """A table keeps the fold of its last update and reads only the new events (``History``);
+    an action pushed, then undone because its commit failed (``Game.pop``), and another played
+    instead: the next update's governments are those of the game as it is, claims included."""
+    rng = random.Random(5)
+    g = Game([f"P{i}" for i in range(7)], "official", 5)
+    seq, undone = 1, 0
+    SeatUpdates(g, seq, 0, None, None, None).text(None)  # the game's start
+    while not g.finished:
+        ev = len(g.events)  # where the last update left the table's fold
+        claims = [a for s in g.claimants() for a in g.legal_actions(s) if a.type == "claim"]
+        options = claims + [a for a in g.legal_actions(rng.choice(g.to_act())) if a.type != "claim"]
+        if len(options) > 1:
+            g.push(options[0])  # its commit fails: undone
+            g.pop()
+            undone += 1
+        g.push(options[-1])
+        g.clear_stack()
+        seq += 1
+        msg = json.loads(SeatUpdates(g, seq, ev, g.actions[-1], None, None).text(None))
+        want = [r.to_json() for r in governments(g.view(None).events)]
+        assert want[msg["governments"]["from"] :] == msg["governments"]["rows"]
+    assert undone > 10

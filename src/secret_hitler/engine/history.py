@@ -97,43 +97,80 @@ def _judged(g: Government) -> Government:
     return replace(g, conflicts=tuple(sorted(bad))) if bad else g
 
 
-def governments(events: Iterable[TypedEvent]) -> tuple[Government, ...]:
-    """Every government of a log (a seat's, the spectator's or the game's: private events are
-    skipped), in order. A hand claim is filed under the last elected government its claimant
-    sat in; a peek or an investigation claim under the government whose president (the
-    claimant) used that power last, else, as a hand claim, under the last elected government
-    the claimant sat in."""
-    rows: list[dict[str, Any]] = []
-    used: dict[tuple[int, str], int] = {}  # (president, claim subject) -> the row of its power
-    for e in events:
+class History:
+    """The fold one event at a time (``feed``), for a reader that follows a game as it goes (the
+    server, update by update): ``governments()`` is every government so far, rebuilt only from
+    the first one the events since the last call changed. A hand claim is filed under the last
+    elected government its claimant sat in; a peek or an investigation claim under the
+    government whose president (the claimant) used that power last, else, as a hand claim,
+    under the last elected government the claimant sat in."""
+
+    __slots__ = ("_rows", "_used", "_made", "_dirty")
+
+    def __init__(self) -> None:
+        self._rows: list[dict[str, Any]] = []
+        self._used: dict[tuple[int, str], int] = {}  # (president, claim subject) -> its row
+        self._made: tuple[Government, ...] = ()  # the governments at the last call
+        self._dirty = 0  # the first row changed since then
+
+    def feed(self, e: TypedEvent) -> None:
+        """Read the next event of the log (private events teach nothing here)."""
         if e.kind not in _READ:
-            continue  # (most events: votes cast, discards, private events)
+            return  # (most events: votes cast, discards, private events)
+        rows = self._rows
         if isinstance(e, E.Candidate):
             rows.append({"round": e.round, "president": e.seat, "claims": ()})
         elif not rows:
-            continue
-        elif isinstance(e, E.Nominated):
-            rows[-1]["chancellor"] = e.chancellor
-        elif isinstance(e, E.Votes):
-            rows[-1].update(ja=e.ja, nein=e.nein, passed=e.passed)
-        elif isinstance(e, E.Enacted):
-            rows[-1].update(policy=e.policy, chaos=bool(e.chaos))
-        elif isinstance(e, E.Veto):
-            rows[-1]["vetoed"] = rows[-1].get("vetoed", False) or e.accepted
-        elif isinstance(e, E.PowerUsed):
-            if e.power == CLAIM_PEEK:
-                used[(e.president, CLAIM_PEEK)] = len(rows) - 1
-        elif isinstance(e, (E.Investigated, E.SpecialElection, E.Executed)):
-            rows[-1]["power"] = (_POWERS[e.kind], e.target)
-            if isinstance(e, E.Investigated):
-                used[(e.president, CLAIM_INVESTIGATION)] = len(rows) - 1
+            return
         elif isinstance(e, E.Claimed):
-            at = used.get((e.seat, e.subject))
+            at = self._used.get((e.seat, e.subject))
             if at is None:
                 at = _sat_in(rows, e.seat)
-            if at is not None:
-                rows[at]["claims"] += (e,)
-    return tuple(_judged(Government(**r)) for r in rows)
+            if at is None:
+                return
+            rows[at]["claims"] += (e,)
+            self._dirty = min(self._dirty, at)
+            return
+        else:
+            self._last(e)
+        self._dirty = min(self._dirty, len(rows) - 1)
+
+    def _last(self, e: TypedEvent) -> None:
+        """An event about the current candidacy (the last row)."""
+        row = self._rows[-1]
+        if isinstance(e, E.Nominated):
+            row["chancellor"] = e.chancellor
+        elif isinstance(e, E.Votes):
+            row.update(ja=e.ja, nein=e.nein, passed=e.passed)
+        elif isinstance(e, E.Enacted):
+            row.update(policy=e.policy, chaos=bool(e.chaos))
+        elif isinstance(e, E.Veto):
+            row["vetoed"] = row.get("vetoed", False) or e.accepted
+        elif isinstance(e, E.PowerUsed):
+            if e.power == CLAIM_PEEK:
+                self._used[(e.president, CLAIM_PEEK)] = len(self._rows) - 1
+        elif isinstance(e, (E.Investigated, E.SpecialElection, E.Executed)):
+            row["power"] = (_POWERS[e.kind], e.target)
+            if isinstance(e, E.Investigated):
+                self._used[(e.president, CLAIM_INVESTIGATION)] = len(self._rows) - 1
+
+    def governments(self) -> tuple[Government, ...]:
+        """Every government so far, in order."""
+        start = self._dirty
+        if start < len(self._rows) or len(self._made) != len(self._rows):
+            fresh = tuple(_judged(Government(**r)) for r in self._rows[start:])
+            self._made = self._made[:start] + fresh
+            self._dirty = len(self._rows)
+        return self._made
+
+
+def governments(events: Iterable[TypedEvent]) -> tuple[Government, ...]:
+    """Every government of a log (a seat's, the spectator's or the game's: private events are
+    skipped), in order (``History``, from the start)."""
+    fold = History()
+    for e in events:
+        fold.feed(e)
+    return fold.governments()
 
 
 def _sat_in(rows: list[dict[str, Any]], seat: int) -> int | None:
@@ -154,4 +191,4 @@ def changed_from(before: tuple[Government, ...], after: tuple[Government, ...]) 
     return min(len(before), len(after))
 
 
-__all__ = ["Government", "changed_from", "governments"]
+__all__ = ["Government", "History", "changed_from", "governments"]

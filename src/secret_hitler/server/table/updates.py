@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Iterable
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from ...engine import Action, Game, game_from_record
 from ...engine.actions import CLAIM
-from ...engine.history import Government, changed_from, governments
+from ...engine.events import TypedEvent
+from ...engine.history import Government, History, changed_from, governments
 from ...engine.speech import silenced
 from ...engine.view import FIELDS, SEAT_FIELDS
 from ..core.protocol import VERSION
@@ -70,11 +72,69 @@ _OWN = tuple(f for f in SEAT_FIELDS if f != "events")
 
 
 # ---------------------------------------------------------------------- what the page shows
-def public_governments(game: Game, upto: int | None = None) -> tuple[Government, ...]:
-    """The governments of ``game`` (engine/history.py) after its first ``upto`` events (None:
-    all of them), read from its public events: the same for every recipient."""
-    events = game.events if upto is None else game.events[:upto]
-    return governments(e.json for e in events if e.audience is None)
+class _Followed:
+    """A game's governments as of its first ``length`` events (``made``), with the fold that
+    read them, so the next update reads only the events after them."""
+
+    __slots__ = ("events", "length", "last", "fold", "made")
+
+    def __init__(self, events: list[Any], length: int, fold: History) -> None:
+        self.events, self.length, self.fold = events, length, fold
+        self.last = events[length - 1] if length else None
+        self.made = fold.governments()
+
+    def follows(self, events: list[Any], length: int) -> bool:
+        """Whether these are still the first ``length`` events of that log (an undone action is
+        gone from it again before the next update)."""
+        return (
+            self.events is events
+            and self.length == length
+            and (not length or events[length - 1] is self.last)
+        )
+
+
+_FOLLOWED: OrderedDict[int, _Followed] = OrderedDict()  # by id(game), the most recent last
+_FOLLOWED_MAX = 512
+
+
+def _public(events: list[Any]) -> Iterator[TypedEvent]:
+    return (e.json for e in events if e.audience is None)
+
+
+def governments_since(
+    game: Game, ev_from: int
+) -> tuple[tuple[Government, ...], tuple[Government, ...]]:
+    """The governments of ``game`` (engine/history.py, from its public events) after its first
+    ``ev_from`` events and after all of them. A live table asks after each action from where
+    it asked last: the fold kept then reads only the new events (a table replayed for a resume,
+    or anything else, is read from the start)."""
+    events = game.events
+    followed = _FOLLOWED.pop(id(game), None)
+    if followed is None or not followed.follows(events, ev_from):
+        fold = History()
+        for e in _public(events[:ev_from]):
+            fold.feed(e)
+        followed = _Followed(events, ev_from, fold)
+    before = followed.made
+    for e in _public(events[ev_from:]):
+        followed.fold.feed(e)
+    followed.length, followed.made = len(events), followed.fold.governments()
+    followed.last = events[-1] if events else None
+    _FOLLOWED[id(game)] = followed
+    while len(_FOLLOWED) > _FOLLOWED_MAX:
+        _FOLLOWED.popitem(last=False)
+    return before, followed.made
+
+
+def public_governments(game: Game) -> tuple[Government, ...]:
+    """The governments of ``game`` now, the same for every recipient (a welcome's): those of
+    its last update when they are still now, else read from the start (a finished game read
+    from the database is not kept)."""
+    events = game.events
+    followed = _FOLLOWED.get(id(game))
+    if followed is not None and followed.follows(events, len(events)):
+        return followed.made
+    return governments(_public(events))
 
 
 def governments_json(
@@ -85,6 +145,12 @@ def governments_json(
     page's memory aids (docs/protocol.md 2.2), which show them as they are."""
     start = changed_from(before, after)
     return {"from": start, "rows": [g.to_json() for g in after[start:]]}
+
+
+def _changed(game: Game, ev_from: int) -> dict[str, Any]:
+    """An update's ``governments``: those the events from ``ev_from`` on changed."""
+    before, after = governments_since(game, ev_from)
+    return governments_json(after, before)
 
 
 def table_facts(game: Game, seat: int | None) -> dict[str, Any]:
@@ -121,9 +187,7 @@ def build_update(
         "silenced": silenced(view, seat),
         "deadline": deadline,
         "action": None if action is None else action.public_json(),
-        "governments": governments_json(
-            public_governments(game), public_governments(game, ev_from)
-        ),
+        "governments": _changed(game, ev_from),
     }
     if by is not None:
         msg["by"] = by
@@ -183,9 +247,7 @@ class SeatUpdates:
         tail: dict[str, Any] = {
             "deadline": deadline,
             "action": None if action is None else action.public_json(),
-            "governments": governments_json(
-                public_governments(game), public_governments(game, ev_from)
-            ),
+            "governments": _changed(game, ev_from),
         }
         if by is not None:
             tail["by"] = by
