@@ -165,13 +165,14 @@ async def _refused(server: Server) -> None:
     welcome = await c.connect(table["id"], query=f"?invite={table['invite']}")
     assert welcome is not None and welcome["seat"] is None and welcome["table"]["invite"] is None
     await c.close()
-    # a forged token is no identity: an anonymous spectator, who may not chat
+    # a forged token is refused, not taken for an anonymous spectator: the person learns that
+    # the credential no longer holds (docs/protocol.md, close code 4401)
     c = Client(server, "forged.token.value", "forged")
-    welcome = await c.connect(table["id"], query=f"?invite={table['invite']}")
-    assert welcome is not None and welcome["user_id"] is None
-    await c.send({"v": 1, "type": "chat", "text": "hello"})
-    assert (await c.recv_until(lambda m: m["type"] == "error"))["code"] == "unauthorized"
-    await c.close()
+    await c.connect(table["id"], hello=False, query=f"?invite={table['invite']}")
+    err = await c.recv()
+    assert (err["type"], err["code"]) == ("error", "unauthorized")
+    await asyncio.wait_for(c.ws.wait_closed(), 20)
+    assert c.ws.close_code == 4401
 
 
 @pytest.mark.timeout(60)
