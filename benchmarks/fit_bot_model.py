@@ -386,7 +386,7 @@ def audit(games: list[Any], model: Any = DEFAULT_MODEL) -> None:
                 if e["type"] == "game_over":
                     break
                 b._event(e)
-                b._probs = None
+                b._changed()
                 cur = math.log(max(float(b.probs()[w]), 1e-300))
                 if prev is not None:
                     key = e["type"] if e["type"] != "claim" else "claim:" + e["subject"]

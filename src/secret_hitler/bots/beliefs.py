@@ -26,8 +26,8 @@ from typing import Any, Self
 import numpy as np
 
 from ..engine import events as E
-from ..engine.events import PRIVATE_EVENT_TYPES, TypedEvent
-from ..engine.public import PublicState
+from ..engine.events import EVENT_TYPES, PRIVATE_EVENT_TYPES, TypedEvent
+from ..engine.public import READERS, PublicState
 from ..engine.settings import PRESETS, Rules
 from ..talk.lines import Claim, Line
 from ..talk.said import signals
@@ -183,10 +183,12 @@ class Beliefs:
         events = view.events
         if len(events) == self.seen:
             return
-        handlers, feed = _HANDLERS, self.table.feed
+        handlers, feed, unread = _HANDLERS, self.table.feed, _UNREAD
         public = self.seat is None
         for e in events[self.seen :]:  # ``_event``, inlined: most events only feed the table
             kind = e["type"]
+            if kind in unread:
+                continue
             handler = handlers.get(kind)
             if handler is not None and not (public and kind in PRIVATE_EVENTS):
                 handler(self, e)
@@ -226,8 +228,11 @@ class Beliefs:
 
     def _event(self, e: TypedEvent) -> None:
         """Read one event: its handler (``_HANDLERS``), which sees the public state before the
-        event (``table``), then the fold; the public belief skips the seats' private events."""
+        event (``table``), then the fold; the public belief skips the seats' private events.
+        (``update`` does the same for each event, inlined; call ``_changed`` after.)"""
         kind = e["type"]
+        if kind in _UNREAD:
+            return
         handler = _HANDLERS.get(kind)
         if handler is not None and not (self.seat is None and kind in PRIVATE_EVENTS):
             handler(self, e)
@@ -328,46 +333,24 @@ class Beliefs:
             phase = 2
         alive = state.alive
         # The votes read are those of the living outside the government, but this seat's own:
-        # ``me`` is the seat left out besides them (None when it is one of them already).
+        # ``me`` is the seat left out besides them (None when it is not one of them anyway).
         me = self.seat
-        if me is not None and (me in (p, c) or not alive[me]):
+        if me is not None and (me in (p, c) or not alive[me] or votes[me] is None):
             me = None
         key = ("votes", p, c, votes, me, alive, phase)
         terms = self._memo.get(key)  # (the votes' term, the liberal voters' term or None)
         if terms is None:
-            terms = _remember(self._memo, key, self._votes_terms(p, c, votes, me, alive, phase))
+            # Every seat reads this election: its terms for each of them at once.
+            every = self._tables.election_terms(p, c, votes, alive, phase)
+            for who, value in every.items():
+                _remember(self._memo, ("votes", p, c, votes, who, alive, phase), value)
+            terms = every[me]
         total, lib_total = terms
         self.logw = self.logw + total
         if lib_total is not None:
             self.logw = self.logw + lib_total
         if self.model.candidate_vote is not None:
             self._candidate_votes(p, c, votes, phase)
-
-    def _votes_terms(
-        self,
-        p: int,
-        c: int,
-        votes: tuple[bool | None, ...],
-        me: int | None,
-        alive: tuple[bool, ...],
-        phase: int,
-    ) -> tuple[np.ndarray, np.ndarray | None]:
-        """The tempered votes term and liberal voters' term of an election (``_on_votes``):
-        the sum of each counted voter's gathered row (``_Tables.election_rows``), in seat
-        order."""
-        rows, lib_rows = self._tables.election_rows(p, c, phase)
-        total = np.zeros(self.W)
-        lib_total = None if lib_rows is None else np.zeros(self.W)
-        for v, ja in enumerate(votes):
-            if ja is None or v in (p, c, me) or not alive[v]:
-                continue
-            total += rows[int(ja), v]
-            if lib_total is not None and lib_rows is not None:
-                lib_total += lib_rows[int(ja), v]
-        total = self._tempered(total, "votes")
-        if lib_total is not None:
-            lib_total = self._tempered(lib_total, "liberal_votes")
-        return total, lib_total
 
     def _candidate_votes(self, p: int, c: int, votes: tuple[bool | None, ...], phase: int) -> None:
         """The candidates' own votes (``Model.candidate_vote``): voting down one's own
@@ -752,6 +735,9 @@ _HANDLERS: dict[str, Callable[[Beliefs, Any], None]] = {
     for name, method in vars(Beliefs).items()
     if name.startswith("_on_")
 }
+#: The events neither a handler nor the public fold reads (each seat's ``voted``, the most
+#: common of all): ``update`` passes over them.
+_UNREAD = frozenset(EVENT_TYPES) - set(_HANDLERS) - set(READERS)
 
 
 def _normalize(logw: np.ndarray) -> np.ndarray:

@@ -350,6 +350,39 @@ class _Tables:
             out = self.vote_rows[key] = (rows, lib_rows)
         return out
 
+    def election_terms(
+        self, p: int, c: int, votes: tuple[bool | None, ...], alive: tuple[bool, ...], phase: int
+    ) -> dict[int | None, tuple[np.ndarray, np.ndarray | None]]:
+        """The votes term and the liberal voters' term of the election of ``p`` and ``c`` as
+        each seat reads it, tempered: the sum of the counted voters' rows (``election_rows``;
+        the living outside the government) in seat order, less the reading seat's own, for
+        every counted voter and for None (a seat whose vote is not counted anyway).
+
+        All at once: the rows with the reader's own set to 0 are summed along the voters
+        (``np.add.reduce`` adds them one after another, as a loop would: the same bits; adding
+        0.0 changes no sum)."""
+        rows, lib_rows = self.election_rows(p, c, phase)
+        counted = [
+            v for v, ja in enumerate(votes) if ja is not None and v not in (p, c) and alive[v]
+        ]
+        ja = [int(votes[v]) for v in counted]  # type: ignore[arg-type]
+        readers: list[int | None] = [*counted, None]
+        keep = ~np.eye(len(readers), len(counted), dtype=bool)[:, :, None]
+
+        def summed(table: np.ndarray, term: str) -> np.ndarray:
+            if not counted:
+                out = np.zeros((1, len(self.R)))
+            else:
+                out = np.add.reduce(np.where(keep, table[ja, counted][None], 0.0), axis=1)
+            t = self.weight(term)
+            return out if t == 1.0 else t * out
+
+        totals = summed(rows, "votes")
+        libs = None if lib_rows is None else summed(lib_rows, "liberal_votes")
+        return {
+            who: (totals[i], None if libs is None else libs[i]) for i, who in enumerate(readers)
+        }
+
 
 #: Entries a ``_Tables.memo`` keeps before it starts again (a long-lived server meets many).
 MEMO_SIZE = 4096
