@@ -37,7 +37,8 @@ from .beliefs import DEFAULT_MODEL, EYE_MODEL, FAS, HIT, HUMAN_MODEL, LIB, Belie
 from .human_vote import VOTE_FEATURES, VoteTrees, human_vote_trees, vote_features
 from .likelihood import normalize_log
 from .rule import RuleAgent
-from .voice import Reading, Voice
+from .talk_value import team_judge
+from .voice import Judge, Reading, Voice
 
 LIBERAL = "liberal"
 FASCIST = "fascist"
@@ -105,6 +106,7 @@ class BayesAgent(Agent):
         self.forced = False  # blind Hitler forced FF at his last discard (claims FFF)
         self._initial: int | None = None  # sessions (round) where the chancellor waited to claim
         self.voice: Voice | None = None  # made when first asked to talk (``speak``/``listen``)
+        self.seated: tuple[bool, ...] | None = None  # which seats people play, when told
 
     def seated_with(self, people: Sequence[bool]) -> None:
         """With people in at least half of the other seats, read with ``HUMAN_MODEL``: on
@@ -114,6 +116,7 @@ class BayesAgent(Agent):
         (not ``bayes-human``; ``search`` has its own), and only before it has read anything."""
         if self.beliefs is None and self.model is DEFAULT_MODEL and self.people_hold_half(people):
             self.model = HUMAN_MODEL
+        self.seated = tuple(people)  # told to the voice (who answers a table's question)
 
     def fork(self, rng: random.Random | None = None) -> BayesAgent:
         """A copy for a rollout (``Agent.fork``): the beliefs forked, the models shared; its
@@ -594,21 +597,33 @@ class BayesAgent(Agent):
     def _voice(self) -> Voice:
         if self.voice is None:
             self.voice = Voice(self.seat, self.rng)
+            if self.seated is not None:
+                self.voice.seated_with(self.seated)
         return self.voice
 
     def reading(self, view: View) -> Reading:
-        """What this seat says it believes (``bots.voice``): a liberal's (or blind Hitler's)
-        own posterior; an informed fascist's liberal eye, as a liberal in its seat reads it."""
-        if self._informed_fascist(view) and self.public is not None:
+        """What this seat says it believes (``bots.voice``): a liberal's own posterior; a
+        fascist's or Hitler's (blind or not) that of the liberal it pretends to be, the public
+        posterior given that its seat is liberal."""
+        if view.role != LIBERAL and self.public is not None:
             m = self.public.conditioned_marginals(self.seat)
         else:
             assert self.beliefs is not None
             m = self.beliefs.marginals()
         return Reading((m[:, FAS] + m[:, HIT]).tolist(), m[:, HIT].tolist())
 
+    def judge(self, view: View) -> Judge | None:
+        """What a line is worth to this seat's team as the table reads it (``talk_value``): a
+        fascist's or Hitler's voice bends its lines by it; a liberal's says what it believes."""
+        if view.role == LIBERAL or self.public is None:
+            return None
+        team = [self.seat, *self._team(view)]
+        hitler = next((s for s in team if view.known_roles[s] == "hitler"), None)
+        return team_judge(self.public, self.seat, team, hitler)
+
     def speak(self, view: View) -> list[Line]:
         self._sync(view)
-        return self._voice().speak(view, lambda: self.reading(view))
+        return self._voice().speak(view, lambda: self.reading(view), self.judge(view))
 
     def listen(self, view: View, said: Sequence[Said]) -> None:
         """Weigh what other seats said: a claim said in the chat as that claim
