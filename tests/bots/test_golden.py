@@ -27,7 +27,11 @@ def test_the_fixture_covers_every_case_and_seed() -> None:
 @pytest.mark.parametrize("want", RECORDED, ids=[f"{t['case']}-{t['seed']}" for t in RECORDED])
 def test_the_game_is_decided_as_recorded(want: dict[str, Any]) -> None:
     got = trace(_BY_NAME[want["case"]], want["seed"])
-    assert difference(want, got) is None
+    why = difference(want, got)
+    assert why is None, (
+        f"{why}. A change meant to change what the bots decide or say regenerates the trace "
+        "(.venv/bin/python tests/bots/golden.py --write) and says so in its commit."
+    )
 
 
 def test_a_changed_decision_or_belief_is_caught() -> None:
