@@ -149,6 +149,7 @@ class RuleAgent(Agent):
         # deck's policies not yet on the tracks, its hands and peeks
         self.table = SeatState(seat)
         self.voice: Voice | None = None  # made when first asked to talk (``speak``/``listen``)
+        self.seated: tuple[bool, ...] | None = None  # which seats people play, when told
         self.heard_investigations: set[tuple[int, int]] = set()  # claims read (engine or chat)
 
     def fork(self) -> RuleAgent:
@@ -643,7 +644,14 @@ class RuleAgent(Agent):
     def _voice(self) -> Voice:
         if self.voice is None:
             self.voice = Voice(self.seat, self.rng)
+            if self.seated is not None:
+                self.voice.seated_with(self.seated)
         return self.voice
+
+    def seated_with(self, people: Sequence[bool]) -> None:
+        """Which seats people play: told to the voice (the first bot after an asker answers a
+        question put to the table)."""
+        self.seated = tuple(people)
 
     def speak(self, view: View) -> list[Line]:
         """The rule bot's talk (``bots.voice``) on its suspicion scores: a liberal's own, a
