@@ -27,7 +27,8 @@ from typing import Any
 from secret_hitler.bots.base import bot_problem
 from secret_hitler.engine import Game, Role
 from secret_hitler.sim import Lineup
-from secret_hitler.sim.simulator import Z95, game_seed, make_agents, play_game, wilson
+from secret_hitler.sim.simulator import game_seed, make_agents, play_game
+from secret_hitler.stats import Z95, wilson
 
 PLAYERS = 7
 TARGET_POINTS = 8.0

@@ -168,6 +168,27 @@ def test_the_package_has_no_import_cycle() -> None:
     assert not found, "import cycles:\n" + "\n".join(found)
 
 
+#: The llm modules that may import sim: the arena's command, which scores model seats against
+#: the held-out people's votes with the simulator's evaluation (``sim.evaluate.evaluate_votes``).
+LLM_READS_SIM = frozenset({"secret_hitler.llm.cli"})
+
+
+def test_llm_reads_no_sim_module_but_its_command() -> None:
+    """A model seat, its prompts, the arena and its report stand beside the simulator, not on
+    it: the seeds and intervals they share live below both (``secret_hitler.stats``), claim
+    truth in the engine (``engine.claims.is_true``), and the arena plays through the bots'
+    loop (``bots.base.play_out``)."""
+    graph = import_graph()
+    found = {
+        f"{module} -> {target}"
+        for module, targets in graph.items()
+        if module.startswith("secret_hitler.llm") and module not in LLM_READS_SIM
+        for target in targets
+        if target.startswith("secret_hitler.sim")
+    }
+    assert not found, "llm imports sim:\n" + "\n".join(sorted(found))
+
+
 # ---------------------------------------------------------------------- the checker itself
 def test_the_graph_sees_function_level_and_relative_imports() -> None:
     graph = import_graph()

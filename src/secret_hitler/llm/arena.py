@@ -32,10 +32,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from ..bots.base import Agent, agent_factory, play_out_async
+from ..bots.base import Agent, agent_factory, play_out, play_out_async
 from ..engine import Action, Game, View
 from ..pools import WorkerPool
-from ..sim.simulator import derive_seed, run_game
+from ..stats import derive_seed
 from .agent import LLMAgent
 from .client import aclose_clients
 from .endpoints import LEVEL_PREFIX
@@ -156,7 +156,7 @@ def play(spec: GameSpec, rules: Any) -> dict[str, Any]:
     """Play one planned game with plain calls (bots only: a worker of the pool); the line
     ``results.jsonl`` keeps of it."""
     game, seated, models, talk = _table(spec, rules)
-    run_game(game, seated, list(spec.seats))
+    play_out(game, seated, list(spec.seats))
     return _line(spec, game, models, talk)
 
 

@@ -8,7 +8,8 @@ Every metric is defined in docs/llm.md ("Metrics"); in short:
 - ``rating``: openskill (``secret_hitler.ratings``: the model and player-count handicap of rated
   tables), games in plan order, the bot levels held at their published ratings
   (``data/bot-ratings.json``) so a model lands on the same scale; mu +/- 1.96 sigma.
-- ``deception``: claims made, the share false (``sim.evaluate.claim_is_true``) by role; for
+- ``deception``: claims made, the share false (the engine's ``claims.is_true`` on what the
+  claimant knew, ``engine.seat.SeatState``) by role; for
   each false claim, each other living liberal's exact posterior (``bots.beliefs.Beliefs``, the
   ``bayes`` level's model) before and after reading it: ``moved_toward_lie`` is the share of
   those (lie, listener) pairs whose probability of the true role assignment fell; ``caught``
@@ -24,15 +25,16 @@ Every metric is defined in docs/llm.md ("Metrics"); in short:
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ..engine import Action, game_from_record
 from ..engine import actions as A
-from ..sim.evaluate import Tally, claim_is_true
-from ..sim.simulator import Z95, wilson
+from ..engine.claims import is_true
+from ..engine.seat import SeatState
+from ..stats import Z95, mean_interval, wilson
 from .agent import FALLBACK, MODEL, Stats
 from .arena import is_model
 
@@ -55,13 +57,11 @@ def _rate(wins: int, n: int) -> dict[str, Any]:
 
 
 def _mean(values: Sequence[float]) -> dict[str, Any]:
-    n = len(values)
-    if not n:
+    found = mean_interval(values)
+    if found is None:
         return {"n": 0, "mean": None, "ci95": None}
-    mean = sum(values) / n
-    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1)) if n > 1 else 0.0
-    half = Z95 * sd / math.sqrt(n)
-    return {"n": n, "mean": round(mean, 4), "ci95": [round(mean - half, 4), round(mean + half, 4)]}
+    mean, lo, hi = found
+    return {"n": len(values), "mean": round(mean, 4), "ci95": [round(lo, 4), round(hi, 4)]}
 
 
 def participants(lines: Iterable[Mapping[str, Any]]) -> list[str]:
@@ -265,7 +265,7 @@ def _game_posteriors(
                     bayes_err[seats[seat]].append(replay.map_team_error(seat))
         if action.type == A.CLAIM:
             level, role = seats[seat], replay.roles[seat]
-            true = claim_is_true(game.view(seat), action)
+            true = is_true(SeatState.of_seat(seat, game.view(seat).events), action)
             cell = claims[level][role]
             cell[0] += not true
             cell[1] += 1
@@ -336,6 +336,18 @@ def build_report(
     }
 
 
+@dataclass(frozen=True, slots=True)
+class _NoVotes:
+    """The tally of a decider that decided no vote."""
+
+    agree: int = 0
+    total: int = 0
+    human_ja: int = 0
+
+
+_NO_VOTES = _NoVotes()
+
+
 def vote_agreement(report: Any) -> dict[str, Any]:
     """The part of ``sim.evaluate.VoteReport`` the arena reports, with Wilson intervals.
 
@@ -354,8 +366,8 @@ def vote_agreement(report: Any) -> dict[str, Any]:
             by_role={role: _share(t.agree, t.total) for role, t in sorted(report.by_role.items())},
         )
         return out
-    own = report.by_decider.get(MODEL) or Tally()
-    fallback = report.by_decider.get(FALLBACK) or Tally()
+    own = report.by_decider.get(MODEL) or _NO_VOTES
+    fallback = report.by_decider.get(FALLBACK) or _NO_VOTES
     out.update(
         agreement=_share(own.agree, own.total),
         always_ja=round(own.human_ja / own.total, 4) if own.total else None,

@@ -10,7 +10,6 @@ actions from ``game.legal_actions(seat)``; the claim protocol is the one documen
 from __future__ import annotations
 
 import json
-import math
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -24,9 +23,9 @@ from ..engine import Game, Rules
 from ..engine.types import Role
 from ..engine.writer import with_talk
 from ..pools import WorkerPool
+from ..stats import derive_seed, wilson
 from ..talk.said import ACCUSE, Said, signals
 
-Z95 = 1.959963984540054
 # Enum members through their class cost a descriptor call each (about 0.3 µs): read once here.
 _LIBERAL, _HITLER = Role.LIBERAL, Role.HITLER
 
@@ -42,27 +41,9 @@ TALK_MODES = ("off", "speak", "listen", "deaf-liberals")
 SimulationError = AgentError
 
 
-def derive_seed(*parts: object) -> int:
-    """A 63-bit seed from any parts, identical on every platform and Python run."""
-    text = ":".join(map(str, parts)).encode()
-    return int.from_bytes(blake2b(text, digest_size=8).digest(), "big") >> 1
-
-
 def game_seed(seed: int, index: int) -> int:
     """The seed of game ``index`` of a run seeded with ``seed``."""
     return derive_seed("game", seed, index)
-
-
-def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval for a proportion (95% by default); (0, 1) with no trials."""
-    if trials <= 0:
-        return 0.0, 1.0
-    p = successes / trials
-    z2 = z * z
-    denom = 1.0 + z2 / trials
-    centre = (p + z2 / (2 * trials)) / denom
-    half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,7 +20,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .simulator import Z95, GameResult, Lineup, Runner, SimConfig, summarize, wilson
+from ..stats import Z95, wilson
+from .simulator import GameResult, Lineup, Runner, SimConfig, summarize
 
 #: The lineup of the paired games by default: the default level on both sides.
 DEFAULT_LINEUP = Lineup("bayes", "bayes")
