@@ -14,6 +14,8 @@ from typing import Annotated, Any
 
 import typer
 
+from ..engine.settings import MAX_PLAYERS, MIN_PLAYERS, PLAYER_COUNTS
+
 ROOT_HELP = "Play language models and bot levels against each other and measure them."
 
 
@@ -102,9 +104,12 @@ def arena_command(
         raise _fail("--players: comma-separated numbers, e.g. 5,7") from None
     if not lineup:
         raise _fail("--seats: name at least one level")
-    wrong = [n for n in counts if not 5 <= n <= 10]
+    wrong = [n for n in counts if n not in PLAYER_COUNTS]
     if wrong or not counts:
-        raise _fail(f"--players: 5 to 10 players a table, not {wrong[0] if wrong else 'none'}")
+        raise _fail(
+            f"--players: {MIN_PLAYERS} to {MAX_PLAYERS} players a table, "
+            f"not {wrong[0] if wrong else 'none'}"
+        )
     try:
         parsed_rules: Any = json.loads(rules) if rules.strip().startswith("{") else rules.strip()
         resolved = Rules.from_json(parsed_rules)

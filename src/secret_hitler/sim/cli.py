@@ -211,7 +211,9 @@ def _results_table(summary: Summary, title: str, elapsed: float) -> Table:
 
 
 def simulate_command(
-    players: Annotated[int, typer.Option("--players", help="Seats, 5 to 10.")] = 7,
+    players: Annotated[
+        int, typer.Option("--players", help=f"Seats, {MIN_PLAYERS} to {MAX_PLAYERS}.")
+    ] = 7,
     games: Annotated[int, typer.Option("--games", help="Games to play.")] = 1000,
     liberals: LIBERALS = "rule",
     fascists: FASCISTS = "rule",

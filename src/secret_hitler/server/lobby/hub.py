@@ -56,7 +56,7 @@ def rated_problem(players: int, rules: Any, seats: list[Seat], public: bool) -> 
     if rules != "official":
         return "rated: a rated table plays the official rules (rules 'official')"
     if players not in R.PLAYERS:
-        return "rated: a rated table has 5-10 players"
+        return f"rated: a rated table has {R.PLAYERS.start}-{R.PLAYERS.stop - 1} players"
     if any(s.kind == "bot" for s in seats):
         return "rated: a rated table is for people only (no bots)"
     return None
