@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..engine import actions as A
+from ..engine import events as E
 from ..engine.actions import Action
-from ..engine.events import PRIVATE_EVENT_TYPES
 from ..engine.settings import MAX_PLAYERS
 from ..engine.types import Party, Phase, Policy
 from ..engine.view import ELECTION_FIELDS, OWN_FIELDS, TABLE_FIELDS
@@ -45,7 +45,6 @@ for _i, _p in enumerate(Phase):
     _PHASE_INDEX[_p] = _i  # enum members hash by name, so index both spellings
     _PHASE_INDEX[_p.value] = _i
 _POWER_INDEX = {p: i for i, p in enumerate(POWERS)}
-_PRIVATE_EVENTS = PRIVATE_EVENT_TYPES
 
 # ----------------------------------------------------------------------------- action space
 NOMINATE = 0  # + target seat
@@ -462,7 +461,7 @@ class SeatEncoder:
         events = v[_EVENTS]
         feed = self._table.feed
         for e in events[self._seen :]:
-            feed(e, (seat,) if e["type"] in _PRIVATE_EVENTS else None)
+            feed(e, (seat,) if e.private else None)
         self._seen = len(events)
         return self._table.encode(seat, _TABLE_OF(v), _ELECTION_OF(v), _OWN_OF(v))
 
@@ -522,18 +521,18 @@ class TableEncoder:
             self.private[s][self._seat_at + s] = 1.0
         self._join = bytearray().join
         self.handlers: dict[str, Callable[[Any, Any], None]] = {
-            "nominated": self._nominated,
-            "votes": self._votes,
-            "enacted": self._enacted,
-            "veto": self._veto,
-            "power": self._power,
-            "investigated": self._target,
-            "special_election": self._target,
-            "executed": self._target,
-            "drew": self._drew,
-            "passed": self._passed,
-            "received": self._passed,
-            "peek": self._peek_event,
+            E.Nominated.kind: self._nominated,
+            E.Votes.kind: self._votes,
+            E.Enacted.kind: self._enacted,
+            E.Veto.kind: self._veto,
+            E.PowerUsed.kind: self._power,
+            E.Investigated.kind: self._target,
+            E.SpecialElection.kind: self._target,
+            E.Executed.kind: self._target,
+            E.Drew.kind: self._drew,
+            E.Passed.kind: self._passed,
+            E.Received.kind: self._passed,
+            E.Peek.kind: self._peek_event,
         }
         self._row = layout.record_size
         self._zero_row = array("f", bytes(4 * self._row))
@@ -544,15 +543,17 @@ class TableEncoder:
             self._peek_at_record = [0] * players
             self._investigation_at = [0] * players
             self.handlers.update(
-                legislative_session=self._session,
-                claim=self._claim,
-                investigated=self._investigated,
+                {
+                    E.LegislativeSession.kind: self._session,
+                    E.Claimed.kind: self._claim,
+                    E.Investigated.kind: self._investigated,
+                }
             )
 
     # -- events
-    def feed(self, event: Any, audience: Sequence[int] | None) -> None:
+    def feed(self, event: E.TypedEvent, audience: Sequence[int] | None) -> None:
         """One event of the log, with the seats that observe it (``None``: everyone)."""
-        handler = self.handlers.get(event["type"])
+        handler = self.handlers.get(event.kind)
         if handler is not None:
             handler(event, audience)
 
@@ -564,7 +565,7 @@ class TableEncoder:
             for e in new:
                 handler = get(e.type)
                 if handler is not None:
-                    handler(e.data, e.audience)
+                    handler(e.json, e.audience)
             self._cursor += len(new)
         return observer
 
@@ -573,7 +574,7 @@ class TableEncoder:
         self.sync(observer)
         return self.encode(seat, observer.table(), observer.election(), observer.own(seat))
 
-    def _nominated(self, data: Any, _aud: Any) -> None:
+    def _nominated(self, e: E.Nominated, _aud: Any) -> None:
         self.records += 1
         k = self.k
         if not k:
@@ -582,8 +583,8 @@ class TableEncoder:
         h[r:] = h[:-r]
         h[:r] = self._zero_row
         h[_R["valid"]] = 1.0
-        h[_R["president"] + data["president"]] = 1.0
-        h[_R["chancellor"] + data["chancellor"]] = 1.0
+        h[_R["president"] + e.president] = 1.0
+        h[_R["chancellor"] + e.chancellor] = 1.0
         self._hist_bytes = None
 
     def _set(self, index: int) -> None:
@@ -591,54 +592,54 @@ class TableEncoder:
             self.hist[index] = 1.0
             self._hist_bytes = None
 
-    def _votes(self, data: Any, _aud: Any) -> None:
+    def _votes(self, e: E.Votes, _aud: Any) -> None:
         if not (self.k and self.records):
             return
         h = self.hist
         ja, nein = _R["ja"], _R["nein"]
-        for s, v in enumerate(data["votes"]):
+        for s, v in enumerate(e.votes):
             if v is True:
                 h[ja + s] = 1.0
             elif v is False:
                 h[nein + s] = 1.0
-        if data["passed"]:
+        if e.passed:
             h[_R["elected"]] = 1.0
         self._hist_bytes = None
 
-    def _enacted(self, data: Any, _aud: Any) -> None:
-        i = 0 if data["policy"] == "liberal" else 1
-        self._set((_R["chaos"] if data["chaos"] else _R["enacted"]) + i)
+    def _enacted(self, e: E.Enacted, _aud: Any) -> None:
+        i = 0 if e.policy == "liberal" else 1
+        self._set((_R["chaos"] if e.chaos else _R["enacted"]) + i)
 
-    def _veto(self, data: Any, _aud: Any) -> None:
-        self._set(_R["vetoed"] if data["accepted"] else _R["veto_refused"])
+    def _veto(self, e: E.Veto, _aud: Any) -> None:
+        self._set(_R["vetoed"] if e.accepted else _R["veto_refused"])
 
-    def _power(self, data: Any, _aud: Any) -> None:
-        self._set(_R["power"] + _POWER_INDEX[data["power"]])
-        if data["power"] == "peek" and self.layout.claims:
-            self._peek_at_record[data["president"]] = self.records
+    def _power(self, e: E.PowerUsed, _aud: Any) -> None:
+        self._set(_R["power"] + _POWER_INDEX[e.power])
+        if e.power == "peek" and self.layout.claims:
+            self._peek_at_record[e.president] = self.records
 
     # -- claims (``layout.claims``): each in the row of the round it is about
-    def _session(self, _data: Any, _aud: Any) -> None:
+    def _session(self, _e: E.LegislativeSession, _aud: Any) -> None:
         self._session_at = self.records
 
-    def _investigated(self, data: Any, aud: Any) -> None:
-        self._target(data, aud)
-        self._investigation_at[data["president"]] = self.records
+    def _investigated(self, e: E.Investigated, aud: Any) -> None:
+        self._target(e, aud)
+        self._investigation_at[e.president] = self.records
 
-    def _claim(self, data: Any, _aud: Any) -> None:
-        seat, subject = data["seat"], data["subject"]
+    def _claim(self, e: E.Claimed, _aud: Any) -> None:
+        seat, subject = e.seat, e.subject
         if subject == "investigation":
             at = self._investigation_at[seat]
-            index = _CR["investigation_claim"] + (data["party"] != "liberal")
+            index = _CR["investigation_claim"] + (e.party != "liberal")
         elif subject == "peek":
             at = self._peek_at_record[seat]
             index = _CR["peek_claim"]
-            for i, p in enumerate(data["policies"]):
+            for i, p in enumerate(e.policies or ()):
                 self._set_at(at, index + 2 * i + (p != "liberal"))
             return
         else:
             at = self._session_at
-            liberals = sum(1 for p in data["policies"] if p == "liberal")
+            liberals = sum(1 for p in e.policies or () if p == "liberal")
             field = "president_claim" if subject == "president_hand" else "chancellor_claim"
             index = _CR[field] + liberals
         self._set_at(at, index)
@@ -650,12 +651,12 @@ class TableEncoder:
             self.hist[row * self._row + index] = 1.0
             self._hist_bytes = None
 
-    def _target(self, data: Any, _aud: Any) -> None:
-        self._set(_R["target"] + data["target"])
+    def _target(self, e: E.Investigated | E.SpecialElection | E.Executed, _aud: Any) -> None:
+        self._set(_R["target"] + e.target)
 
-    def _own(self, data: Any, aud: Sequence[int] | None, field: str) -> None:
+    def _own(self, policies: Sequence[str], aud: Sequence[int] | None, field: str) -> None:
         if self.k and self.records and aud:
-            libs = sum(1 for p in data["policies"] if p == "liberal")
+            libs = sum(1 for p in policies if p == "liberal")
             at = _PR[field] + libs
             for s in aud:
                 newest = array("f", self._own_history(s)[:_OWN_ROW_BYTES])
@@ -671,18 +672,18 @@ class TableEncoder:
             self._own_records[seat] = self.records
         return own
 
-    def _drew(self, data: Any, aud: Sequence[int] | None) -> None:
-        self._own(data, aud, "drew_liberals")
+    def _drew(self, e: E.Drew, aud: Sequence[int] | None) -> None:
+        self._own(e.policies, aud, "drew_liberals")
 
-    def _passed(self, data: Any, aud: Sequence[int] | None) -> None:
-        self._own(data, aud, "passed_liberals")
+    def _passed(self, e: E.Passed | E.Received, aud: Sequence[int] | None) -> None:
+        self._own(e.policies, aud, "passed_liberals")
 
-    def _peek_event(self, data: Any, aud: Sequence[int] | None) -> None:
+    def _peek_event(self, e: E.Peek, aud: Sequence[int] | None) -> None:
         at = self._peek_at
         for s in aud or ():
             row = self.private[s]
             row[at : at + 6] = _ZERO_PEEK
-            for i, p in enumerate(data["policies"][:3]):
+            for i, p in enumerate(e.policies[:3]):
                 row[at + 2 * i + (0 if p == "liberal" else 1)] = 1.0
             self._head_bytes[s] = None
 
