@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from secret_hitler.bots import beliefs as B
-from secret_hitler.bots import make_agent
+from secret_hitler.bots import make_agent, posterior
 from secret_hitler.engine import Game, View
 from secret_hitler.engine.settings import PRESETS, Rules
 from secret_hitler.sim.simulator import derive_seed
@@ -47,12 +47,12 @@ def _consistent(view: View, world: tuple[int, ...], executed: set[int]) -> bool:
 
 def _single_world_loglik(view: View, world: np.ndarray, model: B.Model) -> float:
     """The log-likelihood of this seat's events in one world, from a belief of that world only."""
-    saved = B.worlds_matrix
+    saved = posterior.worlds_matrix  # where a posterior gets its worlds
     try:
-        B.worlds_matrix = lambda n, f: world[None, :]  # type: ignore[assignment]
+        posterior.worlds_matrix = lambda n, f: world[None, :]  # type: ignore[assignment]
         b = B.Beliefs.for_view(view, model=model)
     finally:
-        B.worlds_matrix = saved
+        posterior.worlds_matrix = saved
     b.update(view)
     out = float(b.logw[0])
     if b.session is not None and np.isfinite(out):

@@ -35,8 +35,6 @@ from .likelihood import (
     MEMO_SIZE,
     Session,
     _remember,
-    _session_table,
-    _tables,
     hand_prior,
     session_prior,
     session_table,
@@ -61,6 +59,7 @@ from .model import (
     load_talk_model,
     model_from_json,
 )
+from .posterior import Posterior, _normalize
 
 _OFFICIAL = PRESETS["official"]
 PRIVATE_EVENTS = PRIVATE_EVENT_TYPES
@@ -83,7 +82,7 @@ def _rules_of(rules: Any) -> Rules:
     return out
 
 
-class Beliefs:
+class Beliefs(Posterior):
     """The posterior of one seat (or of the public, ``seat=None``) over role assignments.
 
     Feed it views of that seat with ``update``; it reads only the events it has not seen yet.
@@ -104,20 +103,17 @@ class Beliefs:
         model: Model = DEFAULT_MODEL,
         talk: TalkModel | None = None,
     ) -> None:
-        self.n = players
         self.talk = TALK_MODEL if talk is None else talk
         self.heard_investigations: set[tuple[int, int]] = set()  # claims read (engine or chat)
-        self.fascists = fascists
         self.seat = None if public else seat
-        self.model = model
-        self.R = worlds_matrix(players, fascists)
-        self.W = len(self.R)
-        self.logw = np.zeros(self.W)
         # the official rules (the engine's) unless told: ``for_view`` tells the game's
         self.deck = deck = _OFFICIAL.deck if deck is None else deck
         zone = _OFFICIAL.hitler_zone if hitler_zone is None else hitler_zone
-        self.hitler_knows = (
-            _OFFICIAL.hitler_knows(players) if hitler_knows is None else hitler_knows
+        super().__init__(
+            players,
+            fascists,
+            _OFFICIAL.hitler_knows(players) if hitler_knows is None else hitler_knows,
+            model,
         )
         self.seen = 0
         # the public state as of the events read (the engine's fold): who is alive, the tracks,
@@ -128,16 +124,6 @@ class Beliefs:
         self.peek_k3: int | None = None
         self.peek_claim: int | None = None
         self.executed_pending: int | None = None  # executed seat, until the game goes on
-        self._probs: np.ndarray | None = None
-        # what the queries derived from ``_probs`` (marginals, conditioned posteriors), by name
-        self._derived: dict[tuple[Any, ...], Any] = {}
-        tables = self._tables = _tables(self.R, self.hitler_knows, model)
-        self._weights = tables.weights
-        self._temper = tables.temper
-        self._onehot = tables.onehot
-        self._vote_logs = tables.vote_logs
-        self._liberal_vote_logs = tables.liberal_vote_logs
-        self._memo = tables.memo
 
     def fork(self) -> Self:
         """An independent copy, cheap enough for every rollout of a search: the tables and the
@@ -150,9 +136,6 @@ class Beliefs:
         if self.session is not None:
             other.session = replace(self.session)
         return other
-
-    def _hitler_knows(self) -> bool:
-        return self.hitler_knows
 
     @classmethod
     def for_view(
@@ -201,31 +184,6 @@ class Beliefs:
         self.executed_pending = None
         self._changed()
 
-    def _changed(self) -> None:
-        """The log-weights or the open session changed: the posterior is computed again."""
-        self._probs = None
-        self._derived = {}
-
-    def _mask(self, keep: np.ndarray) -> None:
-        self.logw = np.where(keep, self.logw, -np.inf)
-
-    def _add(self, loglik: np.ndarray, term: str) -> None:
-        t = self._weights.get(term, self._temper)
-        self.logw = self.logw + (loglik if t == 1.0 else t * loglik)
-
-    def _tempered(self, loglik: np.ndarray, term: str) -> np.ndarray:
-        """``loglik`` as ``_add`` adds it (for the memo, which holds terms tempered)."""
-        t = self._weights.get(term, self._temper)
-        return loglik if t == 1.0 else t * loglik
-
-    def _role_is(self, seat: int, role: int) -> np.ndarray:
-        R = self.R
-        return self._tables.column(("is", seat, role), lambda: R[:, seat] == role)
-
-    def _role_is_not(self, seat: int, role: int) -> np.ndarray:
-        R = self.R
-        return self._tables.column(("is_not", seat, role), lambda: R[:, seat] != role)
-
     def _event(self, e: TypedEvent) -> None:
         """Read one event: its handler (``_HANDLERS``), which sees the public state before the
         event (``table``), then the fold; the public belief skips the seats' private events.
@@ -270,34 +228,9 @@ class Beliefs:
         loglik = self._memo.get(key)
         if loglik is None:
             weights = m.nominate_fascist_zone if zone else m.nominate_fascist
-            loglik = self._fascist_choice(p, c, elig, weights)
+            loglik = self._tables.fascist_choice(p, c, elig, weights)
             loglik = _remember(self._memo, key, self._tempered(loglik, "nominate"))
         self.logw = self.logw + loglik
-
-    def _fascist_choice(
-        self, p: int, t: int, cands: Sequence[int], weights_t: tuple[float, float, float]
-    ) -> np.ndarray:
-        """Log-likelihood per world of ``p`` choosing ``t`` among ``cands``, relative to a
-        uniform choice, when ``p`` is an informed fascist (weights by the target's role), else
-        0. Its parts depend on ``R`` alone, made once per table (``_Tables.column``)."""
-        R = self.R
-        tables = self._tables
-        weights = np.array(weights_t)
-        num = tables.column(("role_weight", t, weights_t), lambda: weights[R[:, t]])
-
-        def den() -> np.ndarray:
-            chosen = list(cands)
-            counts = np.stack([(R[:, chosen] == r).sum(axis=1) for r in range(3)], axis=1)
-            out: np.ndarray = counts @ weights
-            return out
-
-        total = tables.column(("choice_weight", tuple(cands), weights_t), den)
-        ratio = num * len(cands) / total
-        knows = self._hitler_knows()
-        rp = R[:, p]
-        active = tables.column(("informed", p), lambda: (rp == FAS) | ((rp == HIT) & knows))
-        out: np.ndarray = np.where(active, np.log(ratio), 0.0)
-        return out
 
     def _by_role(self, p: int, t: int, cands: Sequence[int], table: Any, term: str) -> None:
         """``p`` picked ``t`` among ``cands``: weights by target role, one row per role of ``p``
@@ -312,15 +245,8 @@ class Beliefs:
 
     def _choice_loglik(self, p: int, t: int, cands: Sequence[int], table: Any) -> np.ndarray:
         """Log-likelihood per world of ``p`` choosing ``t`` among ``cands`` with weights
-        ``table[chooser role][target role]``, relative to a uniform choice."""
-        weights = np.array(table, dtype=float)  # [chooser role, target role]
-        R = self.R
-        rp = R[:, p]
-        counts = np.stack([(R[:, list(cands)] == r).sum(axis=1) for r in range(3)], axis=1)
-        den = (counts * weights[rp]).sum(axis=1)
-        ratio = weights[rp, R[:, t]] * len(cands) / den
-        out: np.ndarray = np.log(ratio)
-        return out
+        ``table[chooser role][target role]`` (``_Tables.choice_loglik``)."""
+        return self._tables.choice_loglik(p, t, cands, table)
 
     def _on_votes(self, e: E.Votes) -> None:
         state = self.table
@@ -515,24 +441,7 @@ class Beliefs:
 
     def investigation_claim_loglik(self, seat: int, target: int, party: str) -> np.ndarray:
         """Log-likelihood per world of ``seat`` claiming that ``target`` is of ``party``."""
-        m = self.model
-        t = np.zeros((3, 3))  # [investigator role, target role]
-        for ri in range(3):
-            for rt in range(3):
-                truth = "liberal" if rt == LIB else "fascist"
-                honest = 1 - m.eps if party == truth else m.eps
-                if ri == LIB:
-                    p = honest
-                elif ri == HIT and not self._hitler_knows():
-                    h = m.hitler_truthful_investigation
-                    p = h * honest + (1 - h) * 0.5
-                elif rt == LIB:
-                    p = m.frame_liberal if party == "fascist" else 1 - m.frame_liberal
-                else:
-                    p = m.clear_teammate if party == "liberal" else 1 - m.clear_teammate
-                t[ri, rt] = p
-        out: np.ndarray = np.log(t[self.R[:, seat], self.R[:, target]])
-        return out
+        return self._tables.investigation_claim(seat, target, party)
 
     def _on_investigated(self, e: E.Investigated) -> None:
         table = self.model.investigate_by_role
@@ -587,7 +496,7 @@ class Beliefs:
             cands = [s for s in range(self.n) if alive[s] and s != p and s not in exclude]
             if t not in cands or len(cands) < 2:
                 return
-            loglik = self._tempered(self._fascist_choice(p, t, cands, weights_t), term)
+            loglik = self._tempered(self._tables.fascist_choice(p, t, cands, weights_t), term)
             _remember(self._memo, key, loglik)
         self.logw = self.logw + loglik
 
@@ -612,36 +521,12 @@ class Beliefs:
                 self.pile = [max(lib + s.taken - guess, 0.0), max(fas - s.taken + guess, 0.0)]
 
     def _open_session_loglik(self, s: Session) -> np.ndarray:
-        """A session's log-likelihood, tempered like everything ``_add`` receives (memoized by
-        what is known of it: ``session_table``'s facts and the government)."""
-        facts = (
-            s.prior,
-            s.veto_available,
-            s.k3,
-            s.k2,
-            s.veto_proposed,
-            s.veto_accepted,
-            s.enacted,
-            s.c3,
-            s.c2,
-        )
-        key = ("session", s.president, s.chancellor, facts)
-        out: np.ndarray | None = self._memo.get(key)
-        if out is None:
-            table = _session_table(self.model, facts)
-            loglik = np.log(table[self.R[:, s.president], self.R[:, s.chancellor]])
-            out = _remember(self._memo, key, self._tempered(loglik, "session"))
-        return out
+        """A session's log-likelihood, tempered like everything ``_add`` receives."""
+        return self._tables.session_term(s)
 
-    # ------------------------------------------------------------------ queries
-    def probs(self) -> np.ndarray:
-        """The posterior over worlds (sums to 1), including the session still open."""
-        if self._probs is None:
-            logw = self.logw
-            if self.session is not None:
-                logw = logw + self._open_session_loglik(self.session)
-            self._probs = _normalize(logw)
-        return self._probs
+    def _open_term(self) -> np.ndarray | None:
+        s = self.session
+        return None if s is None else self._open_session_loglik(s)
 
     def probs_with(self, **changes: Any) -> np.ndarray:
         """The posterior if the open session also showed ``changes`` (claims, enactment).
@@ -653,81 +538,6 @@ class Beliefs:
             return self.probs()
         return _normalize(self.logw + self._open_session_loglik(replace(s, **changes)))
 
-    def _derive(self, key: tuple[Any, ...], make: Callable[[], Any]) -> Any:
-        """What ``make()`` derives from the posterior now, made once until it changes (every
-        seat's votes ask the same questions of it); read-only, as ``probs`` is shared."""
-        out = self._derived.get(key)
-        if out is None:
-            out = self._derived[key] = make()
-            if isinstance(out, np.ndarray):
-                out.setflags(write=False)
-        return out
-
-    def marginals(self, probs: np.ndarray | None = None) -> np.ndarray:
-        """(seats, 3): P(seat has role r), r = liberal, fascist, Hitler: of this posterior, or
-        of ``probs`` (over the same worlds)."""
-        if probs is None:
-            probs = self.probs()
-        # By the identity of ``probs``, which the entry holds (so no other array takes its id
-        # while it lasts): the posterior, or one conditioned on a seat, is asked again and again.
-        key = ("marginals", id(probs))
-        hit = self._derived.get(key)
-        if hit is not None and hit[0] is probs:
-            out: np.ndarray = hit[1]
-            return out
-        out = (probs @ self._onehot).reshape(self.n, 3)
-        out.setflags(write=False)
-        self._derived[key] = (probs, out)
-        return out
-
-    def p_fascist_party(self, probs: np.ndarray | None = None) -> np.ndarray:
-        if probs is None:
-            out: np.ndarray = self._derive(("fascist",), lambda: self.p_fascist_party(self.probs()))
-            return out
-        m = self.marginals(probs)
-        party: np.ndarray = m[:, FAS] + m[:, HIT]
-        return party
-
-    def p_both_liberal(self, a: int, b: int, probs: np.ndarray | None = None) -> float:
-        p = self.probs() if probs is None else probs
-        return float(p[self._tables.both_liberal(a, b)].sum())
-
-    def p_liberal_government(self, alive: Sequence[bool]) -> float:
-        """The average P(liberal-liberal) over governments of the ``alive`` seats."""
-        living = tuple(alive)
-        pairs = self._tables.liberal_pairs(living)
-        out: float = self._derive(("clean", living), lambda: float(self.probs() @ pairs))
-        return out
-
-    def conditioned_liberal(self, seat: int) -> np.ndarray:
-        """The posterior given that ``seat`` is liberal: what that liberal would believe."""
-        out: np.ndarray = self._derive(("conditioned", seat), lambda: self._conditioned(seat))
-        return out
-
-    def _conditioned(self, seat: int) -> np.ndarray:
-        p = self.probs() * self._role_is(seat, LIB)
-        total = p.sum()
-        return p / total if total > 0 else self.probs()
-
-    def conditioned_marginals(self, seat: int) -> np.ndarray:
-        """``marginals`` of ``conditioned_liberal(seat)``: what a liberal in ``seat`` reads."""
-        return self.marginals(self.conditioned_liberal(seat))
-
-    def column(self, key: tuple[Any, ...], make: Callable[[], np.ndarray]) -> np.ndarray:
-        """A vector or matrix over the worlds that depends on ``R`` alone (a mask, the roles
-        of some seats), made once for every posterior of the table (``_Tables.column``)."""
-        return self._tables.column(key, make)
-
-    def world_index(self, roles: list[str] | tuple[str, ...]) -> int:
-        """The index of the world matching ``roles`` (names), or -1."""
-        row = np.array([ROLE_INDEX[r] for r in roles], dtype=np.int8)
-        hits = np.nonzero((row == self.R).all(axis=1))[0]
-        return int(hits[0]) if len(hits) else -1
-
-    def possible(self) -> int:
-        """How many worlds hard evidence has not ruled out."""
-        return int(np.isfinite(self.logw).sum())
-
 
 #: Each event type's handler (``Beliefs._on_<type>``), found once per event by ``update``.
 _HANDLERS: dict[str, Callable[[Beliefs, Any], None]] = {
@@ -738,15 +548,6 @@ _HANDLERS: dict[str, Callable[[Beliefs, Any], None]] = {
 #: The events neither a handler nor the public fold reads (each seat's ``voted``, the most
 #: common of all): ``update`` passes over them.
 _UNREAD = frozenset(EVENT_TYPES) - set(_HANDLERS) - set(READERS)
-
-
-def _normalize(logw: np.ndarray) -> np.ndarray:
-    top = logw.max()
-    if not np.isfinite(top):
-        return np.full(len(logw), 1.0 / len(logw))
-    w = np.exp(logw - top)
-    out: np.ndarray = w / w.sum()
-    return out
 
 
 __all__ = [

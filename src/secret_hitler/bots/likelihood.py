@@ -13,6 +13,7 @@ alike, with a bounded memo of the terms they read (``_remember``).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
@@ -214,6 +215,7 @@ class _Tables:
     __slots__ = (
         "R",
         "model",
+        "hitler_knows",
         "onehot",
         "vote_logs",
         "liberal_vote_logs",
@@ -227,6 +229,7 @@ class _Tables:
     def __init__(self, R: np.ndarray, hitler_knows: bool, model: Model) -> None:
         self.R = R  # the cache key holds its id: kept alive, and checked on each hit
         self.model = model
+        self.hitler_knows = hitler_knows
         players = R.shape[1]
         self.weights = dict(model.weights or ())
         self.temper = dict(model.temper_by_players or ()).get(players, model.temper)
@@ -348,6 +351,92 @@ class _Tables:
             if len(self.vote_rows) >= 16:
                 self.vote_rows.clear()
             out = self.vote_rows[key] = (rows, lib_rows)
+        return out
+
+    def fascist_choice(
+        self, p: int, t: int, cands: Sequence[int], weights_t: tuple[float, float, float]
+    ) -> np.ndarray:
+        """Log-likelihood per world of ``p`` choosing ``t`` among ``cands``, relative to a
+        uniform choice, when ``p`` is an informed fascist (weights by the target's role), else
+        0: a fascist president's nomination, special election or execution. Its parts depend
+        on ``R`` alone, made once (``column``)."""
+        R = self.R
+        weights = np.array(weights_t)
+        num = self.column(("role_weight", t, weights_t), lambda: weights[R[:, t]])
+
+        def den() -> np.ndarray:
+            chosen = list(cands)
+            counts = np.stack([(R[:, chosen] == r).sum(axis=1) for r in range(3)], axis=1)
+            out: np.ndarray = counts @ weights
+            return out
+
+        total = self.column(("choice_weight", tuple(cands), weights_t), den)
+        ratio = num * len(cands) / total
+        knows = self.hitler_knows
+        rp = R[:, p]
+        active = self.column(("informed", p), lambda: (rp == FAS) | ((rp == HIT) & knows))
+        out: np.ndarray = np.where(active, np.log(ratio), 0.0)
+        return out
+
+    def choice_loglik(self, p: int, t: int, cands: Sequence[int], table: Any) -> np.ndarray:
+        """Log-likelihood per world of ``p`` choosing ``t`` among ``cands`` with weights
+        ``table[chooser role][target role]``, relative to a uniform choice."""
+        weights = np.array(table, dtype=float)  # [chooser role, target role]
+        R = self.R
+        rp = R[:, p]
+        counts = np.stack([(R[:, list(cands)] == r).sum(axis=1) for r in range(3)], axis=1)
+        den = (counts * weights[rp]).sum(axis=1)
+        ratio = weights[rp, R[:, t]] * len(cands) / den
+        out: np.ndarray = np.log(ratio)
+        return out
+
+    def investigation_claim(self, seat: int, target: int, party: str) -> np.ndarray:
+        """Log-likelihood per world of ``seat`` claiming that ``target`` is of ``party`` (not
+        tempered; made once)."""
+        key = ("investigation_claim", seat, target, party)
+        out: np.ndarray | None = self.memo.get(key)
+        if out is not None:
+            return out
+        m = self.model
+        t = np.zeros((3, 3))  # [investigator role, target role]
+        for ri in range(3):
+            for rt in range(3):
+                truth = "liberal" if rt == LIB else "fascist"
+                honest = 1 - m.eps if party == truth else m.eps
+                if ri == LIB:
+                    p = honest
+                elif ri == HIT and not self.hitler_knows:
+                    h = m.hitler_truthful_investigation
+                    p = h * honest + (1 - h) * 0.5
+                elif rt == LIB:
+                    p = m.frame_liberal if party == "fascist" else 1 - m.frame_liberal
+                else:
+                    p = m.clear_teammate if party == "liberal" else 1 - m.clear_teammate
+                t[ri, rt] = p
+        out = _remember(self.memo, key, np.log(t[self.R[:, seat], self.R[:, target]]))
+        return out
+
+    def session_term(self, s: Session) -> np.ndarray:
+        """A legislative session's log-likelihood per world, tempered (``session_table`` by
+        the government's roles; made once per what is known of the session)."""
+        facts = (
+            s.prior,
+            s.veto_available,
+            s.k3,
+            s.k2,
+            s.veto_proposed,
+            s.veto_accepted,
+            s.enacted,
+            s.c3,
+            s.c2,
+        )
+        key = ("session", s.president, s.chancellor, facts)
+        out: np.ndarray | None = self.memo.get(key)
+        if out is None:
+            table = _session_table(self.model, facts)
+            loglik = np.log(table[self.R[:, s.president], self.R[:, s.chancellor]])
+            t = self.weight("session")
+            out = _remember(self.memo, key, loglik if t == 1.0 else t * loglik)
         return out
 
     def election_terms(
