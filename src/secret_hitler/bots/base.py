@@ -22,10 +22,11 @@ the claims, ``speak(view)``: the talk lines (``secret_hitler.talk`` ``Line`` val
 now, at most ``SPEECH_MAX`` a call (a level keeps its own rate a round, ``bots.voice``). Each
 line said at the table (a seat's, or a person's: a structured line or a free text, as a
 ``talk.said.Said`` entry) is delivered to every other seat that listens with
-``listen(view, said)``, the listener's view at that moment. Claims said in the chat are read by
-the listener as claims (docs/bots.md, "Talk"); a claim a person confirms becomes an engine claim
-action as any other. By default an agent says nothing and hears nothing, and a host that does
-not ask plays exactly the games it played before talk existed.
+``listen(view, said)``, the listener's view at that moment. The order of these asks, for the
+claims and the talk alike, is one loop every host runs (``bots/table_talk.py``). Claims said in
+the chat are read by the listener as claims (docs/bots.md, "Talk"); a claim a person confirms
+becomes an engine claim action as any other. By default an agent says nothing and hears
+nothing, and a host that does not ask plays exactly the games it played before talk existed.
 
 The contract is kept in one place, for every caller (the simulator, the search's rollouts, the
 server's bot seats): ``decide`` asks for a turn and checks the answer is one of the actions
@@ -33,7 +34,9 @@ offered; ``ask_claims`` asks for claims and reads what ``claims`` returned (noth
 or several) the one way; ``makes_claims`` tells whether an agent ever claims; ``ask_speech``
 and ``tell`` are the talk protocol's two calls (``speaks``/``listens``: whether an agent does);
 ``play_out`` drives a game to its end with one agent per seat (and its talk, with a
-``TableTalk``). An answer outside the offer raises ``AgentError`` and changes nothing.
+``TableTalk``). An answer outside the offer raises ``AgentError`` and changes nothing: the
+simulator stops on it, a bug to see; a live table's bots are supervised instead
+(``bots/supervised.py``: the fallback moves).
 
 Async agents. An agent that waits rather than computes (a language model's seat waits for its
 endpoint) may also define ``act_async`` and ``claims_async``, coroutines with the meaning of
@@ -47,6 +50,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import functools
 import importlib
 import random
 from collections.abc import Awaitable, Callable, Sequence
@@ -54,11 +58,11 @@ from typing import Any, ClassVar
 
 from ..engine import Action, Game, View
 from ..engine import actions as A
-from ..engine.speech import may_speak
 from ..engine.types import Phase
 from ..extras import MissingExtra, installed, require
 from ..talk.lines import KINDS, Line
 from ..talk.said import Said, judges_speaker
+from .table_talk import TableTalk, claim_asks, claim_order
 
 
 class Agent:
@@ -271,14 +275,6 @@ def turn_actions(game: Game, seat: int) -> list[Action]:
     return legal
 
 
-def claim_order(game: Game) -> list[int]:
-    """The seats in the order claims are asked for: the last elected president first, so a
-    chancellor can hear his story before telling hers."""
-    n = game.n
-    first = game.president if game.president is not None else 0
-    return [(first + i) % n for i in range(n)]
-
-
 def play_out(
     game: Game,
     agents: Sequence[Agent],
@@ -292,11 +288,13 @@ def play_out(
     does not leave a vote open (the claim protocol above). An agent with ``needs_view = False``
     is asked ``choose(legal)`` and no view is made for it. ``names`` label the seats in an
     ``AgentError`` (default: the agents' names). With ``talk``, the table talks after each of
-    those actions and its claims (``TableTalk.round``); without, nobody is asked to.
+    those actions and its claims (``TableTalk.round``); without, nobody is asked to. Claims and
+    talk are asked in the order of ``bots/table_talk.py``, the one a live table follows.
     """
     if len(agents) != game.n:
         raise ValueError(f"need {game.n} agents, got {len(agents)}")
     labels = list(names) if names is not None else [a.name for a in agents]
+    seated = strict_talkers(game, agents, labels) if talk is not None else {}
     talkers = [makes_claims(a) for a in agents]  # the others need not be asked
     anyone_talks = any(talkers)
     # Per seat, ``choose`` for an agent that needs no view, else None (``act``, with a view);
@@ -333,59 +331,39 @@ def play_out(
                 if anyone_talks and game.claimants():
                     claims += _offer_claims(game, agents, labels, talkers)
                 if talk is not None and not game.finished:
-                    talk.round(game, agents, labels)
+                    talk.round(game, seated)
                 break
     return turns, claims
 
 
-class TableTalk:
-    """The talk of one table driven by ``play_out``: after each applied action (and its
-    claims) every living seat that speaks is asked, the last elected president first, as the
-    server's driver asks its bots; what a seat that may not speak now says
-    (``engine.speech.may_speak``: the government during its session) is dropped, as a live
-    table drops it; each line said is delivered at once to every other living seat that
-    listens, so a seat accused or asked in one pass can answer in the next (at most ``passes``
-    a time). ``listen[seat]`` False makes a seat deaf; ``said`` keeps every line, the record's
-    talk section."""
+class _Strict:
+    """A seat of ``play_out``'s talk (``table_talk.Talker``): its agent asked through the
+    contract, a broken one raising ``AgentError`` that names the seat (the simulator stops)."""
 
-    def __init__(self, listen: Sequence[bool] | None = None, passes: int = 2) -> None:
-        self.listen = None if listen is None else list(listen)
-        self.passes = passes
-        self.said: list[Said] = []
-        self._speakers: list[bool] | None = None
-        self._listeners: list[bool] = []
+    def __init__(self, agent: Agent, who: Callable[[], str]) -> None:
+        self.agent = agent
+        self.who = who
+        self.speaks = speaks(agent)
+        self.listens = listens(agent)
 
-    def round(self, game: Game, agents: Sequence[Agent], labels: Sequence[str]) -> int:
-        """One round of talk now; returns the lines said."""
-        if self._speakers is None:
-            self._speakers = [speaks(a) for a in agents]
-            hear = self.listen if self.listen is not None else [True] * len(agents)
-            self._listeners = [bool(h) and listens(a) for a, h in zip(agents, hear, strict=True)]
-        order = claim_order(game)
-        view = game.observer.view
-        total = 0
-        for _ in range(self.passes):
-            said_now = 0
-            for seat in order:
-                if not self._speakers[seat] or not game.alive[seat]:
-                    continue
-                try:
-                    lines = ask_speech(agents[seat], view(seat))
-                except AgentError as exc:
-                    raise AgentError(f"{_who(labels, seat, game)}: {exc}") from None
-                if not lines or not may_speak(game, seat):
-                    continue  # the engine's speech rule: the government in session says nothing
-                after = len(game.actions)
-                entries = [Said(seat, after, line) for line in lines]
-                self.said.extend(entries)
-                said_now += len(entries)
-                for other in order:
-                    if other != seat and self._listeners[other] and game.alive[other]:
-                        tell(agents[other], view(other), entries)
-            total += said_now
-            if not said_now:
-                break
-        return total
+    def speech(self, view: View) -> list[Line]:
+        try:
+            return ask_speech(self.agent, view)
+        except AgentError as exc:
+            raise AgentError(f"{self.who()}: {exc}") from None
+
+    def hear(self, view: View, said: Sequence[Said]) -> None:
+        tell(self.agent, view, said)
+
+
+def strict_talkers(
+    game: Game, agents: Sequence[Agent], labels: Sequence[str]
+) -> dict[int, _Strict]:
+    """Every seat of ``play_out`` as a talker that raises on a broken contract."""
+    return {
+        seat: _Strict(agent, functools.partial(_who, labels, seat, game))
+        for seat, agent in enumerate(agents)
+    }
 
 
 def _who(labels: Sequence[str], seat: int, game: Game) -> str:
@@ -395,35 +373,25 @@ def _who(labels: Sequence[str], seat: int, game: Game) -> str:
 def _offer_claims(
     game: Game, agents: Sequence[Agent], labels: Sequence[str], talkers: Sequence[bool]
 ) -> int:
-    """Ask every seat with an open claim window for its claims until nobody claims more.
-
-    The last elected president is asked first, so a chancellor can hear his story before
-    telling hers; a seat that declined is asked again after any other claim.
-    """
-    made = 0
-    order = claim_order(game)
-    while not game.finished:
-        progress = False
-        open_seats = game.claimants()
-        for seat in order:
-            if not talkers[seat] or seat not in open_seats:
-                continue
-            options = [a for a in game.legal_actions(seat) if a.type == A.CLAIM]
-            if not options:
-                continue
+    """Ask every seat with an open claim window for its claims until nobody claims more, in
+    the order of the claim protocol (``table_talk.claim_asks``); each claim applied at once."""
+    asks = claim_asks(game, talkers.__getitem__)
+    try:
+        seat, options = next(asks)
+        while True:
             try:
                 chosen = ask_claims(agents[seat], game.view(seat), options)
             except AgentError as exc:
                 raise AgentError(f"{_who(labels, seat, game)}: {exc}") from None
+            applied = 0
             for claim in chosen:
-                if not game.is_legal(claim):
-                    continue
-                game.apply(claim)
-                made += 1
-                progress = True
-        if not progress:
-            break
-    return made
+                if game.is_legal(claim):
+                    game.apply(claim)
+                    applied += 1
+            seat, options = asks.send(applied)
+    except StopIteration as done:
+        made: int = done.value
+        return made
 
 
 async def play_out_async(

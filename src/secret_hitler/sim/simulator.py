@@ -18,7 +18,8 @@ from hashlib import blake2b
 from pathlib import Path
 from typing import Any
 
-from ..bots.base import Agent, AgentError, TableTalk, agent_factory, play_out
+from ..bots.base import Agent, AgentError, agent_factory, play_out
+from ..bots.table_talk import TableTalk
 from ..engine import Game, Rules
 from ..engine.types import Role
 from ..engine.writer import with_talk
