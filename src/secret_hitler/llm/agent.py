@@ -34,6 +34,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Generic, TypeVar
 
 from ..bots.base import Agent, agent_factory, register
+from ..bots.supervised import FALLBACK
 from ..engine import Action, View
 from ..engine import actions as A
 from ..talk import InvalidLine, line_from_json, render
@@ -117,9 +118,10 @@ class Stats:
 #: The counters of ``Stats`` that add up (the two by-kind ones aside).
 _COUNTS = tuple(f.name for f in fields(Stats) if f.name not in ("failures", "fallback_kinds"))
 
-#: Who settled an ask: the model's answer, its fallback level, or nobody asked (one legal
+#: Who settled an ask: the model's answer, its fallback level (``FALLBACK``, the mark a host
+#: gives a supervised seat's fallback too: ``bots.supervised``), or nobody asked (one legal
 #: action; a claim window asked twice already).
-MODEL, FALLBACK, FORCED, UNASKED = "model", "fallback", "forced", "unasked"
+MODEL, FORCED, UNASKED = "model", "forced", "unasked"
 
 
 @dataclass(frozen=True, slots=True)
