@@ -31,56 +31,18 @@ import numpy as np
 from ..engine import Action, View
 from ..talk.lines import Line
 from ..talk.said import Said
+from . import bayes_moves
 from .base import Agent, register, twin_rng
 from .bayes_claims import choose_claims
+from .bayes_moves import Tuning, _find, _pick
 from .beliefs import DEFAULT_MODEL, EYE_MODEL, FAS, HIT, HUMAN_MODEL, LIB, Beliefs, Model
 from .human_vote import VOTE_FEATURES, VoteTrees, human_vote_trees, vote_features
-from .likelihood import normalize_log
 from .rule import RuleAgent
 from .talk_value import team_judge
 from .voice import Judge, Reading, Voice
 
 LIBERAL = "liberal"
 FASCIST = "fascist"
-
-
-class Tuning:
-    """Decision thresholds of the bot (the beliefs model is in ``beliefs.Model``). Set by hand
-    and by simulation sweeps at 7 players (docs/bots.md, "Known limits": 300-game sweeps are
-    within noise); no level changes them."""
-
-    # A liberal votes ja when P(government liberal-liberal) reaches this share of the average
-    # government's, less so as the tracker nears chaos (a top-deck is a coin flip at best).
-    vote_share = (1.05, 0.85, 0.55)
-    # In the Hitler zone a liberal refuses a chancellor who is Hitler with more than this.
-    hitler_risk = 0.12
-    # What a fascist protects: his own cover a little, Hitler's a lot (Hitler elected in the
-    # zone is the fascists' likeliest win; a burnt fascist can still vote and pass policies).
-    self_weight = 0.35
-    hitler_weight = 1.0
-    # Fascist nominations: the most trusted seat in the liberal eye, unless a teammate's
-    # government is predicted to pass (then these bonuses, on the trust scale). Before the zone
-    # a fascist president grooms Hitler: nominates him and passes him liberals.
-    nominate_mate = 0.3
-    nominate_hitler_early = 0.5
-    zone_hitler_fallback = 0.3  # Hitler's bonus in the zone when his vote is not predicted to pass
-    threat_weight = 0.5  # execution: preference for a liberal who has evidence against the team
-    # A liberal president's nomination in the Hitler zone: P(liberal) minus this times
-    # P(Hitler). Paired sweeps of bayes vs bayes (``simulate --liberals bayes --fascists bayes``):
-    # 30 wins +2.0 to +2.1 points at 7 players (seeds 2 and 1, 4,000 games each), loses 1.5-3.4 at
-    # 5, 6, 8 and 10 (seed 3, 2,000 each); 5 gains +1.3 at 7 and nothing elsewhere. Kept at 2.
-    nominate_hitler_penalty = 2.0
-    # Blind Hitler votes nein unless his own posterior makes the government this clean, and
-    # forces FF while his replayed rule score is at or below this.
-    hitler_ja_clean = 0.4
-    hitler_force_below = 0.0
-
-
-def _find(legal: Sequence[Action], kind: str, **fields: Any) -> Action | None:
-    for a in legal:
-        if a.type == kind and all(getattr(a, k) == v for k, v in fields.items()):
-            return a
-    return None
 
 
 class BayesAgent(Agent):
@@ -410,188 +372,17 @@ class BayesAgent(Agent):
                 ja = True
         return _find(legal, "vote", ja=ja)
 
-    def _discard(self, view: View, legal: Sequence[Action]) -> Action | None:
-        self.forced = False
-        hand = list(view.hand)
-        libs = hand.count(LIBERAL)
-        if libs in (0, 3):
-            return legal[0]
-        if not self._informed_fascist(view):
-            if view.role == "hitler" and view.liberal_to_win <= 1 and libs == 1:
-                # Hitler cannot let the liberals win just to look good.
-                self.forced = self.shadow is not None  # and tells the FFF story
-                return _find(legal, "discard", policy=LIBERAL)
-            if (
-                view.role == "hitler"
-                and libs == 1
-                and self.shadow is not None
-                and self.shadow.pub[self.seat] <= Tuning.hitler_force_below
-            ):
-                # Rule liberals forgive an FFF story from deck counting: a blind Hitler whose
-                # score is low enough forces a fascist policy and claims FFF.
-                self.forced = True
-                return _find(legal, "discard", policy=LIBERAL)
-            return _find(legal, "discard", policy=FASCIST)
-        team = self._team(view)
-        chan = view.chancellor
-        if chan in team:
-            blind_hitler = view.known_roles[chan] == "hitler" and view.fascist_policies < 2
-            if blind_hitler and view.liberal_to_win > 1:
-                # Early on, hand Hitler a liberal to enact: his clean record wins the zone later.
-                return _find(legal, "discard", policy=FASCIST)
-            return _find(legal, "discard", policy=LIBERAL)
-        if libs == 2:
-            # A liberal chancellor enacts a liberal either way: look clean.
-            return _find(legal, "discard", policy=FASCIST)
-        # FFL to a liberal chancellor: pass FF to force a fascist policy, and claim FFF (the
-        # rule liberals forgive it by deck counting).
-        return _find(legal, "discard", policy=LIBERAL)
-
-    def _enact(self, view: View, legal: Sequence[Action]) -> Action | None:
-        hand = list(view.hand)
-        libs = hand.count(LIBERAL)
-        veto_ok = any(a.type == "veto" for a in legal)
-
-        def enact(policy: str) -> Action | None:
-            return _find(legal, "enact", policy=policy)
-
-        if not self._informed_fascist(view):
-            if libs == 0:
-                if veto_ok and view.role == LIBERAL:
-                    return _find(legal, "veto", policy=None) or _find(legal, "veto", policy=FASCIST)
-                return enact(FASCIST)
-            if view.role == "hitler" and libs == 1:
-                if view.fascist_to_win <= 1 or view.liberal_to_win <= 1:
-                    return enact(FASCIST)
-            return enact(LIBERAL)
-        if libs == 0:
-            return enact(FASCIST)
-        if libs == 2:
-            return enact(LIBERAL)
-        team = self._team(view)
-        if (
-            view.president in team
-            and view.known_roles[view.president] == "hitler"
-            and view.fascist_to_win > 1
-            and view.liberal_to_win > 1
-        ):
-            # Blind Hitler passed a liberal: a fascist enactment would make his truthful
-            # claim ("I passed a liberal") read as throwing one away. Keep him clean.
-            return enact(LIBERAL)
-        # With a teammate president, or a liberal one (FL enacted as F, claimed FF).
-        return enact(FASCIST)
-
-    def _veto_response(self, view: View, legal: Sequence[Action]) -> Action | None:
-        libs = list(view.hand).count(LIBERAL)
-        if self._informed_fascist(view):
-            return _find(legal, "veto_response", accept=False)
-        return _find(legal, "veto_response", accept=libs == 0)
-
-    def _investigate(self, view: View, legal: Sequence[Action]) -> Action | None:
-        b = self.beliefs
-        assert b is not None
-        if self._informed_fascist(view):
-            # One step ahead: the target whose claimed result (a teammate cleared, a liberal
-            # framed) leaves the team least suspect in the liberal eye.
-            team = set(self._team(view))
-            if self.shadow is not None:
-                # Rule liberals lower a seat's score when it is called liberal: clear Hitler
-                # before the zone, where liberals refuse any chancellor with a positive score.
-                for a in legal:
-                    if a.target in team and view.known_roles[a.target] == "hitler":
-                        return a
-            assert self.public is not None
-            pub = self.public
-            base = np.log(np.maximum(pub.probs(), 1e-300))
-            best, score = None, 1e9
-            for a in legal:
-                t = a.target
-                assert t is not None
-                party = LIBERAL if t in team else FASCIST
-                probs = normalize_log(base + pub.investigation_claim_loglik(self.seat, t, party))
-                s = self._suspicion(view, probs) + 1e-6 * self.rng.random()
-                if s < score:
-                    best, score = a, s
-            return best
-        return _pick(legal, self._investigation_scores(view, legal), self.rng)
-
-    def _investigation_scores(self, view: View, legal: Sequence[Action]) -> list[float]:
-        """A liberal's value of investigating each target: how uncertain the seat's party is."""
-        assert self.beliefs is not None
-        bad = self.beliefs.p_fascist_party()
-        return [float(bad[a.target] * (1 - bad[a.target])) for a in legal]
-
-    def _special_election(self, view: View, legal: Sequence[Action]) -> Action | None:
-        b = self.beliefs
-        assert b is not None
-        if self._informed_fascist(view):
-            team = self._team(view)
-            mates = [
-                a for a in legal if a.target in team and view.known_roles[a.target] != "hitler"
-            ]
-            if mates:
-                return mates[0]
-            assert self.public is not None
-            pub = self.public.conditioned_marginals(self.seat)
-            return max(legal, key=lambda a: float(pub[a.target, LIB]))
-        return _pick(legal, self._special_election_scores(view, legal), self.rng)
-
-    def _special_election_scores(self, view: View, legal: Sequence[Action]) -> list[float]:
-        """A liberal's value of each next president: P(liberal)."""
-        assert self.beliefs is not None
-        m = self.beliefs.marginals()
-        return [float(m[a.target, LIB]) for a in legal]
-
-    def _execute(self, view: View, legal: Sequence[Action]) -> Action | None:
-        b = self.beliefs
-        assert b is not None
-        if self._informed_fascist(view):
-            team = set(self._team(view))
-            assert self.public is not None
-            pub = self.public.conditioned_marginals(self.seat)
-            libs = [a for a in legal if a.target not in team]
-            if libs:
-                # The most trusted liberal (the one the table would follow), or one who holds
-                # private evidence against the team.
-                threat = self._threats(view)
-                return max(
-                    libs,
-                    key=lambda a: (
-                        float(pub[a.target, LIB])
-                        + Tuning.threat_weight * threat.get(a.target or 0, 0.0)
-                    ),
-                )
-            return None
-        return _pick(legal, self._execution_scores(view, legal), self.rng)
-
-    def _execution_scores(self, view: View, legal: Sequence[Action]) -> list[float]:
-        """A liberal's value of shooting each target: P(Hitler) + 0.3 P(fascist)."""
-        assert self.beliefs is not None
-        m = self.beliefs.marginals()
-        return [float(m[a.target, HIT] + 0.3 * m[a.target, FAS]) for a in legal]
-
-    def _threats(self, view: View) -> dict[int, float]:
-        """Liberals who saw something private against the team: a liberal who investigated a
-        teammate, or a liberal president whose teammate chancellor enacted a fascist policy
-        although the president claims to have passed a liberal."""
-        team = set(self._team(view)) | {self.seat}
-        out: dict[int, float] = {}
-        assert self.beliefs is not None
-        state = self.beliefs.table  # the public state of the view's events (synced by act)
-        for president, target in state.investigations:
-            if target in team and president not in team:
-                out[president] = out.get(president, 0.0) + 1.0
-        for s in state.sessions:
-            if s.president in team or s.chancellor not in team or s.enacted != FASCIST:
-                continue
-            for c in s.claims:
-                if (
-                    c.subject == "president_hand"
-                    and c.seat == s.president
-                    and list(c.policies or ()).count(LIBERAL) >= 2
-                ):
-                    out[s.president] = out.get(s.president, 0.0) + 1.0
-        return out
+    # What it does with a hand and with a power: ``bayes_moves``'s functions, as methods.
+    _discard = bayes_moves.discard
+    _enact = bayes_moves.enact
+    _veto_response = bayes_moves.veto_response
+    _investigate = bayes_moves.investigate
+    _investigation_scores = bayes_moves.investigation_scores
+    _special_election = bayes_moves.special_election
+    _special_election_scores = bayes_moves.special_election_scores
+    _execute = bayes_moves.execute
+    _execution_scores = bayes_moves.execution_scores
+    _threats = bayes_moves.threats
 
     # ------------------------------------------------------------------ talk
     def _voice(self) -> Voice:
@@ -642,16 +433,6 @@ class BayesAgent(Agent):
     def claims(self, view: View, options: Sequence[Action]) -> list[Action]:
         """The claims this seat makes among ``options`` (``bayes_claims.choose_claims``)."""
         return choose_claims(self, view, options)
-
-
-def _pick(legal: Sequence[Action], scores: Sequence[float], rng: Any) -> Action | None:
-    """The best-scoring action; a tiny random jitter (one draw per action, in order) breaks ties."""
-    best, top = None, -1e18
-    for a, s in zip(legal, scores, strict=True):
-        s += 1e-6 * rng.random()
-        if s > top:
-            best, top = a, s
-    return best
 
 
 def _factory(seat: int, rng: Any) -> Agent:

@@ -211,6 +211,21 @@ def _sessions(table: PublicState, p: int, c: int) -> _Sessions:
     return out
 
 
+def _last_election(
+    table: PublicState, me: int, p: int, c: int
+) -> tuple[bool | None, float, bool, bool]:
+    """The previous election: my vote (None: none), its share of ja (0.5 without one), and
+    whether the president and the chancellor voted ja in it."""
+    last = table.elections[-1].votes if table.elections else None
+    if last is None:
+        return None, 0.5, False, False
+    cast = [v for v in last if v is not None]
+    share = sum(1 for v in cast if v) / len(cast) if cast else 0.5
+    pj = bool(last[p]) if last[p] is not None else False
+    cj = bool(last[c]) if last[c] is not None else False
+    return last[me], share, pj, cj
+
+
 def vote_features(agent: BayesAgent, view: View) -> np.ndarray:
     """The features of ``VOTE_FEATURES`` for the open election, from ``agent``'s view."""
     b = agent._sync(view)
@@ -232,12 +247,7 @@ def vote_features(agent: BayesAgent, view: View) -> np.ndarray:
     el = _elections(table, me, p, c)
     ss = _sessions(table, p, c)
     after = view.next_president  # the engine's A10 (special elections, the dead skipped)
-    last = table.elections[-1].votes if table.elections else None
-    last_me = last[me] if last is not None else None
-    cast = [v for v in last if v is not None] if last is not None else []
-    share = sum(1 for v in cast if v) / len(cast) if cast else 0.5
-    pj = bool(last[p]) if last is not None and last[p] is not None else False
-    cj = bool(last[c]) if last is not None and last[c] is not None else False
+    last_me, share, pj, cj = _last_election(table, me, p, c)
     bad_gov = ss.bad_gov
     x = (
         1.0,
