@@ -2,7 +2,7 @@
 
 A table of bots is driven in-process by the server's own driver (``table/driver.py``) on the
 event loop's real clock, with a writer that stores nothing. For every bot move it records when
-the decision was put to the bot, when the bot was done thinking (wall time on the server's
+the decision was put to the bot (``driver._put``), when the bot was done thinking (wall time on the server's
 worker threads, several bots at once in a vote), and when the move left; it prints, by the
 bot's side, the thinking times (median, p90, p99, max), the share of moves that left late (the
 bot still thinking when its drawn delay ran out: only these tell a watcher anything), and the
@@ -11,7 +11,7 @@ delays the moves left after, which should not differ between the sides.
     .venv/bin/python benchmarks/bot_leave_times.py [--level search] [--players 7,10]
         [--games 2] [--bot-delay 1.0] [--floor SECONDS]
 
-``--floor`` overrides ``driver.SLOW_THINK_FLOOR`` (the shortest delay of a slow level's move).
+``--floor`` overrides ``bot_seats.SLOW_THINK_FLOOR`` (the shortest delay of a slow level's move).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from secret_hitler.engine import Action
 from secret_hitler.server.core.config import Settings
 from secret_hitler.server.core.guard import Guard
 from secret_hitler.server.core.metrics import Metrics
-from secret_hitler.server.table import driver as driver_module
+from secret_hitler.server.table import bot_seats
 from secret_hitler.server.table.seats import Seat
 from secret_hitler.server.table.services import LoopClock, Services
 from secret_hitler.server.table.session import Table
@@ -94,17 +94,14 @@ async def play(players: int, level: str, bot_delay: float, seed: int) -> list[di
     started: dict[int, float] = {}
     thought: dict[int, float] = {}
     rows: list[dict[str, Any]] = []
-    ask = driver._ask
-    begin = driver._begin
+    put = driver._put
 
-    def timed_begin(seat: int, now: float) -> None:
+    def timed_put(seat: int, now: float) -> None:
         started[seat] = loop.time()
-        begin(seat, now)
-
-    async def timed_ask(agent: Any, view: Any, legal: list[Action]) -> Action:
-        action = await ask(agent, view, legal)
-        thought[agent.seat] = loop.time()
-        return action
+        put(seat, now)
+        thinking = driver.thinking.get(seat)
+        if thinking is not None:  # done: the bot's answer is in (its own or its fallback's)
+            thinking.add_done_callback(lambda _: thought.__setitem__(seat, loop.time()))
 
     submit: Callable[..., Awaitable[int]] = driver.submit
 
@@ -123,8 +120,7 @@ async def play(players: int, level: str, bot_delay: float, seed: int) -> list[di
             )
         return await submit(seat, action, by=by, **kw)
 
-    driver._begin = timed_begin  # type: ignore[method-assign]
-    driver._ask = timed_ask  # type: ignore[method-assign]
+    driver._put = timed_put  # type: ignore[method-assign]
     driver.submit = timed_submit
     async with table.lock:
         await table.maybe_autostart()
@@ -142,9 +138,9 @@ def main() -> None:
     parser.add_argument("--floor", type=float, default=None)
     args = parser.parse_args()
     if args.floor is not None:
-        driver_module.SLOW_THINK_FLOOR = args.floor
+        bot_seats.SLOW_THINK_FLOOR = args.floor
     logging.basicConfig(level=logging.WARNING)
-    floor = driver_module.think_floor(args.level)
+    floor = bot_seats.think_floor(args.level)
     print(f"level {args.level}, bot_delay {args.bot_delay} s, think floor {floor} s")
     for n in (int(p) for p in args.players.split(",")):
         rows: list[dict[str, Any]] = []

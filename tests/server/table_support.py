@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
+from secret_hitler.bots import Agent
 from secret_hitler.engine import Action, Game
 from secret_hitler.server.core.config import Settings
 from secret_hitler.server.core.guard import Guard
@@ -165,6 +166,23 @@ def frames(conn: Conn) -> list[str]:
 def first_move(game: Game) -> tuple[int, Action]:
     seat = game.to_act()[0]
     return seat, next(a for a in game.legal_actions(seat) if a.type != "claim")
+
+
+class Agrees(Agent):
+    """A bot that votes Ja and otherwise takes its first legal move (the bots of a fixed deal
+    elect the government the test needs: ``table.driver.crew.make_agent = Agrees.make``). It
+    decides from its legal actions alone, at once on the event loop (no thread: the same every
+    run)."""
+
+    name = "agrees"
+    needs_view = False
+
+    def choose(self, legal: Sequence[Action]) -> Action:
+        return next((a for a in legal if a.type == "vote" and a.ja), legal[0])
+
+    @classmethod
+    def make(cls, level: str, seat: int, seed: int | None) -> Agent:
+        return cls(seat)
 
 
 async def settle(rounds: int = 40) -> None:

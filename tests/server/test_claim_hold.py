@@ -15,9 +15,18 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from table_support import FakeClock, FakeWriter, Notes, make_table, run, services, settle
+from table_support import (
+    Agrees,
+    FakeClock,
+    FakeWriter,
+    Notes,
+    make_table,
+    run,
+    services,
+    settle,
+)
 
-from secret_hitler.engine import Action, Game
+from secret_hitler.engine import Game
 from secret_hitler.server.accounts.auth import User
 from secret_hitler.server.core.config import Settings
 from secret_hitler.server.core.protocol import Hello
@@ -35,10 +44,6 @@ def _deal(table: Table) -> None:
         "first_president": 3,
         "deck": ["fascist"] * 9 + ["liberal"] * 6 + ["fascist"] * 2,
     }
-
-
-async def _agrees(agent: Any, view: Any, legal: list[Action]) -> Action:
-    return next((a for a in legal if a.type == "vote" and a.ja), legal[0])
 
 
 def _claim(game: Game, subject: str) -> dict[str, Any]:
@@ -73,7 +78,7 @@ async def _to_the_bot_candidate(claim_wait: float) -> tuple[Table, FakeClock, Ga
     ]
     table = make_table(services(writer, clock, notes, claim_wait=claim_wait), seats)
     _deal(table)
-    table.driver._ask = _agrees  # type: ignore[method-assign]
+    table.driver.crew.make_agent = Agrees.make
     ada = Conn(None, User("u0", "Ada"))  # connected: a bot waits for people who are there
     table.attach(ada)
     async with table.lock:

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from table_support import (
     WAIT,
+    Agrees,
     FakeClock,
     FakeWriter,
     Notes,
@@ -27,6 +28,7 @@ from table_support import (
     settle,
 )
 
+from secret_hitler.bots import Agent
 from secret_hitler.engine import Action, Game
 from secret_hitler.server.accounts.auth import User
 from secret_hitler.server.core.protocol import Hello, ProtocolError
@@ -332,13 +334,16 @@ def _timed_moves(
             lambda seat, action, by: out.append((seat, action, round(clock.now, 6))),
         )
 
-        async def thinks(agent: Any, view: Any, legal: list[Action]) -> Action:
-            done = asyncio.get_running_loop().create_future()
-            clock.call_later(think(agent, legal), lambda: done.done() or done.set_result(None))
-            await done
-            return legal[-1]
+        class Thinks(Agent):
+            """Takes ``think(self, legal)`` seconds of the table's clock, then its last move."""
 
-        driver._ask = thinks  # type: ignore[method-assign]
+            async def act_async(self, view: Any, legal: list[Action]) -> Action:
+                done = asyncio.get_running_loop().create_future()
+                clock.call_later(think(self, legal), lambda: done.done() or done.set_result(None))
+                await done
+                return legal[-1]
+
+        driver.crew.make_agent = lambda level, seat, seed: Thinks(seat)
         started = clock.now
         driver.start(name="timed")
         for _ in range(100_000):
@@ -412,10 +417,7 @@ def test_a_bot_candidate_gives_the_last_governments_people_time_to_claim() -> No
         table = make_table(services(writer, clock, notes, claim_wait=20.0), seats)
         _rigged(table)
 
-        async def agrees(agent: Any, view: Any, legal: list[Action]) -> Action:
-            return next((a for a in legal if a.type == "vote" and a.ja), legal[0])
-
-        table.driver._ask = agrees  # type: ignore[method-assign]  # the bots elect Ada's government
+        table.driver.crew.make_agent = Agrees.make  # the bots elect Ada's government
         ada = Conn(None, User("u0", "Ada"))
         table.attach(ada)
         async with table.lock:

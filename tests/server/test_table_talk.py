@@ -22,7 +22,7 @@ from secret_hitler.bots import Agent
 from secret_hitler.engine import Action, game_from_record
 from secret_hitler.server.accounts.auth import User
 from secret_hitler.server.core.protocol import Hello
-from secret_hitler.server.table import driver
+from secret_hitler.server.table import bot_seats
 from secret_hitler.server.table import session as table_session
 from secret_hitler.server.table.chat import BOT_LINE_GAP, TABLE_LINES_PER_ROUND
 from secret_hitler.server.table.conn import Conn
@@ -209,7 +209,7 @@ class _Ear(Agent):
 
 async def _ears_table() -> tuple[Any, FakeWriter, Conn]:
     """A started 5-seat table on the test's clock: Ada (seat 0, connected) and four ``_Ear``
-    bots (``driver.make_agent`` patched by the test)."""
+    bots (``bot_seats.make_agent`` patched by the test)."""
     _Ear.told = asyncio.Event()
     writer, clock, notes = FakeWriter(), FakeClock(), Notes()
     seats = [Seat("human", "u0", "Ada")] + [
@@ -229,7 +229,7 @@ def test_a_persons_claim_and_signals_reach_the_bots_as_said(
 ) -> None:
     """At a table on the test's clock: a person's "RRB, I trust 3" is read once at the server
     and every bot hears it as her claim and her trust, after the actions played so far."""
-    monkeypatch.setattr(driver, "make_agent", lambda level, seat, seed: _Ear(seat))
+    monkeypatch.setattr(bot_seats, "make_agent", lambda level, seat, seed: _Ear(seat))
     _Ear.heard.clear()
 
     async def scenario() -> None:
@@ -269,7 +269,7 @@ def test_a_bot_line_the_database_refused_was_never_said(monkeypatch: pytest.Monk
     the next line is stored, sent and heard, with the next id."""
     from secret_hitler.server.storage.writer import StorageUnavailable
 
-    monkeypatch.setattr(driver, "make_agent", lambda level, seat, seed: _Ear(seat))
+    monkeypatch.setattr(bot_seats, "make_agent", lambda level, seat, seed: _Ear(seat))
     _Ear.heard.clear()
 
     async def scenario() -> None:

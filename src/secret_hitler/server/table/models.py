@@ -6,19 +6,20 @@ sends can name another URL. A model seat is an ``LLMAgent`` (its prompts, retrie
 whose every decision is metered here: tokens, requests, fallbacks and seconds per endpoint go
 to the server's metrics as they happen, and each seat's totals are logged when its game ends.
 
-The driver (``driver.py``) awaits a model's asks on the event loop (``ModelSeat.turn``,
-``claim``): a model holds no thread while it waits, its requests take the endpoint's slots as
-the table's host (``llm.slots.FairSlots``: one person's tables share one part), and its
-fallback level computes on the bots' thread pool. Each ask ends at a deadline (``plan``): the
-table's decision timer less a margin, or at a table without a timer the lesser of the
-endpoint's ``decision_s`` and ``table_decision_s``; players see it (``BotDriver.waits``), and
-a move its fallback played is marked ``by: "fallback"`` for everyone.
+A model seat is supervised as every bot seat is (``bots.supervised.Supervised``, which awaits
+its asks, ``ModelSeat.turn`` and ``claim``, on the event loop): a model holds no thread while
+it waits, its requests take the endpoint's slots as the table's host (``llm.slots.FairSlots``:
+one person's tables share one part), and its fallback level computes on the bots' thread pool.
+Each ask ends at a deadline (``plan``): the table's decision timer less a margin, or at a table
+without a timer the lesser of the endpoint's ``decision_s`` and ``table_decision_s``; players
+see it (``BotDriver.waits``), and a move its fallback played is marked ``by: "fallback"`` for
+everyone.
 
-A model talks through the table's bot-talk path (``BotDriver``'s talk pass: ``listen`` and
-``speak``): it hears every line said at the table in its prompts, and the lines it says with
-its decisions leave as talk lines, which every reader sees in their own language: a structured
-line as the model gave it, a text as ``talk.recognise`` reads it (what it says of seats, by the
-players' names or by seat numbers counted as its prompts count them, from
+A model talks through the table's talk loop (``bot_talk.py``: ``listen`` and ``speak``): it
+hears every line said at the table in its prompts, and the lines it says with its decisions
+leave as talk lines, which every reader sees in their own language: a structured line as the
+model gave it, a text as ``talk.recognise`` reads it (what it says of seats, by the players'
+names or by seat numbers counted as its prompts count them, from
 ``llm.prompts.FIRST_SEAT``; the rest of a text is not said at a table).
 """
 
