@@ -118,7 +118,7 @@ async def _start(app: FastAPI, settings: Settings) -> _Running:
     engine = db.make_engine(settings.sqlalchemy_url, idle_in_transaction=idle)
     settings.private_data()
     db.migrate(engine)
-    store = Store(engine, write_timeout=settings.db_timeout)
+    store = Store(engine, write_timeout=settings.db_timeout, window=settings.commit_window)
     app.state.sessions = Sessions(app.state.tokens, store, settings.token_max_age)
     await app.state.sessions.purge()
     mod = Moderation(store, settings.moderation_refresh)

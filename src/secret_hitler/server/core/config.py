@@ -31,6 +31,17 @@ def _float(name: str, default: float) -> float:
         raise ValueError(f"{name}: must be a number of seconds, got {raw[:40]!r}") from None
 
 
+#: The longest SH_COMMIT_WINDOW: an action waits at most this long for its commit's company.
+COMMIT_WINDOW_MAX = 0.1
+
+
+def _commit_window() -> float:
+    value = _float("SH_COMMIT_WINDOW", 0.004)
+    if not 0 <= value <= COMMIT_WINDOW_MAX:
+        raise ValueError(f"SH_COMMIT_WINDOW: must be 0 to {COMMIT_WINDOW_MAX} seconds")
+    return value
+
+
 #: The most threads SH_BOT_THREADS may ask for.
 BOT_THREADS_MAX = 64
 
@@ -294,6 +305,8 @@ class Settings:
     token_max_age: int = 30 * 24 * 3600
     log_format: str | None = None  # "json", "text"; None: text on a terminal, else JSON
     db_timeout: float = 5.0  # seconds a write waits for an unavailable/locked database, then fails
+    # seconds between two commits while writes keep coming (storage/writer.py, group commit)
+    commit_window: float = 0.004
     bot_timeout: float = 10.0  # seconds a bot may think before the fallback (rule) plays the seat
     # threads bots compute their moves on, a pool of their own (language models need none)
     bot_threads: int = 4
@@ -345,6 +358,7 @@ class Settings:
             "grace": _float("SH_GRACE", 60.0),
             "claim_wait": _float("SH_CLAIM_WAIT", 20.0),
             "db_timeout": _float("SH_DB_TIMEOUT", 5.0),
+            "commit_window": _commit_window(),
             "bot_timeout": _float("SH_BOT_TIMEOUT", 10.0),
             "bot_threads": _threads("SH_BOT_THREADS", 4),
             "moderation_refresh": _float("SH_MODERATION_REFRESH", 2.0),

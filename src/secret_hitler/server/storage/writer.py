@@ -1,9 +1,13 @@
 """The writer: every write of the server, group-committed.
 
 Writes are functions of a connection (``queries.py`` has the server's); every write queued during
-one event-loop step goes into one transaction (group commit) and each caller is resumed only after COMMIT, so an action is
-durable before anyone is told about it. A failing batch is retried write by write so that one bad
-write cannot sink the others.
+one event-loop step goes into one transaction (group commit) and each caller is resumed only after
+COMMIT, so an action is durable before anyone is told about it. While writes keep coming (a busy
+server), a commit waits until ``window`` seconds have passed since the one before, so that the
+actions of many tables share one transaction; a write after a quiet moment is committed at once.
+If the database cannot take a commit before the writes' deadline, every write in it fails
+(``StorageUnavailable``) and none of their callers announces anything. A batch that fails because one of its writes is bad is retried write by write so that
+one bad write cannot sink the others.
 
 Database faults. A write that fails because the database is unreachable or busy (server down,
 connection lost, SQLite locked by another process) is not an error of that write: the writer
@@ -86,6 +90,11 @@ class Store:
     database is locked or failing, that batch, and every later write until the thread's backlog is
     gone, go to the writer thread, which waits and retries. With a server database (network round
     trips) every write goes through the writer thread.
+
+    ``window`` (seconds, ``SH_COMMIT_WINDOW``): a commit comes at least that long after the one
+    before; writes that arrive meanwhile wait for it and share its transaction. A write after a
+    quiet moment is not held. At hundreds of actions a second this makes one commit of several
+    tables' actions instead of one each (a commit costs more than the rows in it).
     """
 
     def __init__(
@@ -94,11 +103,16 @@ class Store:
         checkpoint_every: float = 1.0,
         inline: bool | None = None,
         write_timeout: float = 5.0,
+        window: float = 0.0,
     ) -> None:
         self.engine = engine
         self.sqlite = engine.dialect.name == "sqlite"
         self.inline = self.sqlite if inline is None else inline
         self.write_timeout = write_timeout
+        # the shortest time between two commits while writes keep coming (group commit)
+        self.window = window
+        self._flushed_at = float("-inf")  # loop time of the last inline commit
+        self._committed_at = float("-inf")  # time.monotonic() of the writer thread's last one
         self._pending: list[tuple[Write, asyncio.Future[Any], float]] = []
         self._conns: dict[str, Connection] = {}  # "inline" (event loop) and "thread" (writer)
         self._handed = 0  # writes given to the thread and not resolved yet (event-loop side)
@@ -171,7 +185,11 @@ class Store:
             afut: asyncio.Future[Any] = loop.create_future()
             self._pending.append((fn, afut, deadline))
             if len(self._pending) == 1:
-                loop.call_soon(self._flush)
+                due = self._flushed_at + self.window
+                if due <= loop.time():  # quiet: at the next step
+                    loop.call_soon(self._flush)
+                else:  # busy: with the others of the window
+                    loop.call_at(due, self._flush)
             return await afut
         return await asyncio.wrap_future(self._submit(fn, deadline))
 
@@ -181,6 +199,7 @@ class Store:
         return fut
 
     def _flush(self) -> None:
+        self._flushed_at = asyncio.get_running_loop().time()
         batch = [item for item in self._pending if not item[1].done()]
         self._pending = []
         if not batch:
@@ -252,9 +271,11 @@ class Store:
                 return
             batch = [item]
             stop = False
+            gather_until = self._committed_at + self.window  # busy: the window's writes too
             while len(batch) < _BATCH:
+                wait = gather_until - time.monotonic()
                 try:
-                    nxt = self._queue.get_nowait()
+                    nxt = self._queue.get(timeout=wait) if wait > 0 else self._queue.get_nowait()
                 except queue.Empty:
                     break
                 if nxt is _STOP:
@@ -263,6 +284,7 @@ class Store:
                 batch.append(nxt)
             try:
                 self._process(batch)
+                self._committed_at = time.monotonic()
             except Exception as exc:  # a bug here must not kill the writer
                 log.exception("database writer failed on a batch")
                 for job in batch:
