@@ -138,7 +138,9 @@ async def seat_client(
         )
     async with ws:
         totals.connections += 1
-        await ws.send('{"v":1,"type":"hello","since":null}')
+        # acks in updates (docs/protocol.md 2.1): one frame fewer per action; a server that
+        # does not offer it (or a relayed connection) still sends ack messages, read below
+        await ws.send('{"v":1,"type":"hello","since":null,"acks":"update"}')
         n = 0
         pending: str | None = None
         act_task: asyncio.Task[None] | None = None
@@ -155,6 +157,14 @@ async def seat_client(
                     json.dumps({"v": 1, "type": "action", "id": msg_id, "action": action})
                 )
 
+        def acked(msg_id: str, seq: int | None) -> None:
+            nonlocal pending
+            sent = stats.sent_at.pop(msg_id, None)
+            if sent is not None and seq:
+                stats.t0[seq] = sent
+            if msg_id == pending:
+                pending = None
+
         async for raw in ws:
             now = time.perf_counter()
             msg = json.loads(raw)
@@ -162,17 +172,15 @@ async def seat_client(
             if kind == "update":
                 stats.received.setdefault(msg["seq"], []).append(now)
                 view, legal = msg["view"], msg["legal"]
+                if "ack" in msg:
+                    acked(msg["ack"], msg["seq"])
             elif kind == "welcome":
                 view, legal = msg["view"], msg["legal"]
                 ready_count[0] += 1
                 if ready_count[0] >= expected:
                     ready.set()
             elif kind == "ack":
-                sent = stats.sent_at.pop(msg["id"], None)
-                if sent is not None and msg.get("seq"):
-                    stats.t0[msg["seq"]] = sent
-                if msg["id"] == pending:
-                    pending = None
+                acked(msg["id"], msg.get("seq"))
             elif kind == "error":
                 totals.errors += 1
                 if msg["id"] == pending:
@@ -265,6 +273,7 @@ async def main_async(args: argparse.Namespace, base: str, pid: int | None) -> di
         # start every game, spread over one thinking time so that they do not move in lockstep
         t0 = time.perf_counter()
         cpu0 = cpu_seconds(pid) if pid else float("nan")
+        spy = start_py_spy(args.py_spy, pid, args.duration) if args.py_spy else None
         own0 = time.process_time()
 
         async def start(tid: str, host: str) -> None:
@@ -281,6 +290,8 @@ async def main_async(args: argparse.Namespace, base: str, pid: int | None) -> di
         totals.stop = True
         elapsed = time.perf_counter() - t0
         server_cpu = (cpu_seconds(pid) if pid else float("nan")) - cpu0
+        if spy is not None:
+            spy.wait()
         client_cpu = time.process_time() - own0
         metrics = (await http.get("/metrics")).text
         for t in clients:
@@ -305,6 +316,18 @@ async def main_async(args: argparse.Namespace, base: str, pid: int | None) -> di
         "server_cpu": server_cpu,
         "client_cpu": client_cpu,
     }
+
+
+def start_py_spy(out: str, pid: int | None, duration: float) -> subprocess.Popen[bytes]:
+    """py-spy (``pip install py-spy``, not a dependency) sampling the server over the measured
+    seconds, its stacks written to ``out`` as py-spy's raw (collapsed) format."""
+    if pid is None:
+        raise SystemExit("--py-spy needs the server this script starts (no --url)")
+    beside = os.path.join(os.path.dirname(sys.executable), "py-spy")
+    binary = beside if os.path.exists(beside) else "py-spy"
+    command = [binary, "record", "-p", str(pid), "-d", str(max(1, int(duration) - 1))]
+    command += ["-r", "200", "-f", "raw", "-o", out, "--nonblocking"]
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
 def cpu_seconds(pid: int) -> float:
@@ -370,6 +393,9 @@ def main() -> int:
     parser.add_argument("--url", default=None, help="a running server (default: start one)")
     parser.add_argument("--database-url", default=None)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--py-spy", default=None, metavar="FILE", help="profile the server while measuring"
+    )
     args = parser.parse_args()
 
     gc.set_threshold(50_000, 50, 100)

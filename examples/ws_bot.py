@@ -107,7 +107,8 @@ async def play(api: Api, table_id: str, policy: Policy, quiet: bool) -> dict[str
     ws_url = api.base.replace("http", "ws", 1) + f"/ws/tables/{table_id}"
     headers = {"Authorization": f"Bearer {api.token}"}
     async with websockets.connect(ws_url, additional_headers=headers) as ws:
-        await ws.send(json.dumps({"v": 1, "type": "hello", "since": None}))
+        # acks "update": the ack of an action comes in the update it caused (its "ack")
+        await ws.send(json.dumps({"v": 1, "type": "hello", "since": None, "acks": "update"}))
         events: list[dict[str, Any]] = []
         view: dict[str, Any] | None = None
         legal: list[dict[str, Any]] = []
@@ -125,6 +126,8 @@ async def play(api: Api, table_id: str, policy: Policy, quiet: bool) -> dict[str
             elif kind == "update":
                 view, legal = msg["view"], msg["legal"]
                 events.extend(msg["events"])
+                if msg.get("ack") is not None and msg["ack"] == pending:
+                    pending = None
                 if not quiet:
                     for e in msg["events"]:
                         print("  ", json.dumps(e))

@@ -80,7 +80,7 @@ def test_every_recipient_of_an_update_gets_a_frame_of_one_public_length(preset: 
                 public = len(
                     json.dumps(spectator, ensure_ascii=False, separators=(",", ":")).encode()
                 )
-                assert {len(t.encode()) for t in frames.values()} == {padded_length(public)}
+                assert {len(t) for t in frames.values()} == {padded_length(public)}
                 if g.finished:
                     break
                 ev = len(g.events)

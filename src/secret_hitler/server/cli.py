@@ -174,6 +174,7 @@ def _run(app: FastAPI, settings: Settings, log_level: str) -> None:
 
     from .core.guard import guarded_http
     from .core.logs import json_wanted, setup_logging
+    from .core.sockets import framed_websockets
 
     typer.echo(f"Secret Hitler is running at {settings.link_base}")
     setup_logging(log_level, json_wanted(settings.log_format))
@@ -202,6 +203,8 @@ def _run(app: FastAPI, settings: Settings, log_level: str) -> None:
         forwarded_allow_ips=settings.forwarded_allow_ips,
         # slow headers time out, HTTP connections are counted per address (core/guard.py)
         http=guarded_http(settings),
+        # uvicorn's sans-I/O WebSockets, whose frames a table writes straight to the socket
+        ws=framed_websockets(),
         timeout_graceful_shutdown=5,
     )
 

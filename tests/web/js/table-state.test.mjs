@@ -188,6 +188,17 @@ test("an action on its way: the buttons wait until its update, an error or no an
   assert.equal(reduce(sending, { type: "disconnected" }).pending, false);
 });
 
+test("the update of the page's own action carries its ack: the action is answered", () => {
+  const state = fold(start(), messages.opening).at(-1);
+  const sending = reduce(state, { type: "sending", id: "c7" });
+  const update = { ...copy(messages.end[1]), seq: state.seq + 1 };
+  const answered = reduce(sending, { ...update, ack: "c7" });
+  assert.equal(answered.pending, false);
+  assert.equal(answered.pendingId, null);
+  assert.equal(reduce(sending, { ...update, ack: "c6" }).pendingId, "c7"); // another action's
+  assert.equal(reduce(sending, update).pendingId, "c7"); // someone else's move
+});
+
 test("the end: the last update, then the record", () => {
   const [, last, over] = messages.end;
   const state = fold(seated(), [last, over]).at(-1);
@@ -197,11 +208,12 @@ test("the end: the last update, then the record", () => {
 });
 
 test("hello resumes from the last update and chat line seen, and starts afresh after a seat change", () => {
-  assert.deepEqual(hello(start()), { v: 1, type: "hello", since: null });
+  const acks = "update"; // the ack of an action comes in its update
+  assert.deepEqual(hello(start()), { v: 1, type: "hello", since: null, acks });
   const states = fold(start(), messages.opening);
-  assert.deepEqual(hello(states[1]), { v: 1, type: "hello", since: null }); // waiting: nothing to resume
+  assert.deepEqual(hello(states[1]), { v: 1, type: "hello", since: null, acks }); // waiting: nothing to resume
   const last = states.at(-1);
-  assert.deepEqual(hello(last), { v: 1, type: "hello", since: last.seq, chat_since: last.chat.at(-1).id });
+  assert.deepEqual(hello(last), { v: 1, type: "hello", since: last.seq, chat_since: last.chat.at(-1).id, acks });
   assert.equal(hello(reduce(last, { type: "rejoin" })).since, null);
 });
 

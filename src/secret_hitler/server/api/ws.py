@@ -12,6 +12,7 @@ from fastapi import APIRouter, WebSocket
 
 from ..core import protocol as P
 from ..core.guard import client_address
+from ..core.sockets import frame_sink
 from ..core.text import brief
 from ..lobby.hub import Hub
 from ..table.client import handle_text, receive, sender
@@ -52,10 +53,12 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         return
     try:
         await ws.accept()
-        conn = Conn(ws, user, invite_ok, addr)
+        sink = frame_sink(ws)
+        conn = Conn(ws, user, invite_ok, addr, sink)
         table.attach(conn)
         hub.metrics.ws_connections.inc()
-        sending = asyncio.create_task(sender(conn))
+        # frames go straight to the socket (core/sockets.py), else through a sender task
+        sending = None if sink is not None else asyncio.create_task(sender(conn))
         try:
             await receive(
                 conn,
@@ -68,8 +71,9 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
             table.detach(conn)
             hub.metrics.ws_connections.dec()
             conn.close()
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(sending, 5)
+            if sending is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(sending, 5)
     finally:
         hub.guard.disconnect(addr)
 

@@ -427,7 +427,7 @@ class Cluster:
         return sorted(k.removeprefix("sh:alive:") for k in keys)[:1000]
 
     # ------------------------------------------------------------------ Redis
-    def publish(self, channel: str, payload: str) -> None:
+    def publish(self, channel: str, payload: str | bytes) -> None:
         """Send ``payload`` on ``channel``, sealed (signing.py: encrypted and authenticated), in
         order with the others."""
         self._out.put_nowait((channel, self.seal.seal(channel, payload)))

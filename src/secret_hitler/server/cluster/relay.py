@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..accounts.auth import User
 from ..core import protocol as P
+from ..core.sockets import frame_sink
 from ..table.client import handle_text, receive, sender
 from ..table.conn import Conn
 from ..table.session import Table
@@ -102,11 +103,11 @@ class RemoteConn(Conn):
             self.relay.publish(direct(self.cid), "k" + key)
         return key
 
-    def send(self, text: str) -> None:
+    def send(self, frame: bytes) -> None:
         if self.closed:
             return
         key = self._announce_key()
-        self.relay.publish_shared(self.table.id, key, text)
+        self.relay.publish_shared(self.table.id, key, frame)
 
     def send_msg(self, msg: dict[str, Any]) -> None:
         if self.closed:
@@ -115,11 +116,11 @@ class RemoteConn(Conn):
         tag = "r" if msg.get("type") in ("welcome", "resumed") else "m"
         self.relay.publish(direct(self.cid), tag + P.dumps(msg))
 
-    def send_own(self, text: str, starts: bool = False) -> None:
+    def send_own(self, frame: bytes, starts: bool = False) -> None:
         if self.closed:
             return
         self._announce_key()
-        self.relay.publish(direct(self.cid), ("r" if starts else "m") + text)
+        self.relay.publish(direct(self.cid), (b"r" if starts else b"m") + frame)
 
     def close(self, code: int = 1000) -> None:
         if not self.closed:
@@ -136,24 +137,24 @@ class Relay:
         self.cluster = cluster
         self.remote: dict[str, RemoteConn] = {}  # owner side: cid -> connection
         self.proxies: dict[str, Proxy] = {}  # edge side: cid -> connection
-        self._last: dict[tuple[str, str], str] = {}  # (table, key) -> last text published
+        self._last: dict[tuple[str, str], bytes] = {}  # (table, key) -> last frame published
         self.calls: dict[str, asyncio.Future[str]] = {}  # forwarded requests: id -> answer
         self._tasks: set[asyncio.Task[None]] = set()
         self._ids = itertools.count(1)
         self._salt = secrets.token_hex(4)
 
     # ------------------------------------------------------------------ publishing
-    def publish(self, channel: str, payload: str) -> None:
+    def publish(self, channel: str, payload: str | bytes) -> None:
         self.cluster.publish(channel, payload)
 
-    def publish_shared(self, table_id: str, key: str, text: str) -> None:
-        """Once per text and channel: every connection of a recipient is handed the same text
-        object by the table's broadcast loop."""
+    def publish_shared(self, table_id: str, key: str, frame: bytes) -> None:
+        """Once per frame and channel: every connection of a recipient is handed the same
+        frame object by the table's broadcast loop."""
         slot = (table_id, key)
-        if self._last.get(slot) is text:
+        if self._last.get(slot) is frame:
             return
-        self._last[slot] = text
-        self.publish(f"sh:t:{table_id}:{key}", text)
+        self._last[slot] = frame
+        self.publish(f"sh:t:{table_id}:{key}", frame)
 
     def forget_table(self, table_id: str) -> None:
         for slot in [s for s in self._last if s[0] == table_id]:
@@ -261,9 +262,10 @@ class Relay:
             proxy.from_owner(payload)
 
     def on_table(self, table_id: str, key: str, text: str) -> None:
+        frame = text.encode()
         for proxy in self.proxies.values():
             if proxy.table_id == table_id and proxy.key == key and proxy.ready:
-                proxy.conn.send(text)
+                proxy.conn.send(frame)
 
     def reset(self, why: str) -> None:
         """Redis lost messages (it restarted, or a connection broke): every relayed connection
@@ -292,10 +294,10 @@ class Proxy:
     def from_owner(self, payload: str) -> None:
         tag, body = payload[:1], payload[1:]
         if tag == "m":
-            self.conn.send(body)
+            self.conn.send(body.encode())
         elif tag == "r":
             self.ready = True
-            self.conn.send(body)
+            self.conn.send(body.encode())
         elif tag == "k":
             self.key = body
         elif tag == "a":
@@ -323,11 +325,12 @@ async def serve_remote(
     """Serve an accepted WebSocket whose table ``owner`` holds (api/ws.py calls this)."""
     relay = cluster.relay
     hub = cluster.hub
-    conn = Conn(ws, user, False, addr)
+    sink = frame_sink(ws)
+    conn = Conn(ws, user, False, addr, sink)
     cid = relay.new_cid()
     proxy = Proxy(relay, cid, table_id, owner, conn)
     relay.proxies[cid] = proxy
-    sending = asyncio.create_task(sender(conn))
+    sending = None if sink is not None else asyncio.create_task(sender(conn))
     hub.metrics.ws_connections.inc()
     try:
         await cluster.subscribe(direct(cid), table_pattern(table_id))
@@ -353,6 +356,7 @@ async def serve_remote(
             proxy.to_owner("detach")
         hub.metrics.ws_connections.dec()
         conn.close()
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(sending, 5)
+        if sending is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(sending, 5)
         await cluster.unsubscribe(direct(cid), table_pattern(table_id))

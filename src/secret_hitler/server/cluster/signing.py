@@ -70,12 +70,12 @@ class Seal:
         self._keys: dict[bytes, AESGCM] = {}  # sender -> its key (senders whose message opened)
         self.refused = 0
 
-    def seal(self, channel: str, payload: str) -> bytes:
+    def seal(self, channel: str, payload: str | bytes) -> bytes:
+        """``payload`` (text, or its UTF-8 bytes) sealed for ``channel``."""
         seq = next(self._seq)
         head = f"{VERSION}|{self.sender}|{seq}|{int(time.time() * 1000)}".encode("ascii")
-        box = self._own.encrypt(
-            seq.to_bytes(12, "big"), payload.encode("utf-8", "surrogatepass"), _aad(channel, head)
-        )
+        plain = payload if isinstance(payload, bytes) else payload.encode("utf-8", "surrogatepass")
+        box = self._own.encrypt(seq.to_bytes(12, "big"), plain, _aad(channel, head))
         return head + b"|" + box
 
     def open(self, channel: str, sealed: bytes) -> str | None:

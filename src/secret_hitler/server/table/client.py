@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from collections.abc import Awaitable, Callable
 
 from starlette.websockets import WebSocketDisconnect
@@ -20,13 +19,15 @@ from ..core import protocol as P
 from ..core.config import Settings
 from ..core.metrics import Metrics
 from .conn import Conn
+from .fanout import Ack
 from .session import Table
 
 log = logging.getLogger("secret_hitler.server.ws")
 
 
 async def sender(conn: Conn) -> None:
-    """Send a connection's queued texts until it is closed, then close its socket."""
+    """Send a connection's queued texts until it is closed, then close its socket (a
+    connection without a ``FrameSink``: ``conn.py``)."""
     ws = conn.ws
     try:
         while True:
@@ -116,6 +117,7 @@ def error(metrics: Metrics, conn: Conn, exc: P.ProtocolError) -> None:
 
 async def _dispatch(table: Table, conn: Conn, msg: P.ClientMessage) -> None:
     if isinstance(msg, P.Hello):
+        conn.acks_in_updates = msg.acks == "update"
         async with table.lock:  # never describe a state whose last action is not yet committed
             table.hello(conn, msg)
         return
@@ -124,14 +126,14 @@ async def _dispatch(table: Table, conn: Conn, msg: P.ClientMessage) -> None:
     if isinstance(msg, P.Ping):
         conn.send_msg(P.pong())
     elif isinstance(msg, P.ActionMsg):
-        t0 = time.perf_counter()
+        ack = None if msg.id is None else Ack(conn, msg.id)
         try:
-            seq = await table.play(conn.seat, msg.action)
+            seq = await table.play(conn.seat, msg.action, ack)
         except P.ProtocolError as exc:
             exc.id = msg.id
             raise
-        conn.send_msg(P.ack(msg.id, seq))
-        log.debug("action", extra={"game_id": table.id, "ms": (time.perf_counter() - t0) * 1000})
+        if ack is None or not ack.folded:
+            conn.send_msg(P.ack(msg.id, seq))
     elif isinstance(msg, P.ChatMsg):
         try:
             _, claim = await table.chat_line(conn, msg.text, msg.lang)

@@ -10,32 +10,43 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from ...engine import Action, Game, game_from_record
 from ..core import protocol as P
 from .conn import Conn
-from .updates import SeatUpdates, pad_to, welcome_length
+from .updates import SeatUpdates, pad_bytes, welcome_length
 
 
-def send_all(conns: Iterable[Conn], text: str) -> None:
-    """One text to every ready connection."""
+@dataclass(slots=True)
+class Ack:
+    """The acknowledgement an action's sender waits for (``conn``, its message ``id``):
+    ``folded`` once the update it caused carried it (``Conn.acks_in_updates``)."""
+
+    conn: Conn
+    id: str
+    folded: bool = False
+
+
+def send_all(conns: Iterable[Conn], frame: bytes) -> None:
+    """One frame to every ready connection."""
     for c in conns:
         if c.ready:
-            c.send(text)
+            c.send(frame)
 
 
 def send_detail(
     conns: Iterable[Conn], member: Callable[[Conn], bool], detail: Callable[[bool], dict[str, Any]]
 ) -> None:
     """The table detail to every ready connection: members see the invite, others do not."""
-    texts: dict[bool, str] = {}
+    texts: dict[bool, bytes] = {}
     for c in conns:
         if not c.ready:
             continue
         m = member(c)
         if m not in texts:
-            texts[m] = P.dumps(P.table_msg(detail(m)))
+            texts[m] = P.encode(P.table_msg(detail(m)))
         c.send(texts[m])
 
 
@@ -48,16 +59,26 @@ def send_update(
     by: str | None,
     deadline: float | None,
     waits: dict[str, float] | None = None,
+    ack: Ack | None = None,
 ) -> list[Conn]:
     """Each ready connection's ``update`` after an action; the connections it went to.
 
     Each seat's text is built and encoded once, only for seats that have a connection
-    (spectators: once for all of them, only when someone watches)."""
+    (spectators: once for all of them, only when someone watches). The sender of the action
+    (``ack``) gets its seat's frame with the ``ack`` in it when it asked for that."""
     ready = [c for c in conns if c.ready]
     if ready:
         updates = SeatUpdates(game, seq, ev_from, action, by, deadline, waits)
         frames = updates.frames({c.seat for c in ready})  # one length for every recipient
+        actor = ack.conn if ack is not None and ack.conn.acks_in_updates else None
         for c in ready:
+            if c is actor and c.seat is not None:
+                assert ack is not None
+                acked = updates.acked(c.seat, ack.id)
+                if acked is not None:
+                    c.send_own(acked)
+                    ack.folded = True
+                    continue
             c.send(frames[c.seat])
     return ready
 
@@ -66,19 +87,19 @@ def padded_welcome(
     welcome: Callable[[int | None | str], dict[str, Any]],
     game: Game | None,
     log: logging.Logger | logging.LoggerAdapter,  # type: ignore[type-arg]
-) -> str:
-    """A welcome's text (``welcome(seat)``: the message as ``seat`` sees the game, ``"own"``
+) -> bytes:
+    """A welcome's frame (``welcome(seat)``: the message as ``seat`` sees the game, ``"own"``
     for the connection's own seat), padded to a length that only public counts decide (no size
     channel; docs/security.md "Frame sizes")."""
-    text = P.dumps(welcome("own"))
+    text = P.encode(welcome("own"))
     if game is None:
         return text
-    public = len(P.dumps(welcome(None)).encode())
+    public = len(P.encode(welcome(None)))
     length = welcome_length(game, public)
-    if len(text.encode()) > length - 16:
+    if len(text) > length - 16:
         log.error("welcome over its padded length")
-        length = welcome_length(game, len(text.encode()))
-    return pad_to(text, length)
+        length = welcome_length(game, len(text))
+    return pad_bytes(text, length)
 
 
 def missed_updates(
@@ -88,7 +109,7 @@ def missed_updates(
     seat: int | None,
     since: int,
     waits: dict[str, float] | None = None,
-) -> list[str]:
+) -> list[bytes]:
     """The update frames after ``since`` for ``seat``, rebuilt by replaying the game (padded
     like live updates; the last carries the live ``deadline`` and ``waits``)."""
     current = len(game.actions) + 1

@@ -337,14 +337,16 @@ class Table:
                 self.conns, lambda c: self.is_member(c.user.id if c.user else None), self.detail
             )
 
-    def _broadcast_update(self, ev_from: int, action: Action | None, by: str | None) -> None:
+    def _broadcast_update(
+        self, ev_from: int, action: Action | None, by: str | None, ack: fanout.Ack | None = None
+    ) -> None:
         g = self.game
         assert g is not None
         ready = fanout.send_update(
-            self.conns, g, self.seq, ev_from, action, by, self.deadline, self.driver.waits()
+            self.conns, g, self.seq, ev_from, action, by, self.deadline, self.driver.waits(), ack
         )
         if g.finished and ready:
-            fanout.send_all(ready, P.dumps(P.game_over(self.record())))
+            fanout.send_all(ready, P.encode(P.game_over(self.record())))
 
     def welcome(self, conn: Conn, seat: int | None | str = "own") -> dict[str, Any]:
         """The ``welcome`` message for ``conn`` (as ``seat`` sees the game, default its own)."""
@@ -391,7 +393,7 @@ class Table:
             self._bounds = event_bounds(g)
         return self._bounds
 
-    def missed_updates(self, seat: int | None, since: int) -> list[str]:
+    def missed_updates(self, seat: int | None, since: int) -> list[bytes]:
         """The update frames after ``since`` for ``seat`` (``fanout.missed_updates``)."""
         assert self.game is not None
         return fanout.missed_updates(
@@ -518,13 +520,16 @@ class Table:
         self.services.metrics.action_latency.observe(time.perf_counter() - t0)
         return seq
 
-    async def play(self, seat: int | None, data: Mapping[str, Any]) -> int:
-        """A client's action message, from the connection of ``seat`` (None: a spectator)."""
+    async def play(
+        self, seat: int | None, data: Mapping[str, Any], ack: fanout.Ack | None = None
+    ) -> int:
+        """A client's action message, from the connection of ``seat`` (None: a spectator);
+        ``ack``: its sender, whose update may carry the acknowledgement (``fanout.Ack``)."""
         t0 = time.perf_counter()
         async with self.lock:
             g = await self._playable()
             action = client_action(seat, data)
-            seq = await self._commit(g, action.seat, action, None, None)
+            seq = await self._commit(g, action.seat, action, None, None, ack)
         self.services.metrics.action_latency.observe(time.perf_counter() - t0)
         return seq
 
@@ -535,6 +540,7 @@ class Table:
         action: Action,
         by: str | None,
         expect: tuple[int, str, int] | None,
+        ack: fanout.Ack | None = None,
     ) -> int:
         """(under the lock) Apply, commit, announce."""
         if expect is not None and expect != (g.round, g.phase.value, len(g.actions)):
@@ -588,7 +594,7 @@ class Table:
         self.services.metrics.actions_total.labels(by=by or "player").inc()
         decision = self.driver.decision_key
         self.driver.schedule()
-        self._broadcast_update(n_ev, action, by)
+        self._broadcast_update(n_ev, action, by, ack)
         if g.finished:
             self._finished()
             self.services.webhooks.game_over(self)
@@ -629,7 +635,7 @@ class Table:
                     c.send_own(text)
         if game.finished:
             self.status = "finished"
-            fanout.send_all(self.conns, P.dumps(P.game_over(self.record())))
+            fanout.send_all(self.conns, P.encode(P.game_over(self.record())))
             self._finished()
 
     def mark_broken(self, exc: BaseException) -> None:
@@ -709,7 +715,7 @@ class Table:
                 "unavailable", "the database is unavailable: the message was not sent"
             ) from None
         self.chat.said(line)
-        fanout.send_all(self.conns, P.dumps(P.chat_msg(line)))
+        fanout.send_all(self.conns, P.encode(P.chat_msg(line)))
 
     def _names(self) -> list[str]:
         """The seats' names (the recogniser reads them; a bot's line says them)."""

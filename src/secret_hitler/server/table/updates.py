@@ -16,12 +16,14 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+import orjson
+
 from ...engine import Action, Game, game_from_record
 from ...engine.actions import CLAIM
 from ...engine.events import TypedEvent
 from ...engine.history import Government, History, changed_from, governments
 from ...engine.speech import silenced
-from ...engine.view import FIELDS, SEAT_FIELDS
+from ...engine.view import ELECTION_FIELDS, OWN_FIELDS, TABLE_FIELDS
 from ..core.protocol import VERSION
 
 _DUMP = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
@@ -35,6 +37,7 @@ _DUMP = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 SEAT_ALLOWANCE = 2048
 BUCKET = 256
 _PAD = ',"pad":"'
+_PAD_BYTES = _PAD.encode()
 log = logging.getLogger("secret_hitler.server.updates")
 
 
@@ -67,8 +70,12 @@ def pad_to(text: str, length: int) -> str:
     return f'{text[:-1]}{_PAD}{" " * room}"}}'
 
 
-_SHARED = tuple(f for f in FIELDS if f not in SEAT_FIELDS)
-_OWN = tuple(f for f in SEAT_FIELDS if f != "events")
+def pad_bytes(text: bytes, length: int) -> bytes:
+    """``pad_to`` for an encoded frame (``text``: a JSON object's UTF-8 bytes)."""
+    room = length - len(text) - len(_PAD) - 1
+    if room < 0:
+        raise ValueError("frame longer than its padded length")
+    return b'%s%s%s"}' % (text[:-1], _PAD_BYTES, b" " * room)
 
 
 # ---------------------------------------------------------------------- what the page shows
@@ -94,7 +101,7 @@ class _Followed:
 
 
 _FOLLOWED: OrderedDict[int, _Followed] = OrderedDict()  # by id(game), the most recent last
-_FOLLOWED_MAX = 512
+_FOLLOWED_MAX = 8192  # (more than the live games of one node)
 
 
 def _public(events: list[Any]) -> Iterator[TypedEvent]:
@@ -197,29 +204,58 @@ def build_update(
 
 
 # ---------------------------------------------------------------------- one action, every seat
-_ACTION_JSON: dict[Action, str] = {}
+_ENCODE = orjson.dumps  # every key below is a string: no option needed
+
+_ACTION_JSON: dict[Action, bytes] = {}
 _ACTION_JSON_MAX = 20_000
 
 
-def _action_json(action: Action) -> str:
+def _action_json(action: Action) -> bytes:
     text = _ACTION_JSON.get(action)
     if text is None:
-        text = _DUMP(action.to_json())
+        text = _ENCODE(action.to_json())
         if len(_ACTION_JSON) < _ACTION_JSON_MAX:
             _ACTION_JSON[action] = text
     return text
 
 
-class SeatUpdates:
-    """The encoded ``update`` messages of one action, built lazily per recipient (each once).
+#: The encoded public fields but the open election's (``Observer.table``) of each live game,
+#: by ``id(game)``, with the tuple they were encoded from: that tuple is the same object until
+#: the game's state moves (a vote that leaves its election open keeps it), so most votes of an
+#: election reuse the encoding. Bounded; a game pushed out is encoded again.
+_TABLE_JSON: dict[int, tuple[tuple[Any, ...], bytes]] = {}
+_TABLE_JSON_MAX = 8192
 
-    The view fields every recipient shares are encoded once, from the spectator's view; each
-    seat adds its own ``SEAT_FIELDS`` and the events the observer routes to it.
+
+def _public_fields(game: Game) -> bytes:
+    """The view fields every recipient shares (``view.PUBLIC_FIELDS``), as ``"name":value``
+    pairs: the table's (encoded once per state) and the election's progress."""
+    observer = game.observer
+    table = observer.table()
+    cached = _TABLE_JSON.get(id(game))
+    if cached is None or cached[0] is not table:
+        cached = (table, _ENCODE(dict(zip(TABLE_FIELDS, table, strict=True)))[1:-1])
+        _TABLE_JSON.pop(id(game), None)
+        _TABLE_JSON[id(game)] = cached
+        if len(_TABLE_JSON) > _TABLE_JSON_MAX:
+            del _TABLE_JSON[next(iter(_TABLE_JSON))]
+    election = _ENCODE(dict(zip(ELECTION_FIELDS, observer.election(), strict=True)))[1:-1]
+    return cached[1] + b"," + election
+
+
+class SeatUpdates:
+    """The encoded ``update`` frames of one action (UTF-8 bytes), built lazily per recipient
+    (each once).
+
+    What every recipient shares is encoded once per action: the head, the public view fields
+    (``view.PUBLIC_FIELDS``, from the engine's observer) and the tail; each new event once, a
+    seat's list joining those the engine lets it observe. A seat adds only its own fields
+    (``Observer.own``: ``view.OWN_FIELDS``), its legal actions and why it may not speak.
     """
 
     __slots__ = (
         "_game",
-        "_ev_from",
+        "_events",
         "_head",
         "_view_mid",
         "_tail",
@@ -239,11 +275,9 @@ class SeatUpdates:
         waits: dict[str, float] | None = None,
     ) -> None:
         self._game = game
-        self._ev_from = ev_from
-        public = game.view(None)
-        shared = {f: getattr(public, f) for f in _SHARED}
-        self._head = f'{{"v":{VERSION},"type":"update","seq":{seq},"events":'
-        self._view_mid = _DUMP(shared)[:-1]
+        self._events = [(e, _ENCODE(e.json)) for e in game.events[ev_from:]]
+        self._head = b'{"v":%d,"type":"update","seq":%d,"events":[' % (VERSION, seq)
+        self._view_mid = _public_fields(game)
         tail: dict[str, Any] = {
             "deadline": deadline,
             "action": None if action is None else action.public_json(),
@@ -253,19 +287,19 @@ class SeatUpdates:
             tail["by"] = by
         if waits:
             tail["model_deadlines"] = waits
-        self._tail = _DUMP(tail)[1:]
-        self._texts: dict[int | None, str] = {}
-        self._unpadded: dict[int | None, str] = {}
-        self._length = padded_length(len(self._raw(None).encode()))
+        self._tail = _ENCODE(tail)[1:]
+        self._texts: dict[int | None, bytes] = {}
+        self._unpadded: dict[int | None, bytes] = {}
+        self._length = padded_length(len(self._raw(None)))
 
-    def frames(self, seats: Iterable[int | None]) -> dict[int | None, str]:
+    def frames(self, seats: Iterable[int | None]) -> dict[int | None, bytes]:
         """The frames for these recipients (``None``: spectators), all of the update's length.
 
         Every frame is built before any is padded, so if the allowance ever proved too small
         every frame grows together: no recipient's frame is ever longer than another's.
         """
         raw = {seat: self._raw(seat) for seat in seats}
-        longest = max((len(t.encode()) for t in raw.values()), default=0)
+        longest = max((len(t) for t in raw.values()), default=0)
         if longest + len(_PAD) + 1 > self._length:
             log.error("update frame over its padded length; padding every frame further")
             self._length = padded_length(longest)
@@ -274,35 +308,60 @@ class SeatUpdates:
         for seat, text in raw.items():
             padded = self._texts.get(seat)
             if padded is None:
-                padded = self._texts[seat] = pad_to(text, self._length)
+                padded = self._texts[seat] = pad_bytes(text, self._length)
             out[seat] = padded
         return out
 
-    def text(self, seat: int | None) -> str:
+    def text(self, seat: int | None) -> bytes:
         """The frame for one recipient (see ``frames``)."""
         return self.frames([seat])[seat]
+
+    def acked(self, seat: int, msg_id: str) -> bytes | None:
+        """``seat``'s frame carrying ``ack``, the id of the action message it answers (for the
+        connection that sent it), of the update's length; None when it would not fit that
+        length (the connection then gets an ``ack`` message of its own). Call after ``frames``
+        (the length is final then)."""
+        raw = self._raw(seat)
+        text = b'%s,"ack":%s}' % (raw[:-1], _ENCODE(msg_id))
+        if len(text) + len(_PAD) + 1 > self._length:
+            return None
+        return pad_bytes(text, self._length)
 
     @property
     def length(self) -> int:
         """The length in bytes of every frame of this update."""
         return self._length
 
-    def _raw(self, seat: int | None) -> str:
+    def _raw(self, seat: int | None) -> bytes:
         raw = self._unpadded.get(seat)
         if raw is None:
             raw = self._unpadded[seat] = self._build(seat)
         return raw
 
-    def _build(self, seat: int | None) -> str:
+    def _build(self, seat: int | None) -> bytes:
         g = self._game
-        view = g.view(seat)
-        events = _DUMP(g.observer.events_since(seat, self._ev_from))
-        own = _DUMP({f: getattr(view, f) for f in _OWN})[1:]
-        legal = ",".join(_action_json(a) for a in g.legal_actions(seat)) if seat is not None else ""
-        quiet = _DUMP(silenced(view, seat))
-        return (
-            f'{self._head}{events},"view":{self._view_mid},{own},"legal":[{legal}],'
-            f'"silenced":{quiet},{self._tail}'
+        events = b",".join([text for e, text in self._events if e.visible_to(seat)])
+        own = _ENCODE(dict(zip(OWN_FIELDS, g.observer.own(seat), strict=True)))[1:-1]
+        legal = (
+            b",".join([_action_json(a) for a in g.legal_actions(seat)]) if seat is not None else b""
+        )
+        # the speech rule reads the game as it reads a view (``engine/speech.py``)
+        quiet = _ENCODE(silenced(g, seat))
+        return b"".join(
+            (
+                self._head,
+                events,
+                b'],"view":{',
+                self._view_mid,
+                b",",
+                own,
+                b'},"legal":[',
+                legal,
+                b'],"silenced":',
+                quiet,
+                b",",
+                self._tail,
+            )
         )
 
 

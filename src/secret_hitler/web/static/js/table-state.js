@@ -84,6 +84,8 @@ const FOLD = {
       governments: foldGovernments(s.governments, msg.governments),
       silenced: msg.silenced === undefined ? s.silenced : msg.silenced,
       pending: false,
+      // the update of this page's own action carries its ack (hello's `acks: "update"`)
+      pendingId: msg.ack !== undefined && msg.ack === s.pendingId ? null : s.pendingId,
       notices: s.notices.concat(noticesFrom(fresh)),
       forced: move ? mergeForced(s, [move]) : s.forced,
     };
@@ -151,10 +153,11 @@ export function foldGovernments(rows, sent) {
   return rows.slice(0, sent.from).concat(sent.rows);
 }
 
-/** The first message on a (re)opened socket: resume from the last update and chat line seen. */
+/** The first message on a (re)opened socket: resume from the last update and chat line seen;
+ * the ack of an action comes in the update it caused (`acks: "update"`, docs/protocol.md 2.1). */
 export function hello(state) {
   const lastChat = state.chat.length ? state.chat[state.chat.length - 1].id : null;
-  const msg = { v: 1, type: "hello", since: state.view ? state.seq : null };
+  const msg = { v: 1, type: "hello", since: state.view ? state.seq : null, acks: "update" };
   if (state.view && typeof lastChat === "number") msg.chat_since = lastChat;
   return msg;
 }
