@@ -71,7 +71,7 @@ def new_game(
 ) -> Game:
     """A game with every chance event fixed: roles, first president and the deck (top first)."""
     resolved = rules if isinstance(rules, Rules) else Rules.from_json(rules)
-    lib, fas = resolved.deck
+    lib, fas = resolved.deck_for(n)
     if roles is None:
         roles = make_roles(n, hitler, fascists, resolved.fascist_count(n))
     return Game(

@@ -8,13 +8,15 @@ engine against it at every step.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from engine_helpers import random_action, snapshot
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
+from reference_view import PARTY, dealt_knowledge
 
-from secret_hitler.engine import PRESETS, Action, Game, IllegalAction, Policy
+from secret_hitler.engine import PRESETS, Action, Game, IllegalAction, Phase, Policy, Reason
 from secret_hitler.engine.actions import ACTION_TYPES, CLAIM_SUBJECTS, TARGETED
 
 PRESET_NAMES = list(PRESETS)
@@ -116,8 +118,9 @@ def check_state(game: Game, model: Model) -> None:
     model.feed()
     assert model.alive == game.alive
     # Policies are conserved: draw pile + discard pile + hand + tracks.
-    lib_total = rules.deck[0] + rules.start_track[0]
-    fas_total = rules.deck[1] + rules.start_track[1]
+    deck, start = rules.deck_for(game.n), rules.start_track_for(game.n)
+    lib_total = deck[0] + start[0]
+    fas_total = deck[1] + start[1]
     hand = game.hand
     assert (
         game.draw_pile + game.discard_pile + len(hand) + game.liberal + game.fascist
@@ -133,13 +136,16 @@ def check_state(game: Game, model: Model) -> None:
         if game.phase.value in ("enact", "veto_response")
         else (0,)
     )
-    # The tracker never rests at 3.
-    assert 0 <= game.tracker <= 2
+    # The tracker never rests at 3, but where a top-deck ended the game.
+    assert 0 <= game.tracker <= (3 if game.reason is Reason.TOP_DECKED else 2)
     if game.finished:
         assert game.to_act() == []
         return
     to_act = game.to_act()
-    assert to_act and all(game.alive[s] for s in to_act)
+    if game.phase is Phase.ASSASSINATE:  # Hitler chooses, even just executed
+        assert to_act == [[r.value for r in game.roles].index("hitler")]
+    else:
+        assert to_act and all(game.alive[s] for s in to_act)
     for seat in range(game.n):
         legal = game.legal_actions(seat)
         decisions = [a for a in legal if a.type != "claim"]
@@ -157,13 +163,29 @@ def check_state(game: Game, model: Model) -> None:
 def check_end(game: Game) -> None:
     assert game.finished and game.winner is not None
     reason = game.reason.value
-    hitler = [r.value for r in game.roles].index("hitler")
+    roles = [r.value for r in game.roles]
+    hitler = roles.index("hitler")
+    # Avalon SH: a liberal win went through Hitler's assassination, who missed Merlin
+    avalon = game.rules.avalon != "off"
+    assassinated = [e.data for e in game.events if e.type == "assassinated"]
+    if reason in ("five_liberal_policies", "hitler_executed") or reason == "merlin_assassinated":
+        assert bool(assassinated) == avalon
+        if avalon:
+            assert (roles[assassinated[0]["target"]] == "merlin") == (
+                reason == "merlin_assassinated"
+            )
     if reason == "five_liberal_policies":
         assert game.liberal == 5 and game.winner.value == "liberal"
     elif reason == "six_fascist_policies":
         assert game.fascist == 6 and game.winner.value == "fascist"
     elif reason == "hitler_executed":
         assert not game.alive[hitler] and game.winner.value == "liberal"
+    elif reason == "merlin_assassinated":
+        assert game.winner.value == "fascist"
+        assert game.liberal == 5 or not game.alive[hitler]
+    elif reason == "top_decked":
+        assert game.rules.top_decking != "allowed" and game.winner.value == "fascist"
+        assert game.tracker == 3 and game.events[-2].type == "tracker"
     else:
         assert reason == "hitler_elected" and game.chancellor == hitler
         assert game.fascist >= game.rules.hitler_zone and game.winner.value == "fascist"
@@ -296,11 +318,14 @@ def unseen_deck(game: Game, seat: int, rng: random.Random) -> tuple[list[str], l
 
 
 def unseen_roles(game: Game, seat: int, rng: random.Random) -> list[str]:
-    """Roles with those ``seat`` does not know permuted, keeping everything it could observe."""
+    """Roles with those ``seat`` does not know permuted, keeping everything it could observe:
+    what it was shown at the deal (``reference_view.dealt_knowledge``: exact roles, parties,
+    Percival's pair), its investigations, every public reveal of the whole game (executions,
+    E8, Hitler at the assassination and the assassinated seat's card) and, for Hitler, what he
+    was shown at the assassination. The seats whose party it knows are shuffled among their
+    party, Percival's pair between themselves, the others among themselves."""
     roles = [r.value for r in game.roles]
-    own = roles[seat]
-    if own == "fascist" or (own == "hitler" and game.hitler_knows):
-        return roles  # knows every role
+    dealt = dealt_knowledge(roles, seat, game.hitler_knows)
     fixed_party: dict[int, str] = {}
     fixed_hitler: dict[int, bool] = {}
     fixed_role: dict[int, str] = {}
@@ -314,20 +339,33 @@ def unseen_roles(game: Game, seat: int, rng: random.Random) -> list[str]:
                 fixed_role[data["target"]] = data["role"]
         elif kind == "not_hitler":
             fixed_hitler[data["seat"]] = False
+        elif kind == "assassination":
+            fixed_hitler[data["hitler"]] = True
+        elif kind == "assassin_sight" and event.audience == (seat,):
+            for s, r in enumerate(roles):
+                if r in ("fascist", "morgana"):
+                    fixed_role[s] = r
+                fixed_party[s] = PARTY[r]
+        elif kind == "assassinated":
+            fixed_role[data["target"]] = data["role"]
     if game.reason is not None and game.reason.value in ("hitler_elected", "hitler_executed"):
         fixed_hitler[roles.index("hitler")] = True
-    others = [s for s in range(game.n) if s != seat]
+    known_party = {**fixed_party, **dealt[1], **{s: PARTY[r] for s, r in dealt[0].items()}}
+    pair = dealt[2] or ()  # Percival's: Merlin and Morgana, shuffled between themselves
+    groups: dict[tuple[str | None, bool], list[int]] = {}
+    for s in range(game.n):
+        if s != seat:
+            groups.setdefault((known_party.get(s), s in pair), []).append(s)
     for _ in range(30):
-        values = [roles[s] for s in others]
-        rng.shuffle(values)
         new = list(roles)
-        for s, v in zip(others, values, strict=True):
-            new[s] = v
+        for members in groups.values():
+            values = [roles[s] for s in members]
+            rng.shuffle(values)
+            for s, v in zip(members, values, strict=True):
+                new[s] = v
         if (
-            all(
-                ("liberal" if new[s] == "liberal" else "fascist") == p
-                for s, p in fixed_party.items()
-            )
+            dealt_knowledge(new, seat, game.hitler_knows) == dealt
+            and all(PARTY[new[s]] == p for s, p in fixed_party.items())
             and all((new[s] == "hitler") == h for s, h in fixed_hitler.items())
             and all(new[s] == r for s, r in fixed_role.items())
         ):
@@ -338,8 +376,12 @@ def unseen_roles(game: Game, seat: int, rng: random.Random) -> list[str]:
 def _without_roles(view: dict) -> dict:
     view = dict(view)
     view.pop("known_roles")
+    view.pop("known_parties")
+    view.pop("winners")  # the Monarchist's win is his own
     view.pop("proven_not_hitler")  # at the end it is everyone but Hitler (W2), so roles too
-    view["events"] = [{k: v for k, v in e.items() if k != "roles"} for e in view["events"]]
+    view["events"] = [
+        {k: v for k, v in e.items() if k not in ("roles", "winners")} for e in view["events"]
+    ]
     return view
 
 
@@ -352,7 +394,15 @@ def _without_roles(view: dict) -> dict:
     observer=st.integers(min_value=0, max_value=9),
 )
 def test_view_depends_only_on_what_the_seat_has_observed(preset, n, seed, rng, observer):
-    seat = observer % n
+    check_view_depends_only_on_what_the_seat_has_observed(preset, n, seed, rng, observer % n)
+
+
+def check_view_depends_only_on_what_the_seat_has_observed(
+    preset: Any, n: int, seed: int, rng: random.Random, seat: int
+) -> None:
+    """Play a game of ``preset`` (a preset name or rules) at random; replay its actions in two
+    games that differ only in what ``seat`` never observed (``unseen_roles``, ``unseen_deck``):
+    the seat and the spectator get the same view at every step."""
     original = Game(n, preset, seed)
     while not original.finished:
         original.apply(random_action(original, rng, claim_prob=0.1))

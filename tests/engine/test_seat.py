@@ -15,6 +15,7 @@ import pytest
 from engine_helpers import F, L, govern, new_game, random_action
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
+from reference_view import PARTY
 from test_properties import unseen_deck, unseen_roles
 
 from secret_hitler.engine import PRESETS, Action, Game, claims, speech
@@ -39,6 +40,8 @@ def derived(seat: int | None, events: Any, n: int) -> dict[str, Any]:
     it found."""
     role = party = None
     known: list[str | None] = [None] * n
+    parties: list[str | None] = [None] * n
+    candidates = None
     hands: dict[int, dict[str, Any]] = {}
     peeks: list[tuple[int, tuple[str, ...]]] = []
     found: list[tuple[int, str]] = []
@@ -51,7 +54,20 @@ def derived(seat: int | None, events: Any, n: int) -> dict[str, Any]:
         elif kind == "night":
             for s, r in e["known"].items():
                 known[int(s)] = r
+            for s, p in (e.get("parties") or {}).items():
+                parties[int(s)] = p
+            if e.get("merlin_candidates") is not None:
+                candidates = tuple(e["merlin_candidates"])
         elif kind == "executed" and e.get("role") is not None:
+            known[e["target"]] = e["role"]
+        elif kind == "assassination":
+            known[e["hitler"]] = "hitler"
+        elif kind == "assassin_sight":
+            for s, r in e["known"].items():
+                known[int(s)] = r
+            for s in e["targets"]:
+                parties[s] = "liberal"
+        elif kind == "assassinated":
             known[e["target"]] = e["role"]
         elif kind == "game_over":
             known = list(e["roles"])
@@ -66,11 +82,16 @@ def derived(seat: int | None, events: Any, n: int) -> dict[str, Any]:
             peeks.append((sessions, tuple(e["policies"])))
         elif kind == "investigation":
             found.append((e["target"], e["party"]))
+            parties[e["target"]] = e["party"]
     return {
         "seat": seat,
         "role": role,
         "party": party,
         "known_roles": tuple(known),
+        "known_parties": tuple(
+            PARTY[r] if r is not None else p for r, p in zip(known, parties, strict=True)
+        ),
+        "merlin_candidates": candidates,
         "hands": tuple(
             Hand(
                 i,
@@ -88,7 +109,17 @@ def derived(seat: int | None, events: Any, n: int) -> dict[str, Any]:
 
 def knowledge_of(state: Any) -> dict[str, Any]:
     """A fold's ``Knowledge``, as ``derived`` gives it."""
-    names = ("seat", "role", "party", "known_roles", "hands", "peeks", "found")
+    names = (
+        "seat",
+        "role",
+        "party",
+        "known_roles",
+        "known_parties",
+        "merlin_candidates",
+        "hands",
+        "peeks",
+        "found",
+    )
     return {name: getattr(state, name) for name in names}
 
 
@@ -104,9 +135,17 @@ def public_of(state: PublicState) -> dict[str, Any]:
 def test_each_seats_fold_is_what_its_own_log_tells_it(
     preset: str, n: int, seed: int, rng: random.Random
 ) -> None:
+    check_each_seats_fold_is_what_its_own_log_tells_it(preset, n, seed, rng)
+
+
+def check_each_seats_fold_is_what_its_own_log_tells_it(
+    preset: Any, n: int, seed: int, rng: random.Random
+) -> None:
     """After every action, for each seat and the spectator: the incremental fold equals a
     from-scratch reading of the seat's log, its public part the spectator's fold, its
-    knowledge the view's fields (role, known roles, investigations, the hand in a session)."""
+    knowledge the view's fields (role, known roles and parties, Percival's pair,
+    investigations, the hand in a session; the public ones: no top-decking, the
+    assassination, the winners)."""
     game = Game(n, preset, seed)
     seats: list[int | None] = [*range(n), None]
     folds = {s: SeatState(s) for s in seats}
@@ -129,6 +168,12 @@ def test_each_seats_fold_is_what_its_own_log_tells_it(
                 view.party,
                 view.known_roles,
             )
+            assert (fold.known_parties, fold.merlin_candidates) == (
+                view.known_parties,
+                view.merlin_candidates,
+            )
+            assert fold.top_deck_forbidden == view.top_deck_forbidden
+            assert fold.assassination == view.assassination and fold.winners == view.winners
             assert fold.found == view.investigations
             if view.phase in _LEGISLATIVE:
                 assert fold.hand == view.hand
@@ -203,10 +248,17 @@ def test_only_the_living_speak_and_never_the_government_in_its_session(
 def test_what_a_seat_has_not_observed_changes_nothing_in_its_fold(
     preset: str, n: int, seed: int, rng: random.Random, observer: int
 ) -> None:
+    check_what_a_seat_has_not_observed_changes_nothing_in_its_fold(
+        preset, n, seed, rng, observer % n
+    )
+
+
+def check_what_a_seat_has_not_observed_changes_nothing_in_its_fold(
+    preset: Any, n: int, seed: int, rng: random.Random, seat: int
+) -> None:
     """Two games that differ only in what ``seat`` never saw (others' roles it does not know,
     policies it never held or peeked) give it the same fold at every step: the engine's own
     (the observer's ``Knowledge``) and one from its view's log."""
-    seat = observer % n
     original = Game(n, preset, seed)
     while not original.finished:
         original.apply(random_action(original, rng, claim_prob=0.1))

@@ -22,6 +22,7 @@ INVESTIGATE = "investigate"
 SPECIAL_ELECTION = "special_election"
 EXECUTE = "execute"
 CLAIM = "claim"
+ASSASSINATE = "assassinate"  # Avalon SH: Hitler names the seat he takes for Merlin
 
 ACTION_TYPES = (
     NOMINATE,
@@ -34,8 +35,9 @@ ACTION_TYPES = (
     SPECIAL_ELECTION,
     EXECUTE,
     CLAIM,
+    ASSASSINATE,
 )
-TARGETED = frozenset({NOMINATE, INVESTIGATE, SPECIAL_ELECTION, EXECUTE})
+TARGETED = frozenset({NOMINATE, INVESTIGATE, SPECIAL_ELECTION, EXECUTE, ASSASSINATE})
 
 # Claim subjects: what a claim is about.
 CLAIM_PRESIDENT_HAND = "president_hand"  # the 3 policies the president drew
@@ -111,7 +113,7 @@ class Action:
             raise InvalidAction("action field 'seat' must be an integer")
         if kind not in ACTION_TYPES:
             raise InvalidAction(
-                f"unknown action type {brief(kind)}; expected one of {', '.join(ACTION_TYPES)}"
+                f"unknown action type {brief(kind, 24)}; expected one of {', '.join(ACTION_TYPES)}"
             )
         if kind in TARGETED:
             return Action(seat, kind, target=_int(data, "target"))
@@ -178,6 +180,10 @@ class Action:
     @staticmethod
     def execute(seat: int, target: int) -> Action:
         return Action(seat, EXECUTE, target=target)
+
+    @staticmethod
+    def assassinate(seat: int, target: int) -> Action:
+        return Action(seat, ASSASSINATE, target=target)
 
     @staticmethod
     def claim_policies(

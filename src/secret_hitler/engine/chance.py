@@ -108,41 +108,97 @@ class Outcomes:
         return index % size
 
 
+#: The roles of a deal in the order ``Deals`` places them; the liberals take the seats left.
+DEAL_ORDER = (
+    Role.HITLER,
+    Role.FASCIST,
+    Role.MORGANA,
+    Role.MONARCHIST,
+    Role.MERLIN,
+    Role.PERCIVAL,
+)
+
+
 class Deals(Outcomes):
-    """Every distinct assignment of roles to ``players`` seats with ``fascists`` fascists and
-    one Hitler: by Hitler's seat, then the fascists' seats in lexicographic order."""
+    """Every distinct assignment of roles to ``players`` seats with one Hitler, ``fascists``
+    plain Fascists and ``others`` (``(role, count)`` of the game types' roles: Morgana, the
+    Monarchist, Merlin, Percival), the rest liberals: by Hitler's seat, then the fascists'
+    seats among the others in lexicographic order, then each other role's seats among the seats
+    still left, in ``DEAL_ORDER``. Without ``others`` these are the official deals, in the same
+    order as ever (an OpenSpiel chance action keeps its meaning)."""
 
-    __slots__ = ("players", "fascists", "_teams")
+    __slots__ = ("players", "fascists", "groups", "_sizes")
 
-    def __init__(self, players: int, fascists: int) -> None:
+    def __init__(
+        self, players: int, fascists: int, others: Sequence[tuple[Role, int]] = ()
+    ) -> None:
         self.players, self.fascists = players, fascists
-        self._teams = comb(players - 1, fascists)  # the fascist teams beside one Hitler
+        extra = sorted(
+            (item for item in others if item[1] > 0), key=lambda i: DEAL_ORDER.index(i[0])
+        )
+        if any(role in (Role.HITLER, Role.FASCIST) for role, _ in extra):
+            raise ValueError("others: the game types' roles, not Hitler or a plain Fascist")
+        #: (role, count) placed in order: Hitler, the plain Fascists, then ``others``.
+        self.groups: tuple[tuple[Role, int], ...] = (
+            (Role.HITLER, 1),
+            (Role.FASCIST, fascists),
+            *extra,
+        )
+        sizes, left = [], players
+        for _, count in self.groups:
+            if count > left:
+                raise ValueError(f"a deal of {players} seats cannot hold these roles")
+            sizes.append(comb(left, count))
+            left -= count
+        self._sizes = tuple(sizes)
 
     def __len__(self) -> int:
-        return self.players * self._teams
+        size = 1
+        for s in self._sizes:
+            size *= s
+        return size
 
     def __getitem__(self, index: int) -> Chance:
-        hitler, rank = divmod(self._position(index), self._teams)
-        others = [s for s in range(self.players) if s != hitler]
+        position = self._position(index)
+        ranks = []
+        for size in reversed(self._sizes):
+            position, rank = divmod(position, size)
+            ranks.append(rank)
+        ranks.reverse()
         roles = [Role.LIBERAL] * self.players
-        roles[hitler] = Role.HITLER
-        for i in _subset(rank, self.players - 1, self.fascists):
-            roles[others[i]] = Role.FASCIST
+        seats = list(range(self.players))
+        for (role, count), rank in zip(self.groups, ranks, strict=True):
+            chosen = set(_subset(rank, len(seats), count))
+            for i in chosen:
+                roles[seats[i]] = role
+            seats = [s for i, s in enumerate(seats) if i not in chosen]
         return Chance(DEAL, roles=tuple(roles))
 
     def index(self, outcome: Chance) -> int:
         roles = outcome.roles
+        placed = sum(count for _, count in self.groups)
         if (
             outcome.type != DEAL
             or len(roles) != self.players
-            or roles.count(Role.HITLER) != 1
-            or roles.count(Role.FASCIST) != self.fascists
+            or any(roles.count(role) != count for role, count in self.groups)
+            or roles.count(Role.LIBERAL) != self.players - placed
         ):
-            raise ValueError(f"not a deal of {self.players} seats with {self.fascists} fascists")
-        hitler = roles.index(Role.HITLER)
-        others = [r for s, r in enumerate(roles) if s != hitler]
-        team = [i for i, r in enumerate(others) if r is Role.FASCIST]
-        return hitler * self._teams + _rank(team, self.players - 1)
+            cards = ", ".join(f"{count} {role.value}" for role, count in self.groups)
+            raise ValueError(f"not a deal of {self.players} seats with {cards}")
+        index = 0
+        seats = list(range(self.players))
+        for (role, _), size in zip(self.groups, self._sizes, strict=True):
+            members = [i for i, s in enumerate(seats) if roles[s] is role]
+            index = index * size + _rank(members, len(seats))
+            seats = [s for s in seats if roles[s] is not role]
+        return index
+
+
+def deals_of(composition: Sequence[tuple[Role, int]]) -> Deals:
+    """The deals of a table's role cards (``Rules.composition(players)``: (role, count) pairs)."""
+    counts = dict(composition)
+    others = [(role, counts[role]) for role in DEAL_ORDER[2:] if role in counts]
+    return Deals(sum(counts.values()), counts.get(Role.FASCIST, 0), others)
 
 
 class Seats(Outcomes):
@@ -292,10 +348,12 @@ __all__ = [
     "START",
     "Chance",
     "ChanceNode",
+    "DEAL_ORDER",
     "Deals",
     "Outcomes",
     "Piles",
     "Seats",
+    "deals_of",
     "fixings_of",
     "outcomes_of",
 ]

@@ -202,10 +202,18 @@ class RoleDealt(TypedEvent, kind="role", private=True):
 
 
 class Night(TypedEvent, kind="night", private=True):
-    """What a fascist (and Hitler when he does) learns of the team: ``{"seat": role}``."""
+    """What a seat learns of the others at the deal (engine/roles.py ``night``): ``known``
+    ``{"seat": role}``, the exact roles it is shown (a fascist's team, and Hitler's when he
+    knows it); ``parties`` ``{"seat": party}``, the seats shown by their party only (Merlin's
+    fascists, a fascist's teammates where Morgana or the Monarchist is dealt); Percival's
+    ``merlin_candidates``, Merlin's and Morgana's seats in seat order. Games without the new
+    roles never carry the last two."""
 
     __slots__ = ()
+    OPTIONAL = frozenset({"parties", "merlin_candidates"})
     known: ReadOnlyDict
+    parties: ReadOnlyDict | None
+    merlin_candidates: list[int] | None
 
 
 class Candidate(TypedEvent, kind="candidate"):
@@ -400,11 +408,43 @@ class Claimed(TypedEvent, kind="claim"):
     party: str | None
 
 
-class GameOver(TypedEvent, kind="game_over"):
+class Assassination(TypedEvent, kind="assassination"):
+    """Avalon SH: a liberal win (``trigger``: ``five_liberal_policies`` or ``hitler_executed``)
+    became Hitler's assassination; his card (``hitler``, his seat) is turned face up."""
+
     __slots__ = ()
+    hitler: int
+    trigger: str
+
+
+class AssassinSight(TypedEvent, kind="assassin_sight", private=True):
+    """What Hitler is shown to choose his target: the Fascists' and Morgana's roles (``known``,
+    ``{"seat": role}``), and the seats he may name, the whole liberal party (``targets``)."""
+
+    __slots__ = ()
+    known: ReadOnlyDict
+    targets: list[int]
+
+
+class Assassinated(TypedEvent, kind="assassinated"):
+    """Hitler named ``target``; its card (``role``) is shown to all."""
+
+    __slots__ = ()
+    hitler: int
+    target: int
+    role: str
+
+
+class GameOver(TypedEvent, kind="game_over"):
+    """``winners``: the seats that won, only in games where they are not simply the winning
+    party's (a Monarchist is dealt: engine/roles.py ``winners_of``)."""
+
+    __slots__ = ()
+    OPTIONAL = frozenset({"winners"})
     winner: str
     reason: str
     roles: list[str]
+    winners: list[int] | None
 
 
 #: Event types that are always addressed to some seats only (never public). The web client and

@@ -8,6 +8,15 @@ game without the seed. Under ``chance="explicit"`` the game instead stops at eac
 that no fixing decides, a chance node (engine/chance.py), until its outcome is applied like an
 action; a transition that a reshuffle interrupts carries on from where it stopped
 (``_resume``). ``push``/``pop`` undo steps (engine/undo.py).
+
+This module keeps the official game's transitions, each of which every game type shares (the
+deal, elections, sessions, powers, chaos, reshuffles, the wins), and the fast paths of the
+simulation loop (votes, interned legal actions, shared events): splitting them would add a call
+to every step. What secrethitler.io's game types change lives in their own modules, which the
+transitions call only at the rare points where a game type differs: the role cards and what each
+seat is shown at the deal, the winners (engine/roles.py), the assassination that replaces a
+liberal win under Avalon SH (engine/avalon.py), the top-decking rule at a failed election's chaos
+(engine/top_decking.py), and a timer's forced move (engine/forced.py).
 """
 
 from __future__ import annotations
@@ -19,6 +28,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from . import actions as A
+from . import avalon
 from . import events as E
 from .actions import Action
 from .chance import (
@@ -29,15 +39,18 @@ from .chance import (
     START,
     Chance,
     ChanceNode,
-    Deals,
     Piles,
     Seats,
+    deals_of,
     fixings_of,
 )
 from .errors import GameError, IllegalAction, InvalidRecord, InvalidSettings, brief
 from .events import Event, ReadOnlyDict, ReadOnlyList, TypedEvent, freeze
+from .forced import forced_action
 from .observer import Observer
+from .roles import night, tells_winners, winners_of
 from .settings import CHAOS_AT, FASCIST_TRACK, LIBERAL_TRACK, MAX_PLAYERS, Rules
+from .top_decking import ALLOWED, ends_game
 from .types import Party, Phase, Policy, Power, Reason, Role, Winner
 from .undo import Snapshot, copy_state
 from .view import View
@@ -102,6 +115,7 @@ _PHASE_ACTION = {
     Phase.INVESTIGATE: A.INVESTIGATE,
     Phase.SPECIAL_ELECTION: A.SPECIAL_ELECTION,
     Phase.EXECUTE: A.EXECUTE,
+    Phase.ASSASSINATE: A.ASSASSINATE,
 }
 
 # The actions after which a deck check (and so a fixed reshuffle) can happen: an enactment, a
@@ -115,8 +129,8 @@ _DISCARD = Phase.DISCARD
 _ENACT = Phase.ENACT
 _VETO_RESPONSE = Phase.VETO_RESPONSE
 _GAME_OVER = Phase.GAME_OVER
-_LIBERAL_ROLE = Role.LIBERAL
 _FASCIST_ROLE = Role.FASCIST
+_MORGANA = Role.MORGANA
 _HITLER = Role.HITLER
 _PEEK = Power.PEEK
 _INVESTIGATE = Power.INVESTIGATE
@@ -171,6 +185,12 @@ class _Setup:
         "board",
         "hitler_knows",
         "fascists",
+        "composition",
+        "cards",
+        "deck",
+        "start_track",
+        "avalon",
+        "top_decking",
         "dealt",
         "pile",
         "started",
@@ -186,14 +206,21 @@ class _Setup:
         rules.validate(n)
         self.board = rules.board(n)
         self.hitler_knows = rules.hitler_knows(n)
-        self.fascists = fascists = rules.fascist_count(n)
-        self.dealt = (
-            (Role.HITLER,) + (Role.FASCIST,) * fascists + (Role.LIBERAL,) * (n - fascists - 1)
-        )
-        lib, fas = rules.deck
+        self.fascists = rules.fascist_count(n)
+        #: The role cards, in card order (``Rules.composition``): the deal shuffles them.
+        self.composition = composition = rules.composition(n)
+        #: The same as a view shows it (``View.composition``).
+        self.cards = ReadOnlyDict({role.value: count for role, count in composition})
+        self.dealt = tuple(role for role, count in composition for _ in range(count))
+        self.deck = lib, fas = rules.deck_for(n)
+        self.start_track = rules.start_track_for(n)
+        #: Whether a liberal win opens Hitler's assassination (engine/avalon.py).
+        self.avalon = rules.avalon != "off"
+        #: The no top-decking rule (engine/top_decking.py), None when top-decking is allowed.
+        self.top_decking = None if rules.top_decking == ALLOWED else rules.top_decking
         self.pile = (L,) * lib + (F,) * fas
         self.board_values = tuple(None if p is None else p.value for p in self.board)
-        liberal, fascist = rules.start_track
+        liberal, fascist = self.start_track
         #: The ``game_started`` data of an unnamed table (``names`` set per game otherwise).
         self.started = started = ReadOnlyDict(
             players=n,
@@ -215,7 +242,7 @@ class _Setup:
                     ReadOnlyDict(seat=s, role=r._value_, party=r.party._value_),
                     (s,),
                 )
-                for r in Role
+                for r, _ in composition
             }
             for s in range(n)
         )
@@ -327,6 +354,8 @@ class Game:
         "vetoes_used",
         "power_president",
         "power_targets",
+        "_assassination",  # Avalon SH: None, or the step's hitler, trigger and target (read-only)
+        "_top_decks",  # chaos by failed elections since the last passed election (no top-decking)
         "_draw",
         "discard_liberal",
         "discard_fascist",
@@ -387,8 +416,7 @@ class Game:
 
         # Chance, always drawn in the same order: roles, first president, deck (none of it under
         # explicit chance: what no fixing decides is a chance node).
-        fascists = setup.fascists
-        lib, fas = rules.deck
+        lib, fas = setup.deck
         dealt: list[Role] | None = None
         first: int | None = None
         pile: list[Policy] | None = None
@@ -401,7 +429,7 @@ class Game:
             pile = list(setup.pile)
             _shuffle(rng, pile)
         if roles is not None:
-            dealt = _parse_roles(roles, n, fascists)
+            dealt = _parse_roles(roles, n, setup.composition)
         if first_president is not None:
             if not isinstance(first_president, int) or not 0 <= first_president < n:
                 raise InvalidRecord(f"first_president: must be a seat from 0 to {n - 1}")
@@ -431,7 +459,7 @@ class Game:
         self._draw: list[Policy] = []  # top of the pile is the end of the list
         self.discard_liberal = 0
         self.discard_fascist = 0
-        self.liberal, self.fascist = self.rules.start_track
+        self.liberal, self.fascist = setup.start_track
         self.tracker = 0
         self.alive = [True] * n
         self.living = n
@@ -453,6 +481,8 @@ class Game:
         self.vetoes_used = 0
         self.power_president: int | None = None
         self.power_targets: tuple[int, ...] = ()
+        self._assassination: ReadOnlyDict | None = None
+        self._top_decks = 0
         self.round = 0
         self.candidate = 0
         self.nominee: int | None = None
@@ -622,8 +652,9 @@ class Game:
 
     def next_president(self) -> int | None:
         """The next presidential candidate if this round ended now: a special election's pick,
-        else the next living seat in rotation (A10); None once the game is over."""
-        if self.winner is not None:
+        else the next living seat in rotation (A10); None once the game is over or at Avalon
+        SH's assassination (no round follows)."""
+        if self.winner is not None or self._assassination is not None:
             return None
         if self._special_next is not None:
             return self._special_next
@@ -632,6 +663,28 @@ class Game:
             nxt = (nxt + 1) % n
             if alive[nxt]:
                 return nxt
+
+    @property
+    def winners(self) -> tuple[int, ...] | None:
+        """The seats that won (``roles.winners_of``: the winning party's, the Monarchist's own
+        way), None while the game goes on."""
+        winner = self.winner
+        if winner is None:
+            return None
+        hitler = self.roles.index(_HITLER)
+        return winners_of(self.roles, winner, self.reason or "", not self.alive[hitler])
+
+    @property
+    def assassination(self) -> ReadOnlyDict | None:
+        """Avalon SH's assassination once a liberal win opened it: ``hitler`` (his seat),
+        ``trigger`` (the liberal win's reason) and ``target`` (null until he names one)."""
+        return self._assassination
+
+    def forced_action(self, seat: int, rng: random.Random) -> Action:
+        """The move a table's timer makes for ``seat`` when its time runs out: a random legal
+        non-claim action, as secrethitler.io's timed mode draws it (engine/forced.py);
+        ``IllegalAction`` when ``seat`` has no decision to make."""
+        return forced_action(self, seat, rng)
 
     @property
     def pending_power(self) -> Power | None:
@@ -836,6 +889,8 @@ class Game:
         t = action.target
         if not isinstance(t, int) or not 0 <= t < self.n:
             return f"seat {brief(t)} is not at this table"
+        if action.type == A.ASSASSINATE:
+            return f"seat {t} is not of the liberal party: Hitler names whom he takes for Merlin"
         if t == action.seat:
             return "a power cannot target the president himself"
         if not self.alive[t]:
@@ -900,8 +955,10 @@ class Game:
                 self._investigate(seat, target)
             elif kind == "special_election":
                 self._special_election(seat, target)
-            else:
+            elif kind == "execute":
                 self._execute(seat, target)
+            else:
+                avalon.assassinate(self, seat, target)
 
     # ------------------------------------------------------------------ transitions
     def _log(
@@ -960,11 +1017,11 @@ class Game:
 
     def _start_node(self, i: int) -> ChanceNode:
         if i == 0:
-            return ChanceNode(DEAL, Deals(self.n, self._setup.fascists))
+            return ChanceNode(DEAL, deals_of(self._setup.composition))
         if i == 1:
             first_seat = self.rules.first_president == "first_seat"
             return ChanceNode(FIRST_PRESIDENT, Seats((0,) if first_seat else range(self.n)))
-        lib, fas = self.rules.deck
+        lib, fas = self._setup.deck
         return ChanceNode(DECK, Piles(DECK, lib, fas))
 
     def _start(self) -> None:
@@ -984,15 +1041,13 @@ class Game:
         self._begin_round(self.first_president)
 
     def _deal_events(self, roles: tuple[Role, ...]) -> tuple[Event, ...]:
-        """Each seat's ``role`` event, then the ``night`` events of the fascists who see their
-        team (and of Hitler when he does)."""
+        """Each seat's ``role`` event, then the ``night`` events of the seats shown something
+        (engine/roles.py ``night``: the fascists who see their team, Hitler when he does, and
+        Merlin, Percival and the Monarchist in the game types that deal them)."""
         n, setup = self.n, self._setup
         out = [setup.roles[s][roles[s]] for s in range(n)]
-        team = tuple([(s, roles[s]._value_) for s in range(n) if roles[s] is not _LIBERAL_ROLE])
-        for s in range(n):
-            if roles[s] is _FASCIST_ROLE or (roles[s] is _HITLER and self.hitler_knows):
-                known = ReadOnlyDict({str(k): v for k, v in team if k != s})
-                out.append(Event(E.Night.kind, ReadOnlyDict(known=known), (s,)))
+        for s, data in night(roles, self.hitler_knows):
+            out.append(Event(E.Night.kind, data, (s,)))
         return tuple(out)
 
     def _begin_round(self, candidate: int) -> None:
@@ -1027,10 +1082,29 @@ class Game:
         self._note(E.Votes, (votes, ja, self.living - ja, passed))
         if passed:
             self._elected()
+        elif (
+            self.tracker == CHAOS_AT - 1
+            and self._setup.top_decking is not None
+            and self._top_deck()
+        ):
+            return
         elif self._advance_tracker():
             self._resume.append((Game._after_failed_election, ()))
         else:
             self._after_failed_election()
+
+    def _top_deck(self) -> bool:
+        """(no top-decking) A failed election brings chaos: True when that ends the game
+        (engine/top_decking.py), else it is counted and plays on."""
+        rule = self._setup.top_decking
+        assert rule is not None
+        if ends_game(rule, self._top_decks):
+            self.tracker = CHAOS_AT
+            self._note(E.Tracker, (self.tracker,))
+            self._win(Winner.FASCIST, Reason.TOP_DECKED)
+            return True
+        self._top_decks += 1
+        return False
 
     def _after_failed_election(self) -> None:
         if self.phase is _VOTE:  # no chaos power, no end of the game
@@ -1049,6 +1123,8 @@ class Game:
         pres, chan = self.candidate, self.nominee
         assert chan is not None
         self.president, self.chancellor = pres, chan
+        if self._top_decks:
+            self._top_decks = 0
         rules = self.rules
         if rules.term_limits != "last_enacted":
             self._limit_pres, self._limit_chan, self._limit_round = pres, chan, self.round
@@ -1161,7 +1237,10 @@ class Game:
         self.hand = []
         self._note(E.Enacted, (policy, chaos, self.liberal, self.fascist))
         if self.liberal >= LIBERAL_TRACK:
-            self._win(Winner.LIBERAL, Reason.FIVE_LIBERAL_POLICIES)
+            if self._setup.avalon:
+                avalon.open_assassination(self, Reason.FIVE_LIBERAL_POLICIES)
+            else:
+                self._win(Winner.LIBERAL, Reason.FIVE_LIBERAL_POLICIES)
             return True
         if self.fascist >= FASCIST_TRACK:
             self._win(Winner.FASCIST, Reason.SIX_FASCIST_POLICIES)
@@ -1285,7 +1364,8 @@ class Game:
         if power is _INVESTIGATE:
             targets = [s for s in targets if not self.investigated[s]]
         elif power is _EXECUTE and not self.rules.fascist_may_execute_hitler:
-            if self.roles[president] is _FASCIST_ROLE:
+            # plain Fascists and Morgana may not; the Monarchist may (docs/game-types.md)
+            if self.roles[president] is _FASCIST_ROLE or self.roles[president] is _MORGANA:
                 targets = [s for s in targets if self.roles[s] is not _HITLER]
         if not targets:
             self._log(E.PowerSkipped, {"power": power.value, "president": president})
@@ -1324,7 +1404,10 @@ class Game:
             self.alive[target] = False
             self.living -= 1
             self._living_seats.remove(target)
-            self._win(Winner.LIBERAL, Reason.HITLER_EXECUTED)
+            if self._setup.avalon:
+                avalon.open_assassination(self, Reason.HITLER_EXECUTED)
+            else:
+                self._win(Winner.LIBERAL, Reason.HITLER_EXECUTED)
             return
         self.alive[target] = False
         self.living -= 1
@@ -1370,14 +1453,14 @@ class Game:
         self.phase = _GAME_OVER
         self._claims = {}
         self.hand = []
-        self._log(
-            E.GameOver,
-            {
-                "winner": winner.value,
-                "reason": reason.value,
-                "roles": ReadOnlyList([r.value for r in self.roles]),
-            },
-        )
+        data: dict[str, Any] = {
+            "winner": winner.value,
+            "reason": reason.value,
+            "roles": ReadOnlyList([r.value for r in self.roles]),
+        }
+        if tells_winners(self.roles):
+            data["winners"] = ReadOnlyList(self.winners or ())
+        self._log(E.GameOver, data)
 
     # ------------------------------------------------------------------ copies and undo
     def clone(self) -> Game:
@@ -1427,6 +1510,7 @@ class Game:
         if not self.started:
             raise GameError("no record before the deal, the first president and the deck")
         fixings = fixings_of(self.chance_history)
+        winners = self.winners if self.finished and tells_winners(self.roles) else None
         return write_record(
             rules=self.rules.record_form(),
             players=self.names if self.names is not None else self.n,
@@ -1438,6 +1522,7 @@ class Game:
             seed=self.seed,
             winner=None if self.winner is None else self.winner.value,
             reason=self.reason.value if self.reason else None,
+            winners=winners,
         )
 
     @property
@@ -1500,16 +1585,21 @@ def _parse_pile(pile: Any, field: str) -> list[Policy]:
     return out
 
 
-def _parse_roles(roles: Any, n: int, fascists: int) -> list[Role]:
+def _parse_roles(roles: Any, n: int, composition: tuple[tuple[Role, int], ...]) -> list[Role]:
+    """A deal's roles by seat, which must be exactly the rules' role cards (``composition``)."""
     if not isinstance(roles, (list, tuple)) or len(roles) != n:
         raise InvalidRecord(f"roles: must be a list of {n} roles")
+    names = [role.value for role, _ in composition]
     out = []
     for i, r in enumerate(roles):
-        if r not in ("liberal", "fascist", "hitler"):
-            raise InvalidRecord(f"roles[{i}]: must be liberal, fascist or hitler, got {brief(r)}")
+        if r not in names:
+            raise InvalidRecord(
+                f"roles[{i}]: must be a role these rules deal ({', '.join(names)}), got {brief(r)}"
+            )
         out.append(Role(r))
-    if out.count(Role.HITLER) != 1 or out.count(Role.FASCIST) != fascists:
-        raise InvalidRecord(f"roles: these rules need 1 hitler and {fascists} fascists")
+    if any(out.count(role) != count for role, count in composition):
+        cards = ", ".join(f"{count} {role.value}" for role, count in composition)
+        raise InvalidRecord(f"roles: these rules deal {cards}")
     return out
 
 

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from .events import Event, ReadOnlyDict, TypedEvent
 from .seat import KNOWLEDGE_READERS, Knowledge
 from .settings import CHAOS_AT, FASCIST_TRACK, LIBERAL_TRACK
+from .top_decking import ends_game
 from .types import Phase
 from .view import FIELDS, OWN_FIELDS, PUBLIC_FIELDS, EventLog, View
 
@@ -84,6 +85,7 @@ class Observer:
         "_secret_votes",
         "_public_voting",
         "_hitler_zone",
+        "_top_decking",
     )
 
     def __init__(self, game: Game) -> None:
@@ -106,13 +108,23 @@ class Observer:
         self._election: tuple[Any, ...] = ()
         self._election_at = -1  # length of the game's log when ``_election`` was computed
         rules = game.rules
-        # the public fields fixed for the game: players, names, rules, board and the zones
-        self._fixed = (n, game.names, self._rules, self._board, rules.hitler_zone, rules.veto_zone)
+        # the public fields fixed for the game: players, names, rules, board, the zones and the
+        # role cards
+        self._fixed = (
+            n,
+            game.names,
+            self._rules,
+            self._board,
+            rules.hitler_zone,
+            rules.veto_zone,
+            game._setup.cards,
+        )
         self._no_votes = (False,) * n
         self._nones = (None,) * n
         self._secret_votes = _secret_votes(n)
         self._public_voting = rules.voting == "public_sequential"
         self._hitler_zone = rules.hitler_zone
+        self._top_decking = game._setup.top_decking  # None: top-decking allowed
 
     # ------------------------------------------------------------------ observing events
     def sync(self) -> None:
@@ -138,7 +150,7 @@ class Observer:
                     for s in audience:
                         learn(seats[s], data)
             if prove is not None:
-                self._proven = prove(e.data, self._proven)
+                self._proven = prove(e.data, self._proven, self._game.n)
         self._cursor = end
 
     def _log_of(self, st: _Seat) -> list[TypedEvent]:
@@ -235,6 +247,7 @@ class Observer:
         pending = g.pending_power
         winner, reason = g.winner, g.reason
         liberal, fascist = g.liberal, g.fascist
+        top_decking = self._top_decking
         out = self._fixed + (
             fascist >= self._hitler_zone,
             value,
@@ -252,6 +265,7 @@ class Observer:
             LIBERAL_TRACK - liberal,
             FASCIST_TRACK - fascist,
             CHAOS_AT,
+            top_decking is not None and ends_game(top_decking, g._top_decks),
             g.draw_pile,
             g.discard_pile,
             in_session and g.veto_enabled and not g.veto_refused,
@@ -260,11 +274,13 @@ class Observer:
             _POWER_NOW[value],
             None if pending is None else pending._value_,
             g.next_president(),
+            g._assassination,
             tuple(g.investigated),
             tuple(sorted(not_hitler)) if not_hitler else (),
             self._proven,
             None if winner is None else winner._value_,
             None if reason is None else reason._value_,
+            None if winner is None else g.winners,
         )
         self._table, self._table_at = out, g.stamp
         return out
@@ -296,6 +312,8 @@ class Observer:
             st.role,
             st.party,
             st.known_roles,
+            st.known_parties,
+            st.merlin_candidates,
             votes,
             own_vote,
             st.hand if _IN_SESSION[phase] else (),
@@ -329,11 +347,14 @@ def _secret_votes(n: int) -> tuple[dict[bool | None, tuple[bool | None, ...]], .
 
 # ---------------------------------------------------------------------- public proofs
 # What makes a seat publicly not Hitler: E8 (elected chancellor in the Hitler zone, the game went
-# on), P4 (executed: had it been Hitler, ``game_over`` follows in the same action), W2 (the end).
-_PROOF: dict[str, Callable[[Any, tuple[int, ...]], tuple[int, ...]]] = {
-    "not_hitler": lambda d, p: tuple(sorted({*p, d["seat"]})),
-    "executed": lambda d, p: tuple(sorted({*p, d["target"]})),
-    "game_over": lambda d, p: tuple(s for s, r in enumerate(d["roles"]) if r != "hitler"),
+# on), P4 (executed: had it been Hitler, ``game_over`` follows in the same action, or under Avalon
+# SH the assassination, which shows Hitler), Hitler's card turned face up at the assassination,
+# W2 (the end). Each reads the event's data, the seats proven so far and the table size.
+_PROOF: dict[str, Callable[[Any, tuple[int, ...], int], tuple[int, ...]]] = {
+    "not_hitler": lambda d, p, n: tuple(sorted({*p, d["seat"]})),
+    "executed": lambda d, p, n: tuple(sorted({*p, d["target"]})),
+    "assassination": lambda d, p, n: tuple(s for s in range(n) if s != d["hitler"]),
+    "game_over": lambda d, p, n: tuple(s for s, r in enumerate(d["roles"]) if r != "hitler"),
 }
 
 #: by event type: what it teaches the seats that observe it (``Knowledge``), and what it

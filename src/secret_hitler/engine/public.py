@@ -24,8 +24,11 @@ from .actions import (
     CLAIM_PRESIDENT_HAND,
     CLAIM_SUBJECTS,
 )
-from .events import TypedEvent
+from .events import ReadOnlyDict, TypedEvent
+from .roles import winners_of
 from .settings import CHAOS_AT, FASCIST_TRACK, LIBERAL_TRACK, Rules
+from .top_decking import ALLOWED, ends_game
+from .types import Role
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,8 +85,11 @@ class PublicState:
     ``session`` (the last legislative session while its claim window is open, else None),
     ``closed`` (the sessions before), ``sessions`` (all of them), ``not_hitler`` (E8), ``proven_not_hitler`` (E8, P4, W2), ``investigated`` and
     ``investigations`` (who investigated whom, in order), ``power`` and ``power_president`` (the
-    last power used), ``winner``, ``reason``, ``roles`` (revealed at the end); the open claim
-    windows are read with ``open_claims(seat)`` and ``claim_target(seat)``.
+    last power used), ``top_decking`` (the rules' no top-decking setting) and ``top_decks``
+    (chaos by failed elections since the last passed election), ``assassination`` (Avalon SH:
+    ``{hitler, trigger, target}`` once opened), ``winner``, ``reason``, ``roles`` (revealed at the
+    end), ``winners`` (the seats that won); the open claim windows are read with
+    ``open_claims(seat)`` and ``claim_target(seat)``.
     """
 
     def __init__(
@@ -123,9 +129,14 @@ class PublicState:
         self.investigations: tuple[tuple[int, int], ...] = ()  # (president, target), in order
         self.power: str | None = None
         self.power_president: int | None = None
+        self.top_decking = ALLOWED
+        self.top_decks = 0
+        self._election_chaos = False  # whether a chaos now would come from a failed election
+        self.assassination: ReadOnlyDict | None = None
         self.winner: str | None = None
         self.reason: str | None = None
         self.roles: tuple[str, ...] | None = None
+        self.winners: tuple[int, ...] | None = None
         # The claim windows (A9, docs/engine.md "Claims") as what happened to them since they
         # last all closed, in order: (seat, subject, the investigated seat of an investigation
         # window, else None) when one opens, (seat, subject, CLAIMED) when it is claimed; the
@@ -214,6 +225,11 @@ class PublicState:
         return CHAOS_AT
 
     @property
+    def top_deck_forbidden(self) -> bool:
+        """A chaos by failed elections now ends the game (no top-decking, engine/top_decking.py)."""
+        return ends_game(self.top_decking, self.top_decks)
+
+    @property
     def unenacted(self) -> tuple[int, int]:
         """The deck's liberal and fascist policies not on the tracks (in the piles or a hand)."""
         lib, fas = self.start
@@ -236,7 +252,7 @@ class PublicState:
         self.liberal, self.fascist = e.liberal_policies, e.fascist_policies
         self.start = (self.liberal, self.fascist)
         self.deck = self.draw_pile = e.draw_pile
-        self.deck_liberal = _deck_liberal(e)
+        self.deck_liberal, self.top_decking = _rules_facts(e)
         self.alive = (True,) * n
         self.living = n
         self.investigated = (False,) * n
@@ -252,6 +268,9 @@ class PublicState:
 
     def _votes(self, e: E.Votes) -> None:
         self.votes = votes = tuple(e.votes)
+        self._election_chaos = not e.passed
+        if e.passed and self.top_decks:
+            self.top_decks = 0
         if self.candidate is not None and self.nominee is not None:  # (the candidate nominated)
             self.elections += (Election(self.candidate, self.nominee, votes, e.passed),)
 
@@ -288,6 +307,7 @@ class PublicState:
 
     def _veto(self, e: E.Veto) -> None:
         if e.accepted:
+            self._election_chaos = False
             self.discard_pile += 2
             if self.session is not None:
                 self.session.vetoed = True
@@ -295,6 +315,8 @@ class PublicState:
 
     def _chaos(self, e: E.Chaos) -> None:
         self.draw_pile -= 1  # the last session's claim window stays open
+        if self._election_chaos:
+            self.top_decks += 1
 
     def _enacted(self, e: E.Enacted) -> None:
         self.liberal, self.fascist = e.liberal_policies, e.fascist_policies
@@ -337,10 +359,25 @@ class PublicState:
         elif subject == CLAIM_CHANCELLOR_HAND and seat == session.chancellor:
             session.chancellor_claim = list(e.policies or ()).count("liberal")
 
+    def _assassination(self, e: E.Assassination) -> None:
+        self.assassination = ReadOnlyDict(hitler=e.hitler, trigger=e.trigger, target=None)
+        hitler = e.hitler
+        self.proven_not_hitler = tuple(s for s in range(self.players) if s != hitler)
+
+    def _assassinated(self, e: E.Assassinated) -> None:
+        if self.assassination is not None:
+            self.assassination = ReadOnlyDict(self.assassination, target=e.target)
+
     def _game_over(self, e: E.GameOver) -> None:
         self.winner, self.reason = e.winner, e.reason
-        self.roles = tuple(e.roles)
-        self.proven_not_hitler = tuple(s for s, r in enumerate(self.roles) if r != "hitler")
+        self.roles = roles = tuple(e.roles)
+        self.proven_not_hitler = tuple(s for s, r in enumerate(roles) if r != "hitler")
+        if e.winners is not None:
+            self.winners = tuple(e.winners)
+        else:
+            dealt = [Role(r) for r in roles]
+            hitler = dealt.index(Role.HITLER)
+            self.winners = winners_of(dealt, e.winner, e.reason, not self.alive[hitler])
         self._close()
         self._windows, self._elected_at = (), 0
 
@@ -367,24 +404,28 @@ READERS: dict[str, Callable[[PublicState, Any], None]] = {
     "investigated": PublicState._investigated,
     "executed": PublicState._executed,
     "claim": PublicState._claim,
+    "assassination": PublicState._assassination,
+    "assassinated": PublicState._assassinated,
     "game_over": PublicState._game_over,
 }
 
 
-# The deck of a game_started event's rules, by the event: most games share theirs (one per rules
-# and table size, ``game._setup``), and reading rules costs tens of µs, more than a whole fold.
-_DECKS: dict[int, tuple[E.GameStarted, int]] = {}
+# What the fold needs of a game_started event's rules (the deck's liberal policies at this table
+# size, the no top-decking setting), by the event: most games share theirs (one per rules and
+# table size, ``game._setup``), and reading rules costs tens of µs, more than a whole fold.
+_FACTS: dict[int, tuple[E.GameStarted, tuple[int, str]]] = {}
 
 
-def _deck_liberal(e: E.GameStarted) -> int:
-    known = _DECKS.get(id(e))
+def _rules_facts(e: E.GameStarted) -> tuple[int, str]:
+    known = _FACTS.get(id(e))
     if known is not None and known[0] is e:
         return known[1]
-    liberal = Rules.from_json(e.rules).deck[0]
-    if len(_DECKS) >= 256:
-        _DECKS.clear()
-    _DECKS[id(e)] = (e, liberal)
-    return liberal
+    rules = Rules.from_json(e.rules)
+    facts = (rules.deck_for(e.players)[0], rules.top_decking)
+    if len(_FACTS) >= 256:
+        _FACTS.clear()
+    _FACTS[id(e)] = (e, facts)
+    return facts
 
 
 #: The entry of ``PublicState._windows`` that closes a window: its claim.

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .actions import Action
+from .categories import CATEGORIES, CHAT_MODES
 from .errors import GameError, IllegalAction, InvalidAction, InvalidRecord, InvalidSettings, brief
 from .game import Game
 from .settings import MAX_PLAYERS, MIN_PLAYERS, Rules
@@ -29,6 +30,7 @@ class ParsedRecord:
     actions: list[Action]
     result: dict[str, Any] | None
     talk: list[dict[str, Any]] | None = None  # the optional talk section, checked (``parse_talk``)
+    table: dict[str, Any] | None = None  # the optional table section, checked (``parse_table``)
 
 
 def parse_record(record: Any) -> ParsedRecord:
@@ -78,9 +80,21 @@ def parse_record(record: Any) -> ParsedRecord:
     if result is not None:
         if not isinstance(result, dict) or result.get("winner") not in ("liberal", "fascist", None):
             raise InvalidRecord('result: must be {"winner": "liberal"|"fascist", "reason": ...}')
+        winners = result.get("winners")
+        if winners is not None and not (
+            isinstance(winners, list)
+            and all(type(s) is int and 0 <= s < count for s in winners)
+            and len(set(winners)) == len(winners)
+        ):
+            raise InvalidRecord(
+                f"result.winners: must be a list of distinct seats (0 to {count - 1})"
+            )
     talk = record.get("talk")
     if talk is not None:
         talk = parse_talk(talk, count, len(parsed_actions))
+    table = record.get("table")
+    if table is not None:
+        table = parse_table(table, count)
     return ParsedRecord(
         rules=rules,
         players=players,
@@ -92,6 +106,7 @@ def parse_record(record: Any) -> ParsedRecord:
         actions=parsed_actions,
         result=result,
         talk=talk,
+        table=table,
     )
 
 
@@ -140,6 +155,47 @@ def parse_talk(talk: Any, players: int, actions: int) -> list[dict[str, Any]]:
         if text is not None and (not isinstance(text, str) or len(text) > TALK_TEXT_MAX):
             raise InvalidRecord(f"{where}.text: must be a string of at most {TALK_TEXT_MAX}")
     return talk
+
+
+#: The fields of a record's table section (docs/engine.md "Table settings").
+TABLE_FIELDS = frozenset({"chat", "blind", "aliases", "turn_timer", "category"})
+ALIAS_MAX = 40  # characters of a blind table's alias
+
+
+def parse_table(table: Any, players: int) -> dict[str, Any]:
+    """Check a record's ``table`` section, the table's settings that change no rule (each
+    optional): ``chat`` (free, emotes, silent), ``blind`` (bool), ``aliases`` (a blind table's
+    name for each seat), ``turn_timer`` (seconds, or null), ``category`` (rated, practice, casual,
+    custom: engine/categories.py). Replay never reads it."""
+    if not isinstance(table, dict):
+        raise InvalidRecord("table: must be a JSON object")
+    unknown = sorted(set(table) - TABLE_FIELDS, key=str)
+    if unknown:
+        raise InvalidRecord(f"table: no field {brief(unknown[0])}")
+    if "chat" in table and table["chat"] not in CHAT_MODES:
+        raise InvalidRecord(f"table.chat: must be one of {', '.join(CHAT_MODES)}")
+    if "blind" in table and not isinstance(table["blind"], bool):
+        raise InvalidRecord("table.blind: must be true or false")
+    aliases = table.get("aliases")
+    if aliases is not None and not (
+        isinstance(aliases, list)
+        and len(aliases) == players
+        and all(isinstance(a, str) and 0 < len(a) <= ALIAS_MAX for a in aliases)
+    ):
+        raise InvalidRecord(
+            f"table.aliases: must be a name for each of the {players} seats "
+            f"(1 to {ALIAS_MAX} characters)"
+        )
+    timer = table.get("turn_timer")
+    if timer is not None and (
+        isinstance(timer, bool) or not isinstance(timer, (int, float)) or not 0 < timer <= 86400
+    ):
+        raise InvalidRecord(
+            "table.turn_timer: must be null or seconds (more than 0, at most a day)"
+        )
+    if "category" in table and table["category"] not in CATEGORIES:
+        raise InvalidRecord(f"table.category: must be one of {', '.join(CATEGORIES)}")
+    return table
 
 
 def new_game(parsed: ParsedRecord) -> Game:
@@ -217,15 +273,23 @@ def replay(record: Any) -> ReplayResult:
         winner = game.winner.value if game.winner else None
         reason = game.reason.value if game.reason else None
         want_reason = expected.get("reason")
-        if winner != expected.get("winner") or (want_reason is not None and reason != want_reason):
+        want_winners = expected.get("winners")
+        winners = game.winners
+        if (
+            winner != expected.get("winner")
+            or (want_reason is not None and reason != want_reason)
+            or (want_winners is not None and sorted(want_winners) != list(winners or ()))
+        ):
             return ReplayResult(
                 game,
                 applied,
                 {
                     "index": len(parsed.actions),
                     "code": "result_mismatch",
-                    "message": f"the record expects {expected.get('winner')} ({want_reason}), "
-                    f"the replay ends with {winner} ({reason})",
+                    "message": f"the record expects {expected.get('winner')} ({want_reason})"
+                    + (f" won by seats {sorted(want_winners)}" if want_winners is not None else "")
+                    + f", the replay ends with {winner} ({reason})"
+                    + (f" won by seats {list(winners or ())}" if want_winners is not None else ""),
                 },
             )
     return ReplayResult(game, applied, None)

@@ -1,8 +1,10 @@
 """What one seat knows, folded one event at a time: the public state and the seat's own secrets.
 
 ``Knowledge`` is the private half: the seat's role and party, the roles it knows (its own, the
-night's, an executed seat's under ``reveal_executed_role``, every role at the end), and per
-legislative session what it held (``Hand``: drawn, discarded and passed as president, received
+night's, an executed seat's under ``reveal_executed_role``, Hitler's and the assassinated seat's
+under Avalon SH, every role at the end), the parties it knows (those roles' parties, the seats
+the night showed by party only, its investigations, Hitler's targets at the assassination),
+Percival's pair of Merlin candidates, and per legislative session what it held (``Hand``: drawn, discarded and passed as president, received
 as chancellor), its peeks (``Peek``) and the parties it found investigating. The engine's
 observer keeps one per seat for the views (``View.role``, ``known_roles``, ``hand``,
 ``investigations``), so these facts are derived in this one place.
@@ -21,6 +23,7 @@ from typing import Any, NamedTuple
 
 from .events import TypedEvent
 from .public import READERS, PublicState
+from .types import PARTY_OF_NAME
 
 
 class Hand(NamedTuple):
@@ -47,17 +50,35 @@ def _knowing(known: tuple[str | None, ...], seat: int, role: str) -> tuple[str |
     return known[:seat] + (role,) + known[seat + 1 :]
 
 
+_LIBERAL = "liberal"
+
+
 class Knowledge:
     """What one seat (``seat``; ``None``: a spectator, who learns only the public reveals) has
     learned that others may not have: ``role``, ``party``, ``known_roles`` (per seat, the role
-    it knows, else None), ``found`` ((target, party) of its investigations, in order), ``hand``
+    it knows, else None), ``known_parties`` (per seat, the party it knows, else None: the party
+    of every role it knows, the seats the night showed by party, its investigations, Hitler's
+    targets at the assassination), ``merlin_candidates`` (Percival's two seats, Merlin's and
+    Morgana's, else None), ``found`` ((target, party) of its investigations, in order), ``hand``
     (the policies it holds in the open session: the last drawn, passed or received), ``hands``
     (a ``Hand`` per session it sat in, in order) and ``peeks``.
 
     Each ``learn_<kind>`` method reads one event's data (an ``Event.data`` or a typed event:
     the same keys), ``KNOWLEDGE_READERS`` maps the event kinds to them."""
 
-    __slots__ = ("seat", "role", "party", "known_roles", "found", "hand", "hands", "peeks", "begun")
+    __slots__ = (
+        "seat",
+        "role",
+        "party",
+        "known_roles",
+        "known_parties",
+        "merlin_candidates",
+        "found",
+        "hand",
+        "hands",
+        "peeks",
+        "begun",
+    )
 
     def __init__(self, seat: int | None, players: int) -> None:
         self.seat = seat
@@ -65,6 +86,8 @@ class Knowledge:
         self.party: str | None = None
         # replaced, never changed in place: the same tuple until this seat learns a role
         self.known_roles: tuple[str | None, ...] = (None,) * players
+        self.known_parties: tuple[str | None, ...] = self.known_roles
+        self.merlin_candidates: tuple[int, ...] | None = None
         self.found: tuple[tuple[int, str], ...] = ()
         self.hand: tuple[str, ...] = ()
         self.hands: tuple[Hand, ...] = ()
@@ -88,29 +111,57 @@ class Knowledge:
         return ()
 
     # ------------------------------------------------------------------ reading events
+    def _learn_role_of(self, seat: int, role: str) -> None:
+        """``seat``'s role, and so its party."""
+        self.known_roles = _knowing(self.known_roles, seat, role)
+        self.known_parties = _knowing(self.known_parties, seat, PARTY_OF_NAME[role])
+
     def learn_game_started(self, d: Mapping[str, Any]) -> None:
-        self.known_roles = (None,) * d["players"]
+        self.known_roles = self.known_parties = (None,) * d["players"]
 
     def learn_role(self, d: Mapping[str, Any]) -> None:
-        self.role, self.party = d["role"], d["party"]
-        self.known_roles = _knowing(self.known_roles, d["seat"], d["role"])
+        seat, self.role, self.party = d["seat"], d["role"], d["party"]
+        self.known_roles = _knowing(self.known_roles, seat, d["role"])
+        self.known_parties = _knowing(self.known_parties, seat, d["party"])
 
     def learn_night(self, d: Mapping[str, Any]) -> None:
-        known = self.known_roles
+        known, parties = self.known_roles, self.known_parties
         for seat, role in d["known"].items():
             known = _knowing(known, int(seat), role)
-        self.known_roles = known
+            parties = _knowing(parties, int(seat), PARTY_OF_NAME[role])
+        for seat, party in (d.get("parties") or {}).items():
+            parties = _knowing(parties, int(seat), party)
+        self.known_roles, self.known_parties = known, parties
+        candidates = d.get("merlin_candidates")
+        if candidates is not None:
+            self.merlin_candidates = tuple(candidates)
 
     def learn_executed(self, d: Mapping[str, Any]) -> None:
         role = d.get("role")  # present under reveal_executed_role
         if role is not None:
-            self.known_roles = _knowing(self.known_roles, d["target"], role)
+            self._learn_role_of(d["target"], role)
 
     def learn_game_over(self, d: Mapping[str, Any]) -> None:
-        self.known_roles = tuple(d["roles"])
+        self.known_roles = roles = tuple(d["roles"])
+        self.known_parties = tuple(map(PARTY_OF_NAME.__getitem__, roles))
 
     def learn_investigation(self, d: Mapping[str, Any]) -> None:
         self.found += ((d["target"], d["party"]),)
+        self.known_parties = _knowing(self.known_parties, d["target"], d["party"])
+
+    def learn_assassination(self, d: Mapping[str, Any]) -> None:
+        self._learn_role_of(d["hitler"], "hitler")  # his card is turned face up for all
+
+    def learn_assassin_sight(self, d: Mapping[str, Any]) -> None:
+        for seat, role in d["known"].items():
+            self._learn_role_of(int(seat), role)
+        parties = self.known_parties
+        for seat in d["targets"]:
+            parties = _knowing(parties, seat, _LIBERAL)
+        self.known_parties = parties
+
+    def learn_assassinated(self, d: Mapping[str, Any]) -> None:
+        self._learn_role_of(d["target"], d["role"])
 
     def learn_legislative_session(self, d: Mapping[str, Any]) -> None:
         self.begun += 1
@@ -146,6 +197,9 @@ KNOWLEDGE_READERS: dict[str, Callable[[Knowledge, Mapping[str, Any]], None]] = {
     "executed": Knowledge.learn_executed,
     "game_over": Knowledge.learn_game_over,
     "investigation": Knowledge.learn_investigation,
+    "assassination": Knowledge.learn_assassination,
+    "assassin_sight": Knowledge.learn_assassin_sight,
+    "assassinated": Knowledge.learn_assassinated,
     "legislative_session": Knowledge.learn_legislative_session,
     "drew": Knowledge.learn_drew,
     "passed": Knowledge.learn_passed,

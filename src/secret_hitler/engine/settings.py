@@ -2,6 +2,12 @@
 
 A ``Rules`` value is the complete, resolved description of a game's rules. ``Rules.from_json``
 accepts a preset name or ``{"preset": NAME, ...overrides}`` exactly as records store them.
+
+secrethitler.io's game types (docs/game-types.md) are four more settings, each off by default so
+that every preset and record plays as before: ``avalon`` (Merlin, and with ``"percival"``
+Percival and Morgana, with an assassination at the end), ``monarchist``, ``rebalanced`` (the
+site's 6-, 7- and 9-player decks and tracks) and ``top_decking``. ``composition(players)`` says
+which role cards a table deals, ``deck_for``/``start_track_for`` the deck and tracks it plays.
 """
 
 from __future__ import annotations
@@ -10,7 +16,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any, Literal, get_args
 
 from .errors import InvalidSettings, brief
-from .types import Power
+from .types import Power, Role
 
 #: The record format's name and version (RECORD-FORMAT.md): written by ``Game.to_record``, read
 #: by ``record.parse_record``.
@@ -51,6 +57,30 @@ SMALL_TABLE: tuple[str, ...] = get_args(SmallTable)
 FIRST_PRESIDENT: tuple[str, ...] = get_args(FirstPresident)
 VOTING: tuple[str, ...] = get_args(Voting)
 POWER_TIMING: tuple[str, ...] = get_args(PowerTiming)
+Avalon = Literal["off", "merlin", "percival"]
+TopDecking = Literal["allowed", "forbidden", "not_twice"]
+AVALON: tuple[str, ...] = get_args(Avalon)
+TOP_DECKING: tuple[str, ...] = get_args(TopDecking)
+
+#: secrethitler.io's rebalanced tables (``rebalanced``), by player count: the deck and the start
+#: of the tracks that count plays instead (``start-game.js@f688831:29,35,41``; the site's pile is
+#: its deck less the track, docs/game-types.md "Rebalanced 6-, 7- and 9-player tables").
+REBALANCED: dict[int, tuple[tuple[int, int], tuple[int, int]]] = {
+    6: ((6, 10), (0, 1)),
+    7: ((6, 10), (0, 0)),
+    9: ((6, 10), (0, 0)),
+}
+#: The settings a rebalanced table plays at their official values (the site ignores the
+#: rebalance in a custom game; we refuse the combination).
+REBALANCE_NEEDS_OFFICIAL = (
+    "powers",
+    "hitler_zone",
+    "veto_zone",
+    "fascists",
+    "hitler_knows_fascists",
+    "deck",
+    "start_track",
+)
 
 _POWER_NAMES = {p.value: p for p in Power}
 # Aliases used by secrethitler.io's custom game settings.
@@ -90,10 +120,51 @@ class Rules:
     reveal_executed_role: bool = False
     fascist_may_execute_hitler: bool = True
     veto_after_choice: bool = False  # secrethitler.io: the chancellor picks, then asks for a veto
+    # secrethitler.io's game types (docs/game-types.md), all off by default.
+    avalon: Avalon = "off"  # "merlin": Avalon SH; "percival": with Percival and Morgana
+    monarchist: bool = False  # one fascist card is the Monarchist
+    rebalanced: tuple[int, ...] = ()  # the player counts (6, 7, 9) that play REBALANCED
+    top_decking: TopDecking = "allowed"  # "forbidden"/"not_twice": chaos by elections loses
 
     # -- resolution per player count -------------------------------------------------
     def board(self, players: int) -> tuple[Power | None, ...]:
         return self.powers if self.powers is not None else official_board(players)
+
+    def deck_for(self, players: int) -> tuple[int, int]:
+        """The initial draw pile (liberal, fascist) of a table of ``players`` seats."""
+        if players in self.rebalanced:
+            return REBALANCED[players][0]
+        return self.deck
+
+    def start_track_for(self, players: int) -> tuple[int, int]:
+        """The policies on the tracks (liberal, fascist) when a table of ``players`` starts."""
+        if players in self.rebalanced:
+            return REBALANCED[players][1]
+        return self.start_track
+
+    def composition(self, players: int) -> tuple[tuple[Role, int], ...]:
+        """The role cards a table of ``players`` seats deals, as (role, count) in card order:
+        Hitler, the fascist cards (Morgana first with Percival, then the Monarchist, then plain
+        Fascists: the site's cards 18, 19, 20 cut to the fascists' number), the liberal cards
+        (Merlin, Percival, then plain Liberals); roles with no card are left out. Every deal is
+        one of these cards to each seat, uniformly (docs/game-types.md "Roles per table")."""
+        fascists = self.fascist_count(players)
+        specials: list[tuple[Role, int]] = []
+        if self.avalon == "percival":
+            specials.append((Role.MORGANA, 1))
+        if self.monarchist:
+            specials.append((Role.MONARCHIST, 1))
+        specials = specials[:fascists]
+        plain = fascists - len(specials)
+        liberal_cards: list[tuple[Role, int]] = []
+        if self.avalon != "off":
+            liberal_cards.append((Role.MERLIN, 1))
+        if self.avalon == "percival":
+            liberal_cards.append((Role.PERCIVAL, 1))
+        liberals = players - fascists - 1 - len(liberal_cards)
+        cards = [(Role.HITLER, 1), *specials, (Role.FASCIST, plain), *liberal_cards]
+        cards.append((Role.LIBERAL, liberals))
+        return tuple((role, count) for role, count in cards if count > 0)
 
     def fascist_count(self, players: int) -> int:
         return self.fascists if self.fascists is not None else FASCISTS_BY_COUNT[players]
@@ -114,14 +185,36 @@ class Rules:
             raise InvalidSettings(
                 f"fascists: {fascists} fascists besides Hitler leave no liberal majority at {players} players"
             )
+        if self.avalon == "percival" and self.monarchist and fascists < 2:
+            raise InvalidSettings(
+                f'monarchist: with avalon "percival" the fascists need two cards besides Hitler '
+                f"(Morgana and the Monarchist), and {players} players deal {fascists}; "
+                "play it with 7-10 players, or without Percival or the Monarchist"
+            )
+        for count in self.rebalanced:
+            if count not in REBALANCED:
+                raise InvalidSettings(
+                    f"rebalanced: secrethitler.io rebalances 6, 7 and 9 players, not {brief(count)}"
+                )
+        if self.rebalanced:
+            changed = [
+                name
+                for name in REBALANCE_NEEDS_OFFICIAL
+                if getattr(self, name) != getattr(_DEFAULTS, name)
+            ]
+            if changed:
+                raise InvalidSettings(
+                    "rebalanced: a rebalanced table plays the standard board, roles and deck; "
+                    f"it cannot be combined with a changed {', '.join(changed)}"
+                )
         board = self.board(players)
         executions = sum(1 for p in board if p is Power.EXECUTE)
         if executions > players - 3:
             raise InvalidSettings(
                 f"powers: {executions} execute slots would leave fewer than 3 players alive (A12)"
             )
-        lib, fas = self.deck
-        slib, sfas = self.start_track
+        lib, fas = self.deck_for(players)
+        slib, sfas = self.start_track_for(players)
         if slib < 0 or sfas < 0 or slib > 4 or sfas > 5:
             raise InvalidSettings("start_track: needs 0-4 liberal and 0-5 fascist policies")
         if lib < 0 or fas < 0 or lib + fas < 3:
@@ -170,14 +263,19 @@ class Rules:
         return out
 
     def table(self, players: int) -> dict[str, Any]:
-        """The setup of a table of ``players`` seats under these rules: its roles and board."""
+        """The setup of a table of ``players`` seats under these rules: its parties (``liberals``
+        the liberal party, ``fascists`` the fascist party besides Hitler), its role cards
+        (``composition``, card order), board, deck and the start of its tracks."""
         fascists = self.fascist_count(players)
         return {
             "liberals": players - fascists - 1,
             "fascists": fascists,
             "hitler": 1,
+            "composition": {role.value: count for role, count in self.composition(players)},
             "board": _setting_to_json("powers", self.board(players)),
             "hitler_knows_fascists": self.hitler_knows(players),
+            "deck": _setting_to_json("deck", self.deck_for(players)),
+            "start_track": _setting_to_json("start_track", self.start_track_for(players)),
         }
 
     def record_form(self) -> str | dict[str, Any]:
@@ -218,6 +316,8 @@ def _setting_to_json(name: str, value: Any) -> Any:
         return {"liberal": value[0], "fascist": value[1]}
     if name == "hitler_knows_fascists":
         return "auto" if value is None else value
+    if name == "rebalanced":
+        return list(value)
     return value
 
 
@@ -270,12 +370,22 @@ def _setting_from_json(name: str, value: Any) -> Any:
             "must be null or a count",
         )
         return value
+    if name == "rebalanced":
+        need(
+            isinstance(value, list)
+            and len(value) <= len(REBALANCED)
+            and all(type(v) is int and v in REBALANCED for v in value),
+            "must be a list of the player counts 6, 7 and 9 (any of them)",
+        )
+        return tuple(sorted(set(value)))
     choices = {
         "term_limits": TERM_LIMITS,
         "small_table_exception": SMALL_TABLE,
         "first_president": FIRST_PRESIDENT,
         "voting": VOTING,
         "power_timing": POWER_TIMING,
+        "avalon": AVALON,
+        "top_decking": TOP_DECKING,
     }
     if name in choices:
         need(value in choices[name], f"must be one of {', '.join(choices[name])}")
@@ -284,7 +394,7 @@ def _setting_from_json(name: str, value: Any) -> Any:
     return value
 
 
-_OFFICIAL = Rules()
+_OFFICIAL = _DEFAULTS = Rules()
 PRESETS: dict[str, Rules] = {
     "official": _OFFICIAL,
     "secrethitler-io": replace(

@@ -4,6 +4,10 @@ During a game only the living players talk, and the president and the chancellor
 through their legislative session (phases ``discard``, ``enact``, ``veto_response``): what they
 hold is secret until they choose to claim it, after the session (docs/engine.md "Claims").
 Spectators watch without talking. Before the deal and once the game is over, the table is free.
+During Avalon SH's assassination (phase ``assassinate``) every seated player may talk, the dead
+too, as on secrethitler.io: the table argues with Hitler over who is Merlin. A silent table
+(the table setting ``chat: "silent"``, docs/game-types.md) keeps its seated players quiet while
+the game runs; claims, which are actions, stay open to them.
 
 The server's chat (``server/table/chat.py``, and bots' lines in ``table/session.py``), the
 simulator's talk loop (``bots.base.TableTalk``), the bots' own voice (``bots/voice.py``) and the
@@ -21,6 +25,9 @@ LEGISLATIVE_PHASES = frozenset({"discard", "enact", "veto_response"})
 
 #: Why a seat may not speak now (``silenced``): the server's ``chat_forbidden`` details.
 SPECTATOR, DEAD, LEGISLATIVE_SESSION = "spectator", "dead", "legislative_session"
+SILENT_GAME = "silent_game"
+#: The phase in which every seated player may speak, the dead included.
+ASSASSINATION_PHASE = "assassinate"
 
 
 class Table(Protocol):
@@ -42,13 +49,18 @@ class Table(Protocol):
     def winner(self) -> str | None: ...
 
 
-def silenced(table: Table, seat: int | None) -> str | None:
-    """Why ``seat`` (None: a spectator) may not speak now: ``SPECTATOR``, ``DEAD`` or
-    ``LEGISLATIVE_SESSION``; None when it may (and whenever the game is over)."""
+def silenced(table: Table, seat: int | None, chat: str = "free") -> str | None:
+    """Why ``seat`` (None: a spectator) may not speak now: ``SPECTATOR``, ``SILENT_GAME`` (a
+    table whose ``chat`` is ``"silent"``), ``DEAD`` or ``LEGISLATIVE_SESSION``; None when it may
+    (and whenever the game is over)."""
     if table.winner is not None:
         return None
     if seat is None:
         return SPECTATOR
+    if chat == "silent":
+        return SILENT_GAME
+    if str(table.phase) == ASSASSINATION_PHASE:
+        return None
     if not table.alive[seat]:
         return DEAD
     # str(): a ``Phase`` member hashes by its name, not by its value
@@ -57,13 +69,15 @@ def silenced(table: Table, seat: int | None) -> str | None:
     return None
 
 
-def may_speak(table: Table, seat: int | None) -> bool:
+def may_speak(table: Table, seat: int | None, chat: str = "free") -> bool:
     """Whether ``seat`` may speak at the table now (``silenced`` gives the reason it may not)."""
-    return silenced(table, seat) is None
+    return silenced(table, seat, chat) is None
 
 
 __all__ = [
+    "ASSASSINATION_PHASE",
     "DEAD",
+    "SILENT_GAME",
     "LEGISLATIVE_PHASES",
     "LEGISLATIVE_SESSION",
     "SPECTATOR",

@@ -1,7 +1,8 @@
 """Small immutable values of the game: roles, parties, policies, powers, phases.
 
 They are ``str`` enums so that they compare equal to their JSON spelling and
-serialize without a conversion step.
+serialize without a conversion step. ``PARTY_OF`` is the one place that says which party each
+role belongs to (an investigation shows it, the liberals' and fascists' wins go to it).
 """
 
 from __future__ import annotations
@@ -13,10 +14,15 @@ class Role(StrEnum):
     LIBERAL = "liberal"
     FASCIST = "fascist"
     HITLER = "hitler"
+    # secrethitler.io's game types (docs/game-types.md): dealt only under the rules that name them
+    MERLIN = "merlin"  # Avalon SH: knows the fascist party; Hitler may assassinate him
+    PERCIVAL = "percival"  # Avalon SH with Percival: sees Merlin and Morgana, not which is which
+    MORGANA = "morgana"  # Avalon SH with Percival: a Fascist Percival may take for Merlin
+    MONARCHIST = "monarchist"  # a fascist who wins on six fascist policies or Hitler executed
 
     @property
     def party(self) -> Party:
-        return Party.LIBERAL if self is Role.LIBERAL else Party.FASCIST
+        return PARTY_OF[self]
 
 
 class Party(StrEnum):
@@ -46,6 +52,7 @@ class Phase(StrEnum):
     SPECIAL_ELECTION = "special_election"
     EXECUTE = "execute"
     GAME_OVER = "game_over"
+    ASSASSINATE = "assassinate"  # Avalon SH: Hitler chooses whom he takes for Merlin
 
 
 class Winner(StrEnum):
@@ -58,7 +65,22 @@ class Reason(StrEnum):
     SIX_FASCIST_POLICIES = "six_fascist_policies"
     HITLER_ELECTED = "hitler_elected"
     HITLER_EXECUTED = "hitler_executed"
+    MERLIN_ASSASSINATED = "merlin_assassinated"  # Avalon SH: Hitler found Merlin
+    TOP_DECKED = "top_decked"  # no top-decking: a failed election brought chaos
 
+
+#: Each role's party: the one place that says it.
+PARTY_OF: dict[Role, Party] = {
+    Role.LIBERAL: Party.LIBERAL,
+    Role.MERLIN: Party.LIBERAL,
+    Role.PERCIVAL: Party.LIBERAL,
+    Role.FASCIST: Party.FASCIST,
+    Role.HITLER: Party.FASCIST,
+    Role.MORGANA: Party.FASCIST,
+    Role.MONARCHIST: Party.FASCIST,
+}
+#: The same, by the roles' and parties' JSON names (what events and views carry).
+PARTY_OF_NAME: dict[str, str] = {r.value: p.value for r, p in PARTY_OF.items()}
 
 LIBERAL = Policy.LIBERAL
 FASCIST = Policy.FASCIST

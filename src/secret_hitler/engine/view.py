@@ -29,6 +29,7 @@ FIELDS: tuple[str, ...] = (
     "board",  # the power of each fascist slot 1-5
     "hitler_zone",
     "veto_zone",
+    "composition",  # the role cards dealt, {role: count} in card order (Rules.composition)
     "hitler_zone_active",  # electing Hitler chancellor now wins for the fascists (E8)
     "phase",
     "to_act",  # the seats the game waits for
@@ -36,6 +37,8 @@ FIELDS: tuple[str, ...] = (
     "role",
     "party",
     "known_roles",  # per seat: the role this seat knows, else None (every role after the end)
+    "known_parties",  # per seat: the party this seat knows, else None (see seat.Knowledge)
+    "merlin_candidates",  # Percival: the two seats that are Merlin and Morgana, else None
     "alive",
     "candidate",  # presidential candidate (or the president in office during a session)
     "nominee",
@@ -49,6 +52,7 @@ FIELDS: tuple[str, ...] = (
     "liberal_to_win",  # liberal policies still needed for the liberals to win (L4)
     "fascist_to_win",  # fascist policies still needed for the fascists to win (L4)
     "chaos_at",  # the election tracker's value that brings chaos (E7, C1)
+    "top_deck_forbidden",  # a chaos by failed elections now ends the game (no top-decking)
     "draw_pile",
     "discard_pile",
     "voted",  # who has voted in the open election
@@ -61,6 +65,7 @@ FIELDS: tuple[str, ...] = (
     "power",  # the power being used now
     "pending_power",  # a power the next elected president will use (power_timing next_president)
     "next_president",  # the next presidential candidate if this round ended now (A10), None at the end
+    "assassination",  # Avalon SH: None, or {hitler, trigger, target} once a liberal win opened it
     "investigated",
     "not_hitler",
     "proven_not_hitler",  # seats publicly proven not Hitler: not_hitler, executed (P4), all at the end
@@ -68,6 +73,7 @@ FIELDS: tuple[str, ...] = (
     "open_claims",  # the claim subjects this seat may still claim
     "winner",
     "reason",
+    "winners",  # the seats that won (the winning party's; the Monarchist's own way), None before
     "events",  # every event this seat has observed, read-only
 )
 
@@ -78,6 +84,8 @@ SEAT_FIELDS: tuple[str, ...] = (
     "role",
     "party",
     "known_roles",
+    "known_parties",
+    "merlin_candidates",
     "votes",
     "own_vote",
     "hand",
@@ -161,6 +169,7 @@ class View:
         board: tuple[str | None, ...]
         hitler_zone: int
         veto_zone: int
+        composition: ReadOnlyDict
         hitler_zone_active: bool
         phase: str
         to_act: tuple[int, ...]
@@ -168,6 +177,8 @@ class View:
         role: str | None
         party: str | None
         known_roles: tuple[str | None, ...]
+        known_parties: tuple[str | None, ...]
+        merlin_candidates: tuple[int, ...] | None
         alive: tuple[bool, ...]
         candidate: int | None
         nominee: int | None
@@ -181,6 +192,7 @@ class View:
         liberal_to_win: int
         fascist_to_win: int
         chaos_at: int
+        top_deck_forbidden: bool
         draw_pile: int
         discard_pile: int
         voted: tuple[bool, ...]
@@ -193,6 +205,7 @@ class View:
         power: str | None
         pending_power: str | None
         next_president: int | None
+        assassination: ReadOnlyDict | None
         investigated: tuple[bool, ...]
         not_hitler: tuple[int, ...]
         proven_not_hitler: tuple[int, ...]
@@ -200,6 +213,7 @@ class View:
         open_claims: tuple[str, ...]
         winner: str | None
         reason: str | None
+        winners: tuple[int, ...] | None
         events: EventLog
 
     def __init__(
@@ -292,7 +306,7 @@ def _rebuild_view(data: dict[str, Any]) -> View:
         if name == "events":
             items = [typed(e) for e in value]
             value = EventLog(items, len(items))
-        elif name == "rules":
+        elif name in ("rules", "composition") or (name == "assassination" and value is not None):
             value = freeze(value)
         elif isinstance(value, list):
             value = _tuples(value)

@@ -8,7 +8,11 @@ and replayed to the seat's moment, so the seat's view of it is its real view (vo
 election aside: the other voters' hidden ballots are left to whoever plays the world on).
 
 ``sample_world(view, roles, rng)`` is the one entry point; a sample that cannot explain the view
-raises ``WorldError`` (a caller draws again). The deck rules it follows (reshuffles of the draw
+raises ``WorldError`` (a caller draws again). The roles are checked against everything the seat
+knows of them: the exact roles it was shown or saw revealed, the parties it knows (Merlin's
+fascists, a teammate shown by party, its investigations, Hitler's targets at Avalon SH's
+assassination) and Percival's pair (Merlin and Morgana, in some order); a deal that is not the
+rules' role cards is the caller's mistake (``ValueError``). The deck rules it follows (reshuffles of the draw
 and discard piles, a veto proposed after the choice) are the engine's, replayed by ``Game``. The
 world draws its future reshuffles from a seed, or under ``chance="explicit"`` stops at each as a
 chance node (as OpenSpiel's resampler wants it).
@@ -25,7 +29,7 @@ from .actions import Action
 from .errors import GameError
 from .game import Game
 from .settings import Rules
-from .types import Policy
+from .types import PARTY_OF_NAME, Policy, Role
 from .view import View
 
 L, F = Policy.LIBERAL, Policy.FASCIST
@@ -146,7 +150,7 @@ class _WorldBuilder:
         self.seat = view.seat
         self.rules = rules
         self.rng = rng
-        lib, fas = rules.deck
+        lib, fas = rules.deck_for(view.players)
         self.piles: list[list[Policy]] = []
         self.pile = _Pile(lib, fas)
         self.discards = [0, 0]
@@ -356,13 +360,20 @@ def sample_world(
     node rather than a draw from a seed taken from ``rng``."""
     if len(roles) != view.players:
         raise ValueError(f"roles: need {view.players}, got {len(roles)}")
+    rules = Rules.from_json(view.events[0]["rules"])  # as the game logged them (game_started)
+    cards = rules.composition(view.players)
+    if any(list(roles).count(role.value) != count for role, count in cards):
+        dealt = ", ".join(f"{count} {role.value}" for role, count in cards)
+        raise ValueError(f"roles: these rules deal {dealt}")
     for s, known in enumerate(view.known_roles):
         if known is not None and known != roles[s]:
             raise WorldError(f"seat {s} is known to be {known}")
-    for target, party in view.investigations:
-        if (party == "liberal") != (roles[target] == "liberal"):
-            raise WorldError(f"seat {target} was investigated {party}")
-    rules = Rules.from_json(view.events[0]["rules"])  # as the game logged them (game_started)
+    for s, party in enumerate(view.known_parties):  # investigations included
+        if party is not None and party != PARTY_OF_NAME[roles[s]]:
+            raise WorldError(f"seat {s} is known to be of the {party} party")
+    pair = view.merlin_candidates
+    if pair is not None and {roles[s] for s in pair} != {Role.MERLIN.value, Role.MORGANA.value}:
+        raise WorldError(f"seats {list(pair)} are Merlin and Morgana")
     deck, reshuffles, actions, first = _WorldBuilder(view, rules, rng).build()
     if rules.first_president == "first_seat":
         first = 0

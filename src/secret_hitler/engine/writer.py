@@ -22,11 +22,16 @@ def write_record(
     winner: str | None = None,
     reason: str | None = None,
     talk: Iterable[Mapping[str, Any]] | None = None,
+    winners: Sequence[int] | None = None,
+    table: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """A record from JSON parts: ``rules`` in record form (``Rules.record_form``), ``players`` a
     seat count or the names, roles and policies by name, ``actions`` as ``Action.to_json``
-    writes them; ``seed`` only when the game had one, the result only once there is a winner;
-    ``talk`` (the lines said at the table, docs/engine.md "Talk") only when given."""
+    writes them; ``seed`` only when the game had one, the result only once there is a winner
+    (with ``winners``, the seats that won, where the game names them: a Monarchist is dealt);
+    ``talk`` (the lines said at the table, docs/engine.md "Talk") and ``table`` (the table's
+    settings that change no rule: chat, blind, aliases, turn timer, category; docs/engine.md
+    "Table settings") only when given."""
     record: dict[str, Any] = {
         "format": RECORD_FORMAT,
         "version": RECORD_VERSION,
@@ -42,8 +47,12 @@ def write_record(
     record["actions"] = [dict(a) for a in actions]
     if talk is not None:
         record["talk"] = [dict(t) for t in talk]
+    if table is not None:
+        record["table"] = dict(table)
     if winner is not None:
         record["result"] = {"winner": winner, "reason": reason}
+        if winners is not None:
+            record["result"]["winners"] = list(winners)
     return record
 
 

@@ -37,11 +37,14 @@ MAX_SEATS = MAX_PLAYERS  # seats are absolute slots of the largest table
 DEFAULT_HISTORY = 8
 
 ROLES = ("liberal", "fascist", "hitler")
-PHASES = tuple(p.value for p in Phase)
+# Avalon SH's assassination is not encoded yet (the environment plays the official roles;
+# issue 41 point 3), so the layout stays that of the official phases.
+_ENCODED_PHASES = tuple(p for p in Phase if p is not Phase.ASSASSINATE)
+PHASES = tuple(p.value for p in _ENCODED_PHASES)
 POWERS = ("investigate", "special_election", "peek", "execute")
 _ROLE_INDEX = {r: i for i, r in enumerate(ROLES)}
 _PHASE_INDEX: dict[Any, int] = {}
-for _i, _p in enumerate(Phase):
+for _i, _p in enumerate(_ENCODED_PHASES):
     _PHASE_INDEX[_p] = _i  # enum members hash by name, so index both spellings
     _PHASE_INDEX[_p.value] = _i
 _POWER_INDEX = {p: i for i, p in enumerate(POWERS)}
