@@ -223,7 +223,6 @@ class _Tables:
         "weights",
         "temper",
         "columns",
-        "vote_rows",
     )
 
     def __init__(self, R: np.ndarray, hitler_knows: bool, model: Model) -> None:
@@ -241,8 +240,6 @@ class _Tables:
         self.onehot = onehot
         # derived columns of R (masks, index arrays), by a key naming what they are
         self.columns: dict[tuple[Any, ...], np.ndarray] = {}
-        # an election's vote terms of every voter, gathered once (``vote_rows``)
-        self.vote_rows: dict[tuple[int, int, int], tuple[np.ndarray, np.ndarray | None]] = {}
         lm = model
         # vote likelihood tables [ja][voter, pres, chanc] by phase (0 before the Hitler zone,
         # 1 in the zone, 2 once 4 liberal policies are down if the model has that table)
@@ -327,31 +324,6 @@ class _Tables:
             return out
 
         return self.column(("liberal_pairs", alive), make)
-
-    def election_rows(self, p: int, c: int, phase: int) -> tuple[np.ndarray, np.ndarray | None]:
-        """Every voter's vote term in the election of ``p`` and ``c``: ``rows[ja][voter]`` (the
-        vote tables gathered by the voter's and the government's roles), and the liberal
-        voters' term alike (None without it). A few elections are kept: an election's votes are
-        read by every seat at about the same time, and once by each world of a search."""
-        key = (p, c, phase)
-        out = self.vote_rows.get(key)
-        if out is None:
-            R = self.R
-            rp, rc = R[:, p].astype(np.intp), R[:, c].astype(np.intp)
-            no, yes = self.vote_logs[phase]
-            RT = R.T
-            rows = np.stack([no[RT, rp, rc], yes[RT, rp, rc]])
-            lib_rows = None
-            lib_logs = self.liberal_vote_logs.get(phase)
-            if lib_logs is not None:
-                liberal = RT == LIB
-                lib_rows = np.stack([np.where(liberal, lib_logs[ja][rp, rc], 0.0) for ja in (0, 1)])
-                lib_rows.setflags(write=False)
-            rows.setflags(write=False)
-            if len(self.vote_rows) >= 16:
-                self.vote_rows.clear()
-            out = self.vote_rows[key] = (rows, lib_rows)
-        return out
 
     def fascist_choice(
         self, p: int, t: int, cands: Sequence[int], weights_t: tuple[float, float, float]
@@ -443,34 +415,49 @@ class _Tables:
         self, p: int, c: int, votes: tuple[bool | None, ...], alive: tuple[bool, ...], phase: int
     ) -> dict[int | None, tuple[np.ndarray, np.ndarray | None]]:
         """The votes term and the liberal voters' term of the election of ``p`` and ``c`` as
-        each seat reads it, tempered: the sum of the counted voters' rows (``election_rows``;
-        the living outside the government) in seat order, less the reading seat's own, for
-        every counted voter and for None (a seat whose vote is not counted anyway).
+        each seat reads it, tempered: the counted voters' terms (the living outside the
+        government; a voter's is the vote table gathered by his and the government's roles)
+        summed in seat order, less the reading seat's own, for every counted voter and for
+        None (a seat whose vote is not counted anyway): ``{reader: (votes, liberal votes)}``.
 
-        All at once: the rows with the reader's own set to 0 are summed along the voters
-        (``np.add.reduce`` adds them one after another, as a loop would: the same bits; adding
-        0.0 changes no sum)."""
-        rows, lib_rows = self.election_rows(p, c, phase)
+        All at once, and in the order a loop over the voters adds them (the same bits): each
+        sum is the running sum of the voters before the reader's (``np.cumsum`` along the
+        voters), then the voters after it, one at a time."""
+        R = self.R
         counted = [
             v for v, ja in enumerate(votes) if ja is not None and v not in (p, c) and alive[v]
         ]
-        ja = [int(votes[v]) for v in counted]  # type: ignore[arg-type]
-        readers: list[int | None] = [*counted, None]
-        keep = ~np.eye(len(readers), len(counted), dtype=bool)[:, :, None]
+        ja = np.array([int(bool(votes[v])) for v in counted], dtype=np.intp)[:, None]
+        rp, rc = R[:, p].astype(np.intp)[None], R[:, c].astype(np.intp)[None]
+        roles = R.T[counted]  # (voters, worlds)
+        no, yes = self.vote_logs[phase]
+        terms = np.stack([no, yes])[ja, roles, rp, rc]
+        out = self._readers_sums(terms, counted, "votes")
+        lib_logs = self.liberal_vote_logs.get(phase)
+        if lib_logs is None:
+            return {who: (total, None) for who, total in out.items()}
+        lib = np.where(roles == LIB, np.stack(lib_logs)[ja, rp, rc], 0.0)
+        lib_out = self._readers_sums(lib, counted, "liberal_votes")
+        return {who: (total, lib_out[who]) for who, total in out.items()}
 
-        def summed(table: np.ndarray, term: str) -> np.ndarray:
-            if not counted:
-                out = np.zeros((1, len(self.R)))
-            else:
-                out = np.add.reduce(np.where(keep, table[ja, counted][None], 0.0), axis=1)
-            t = self.weight(term)
-            return out if t == 1.0 else t * out
-
-        totals = summed(rows, "votes")
-        libs = None if lib_rows is None else summed(lib_rows, "liberal_votes")
-        return {
-            who: (totals[i], None if libs is None else libs[i]) for i, who in enumerate(readers)
-        }
+    def _readers_sums(
+        self, terms: np.ndarray, counted: list[int], term: str
+    ) -> dict[int | None, np.ndarray]:
+        """Each reader's sum of the voters' ``terms`` (rows in seat order) but its own, as a
+        loop adds them, tempered (``election_terms``)."""
+        k = len(terms)
+        before = np.zeros((k + 1, len(self.R)))  # before[j]: the sum of the first j voters
+        if k:
+            before[1:] = np.cumsum(terms, axis=0)
+        sums = before[:k].copy()
+        for step in range(1, k):  # then the voters after the reader's, one at a time
+            sums[: k - step] += terms[step:]
+        t = self.weight(term)
+        if t != 1.0:
+            sums, before = t * sums, t * before
+        out: dict[int | None, np.ndarray] = {who: sums[j] for j, who in enumerate(counted)}
+        out[None] = before[k]
+        return out
 
 
 #: Entries a ``_Tables.memo`` keeps before it starts again (a long-lived server meets many).
