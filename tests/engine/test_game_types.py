@@ -28,7 +28,7 @@ from secret_hitler.engine import (
     sample_world,
     speech,
 )
-from secret_hitler.engine.catalog import catalog
+from secret_hitler.engine.catalog import catalog, tables
 from secret_hitler.engine.categories import FORCED, category_of, forced_by
 from secret_hitler.engine.chance import Chance, Deals, deals_of
 from secret_hitler.engine.roles import winners_of
@@ -100,8 +100,7 @@ def test_the_role_cards_of_every_table_are_the_docs_table(game_type: str) -> Non
     docs/game-types.md's table, with Hitler besides."""
     settings = {} if game_type == "standard" else GAME_TYPES[game_type]
     r = Rules.from_json({"preset": IO, **settings})
-    table = catalog()  # the catalog serves the presets; a game type's tables come from rules
-    assert table["tables"][IO]["7"]["composition"] == {"hitler": 1, "fascist": 2, "liberal": 4}
+    assert set(tables(r)) == {str(n) for n in ROLE_TABLE[game_type]}
     for n, cards in ROLE_TABLE[game_type].items():
         expected = {"hitler": 1, **cards}
         assert dict((role.value, k) for role, k in r.composition(n)) == expected
@@ -120,13 +119,7 @@ def test_percival_with_the_monarchist_is_refused_where_one_fascist_card_is_dealt
     with pytest.raises(InvalidSettings, match="Morgana and the Monarchist"):
         Game(7, {"preset": IO, "avalon": "percival", "monarchist": True, "fascists": 1})
     assert Game(7, both, 1).finished is False  # 7-10 players deal both
-    assert set(catalog_tables(both)) == {"7", "8", "9", "10"}
-
-
-def catalog_tables(r: Rules) -> dict[str, object]:
-    from secret_hitler.engine.catalog import tables
-
-    return tables(r)
+    assert set(tables(both)) == {"7", "8", "9", "10"}
 
 
 @pytest.mark.parametrize(
@@ -505,7 +498,7 @@ def test_rebalanced_tables_play_the_sites_deck_and_track_at_their_counts_only() 
         assert (view.liberal_policies, view.fascist_policies) == start
         assert view.draw_pile == sum(deck) == len(game.initial_deck)
         assert game.initial_deck.count("fascist") == deck[1]
-        assert catalog_tables(r)[str(n)]["deck"] == {"liberal": deck[0], "fascist": deck[1]}
+        assert tables(r)[str(n)]["deck"] == {"liberal": deck[0], "fascist": deck[1]}
     only_seven = rules(rebalanced=[7])
     assert only_seven.deck_for(6) == (6, 11) and only_seven.start_track_for(6) == (0, 0)
     assert only_seven.to_json() == {"preset": IO, "rebalanced": [7]}
@@ -746,6 +739,8 @@ def test_the_catalog_serves_the_game_types_settings_roles_and_categories() -> No
     }
     assert [row["setting"] for row in info["categories"]["forced"]] == [r.setting for r in FORCED]
     assert set(info["reasons"]) == {r.value for r in Reason}
+    seven = info["tables"][IO]["7"]  # the presets' tables name their role cards too
+    assert seven["composition"] == {"hitler": 1, "fascist": 2, "liberal": 4}
 
 
 def test_a_silent_table_keeps_its_seats_quiet_while_the_game_runs() -> None:
