@@ -8,11 +8,13 @@ import re
 from pathlib import Path
 
 import pytest
+from prompt_transcript import GOLDEN, golden, transcript
 
 from chat_server import instance
 from secret_hitler.bots.base import make_agent
 from secret_hitler.engine import Action, Game, game_from_record
 from secret_hitler.engine import actions as A
+from secret_hitler.engine.events import typed
 from secret_hitler.llm.answers import (
     AnswerError,
     actions_schema,
@@ -22,7 +24,15 @@ from secret_hitler.llm.answers import (
     read_decision,
 )
 from secret_hitler.llm.endpoints import LANGUAGES, PROMPT_VERSION, EndpointError, load_endpoints
-from secret_hitler.llm.prompts import PROMPTS_DIR, Renderer, load_prompts, prompt_versions
+from secret_hitler.llm.prompts import (
+    PROMPTS_DIR,
+    SHARED_WORDS,
+    Renderer,
+    load_prompts,
+    prompt_versions,
+)
+from secret_hitler.talk import narrate as narration
+from secret_hitler.talk.narrate import narrate
 from secret_hitler.talk.phrases import plural_category
 
 GOOD = """
@@ -296,10 +306,18 @@ COUNTED = {
         21: ["The deck holds 21 liberal policies and", "(at most 21 characters)"],
     },
     "ru": {
-        1: ["после принятия 1 фашистского закона", "В колоде 1 либеральный закон", "(1 закон)"],
-        2: ["после принятия 2 фашистских законов", "В колоде 2 либеральных закона", "(2 закона)"],
-        21: ["В колоде 21 либеральный закон", "(не более 21 символа)", "(21 закон)"],
-        25: ["В колоде 25 либеральных законов", "(не более 25 символов)", "(25 законов)"],
+        1: [
+            "после принятия 1 фашистского закона",
+            "В колоде 1 либеральный закон",
+            "в ней 1 закон)",
+        ],
+        2: [
+            "после принятия 2 фашистских законов",
+            "В колоде 2 либеральных закона",
+            "в ней 2 закона)",
+        ],
+        21: ["В колоде 21 либеральный закон", "(не более 21 символа)", "в ней 21 закон)"],
+        25: ["В колоде 25 либеральных законов", "(не более 25 символов)", "в ней 25 законов)"],
     },
 }
 
@@ -326,7 +344,7 @@ def test_every_count_is_said_in_its_plural_form(lang: str) -> None:
             [
                 render.rules(view),
                 render.decide(view, legal, say_chars=count)[0],
-                str(render.event(view, {"type": "reshuffled", "draw_pile": count})),
+                str(render.event(view, typed({"type": "reshuffled", "draw_pile": count}))),
             ]
         )
         for want in wants:
@@ -381,3 +399,86 @@ def test_a_prompt_holds_only_what_the_seat_may_know() -> None:
         legal = game.legal_actions(0)
         prompts.append((render.system(view), render.decide(view, legal)[0]))
     assert prompts[0] == prompts[1]
+
+
+# ---------------------------------------------------------------------- versions and the narrator
+def test_prompt_version_v1_says_what_it_said() -> None:
+    """v1 is frozen (records name it): every prompt of two whole games in the five languages is
+    what it was when v1's events got their own module (prompts_v1.py), byte for byte;
+    prompts_v1_golden.json holds each transcript's digest and the English histories."""
+    want = json.loads(GOLDEN.read_text(encoding="utf-8"))
+    got = golden("v1")
+    assert got["histories_en_6p"] == want["histories_en_6p"]
+    assert got["digests"] == want["digests"]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_v2_says_the_events_as_the_table_log_does(lang: str) -> None:
+    """From v2 on, a prompt's history is the narrator's messages (the page's log's), in the web
+    catalog's words, each seat named as the prompt names it; the chat lines stay in place."""
+    render = Renderer(load_prompts("v2", lang))
+    _, histories, game = transcript("v2", lang, "6p")
+    view = game.view(0)
+    names = render.names(view)
+    told = [narration.render(t, lang, names) for lines in narrate(view.events) for t in lines]
+    history = histories[0].splitlines()
+    chat = [line for line in history if re.search(r"line \d+: I trust", line)]
+    assert chat and [line for line in history if line not in chat] == [f"- {t}" for t in told]
+    if lang == "en":
+        assert "- President seat 5 (Fay) passes two policies to Chancellor seat 0 (Ann)." in history
+
+
+def test_v2_depends_on_the_catalog_entries_it_narrates_with(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A log sentence edited in a web catalog changes what v2 says and its digest (so a record
+    tells the two apart); a page text the narrator never uses changes neither."""
+    original = narration.catalog("en")
+    game = Game(7, "official", seed=3)
+    view = game.view(0)
+
+    def prompt(texts: dict[str, str]) -> tuple[str, str]:
+        monkeypatch.setattr(narration, "catalog", lambda lang: texts)
+        load_prompts.cache_clear()
+        try:
+            p = load_prompts("v2", "en")
+            return p.digest, Renderer(p).history(view)
+        finally:
+            load_prompts.cache_clear()
+
+    before = prompt(dict(original))
+    elsewhere = prompt({**original, "lobby.title": "Another lobby"})
+    edited = prompt({**original, "log.game_started": "A new game of {count}: {rules}."})
+    assert elsewhere == before
+    assert edited[0] != before[0] and "A new game of 7: Official." in edited[1]
+    assert load_prompts("v1", "en").digest == load_prompts("v1", "en").digest
+
+
+def test_v2_keeps_no_copy_of_the_catalogs_words() -> None:
+    """v2's phrases hold no event sentence (but a chat line's and an unknown event's) and none of
+    the game's terms it reads from the web catalogs (``SHARED_WORDS``), which it says as the
+    page does."""
+    for lang in LANGUAGES:
+        raw = json.loads((PROMPTS_DIR / "v2" / lang / "phrases.json").read_text(encoding="utf-8"))
+        events = {k for k in raw if k.startswith("event.")}
+        assert events == {"event.chat", "event.other"}, lang
+        assert not set(raw) & set(SHARED_WORDS), lang
+        p = load_prompts("v2", lang)
+        for key, word in SHARED_WORDS.items():
+            assert p.say(key) == narration.catalog(lang)[word]
+    assert load_prompts("v1", "en").say("role.hitler") == "Hitler"  # v1 keeps its own
+
+
+def test_v2_says_an_event_the_narrator_does_not_know_by_its_json() -> None:
+    render = Renderer(load_prompts("v2", "en"))
+    view = Game(5, "official", seed=1).view(0)
+    told = render.event(view, _Unknown({"type": "assassination", "hitler": 2}))  # type: ignore[arg-type]
+    assert told == 'assassination: {"hitler": 2}'
+
+
+class _Unknown(dict):  # type: ignore[type-arg]
+    """An event of a kind the narrator has no sentence for (as a typed event reads)."""
+
+    @property
+    def kind(self) -> str:
+        return str(self["type"])

@@ -2,14 +2,19 @@
 
 ``prompts/<version>/<language>/`` holds ``system.txt`` (the game and this table's rules),
 ``decide.txt`` (a turn), ``claims.txt`` (a claim window), as ``string.Template`` text with
-``$fields``, and ``phrases.json`` (every sentence the renderer builds, ``str.format`` fields).
+``$fields``, and ``phrases.json`` (every other sentence the renderer builds, ``str.format``
+fields). The game's events are said as the table page's log says them (``talk.narrate``: one
+narrator, the web client's catalogs), except in v1, which keeps its own ``event.*`` sentences
+(``prompts_v1.py``, frozen).
 A sentence with a count may come in plural forms, ``key#one``, ``key#few``, ``key#many``,
 ``key#other``, chosen by the CLDR rules of its language (``talk.phrases.plural_category``, the
 web client's and the talk phrases' rules); ``count.<noun>`` phrases say a number with its noun
 ("1 Fascist", "2 фашиста") for sentences with two counts (fields ``n_<noun>``). A version is
 frozen once records name it: a change of wording is a new version (``v2`` corrected the
-plurals of ``v1``), and every record carries the version and a digest of its files
-(``PromptSet.digest``), so two runs can be told apart even if someone edited a version in place.
+plurals of ``v1``), and every record carries the version and a digest of its files and, for a
+version that narrates with the web catalogs, of the catalog entries the narrator uses
+(``PromptSet.digest``), so two runs can be told apart even if someone edited a version or a
+log sentence in place.
 
 Seats are numbered from 0, in words as in the actions' JSON (``FIRST_SEAT``), and a model's
 free text is read in the same numbering (``server.table.models``).
@@ -32,11 +37,16 @@ from typing import Any
 
 from ..engine import PRESETS, Action, View
 from ..engine import actions as A
+from ..engine.claims import ClaimLike
+from ..engine.events import TypedEvent
 from ..engine.settings import FASCIST_TRACK, LIBERAL_TRACK
 from ..talk import line_from_json, render
+from ..talk import narrate as narration
+from ..talk.narrate import TOLD_KINDS, Narrator
 from ..talk.phrases import plural_category
 from .answers import claims_schema, decision_schema
 from .endpoints import LANGUAGES
+from .prompts_v1 import event_v1
 from .talk import ChatLine
 
 PROMPTS_DIR = Path(__file__).resolve().parent / "prompts"
@@ -60,6 +70,20 @@ _SPOKEN = frozenset(
 )
 
 
+#: The versions that say the game's events in sentences of their own (``event.*`` phrases,
+#: ``prompts_v1.py``), frozen with them; every later version narrates with ``talk.narrate``.
+OWN_NARRATION = frozenset({"v1"})
+
+
+#: The words a narrating version reads from the web catalogs rather than its own phrases: the
+#: game's terms, which every sentence uses as they are (phrase key -> catalog key).
+SHARED_WORDS = {
+    "sep": "list.separator",
+    **{f"role.{r}": f"role.{r}" for r in ("liberal", "fascist", "hitler")},
+    **{f"power.{p}": f"power.{p}" for p in ("investigate", "special_election", "peek", "execute")},
+}
+
+
 class PromptError(ValueError):
     """An unknown prompt version or language, or a template set with a missing part."""
 
@@ -70,7 +94,8 @@ class PromptSet:
     language: str
     templates: Mapping[str, Template]
     phrases: Mapping[str, str]
-    digest: str  # sha256 of the files, first 16 hex digits
+    digest: str  # sha256 of the files (and the narrator's catalog part), first 16 hex digits
+    narrated: bool = True  # events said by ``talk.narrate`` (False: the version's own words)
 
     def say(self, key: str, count: int | None = None, /, **values: Any) -> str:
         """The phrase ``key`` with ``values``; with ``count`` (also a value), its plural form
@@ -122,14 +147,19 @@ def load_prompts(version: str, language: str) -> PromptSet:
     raw = (folder / "phrases.json").read_text(encoding="utf-8")
     digest.update(raw.encode())
     phrases = json.loads(raw)
-    return PromptSet(version, language, templates, phrases, digest.hexdigest()[:16])
+    narrated = version not in OWN_NARRATION
+    if narrated:
+        part = narration.catalog_part(language)
+        digest.update(json.dumps(part, ensure_ascii=False, sort_keys=True).encode())
+        phrases = {key: part[word] for key, word in SHARED_WORDS.items()} | phrases
+    return PromptSet(version, language, templates, phrases, digest.hexdigest()[:16], narrated)
 
 
 class Renderer:
     """The prompt texts of one seat, in one language."""
 
     def __init__(self, prompts: PromptSet) -> None:
-        self.p = prompts
+        self.p: PromptSet = prompts
 
     # -------------------------------------------------------------------- words
     def seat(self, view: View, seat: int | None) -> str:
@@ -275,13 +305,12 @@ class Renderer:
         lines: list[str] = []
         said = sorted(chat, key=lambda c: c.at)
         k = 0
+        narrator = Narrator()
         for i, event in enumerate(view.events):
             while k < len(said) and said[k].at <= i:
                 lines.append(self._chat(view, said[k]))
                 k += 1
-            text = self.event(view, event)
-            if text is not None:
-                lines.append(text)
+            lines.extend(self._told(view, event, narrator))
         lines.extend(self._chat(view, c) for c in said[k:])
         return "\n".join(f"- {line}" for line in lines) if lines else self.p.say("history.empty")
 
@@ -295,105 +324,37 @@ class Renderer:
             text = render(line_from_json(line.line), self.p.language, self.names(view))
         return self.p.say("event.chat", seat=self.seat(view, line.seat), text=text)
 
-    def event(self, view: View, e: Mapping[str, Any]) -> str | None:
-        """One event as a sentence; None for those that add nothing (a vote was cast)."""
-        say = self.p.say
-        kind = e["type"]
+    def event(self, view: View, e: TypedEvent) -> str | None:
+        """One event in words (its lines joined); None for one that adds nothing (a secret
+        vote was cast). An event read alone: a line that names an earlier event (the
+        chancellor a president passes to) is said as the whole history says it only there."""
+        lines = self._told(view, e, Narrator())
+        return " ".join(lines) if lines else None
 
-        def s(key: str) -> str:
-            return self.seat(view, e.get(key))
+    def _told(self, view: View, e: TypedEvent, narrator: Narrator) -> list[str]:
+        """The lines of ``e`` in this version's words: v1's own sentences (frozen), else the
+        table log's (``talk.narrate``, the web catalogs' words); an event the narrator does
+        not know yet is said by its JSON (``event.other``)."""
+        if not self.p.narrated:
+            text = event_v1(self, view, e)
+            return [] if text is None else [text]
+        if e.kind not in TOLD_KINDS:
+            data = {k: v for k, v in e.items() if k != "type"}
+            return [
+                self.p.say("event.other", type=e.kind, data=json.dumps(data, ensure_ascii=False))
+            ]
+        names = self.names(view)
+        return [narration.render(t, self.p.language, names) for t in narrator.tell(e)]
 
-        if kind == "voted":
-            if e.get("ja") is None:
-                return None
-            return say(
-                "event.voted", seat=s("seat"), vote=say("vote.ja" if e["ja"] else "vote.nein")
-            )
-        if kind == "votes":
-            votes = list(e["votes"])
-            ja = [i for i, v in enumerate(votes) if v is True]
-            nein = [i for i, v in enumerate(votes) if v is False]
-            key = "event.votes.passed" if e["passed"] else "event.votes.failed"
-            return say(key, ja=self.seats(view, ja), nein=self.seats(view, nein))
-        if kind == "night":
-            items = say("sep").join(
-                say("pair", a=self.seat(view, int(t)), b=say("role." + r))
-                for t, r in e["known"].items()
-            )
-            return say("event.night", items=items or say("nobody"))
-        if kind == "role":
-            return say("event.role", role=say(f"role.{e['role']}"))
-        if kind == "enacted":
-            return say(
-                "event.enacted.chaos" if e["chaos"] else "event.enacted",
-                policy=say(f"policy.{e['policy']}"),
-                liberal=e["liberal_policies"],
-                fascist=e["fascist_policies"],
-            )
-        if kind in ("drew", "received", "peek"):
-            return say(f"event.{kind}", policies=self.policies(e["policies"]))
-        if kind == "passed":
-            return say(
-                "event.passed",
-                discarded=say(f"policy.{e['discarded']}"),
-                policies=self.policies(e["policies"]),
-            )
-        if kind in ("chancellor_discarded", "chaos"):
-            return say(f"event.{kind}", policy=say(f"policy.{e['policy']}"))
-        if kind == "power":
-            return say("event.power", president=s("president"), power=say(f"power.{e['power']}"))
-        if kind == "investigation":
-            return say("event.investigation", target=s("target"), party=say(f"party.{e['party']}"))
-        if kind == "executed":
-            text = say("event.executed", president=s("president"), target=s("target"))
-            if e.get("role"):
-                text += " " + say("event.executed_role", role=say(f"role.{e['role']}"))
-            return text
-        if kind == "veto":
-            return say(
-                "event.veto.accepted" if e["accepted"] else "event.veto.refused",
-                president=s("president"),
-            )
-        if kind == "claim":
-            return say(f"event.claim.{e['subject']}", **self._claim_fields(view, e))
-        if kind == "game_over":
-            return say(
-                "event.game_over",
-                winner=say(f"team.{e['winner']}"),
-                reason=say(f"reason.{e['reason']}"),
-            )
-        if kind == "candidate":
-            return say("event.candidate", round=e["round"], seat=s("seat"))
-        if kind in (
-            "nominated",
-            "elected",
-            "legislative_session",
-            "president_discarded",
-            "not_hitler",
-            "veto_proposed",
-            "investigated",
-            "special_election",
-        ):
-            fields = {k: s(k) for k in ("president", "chancellor", "seat", "target") if k in e}
-            return say(f"event.{kind}", **fields)
-        if kind == "tracker":
-            return say("event.tracker", value=e["value"])
-        if kind == "reshuffled":
-            count = e["draw_pile"]
-            return say("event.reshuffled", count, n_policies=self.p.counted("policies", count))
-        if kind == "game_started":
-            return say("event.game_started")
-        data = {k: v for k, v in e.items() if k != "type"}
-        return say("event.other", type=kind, data=json.dumps(data, ensure_ascii=False))
-
-    def _claim_fields(self, view: View, e: Mapping[str, Any]) -> dict[str, str]:
-        out = {"seat": self.seat(view, e["seat"])}
-        if e.get("policies") is not None:
-            out["policies"] = self.policies(e["policies"])
-        if e.get("target") is not None:
-            out["target"] = self.seat(view, e["target"])
-        if e.get("party") is not None:
-            out["party"] = self.p.say(f"party.{e['party']}")
+    def claim_fields(self, view: View, seat: int, claim: ClaimLike) -> dict[str, str]:
+        """The fields of a claim sentence (a claim event's or a claim action's)."""
+        out = {"seat": self.seat(view, seat)}
+        if claim.policies is not None:
+            out["policies"] = self.policies(claim.policies)
+        if claim.target is not None:
+            out["target"] = self.seat(view, claim.target)
+        if claim.party is not None:
+            out["party"] = self.p.say(f"party.{claim.party}")
         return out
 
     # -------------------------------------------------------------------- actions
@@ -407,7 +368,7 @@ class Renderer:
         if a.type in (A.DISCARD, A.ENACT):
             return say(f"act.{a.type}", policy=say(f"policy.{a.policy}"))
         if a.type == A.CLAIM:
-            return say(f"act.claim.{a.subject}", **self._claim_fields(view, a.to_json()))
+            return say(f"act.claim.{a.subject}", **self.claim_fields(view, a.seat, a))
         if a.target is not None:
             return say(f"act.{a.type}", target=self.seat(view, a.target))
         return say(f"act.{a.type}")
@@ -502,6 +463,8 @@ class Renderer:
 
 __all__ = [
     "FIRST_SEAT",
+    "OWN_NARRATION",
+    "SHARED_WORDS",
     "PROMPTS_DIR",
     "PromptError",
     "PromptSet",

@@ -48,7 +48,18 @@ class SeatRef:
         return {"seat": self.seat}
 
 
-Param: TypeAlias = "int | str | SeatRef | Message"
+Param: TypeAlias = "int | str | SeatRef | Message | Listed"
+
+
+@dataclass(frozen=True, slots=True)
+class Listed:
+    """Several parameters said as a list, joined by the catalog's ``list.separator`` (", ",
+    "、") where it has one, else by ", ": seats, or the words of a hand of policies."""
+
+    items: tuple[Param, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"list": [_param_json(item) for item in self.items]}
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,17 +71,18 @@ class Message:
     count: int | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """``{"key", "params"?, "count"?}``; a seat parameter is ``{"seat": n}``, a nested
-        message is its own JSON form."""
+        """``{"key", "params"?, "count"?}``; a seat parameter is ``{"seat": n}``, a list
+        ``{"list": [...]}``, a nested message its own JSON form."""
         out: dict[str, Any] = {"key": self.key}
         if self.params:
-            out["params"] = {
-                name: value.to_json() if isinstance(value, (SeatRef, Message)) else value
-                for name, value in self.params.items()
-            }
+            out["params"] = {name: _param_json(value) for name, value in self.params.items()}
         if self.count is not None:
             out["count"] = self.count
         return out
+
+
+def _param_json(value: Param) -> Any:
+    return value.to_json() if isinstance(value, (SeatRef, Message, Listed)) else value
 
 
 def _codes(policies: Sequence[Policy]) -> str:
@@ -259,17 +271,17 @@ def _fill(text: str, values: Mapping[str, str]) -> str:
     return PLACEHOLDER.sub(lambda m: values.get(m[1], m[0]), text)
 
 
-def render_message(msg: Message, lang: str, names: Sequence[str | None] | None = None) -> str:
-    """The text of ``msg`` in ``lang``: the client's ``t``/``tn`` with the same rules."""
-    texts = catalog(lang)
-    values: dict[str, str] = {}
-    for name, value in msg.params.items():
-        if isinstance(value, SeatRef):
-            values[name] = seat_name(value.seat, lang, names)
-        elif isinstance(value, Message):
-            values[name] = render_message(value, lang, names)
-        else:
-            values[name] = str(value)
+def render_message(
+    msg: Message,
+    lang: str,
+    names: Sequence[str | None] | None = None,
+    texts: Mapping[str, str] | None = None,
+) -> str:
+    """The text of ``msg`` in ``lang``: the client's ``t``/``tn`` with the same rules, from
+    ``texts`` (a catalog in the web client's format; the talk phrases by default)."""
+    if texts is None:
+        texts = catalog(lang)
+    values = {name: _param_text(value, lang, names, texts) for name, value in msg.params.items()}
     key = msg.key
     if msg.count is not None:
         values["count"] = str(msg.count)
@@ -279,6 +291,19 @@ def render_message(msg: Message, lang: str, names: Sequence[str | None] | None =
     if _MEMBER.match(key) and not _named_first(texts[key], msg, names):
         text = text[:1].upper() + text[1:]
     return text
+
+
+def _param_text(
+    value: Param, lang: str, names: Sequence[str | None] | None, texts: Mapping[str, str]
+) -> str:
+    if isinstance(value, SeatRef):
+        return seat_name(value.seat, lang, names)
+    if isinstance(value, Message):
+        return render_message(value, lang, names, texts)
+    if isinstance(value, Listed):
+        separator = texts.get("list.separator", ", ")
+        return separator.join(_param_text(item, lang, names, texts) for item in value.items)
+    return str(value)
 
 
 def _named_first(template: str, msg: Message, names: Sequence[str | None] | None) -> bool:

@@ -40,7 +40,7 @@ export function presetName(rules) {
   const preset = rules.preset || "official";
   const name = t(`preset.${preset}.name`);
   const custom = Object.keys(rules).some((k) => k !== "preset");
-  return custom ? `${name} (${t("preset.custom.name")})` : name;
+  return custom ? t("preset.changed", { name, custom: t("preset.custom.name") }) : name;
 }
 
 export function policyWords(policies) {

@@ -4,19 +4,25 @@
 // The claim a person's own line was read as comes from the server (the ack of the line); the
 // page offers it only while the engine still lists it among this seat's legal actions.
 // Pure: no DOM, so it runs under Node as well.
-import { t, tn } from "./i18n.js";
+import { t, tn, list } from "./i18n.js";
 import { seatName } from "./format.js";
 
-/** A talk message in words: each parameter a number, a seat ({seat}) or a nested message. A
- * sentence (a key family's member, `talk.accuse.hedged.2`) begins with a capital letter unless it
- * begins with a seat, whose name stands as written (talk/phrases.py renders by the same rule). */
+/** A parameter of a message in words: a seat ({seat}), a list ({list}: its items joined by the
+ * catalog's separator), a nested message, or a number or text as it is. */
+function paramText(value, ctx) {
+  if (value === null || typeof value !== "object") return value;
+  if ("seat" in value) return seatName(ctx, value.seat);
+  if (Array.isArray(value.list)) return list(value.list.map((item) => paramText(item, ctx)));
+  return renderTalk(value, ctx);
+}
+
+/** A message in words (a bot's talk line, or an event as narrate.js tells it): each parameter
+ * a number, a seat ({seat}), a list ({list}) or a nested message. A sentence (a key family's
+ * member, `talk.accuse.hedged.2`) begins with a capital letter unless it begins with a seat,
+ * whose name stands as written (talk/phrases.py renders by the same rule). */
 export function renderTalk(msg, ctx) {
   const params = {};
-  for (const [name, value] of Object.entries(msg.params || {})) {
-    params[name] = value !== null && typeof value === "object"
-      ? ("seat" in value ? seatName(ctx, value.seat) : renderTalk(value, ctx))
-      : value;
-  }
+  for (const [name, value] of Object.entries(msg.params || {})) params[name] = paramText(value, ctx);
   const text = msg.count === null || msg.count === undefined ? t(msg.key, params) : tn(msg.key, msg.count, params);
   if (!/\.\d+$/.test(msg.key)) return text;
   const first = /^\{(\w+)\}/.exec(t(msg.key));

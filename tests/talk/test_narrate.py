@@ -1,0 +1,140 @@
+"""The narrator: every event of a game in the web catalogs' words, one message decided in one
+place (talk/narrate.py), which the page mirrors (tests/web/js/narrate.test.mjs) and the prompts
+say (tests/llm/test_format.py)."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+from narration_cases import FIXTURE, NAMES, fixture, logs, played
+
+from secret_hitler.engine import Game
+from secret_hitler.engine.events import EVENT_TYPES, typed
+from secret_hitler.talk.narrate import (
+    DETAIL,
+    HEADING,
+    KEY_PREFIXES,
+    LINE,
+    TOLD_KINDS,
+    Narrator,
+    catalog,
+    narrate,
+    render,
+)
+from secret_hitler.talk.phrases import LANGUAGES, Listed, Message, SeatRef
+
+#: Avalon SH's events (issue 41), which the narrator does not say yet: the page's log shows
+#: nothing of them and a prompt says them by their JSON.
+NOT_TOLD_YET = {"assassination", "assassin_sight", "assassinated"}
+
+
+def test_the_page_fixture_says_what_the_narrator_says() -> None:
+    """tests/web/js/narration.json, which the page's narrate.js is checked against, is what this
+    narrator tells now (``python tests/talk/narration_cases.py`` writes it anew)."""
+    assert json.loads(FIXTURE.read_text(encoding="utf-8")) == json.loads(json.dumps(fixture()))
+
+
+def _keys(message: Message) -> list[str]:
+    out = [message.key]
+    for value in message.params.values():
+        items = value.items if isinstance(value, Listed) else (value,)
+        out.extend(k for item in items if isinstance(item, Message) for k in _keys(item))
+    return out
+
+
+@pytest.mark.parametrize("players", [5, 7, 10])
+def test_every_message_is_in_every_catalog_with_its_fields(players: int) -> None:
+    """Whole games' every event in the five languages: each key (and each word's) is in every
+    catalog among the narrator's families, and the text has no field left unfilled."""
+    events = played(players, 3 + players)
+    told = narrate(events)
+    assert len(told) == len(events)
+    assert all(lines or e.kind == "voted" for e, lines in zip(events, told, strict=True))
+    for lines in told:
+        for t in lines:
+            for key in _keys(t.message):
+                assert key.startswith(KEY_PREFIXES), key
+            for lang in LANGUAGES:
+                text = render(t, lang, NAMES)
+                assert text and not re.search(r"\{\w+\}", text), (lang, t)
+
+
+def test_every_kind_of_event_is_told() -> None:
+    assert set(EVENT_TYPES) - TOLD_KINDS <= NOT_TOLD_YET
+    kinds = {e.kind for events in logs().values() for e in events}
+    assert kinds >= TOLD_KINDS, TOLD_KINDS - kinds  # the fixture's logs show every one
+
+
+def _told(*events: dict[str, object]) -> list[list[tuple[str, str, Any]]]:
+    narrator = Narrator()
+    return [
+        [(t.part, t.message.key, t.to_json().get("params", {})) for t in narrator.tell(typed(e))]
+        for e in events
+    ]
+
+
+def test_a_line_names_what_an_earlier_event_said() -> None:
+    """The chancellor a president passes to is the session's; a candidate named by a special
+    election says so, the next one not; the veto is unlocked once, at the first session that
+    has it."""
+    session = {"type": "legislative_session", "president": 1, "chancellor": 4, "draw_pile": 10}
+    told = _told(
+        {"type": "president_discarded", "president": 1},
+        {**session, "veto": False},
+        {"type": "president_discarded", "president": 1},
+        {"type": "special_election", "president": 1, "target": 3},
+        {"type": "candidate", "seat": 3, "round": 5, "eligible": [0]},
+        {"type": "candidate", "seat": 2, "round": 6, "eligible": [0]},
+        {**session, "veto": True},
+        {**session, "veto": True},
+    )
+    assert told[0][0][2]["chancellor"] == "?"  # no session read yet
+    assert told[2][0][2] == {"president": {"seat": 1}, "chancellor": {"seat": 4}}
+    assert [key for _, key, _ in told[4]] == ["table.round", "log.candidate_special"]
+    assert told[4][0][0] == HEADING and told[5][1][1] == "log.candidate"
+    assert [key for _, key, _ in told[6]] == ["log.veto_unlocked", "log.legislative_started"]
+    assert [key for _, key, _ in told[7]] == ["log.legislative_started"]
+
+
+def test_what_the_engine_says_is_said_and_nothing_more() -> None:
+    """A secret ballot is not told; one cast in public is. Chaos says the term limits are lifted
+    only when the engine's event says so. The votes' lists are details of the result."""
+    told = _told(
+        {"type": "voted", "seat": 2},
+        {"type": "voted", "seat": 2, "ja": False},
+        {"type": "chaos", "policy": "liberal", "term_limits_cleared": False},
+        {"type": "chaos", "policy": "liberal", "term_limits_cleared": True},
+        {"type": "votes", "votes": [True, None, False], "ja": 1, "nein": 1, "passed": False},
+    )
+    assert told[0] == [] and told[1] == [(LINE, "log.voted_nein", {"name": {"seat": 2}})]
+    assert [key for _, key, _ in told[2]] == ["log.chaos"]
+    assert told[3][1][:2] == (DETAIL, "log.term_limits_cleared")
+    assert [(part, key) for part, key, _ in told[4]] == [
+        (LINE, "log.votes_revealed"),
+        (DETAIL, "votes.ja_list"),
+        (DETAIL, "votes.nein_list"),
+        (LINE, "log.rejected"),
+    ]
+    assert told[4][2][2] == {"names": {"list": [{"seat": 2}]}}
+
+
+def test_the_texts_are_the_page_catalogs_sentences() -> None:
+    """The words are the web catalog's own, seats named as the reader names them, lists joined
+    by the language's separator and counts in their plural form."""
+    game = Game(NAMES[:5], "official", seed=2)
+    started = narrate([game.events[0].json])[0][0]
+    assert render(started, "en", NAMES) == "The game begins with 5 players. Rules: Official."
+    elected = Message("log.elected", {"president": SeatRef(0), "chancellor": SeatRef(3)})
+    for lang in LANGUAGES:
+        want = catalog(lang)["log.elected"].format(president="Ann", chancellor="Dee")
+        assert render(elected, lang, NAMES) == want
+    ja = Message("votes.ja_list", {"names": Listed((SeatRef(0), SeatRef(1)))})
+    assert render(ja, "zh-Hans", NAMES) == "赞成：Ann、Bob"
+    one = narrate([typed({"type": "reshuffled", "draw_pile": 1})])[0][0]
+    assert render(one, "en").endswith("(1 policy).")
+    assert render(one, "ru").endswith("в ней 1 закон).")
+    changed = {**game.events[0].json, "rules": {"preset": "official", "voting": "public"}}
+    assert render(narrate([typed(changed)])[0][0], "zh-Hans").endswith("官方规则（自定义）。")
