@@ -33,6 +33,7 @@ from typing import Any
 from ..engine import Action, game_from_record
 from ..engine import actions as A
 from ..engine.claims import is_true
+from ..engine.events import LegislativeSession
 from ..engine.seat import SeatState
 from ..stats import Z95, mean_interval, wilson
 from .agent import FALLBACK, MODEL, Stats
@@ -283,7 +284,7 @@ def _game_posteriors(
             if action.subject in (A.CLAIM_PRESIDENT_HAND, A.CLAIM_CHANCELLOR_HAND):
                 # A hand claim is about the last session (its window closes at the next
                 # nomination, before any other session).
-                session = sum(1 for e in game.events if e.type == "legislative_session")
+                session = sum(1 for e in game.events if e.type == LegislativeSession.kind)
                 libs = sum(p == "liberal" for p in action.policies or ())
                 hands.setdefault(session, {})[str(action.subject)] = (seat, true, libs)
             continue
