@@ -73,7 +73,10 @@ def channel_key(table: Table, conn: Conn) -> str:
 # ---------------------------------------------------------------------- the owner's side
 class RemoteConn(Conn):
     """At the owner: a connection held by another node. Messages for its recipient go on the
-    recipient's channel (once for all its connections), its own messages on its direct channel."""
+    recipient's channel (once for all its connections), its own messages on its direct channel
+    (acks too: an update on the recipient's channel cannot carry one)."""
+
+    FOLDS_ACKS = False
 
     __slots__ = ("relay", "cid", "node", "table", "key", "frames", "worker")
 

@@ -17,6 +17,11 @@ caller's order, without waiting:
 - A close is the one uvicorn makes for ``websocket.close`` (close frame, the app's receive loop
   told, the peer given ``close_timeout`` to answer), written after every frame before it.
 
+It also reads on while the app keeps up: uvicorn pauses the socket's reading after every message
+from the client and resumes it once the app has taken it, two changes of the poller's interest
+per message; here reading pauses only once ``RECEIVE_BACKLOG`` messages wait, or one message
+larger than ``RECEIVE_SMALL`` bytes, so a client that floods is still held back.
+
 Anything else (handshakes, pings, frames from the client, a server without this protocol, the
 tests' in-process clients) is uvicorn's and Starlette's own.
 """
@@ -31,6 +36,11 @@ SINK = "secret_hitler.frame_sink"
 #: Bytes a peer may leave unread before it is cut off: hundreds of updates (a few KiB each),
 #: far more than a client that reads at all ever lags.
 SEND_BUFFER_MAX = 4 << 20
+
+#: Client messages that may wait for the app before the socket's reading pauses, and the size
+#: (bytes) above which one message pauses it at once: the protocol's largest accepted message.
+RECEIVE_BACKLOG = 4
+RECEIVE_SMALL = 65536
 
 _HEADERS: dict[int, bytes] = {}
 
@@ -110,5 +120,16 @@ def framed_websockets() -> type[Any]:
             scope = getattr(self, "scope", None)
             if scope is not None and not self.conn.extensions:  # (the app has not run yet)
                 scope["extensions"][SINK] = FrameSink(self)
+
+        def send_receive_event_to_app(self) -> None:
+            small = sum(map(len, self.frames)) <= RECEIVE_SMALL
+            if self.read_paused or not small or self.queue.qsize() >= RECEIVE_BACKLOG:
+                super().send_receive_event_to_app()  # queued, and reading paused
+                return
+            self.read_paused = True  # queued by uvicorn, which then skips its pause
+            try:
+                super().send_receive_event_to_app()
+            finally:
+                self.read_paused = False
 
     return FramedWebSockets

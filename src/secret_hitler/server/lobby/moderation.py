@@ -93,7 +93,9 @@ class Moderation:
         self.blocks = await self.store.read(run)
         await self.reload_bans()
 
-    async def reload_bans(self) -> None:
+    async def reload_bans(self) -> bool:
+        """Read the bans again; whether they changed."""
+
         def run(conn: Connection) -> list[tuple[str, str]]:
             b = db.bans.c
             return [(r.kind, r.value) for r in conn.execute(sa.select(b.kind, b.value))]
@@ -105,7 +107,9 @@ class Moderation:
             elif kind == "address":
                 with contextlib.suppress(ValueError):
                     nets.append(ipaddress.ip_network(value, strict=False))
+        changed = (frozenset(users), tuple(nets)) != (self.users, self.networks)
         self.users, self.networks = frozenset(users), tuple(nets)
+        return changed
 
     def start(self, hub: Hub) -> None:
         self._task = asyncio.create_task(self._watch(hub), name="moderation")
@@ -125,20 +129,11 @@ class Moderation:
                 log.warning("could not read bans and closed tables", exc_info=True)
 
     async def sync(self, hub: Hub) -> None:
-        """Apply what an administrator changed: bans (their connections end), closed tables."""
-        await self.reload_bans()
-        for table in list(hub.tables.values()):
-            for conn in list(table.conns):
-                if conn.user is None:
-                    continue  # (a spectator without credentials)
-                if self.banned_user(conn.user.id):
-                    why = "this account is banned"
-                elif conn.addr is not None and self.banned_address(conn.addr):
-                    why = "this address is banned"
-                else:
-                    continue
-                conn.send_msg(P.error("banned", why))
-                conn.close(4403)
+        """Apply what an administrator changed: bans (their connections end), closed tables.
+        The open connections are looked over only when the bans changed: a connection opened
+        later was checked against them when it opened (``api/security.py``)."""
+        if await self.reload_bans():
+            self._end_banned(hub)
         live = [t.id for t in hub.tables.values() if t.status in ("waiting", "playing")]
         if not live:
             return
@@ -152,6 +147,21 @@ class Moderation:
             live_table = hub.get(table_id)
             if live_table is not None:
                 await close_live(hub, live_table)
+
+    def _end_banned(self, hub: Hub) -> None:
+        """End the open connections of banned users and from banned addresses."""
+        for table in list(hub.tables.values()):
+            for conn in list(table.conns):
+                if conn.user is None:
+                    continue  # (a spectator without credentials)
+                if self.banned_user(conn.user.id):
+                    why = "this account is banned"
+                elif conn.addr is not None and self.banned_address(conn.addr):
+                    why = "this address is banned"
+                else:
+                    continue
+                conn.send_msg(P.error("banned", why))
+                conn.close(4403)
 
     async def block(self, user_id: str, other: str) -> None:
         if (user_id, other) in self.blocks:

@@ -111,13 +111,13 @@ async def handle_text(table: Table, conn: Conn, text: str) -> None:
 
 
 def error(metrics: Metrics, conn: Conn, exc: P.ProtocolError) -> None:
-    metrics.errors_total.labels(code=exc.code).inc()
+    metrics.errors_total.inc(exc.code)
     conn.send_msg(P.from_exc(exc))
 
 
 async def _dispatch(table: Table, conn: Conn, msg: P.ClientMessage) -> None:
     if isinstance(msg, P.Hello):
-        conn.acks_in_updates = msg.acks == "update"
+        conn.acks_in_updates = msg.acks == "update" and conn.FOLDS_ACKS
         async with table.lock:  # never describe a state whose last action is not yet committed
             table.hello(conn, msg)
         return

@@ -23,6 +23,10 @@ class Conn:
     in the update that action caused (``ack``: the message id) instead of in a message of its
     own (docs/protocol.md 2.2)."""
 
+    #: Whether an update may carry this connection's ack: not for a connection another node
+    #: holds (its seat's frames reach it on a channel every connection of the seat reads).
+    FOLDS_ACKS = True
+
     __slots__ = (
         "ws",
         "user",

@@ -591,7 +591,7 @@ class Table:
         self.action_by.append(by)
         if self._bounds is not None:
             self._bounds.append(len(g.events))
-        self.services.metrics.actions_total.labels(by=by or "player").inc()
+        self.services.metrics.actions_total.inc(by or "player")
         decision = self.driver.decision_key
         self.driver.schedule()
         self._broadcast_update(n_ev, action, by, ack)
