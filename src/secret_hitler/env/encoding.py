@@ -1,4 +1,4 @@
-"""Fixed-size encodings of a seat's knowledge and of the action space.
+"""Fixed-size encodings of a seat's knowledge: the observation vectors.
 
 An observation is a function of the seat's engine ``View`` alone (engine/view.py), so it cannot
 depend on anything the seat has not observed. ``TableEncoder`` builds it incrementally for every
@@ -8,438 +8,86 @@ and ``encode_view(view)`` runs it from scratch. The engine's observer is the
 only place that decides what a seat sees; nothing here reads the game.
 
 Seats are absolute (seat ``s`` is slot ``s``) and every seat block has ``MAX_SEATS`` slots, so
-the vector has the same size and meaning for 5 to 10 players.
+the vector has the same size and meaning for 5 to 10 players. Where each field lies is
+``layout.py``'s; the action space is ``actions.py``'s. This module names both again (``encoding``
+is the environment's encoding, as its users and the batched engine read it: ``encoding.JA``,
+``encoding.Layout``), defining neither; that list is what takes it past 600 lines, the encoders
+themselves are about 500.
 """
 
 from __future__ import annotations
 
 from array import array
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..engine import actions as A
 from ..engine import events as E
-from ..engine.actions import Action
-from ..engine.settings import MAX_PLAYERS
-from ..engine.types import Party, Phase, Policy
 from ..engine.view import ELECTION_FIELDS, OWN_FIELDS, TABLE_FIELDS
 from ..engine.view import FIELDS as VIEW_FIELDS
+from .actions import (
+    ACTION_TABLE,
+    ACTIONS,
+    CLAIM_ACTION_TABLE,
+    CLAIM_CHANCELLOR_HAND,
+    CLAIM_INVESTIGATION,
+    CLAIM_PEEK,
+    CLAIM_PRESIDENT_HAND,
+    DISCARD_FASCIST,
+    DISCARD_LIBERAL,
+    ENACT_FASCIST,
+    ENACT_LIBERAL,
+    EXECUTE,
+    INVESTIGATE,
+    JA,
+    MAX_SEATS,
+    NEIN,
+    NOMINATE,
+    NUM_ACTIONS,
+    NUM_ACTIONS_WITH_CLAIMS,
+    SPECIAL_ELECTION,
+    VETO,
+    VETO_ACCEPT,
+    VETO_KEEP_FASCIST,
+    VETO_KEEP_LIBERAL,
+    VETO_REFUSE,
+    action_index,
+    action_mask,
+    claim_action,
+    num_actions,
+)
+from .layout import (
+    CLAIM_AT,
+    CLAIM_RECORD_FIELDS,
+    CLAIMS_RECORD_SIZE,
+    DEFAULT_HISTORY,
+    DYNAMIC_FIELDS,
+    PHASE_INDEX,
+    PHASES,
+    POWER_INDEX,
+    POWERS,
+    PRIVATE_AT,
+    PRIVATE_RECORD_FIELDS,
+    PRIVATE_RECORD_SIZE,
+    RECORD_AT,
+    RECORD_FIELDS,
+    RECORD_SIZE,
+    ROLE_INDEX,
+    ROLES,
+    Field,
+    Layout,
+    describe_layout,
+    static_block,
+)
 
 if TYPE_CHECKING:
     from ..engine.observer import Observer
     from ..engine.view import View
 
-MAX_SEATS = MAX_PLAYERS  # seats are absolute slots of the largest table
-DEFAULT_HISTORY = 8
-
-ROLES = ("liberal", "fascist", "hitler")
-# Avalon SH's assassination is not encoded yet (the environment plays the official roles;
-# issue 41 point 3), so the layout stays that of the official phases.
-_ENCODED_PHASES = tuple(p for p in Phase if p is not Phase.ASSASSINATE)
-PHASES = tuple(p.value for p in _ENCODED_PHASES)
-POWERS = ("investigate", "special_election", "peek", "execute")
-_ROLE_INDEX = {r: i for i, r in enumerate(ROLES)}
-_PHASE_INDEX: dict[Any, int] = {}
-for _i, _p in enumerate(_ENCODED_PHASES):
-    _PHASE_INDEX[_p] = _i  # enum members hash by name, so index both spellings
-    _PHASE_INDEX[_p.value] = _i
-_POWER_INDEX = {p: i for i, p in enumerate(POWERS)}
-
-# ----------------------------------------------------------------------------- action space
-NOMINATE = 0  # + target seat
-JA = NOMINATE + MAX_SEATS
-NEIN = 11
-DISCARD_LIBERAL = 12
-DISCARD_FASCIST = 13
-ENACT_LIBERAL = 14
-ENACT_FASCIST = 15
-VETO = 16  # propose a veto (presets where the veto names no policy)
-VETO_KEEP_LIBERAL = 17  # propose a veto, enact liberal if refused (veto_after_choice presets)
-VETO_KEEP_FASCIST = 18  # propose a veto, enact fascist if refused (veto_after_choice presets)
-VETO_ACCEPT = 19
-VETO_REFUSE = 20
-INVESTIGATE = 21  # + target seat
-SPECIAL_ELECTION = 31  # + target seat
-EXECUTE = 41  # + target seat
-NUM_ACTIONS = 51
-# Claims (``claims=True`` only; RULES.md A9, docs/engine.md "Claims"): optional statements the
-# engine offers beside a seat's move while its window is open; a claim leaves the turn with
-# the claimant, who then still makes its move.
-CLAIM_PRESIDENT_HAND = 51  # + liberals among the 3 the president says he drew
-CLAIM_CHANCELLOR_HAND = 55  # + liberals among the 2 the chancellor says he received
-CLAIM_PEEK = 58  # + the 3 policies said peeked, as bits top first (bit i: i-th is fascist)
-CLAIM_INVESTIGATION = 66  # + the party said found: 0 liberal, 1 fascist
-NUM_ACTIONS_WITH_CLAIMS = 68
-
-ACTION_TABLE: tuple[tuple[str, int, int, str], ...] = (
-    ("nominate", NOMINATE, MAX_SEATS, "candidate nominates seat i as chancellor"),
-    ("ja", JA, 1, "vote Ja"),
-    ("nein", NEIN, 1, "vote Nein"),
-    ("discard_liberal", DISCARD_LIBERAL, 1, "president discards a liberal policy"),
-    ("discard_fascist", DISCARD_FASCIST, 1, "president discards a fascist policy"),
-    ("enact_liberal", ENACT_LIBERAL, 1, "chancellor enacts a liberal policy"),
-    ("enact_fascist", ENACT_FASCIST, 1, "chancellor enacts a fascist policy"),
-    ("veto", VETO, 1, "chancellor proposes a veto"),
-    (
-        "veto_keep_liberal",
-        VETO_KEEP_LIBERAL,
-        1,
-        "veto; liberal enacted if refused (veto_after_choice)",
-    ),
-    (
-        "veto_keep_fascist",
-        VETO_KEEP_FASCIST,
-        1,
-        "veto; fascist enacted if refused (veto_after_choice)",
-    ),
-    ("veto_accept", VETO_ACCEPT, 1, "president consents to the veto"),
-    ("veto_refuse", VETO_REFUSE, 1, "president refuses the veto"),
-    ("investigate", INVESTIGATE, MAX_SEATS, "president investigates seat i"),
-    ("special_election", SPECIAL_ELECTION, MAX_SEATS, "president makes seat i the next candidate"),
-    ("execute", EXECUTE, MAX_SEATS, "president executes seat i"),
-)
-#: The claim blocks that follow with ``claims=True`` (same columns as ``ACTION_TABLE``).
-CLAIM_ACTION_TABLE: tuple[tuple[str, int, int, str], ...] = (
-    (
-        "claim_president_hand",
-        CLAIM_PRESIDENT_HAND,
-        4,
-        "the last president claims i liberals among the 3 he drew",
-    ),
-    (
-        "claim_chancellor_hand",
-        CLAIM_CHANCELLOR_HAND,
-        3,
-        "the last chancellor claims i liberals among the 2 he received",
-    ),
-    (
-        "claim_peek",
-        CLAIM_PEEK,
-        8,
-        "the peeking president claims the top 3: bit j of i set if the j-th from the top is fascist",
-    ),
-    (
-        "claim_investigation",
-        CLAIM_INVESTIGATION,
-        2,
-        "the investigator claims the party found: liberal, fascist",
-    ),
-)
-
-
-def num_actions(claims: bool = False) -> int:
-    """The size of the action space, with or without the claim blocks."""
-    return NUM_ACTIONS_WITH_CLAIMS if claims else NUM_ACTIONS
-
-
-_L, _F = Policy.LIBERAL, Policy.FASCIST
-_TARGET_BASE = {
-    A.NOMINATE: NOMINATE,
-    A.INVESTIGATE: INVESTIGATE,
-    A.SPECIAL_ELECTION: SPECIAL_ELECTION,
-    A.EXECUTE: EXECUTE,
-}
-
-
-def action_index(action: Action, claims: bool = False) -> int:
-    """The Discrete index of an engine action; for a claim, its index in the claim blocks
-    with ``claims=True``, else -1 (not in the action space)."""
-    kind = action.type
-    if kind == A.VOTE:  # the commonest (most steps are votes)
-        return JA if action.ja else NEIN
-    base = _TARGET_BASE.get(kind)
-    if base is not None:
-        return base + action.target  # type: ignore[operator]
-    if kind == A.DISCARD:
-        return DISCARD_LIBERAL if action.policy is _L else DISCARD_FASCIST
-    if kind == A.ENACT:
-        return ENACT_LIBERAL if action.policy is _L else ENACT_FASCIST
-    if kind == A.VETO:
-        if action.policy is None:
-            return VETO
-        return VETO_KEEP_LIBERAL if action.policy is _L else VETO_KEEP_FASCIST
-    if kind == A.VETO_RESPONSE:
-        return VETO_ACCEPT if action.accept else VETO_REFUSE
-    if kind == A.CLAIM and claims:
-        return _claim_index(action)
-    return -1
-
-
-def _claim_index(action: Action) -> int:
-    subject = action.subject
-    if subject == A.CLAIM_INVESTIGATION:
-        return CLAIM_INVESTIGATION + (action.party is not Party.LIBERAL)
-    policies = action.policies or ()
-    if subject == A.CLAIM_PEEK:
-        return CLAIM_PEEK + sum(1 << i for i, p in enumerate(policies) if p is _F)
-    liberals = sum(1 for p in policies if p is _L)
-    base = CLAIM_PRESIDENT_HAND if subject == A.CLAIM_PRESIDENT_HAND else CLAIM_CHANCELLOR_HAND
-    return base + liberals
-
-
-def claim_action(seat: int, index: int, investigated: int | None = None) -> Action:
-    """The engine claim a claim index stands for (hands as fascist-first multisets, as the
-    engine lists them); an investigation claim names ``investigated``, the seat the claimant
-    investigated last (the one its window is about)."""
-    if CLAIM_INVESTIGATION <= index < NUM_ACTIONS_WITH_CLAIMS:
-        if investigated is None:
-            raise ValueError("an investigation claim needs the investigated seat")
-        party = Party.LIBERAL if index == CLAIM_INVESTIGATION else Party.FASCIST
-        return Action.claim_investigation(seat, investigated, party)
-    if CLAIM_PEEK <= index < CLAIM_INVESTIGATION:
-        bits = index - CLAIM_PEEK
-        peek = [_F if (bits >> i) & 1 else _L for i in range(3)]
-        return Action.claim_policies(seat, A.CLAIM_PEEK, peek)
-    if CLAIM_PRESIDENT_HAND <= index < CLAIM_PEEK:
-        president = index < CLAIM_CHANCELLOR_HAND
-        size, liberals = (
-            (3, index - CLAIM_PRESIDENT_HAND) if president else (2, index - CLAIM_CHANCELLOR_HAND)
-        )
-        subject = A.CLAIM_PRESIDENT_HAND if president else A.CLAIM_CHANCELLOR_HAND
-        return Action.claim_policies(seat, subject, [_F] * (size - liberals) + [_L] * liberals)
-    raise ValueError(f"{index} is not a claim index")
-
-
-def _actions_for(seat: int) -> tuple[Action, ...]:
-    out: list[Action] = [Action.nominate(seat, t) for t in range(MAX_SEATS)]
-    out += [Action.vote(seat, True), Action.vote(seat, False)]
-    out += [Action.discard(seat, _L), Action.discard(seat, _F)]
-    out += [Action.enact(seat, _L), Action.enact(seat, _F)]
-    out += [Action.veto(seat), Action.veto(seat, _L), Action.veto(seat, _F)]
-    out += [Action.veto_response(seat, True), Action.veto_response(seat, False)]
-    out += [Action.investigate(seat, t) for t in range(MAX_SEATS)]
-    out += [Action.special_election(seat, t) for t in range(MAX_SEATS)]
-    out += [Action.execute(seat, t) for t in range(MAX_SEATS)]
-    return tuple(out)
-
-
-#: ``ACTIONS[seat][index]``: the engine action a Discrete index stands for.
-ACTIONS: tuple[tuple[Action, ...], ...] = tuple(_actions_for(s) for s in range(MAX_SEATS))
-
-
-def action_mask(legal: Sequence[Action], claims: bool = False) -> np.ndarray:
-    """int8 mask over the action space; claims are left out unless ``claims``."""
-    mask = np.zeros(num_actions(claims), dtype=np.int8)
-    idx = [i for i in (action_index(a, claims) for a in legal) if i >= 0]
-    if idx:
-        mask[idx] = 1
-    return mask
-
-
-# ----------------------------------------------------------------------------- layout
-@dataclass(frozen=True, slots=True)
-class Field:
-    name: str
-    offset: int
-    size: int
-    doc: str
-
-
-#: History record (one per nomination, newest first): field name, size, doc.
-RECORD_FIELDS: tuple[tuple[str, int, str], ...] = (
-    ("valid", 1, "1 if this row holds a nomination"),
-    ("president", MAX_SEATS, "presidential candidate one-hot"),
-    ("chancellor", MAX_SEATS, "nominee one-hot"),
-    ("ja", MAX_SEATS, "seats that voted Ja (revealed votes)"),
-    ("nein", MAX_SEATS, "seats that voted Nein"),
-    ("elected", 1, "the vote passed"),
-    ("enacted", 2, "policy the government enacted: liberal, fascist"),
-    ("veto_refused", 1, "a veto was proposed and refused"),
-    ("vetoed", 1, "a veto was proposed and accepted"),
-    ("chaos", 2, "policy enacted by chaos after this round: liberal, fascist"),
-    ("power", 4, "power used this round: investigate, special_election, peek, execute"),
-    ("target", MAX_SEATS, "target of that power"),
-)
-#: Private part of a history record: only what this seat saw of that session.
-PRIVATE_RECORD_FIELDS: tuple[tuple[str, int, str], ...] = (
-    ("drew_liberals", 4, "as president: liberal policies among the 3 drawn, one-hot 0-3"),
-    ("passed_liberals", 3, "as president or chancellor: liberals among the 2 passed, one-hot 0-2"),
-)
-
-
-#: With ``claims=True`` each history row goes on with the claims made about its round (zeros
-#: until made; a claim about a round older than the history is not shown).
-CLAIM_RECORD_FIELDS: tuple[tuple[str, int, str], ...] = (
-    (
-        "president_claim",
-        4,
-        "the president's claim of the 3 he drew in this session: liberals, one-hot 0-3",
-    ),
-    (
-        "chancellor_claim",
-        3,
-        "the chancellor's claim of the 2 he received: liberals, one-hot 0-2",
-    ),
-    (
-        "peek_claim",
-        3 * 2,
-        "the claim of this round's Policy Peek, top first, each one-hot liberal/fascist",
-    ),
-    (
-        "investigation_claim",
-        2,
-        "the party claimed for this round's investigation: liberal, fascist",
-    ),
-)
-
-
-def _offsets(
-    fields: tuple[tuple[str, int, str], ...], start: int = 0
-) -> tuple[dict[str, int], int]:
-    out, off = {}, start
-    for name, size, _ in fields:
-        out[name] = off
-        off += size
-    return out, off
-
-
-_R, RECORD_SIZE = _offsets(RECORD_FIELDS)
-_CR, CLAIMS_RECORD_SIZE = _offsets(CLAIM_RECORD_FIELDS, RECORD_SIZE)
-_PR, PRIVATE_RECORD_SIZE = _offsets(PRIVATE_RECORD_FIELDS)
-
-_STATIC = (
-    ("players", MAX_SEATS, "1 for each seat at the table (seat < players)"),
-    (
-        "board",
-        5 * 4,
-        "power of fascist slots 1-5, each one-hot investigate/special_election/peek/execute",
-    ),
-    ("hitler_zone", 6, "fascist policies from which electing Hitler wins, one-hot 1-6"),
-    ("veto_zone", 6, "fascist policies from which the veto is unlocked, one-hot 1-6"),
-)
-_PRIVATE = (
-    ("seat", MAX_SEATS, "own seat one-hot"),
-    ("role", 3, "own role one-hot: liberal, fascist, hitler"),
-    (
-        "known_roles",
-        MAX_SEATS * 3,
-        "per seat, role this seat knows (own, night, reveals, game end); zeros if unknown",
-    ),
-    (
-        "investigations",
-        MAX_SEATS * 2,
-        "per seat, party this seat learned by investigating it: liberal, fascist",
-    ),
-    ("peek", 3 * 2, "last Policy Peek this seat made, top first, each one-hot liberal/fascist"),
-)
-_DYNAMIC = (
-    ("phase", len(PHASES), "phase one-hot: " + ", ".join(PHASES)),
-    ("my_turn", 1, "1 if the engine waits for this seat (in a vote: every seat yet to vote)"),
-    ("to_act", MAX_SEATS, "seats the game waits for"),
-    ("alive", MAX_SEATS, "living seats"),
-    ("candidate", MAX_SEATS, "presidential candidate (president in office during a session)"),
-    ("nominee", MAX_SEATS, "nominated chancellor"),
-    ("president", MAX_SEATS, "last elected president"),
-    ("chancellor", MAX_SEATS, "last elected chancellor"),
-    ("term_limited", MAX_SEATS, "barred from the chancellorship at this nomination"),
-    ("investigated", MAX_SEATS, "seats investigated so far (public)"),
-    ("not_hitler", MAX_SEATS, "seats confirmed not Hitler (elected chancellor in the Hitler zone)"),
-    ("voted", MAX_SEATS, "seats that have voted in the open election"),
-    (
-        "votes_ja",
-        MAX_SEATS,
-        "Ja votes: the last revealed vote, or during a vote what this seat saw (own vote; all cast votes under public voting)",
-    ),
-    ("votes_nein", MAX_SEATS, "Nein votes, same rule"),
-    ("liberal_policies", 6, "liberal track one-hot 0-5"),
-    ("fascist_policies", 7, "fascist track one-hot 0-6"),
-    ("election_tracker", 3, "election tracker one-hot 0-2"),
-    ("hand_liberal", 4, "liberal policies in this seat's hand, one-hot 0-3"),
-    ("hand_fascist", 4, "fascist policies in this seat's hand, one-hot 0-3"),
-    ("veto_available", 1, "the veto may be proposed in this session"),
-    ("veto_proposed", 1, "a veto awaits the president's answer"),
-    (
-        "hitler_zone_active",
-        1,
-        "electing Hitler chancellor wins now (the view's hitler_zone_active)",
-    ),
-    ("winner", 2, "winning team at the end: liberal, fascist"),
-    ("draw_pile", 1, "policies in the draw pile / deck size"),
-    ("discard_pile", 1, "policies in the discard pile / deck size"),
-    ("round", 1, "round number / 32, capped at 1"),
-)
-
-
-class Layout:
-    """Offsets of every field for a history length, with or without the claims made (``claims``:
-    each history row goes on with ``CLAIM_RECORD_FIELDS``)."""
-
-    def __init__(self, history: int = DEFAULT_HISTORY, claims: bool = False) -> None:
-        if history < 0:
-            raise ValueError("history must be >= 0")
-        self.history = history
-        self.claims = claims
-        self.record_size = record_size = CLAIMS_RECORD_SIZE if claims else RECORD_SIZE
-        blocks = [
-            ("static", _STATIC),
-            (
-                "private",
-                _PRIVATE
-                + (
-                    (
-                        "own_history",
-                        history * PRIVATE_RECORD_SIZE,
-                        f"{history} rows of {PRIVATE_RECORD_SIZE}, aligned with history: what this seat saw of each session",
-                    ),
-                ),
-            ),
-            (
-                "history",
-                (
-                    (
-                        "history",
-                        history * record_size,
-                        f"last {history} nominations newest first, rows of {record_size}",
-                    ),
-                ),
-            ),
-            ("dynamic", _DYNAMIC),
-        ]
-        self.fields: dict[str, Field] = {}
-        self.blocks: dict[str, tuple[int, int]] = {}
-        off = 0
-        for block, fields in blocks:
-            start = off
-            for name, size, doc in fields:
-                self.fields[name] = Field(name, off, size, doc)
-                off += size
-            self.blocks[block] = (start, off)
-        self.size = off
-
-    def __getitem__(self, name: str) -> Field:
-        return self.fields[name]
-
-    def block_size(self, block: str) -> int:
-        start, end = self.blocks[block]
-        return end - start
-
-    def rel(self, name: str, block: str) -> int:
-        """Offset of a field inside its block."""
-        return self.fields[name].offset - self.blocks[block][0]
-
-
-# ----------------------------------------------------------------------------- event blocks
-# ----------------------------------------------------------------------------- static & dynamic
-def _static_block(
-    layout: Layout, n: int, board: Sequence[str | None], hz: int, vz: int
-) -> np.ndarray:
-    out = np.zeros(layout.block_size("static"), dtype=np.float32)
-    rel = layout.rel
-    out[rel("players", "static") : rel("players", "static") + n] = 1.0
-    b = rel("board", "static")
-    for slot, power in enumerate(board[:5]):
-        if power is not None:
-            out[b + 4 * slot + _POWER_INDEX[power]] = 1.0
-    if 1 <= hz <= 6:
-        out[rel("hitler_zone", "static") + hz - 1] = 1.0
-    if 1 <= vz <= 6:
-        out[rel("veto_zone", "static") + vz - 1] = 1.0
-    return out
-
+_R, _CR, _PR = RECORD_AT, CLAIM_AT, PRIVATE_AT
+_ROLE_INDEX, _PHASE_INDEX, _POWER_INDEX = ROLE_INDEX, PHASE_INDEX, POWER_INDEX
 
 # ----------------------------------------------------------------------------- encoders
 _AT = {name: i for i, name in enumerate(VIEW_FIELDS)}
@@ -763,7 +411,7 @@ class TableEncoder:
     def _take_table(self, pub: tuple[Any, ...]) -> None:
         """Keep what comes from an ``Observer.table()`` tuple (``pub``)."""
         if not self._static:
-            block = _static_block(self.layout, pub[_PLAYERS], pub[_BOARD], pub[_HZ], pub[_VZ])
+            block = static_block(self.layout, pub[_PLAYERS], pub[_BOARD], pub[_HZ], pub[_VZ])
             self._static = block.tobytes()
             self._deck = _deck_size(pub[_RULES])
         self._table = pub
@@ -903,7 +551,7 @@ _JOIN_ORDER = (
     ("veto_available", "veto_proposed", "hitler_zone_active", "winner"),
     ("draw_pile", "discard_pile", "round"),
 )
-assert [f for group in _JOIN_ORDER for f in group] == [name for name, _, _ in _DYNAMIC]
+assert [f for group in _JOIN_ORDER for f in group] == [name for name, _, _ in DYNAMIC_FIELDS]
 
 
 _TAB = {name: i for i, name in enumerate(TABLE_FIELDS)}
@@ -950,6 +598,50 @@ def _deck_size(rules: Any) -> int:
     return max(1, int(deck[0]) + int(deck[1]))
 
 
-def describe_layout(history: int = DEFAULT_HISTORY) -> list[Field]:
-    """Every field with its offset and size, in vector order (used by docs/env.md)."""
-    return sorted(Layout(history).fields.values(), key=lambda f: f.offset)
+__all__ = [
+    "ACTIONS",
+    "ACTION_TABLE",
+    "CLAIMS_RECORD_SIZE",
+    "CLAIM_ACTION_TABLE",
+    "CLAIM_CHANCELLOR_HAND",
+    "CLAIM_INVESTIGATION",
+    "CLAIM_PEEK",
+    "CLAIM_PRESIDENT_HAND",
+    "CLAIM_RECORD_FIELDS",
+    "DEFAULT_HISTORY",
+    "DISCARD_FASCIST",
+    "DISCARD_LIBERAL",
+    "ENACT_FASCIST",
+    "ENACT_LIBERAL",
+    "EXECUTE",
+    "INVESTIGATE",
+    "JA",
+    "MAX_SEATS",
+    "NEIN",
+    "NOMINATE",
+    "NUM_ACTIONS",
+    "NUM_ACTIONS_WITH_CLAIMS",
+    "PHASES",
+    "POWERS",
+    "PRIVATE_RECORD_FIELDS",
+    "PRIVATE_RECORD_SIZE",
+    "RECORD_FIELDS",
+    "RECORD_SIZE",
+    "ROLES",
+    "SPECIAL_ELECTION",
+    "VETO",
+    "VETO_ACCEPT",
+    "VETO_KEEP_FASCIST",
+    "VETO_KEEP_LIBERAL",
+    "VETO_REFUSE",
+    "Field",
+    "Layout",
+    "SeatEncoder",
+    "TableEncoder",
+    "action_index",
+    "action_mask",
+    "claim_action",
+    "describe_layout",
+    "encode_view",
+    "num_actions",
+]
