@@ -1,5 +1,6 @@
 """Bot-vs-bot simulation: single games, parallel runs, tournaments and their reports."""
 
+from ..stats import wilson
 from .simulator import (
     GameResult,
     Lineup,
@@ -12,7 +13,6 @@ from .simulator import (
     simulate,
     summarize,
     tournament,
-    wilson,
 )
 
 __all__ = [
