@@ -219,6 +219,8 @@ class _Tables:
         "onehot",
         "vote_logs",
         "liberal_vote_logs",
+        "vote_tables",
+        "liberal_vote_tables",
         "memo",
         "weights",
         "temper",
@@ -245,6 +247,9 @@ class _Tables:
         # 1 in the zone, 2 once 4 liberal policies are down if the model has that table)
         self.vote_logs: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self.liberal_vote_logs: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        # the same as arrays indexed [ja] first (``election_terms`` gathers by each vote)
+        self.vote_tables: dict[int, np.ndarray] = {}
+        self.liberal_vote_tables: dict[int, np.ndarray] = {}
         self.memo: dict[tuple[Any, ...], Any] = {}
         phases = (0, 1, 2) if lm.vote_table is not None and len(lm.vote_table) > 2 else (0, 1)
         for phase in phases:
@@ -285,6 +290,7 @@ class _Tables:
             t_no.setflags(write=False)
             t_yes.setflags(write=False)
             self.vote_logs[phase] = (t_no, t_yes)
+            self.vote_tables[phase] = _frozen(np.stack([t_no, t_yes]))
             if lm.liberal_votes and lm.vote_relative and lm.vote_table is not None:
                 q = np.array([lm.vote_table[phase][LIB][min(rp, 1)] for rp in range(3)])
                 c = lm.ja_uninformed
@@ -292,6 +298,7 @@ class _Tables:
                 no_lib.setflags(write=False)
                 yes_lib.setflags(write=False)
                 self.liberal_vote_logs[phase] = (no_lib, yes_lib)
+                self.liberal_vote_tables[phase] = _frozen(np.stack([no_lib, yes_lib]))
 
     def weight(self, term: str) -> float:
         """What a term's log-likelihood is multiplied by (``Model.weights``, else the temper
@@ -430,13 +437,12 @@ class _Tables:
         ja = np.array([int(bool(votes[v])) for v in counted], dtype=np.intp)[:, None]
         rp, rc = R[:, p].astype(np.intp)[None], R[:, c].astype(np.intp)[None]
         roles = R.T[counted]  # (voters, worlds)
-        no, yes = self.vote_logs[phase]
-        terms = np.stack([no, yes])[ja, roles, rp, rc]
+        terms = self.vote_tables[phase][ja, roles, rp, rc]
         out = self._readers_sums(terms, counted, "votes")
-        lib_logs = self.liberal_vote_logs.get(phase)
+        lib_logs = self.liberal_vote_tables.get(phase)
         if lib_logs is None:
             return {who: (total, None) for who, total in out.items()}
-        lib = np.where(roles == LIB, np.stack(lib_logs)[ja, rp, rc], 0.0)
+        lib = np.where(roles == LIB, lib_logs[ja, rp, rc], 0.0)
         lib_out = self._readers_sums(lib, counted, "liberal_votes")
         return {who: (total, lib_out[who]) for who, total in out.items()}
 
@@ -458,6 +464,11 @@ class _Tables:
         out: dict[int | None, np.ndarray] = {who: sums[j] for j, who in enumerate(counted)}
         out[None] = before[k]
         return out
+
+
+def _frozen(array: np.ndarray) -> np.ndarray:
+    array.setflags(write=False)
+    return array
 
 
 #: Entries a ``_Tables.memo`` keeps before it starts again (a long-lived server meets many).
