@@ -65,6 +65,7 @@ def test_the_talk_report_on_a_small_run():
         lineup=Lineup("bayes", "bayes"),
         games=12,
         seed=3,
+        fascist_games=8,
     )
     data = report.to_json()
     assert data["lines_per_round"] > 0
@@ -83,6 +84,11 @@ def test_the_talk_report_on_a_small_run():
     lo, hi = listening["difference_ci95"]
     assert lo <= listening["difference"] <= hi
     assert listening["won_only_listening"] - listening["won_only_deaf"] == round(diff * 12)
+    fascists = data["fascists_listening"]
+    assert fascists["games"] == 8
+    gained = fascists["listening_fascist_rate"] - fascists["deaf_fascist_rate"]
+    assert fascists["difference"] == pytest.approx(gained, abs=1e-3)
+    assert fascists["won_only_listening"] - fascists["won_only_deaf"] == round(gained * 8)
 
 
 def test_the_paired_interval():
@@ -100,5 +106,6 @@ def test_evaluate_talk_cli_json():
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert data["listening"]["games"] == 4 and data["accuracy_games_per_level"] == 2
+
     bad = runner.invoke(app, ["evaluate", "talk", "--levels", "chess"])
     assert bad.exit_code == 2 and "chess" in bad.output

@@ -243,7 +243,8 @@ def simulate_command(
         str,
         typer.Option(
             "--talk",
-            help="Table talk: off, speak (bots speak, nobody listens), listen, deaf-liberals.",
+            help="Table talk: off, speak (bots speak, nobody listens), listen, deaf-liberals, "
+            "deaf-fascists.",
         ),
     ] = "off",
 ) -> None:

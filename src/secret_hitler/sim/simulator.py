@@ -33,9 +33,9 @@ _LIBERAL, _HITLER = Role.LIBERAL, Role.HITLER
 
 #: Who talks in a simulated game: ``off`` nobody (the games of before talk existed);
 #: ``speak`` every seat speaks, nobody listens; ``listen`` every seat speaks and listens;
-#: ``deaf-liberals`` every seat speaks, only the fascists listen (``evaluate talk`` compares
-#: it with ``listen``).
-TALK_MODES = ("off", "speak", "listen", "deaf-liberals")
+#: ``deaf-liberals`` every seat speaks, only the fascists listen; ``deaf-fascists`` every seat
+#: speaks, only the liberals listen (``evaluate talk`` compares each with ``listen``).
+TALK_MODES = ("off", "speak", "listen", "deaf-liberals", "deaf-fascists")
 
 #: An agent broke the protocol (e.g. returned an action that was not offered): the contract's
 #: error (``bots.base.AgentError``).
@@ -133,7 +133,10 @@ def play_game(
     table: TableTalk | None = None
     if talk != "off":
         hears = [
-            talk == "listen" or (talk == "deaf-liberals" and r is not _LIBERAL) for r in game.roles
+            talk == "listen"
+            or (talk == "deaf-liberals" and r is not _LIBERAL)
+            or (talk == "deaf-fascists" and r is _LIBERAL)
+            for r in game.roles
         ]
         table = TableTalk(hears)
     turns, claims = run_game(game, agents, names, table)

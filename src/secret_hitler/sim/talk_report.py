@@ -10,7 +10,8 @@ Two measurements on simulated games (``sim.simulator``, every seat a bot, every 
   with every seat listening (``talk="listen"``) and once with deaf liberals (``"deaf-liberals"``:
   they still speak, the fascists still listen); the liberal win rate of each and the paired
   difference with its 95% interval (a normal interval on the per-game differences, which are
-  -1, 0 or 1).
+  -1, 0 or 1). With ``fascist_games``, the same for the fascists: every seat listening against
+  deaf fascists (``"deaf-fascists"``), their win rates compared the same way.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..stats import Z95, wilson
-from .simulator import GameResult, Lineup, Runner, SimConfig, summarize
+from .simulator import GameResult, Lineup, Runner, SimConfig
 
 #: The lineup of the paired games by default: the default level on both sides.
 DEFAULT_LINEUP = Lineup("bayes", "bayes")
@@ -78,6 +79,7 @@ class TalkReport:
     lines: int = 0
     rounds: int = 0
     paired: Paired | None = None
+    fascists_paired: Paired | None = None  # fascist wins: listening against deaf fascists
 
     def to_json(self) -> dict[str, Any]:
         rows = []
@@ -108,6 +110,16 @@ class TalkReport:
                 "fascists": self.lineup.fascist,
                 **self.paired.to_json(),
             },
+            "fascists_listening": None
+            if self.fascists_paired is None
+            else {
+                "liberals": self.lineup.liberal,
+                "fascists": self.lineup.fascist,
+                **{
+                    k.replace("liberal", "fascist"): v
+                    for k, v in self.fascists_paired.to_json().items()
+                },
+            },
         }
 
 
@@ -133,32 +145,58 @@ def talk_report(
     seed: int = 1,
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
+    fascist_games: int = 0,
 ) -> TalkReport:
     """The report: accusations of each level in self-play (``accuracy_games`` each), then
-    ``games`` paired games of ``lineup`` with listening and with deaf liberals (none: 0)."""
+    ``games`` paired games of ``lineup`` with listening and with deaf liberals (none: 0), and
+    ``fascist_games`` with listening and with deaf fascists."""
     report = TalkReport(players, seed, accuracy_games, lineup)
     with Runner(jobs) as runner:
         for level in levels:
             config = SimConfig(players, Lineup(level, level), "official", seed, talk="listen")
             _add(report, runner.run(config, accuracy_games, progress))
-        if games > 0:
-            arms = {}
-            for talk in ("listen", "deaf-liberals"):
-                config = SimConfig(players, lineup, "official", seed, talk=talk)
-                arms[talk] = runner.run(config, games, progress)
-            listen, deaf = arms["listen"], arms["deaf-liberals"]
-            both = [
-                (a.winner == "liberal", b.winner == "liberal")
-                for a, b in zip(listen, deaf, strict=True)
-            ]
-            report.paired = Paired(
-                games,
-                summarize(listen).liberal_wins,
-                summarize(deaf).liberal_wins,
-                sum(1 for a, b in both if a and not b),
-                sum(1 for a, b in both if b and not a),
-            )
+        most = max(games, fascist_games)
+        if most > 0:  # the listening arm, played once for both comparisons
+            config = SimConfig(players, lineup, "official", seed, talk="listen")
+            listen = runner.run(config, most, progress)
+            if games > 0:
+                report.paired = _paired(
+                    runner, listen[:games], "deaf-liberals", "liberal", lineup, seed, progress
+                )
+            if fascist_games > 0:
+                report.fascists_paired = _paired(
+                    runner,
+                    listen[:fascist_games],
+                    "deaf-fascists",
+                    "fascist",
+                    lineup,
+                    seed,
+                    progress,
+                )
     return report
+
+
+def _paired(
+    runner: Runner,
+    listen: list[GameResult],
+    deaf_mode: str,
+    side: str,
+    lineup: Lineup,
+    seed: int,
+    progress: Callable[[int], None] | None,
+) -> Paired:
+    """``listen``'s games played again with one side deaf; that side's wins compared."""
+    games = len(listen)
+    config = SimConfig(listen[0].players, lineup, "official", seed, talk=deaf_mode)
+    deaf = runner.run(config, games, progress)
+    both = [(a.winner == side, b.winner == side) for a, b in zip(listen, deaf, strict=True)]
+    return Paired(
+        games,
+        sum(a for a, _ in both),
+        sum(b for _, b in both),
+        sum(1 for a, b in both if a and not b),
+        sum(1 for a, b in both if b and not a),
+    )
 
 
 __all__ = ["Paired", "TalkReport", "talk_report"]
