@@ -10,11 +10,14 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from ..engine.settings import MAX_PLAYERS, MIN_PLAYERS, PLAYER_COUNTS
+
+if TYPE_CHECKING:
+    from .arena import ArenaConfig
 
 ROOT_HELP = "Play language models and bot levels against each other and measure them."
 
@@ -28,55 +31,63 @@ def _split(value: str) -> list[str]:
     return [v.strip() for v in value.split(",") if v.strip()]
 
 
+_SEATS = Annotated[
+    str,
+    typer.Option(
+        "--seats",
+        help="The lineup, one level per seat, comma-separated: llm:<endpoint> or a bot "
+        "level (a table of N players seats the first N; rotated every game).",
+    ),
+]
+_ENDPOINTS = Annotated[
+    Path | None,
+    typer.Option("--endpoints", help="Endpoints file (TOML; default: $SH_LLM_ENDPOINTS)."),
+]
+_PLAYERS = Annotated[str, typer.Option("--players", help="Player counts, e.g. 5,7.")]
+_GAMES = Annotated[int, typer.Option("--games", min=1, max=100_000, help="Games per player count.")]
+_RULES = Annotated[str, typer.Option("--rules", help="Preset name or JSON settings.")]
+_OUT = Annotated[
+    Path, typer.Option("--out", help="Folder of results.jsonl, report.json and plots.")
+]
+_THREADS = Annotated[
+    int, typer.Option("--threads", min=1, max=256, help="Games with model seats at once.")
+]
+_JOBS = Annotated[
+    int,
+    typer.Option(
+        "--jobs", min=0, help="Processes for bot-only games (0: every core, or every CPU of --ray)."
+    ),
+]
+_RAY = Annotated[
+    str | None,
+    typer.Option("--ray", help="Ray cluster for bot-only games (default: $RAY_ADDRESS)."),
+]
+_HUMAN_GAMES = Annotated[
+    int,
+    typer.Option(
+        "--human-games",
+        min=0,
+        help="Held-out people's games for each model's vote agreement (0: skip).",
+    ),
+]
+_PLOT = Annotated[bool, typer.Option("--plot", help="Write wins.png and ratings.png.")]
+_JSON = Annotated[bool, typer.Option("--json", help="Print the report as JSON.")]
+
+
 def arena_command(
-    seats: Annotated[
-        str,
-        typer.Option(
-            "--seats",
-            help="The lineup, one level per seat, comma-separated: llm:<endpoint> or a bot "
-            "level (a table of N players seats the first N; rotated every game).",
-        ),
-    ],
-    endpoints: Annotated[
-        Path | None,
-        typer.Option("--endpoints", help="Endpoints file (TOML; default: $SH_LLM_ENDPOINTS)."),
-    ] = None,
-    players: Annotated[str, typer.Option("--players", help="Player counts, e.g. 5,7.")] = "7",
-    games: Annotated[
-        int, typer.Option("--games", min=1, max=100_000, help="Games per player count.")
-    ] = 14,
-    rules: Annotated[
-        str, typer.Option("--rules", help="Preset name or JSON settings.")
-    ] = "official",
+    seats: _SEATS,
+    endpoints: _ENDPOINTS = None,
+    players: _PLAYERS = "7",
+    games: _GAMES = 14,
+    rules: _RULES = "official",
     seed: Annotated[int, typer.Option("--seed")] = 1,
-    out: Annotated[
-        Path, typer.Option("--out", help="Folder of results.jsonl, report.json and plots.")
-    ] = Path("results/arena"),
-    threads: Annotated[
-        int, typer.Option("--threads", min=1, max=256, help="Games with model seats at once.")
-    ] = 4,
-    jobs: Annotated[
-        int,
-        typer.Option(
-            "--jobs",
-            min=0,
-            help="Processes for bot-only games (0: every core, or every CPU of --ray).",
-        ),
-    ] = 0,
-    ray: Annotated[
-        str | None,
-        typer.Option("--ray", help="Ray cluster for bot-only games (default: $RAY_ADDRESS)."),
-    ] = None,
-    human_games: Annotated[
-        int,
-        typer.Option(
-            "--human-games",
-            min=0,
-            help="Held-out people's games for each model's vote agreement (0: skip).",
-        ),
-    ] = 20,
-    plot: Annotated[bool, typer.Option("--plot", help="Write wins.png and ratings.png.")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+    out: _OUT = Path("results/arena"),
+    threads: _THREADS = 4,
+    jobs: _JOBS = 0,
+    ray: _RAY = None,
+    human_games: _HUMAN_GAMES = 20,
+    plot: _PLOT = False,
+    as_json: _JSON = False,
 ) -> None:
     """Play N games of a lineup of model endpoints and bot levels (seats and roles rotated,
     resumable), then report win rates, ratings, vote agreement with people, deception,
@@ -89,13 +100,26 @@ def arena_command(
             require("plot", "--plot")
     except MissingExtra as exc:
         raise _fail(str(exc)) from None
-    from ..bots.base import bot_problem
+    config = _config(seats, players, games, rules, seed)
+    described = _endpoints(endpoints, config.seats)
+    address = _ready(config, ray)
+    lines = _play(config, out, described, threads, jobs, address, quiet=as_json)
+    report = _report(lines, out, human_games, seed)
+    if plot:
+        from .report import plot_report
+
+        plot_report(report, out)
+    if as_json:
+        typer.echo(json.dumps(report, indent=2, ensure_ascii=False))
+    else:
+        _print(report, out)
+
+
+def _config(seats: str, players: str, games: int, rules: str, seed: int) -> ArenaConfig:
+    """The arena's plan from the options (``ArenaConfig``), each refused with its option's name:
+    the lineup, the table sizes, the rules at each size."""
     from ..engine import InvalidSettings, Rules
-    from ..pools import ClusterError, ray_address
-    from .agent import register_endpoints
-    from .arena import ArenaConfig, ArenaError, is_model, run_arena
-    from .endpoints import EndpointError, load_endpoints
-    from .prompts import PromptError, load_prompts
+    from .arena import ArenaConfig
 
     lineup = _split(seats)
     try:
@@ -117,28 +141,52 @@ def arena_command(
             resolved.validate(n)
     except (ValueError, InvalidSettings) as exc:
         raise _fail(f"--rules: {exc}") from None
-    config = ArenaConfig(tuple(lineup), counts, games, parsed_rules, seed)
+    return ArenaConfig(tuple(lineup), counts, games, parsed_rules, seed)
+
+
+def _endpoints(endpoints: Path | None, lineup: tuple[str, ...]) -> dict[str, Any]:
+    """The endpoints the lineup's model seats play through, each checked (its prompts, its
+    fallback level) and registered as a bot level; what the results say of each. A file named
+    but not needed is read too: a wrong path is said, not ignored."""
+    from ..bots.base import bot_problem
+    from .agent import register_endpoints
+    from .arena import is_model
+    from .endpoints import EndpointError, load_endpoints
+    from .prompts import PromptError, load_prompts
+
     described: dict[str, Any] = {}
-    if endpoints is not None or any(is_model(level) for level in lineup):
-        try:  # (a file named but not needed is read too: a wrong path is said, not ignored)
-            configured = load_endpoints(endpoints)
-        except EndpointError as exc:
-            raise _fail(str(exc)) from None
-        for endpoint in configured.values():
-            try:
-                load_prompts(endpoint.prompt, endpoint.language)
-            except PromptError as exc:
-                raise _fail(f"endpoint {endpoint.name!r}: {exc}") from None
-            problem = bot_problem(endpoint.fallback)
-            if problem is not None:
-                raise _fail(f"endpoint {endpoint.name!r}: fallback: {problem}")
-            described[endpoint.name] = {
-                **endpoint.describe(),
-                "price_in": endpoint.price_in,
-                "price_out": endpoint.price_out,
-            }
-        register_endpoints(configured)
-    for level in sorted(set(lineup)):
+    if endpoints is None and not any(is_model(level) for level in lineup):
+        return described
+    try:
+        configured = load_endpoints(endpoints)
+    except EndpointError as exc:
+        raise _fail(str(exc)) from None
+    for endpoint in configured.values():
+        try:
+            load_prompts(endpoint.prompt, endpoint.language)
+        except PromptError as exc:
+            raise _fail(f"endpoint {endpoint.name!r}: {exc}") from None
+        problem = bot_problem(endpoint.fallback)
+        if problem is not None:
+            raise _fail(f"endpoint {endpoint.name!r}: fallback: {problem}")
+        described[endpoint.name] = {
+            **endpoint.describe(),
+            "price_in": endpoint.price_in,
+            "price_out": endpoint.price_out,
+        }
+    register_endpoints(configured)
+    return described
+
+
+def _ready(config: ArenaConfig, ray: str | None) -> str | None:
+    """Check what the plan plays with once the endpoints are levels: every level of the
+    lineup, the Ray cluster's extra, the plan itself; the cluster's address (None: here)."""
+    from ..bots.base import bot_problem
+    from ..extras import MissingExtra, require
+    from ..pools import ray_address
+    from .arena import ArenaError
+
+    for level in sorted(set(config.seats)):
         problem = bot_problem(level)
         if problem is not None:
             raise _fail(f"--seats: {problem}")
@@ -152,15 +200,30 @@ def arena_command(
         config.plan()
     except ArenaError as exc:
         raise _fail(str(exc)) from None
+    return address
 
-    def progress(line: dict[str, Any]) -> None:
-        if not as_json:
-            typer.echo(f"{line['key']}: {line['winner']} win ({line['reason']})", err=True)
 
+def _play(
+    config: ArenaConfig,
+    out: Path,
+    described: dict[str, Any],
+    threads: int,
+    jobs: int,
+    address: str | None,
+    *,
+    quiet: bool,
+) -> list[dict[str, Any]]:
+    """Play the planned games that ``out`` does not hold yet; every game's result line."""
+    from ..pools import ClusterError
+    from .arena import ArenaError, run_arena
     from .client import close_clients
 
+    def progress(line: dict[str, Any]) -> None:
+        if not quiet:
+            typer.echo(f"{line['key']}: {line['winner']} win ({line['reason']})", err=True)
+
     try:
-        lines = run_arena(
+        return run_arena(
             config,
             out,
             endpoints=described,
@@ -175,15 +238,6 @@ def arena_command(
         raise _fail(f"--ray: {exc}") from None
     finally:
         close_clients()
-    report = _report(lines, out, human_games, seed)
-    if plot:
-        from .report import plot_report
-
-        plot_report(report, out)
-    if as_json:
-        typer.echo(json.dumps(report, indent=2, ensure_ascii=False))
-    else:
-        _print(report, out)
 
 
 def _report(lines: list[dict[str, Any]], out: Path, human_games: int, seed: int) -> dict[str, Any]:
