@@ -67,113 +67,140 @@ def analyze(
 
     ``deadline`` (a ``time.monotonic()`` value) bounds the work: past it, AnalysisError.
     """
-    from .bots.base import bot_problem, make_agent
-    from .bots.beliefs import ROLE_NAMES, Beliefs
-    from .bots.voice import lines_of
-    from .engine import Action, GameError, InvalidRecord, game_from_record
-    from .engine.public import PublicState
-    from .engine.record import parse_record
-    from .talk.lines import Claim, InvalidLine
-    from .talk.said import Said
+    from .bots.base import bot_problem
 
     if bot not in ANALYSIS_BOTS:
         raise AnalysisError(f"bot {str(bot)[:40]!r} cannot analyse; use one of {ANALYSIS_BOTS}")
     problem = bot_problem(bot)
     if problem is not None:
         raise AnalysisError(problem, "unavailable", 503)
+    game, actions, said = _read(record)
+    if seat is not None and not 0 <= seat < game.n:
+        raise AnalysisError(f"seat: the game has seats 0 to {game.n - 1}")
+    return _Analysis(game, said, seat, bot, seed).run(actions, deadline)
+
+
+def _read(record: dict[str, Any]) -> tuple[Any, list[Any], list[Any]]:
+    """The record's game before its first action, its actions and what was said."""
+    from .engine import InvalidRecord, game_from_record
+    from .engine.record import parse_record
+    from .talk.lines import InvalidLine
+    from .talk.said import Said
+
     try:
         parsed = parse_record(record)
-        actions: list[Action] = parsed.actions
         game = game_from_record(record, apply_actions=False)
         said = [Said.from_json(e, players=game.n) for e in parsed.talk or ()]
     except InvalidRecord as exc:
         raise AnalysisError(f"invalid record: {exc.message}", "invalid_record") from None
     except InvalidLine as exc:
         raise AnalysisError(f"invalid record: talk: {exc}", "invalid_record") from None
-    if len(actions) > ACTIONS_MAX:
+    if len(parsed.actions) > ACTIONS_MAX:
         raise AnalysisError(f"the record has more than {ACTIONS_MAX} actions", "too_large", 413)
-    if seat is not None and not 0 <= seat < game.n:
-        raise AnalysisError(f"seat: the game has seats 0 to {game.n - 1}")
-    agent: Any = make_agent(bot, seat if seat is not None else 0, seed)
-    reader: Any = agent if bot == READER else make_agent(READER, agent.seat, seed)
-    beliefs = Beliefs.for_view(game.view(None), public=True, model=reader.model)
+    return game, list(parsed.actions), said
 
-    def point() -> dict[str, Any]:
+
+class _Analysis:
+    """One point of view read along a game: its posterior after each action, the claims said
+    in the chat as they come, and the seat's own moves judged."""
+
+    def __init__(self, game: Any, said: list[Any], seat: int | None, bot: str, seed: int) -> None:
+        from .bots.base import make_agent
+        from .bots.beliefs import Beliefs
+        from .engine.public import PublicState
+
+        self.game, self.said, self.seat, self.bot = game, said, seat, bot
+        agent: Any = make_agent(bot, seat if seat is not None else 0, seed)
+        reader: Any = agent if bot == READER else make_agent(READER, agent.seat, seed)
+        self.agent, self.reader = agent, reader
+        self.beliefs = Beliefs.for_view(game.view(None), public=True, model=reader.model)
+        self.table = PublicState()  # the public state, to read a text line's claim in context
+        self.chat_claims: list[dict[str, Any]] = []
+        self.lines_read = self.events_read = 0
+
+    def run(self, actions: list[Any], deadline: float | None) -> dict[str, Any]:
+        from .bots.beliefs import ROLE_NAMES
+        from .engine import GameError
+
+        game, seat = self.game, self.seat
+        self.hear(0)
+        steps = [{"step": 0, **self.point()}]
+        moves: list[dict[str, Any]] = []
+        error = None
+        for i, action in enumerate(actions):
+            if deadline is not None and time.monotonic() > deadline:
+                raise AnalysisError("the analysis took too long", "too_slow", 503)
+            if seat is not None and action.seat == seat and action.type != "claim":
+                legal = game.legal_actions(seat)
+                if action in legal:
+                    moves.append(_judge(self.agent, game.view(seat), legal, action, i))
+            try:
+                game.apply(action)
+            except GameError as exc:
+                error = {"index": i, "code": exc.code, "message": exc.message}
+                break
+            self.hear(i + 1)
+            steps.append({"step": i + 1, **self.point()})
+        return {
+            "seat": seat,
+            "bot": self.bot,
+            "reader": READER,
+            "players": game.n,
+            "role": game.view(seat).role,
+            "roles": list(ROLE_NAMES),
+            "steps": steps,
+            "moves": moves,
+            "mistakes": sum(1 for m in moves if m["differs"]),
+            "chat_claims": self.chat_claims,
+            "error": error,
+        }
+
+    def point(self) -> dict[str, Any]:
+        """How likely each seat is a fascist or Hitler now, from this point of view."""
+        game, seat = self.game, self.seat
         view = game.view(seat)
         if seat is None:
-            beliefs.update(view)
-            m = beliefs.marginals()
+            self.beliefs.update(view)
+            m = self.beliefs.marginals()
         else:
-            _, probs = reader.posterior(view)
-            m = reader.beliefs.marginals(probs)
+            _, probs = self.reader.posterior(view)
+            m = self.reader.beliefs.marginals(probs)
         return {
             "p_fascist": [round(float(m[s, 1] + m[s, 2]), 4) for s in range(game.n)],
             "p_hitler": [round(float(m[s, 2]), 4) for s in range(game.n)],
         }
 
-    table = PublicState()  # the public state, to read a text line's claim in its context
-    chat_claims: list[dict[str, Any]] = []
-    cursor = [0, 0]  # lines read, public events folded into ``table``
-
-    def hear(after: int) -> None:
+    def hear(self, after: int) -> None:
         """Read the claims said in the chat once ``after`` actions were played."""
-        while cursor[0] < len(said) and said[cursor[0]].after <= after:
-            entry = said[cursor[0]]
-            cursor[0] += 1
+        from .bots.voice import lines_of
+        from .talk.lines import Claim
+
+        while self.lines_read < len(self.said) and self.said[self.lines_read].after <= after:
+            entry = self.said[self.lines_read]
+            self.lines_read += 1
             if entry.seat is None:
                 continue  # a person without a seat makes no claim
-            events = game.view(None).events
-            for e in events[cursor[1] :]:
-                table.feed(e)
-            cursor[1] = len(events)
-            for line in lines_of(entry, table):
+            events = self.game.view(None).events
+            for e in events[self.events_read :]:
+                self.table.feed(e)
+            self.events_read = len(events)
+            for line in lines_of(entry, self.table):
                 if isinstance(line, Claim):
                     claim = line.to_action(entry.seat).to_json()
-                    chat_claims.append({"after": entry.after, "seat": entry.seat, "claim": claim})
-                    read_claim(entry.seat, line)
+                    self.chat_claims.append(
+                        {"after": entry.after, "seat": entry.seat, "claim": claim}
+                    )
+                    self.read_claim(entry.seat, line)
 
-    def read_claim(speaker: int, line: Claim) -> None:
-        view = game.view(seat)
-        if seat is None:
-            beliefs.update(view)
-            beliefs.hear_line(speaker, line, talk=False)
+    def read_claim(self, speaker: int, line: Any) -> None:
+        view = self.game.view(self.seat)
+        if self.seat is None:
+            self.beliefs.update(view)
+            self.beliefs.hear_line(speaker, line, talk=False)
             return
-        for judge in {id(agent): agent, id(reader): reader}.values():
+        for judge in {id(self.agent): self.agent, id(self.reader): self.reader}.values():
             judge.posterior(view)  # brought up to this moment first
             judge.beliefs.hear_line(speaker, line, talk=False)
-
-    hear(0)
-    steps = [{"step": 0, **point()}]
-    moves: list[dict[str, Any]] = []
-    error = None
-    for i, action in enumerate(actions):
-        if deadline is not None and time.monotonic() > deadline:
-            raise AnalysisError("the analysis took too long", "too_slow", 503)
-        if seat is not None and action.seat == seat and action.type != "claim":
-            legal = game.legal_actions(seat)
-            if action in legal:
-                moves.append(_judge(agent, game.view(seat), legal, action, i))
-        try:
-            game.apply(action)
-        except GameError as exc:
-            error = {"index": i, "code": exc.code, "message": exc.message}
-            break
-        hear(i + 1)
-        steps.append({"step": i + 1, **point()})
-    view = game.view(seat)
-    return {
-        "seat": seat,
-        "bot": bot,
-        "reader": READER,
-        "players": game.n,
-        "role": view.role,
-        "roles": list(ROLE_NAMES),
-        "steps": steps,
-        "moves": moves,
-        "mistakes": sum(1 for m in moves if m["differs"]),
-        "chat_claims": chat_claims,
-        "error": error,
-    }
 
 
 def _judge(agent: Any, view: Any, legal: list[Any], played: Any, index: int) -> dict[str, Any]:
