@@ -210,43 +210,46 @@ def _results_table(summary: Summary, title: str, elapsed: float) -> Table:
     return table
 
 
+_SEATS = Annotated[int, typer.Option("--players", help=f"Seats, {MIN_PLAYERS} to {MAX_PLAYERS}.")]
+_HITLER = Annotated[
+    str | None, typer.Option("--hitler", help="Bot for Hitler (default: the fascist bot).")
+]
+_RUN_SEED = Annotated[
+    int, typer.Option("--seed", help="Run seed; game i uses a seed derived from it and i.")
+]
+_OUT = Annotated[Path | None, typer.Option("--out", help="Write one JSON line per game here.")]
+_RECORDS = Annotated[
+    Path | None, typer.Option("--records", help="Write each game's record into this folder.")
+]
+_PLOT = Annotated[Path | None, typer.Option("--plot", help="Save a chart (PNG) of the results.")]
+_AS_JSON = Annotated[bool, typer.Option("--json", help="Print the summary as JSON, no table.")]
+_QUIET = Annotated[bool, typer.Option("--quiet", help="No progress bar.")]
+_TALK = Annotated[
+    str,
+    typer.Option(
+        "--talk",
+        help="Table talk: off, speak (bots speak, nobody listens), listen, deaf-liberals, "
+        "deaf-fascists.",
+    ),
+]
+
+
 def simulate_command(
-    players: Annotated[
-        int, typer.Option("--players", help=f"Seats, {MIN_PLAYERS} to {MAX_PLAYERS}.")
-    ] = 7,
+    players: _SEATS = 7,
     games: Annotated[int, typer.Option("--games", help="Games to play.")] = 1000,
     liberals: LIBERALS = "rule",
     fascists: FASCISTS = "rule",
-    hitler: Annotated[
-        str | None, typer.Option("--hitler", help="Bot for Hitler (default: the fascist bot).")
-    ] = None,
+    hitler: _HITLER = None,
     rules: _RULES = "official",
     jobs: _JOBS = 0,
     ray: _RAY = None,
-    seed: Annotated[
-        int, typer.Option("--seed", help="Run seed; game i uses a seed derived from it and i.")
-    ] = 0,
-    out: Annotated[
-        Path | None, typer.Option("--out", help="Write one JSON line per game here.")
-    ] = None,
-    records: Annotated[
-        Path | None, typer.Option("--records", help="Write each game's record into this folder.")
-    ] = None,
-    plot: Annotated[
-        Path | None, typer.Option("--plot", help="Save a chart (PNG) of the results.")
-    ] = None,
-    as_json: Annotated[
-        bool, typer.Option("--json", help="Print the summary as JSON, no table.")
-    ] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
-    talk: Annotated[
-        str,
-        typer.Option(
-            "--talk",
-            help="Table talk: off, speak (bots speak, nobody listens), listen, deaf-liberals, "
-            "deaf-fascists.",
-        ),
-    ] = "off",
+    seed: _RUN_SEED = 0,
+    out: _OUT = None,
+    records: _RECORDS = None,
+    plot: _PLOT = None,
+    as_json: _AS_JSON = False,
+    quiet: _QUIET = False,
+    talk: _TALK = "off",
 ) -> None:
     """Play bot-vs-bot games and report win rates with 95% intervals (exit 2 on bad flags)."""
     try:
@@ -314,27 +317,11 @@ def tournament_command(
     seed: Annotated[
         int, typer.Option("--seed", help="Run seed (the same game seeds in every cell).")
     ] = 0,
-    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
+    quiet: _QUIET = False,
 ) -> None:
     """Play every liberal bot against every fascist bot at each player count (exit 2 on bad flags)."""
     try:
-        counts: list[int] = []
-        for part in players.split(","):
-            try:
-                counts.append(_check_players(int(part)))
-            except ValueError:
-                raise UsageError(
-                    f"--players: {part.strip()!r} is not a number (e.g. --players 5,7,10)"
-                ) from None
-        names = [b.strip() for b in bots.split(",") if b.strip()]
-        if not names:
-            raise UsageError("--bots: name at least one bot")
-        if len(set(names)) != len(names):
-            raise UsageError("--bots: a bot is named twice")
-        for name in names:
-            _check_bot(name, "--bots")
-        if hitler is not None:
-            _check_bot(hitler, "--hitler")
+        counts, names = _tournament_sizes(players), _tournament_bots(bots, hitler)
         _check_counts(games, jobs)
         parsed_rules = _parse_rules(rules)
         _validate_rules(parsed_rules, counts)
@@ -366,28 +353,58 @@ def tournament_command(
         + (f" --hitler {hitler}" if hitler else "")
     )
     written = write_tournament(cells, names, out, command)
-    from rich.table import Table
-
     console = Console()
     for n in counts:
-        table = Table(
-            title=f"{n} players: liberal win rate (rows: liberal bot, columns: fascist bot)"
-        )
-        table.add_column("liberals \\ fascists")
-        for name in names:
-            table.add_column(name, justify="right")
-        grid = {(c.liberal, c.fascist): c.summary for c in cells if c.players == n}
-        for lib in names:
-            row = []
-            for fas in names:
-                s = grid[(lib, fas)]
-                row.append(f"{s.liberal_rate:.1%} [{s.liberal_ci[0]:.1%}, {s.liberal_ci[1]:.1%}]")
-            table.add_row(lib, *row)
-        console.print(table)
+        console.print(_tournament_table(cells, names, n))
     console.print(
         f"{total} games in {time.perf_counter() - start:.1f} s; wrote "
         + ", ".join(str(p) for p in written)
     )
+
+
+def _tournament_sizes(players: str) -> list[int]:
+    """``--players``: the table sizes, each a number the rules allow."""
+    counts: list[int] = []
+    for part in players.split(","):
+        try:
+            counts.append(_check_players(int(part)))
+        except ValueError:
+            raise UsageError(
+                f"--players: {part.strip()!r} is not a number (e.g. --players 5,7,10)"
+            ) from None
+    return counts
+
+
+def _tournament_bots(bots: str, hitler: str | None) -> list[str]:
+    """``--bots``: each level once, every one (and ``--hitler``'s) a level that exists."""
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    if not names:
+        raise UsageError("--bots: name at least one bot")
+    if len(set(names)) != len(names):
+        raise UsageError("--bots: a bot is named twice")
+    for name in names:
+        _check_bot(name, "--bots")
+    if hitler is not None:
+        _check_bot(hitler, "--hitler")
+    return names
+
+
+def _tournament_table(cells: list[Any], names: list[str], n: int) -> Table:
+    """The liberal win rates of the tournament at ``n`` players, liberal bot by fascist bot."""
+    from rich.table import Table
+
+    table = Table(title=f"{n} players: liberal win rate (rows: liberal bot, columns: fascist bot)")
+    table.add_column("liberals \\ fascists")
+    for name in names:
+        table.add_column(name, justify="right")
+    grid = {(c.liberal, c.fascist): c.summary for c in cells if c.players == n}
+    for lib in names:
+        row = []
+        for fas in names:
+            s = grid[(lib, fas)]
+            row.append(f"{s.liberal_rate:.1%} [{s.liberal_ci[0]:.1%}, {s.liberal_ci[1]:.1%}]")
+        table.add_row(lib, *row)
+    return table
 
 
 def register(app: typer.Typer) -> None:
