@@ -64,6 +64,9 @@ class TableRow(Base):
     removed: Mapped[Any] = mapped_column(sa.JSON, nullable=True)
     # the host's switch for the bots' table talk (table/chat.py); on unless turned off
     bots_talk: Mapped[bool] = mapped_column(sa.Boolean, server_default=sa.true())
+    # a rated table's admissions: user id -> the keyed hashes of the address and device her
+    # seat was taken from (competition/eligibility.py); NULL: none
+    admissions: Mapped[Any] = mapped_column(sa.JSON, nullable=True)
 
 
 class SessionRow(Base):
@@ -132,6 +135,8 @@ class RatedGameRow(Base):
     user_ids: Mapped[Any] = mapped_column(sa.JSON)
     created_at: Mapped[float] = mapped_column(sa.Float)
     rated_at: Mapped[float | None] = mapped_column(sa.Float, nullable=True)
+    # the season in force when the game started (NULL: none)
+    season_id: Mapped[str | None] = mapped_column(sa.String(32), nullable=True)
 
 
 class RatingRow(Base):
@@ -157,6 +162,81 @@ class RatingHistoryRow(Base):
     mu: Mapped[float] = mapped_column(sa.Float)
     sigma: Mapped[float] = mapped_column(sa.Float)
     ts: Mapped[float] = mapped_column(sa.Float, index=True)
+    # the game's season (NULL: none in force) and the season rating before and after it
+    season_id: Mapped[str | None] = mapped_column(sa.String(32), nullable=True, index=True)
+    season_mu_before: Mapped[float | None] = mapped_column(sa.Float, nullable=True)
+    season_sigma_before: Mapped[float | None] = mapped_column(sa.Float, nullable=True)
+    season_mu: Mapped[float | None] = mapped_column(sa.Float, nullable=True)
+    season_sigma: Mapped[float | None] = mapped_column(sa.Float, nullable=True)
+    # the player left the game or was voted out of it (rated as a loss: docs/competitive.md)
+    left_early: Mapped[bool] = mapped_column(sa.Boolean, server_default=sa.false())
+    # moves against the player's own team in this game (competition/signals.py)
+    throws: Mapped[int] = mapped_column(sa.Integer, server_default="0")
+
+
+class SeasonRow(Base):
+    """A season (``secret-hitler admin season``): rated games that start between ``starts_at``
+    and ``ends_at`` count on its ladder; a player is ranked after ``placement`` of them."""
+
+    __tablename__ = "seasons"
+    id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(sa.String(64))
+    starts_at: Mapped[float] = mapped_column(sa.Float, index=True)
+    ends_at: Mapped[float] = mapped_column(sa.Float)
+    placement: Mapped[int] = mapped_column(sa.Integer)
+    created_at: Mapped[float] = mapped_column(sa.Float)
+
+
+class SeasonRatingRow(Base):
+    """A player's rating in one season (from the default at her first game of the season)."""
+
+    __tablename__ = "season_ratings"
+    season_id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    user_id: Mapped[str] = mapped_column(sa.String(32), primary_key=True, index=True)
+    mu: Mapped[float] = mapped_column(sa.Float)
+    sigma: Mapped[float] = mapped_column(sa.Float)
+    games: Mapped[int] = mapped_column(sa.Integer)
+    updated_at: Mapped[float] = mapped_column(sa.Float)
+
+
+class RatedAdmissionRow(Base):
+    """Where a rated game's seat was taken from: the keyed hashes of the address and the device
+    (competition/eligibility.py), kept for the conduct signals (several accounts, one place)."""
+
+    __tablename__ = "rated_admissions"
+    game_id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    user_id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    address: Mapped[str] = mapped_column(sa.String(64), index=True)
+    device: Mapped[str | None] = mapped_column(sa.String(64), nullable=True, index=True)
+    ts: Mapped[float] = mapped_column(sa.Float)
+
+
+class RatedLeaveRow(Base):
+    """A player who left a rated game before its end (``kind``: ``left``, or ``replaced`` by
+    her table's vote), once per game; counted by the season of the game."""
+
+    __tablename__ = "rated_leaves"
+    game_id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    user_id: Mapped[str] = mapped_column(sa.String(32), primary_key=True, index=True)
+    season_id: Mapped[str | None] = mapped_column(sa.String(32), nullable=True, index=True)
+    kind: Mapped[str] = mapped_column(sa.String(16))
+    ts: Mapped[float] = mapped_column(sa.Float)
+
+
+class ConductFlagRow(Base):
+    """A collusion signal for moderators (competition/signals.py): one row per ``kind`` and
+    ``subject`` (the user ids concerned, sorted, comma-separated), refreshed as it grows;
+    ``cleared_at`` once a moderator cleared it."""
+
+    __tablename__ = "conduct_flags"
+    __table_args__ = (sa.UniqueConstraint("kind", "subject", name="uq_conduct_flags_kind_subject"),)
+    id: Mapped[int] = mapped_column(sa.Integer, primary_key=True, autoincrement=True)
+    kind: Mapped[str] = mapped_column(sa.String(32))
+    subject: Mapped[str] = mapped_column(sa.String(200))
+    detail: Mapped[Any] = mapped_column(sa.JSON)
+    created_at: Mapped[float] = mapped_column(sa.Float)
+    updated_at: Mapped[float] = mapped_column(sa.Float)
+    cleared_at: Mapped[float | None] = mapped_column(sa.Float, nullable=True)
 
 
 class ReportRow(Base):
@@ -223,6 +303,11 @@ blocks: sa.Table = BlockRow.__table__  # type: ignore[assignment]
 bans: sa.Table = BanRow.__table__  # type: ignore[assignment]
 closed_tables: sa.Table = ClosedTableRow.__table__  # type: ignore[assignment]
 table_leases: sa.Table = TableLease.__table__  # type: ignore[assignment]
+seasons: sa.Table = SeasonRow.__table__  # type: ignore[assignment]
+season_ratings: sa.Table = SeasonRatingRow.__table__  # type: ignore[assignment]
+rated_admissions: sa.Table = RatedAdmissionRow.__table__  # type: ignore[assignment]
+rated_leaves: sa.Table = RatedLeaveRow.__table__  # type: ignore[assignment]
+conduct_flags: sa.Table = ConductFlagRow.__table__  # type: ignore[assignment]
 
 
 def make_engine(url: str, idle_in_transaction: float | None = None) -> Engine:
