@@ -1,11 +1,13 @@
 """Load test of a cluster (docs/deploy.md): N nodes on one PostgreSQL and one Redis.
 
 Like ``server_load.py`` (whose clients and measures it uses), but table ``i`` is created on node
-``i % N`` and seat ``j`` of it connects to node ``(i + j) % N``: with 3 nodes two thirds of the
+``i % N`` and seat ``j`` of it connects to node ``(i + j) % N``: with 2 nodes half of the
 connections are relayed through Redis. It prints actions/s, the latency from sending an action
-to the moment the last client of its table received the update, and each node's CPU time.
+to the moment the last client of its table received the update, each node's CPU time and CPU
+per action (the node's CPU over the actions its tables accepted), and the CPU time of Redis and
+of PostgreSQL (every process of its server) over the same seconds, with the load average.
 
-    python benchmarks/cluster_load.py --nodes 3 --tables 60 --players 7 --duration 40
+    python benchmarks/cluster_load.py --nodes 2 --tables 2000 --players 7 --think 2 --duration 60
 
 PostgreSQL and Redis: ``--database-url`` / ``--redis-url``, else a throw-away PostgreSQL
 (initdb + pg_ctl) and ``redis-server`` on free ports, started and removed as the tests do
@@ -49,6 +51,34 @@ from server_load import (  # noqa: E402 - after the path set-up
 )
 
 
+def tree_cpu_seconds(root: int) -> float:
+    """CPU time of a process and its children (Linux /proc): PostgreSQL's server forks a
+    process per connection; those that ended are in the root's reaped children's times."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        pid, ppid = int(entry), int(fields[1])
+        if pid == root:
+            total += sum(int(f) for f in fields[11:15]) / tick  # own and reaped children's
+        elif ppid == root:
+            total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
+def postmaster_pid(pg: Any) -> int | None:
+    try:
+        return int((pg.dir / "data" / "postmaster.pid").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def start_nodes(
     n: int, database_url: str, redis_url: str, limits: dict[str, str], tmp: str
 ) -> list[tuple[subprocess.Popen[bytes], str]]:
@@ -64,7 +94,9 @@ def start_nodes(
     return nodes
 
 
-async def run(args: argparse.Namespace, bases: list[str], pids: list[int]) -> dict[str, Any]:
+async def run(
+    args: argparse.Namespace, bases: list[str], pids: list[int], backing: dict[str, int | None]
+) -> dict[str, Any]:
     totals = Totals()
     n = len(bases)
     limits = httpx.Limits(max_connections=32, max_keepalive_connections=32)
@@ -110,6 +142,8 @@ async def run(args: argparse.Namespace, bases: list[str], pids: list[int]) -> di
         gc.freeze()
         t0 = time.perf_counter()
         cpu0 = [cpu_seconds(p) for p in pids]
+        own0 = time.process_time()
+        backing0 = {k: tree_cpu_seconds(p) if p else float("nan") for k, p in backing.items()}
 
         async def start(i: int, tid: str, host: str) -> None:
             await asyncio.sleep(rng.uniform(0, args.think))
@@ -123,6 +157,11 @@ async def run(args: argparse.Namespace, bases: list[str], pids: list[int]) -> di
         totals.stop = True
         elapsed = time.perf_counter() - t0
         cpu = [cpu_seconds(p) - c for p, c in zip(pids, cpu0, strict=True)]
+        client_cpu = time.process_time() - own0
+        backing_cpu = {
+            k: (tree_cpu_seconds(p) if p else float("nan")) - backing0[k]
+            for k, p in backing.items()
+        }
         metrics = [(await h.get("/metrics")).text for h in https]
         for t in clients:
             t.cancel()
@@ -136,7 +175,8 @@ async def run(args: argparse.Namespace, bases: list[str], pids: list[int]) -> di
             recv = st.received.get(seq, [])
             if len(recv) == st.players:
                 lat.append(max(recv) - sent)
-    served = sum(server_actions(m) for m in metrics)
+    per_node = [server_actions(m) for m in metrics]
+    served = sum(per_node)
     return {
         "nodes": n,
         "tables": args.tables,
@@ -155,17 +195,25 @@ async def run(args: argparse.Namespace, bases: list[str], pids: list[int]) -> di
         "mean_ms": round(statistics.fmean(lat) * 1000, 1) if lat else None,
         "errors": totals.errors,
         "node_cpu_s": [round(c, 1) for c in cpu],
-        "load_average": os.getloadavg()[0],
+        "node_actions": [int(a) for a in per_node],
+        "node_cpu_ms_per_action": [
+            round(1000 * c / a, 2) if a else None for c, a in zip(cpu, per_node, strict=True)
+        ],
+        "cpu_ms_per_action": round(1000 * sum(cpu) / served, 2) if served else None,
+        "redis_cpu_s": round(backing_cpu["redis"], 1),
+        "postgres_cpu_s": round(backing_cpu["postgres"], 1),
+        "client_cpu_s": round(client_cpu, 1),
+        "load_average": os.getloadavg(),
     }
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description="Cluster load test")
-    parser.add_argument("--nodes", type=int, default=3)
-    parser.add_argument("--tables", type=int, default=60)
+    parser.add_argument("--nodes", type=int, default=2)
+    parser.add_argument("--tables", type=int, default=2000)
     parser.add_argument("--players", type=int, default=7)
-    parser.add_argument("--think", type=float, default=1.0)
-    parser.add_argument("--duration", type=float, default=40.0)
+    parser.add_argument("--think", type=float, default=2.0)
+    parser.add_argument("--duration", type=float, default=60.0)
     parser.add_argument("--database-url", default=None)
     parser.add_argument("--redis-url", default=None)
     parser.add_argument("--seed", type=int, default=1)
@@ -197,9 +245,14 @@ def main() -> int:
         limits = load_limits(args.tables, args.players)
         nodes = start_nodes(args.nodes, database_url, redis_url, limits, tmp.name)
         procs = [p for p, _ in nodes]
+        backing = {
+            "redis": redis.proc.pid if redis is not None and redis.proc is not None else None,
+            "postgres": postmaster_pid(pg) if pg is not None else None,
+        }
         out = asyncio.run(
             asyncio.wait_for(
-                run(args, [b for _, b in nodes], [p.pid for p in procs]), args.duration + 600
+                run(args, [b for _, b in nodes], [p.pid for p in procs], backing),
+                args.duration + 900,
             )
         )
     finally:

@@ -343,7 +343,7 @@ class Cluster:
     async def call(self, node: str, request: dict[str, Any]) -> dict[str, Any] | None:
         """Have ``node`` serve an HTTP request (forward.py); None if it does not answer."""
         rid = f"{self.node}.rpc.{secrets.token_hex(8)}"
-        fut: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        fut: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
         self.relay.calls[rid] = fut
         try:
             await self.subscribe(direct(rid))
@@ -454,25 +454,30 @@ class Cluster:
                 self.relay.reset("redis unavailable")
 
     async def subscribe(self, *names: str) -> None:
-        """Subscribe (channels ``sh:c:*``, patterns ``sh:t:*``) and wait for Redis to confirm,
-        so that nothing published afterwards is missed."""
+        """Subscribe (channels; a name ending in ``*`` is a pattern) and wait for Redis to
+        confirm, so that nothing published afterwards is missed. Exact channels, not patterns,
+        for what the nodes say often: Redis matches every message against every pattern."""
         waits = []
+        new: list[str] = []
         async with self._sub_lock:
             for name in names:
                 self._subs[name] = self._subs.get(name, 0) + 1
                 if self._subs[name] > 1:
                     continue
-                ev = self._confirmed[name] = asyncio.Event()
-                waits.append(ev)
-                if name.endswith("*"):
-                    await self.pubsub.psubscribe(name)
-                else:
-                    await self.pubsub.subscribe(name)
+                waits.append(self._confirmed.setdefault(name, asyncio.Event()))
+                new.append(name)
+            patterns = [n for n in new if n.endswith("*")]
+            channels = [n for n in new if not n.endswith("*")]
+            if patterns:
+                await self.pubsub.psubscribe(*patterns)
+            if channels:
+                await self.pubsub.subscribe(*channels)
         for ev in waits:
             await asyncio.wait_for(ev.wait(), 5)
 
     async def unsubscribe(self, *names: str) -> None:
         async with self._sub_lock:
+            gone: list[str] = []
             for name in names:
                 n = self._subs.get(name, 0) - 1
                 if n > 0:
@@ -480,11 +485,14 @@ class Cluster:
                     continue
                 self._subs.pop(name, None)
                 self._confirmed.pop(name, None)
-                with contextlib.suppress(*REDIS_ERRORS):
-                    if name.endswith("*"):
-                        await self.pubsub.punsubscribe(name)
-                    else:
-                        await self.pubsub.unsubscribe(name)
+                gone.append(name)
+            patterns = [n for n in gone if n.endswith("*")]
+            channels = [n for n in gone if not n.endswith("*")]
+            with contextlib.suppress(*REDIS_ERRORS):
+                if patterns:
+                    await self.pubsub.punsubscribe(*patterns)
+                if channels:
+                    await self.pubsub.unsubscribe(*channels)
 
     async def _reader(self) -> None:
         backoff = 0.05
@@ -532,11 +540,11 @@ class Cluster:
         if kind not in ("pmessage", "message"):
             return
         raw = msg["data"]
-        data = self.seal.open(channel, raw if isinstance(raw, bytes) else str(raw).encode())
+        data = self.seal.open_bytes(channel, raw if isinstance(raw, bytes) else str(raw).encode())
         if data is None:  # not from a node, changed, too old, or played again
             self._refused()
             return
-        if kind == "pmessage":
+        if channel.startswith("sh:t:"):
             parts = channel.split(":")  # sh:t:{table}:{key}
             if len(parts) == 4:
                 self.relay.on_table(parts[2], parts[3], data)

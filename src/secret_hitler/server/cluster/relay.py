@@ -11,7 +11,10 @@ same receive loop and dispatcher: ``table.client``) through a ``RemoteConn``, an
   chat): ``key`` is the seat number, ``spec`` (spectators) or ``specm`` (spectators who are
   members of the table: their table detail shows the invite). Each text is published once per
   channel, and a seat's channel carries only that seat's texts (``SeatUpdates``), so nothing
-  secret is published on a channel another seat's connection reads;
+  secret is published on a channel another seat's connection reads. An edge subscribes to every
+  recipient channel of a table (``table_channels``: exact names, which Redis finds by a hash
+  look-up, not patterns, which it would match every message against) and hands each frame to
+  the connections of that recipient (an index, not a scan of every relayed connection);
 - ``sh:n:{node}``: a node's inbox (attach, a client frame, detach).
 
 The owner publishes everything through one ordered queue and the edge reads everything on one
@@ -31,6 +34,7 @@ import secrets
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
+from ...engine.settings import MAX_PLAYERS
 from ..accounts.auth import User
 from ..core import protocol as P
 from ..core.sockets import frame_sink
@@ -55,8 +59,14 @@ def direct(cid: str) -> str:
     return f"sh:c:{cid}"
 
 
-def table_pattern(table_id: str) -> str:
-    return f"sh:t:{table_id}:*"
+#: The recipients of a table's frames: its seats (at most ``MAX_PLAYERS``) and the spectators.
+KEYS = (*map(str, range(MAX_PLAYERS)), "spec", "specm")
+
+
+def table_channels(table_id: str) -> list[str]:
+    """Every recipient channel of a table (an edge cannot know its connection's before the
+    owner says it, and must not miss what the owner sends right after)."""
+    return [f"sh:t:{table_id}:{key}" for key in KEYS]
 
 
 def user_from(u: dict[str, Any]) -> User:
@@ -140,8 +150,10 @@ class Relay:
         self.cluster = cluster
         self.remote: dict[str, RemoteConn] = {}  # owner side: cid -> connection
         self.proxies: dict[str, Proxy] = {}  # edge side: cid -> connection
+        # edge side: (table, recipient key) -> the ready connections of that recipient
+        self.recipients: dict[tuple[str, str], set[Proxy]] = {}
         self._last: dict[tuple[str, str], bytes] = {}  # (table, key) -> last frame published
-        self.calls: dict[str, asyncio.Future[str]] = {}  # forwarded requests: id -> answer
+        self.calls: dict[str, asyncio.Future[bytes]] = {}  # forwarded requests: id -> answer
         self._tasks: set[asyncio.Task[None]] = set()
         self._ids = itertools.count(1)
         self._salt = secrets.token_hex(4)
@@ -254,7 +266,7 @@ class Relay:
     def new_cid(self) -> str:
         return f"{self.cluster.node}.{self._salt}.{next(self._ids)}"
 
-    def on_direct(self, cid: str, payload: str) -> None:
+    def on_direct(self, cid: str, payload: bytes) -> None:
         call = self.calls.get(cid)
         if call is not None:
             if not call.done():
@@ -264,11 +276,21 @@ class Relay:
         if proxy is not None:
             proxy.from_owner(payload)
 
-    def on_table(self, table_id: str, key: str, text: str) -> None:
-        frame = text.encode()
-        for proxy in self.proxies.values():
-            if proxy.table_id == table_id and proxy.key == key and proxy.ready:
-                proxy.conn.send(frame)
+    def on_table(self, table_id: str, key: str, frame: bytes) -> None:
+        for proxy in self.recipients.get((table_id, key), ()):
+            proxy.conn.send(frame)
+
+    def _listen(self, proxy: Proxy, listening: bool) -> None:
+        """Index (or stop indexing) a proxy under its table and recipient key."""
+        if proxy.key is None:
+            return
+        slot = (proxy.table_id, proxy.key)
+        if listening:
+            self.recipients.setdefault(slot, set()).add(proxy)
+        elif (held := self.recipients.get(slot)) is not None:
+            held.discard(proxy)
+            if not held:
+                del self.recipients[slot]
 
     def reset(self, why: str) -> None:
         """Redis lost messages (it restarted, or a connection broke): every relayed connection
@@ -294,18 +316,23 @@ class Proxy:
         self.ready = False
         self.attached = asyncio.Event()
 
-    def from_owner(self, payload: str) -> None:
+    def from_owner(self, payload: bytes) -> None:
         tag, body = payload[:1], payload[1:]
-        if tag == "m":
-            self.conn.send(body.encode())
-        elif tag == "r":
-            self.ready = True
-            self.conn.send(body.encode())
-        elif tag == "k":
-            self.key = body
-        elif tag == "a":
+        if tag == b"m":
+            self.conn.send(body)
+        elif tag == b"r":
+            self.conn.send(body)
+            if not self.ready:
+                self.ready = True
+                self.relay._listen(self, True)
+        elif tag == b"k":
+            self.relay._listen(self, False)
+            self.key = body.decode()
+            if self.ready:
+                self.relay._listen(self, True)
+        elif tag == b"a":
             self.attached.set()
-        elif tag == "c":
+        elif tag == b"c":
             try:
                 code = int(body)
             except ValueError:
@@ -336,7 +363,7 @@ async def serve_remote(
     sending = None if sink is not None else asyncio.create_task(sender(conn))
     hub.metrics.ws_connections.inc()
     try:
-        await cluster.subscribe(direct(cid), table_pattern(table_id))
+        await cluster.subscribe(direct(cid), *table_channels(table_id))
         proxy.to_owner(
             "attach",
             table=table_id,
@@ -355,6 +382,7 @@ async def serve_remote(
         await receive(conn, hub.settings, hub.metrics, lambda: proxy.ready, proxy.forward)
     finally:
         relay.proxies.pop(cid, None)
+        relay._listen(proxy, False)
         if not conn.closed or proxy.attached.is_set():
             proxy.to_owner("detach")
         hub.metrics.ws_connections.dec()
@@ -362,4 +390,4 @@ async def serve_remote(
         if sending is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(sending, 5)
-        await cluster.unsubscribe(direct(cid), table_pattern(table_id))
+        await cluster.unsubscribe(direct(cid), *table_channels(table_id))

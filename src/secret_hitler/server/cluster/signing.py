@@ -80,12 +80,23 @@ class Seal:
 
     def open(self, channel: str, sealed: bytes) -> str | None:
         """The payload of a message that is genuine, fresh and not seen before; else None."""
+        payload = self.open_bytes(channel, sealed)
+        if payload is None:
+            return None
+        try:
+            return payload.decode("utf-8", "surrogatepass")
+        except UnicodeDecodeError:
+            self.refused += 1
+            return None
+
+    def open_bytes(self, channel: str, sealed: bytes) -> bytes | None:
+        """``open``, the payload left as the UTF-8 bytes it was sealed from."""
         payload = self._check(channel, sealed)
         if payload is None:
             self.refused += 1
         return payload
 
-    def _check(self, channel: str, sealed: bytes) -> str | None:
+    def _check(self, channel: str, sealed: bytes) -> bytes | None:
         parts = sealed.split(b"|", 4)
         if len(parts) != 5 or parts[0] != VERSION.encode():
             return None
@@ -111,13 +122,9 @@ class Seal:
             plain = aead.decrypt(seq.to_bytes(12, "big"), box, _aad(channel, head))
         except InvalidTag:
             return None
-        try:
-            payload = plain.decode("utf-8", "surrogatepass")
-        except UnicodeDecodeError:
-            return None
         self._keys[sender] = aead
         self._last[sender] = (seq, now)
-        return payload
+        return plain  # sealed by a node of the cluster: its own UTF-8 text
 
     def forget_old(self) -> None:
         """Senders not heard from within twice ``SKEW``: their old messages are refused by time."""
