@@ -49,7 +49,7 @@ from secret_hitler.bots.beliefs import TERMS, Beliefs, Model, model_from_json  #
 from secret_hitler.datasets import SECRETHITLER_IO  # noqa: E402
 from secret_hitler.engine import Game, View, game_from_record  # noqa: E402
 from secret_hitler.engine import actions as A  # noqa: E402
-from secret_hitler.sim.evaluate import _replay, game_half, load_records  # noqa: E402
+from secret_hitler.sim.people_games import game_half, load_records, replay  # noqa: E402
 
 OUT = Path(__file__).resolve().parents[1] / "src/secret_hitler/bots/data/human_model.json"
 ROLE = {"liberal": 0, "fascist": 1, "hitler": 2}
@@ -217,7 +217,7 @@ def _term_points(
         truth = None
         first = len(ys)
         nomination = 0
-        for game, action in _replay(record):
+        for game, action in replay(record):
             if action.type != A.NOMINATE:
                 continue
             if truth is None:

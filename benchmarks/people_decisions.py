@@ -22,7 +22,7 @@ from secret_hitler.bots import Agent, make_agent
 from secret_hitler.datasets import SECRETHITLER_IO
 from secret_hitler.engine import Phase
 from secret_hitler.engine import actions as A
-from secret_hitler.sim.evaluate import _replay, game_half, load_records
+from secret_hitler.sim.people_games import game_half, load_records, replay
 
 
 def _seated_bayes(seat: int, seed: int) -> Agent:
@@ -59,7 +59,7 @@ def tally(records: list[dict]) -> dict[tuple[str, str], list[float]]:  # type: i
             for s in range(len(record["roles"]))
         }
 
-        for game, action in _replay(record):
+        for game, action in replay(record):
             seat = action.seat
             if game.roles[seat].value != "liberal":
                 continue

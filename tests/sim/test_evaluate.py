@@ -155,7 +155,7 @@ def test_team_split_error_sums_hitler_out() -> None:
     the same fascist party (Hitler swapped) outweigh one more likely world."""
     import numpy as np
 
-    from secret_hitler.sim.evaluate import _likeliest_split
+    from secret_hitler.sim.role_reading import _likeliest_split
 
     worlds = np.array([[2, 1, 0, 0], [1, 2, 0, 0], [0, 0, 2, 1]])
     split = _likeliest_split(worlds, np.array([0.3, 0.3, 0.4]))
