@@ -472,8 +472,8 @@ def test_v2_keeps_no_copy_of_the_catalogs_words() -> None:
 def test_v2_says_an_event_the_narrator_does_not_know_by_its_json() -> None:
     render = Renderer(load_prompts("v2", "en"))
     view = Game(5, "official", seed=1).view(0)
-    told = render.event(view, _Unknown({"type": "assassination", "hitler": 2}))  # type: ignore[arg-type]
-    assert told == 'assassination: {"hitler": 2}'
+    told = render.event(view, _Unknown({"type": "coronation", "hitler": 2}))  # type: ignore[arg-type]
+    assert told == 'coronation: {"hitler": 2}'
 
 
 class _Unknown(dict):  # type: ignore[type-arg]

@@ -1,11 +1,13 @@
 """The logs the narrator's tests read, and the fixture the web page's mirror is checked against.
 
-Two whole logs (every event of a game, each seat's private ones included, in order): a seeded
+Whole logs (every event of a game, each seat's private ones included, in order): a seeded
 6-player game of rule bots with claims, roles revealed at executions (votes, chaos, vetoes, a
-peek, special elections, executions, claims of hands and peeks), and a 7-player one
-(investigations, investigation claims, Hitler-zone elections); and a short log of what games
-rarely show (a power with no target, a ballot public as it is cast, chaos lifting the term
-limits, a special election's candidate, changed rules).
+peek, special elections, executions, claims of hands and peeks), a 7-player one
+(investigations, investigation claims, Hitler-zone elections), and two 7-player games of Avalon
+SH with Percival and the Monarchist (Merlin's, Percival's and the fascists' nights, an
+assassination after Hitler's execution and after five liberal policies, the winners); and a
+short log of what games rarely show (a power with no target, a ballot public as it is cast,
+chaos lifting the term limits, a special election's candidate, changed rules).
 
 ``python tests/talk/narration_cases.py`` writes ``tests/web/js/narration.json``: those logs,
 the messages ``talk.narrate`` tells of each event, and (but the 7-player game's, to keep
@@ -23,6 +25,7 @@ from typing import Any
 from secret_hitler.bots.base import make_agent
 from secret_hitler.engine import Game
 from secret_hitler.engine import actions as A
+from secret_hitler.engine.catalog import game_type_settings
 from secret_hitler.engine.events import TypedEvent, typed
 from secret_hitler.engine.settings import CHAOS_AT, FASCIST_TRACK, LIBERAL_TRACK
 from secret_hitler.talk.narrate import narrate, render
@@ -33,9 +36,14 @@ NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon"]
 RULES = {"preset": "official", "reveal_executed_role": True}
 
 
-def played(players: int, seed: int) -> list[TypedEvent]:
+#: Avalon SH with Percival and the Monarchist (docs/game-types.md): Merlin's, Percival's and the
+#: fascists' nights, the assassination and the winners.
+AVALON = {"preset": "secrethitler-io", "avalon": "percival", "monarchist": True}
+
+
+def played(players: int, seed: int, rules: Any = RULES) -> list[TypedEvent]:
     """Every event of a seeded game of rule bots that claim, in order."""
-    game = Game(NAMES[:players], RULES, seed=seed)
+    game = Game(NAMES[:players], rules, seed=seed)
     agents = [make_agent("rule", s, seed * 31 + s) for s in range(players)]
     while not game.finished:
         for s in game.claimants():
@@ -86,7 +94,7 @@ RARE: list[dict[str, Any]] = [
 
 
 #: The logs whose texts the fixture holds in every language (the others: their messages only).
-TEXTS = ("6p", "rare")
+TEXTS = ("6p", "rare", "avalon")
 
 
 def logs() -> dict[str, list[TypedEvent]]:
@@ -94,6 +102,8 @@ def logs() -> dict[str, list[TypedEvent]]:
         "6p": played(6, 140),
         "7p": played(7, 32),
         "rare": [typed(e) for e in RARE],
+        "avalon": played(7, 20, AVALON),  # Hitler executed, then Merlin found
+        "avalon-5l": played(7, 10, AVALON),  # five liberal policies, then a liberal named
     }
 
 
@@ -102,6 +112,7 @@ def fixture() -> dict[str, Any]:
     out: dict[str, Any] = {
         "names": NAMES,
         "tracks": {"liberal": LIBERAL_TRACK, "fascist": FASCIST_TRACK, "chaos_at": CHAOS_AT},
+        "settings": game_type_settings(),
         "logs": {},
     }
     for name, events in logs().items():

@@ -28,6 +28,7 @@ from importlib import resources
 from typing import Any
 
 from ..engine import events as E
+from ..engine.catalog import game_type_settings
 from ..engine.settings import CHAOS_AT, FASCIST_TRACK, LIBERAL_TRACK
 from .phrases import LANGUAGES, Listed, Message, Param, SeatRef, render_message
 
@@ -45,6 +46,7 @@ KEY_PREFIXES = (
     "power.",
     "gameover.reason.",
     "preset.",
+    "gametype.",
     "list.separator",
 )
 _TRACKS = {"liberal": LIBERAL_TRACK, "fascist": FASCIST_TRACK}
@@ -77,10 +79,30 @@ def _policies(policies: Sequence[str]) -> Listed:
     return Listed(tuple(_word("policy.short", p) for p in policies))
 
 
+def game_type_keys(rules: Mapping[str, object]) -> list[str]:
+    """The catalog keys of the game types these rules turn on (``gametype.avalon.percival``,
+    ``gametype.monarchist``): each game-type setting of the engine's catalog
+    (``engine.catalog.game_type_settings``) away from its default, named by its value unless it
+    is a switch or holds several."""
+    keys = []
+    for name, setting in game_type_settings().items():
+        value = rules.get(name, setting["default"])
+        if value == setting["default"] or (setting["multiple"] and not value):
+            continue
+        plain = setting["multiple"] or not setting["value_labels"]
+        keys.append(f"gametype.{name}" if plain else f"gametype.{name}.{value}")
+    return keys
+
+
 def _rules(rules: Mapping[str, object]) -> Message:
-    """A table's rules by its preset's name, marked when settings were changed."""
+    """A table's rules by its preset's name and its game types, marked when other settings
+    were changed."""
     name = Message(f"preset.{rules.get('preset', 'official')}.name")
-    if any(key != "preset" for key in rules):
+    types = game_type_keys(rules)
+    if types:
+        listed = Listed(tuple(Message(key) for key in types))
+        name = Message("preset.with_types", {"name": name, "types": listed})
+    if any(key != "preset" and key not in game_type_settings() for key in rules):
         return Message("preset.changed", {"name": name, "custom": Message("preset.custom.name")})
     return name
 
@@ -88,12 +110,13 @@ def _rules(rules: Mapping[str, object]) -> Message:
 class Narrator:
     """Says the events of one log (a seat's or a spectator's), in order."""
 
-    __slots__ = ("_special", "_chancellor", "_veto_seen")
+    __slots__ = ("_special", "_chancellor", "_veto_seen", "_role")
 
     def __init__(self) -> None:
         self._special: int | None = None  # the next candidate by special election
         self._chancellor: int | None = None  # of the government in office
         self._veto_seen = False
+        self._role: str | None = None  # the reader's own role (a seat's log tells it first)
 
     def tell(self, e: E.TypedEvent) -> tuple[Told, ...]:
         """What the log says of ``e`` (nothing for an event it keeps quiet: a secret vote)."""
@@ -104,17 +127,23 @@ class Narrator:
     def _game_started(self, e: E.GameStarted) -> Iterator[Told]:
         yield _say("log.game_started", count=e.players, rules=_rules(e.rules))
 
-    def _role(self, e: E.RoleDealt) -> Iterator[Told]:
+    def _role_dealt(self, e: E.RoleDealt) -> Iterator[Told]:
+        self._role = e.role
         yield _say("log.your_role", role=_word("role", e.role))
 
     def _night(self, e: E.Night) -> Iterator[Told]:
         known = sorted((int(s), role) for s, role in e.known.items())  # in seat order
-        fellows = [s for s, role in known if role != "hitler"]
-        hitler = [s for s, role in known if role == "hitler"]
-        if fellows:
+        by_party = sorted(int(s) for s in (e.parties or {}))
+        if self._role == "merlin":  # the fascist party, not who is Hitler (docs/game-types.md)
+            yield _say("know.merlin_sees", names=_seats(by_party))
+        elif by_party or any(role != "hitler" for _, role in known):
+            fellows = sorted({s for s, role in known if role != "hitler"} | set(by_party))
             yield _say("know.fellow_fascists", names=_seats(fellows))
-        for seat in hitler:
+        for seat in (s for s, role in known if role == "hitler"):
             yield _say("know.hitler_is", name=SeatRef(seat))
+        if e.merlin_candidates:
+            first, second = e.merlin_candidates
+            yield _say("know.merlin_candidates", first=SeatRef(first), second=SeatRef(second))
 
     def _candidate(self, e: E.Candidate) -> Iterator[Told]:
         yield _say("table.round", HEADING, n=e.round)
@@ -250,8 +279,28 @@ class Narrator:
             params["party"] = _word("party.inline", e.party)
         yield Told(Message(f"log.claim.{e.subject}", params))
 
+    # -- Avalon SH's assassination
+    def _assassination(self, e: E.Assassination) -> Iterator[Told]:
+        yield _say(f"log.assassination.{e.trigger}", hitler=SeatRef(e.hitler))
+
+    def _assassin_sight(self, e: E.AssassinSight) -> Iterator[Told]:
+        team = sorted(int(s) for s in e.known)
+        if team:
+            yield _say("log.assassin_team", names=_seats(team))
+        yield _say("log.assassin_targets", names=_seats(e.targets))
+
+    def _assassinated(self, e: E.Assassinated) -> Iterator[Told]:
+        yield _say(
+            "log.assassinated",
+            hitler=SeatRef(e.hitler),
+            target=SeatRef(e.target),
+            role=_word("role", e.role),
+        )
+
     def _game_over(self, e: E.GameOver) -> Iterator[Told]:
         yield _say(f"log.game_over.{e.winner}", reason=_word("gameover.reason", e.reason))
+        if e.winners is not None:  # a Monarchist's game: who won is not simply a party
+            yield _say("log.winners", DETAIL, names=_seats(e.winners))
         yield _say("log.roles_revealed", DETAIL)
         for seat, role in enumerate(e.roles):
             yield _say("log.role_revealed", DETAIL, name=SeatRef(seat), role=_word("role", role))
@@ -259,7 +308,7 @@ class Narrator:
 
 _TELLERS: dict[str, Callable[[Narrator, Any], Iterator[Told]]] = {
     E.GameStarted.kind: Narrator._game_started,
-    E.RoleDealt.kind: Narrator._role,
+    E.RoleDealt.kind: Narrator._role_dealt,
     E.Night.kind: Narrator._night,
     E.Candidate.kind: Narrator._candidate,
     E.Nominated.kind: Narrator._nominated,
@@ -287,6 +336,9 @@ _TELLERS: dict[str, Callable[[Narrator, Any], Iterator[Told]]] = {
     E.SpecialElection.kind: Narrator._special_election,
     E.Executed.kind: Narrator._executed,
     E.Claimed.kind: Narrator._claim,
+    E.Assassination.kind: Narrator._assassination,
+    E.AssassinSight.kind: Narrator._assassin_sight,
+    E.Assassinated.kind: Narrator._assassinated,
     E.GameOver.kind: Narrator._game_over,
 }
 
@@ -340,6 +392,7 @@ __all__ = [
     "Told",
     "catalog",
     "catalog_part",
+    "game_type_keys",
     "narrate",
     "render",
 ]

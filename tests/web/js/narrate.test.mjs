@@ -21,7 +21,7 @@ const ctx = { view: { names: fixture.names }, table: null };
 
 test("every event of the logs is told with the messages of the server's narrator", () => {
   for (const [name, log] of Object.entries(fixture.logs)) {
-    const narrator = createNarrator(fixture.tracks);
+    const narrator = createNarrator(fixture.tracks, fixture.settings);
     log.events.forEach((e, i) => {
       assert.deepEqual(narrator.tell(e), log.told[i], `${name} #${i} ${e.type}`);
     });

@@ -9,6 +9,8 @@ export function readCatalog(info) {
     tables: info.tables,
     tracks: info.tracks,
     privateEvents: new Set(info.private_events),
+    gameTypes: info.settings || {}, // the game types' settings (engine.catalog.game_type_settings)
+    categories: info.categories || null, // {order, labels, forced, ...} (engine/categories.py)
   };
 }
 

@@ -12,6 +12,8 @@ export const engine = {
   tables: {}, // preset -> {"5": {liberals, fascists, hitler, board, hitler_knows_fascists}, ...}
   tracks: null, // {liberal: 5, fascist: 6, chaos_at: 3}
   privateEvents: new Set(),
+  gameTypes: {}, // the game types' settings: name -> {values, default, multiple, label, value_labels}
+  categories: null, // {order, labels, forced, ...}: the categories and what forces each
 };
 
 export async function loadEngine() {

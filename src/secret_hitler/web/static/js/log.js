@@ -45,7 +45,8 @@ export function describeEvents(events, ctx) {
   const lines = [];
   const name = (s) => seatName(ctx, s);
   const add = (text, extra = {}) => lines.push({ text, kind: "line", ...extra });
-  const narrator = createNarrator(engine.tracks || {}); // the tracks' lengths and the chaos step (GET /api/rules)
+  // the tracks' lengths, the chaos step and the game types' settings (GET /api/rules)
+  const narrator = createNarrator(engine.tracks || {}, engine.gameTypes || {});
   for (const e of events) {
     const before = lines.length;
     const priv = engine.privateEvents.has(e.type);

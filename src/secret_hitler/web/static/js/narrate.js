@@ -17,28 +17,60 @@ const word = (family, value) => ({ key: `${family}.${value}` });
 const policies = (list) => ({ list: list.map((p) => word("policy.short", p)) });
 const say = (key, params, part = LINE) => (params && Object.keys(params).length ? { part, key, params } : { part, key });
 
-/** A table's rules by its preset's name, marked when settings were changed. */
-function rules(r) {
-  const name = { key: `preset.${(r && r.preset) || "official"}.name` };
-  const changed = r && Object.keys(r).some((k) => k !== "preset");
+/** The catalog keys of the game types `r` turns on ("gametype.avalon.percival",
+ * "gametype.monarchist"): each game-type setting of the engine's catalog (`settings`, GET
+ * /api/rules) away from its default, named by its value unless it is a switch or holds several. */
+export function gameTypeKeys(r, settings = {}) {
+  const keys = [];
+  for (const [name, setting] of Object.entries(settings)) {
+    const value = r && name in r ? r[name] : setting.default;
+    if (JSON.stringify(value) === JSON.stringify(setting.default) || (setting.multiple && !value.length)) continue;
+    const plain = setting.multiple || !Object.keys(setting.value_labels).length;
+    keys.push(plain ? `gametype.${name}` : `gametype.${name}.${value}`);
+  }
+  return keys;
+}
+
+/** A table's rules by its preset's name and its game types, marked when other settings were
+ * changed. */
+function rules(r, settings) {
+  let name = { key: `preset.${(r && r.preset) || "official"}.name` };
+  const types = gameTypeKeys(r, settings);
+  if (types.length) name = { key: "preset.with_types", params: { name, types: { list: types.map((key) => ({ key })) } } };
+  const changed = r && Object.keys(r).some((k) => k !== "preset" && !(k in settings));
   return changed ? { key: "preset.changed", params: { name, custom: { key: "preset.custom.name" } } } : name;
 }
 
 /** A narrator of one log, read in order. `tracks`: the engine's track lengths and chaos step
- * (GET /api/rules `tracks`: {liberal, fascist, chaos_at}). `tell(e)` gives the messages of one
- * event (none for an event the log keeps quiet about). */
-export function createNarrator(tracks) {
+ * (GET /api/rules `tracks`: {liberal, fascist, chaos_at}); `settings`: its game-type settings
+ * (`settings`). `tell(e)` gives the messages of one event (none for an event the log keeps
+ * quiet about). */
+export function createNarrator(tracks, settings = {}) {
   let special = null; // the next candidate by special election
   let chancellor = null; // of the government in office
   let vetoSeen = false;
+  let ownRole = null; // the reader's own role (a seat's log tells it first)
+  const inSeatOrder = (obj) => Object.entries(obj || {}).map(([s, v]) => [Number(s), v]).sort((a, b) => a[0] - b[0]);
   const TELL = {
-    game_started: (e) => [say("log.game_started", { count: e.players, rules: rules(e.rules) })],
-    role: (e) => [say("log.your_role", { role: word("role", e.role) })],
+    game_started: (e) => [say("log.game_started", { count: e.players, rules: rules(e.rules, settings) })],
+    role: (e) => {
+      ownRole = e.role;
+      return [say("log.your_role", { role: word("role", e.role) })];
+    },
     night: (e) => {
-      const known = Object.entries(e.known || {});
-      const fellows = known.filter(([, role]) => role !== "hitler").map(([s]) => Number(s));
-      const out = fellows.length ? [say("know.fellow_fascists", { names: seats(fellows) })] : [];
-      for (const [s, role] of known) if (role === "hitler") out.push(say("know.hitler_is", { name: seat(Number(s)) }));
+      const known = inSeatOrder(e.known);
+      const byParty = inSeatOrder(e.parties).map(([s]) => s);
+      const out = [];
+      if (ownRole === "merlin") {
+        out.push(say("know.merlin_sees", { names: seats(byParty) })); // the fascist party, not who is Hitler
+      } else if (byParty.length || known.some(([, role]) => role !== "hitler")) {
+        const fellows = [...new Set([...known.filter(([, role]) => role !== "hitler").map(([s]) => s), ...byParty])].sort((a, b) => a - b);
+        out.push(say("know.fellow_fascists", { names: seats(fellows) }));
+      }
+      for (const [s, role] of known) if (role === "hitler") out.push(say("know.hitler_is", { name: seat(s) }));
+      if (e.merlin_candidates && e.merlin_candidates.length) {
+        out.push(say("know.merlin_candidates", { first: seat(e.merlin_candidates[0]), second: seat(e.merlin_candidates[1]) }));
+      }
       return out;
     },
     candidate: (e) => {
@@ -112,8 +144,17 @@ export function createNarrator(tracks) {
       }
       return [say(`log.claim.${e.subject}`, params)];
     },
+    assassination: (e) => [say(`log.assassination.${e.trigger}`, { hitler: seat(e.hitler) })],
+    assassin_sight: (e) => {
+      const team = inSeatOrder(e.known).map(([s]) => s);
+      const out = team.length ? [say("log.assassin_team", { names: seats(team) })] : [];
+      out.push(say("log.assassin_targets", { names: seats(e.targets || []) }));
+      return out;
+    },
+    assassinated: (e) => [say("log.assassinated", { hitler: seat(e.hitler), target: seat(e.target), role: word("role", e.role) })],
     game_over: (e) => [
       say(`log.game_over.${e.winner}`, { reason: word("gameover.reason", e.reason) }),
+      ...(Array.isArray(e.winners) ? [say("log.winners", { names: seats(e.winners) }, DETAIL)] : []),
       say("log.roles_revealed", null, DETAIL),
       ...(Array.isArray(e.roles) ? e.roles.map((role, s) => say("log.role_revealed", { name: seat(s), role: word("role", role) }, DETAIL)) : []),
     ],
