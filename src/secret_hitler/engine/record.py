@@ -160,6 +160,8 @@ def parse_talk(talk: Any, players: int, actions: int) -> list[dict[str, Any]]:
 #: The fields of a record's table section (docs/engine.md "Table settings").
 TABLE_FIELDS = frozenset({"chat", "blind", "aliases", "turn_timer", "category"})
 ALIAS_MAX = 40  # characters of a blind table's alias
+#: The longest turn timer a table may have (seconds): a play-by-post table decides over days.
+TURN_TIMER_MAX = 7 * 24 * 3600
 
 
 def parse_table(table: Any, players: int) -> dict[str, Any]:
@@ -188,10 +190,12 @@ def parse_table(table: Any, players: int) -> dict[str, Any]:
         )
     timer = table.get("turn_timer")
     if timer is not None and (
-        isinstance(timer, bool) or not isinstance(timer, (int, float)) or not 0 < timer <= 86400
+        isinstance(timer, bool)
+        or not isinstance(timer, (int, float))
+        or not 0 < timer <= TURN_TIMER_MAX
     ):
         raise InvalidRecord(
-            "table.turn_timer: must be null or seconds (more than 0, at most a day)"
+            f"table.turn_timer: must be null or seconds (more than 0, at most {TURN_TIMER_MAX})"
         )
     if "category" in table and table["category"] not in CATEGORIES:
         raise InvalidRecord(f"table.category: must be one of {', '.join(CATEGORIES)}")

@@ -18,13 +18,14 @@ from typing import Any
 from ... import talk
 from ...engine import Game
 from ...engine.actions import CLAIM, CLAIM_INVESTIGATION
-from ...engine.speech import DEAD, LEGISLATIVE_SESSION, SPECTATOR, silenced
+from ...engine.speech import DEAD, LEGISLATIVE_SESSION, SILENT_GAME, SPECTATOR, silenced
 from ...talk.said import Said
 from ..accounts.auth import User
 from ..core.guard import Guard
 from ..core.protocol import ProtocolError
 from ..core.text import BIDI, invisible
 from .conn import Conn
+from .options import reaction_line
 
 CHAT_KEEP = 100  # lines a table keeps (and a welcome carries)
 
@@ -67,6 +68,7 @@ _SILENCED = {
     SPECTATOR: "spectators cannot chat during a game",
     DEAD: "dead players cannot chat",
     LEGISLATIVE_SESSION: "the president and chancellor cannot chat during the legislative session",
+    SILENT_GAME: "this is a silent game: the players cannot chat until it is over",
 }
 
 
@@ -99,18 +101,21 @@ class Chat:
         self.lines.extend(shown(line) for line in lines)
         self.next_id = (lines[-1]["id"] + 1) if lines else 1
 
-    def check(self, conn: Conn, text: str, game: Game | None) -> str:
+    def check(self, conn: Conn, text: str, game: Game | None, mode: str = "free") -> str:
         """The cleaned line, if ``conn`` may say it now; else ``ProtocolError``. During a game
         only living seated players chat, and not the government during its legislative
-        session (``engine.speech``); every line counts against the sender's and her address's
-        rates."""
+        session, nor anyone at a silent table (``mode``, ``engine.speech``); at an emote-only
+        table a line is reactions (``options.reaction_line``); every line counts against the
+        sender's and her address's rates."""
         user = conn.user
         if user is None:
             raise ProtocolError("unauthorized", "sign in to chat")
         clean = clean_chat(text, self.max_len)
-        why = None if game is None else silenced(game, conn.seat)  # the engine's speech rule
+        why = None if game is None else silenced(game, conn.seat, mode)  # the speech rule
         if why is not None:
             raise ProtocolError("chat_forbidden", _SILENCED[why], detail=why)
+        if mode == "emotes" and game is not None and not game.finished:
+            clean = reaction_line(clean, game.n)
         checks = [("chat_rate", user.id)]
         if conn.addr is not None:
             checks.append(("chat_rate_address", conn.addr))

@@ -9,14 +9,16 @@ frame of one length, and a welcome's length follows from public facts.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from ...engine import Action, Game, game_from_record
 from ..core import protocol as P
 from .conn import Conn
 from .updates import SeatUpdates, pad_bytes, welcome_length
+
+K = TypeVar("K", bound=Hashable)
 
 
 @dataclass(slots=True)
@@ -37,17 +39,18 @@ def send_all(conns: Iterable[Conn], frame: bytes) -> None:
 
 
 def send_detail(
-    conns: Iterable[Conn], member: Callable[[Conn], bool], detail: Callable[[bool], dict[str, Any]]
+    conns: Iterable[Conn], key: Callable[[Conn], K], detail: Callable[[K], dict[str, Any]]
 ) -> None:
-    """The table detail to every ready connection: members see the invite, others do not."""
-    texts: dict[bool, bytes] = {}
+    """The table detail to every ready connection, one text per ``key`` (who the detail is
+    for: members see the invite, others do not; a blind table's people see their own seat)."""
+    texts: dict[K, bytes] = {}
     for c in conns:
         if not c.ready:
             continue
-        m = member(c)
-        if m not in texts:
-            texts[m] = P.encode(P.table_msg(detail(m)))
-        c.send(texts[m])
+        k = key(c)
+        if k not in texts:
+            texts[k] = P.encode(P.table_msg(detail(k)))
+        c.send(texts[k])
 
 
 def send_update(
@@ -60,6 +63,7 @@ def send_update(
     deadline: float | None,
     waits: dict[str, float] | None = None,
     ack: Ack | None = None,
+    chat: str = "free",
 ) -> list[Conn]:
     """Each ready connection's ``update`` after an action; the connections it went to.
 
@@ -68,7 +72,7 @@ def send_update(
     (``ack``) gets its seat's frame with the ``ack`` in it when it asked for that."""
     ready = [c for c in conns if c.ready]
     if ready:
-        updates = SeatUpdates(game, seq, ev_from, action, by, deadline, waits)
+        updates = SeatUpdates(game, seq, ev_from, action, by, deadline, waits, chat)
         frames = updates.frames({c.seat for c in ready})  # one length for every recipient
         actor = ack.conn if ack is not None and ack.conn.acks_in_updates else None
         for c in ready:
@@ -109,9 +113,11 @@ def missed_updates(
     seat: int | None,
     since: int,
     waits: dict[str, float] | None = None,
+    chat: str = "free",
 ) -> list[bytes]:
     """The update frames after ``since`` for ``seat``, rebuilt by replaying the game (padded
-    like live updates; the last carries the live ``deadline`` and ``waits``)."""
+    like live updates; the last carries the live ``deadline`` and ``waits``; ``chat``: the
+    table's chat mode)."""
     current = len(game.actions) + 1
     h = game_from_record(game.to_record(), apply_actions=False)
     acts = game.actions
@@ -122,12 +128,13 @@ def missed_updates(
     if since == 0:
         live = current == 1
         first = deadline if live else None
-        out.append(SeatUpdates(h, 1, 0, None, None, first, waits if live else None).text(seat))
+        still = waits if live else None
+        out.append(SeatUpdates(h, 1, 0, None, None, first, still, chat).text(seat))
     for k in range(start + 1, current + 1):
         ev = len(h.events)
         a = acts[k - 2]
         h.apply(a)
         live = k == current
         last, still = (deadline, waits) if live else (None, None)
-        out.append(SeatUpdates(h, k, ev, a, action_by[k - 2], last, still).text(seat))
+        out.append(SeatUpdates(h, k, ev, a, action_by[k - 2], last, still, chat).text(seat))
     return out

@@ -160,13 +160,13 @@ def _changed(game: Game, ev_from: int) -> dict[str, Any]:
     return governments_json(after, before)
 
 
-def table_facts(game: Game, seat: int | None) -> dict[str, Any]:
+def table_facts(game: Game, seat: int | None, chat: str = "free") -> dict[str, Any]:
     """What a welcome adds to the view for ``seat``: every government with its claims judged
     (``governments``), and why this seat may not speak now (``silenced``: the engine's
-    speech rule, ``engine/speech.py``; None when it may)."""
+    speech rule, ``engine/speech.py``, at a table of this ``chat`` mode; None when it may)."""
     return {
         "governments": governments_json(public_governments(game)),
-        "silenced": silenced(game.view(seat), seat),
+        "silenced": silenced(game.view(seat), seat, chat),
     }
 
 
@@ -179,9 +179,11 @@ def build_update(
     by: str | None,
     deadline: float | None,
     waits: dict[str, float] | None = None,
+    chat: str = "free",
 ) -> dict[str, Any]:
     """The ``update`` message for ``seat`` after the events from ``ev_from`` on (``waits``:
-    the model seats thinking and when their wait ends, ``BotDriver.waits``)."""
+    the model seats thinking and when their wait ends, ``BotDriver.waits``; ``chat``: the
+    table's chat mode, for ``silenced``)."""
     legal = [a.to_json() for a in game.legal_actions(seat)] if seat is not None else []
     view = game.view(seat)
     msg: dict[str, Any] = {
@@ -191,7 +193,7 @@ def build_update(
         "events": json.loads(_DUMP(game.observer.events_since(seat, ev_from))),
         "view": view.to_json(events=False),
         "legal": legal,
-        "silenced": silenced(view, seat),
+        "silenced": silenced(view, seat, chat),
         "deadline": deadline,
         "action": None if action is None else action.public_json(),
         "governments": _changed(game, ev_from),
@@ -262,6 +264,7 @@ class SeatUpdates:
         "_texts",
         "_unpadded",
         "_length",
+        "_chat",
     )
 
     def __init__(
@@ -273,8 +276,10 @@ class SeatUpdates:
         by: str | None,
         deadline: float | None,
         waits: dict[str, float] | None = None,
+        chat: str = "free",
     ) -> None:
         self._game = game
+        self._chat = chat  # the table's chat mode (who may speak: ``silenced``)
         self._events = [(e, _ENCODE(e.json)) for e in game.events[ev_from:]]
         self._head = b'{"v":%d,"type":"update","seq":%d,"events":[' % (VERSION, seq)
         self._view_mid = _public_fields(game)
@@ -346,7 +351,7 @@ class SeatUpdates:
             b",".join([_action_json(a) for a in g.legal_actions(seat)]) if seat is not None else b""
         )
         # the speech rule reads the game as it reads a view (``engine/speech.py``)
-        quiet = _ENCODE(silenced(g, seat))
+        quiet = _ENCODE(silenced(g, seat, self._chat))
         return b"".join(
             (
                 self._head,
