@@ -282,6 +282,37 @@ def test_whole_games_with_model_seats_replay(chat: ChatServer) -> None:
             assert all(entry["by"] in ("model", "fallback") for entry in agent.transcript)
 
 
+def test_a_model_hitler_names_merlin_at_the_assassination(chat: ChatServer) -> None:
+    """Avalon SH's last step is a decision like any other: Hitler's model seat is told what it
+    decides and may name only the Liberal party, and its answer is played."""
+    rules = {
+        "preset": "secrethitler-io",
+        "avalon": "percival",
+        "monarchist": True,
+        "rebalanced": [7],
+        "top_decking": "not_twice",
+    }
+    game = Game(7, rules, seed=4)
+    agents = [make_agent("rule", s, s) for s in range(7)]
+    while game.phase != "assassinate":
+        assert not game.finished, "seed 4 of rule bots reaches the assassination"
+        seat = game.to_act()[0]
+        legal = [a for a in game.legal_actions(seat) if a.type != A.CLAIM]
+        game.apply(agents[seat].act(game.view(seat), legal))
+    hitler = game.to_act()[0]
+    legal = game.legal_actions(hitler)
+    liberal_party = [s for s in range(7) if game.roles[s].party.value == "liberal"]
+    assert sorted(a.target for a in legal if a.target is not None) == liberal_party
+    agent = agent_for(chat, hitler)
+    action = agent.act(game.view(hitler), legal)
+    assert action in legal and action.type == A.ASSASSINATE
+    prompt = chat.requests[-1]["body"]["messages"][1]["content"]
+    assert "name the member of the Liberal party you take for Merlin" in prompt
+    assert agent.transcript[-1]["by"] == "model"
+    game.apply(action)
+    assert game.finished and game.reason in ("hitler_executed", "merlin_assassinated")
+
+
 def test_a_talk_line_is_heard_in_each_listeners_language(chat: ChatServer) -> None:
     """A structured talk line (secret_hitler.talk) is kept as such and rendered in the
     listener's own language, seats named as the listener's prompt names them."""

@@ -150,6 +150,10 @@ def test_bad_arena_settings_are_refused_before_any_game(tmp_path: Path, chat: Ch
         (["--seats", "rule,rule"], "--seats names 2 seats: 5 players need 5"),
         (["--seats", "rule,rule,rule,rule,rule", "--rules", "nope"], "--rules"),
         (["--seats", "rule,rule,rule,rule,rule", "--players", "5,11"], "--players: 5 to 10"),
+        (
+            ["--seats", "rule,rule,rule,rule,rule", "--rules", '{"avalon": "merlin"}'],
+            "these rules deal merlin at 5 players",
+        ),
     ]
     for args, message in cases:
         result = runner.invoke(
@@ -166,6 +170,28 @@ def test_bad_arena_settings_are_refused_before_any_game(tmp_path: Path, chat: Ch
     result = runner.invoke(cli.app, [*args, "--players", "5", "--out", str(out)])
     assert result.exit_code == 2 and f"{missing}: no such file" in result.output
     assert not out.exists()
+
+
+def test_a_prompt_version_that_cannot_describe_the_rules_is_refused(
+    tmp_path: Path, chat: ChatServer
+) -> None:
+    """An endpoint on prompt v1 (written before secrethitler.io's game types) at a table that
+    plays one is refused before any game, naming the endpoint and the settings; the game types
+    that deal no new role play in the arena (no top-decking, rebalanced tables)."""
+    path = tmp_path / "v1.toml"
+    path.write_text(
+        f'[[endpoint]]\nname = "old"\nbase_url = "{chat.url}"\nmodel = "m"\nprompt = "v1"\n',
+        encoding="utf-8",
+    )
+    rules = '{"preset": "official", "top_decking": "forbidden"}'
+    seats = "llm:old,rule,rule,rule,rule"
+    args = ["arena", "--endpoints", str(path), "--seats", seats, "--players", "5"]
+    result = runner.invoke(cli.app, [*args, "--rules", rules, "--out", str(tmp_path / "a")])
+    assert result.exit_code == 2, result.output
+    assert "endpoint 'old'" in result.output and "top_decking" in result.output
+    assert not chat.requests and not (tmp_path / "a").exists()
+    config = ArenaConfig(("rule",) * 7, (6, 7), games=2, rules={"rebalanced": [6, 7]})
+    assert len(config.plan()) == 4
 
 
 def test_the_plan_rotates_every_deal_through_every_seat() -> None:

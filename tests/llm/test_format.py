@@ -27,9 +27,11 @@ from secret_hitler.llm.endpoints import LANGUAGES, PROMPT_VERSION, EndpointError
 from secret_hitler.llm.prompts import (
     PROMPTS_DIR,
     SHARED_WORDS,
+    PromptError,
     Renderer,
     load_prompts,
     prompt_versions,
+    rules_problem,
 )
 from secret_hitler.talk import narrate as narration
 from secret_hitler.talk.narrate import narrate
@@ -482,3 +484,205 @@ class _Unknown(dict):  # type: ignore[type-arg]
     @property
     def kind(self) -> str:
         return str(self["type"])
+
+
+# ---------------------------------------------------------------------- secrethitler.io's game types
+#: A table of every game type at once (docs/game-types.md), and the moment of its assassination:
+#: seed 4 of rule bots reaches it (Hitler, seat 4, executed by a liberal president).
+GAME_TYPES = {
+    "preset": "secrethitler-io",
+    "avalon": "percival",
+    "monarchist": True,
+    "rebalanced": [7],
+    "top_decking": "not_twice",
+}
+SEVEN = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus"]
+
+
+def _to_assassination(rules: dict[str, object] = GAME_TYPES, seed: int = 4) -> Game:
+    game = Game(SEVEN, rules, seed=seed)
+    agents = [make_agent("rule", s, s) for s in range(7)]
+    while game.phase != "assassinate":
+        assert not game.finished, "the seeded game must reach the assassination"
+        seat = game.to_act()[0]
+        legal = [a for a in game.legal_actions(seat) if a.type != A.CLAIM]
+        game.apply(agents[seat].act(game.view(seat), legal))
+    return game
+
+
+def _seat_of(game: Game, role: str) -> int:
+    return next(s for s in range(game.n) if game.view(s).role == role)
+
+
+def test_v2_states_each_game_type_in_its_rules() -> None:
+    """The system prompt names the role cards dealt and each game type's rule, and states the
+    deck and tracks the engine resolves for a rebalanced table (6/10 at 7 players, a fascist
+    policy already on the track at 6), never the setting's name as JSON."""
+    render = Renderer(load_prompts("v2", "en"))
+    seven = render.system(Game(7, GAME_TYPES, seed=1).view(0))
+    assert (
+        "The role cards dealt: Hitler, Morgana, Monarchist, Merlin, Percival, 2 Liberals." in seven
+    )
+    for sentence in (
+        "Avalon SH: Merlin is a Liberal who knows every member of the Fascist party",
+        "Percival is a Liberal who is shown Merlin and Morgana as a pair",
+        "he wins exactly when the sixth fascist policy is enacted or Hitler is executed",
+        "Of the Fascist party, only the Monarchist may execute Hitler.",
+        "rebalanced 7-player table",
+        "The deck holds 6 liberal policies and 10 fascist policies.",
+        "No double top-decking:",
+    ):
+        assert sentence in seven, sentence
+    assert '"avalon"' not in seven and '"top_decking"' not in seven and '"rebalanced"' not in seven
+    six = render.system(Game(6, {"preset": "official", "rebalanced": [6]}, seed=1).view(0))
+    assert "The deck holds 6 liberal policies and 10 fascist policies." in six
+    assert "starts with 0 liberal policies and 1 fascist policy already on the tracks" in six
+    assert "role cards dealt" not in six  # no special role: the players line says it all
+    five = render.system(
+        Game(5, {"preset": "official", "top_decking": "forbidden"}, seed=1).view(0)
+    )
+    assert "No top-decking: when failed elections would enact the top policy" in five
+    merlin = render.system(Game(5, {"preset": "official", "avalon": "merlin"}, seed=1).view(0))
+    assert "The role cards dealt: Hitler, 1 Fascist, Merlin, 2 Liberals." in merlin
+    assert "Percival is" not in merlin and "Monarchist" not in merlin
+    assert "only the Monarchist may execute" not in render.system(
+        Game(7, {"preset": "official", "monarchist": True}, seed=1).view(0)
+    )  # the official rules let any president execute Hitler
+
+
+def test_v2_tells_each_role_what_its_game_type_shows_it() -> None:
+    """Merlin is told the Fascist party by party, Percival his pair, the Fascists a teammate
+    they know by party only, Hitler at the assassination his targets, the task and each
+    target's meaning; a plain Liberal is told nothing more."""
+    render = Renderer(load_prompts("v2", "en"))
+    game = Game(SEVEN, GAME_TYPES, seed=4)
+    state = {game.view(s).role: render.state(game.view(s)) for s in range(7)}
+    fascist_party = [s for s in range(7) if game.view(s).party == "fascist"]
+    merlin_line = "Parties you know (not the roles): " + ", ".join(
+        f"{render.seat(game.view(0), s)}: Fascist party" for s in fascist_party
+    )
+    assert merlin_line in state["merlin"]
+    pair = game.view(_seat_of(game, "percival")).merlin_candidates
+    assert pair is not None
+    first, second = (render.seat(game.view(0), s) for s in pair)
+    assert f"Merlin is {first} or {second}; the other one is Morgana." in state["percival"]
+    monarchist = render.seat(game.view(0), _seat_of(game, "monarchist"))
+    assert f"Parties you know (not the roles): {monarchist}: Fascist party." in state["morgana"]
+    assert "Parties you know" not in state["liberal"] and "Merlin is" not in state["liberal"]
+    assert "Parties you know" not in state["hitler"]  # at 7 players he knows nobody
+
+    game = _to_assassination()
+    hitler = game.to_act()[0]
+    view = game.view(hitler)
+    legal = game.legal_actions(hitler)
+    text, schema = render.decide(view, legal)
+    targets = [a.target for a in legal]
+    assert targets and all(a.type == A.ASSASSINATE for a in legal)
+    assert "You are Hitler and the Liberals are about to win: name the member" in text
+    assert f"The assassination: Hitler, {render.seat(view, hitler)}, now names" in text
+    liberal_party = ", ".join(f"{render.seat(view, s)}: Liberal party" for s in targets)
+    assert f"Parties you know (not the roles): {liberal_party}." in text
+    for t in targets:
+        line = f'- {{"type": "assassinate", "target": {t}}}: assassinate {render.seat(view, t)}, whom you take for Merlin'
+        assert line in text
+    assert schema["properties"]["action"]["properties"]["target"]["enum"] == targets
+    answer = json.dumps({"action": {"type": "assassinate", "target": targets[-1]}})
+    assert read_decision(answer, hitler, legal).action == legal[-1]
+    wrong = json.dumps({"action": {"type": "assassinate", "target": hitler}})
+    with pytest.raises(AnswerError) as info:
+        read_decision(wrong, hitler, legal)
+    assert info.value.kind == "illegal"
+
+
+def test_v2_says_no_game_type_line_at_an_official_table() -> None:
+    """The game types' sentences are said only where a game type is played: at an official
+    table v2 says what it said before them (the investigations say the parties they found)."""
+    render = Renderer(load_prompts("v2", "en"))
+    new = [
+        text.split("{", 1)[0]
+        for key, text in render.p.phrases.items()
+        if key.split("#")[0]
+        in {
+            "rules.composition",
+            "rules.avalon",
+            "rules.percival",
+            "rules.monarchist",
+            "rules.monarchist_executes",
+            "rules.rebalanced",
+            "rules.top_decking.forbidden",
+            "rules.top_decking.not_twice",
+            "state.known_parties",
+            "state.merlin_candidates",
+            "state.top_deck_forbidden",
+            "state.assassination",
+        }
+    ]
+    assert len(new) == 12
+    _, histories, game = transcript("v2", "en", "6p")
+    texts = [render.system(game.view(s)) + render.state(game.view(s)) for s in range(6)]
+    texts += histories.values()
+    for text in texts:
+        assert not [n for n in new if n in text]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_decision_of_a_game_type_game_renders(lang: str) -> None:
+    """Every decision and claim window of a game of every game type (a chaos that would end
+    it, then an assassination: seed 21 of rule bots that claim) renders in each language,
+    every field filled."""
+    render = Renderer(load_prompts("v2", lang))
+    game = Game(SEVEN, GAME_TYPES, seed=21)
+    agents = [make_agent("rule", s, s) for s in range(7)]
+    kinds = set()
+    top_deck = render.p.say("state.top_deck_forbidden", chaos_at=3)
+    warned = False
+    while not game.finished:
+        seat = game.to_act()[0]
+        legal = [a for a in game.legal_actions(seat) if a.type != A.CLAIM]
+        view = game.view(seat)
+        text, _ = render.decide(view, legal, say_chars=100)
+        assert "{" not in text.split("\n")[0] and "$" not in text
+        assert (top_deck in text) == view.top_deck_forbidden
+        warned |= view.top_deck_forbidden
+        kinds.add(legal[0].type)
+        for s in game.claimants():
+            options = [a for a in game.legal_actions(s) if a.type == A.CLAIM]
+            render.claims(game.view(s), options)
+            for c in agents[s].claims(game.view(s), options):
+                if game.is_legal(c):
+                    game.apply(c)
+        if not game.finished and seat in game.to_act():
+            game.apply(agents[seat].act(view, legal))
+    assert A.ASSASSINATE in kinds and warned
+    assert render.system(game.view(0)).count("\n- ") >= 14
+
+
+def test_merlins_prompt_holds_only_what_merlin_may_know() -> None:
+    """Two deals that differ only in which of the fascist party Merlin sees is Hitler, Morgana
+    or the Monarchist give Merlin the same prompt, word for word."""
+    base = {"players": 7, "seed": 4, "first_president": 0, "actions": [], "rules": GAME_TYPES}
+    one = ["merlin", "hitler", "percival", "morgana", "liberal", "monarchist", "liberal"]
+    two = ["merlin", "monarchist", "percival", "hitler", "liberal", "morgana", "liberal"]
+    render = Renderer(load_prompts("v2", "en"))
+    prompts = []
+    for roles in (one, two):
+        game = game_from_record({**base, "roles": roles})
+        view = game.view(0)
+        prompts.append((render.system(view), render.decide(view, game.legal_actions(0))[0]))
+    assert prompts[0] == prompts[1]
+    assert "Parties you know (not the roles): seat 1: Fascist party" in prompts[0][1]
+
+
+def test_v1_refuses_a_game_type_it_has_no_words_for() -> None:
+    """v1 is frozen from before the game types: a table that plays one is refused with a clear
+    error naming the settings (rules_problem), not misdescribed; v2 describes every one."""
+    v1, v2 = load_prompts("v1", "en"), load_prompts("v2", "en")
+    assert rules_problem(v1, "official") is None and rules_problem(v1, "secrethitler-io") is None
+    assert rules_problem(v2, GAME_TYPES) is None
+    problem = rules_problem(v1, {"preset": "official", "avalon": "merlin", "rebalanced": [7]})
+    assert problem is not None and "avalon, rebalanced" in problem and "v2" in problem
+    view = Game(7, GAME_TYPES, seed=1).view(0)
+    with pytest.raises(PromptError, match="cannot describe a table with avalon, monarchist"):
+        Renderer(v1).system(view)
+    with pytest.raises(PromptError):
+        Renderer(v1).decide(view, [])

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from ..bots.base import Agent, agent_factory, play_out, play_out_async
-from ..engine import Action, Game, View
+from ..engine import Action, Game, Rules, View
 from ..pools import WorkerPool
 from ..stats import derive_seed
 from .agent import LLMAgent
@@ -45,6 +45,10 @@ FORMAT = "secret-hitler-arena"
 VERSION = 1
 RESULTS = "results.jsonl"
 SETTINGS = "arena.json"
+#: The roles the report tallies (``report.ROLES``): a seat-game's win and its claims are read by
+#: these, and the deception metric by the role posterior, which knows only them
+#: (docs/game-types.md "Bots"); the game types' other roles are refused until they do.
+REPORTED_ROLES = frozenset({"liberal", "fascist", "hitler"})
 
 
 class ArenaError(ValueError):
@@ -87,7 +91,15 @@ class ArenaConfig:
 
     def plan(self) -> list[GameSpec]:
         out = []
+        rules = Rules.from_json(self.rules)
         for n in self.players:
+            special = [r.value for r, _ in rules.composition(n) if r.value not in REPORTED_ROLES]
+            if special:
+                raise ArenaError(
+                    f"--rules: the arena's report reads the roles liberal, fascist and hitler, "
+                    f"and these rules deal {', '.join(special)} at {n} players; play "
+                    "secrethitler.io's roles at a table until the report reads them"
+                )
             if len(self.seats) < n:
                 raise ArenaError(f"--seats names {len(self.seats)} seats: {n} players need {n}")
             lineup = self.seats[:n]

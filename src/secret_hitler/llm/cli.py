@@ -101,7 +101,7 @@ def arena_command(
     except MissingExtra as exc:
         raise _fail(str(exc)) from None
     config = _config(seats, players, games, rules, seed)
-    described = _endpoints(endpoints, config.seats)
+    described = _endpoints(endpoints, config.seats, config.rules)
     address = _ready(config, ray)
     lines = _play(config, out, described, threads, jobs, address, quiet=as_json)
     report = _report(lines, out, human_games, seed)
@@ -144,15 +144,16 @@ def _config(seats: str, players: str, games: int, rules: str, seed: int) -> Aren
     return ArenaConfig(tuple(lineup), counts, games, parsed_rules, seed)
 
 
-def _endpoints(endpoints: Path | None, lineup: tuple[str, ...]) -> dict[str, Any]:
-    """The endpoints the lineup's model seats play through, each checked (its prompts, its
-    fallback level) and registered as a bot level; what the results say of each. A file named
-    but not needed is read too: a wrong path is said, not ignored."""
+def _endpoints(endpoints: Path | None, lineup: tuple[str, ...], rules: Any) -> dict[str, Any]:
+    """The endpoints the lineup's model seats play through, each checked (its prompts, that
+    they can describe ``rules``, its fallback level) and registered as a bot level; what the
+    results say of each. A file named but not needed is read too: a wrong path is said, not
+    ignored."""
     from ..bots.base import bot_problem
     from .agent import register_endpoints
     from .arena import is_model
     from .endpoints import EndpointError, load_endpoints
-    from .prompts import PromptError, load_prompts
+    from .prompts import PromptError, load_prompts, rules_problem
 
     described: dict[str, Any] = {}
     if endpoints is None and not any(is_model(level) for level in lineup):
@@ -163,9 +164,12 @@ def _endpoints(endpoints: Path | None, lineup: tuple[str, ...]) -> dict[str, Any
         raise _fail(str(exc)) from None
     for endpoint in configured.values():
         try:
-            load_prompts(endpoint.prompt, endpoint.language)
+            prompts = load_prompts(endpoint.prompt, endpoint.language)
         except PromptError as exc:
             raise _fail(f"endpoint {endpoint.name!r}: {exc}") from None
+        problem = rules_problem(prompts, rules) if endpoint.level in lineup else None
+        if problem is not None:
+            raise _fail(f"endpoint {endpoint.name!r}: {problem}")
         problem = bot_problem(endpoint.fallback)
         if problem is not None:
             raise _fail(f"endpoint {endpoint.name!r}: fallback: {problem}")

@@ -35,11 +35,13 @@ from pathlib import Path
 from string import Template
 from typing import Any
 
-from ..engine import PRESETS, Action, View
+from ..engine import PRESETS, Action, Rules, View
 from ..engine import actions as A
+from ..engine.catalog import game_type_settings
 from ..engine.claims import ClaimLike
 from ..engine.events import TypedEvent
 from ..engine.settings import FASCIST_TRACK, LIBERAL_TRACK
+from ..engine.types import Role
 from ..talk import line_from_json, render
 from ..talk import narrate as narration
 from ..talk.narrate import TOLD_KINDS, Narrator
@@ -74,12 +76,21 @@ _SPOKEN = frozenset(
 #: ``prompts_v1.py``), frozen with them; every later version narrates with ``talk.narrate``.
 OWN_NARRATION = frozenset({"v1"})
 
+#: secrethitler.io's game types (docs/game-types.md): the engine's settings a prompt states in
+#: sentences of their own (``rules.avalon``, ...), and the versions written before them, which
+#: have no words for their roles and steps and so refuse a table that plays one
+#: (``rules_problem``).
+GAME_TYPE_SETTINGS = frozenset(game_type_settings())
+NO_GAME_TYPES = frozenset({"v1"})
+#: The role cards of the official game, which the players line already counts.
+_OFFICIAL_ROLES = frozenset({Role.LIBERAL.value, Role.FASCIST.value, Role.HITLER.value})
+
 
 #: The words a narrating version reads from the web catalogs rather than its own phrases: the
 #: game's terms, which every sentence uses as they are (phrase key -> catalog key).
 SHARED_WORDS = {
     "sep": "list.separator",
-    **{f"role.{r}": f"role.{r}" for r in ("liberal", "fascist", "hitler")},
+    **{f"role.{r.value}": f"role.{r.value}" for r in Role},
     **{f"power.{p}": f"power.{p}" for p in ("investigate", "special_election", "peek", "execute")},
 }
 
@@ -96,6 +107,12 @@ class PromptSet:
     phrases: Mapping[str, str]
     digest: str  # sha256 of the files (and the narrator's catalog part), first 16 hex digits
     narrated: bool = True  # events said by ``talk.narrate`` (False: the version's own words)
+
+    @property
+    def game_types(self) -> bool:
+        """Whether this version knows secrethitler.io's game types (their roles, the
+        assassination, no top-decking, rebalanced tables)."""
+        return self.version not in NO_GAME_TYPES
 
     def say(self, key: str, count: int | None = None, /, **values: Any) -> str:
         """The phrase ``key`` with ``values``; with ``count`` (also a value), its plural form
@@ -119,6 +136,24 @@ class PromptSet:
 
     def describe(self) -> dict[str, str]:
         return {"version": self.version, "language": self.language, "digest": self.digest}
+
+
+def rules_problem(prompts: PromptSet, rules: Any) -> str | None:
+    """Why ``prompts`` cannot describe a table of ``rules`` (a ``Rules``, or the JSON a record
+    or view holds), or None: a version written before the game types has no words for their
+    roles, the assassination or their rules, and would misstate the table."""
+    if prompts.game_types:
+        return None
+    parsed = rules if isinstance(rules, Rules) else Rules.from_json(rules)
+    used = sorted(
+        name for name in GAME_TYPE_SETTINGS if getattr(parsed, name) != getattr(Rules(), name)
+    )
+    if not used:
+        return None
+    return (
+        f"prompt {prompts.version} was written before secrethitler.io's game types and cannot "
+        f"describe a table with {', '.join(used)}; use prompt v2 or later"
+    )
 
 
 def prompt_versions() -> list[str]:
@@ -183,7 +218,9 @@ class Renderer:
     def rules(self, view: View) -> str:
         r = view.rules
         say = self.p.say
+        self._check(view)
         fascists = int(r["fascists"])
+        deck, start = self._setup(view)
         lines = [
             say("rules.preset", preset=r["preset"]),
             say(
@@ -205,17 +242,73 @@ class Renderer:
             say("rules.hitler_zone", view.hitler_zone),
             say("rules.veto_zone", view.veto_zone),
             say("rules.hitler_knows" if r["hitler_knows_fascists"] else "rules.hitler_blind"),
-            say("rules.deck", **self._policies(r["deck"]["liberal"], r["deck"]["fascist"])),
+            say("rules.deck", **self._policies(*deck)),
             say("rules.chaos", view.chaos_at),
         ]
-        start = r["start_track"]
-        if start["liberal"] or start["fascist"]:
-            lines.append(say("rules.start_track", **self._policies(**start)))
+        if any(start):
+            lines.append(say("rules.start_track", **self._policies(*start)))
+        spoken = _SPOKEN
+        if self.p.game_types:
+            lines.extend(self._game_types(view))
+            spoken = _SPOKEN | GAME_TYPE_SETTINGS
         official = PRESETS["official"].resolved(view.players)
-        other = {k: v for k, v in r.items() if k not in _SPOKEN and official.get(k) != v}
+        other = {k: v for k, v in r.items() if k not in spoken and official.get(k) != v}
         if other:
             lines.append(say("rules.differences", settings=json.dumps(other, ensure_ascii=False)))
         return "\n".join(f"- {line}" for line in lines)
+
+    def _check(self, view: View) -> None:
+        """Refuse a table this version cannot describe (``rules_problem``)."""
+        if not self.p.game_types:
+            problem = rules_problem(self.p, view.rules)
+            if problem is not None:
+                raise PromptError(problem)
+
+    def _setup(self, view: View) -> tuple[tuple[int, int], tuple[int, int]]:
+        """The deck and the start of the tracks (liberal, fascist) this table plays: the
+        engine resolves a rebalanced table's for its size (``Rules.deck_for``,
+        ``start_track_for``); the view's ``rules`` state them as set."""
+        r = view.rules
+        if not self.p.game_types or view.players not in r.get("rebalanced", ()):
+            deck, start = r["deck"], r["start_track"]
+            return (deck["liberal"], deck["fascist"]), (start["liberal"], start["fascist"])
+        rules = Rules.from_json(dict(r))
+        return rules.deck_for(view.players), rules.start_track_for(view.players)
+
+    def _game_types(self, view: View) -> list[str]:
+        """The rules of secrethitler.io's game types this table plays, in sentences: the role
+        cards where special roles are dealt, then each game type's rule."""
+        r, say = view.rules, self.p.say
+        cards = view.composition
+        lines = []
+        if set(cards) - _OFFICIAL_ROLES:
+            lines.append(
+                say(
+                    "rules.composition",
+                    cards=say("sep").join(self._cards(role, n) for role, n in cards.items()),
+                )
+            )
+        if r["avalon"] != "off":
+            lines.append(say("rules.avalon"))
+        if Role.PERCIVAL.value in cards:
+            lines.append(say("rules.percival"))
+        if Role.MONARCHIST.value in cards:
+            lines.append(say("rules.monarchist"))
+            if not r["fascist_may_execute_hitler"]:
+                lines.append(say("rules.monarchist_executes"))
+        if view.players in r["rebalanced"]:
+            lines.append(say("rules.rebalanced", players=view.players))
+        if r["top_decking"] != "allowed":
+            lines.append(say(f"rules.top_decking.{r['top_decking']}"))
+        return lines
+
+    def _cards(self, role: str, count: int) -> str:
+        """``count`` cards of ``role``: "2 Liberals", "Merlin"."""
+        if role == Role.LIBERAL.value:
+            return self.p.counted("liberals", count)
+        if role == Role.FASCIST.value:
+            return self.p.counted("fascists", count)
+        return self.p.say(f"role.{role}")
 
     def _policies(self, liberal: int, fascist: int) -> dict[str, Any]:
         """The fields of a sentence that counts liberal and fascist policies."""
@@ -242,6 +335,8 @@ class Renderer:
                     ),
                 )
             )
+        if self.p.game_types:
+            lines.extend(self._game_type_knowledge(view))
         lines.append(say("state.round", round=view.round))
         lines.append(
             say(
@@ -298,7 +393,55 @@ class Renderer:
             )
         if view.next_president is not None:
             lines.append(say("state.next_president", seat=self.seat(view, view.next_president)))
+        if self.p.game_types:
+            lines.extend(self._game_type_state(view))
         return "\n".join(f"- {line}" for line in lines)
+
+    def _game_type_knowledge(self, view: View) -> list[str]:
+        """What the game types let this seat know beyond roles: the seats it knows by party
+        only (Merlin's Fascists, a Fascist's teammates where Morgana or the Monarchist is
+        dealt, Hitler's targets at the assassination; its investigations are said apart), and
+        Percival's pair. Nothing under the official roles, whose knowledge is all roles."""
+        say = self.p.say
+        investigated = {target for target, _ in view.investigations}
+        parties = [
+            (s, party)
+            for s, party in enumerate(view.known_parties)
+            if party is not None
+            and s != view.seat
+            and view.known_roles[s] is None
+            and s not in investigated
+        ]
+        lines = []
+        if parties:
+            items = say("sep").join(
+                say("pair", a=self.seat(view, s), b=say(f"party.{party}")) for s, party in parties
+            )
+            lines.append(say("state.known_parties", items=items))
+        if view.merlin_candidates is not None:
+            first, second = view.merlin_candidates
+            lines.append(
+                say(
+                    "state.merlin_candidates",
+                    first=self.seat(view, first),
+                    second=self.seat(view, second),
+                )
+            )
+        return lines
+
+    def _game_type_state(self, view: View) -> list[str]:
+        """The game types' public state now: a chaos that would end the game (no top-decking),
+        the assassination under way."""
+        say = self.p.say
+        lines = []
+        if view.top_deck_forbidden and view.winner is None:
+            lines.append(say("state.top_deck_forbidden", chaos_at=view.chaos_at))
+        assassination = view.assassination
+        if assassination is not None and assassination["target"] is None:
+            lines.append(
+                say("state.assassination", hitler=self.seat(view, assassination["hitler"]))
+            )
+        return lines
 
     # -------------------------------------------------------------------- history
     def history(self, view: View, chat: Sequence[ChatLine] = ()) -> str:
@@ -404,6 +547,7 @@ class Renderer:
     # -------------------------------------------------------------------- prompts
     def system(self, view: View) -> str:
         assert view.seat is not None
+        self._check(view)
         return (
             self.p.templates["system"]
             .substitute(you=self.seat(view, view.seat), rules=self.rules(view))
@@ -420,6 +564,7 @@ class Renderer:
         beliefs: Sequence[int] = (),
     ) -> tuple[str, dict[str, Any]]:
         """The prompt of a turn and the schema of its answer."""
+        self._check(view)
         schema = decision_schema(legal, say=say_chars > 0, beliefs=beliefs)
         answer = [self.p.say("answer.action")]
         if say_chars > 0:
@@ -441,6 +586,7 @@ class Renderer:
         self, view: View, options: Sequence[Action], chat: Sequence[ChatLine] = ()
     ) -> tuple[str, dict[str, Any]]:
         """The prompt of a claim window and the schema of its answer."""
+        self._check(view)
         schema = claims_schema(options)
         subjects = sorted({str(a.subject) for a in options})
         text = self.p.templates["claims"].substitute(
@@ -463,6 +609,8 @@ class Renderer:
 
 __all__ = [
     "FIRST_SEAT",
+    "GAME_TYPE_SETTINGS",
+    "NO_GAME_TYPES",
     "OWN_NARRATION",
     "SHARED_WORDS",
     "PROMPTS_DIR",
@@ -471,4 +619,5 @@ __all__ = [
     "Renderer",
     "load_prompts",
     "prompt_versions",
+    "rules_problem",
 ]
