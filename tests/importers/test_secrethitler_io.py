@@ -633,39 +633,253 @@ def test_custom_settings_are_ignored_unless_enabled() -> None:
     assert convert_game(summary([entry(0, 1, NO5, DECK)]))["rules"] == "official"
 
 
+# A pile of 6 liberal and 10 fascist policies (a rebalanced table's), top first.
+DECK16 = DECK[1:]
+
+
 def test_six_player_rebalance_starts_with_a_fascist_policy() -> None:
+    """The site's rebalance6p is the engine's rebalanced table at 6: a fascist policy on the
+    track, the pile without it."""
     roles6 = [L, L, L, L, "fascist", "hitler"]
-    pile = DECK[1:]  # one fascist policy went to the track
-    record = convert_game(summary([entry(0, 1, [False] * 6, pile)], roles=roles6, rebalance6p=True))
+    record = convert_game(
+        summary([entry(0, 1, [False] * 6, DECK16)], roles=roles6, rebalance6p=True)
+    )
+    assert record["rules"] == {"preset": "official", "rebalanced": [6]}
+    game = replay(record)
+    assert game.fascist == 1 and game.draw_pile == 16
+
+
+@pytest.mark.parametrize(("players", "flags"), [(7, {"rebalance7p": True}), (7, {}), (9, {})])
+def test_a_rebalanced_pile_is_the_rebalanced_table(players: int, flags: dict[str, bool]) -> None:
+    """A standard 7- or 9-player game that starts with one fascist policy fewer is the site's
+    rebalanced table (its summary keeps no flag for 9 players): the engine's ``rebalanced``."""
+    roles = [L] * (players - players // 2) + ["fascist"] * (players // 2 - 1) + ["hitler"]
+    record = convert_game(summary([entry(0, 1, [False] * players, DECK16)], roles=roles, **flags))
+    assert record["rules"] == {"preset": "official", "rebalanced": [players]}
+    assert replay(record).draw_pile == 16
+
+
+def test_an_old_nine_player_rebalance_starts_with_a_liberal_policy() -> None:
+    """An old summary's rebalance9p (a liberal policy enacted at the start) is no rebalanced
+    table of today: it is carried over as the official rules with that track and deck."""
+    roles9 = [L] * 5 + ["fascist"] * 3 + ["hitler"]
+    pile = DECK[:4] + DECK[5:]  # the liberal policy at index 4 went to the track
+    record = convert_game(summary([entry(0, 1, [False] * 9, pile)], roles=roles9, rebalance9p=True))
     assert record["rules"] == {
         "preset": "official",
-        "start_track": {"liberal": 0, "fascist": 1},
-        "deck": {"liberal": 6, "fascist": 10},
+        "deck": {"liberal": 5, "fascist": 11},
+        "start_track": {"liberal": 1, "fascist": 0},
     }
-    assert replay(record).fascist == 1
+    assert replay(record).liberal == 1
+
+
+# ------------------------------------------------------------------------ the site's game types
+AVALON5 = ["merlin", "percival", L, "morgana", "hitler"]  # Avalon SH with Percival, 5 players
+BULLET_FIRST = {
+    "powers": ["bullet", None, None, None, None],
+    "fascistCount": 1,
+    "hitKnowsFas": True,
+}
+
+
+def shot(president: int, target: int, **extra: Any) -> list[dict[str, Any]]:
+    """One government that enacts a fascist policy whose power (slot 1: execution) is used."""
+    return [entry(president, 1, YES5, DECK, DECK[:3], [F, L], F, execution=target, **extra)]
 
 
 @pytest.mark.parametrize(
-    ("setting", "reason"),
+    ("named", "winner", "reason"),
+    [(0, F, "merlin_assassinated"), (2, L, "hitler_executed")],
+)
+def test_avalon_hitlers_execution_opens_the_assassination(
+    named: int, winner: str, reason: str
+) -> None:
+    """avalonSH with withPercival is the engine's ``avalon: percival``; Merlin, Percival and
+    Morgana are dealt as the summary names them, and the seat the site logs as the
+    ``assassination`` on the last entry is Hitler's ``assassinate``: Merlin named, the
+    fascists win; anyone else, the liberals win for Hitler's execution."""
+    site = summary(
+        shot(2, 4, assassination=named),
+        roles=AVALON5,
+        custom=BULLET_FIRST,
+        winner=winner,
+        avalonSH={"withPercival": True},
+    )
+    record = convert_game(site)
+    assert record["rules"]["avalon"] == "percival"
+    assert record["roles"] == AVALON5
+    assert record["actions"][-2:] == [
+        {"seat": 2, "type": "execute", "target": 4},
+        {"seat": 4, "type": "assassinate", "target": named},
+    ]
+    assert record["result"] == {"winner": winner, "reason": reason}
+    game = replay(record)
+    assert game.winner == winner and game.reason == reason
+
+
+def test_avalon_five_liberal_policies_open_the_assassination() -> None:
+    """Avalon SH without Percival (``avalon: merlin``): the fifth liberal policy opens it."""
+    roles = ["merlin", L, L, "fascist", "hitler"]
+    custom = {"powers": [None] * 5, "trackState": {"lib": 4, "fas": 0}}
+    custom |= {"deckState": {"lib": 10, "fas": 11}, "fascistCount": 1, "hitKnowsFas": True}
+    logs = [entry(0, 1, YES5, DECK, DECK[:3], [F, L], L, assassination=3)]
+    with pytest.raises(BadSummary, match="engine refuses assassinate"):  # a fascist: no target
+        convert_game(summary(logs, roles=roles, custom=custom, avalonSH={"withPercival": False}))
+    logs[0]["assassination"] = 2
+    site = summary(logs, roles=roles, custom=custom, winner=L, avalonSH={"withPercival": False})
+    record = convert_game(site)
+    assert record["rules"]["avalon"] == "merlin"
+    assert record["result"] == {"winner": L, "reason": "five_liberal_policies"}
+    assert replay(record).assassination == {
+        "hitler": 4,
+        "trigger": "five_liberal_policies",
+        "target": 2,
+    }
+
+
+def test_a_game_left_at_the_assassination_stops_there() -> None:
+    site = summary(shot(2, 4), roles=AVALON5, custom=BULLET_FIRST, avalonSH={"withPercival": True})
+    record = convert_game(site)
+    assert "result" not in record and types(record)[-1] == "execute"
+    assert replay(record).phase == "assassinate"
+    # the site logs it on the last entry: an entry after it contradicts the summary
+    late = shot(2, 4, assassination=0) + [entry(3, 0, YES5, DECK[3:])]
+    site = summary(late, roles=AVALON5, custom=BULLET_FIRST, avalonSH={"withPercival": True})
+    with pytest.raises(BadSummary, match="the assassination ends the game but the log goes on"):
+        convert_game(site)
+
+
+def test_the_monarchist_wins_by_executing_hitler() -> None:
+    """monarchistSH is the engine's ``monarchist``; the record's winners are the Monarchist's
+    own (he wins with the liberals when Hitler is executed), the summary's winner the party's."""
+    roles7 = [L, L, L, L, "monarchist", "fascist", "hitler"]
+    custom = BULLET_FIRST | {"fascistCount": 2, "hitKnowsFas": False}
+    logs = [entry(4, 1, [True] * 7, DECK, DECK[:3], [F, L], F, execution=6)]
+    record = convert_game(summary(logs, roles=roles7, custom=custom, winner=L, monarchistSH=True))
+    assert record["rules"]["monarchist"] is True
+    assert record["result"] == {
+        "winner": L,
+        "reason": "hitler_executed",
+        "winners": [0, 1, 2, 3, 4],
+    }
+    assert replay(record).winners == (0, 1, 2, 3, 4)
+
+
+def _failed(presidents: range, pile: list[str], **last: Any) -> list[dict[str, Any]]:
+    """Failed elections, one an entry (president p nominates p + 1); ``last`` on the last."""
+    logs = [entry(p % 5, (p + 1) % 5, NO5, pile) for p in presidents]
+    logs[-1].update(last)
+    return logs
+
+
+def test_no_top_decking_ends_the_game_at_the_third_failed_election() -> None:
+    """noTopdecking 1 is ``top_decking: forbidden``: the chaos is a fascist win, no policy."""
+    record = convert_game(summary(_failed(range(3), DECK), winner=F, noTopdecking=1))
+    assert record["rules"] == {"preset": "official", "top_decking": "forbidden"}
+    assert record["result"] == {"winner": F, "reason": "top_decked"}
+    game = replay(record)
+    assert game.fascist == 0 and game.draw_pile == 17
+
+
+def test_no_double_top_decking_plays_the_first_chaos() -> None:
+    """noTopdecking 2 is ``not_twice``: the first chaos plays the top policy (the site logs it
+    as the entry's enactedPolicy); a second with no election passed between is a fascist win."""
+    logs = _failed(range(3), DECK, enactedPolicy=F) + _failed(range(3, 6), DECK[1:])
+    record = convert_game(summary(logs, winner=F, noTopdecking=2))
+    assert record["rules"] == {"preset": "official", "top_decking": "not_twice"}
+    assert record["result"] == {"winner": F, "reason": "top_decked"}
+    assert replay(record).fascist == 1
+
+
+def test_a_summary_that_calls_a_played_chaos_a_top_deck_is_skipped_by_name() -> None:
+    """Under no double top-decking the first chaos plays: here the fifth liberal policy, a
+    liberal win on the server; the site's summary calls any game whose last turn maxed the
+    tracker a fascist top-deck win (docs/game-types.md decision 5)."""
+    pile = [L, F, F, F, L, L, F, F, F, L, F, L, F, F, L, F, F]
+    custom = {"powers": [None] * 5, "trackState": {"lib": 4, "fas": 0}}
+    custom |= {"deckState": {"lib": 10, "fas": 11}}
+    logs = _failed(range(3), pile, enactedPolicy=L)
+    record = convert_game(summary(logs, custom=custom, winner=L, noTopdecking=2))
+    assert record["result"] == {"winner": L, "reason": "five_liberal_policies"}
+    with pytest.raises(Unsupported) as info:
+        convert_game(summary(logs, custom=custom, winner=F, noTopdecking=2))
+    assert info.value.reason == "summary_top_deck"
+    assert "the server played it (liberal win" in info.value.detail
+
+
+@pytest.mark.parametrize(
+    ("roles", "setting", "reason"),
     [
-        ({"avalonSH": {"withPercival": True}}, "avalon"),
-        ({"noTopdecking": 1}, "no_top_deck"),
-        ({"noTopdecking": 2}, "no_top_deck"),
+        # #1989's deal: every fascist card a Monarchist
+        (
+            [L, L, L, L, "monarchist", "monarchist", "hitler"],
+            {"monarchistSH": True},
+            "earlier_deal",
+        ),
+        # #1989 to #2010 at 5-6 players: Percival without Morgana
+        (
+            ["merlin", "percival", L, "fascist", "hitler"],
+            {"avalonSH": {"withPercival": True}},
+            "earlier_deal",
+        ),
+        # Percival and the Monarchist at 5 players: the engine refuses the combination
+        (
+            ["merlin", "percival", L, "morgana", "hitler"],
+            {"avalonSH": {"withPercival": True}, "monarchistSH": True},
+            "rules_refused",
+        ),
     ],
 )
-def test_games_the_rules_cannot_express_are_refused(setting: dict[str, Any], reason: str) -> None:
+def test_deals_the_site_no_longer_makes_are_skipped_by_name(
+    roles: list[str], setting: dict[str, Any], reason: str
+) -> None:
     with pytest.raises(Unsupported) as info:
-        convert_game(summary([entry(0, 1, NO5, DECK)], **setting))
+        convert_game(summary([entry(0, 1, [False] * len(roles), DECK)], roles=roles, **setting))
     assert info.value.reason == reason
+
+
+def test_morgana_executing_hitler_is_skipped_by_name() -> None:
+    """The site's server let Morgana shoot Hitler; the game type's intent does not (decision 2)."""
+    site = summary(shot(3, 4, assassination=0), roles=AVALON5, custom=BULLET_FIRST, winner=F)
+    site["gameSetting"]["avalonSH"] = {"withPercival": True}
+    with pytest.raises(Unsupported) as info:
+        convert_game(site)
+    assert info.value.reason == "morgana_executed_hitler"
+    assert "Morgana (seat 3) executed Hitler (seat 4)" in info.value.detail
+
+
+@pytest.mark.parametrize("power", ["reverseinv", "peekdrop"])
+def test_the_sites_custom_powers_without_an_equivalent_are_skipped(power: str) -> None:
+    custom = {"powers": [power, None, None, "bullet", "bullet"]}
+    with pytest.raises(Unsupported) as info:
+        convert_game(summary([entry(0, 1, NO5, DECK)], custom=custom))
+    assert info.value.reason == "unknown_power"
+
+
+@pytest.mark.parametrize(
+    ("setting", "problem"),
+    [
+        ({"avalonSH": True}, "avalonSH: expected null or {withPercival}"),
+        ({"noTopdecking": 3}, "noTopdecking: expected 0, 1 or 2"),
+        ({"monarchistSH": "yes"}, "monarchistSH: expected true or false"),
+    ],
+)
+def test_bad_game_type_settings_are_an_inconsistency(setting: dict[str, Any], problem: str) -> None:
+    with pytest.raises(BadSummary, match=problem):
+        convert_game(summary([entry(0, 1, NO5, DECK)], **setting))
 
 
 def test_iter_records_yields_records_and_reasons() -> None:
     good = summary([entry(0, 1, NO5, DECK)])
-    avalon = summary([entry(0, 1, NO5, DECK)], avalonSH={"withPercival": False})
+    old = summary(
+        [entry(0, 1, NO5, DECK)],
+        roles=["merlin", "percival", L, "fascist", "hitler"],
+        avalonSH={"withPercival": True},
+    )
     broken = summary([entry(0, 1, NO5, DECK), entry(1, 2, NO5, DECK[::-1])])
-    lines = [json.dumps(good), "", json.dumps(avalon), json.dumps(broken)]
+    lines = [json.dumps(good), "", json.dumps(old), json.dumps(broken)]
     out = list(iter_records(lines))
-    assert [o.skipped for o in out] == [None, "avalon", "inconsistent"]
+    assert [o.skipped for o in out] == [None, "earlier_deal", "inconsistent"]
     assert out[0].record is not None and out[1].record is None
     with pytest.raises(BadSummary, match="line 2"):
         list(iter_records([json.dumps(good), "{not json"]))
@@ -678,18 +892,19 @@ def test_import_writes_one_record_per_convertible_game(tmp_path: Path) -> None:
     src = tmp_path / "games.jsonl"
     games = [
         summary([entry(0, 1, NO5, DECK)]) | {"id": "GameOne"},
-        summary([entry(0, 1, NO5, DECK)], noTopdecking=1) | {"id": "GameTwo"},
+        summary([entry(0, 1, NO5, DECK)], custom={"powers": ["peekdrop", None, None, None, None]})
+        | {"id": "GameTwo"},
     ]
     src.write_text("\n".join(json.dumps(g) for g in games) + "\n", encoding="utf-8")
     written, skipped = import_secrethitler_io(src, tmp_path / "out")
-    assert (written, skipped) == (1, {"no_top_deck": 1})
+    assert (written, skipped) == (1, {"unknown_power": 1})
     record = json.loads((tmp_path / "out" / "GameOne.json").read_text(encoding="utf-8"))
     assert record == convert_game(games[0])
     assert json.loads(dump_record(record)) == record
 
     result = CliRunner().invoke(app, ["secrethitler-io", str(src), str(tmp_path / "out2")])
     assert result.exit_code == 0, result.output
-    assert "no_top_deck" in result.output
+    assert "unknown_power" in result.output
     assert (tmp_path / "out2" / "GameOne.json").exists()
 
 
@@ -760,6 +975,7 @@ def test_every_finished_site_game_replays_with_its_recorded_winner() -> None:
     reasons: Counter[str] = Counter()
     failures: list[str] = []
     unfinished_ok = 0
+    game_types: Counter[str] = Counter()  # the site's game types among the games that import
     for line in lines:
         site = json.loads(line)
         try:
@@ -774,6 +990,10 @@ def test_every_finished_site_game_replays_with_its_recorded_winner() -> None:
         except GameError as exc:
             failures.append(f"{site['id']}: {type(exc).__name__}: {exc}")
             continue
+        rules = record["rules"] if isinstance(record["rules"], dict) else {}
+        for setting in ("avalon", "monarchist", "rebalanced", "top_decking"):
+            if setting in rules:
+                game_types[f"{setting}={rules[setting]}"] += 1
         if site["winningTeam"] is None:
             unfinished_ok += 1
             continue
@@ -786,12 +1006,19 @@ def test_every_finished_site_game_replays_with_its_recorded_winner() -> None:
         reasons[str(game.reason.value if game.reason else None)] += 1
     assert failures == []
     assert finished == 929
-    assert replayed == 926
-    assert skipped == {"no_top_deck": 3}  # the one Avalon game was never finished
-    assert unfinished_ok == 92  # and every unfinished game replays as far as its log goes
+    assert replayed == 929
+    assert skipped == {}
+    assert unfinished_ok == 93  # and every unfinished game replays as far as its log goes
+    # The sample's game types: three games without top-decking (finished) and one Avalon SH
+    # with Percival and no double top-decking (unfinished); none rebalanced or Monarchist.
+    assert game_types == {
+        "top_decking=forbidden": 2,
+        "top_decking=not_twice": 2,
+        "avalon=percival": 1,
+    }
     assert reasons == {
         "five_liberal_policies": 384,
-        "hitler_elected": 322,
+        "hitler_elected": 324,
         "six_fascist_policies": 150,
-        "hitler_executed": 70,
+        "hitler_executed": 71,
     }

@@ -10,6 +10,17 @@ at its next entry, and every draw, peek and top-deck is checked against the site
 result is a record that replays under the ``official`` preset (custom-game settings carried
 over), so the engine checks the site's games move by move.
 
+The site's game types (docs/game-types.md) are the engine's settings: ``gameSetting.avalonSH``
+(and its ``withPercival``) is ``avalon``, ``monarchistSH`` is ``monarchist``, ``noTopdecking``
+1 and 2 are ``top_decking`` ``forbidden`` and ``not_twice``, and a standard game whose first
+pile (and, at 6 players, ``rebalance6p``) is the site's rebalanced 6-, 7- or 9-player table is
+``rebalanced`` at that count; the roles Merlin, Percival, Morgana and the Monarchist are dealt as
+the summary names them, and the ``assassination`` the site logs on the last entry is Hitler's
+``assassinate``. What the engine plays otherwise is skipped by name (docs/game-types.md
+"Importer"): a deal of an earlier period of the site (several Monarchists, Percival without
+Morgana), Morgana executing Hitler, a summary that calls a chaos the server played a top-deck,
+and the custom powers the engine has no equivalent for.
+
 Everything here is pure: ``convert_game`` takes the decoded summary and returns the record dict;
 ``iter_records`` does the same over the lines of a JSONL file without opening anything itself.
 
@@ -38,19 +49,32 @@ from secret_hitler.engine import (
     Phase,
     Rules,
 )
-from secret_hitler.engine.settings import FASCISTS_BY_COUNT
+from secret_hitler.engine.settings import FASCISTS_BY_COUNT, REBALANCED
+from secret_hitler.engine.types import PARTY_OF_NAME, Role
 
 SITE = "secrethitler.io"
 LIBERAL = "liberal"
 FASCIST = "fascist"
 POLICIES = (LIBERAL, FASCIST)
+#: The site's roles (``players[].role``, its card names) are the engine's role names.
+ROLES = frozenset(PARTY_OF_NAME)
+#: The site's ``noTopdecking`` values -> the engine's ``top_decking``.
+TOP_DECKING = {0: "allowed", 1: "forbidden", 2: "not_twice"}
 
-# Why a game is skipped (``Unsupported.reason``): rules the engine cannot express.
-AVALON = "avalon"
-MONARCHIST = "monarchist"
-NO_TOP_DECK = "no_top_deck"
+# Why a game is skipped (``Unsupported.reason``): rules the engine cannot express, or a game
+# the site played otherwise than its rules now say (docs/game-types.md "Importer").
 UNKNOWN_POWER = "unknown_power"
 RULES_REFUSED = "rules_refused"
+#: A deal of an earlier period of the site's Avalon SH and Monarchist (several Monarchists,
+#: Percival without Morgana): not the role cards these settings deal.
+EARLIER_DEAL = "earlier_deal"
+#: Morgana executed Hitler: the site's server allowed it, the game type's intent (and the
+#: ``secrethitler-io`` preset) does not (docs/game-types.md, decision 2).
+MORGANA_EXECUTED_HITLER = "morgana_executed_hitler"
+#: A game without top-decking whose last chaos the server played (after a veto, or the first
+#: one under "no double top-decking") and whose summary calls a fascist top-deck win
+#: (docs/game-types.md, decision 5): the summary's winner is not the game's.
+SUMMARY_TOP_DECK = "summary_top_deck"
 # Why a line could not be converted at all (``Converted.skipped`` for a ``BadSummary``).
 INCONSISTENT = "inconsistent"
 
@@ -91,8 +115,8 @@ class Converted:
 def convert_game(summary: dict[str, Any]) -> dict[str, Any]:
     """One site summary -> one record dict.
 
-    Raises ``Unsupported`` for games whose rules the engine cannot express (Avalon, no
-    top-decking) and ``BadSummary`` for summaries that are malformed or contradict themselves.
+    Raises ``Unsupported`` for games the engine cannot play as the site did (the reasons
+    above) and ``BadSummary`` for summaries that are malformed or contradict themselves.
     An unfinished game converts too: its record stops where the log stops and has no ``result``.
     """
     return _convert(summary)[0]
@@ -233,15 +257,6 @@ def _read_setup(summary: Any) -> _Setup:
     setting = summary.get("gameSetting") or {}
     if not isinstance(setting, dict):
         raise BadSummary("gameSetting: expected an object")
-    if setting.get("avalonSH"):
-        raise Unsupported(AVALON, "Avalon roles (Merlin, Percival) are not part of these rules")
-    if setting.get("monarchistSH"):
-        raise Unsupported(MONARCHIST, "the Monarchist role is not part of these rules")
-    no_top = setting.get("noTopdecking") or 0
-    if no_top:
-        raise Unsupported(
-            NO_TOP_DECK, f"noTopdecking={no_top}: chaos does not enact the top policy"
-        )
 
     players = summary.get("players")
     if not isinstance(players, list) or not players:
@@ -251,8 +266,8 @@ def _read_setup(summary: Any) -> _Setup:
     for p in players:
         seat = _seat(p.get("seat") if isinstance(p, dict) else None, n, "players[].seat")
         role = p.get("role")
-        if role not in ("liberal", "fascist", "hitler") or seats[seat] is not None:
-            raise BadSummary(f"players: seat {seat} has a bad or repeated role {role!r}")
+        if role not in ROLES or seats[seat] is not None:
+            raise BadSummary(f"players: seat {seat} has a bad or repeated role {str(role)[:20]!r}")
         seats[seat] = role
     roles = [r for r in seats if r is not None]
 
@@ -261,8 +276,50 @@ def _read_setup(summary: Any) -> _Setup:
         raise BadSummary("logs: expected at least one log entry")
     deck = _pile(0, logs[0].get("deckState"))
     rules = _rules(summary, n, roles, deck)
+    _check_deal(rules, n, roles)
     first = _seat(logs[0].get("presidentId"), n, "logs[0].presidentId")
     return _Setup(summary, n, roles, rules, first, deck, logs)
+
+
+def _game_types(setting: dict[str, Any]) -> dict[str, Any]:
+    """The engine's settings for the site's ``avalonSH``, ``monarchistSH`` and
+    ``noTopdecking`` (their defaults left out)."""
+    out: dict[str, Any] = {}
+    avalon = setting.get("avalonSH")
+    if avalon:
+        if not isinstance(avalon, dict):
+            raise BadSummary("gameSetting.avalonSH: expected null or {withPercival}")
+        out["avalon"] = "percival" if avalon.get("withPercival") else "merlin"
+    monarchist = setting.get("monarchistSH")
+    if monarchist not in (None, False, True):
+        raise BadSummary("gameSetting.monarchistSH: expected true or false")
+    if monarchist:
+        out["monarchist"] = True
+    no_top = setting.get("noTopdecking") or 0
+    if no_top not in TOP_DECKING:
+        raise BadSummary(f"gameSetting.noTopdecking: expected 0, 1 or 2, got {str(no_top)[:20]}")
+    if no_top:
+        out["top_decking"] = TOP_DECKING[no_top]
+    return out
+
+
+def _check_deal(rules: str | dict[str, Any], n: int, roles: list[str]) -> None:
+    """The roles the summary deals must be the role cards these rules deal; a game type's
+    deal of an earlier period of the site is skipped by name (docs/game-types.md "History of
+    Avalon SH and the Monarchist")."""
+    cards = {role.value: count for role, count in Rules.from_json(rules).composition(n)}
+    dealt = dict(Counter(roles))
+    if dealt == cards:
+        return
+    shown = ", ".join(f"{count} {role}" for role, count in sorted(dealt.items()))
+    expected = ", ".join(f"{count} {role}" for role, count in sorted(cards.items()))
+    if set(dealt) | set(cards) <= {Role.LIBERAL.value, Role.FASCIST.value, Role.HITLER.value}:
+        raise BadSummary(f"players: the roles ({shown}) are not this table's ({expected})")
+    raise Unsupported(
+        EARLIER_DEAL,
+        f"the site dealt {shown}, and its game types now deal {expected} at {n} players "
+        "(a deal of an earlier period of the site)",
+    )
 
 
 def _rules(
@@ -271,13 +328,16 @@ def _rules(
     """The record's ``rules``: ``official`` with the site's custom settings carried over.
 
     The deck counts always come from the first pile the site shows (the policies not on the
-    track), so rebalanced games (one fascist policy fewer) need no table of their own.
+    track); a standard game whose pile and track are a rebalanced table's is ``rebalanced`` at
+    its count (the site's summary keeps only ``rebalance6p`` and ``rebalance7p``, and a
+    rebalanced 9-player game shows only in its pile). The game types are the settings of
+    ``_game_types``.
     """
     custom = summary.get("customGameSettings") or {}
     setting = summary.get("gameSetting") or {}
-    overrides: dict[str, Any] = {}
+    overrides: dict[str, Any] = _game_types(setting)
     deck = (first_pile.count(LIBERAL), first_pile.count(FASCIST))
-    fascists = roles.count("fascist")
+    fascists = sum(1 for r in roles if PARTY_OF_NAME[r] == FASCIST) - 1  # besides Hitler
     if isinstance(custom, dict) and custom.get("enabled"):
         site_powers = custom.get("powers")
         if not isinstance(site_powers, list) or len(site_powers) != 5:
@@ -305,7 +365,7 @@ def _rules(
                 f"customGameSettings.fascistCount is {custom.get('fascistCount')}, "
                 f"the roles hold {fascists} fascists"
             )
-        overrides = {
+        overrides |= {
             "powers": [SITE_POWERS[p] for p in site_powers],
             "hitler_zone": _count(custom.get("hitlerZone", 3), "hitlerZone"),
             "veto_zone": _count(custom.get("vetoZone", 5), "vetoZone"),
@@ -315,20 +375,37 @@ def _rules(
             "start_track": {"liberal": start[0], "fascist": start[1]},
         }
     else:
-        # rebalance6p: the fascists start with one policy enacted (taken from the deck).
-        # rebalance7p / rebalance9p: one fascist policy fewer in the deck (seen in the pile).
+        # rebalance6p: the fascists start with one policy enacted (taken from the deck);
+        # rebalance7p, rebalance9p2f: one fascist policy fewer (seen in the pile). An old
+        # summary's rebalance9p started a 9-player game with a liberal policy enacted.
+        start = (0, 0)
         if setting.get("rebalance6p") and n == 6:
-            overrides["start_track"] = {"liberal": 0, "fascist": 1}
-        if deck != (6, 11):
-            overrides["deck"] = {"liberal": deck[0], "fascist": deck[1]}
+            start = (0, 1)
+        elif setting.get("rebalance9p") and n == 9:
+            start = (1, 0)
+        official = Rules()
         if fascists != FASCISTS_BY_COUNT.get(n):
             overrides["fascists"] = fascists
+        elif n in REBALANCED and (deck, start) == _rebalanced_table(n):
+            overrides["rebalanced"] = [n]
+        if "rebalanced" not in overrides:
+            if deck != official.deck:
+                overrides["deck"] = {"liberal": deck[0], "fascist": deck[1]}
+            if start != official.start_track:
+                overrides["start_track"] = {"liberal": start[0], "fascist": start[1]}
     rules: str | dict[str, Any] = {"preset": "official", **overrides} if overrides else "official"
     try:
         Rules.from_json(rules).validate(n)
     except InvalidSettings as exc:
         raise Unsupported(RULES_REFUSED, exc.message) from None
     return rules
+
+
+def _rebalanced_table(n: int) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The deck and the start of the tracks of the site's rebalanced ``n``-player table, as
+    the engine resolves them."""
+    rules = Rules(rebalanced=(n,))
+    return rules.deck_for(n), rules.start_track_for(n)
 
 
 class _Pass:
@@ -349,6 +426,7 @@ class _Pass:
         self.log: dict[str, Any] = {}
         self.notes: list[str] = []
         self.actions: list[dict[str, Any]] = []  # as applied, in the site's own field order
+        self.last_chaos = False  # the last entry's government fell to chaos (its policy played)
         try:
             # The seed only orders a reshuffle the site never shows (left out of the record).
             self.game = Game(
@@ -373,6 +451,8 @@ class _Pass:
             self.log = log
             try:
                 self._entry(i, log)
+                if game.phase is Phase.ASSASSINATE:
+                    self._assassinate(i, log)
             except _Stop:
                 break
         return self._record(), self.notes
@@ -397,6 +477,12 @@ class _Pass:
             if winner is None:
                 raise BadSummary(f"winningTeam is {winning} but the logs end with no winner")
             if winner != winning:
+                if self.last_chaos and game.rules.top_decking != "allowed":
+                    raise Unsupported(
+                        SUMMARY_TOP_DECK,
+                        f"the summary calls the last chaos a top-deck ({winning} win), the "
+                        f"server played it ({winner} win, {game.reason})",
+                    )
                 raise BadSummary(
                     f"winningTeam is {winning} but the logs end with a {winner} win ({game.reason})"
                 )
@@ -530,6 +616,13 @@ class _Pass:
             self._act(i, president, "special_election", target=target)
             self._claims(i, log, president, chancellor)
         else:
+            roles = self.setup.roles
+            if roles[president] == Role.MORGANA.value and roles[target] == Role.HITLER.value:
+                raise Unsupported(
+                    MORGANA_EXECUTED_HITLER,
+                    f"logs[{i}]: Morgana (seat {president}) executed Hitler (seat {target}), "
+                    "which the site's game type does not allow",
+                )
             ends_game = self._would_end(Action(president, "execute", target=target))
             shoots_claimant = target == chancellor
             if ends_game:
@@ -567,6 +660,17 @@ class _Pass:
         if len(game.reshuffles) > self.known:
             self._new_pile(i, events)
         return events
+
+    def _assassinate(self, i: int, log: dict[str, Any]) -> None:
+        """Avalon SH: a liberal win opened Hitler's assassination; the site logs his choice on
+        this entry, the game's last (``assassination``: the seat he named)."""
+        if log.get("assassination") is None:
+            raise self._cut(i, "Hitler's assassination")
+        if i != self.last:
+            raise BadSummary(f"logs[{i}]: the assassination ends the game but the log goes on")
+        hitler = self.game.to_act()[0]
+        target = _seat(log["assassination"], self.setup.n, f"logs[{i}].assassination")
+        self._act(i, hitler, "assassinate", target=target)
 
     def _would_end(self, action: Action) -> bool:
         """Whether ``action`` ends the game, asked of a copy of it."""
@@ -631,6 +735,7 @@ class _Pass:
         chaos = _first(events, "chaos")
         if chaos is None:
             return
+        self.last_chaos = i == self.last
         policy = self._site_chaos(i, log)
         if chaos.data["policy"] != policy:
             raise BadSummary(
