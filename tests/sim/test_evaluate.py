@@ -232,3 +232,20 @@ def test_the_search_level_is_scored_on_the_posterior_each_side_decides_with(
     assert search["liberal"]["points"] > 0 and search["hitler"]["points"] > 0
     assert search["liberal"] == weighted["liberal"] != plain["liberal"]
     assert search["hitler"] == plain["hitler"] != weighted["hitler"]
+
+
+def test_the_peoples_games_leave_out_the_game_types_the_bots_were_not_fitted_on() -> None:
+    """The sample's finished games without top-decking import (issue 41), but the evaluations
+    read the games the bots' models of people were fitted on, as before: the same 926."""
+    from secret_hitler.datasets import open_text
+    from secret_hitler.importers.secrethitler_io import iter_records
+    from secret_hitler.sim.people_games import modelled
+
+    with open_text(DATA) as fh:
+        finished = [c.record for c in iter_records(fh) if c.record and "result" in c.record]
+    left_out = [r for r in finished if not modelled(r)]
+    assert [r["rules"]["top_decking"] for r in left_out] == ["not_twice", "forbidden", "forbidden"]
+    kept = load_records(DATA)
+    assert len(kept) == 926 and kept == [r for r in finished if modelled(r)]
+    assert modelled({"rules": {"preset": "official", "rebalanced": [7]}})  # only another deck
+    assert not modelled({"rules": {"preset": "secrethitler-io", "avalon": "merlin"}})
