@@ -115,12 +115,29 @@ def replay_command(
                 if game.finished
                 else f"in progress, next: {game.phase.value} by seats {nxt}"
             )
+            ending += _game_type_ending(game)
             typer.echo(
                 f"{path}: {verdict}; {result.applied} actions; {ending}; "
                 f"liberal {line['liberal_policies']}, fascist {line['fascist_policies']}, "
                 f"tracker {line['election_tracker']}"
             )
     raise typer.Exit(status)
+
+
+def _game_type_ending(game: Any) -> str:
+    """What a game type adds to a replayed game's line: whom Hitler assassinated (Avalon SH),
+    who won where the Monarchist wins his own way."""
+    out = ""
+    assassination = game.assassination
+    if assassination is not None and assassination["target"] is not None:
+        target = assassination["target"]
+        out += (
+            f"; Hitler (seat {assassination['hitler']}) assassinated seat {target}, "
+            f"{game.roles[target].value}"
+        )
+    if game.finished and any(role.value == "monarchist" for role in game.roles):
+        out += f"; won: seats {', '.join(str(s) for s in game.winners)}"
+    return out
 
 
 _registered: set[str] = set()

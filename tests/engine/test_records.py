@@ -209,6 +209,8 @@ def test_replay_summary_fields():
         "finished": False,
         "winner": None,
         "reason": None,
+        "winners": None,
+        "assassination": None,
         "liberal_policies": 1,
         "fascist_policies": 0,
         "election_tracker": 0,

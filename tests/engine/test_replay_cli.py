@@ -21,6 +21,8 @@ SUMMARY_FIELDS = [
     "finished",
     "winner",
     "reason",
+    "winners",
+    "assassination",
     "liberal_policies",
     "fascist_policies",
     "election_tracker",
@@ -93,6 +95,8 @@ def test_replay_json_for_ok_records(tmp_path):
         "finished": False,
         "winner": None,
         "reason": None,
+        "winners": None,
+        "assassination": None,
         "liberal_policies": 0,
         "fascist_policies": 4,
         "election_tracker": 1,
@@ -103,6 +107,81 @@ def test_replay_json_for_ok_records(tmp_path):
         "chancellor": 2,
         "next": {"phase": "vote", "seats": [0, 1, 2, 3, 6]},
     }
+
+
+#: Every secrethitler.io game type at once (docs/game-types.md): seed 4 of rule bots ends with
+#: Hitler (seat 4) executed, then assassinating seat 0, a plain liberal; the Monarchist (seat 5)
+#: wins with the liberals.
+GAME_TYPES = {
+    "preset": "secrethitler-io",
+    "avalon": "percival",
+    "monarchist": True,
+    "rebalanced": [7],
+    "top_decking": "not_twice",
+}
+
+
+def game_type_game(seed: int = 4) -> Game:
+    from secret_hitler.bots.base import make_agent
+
+    game = Game(7, GAME_TYPES, seed=seed)
+    agents = [make_agent("rule", s, s) for s in range(7)]
+    while not game.finished:
+        seat = game.to_act()[0]
+        legal = [a for a in game.legal_actions(seat) if a.type != "claim"]
+        game.apply(agents[seat].act(game.view(seat), legal))
+    return game
+
+
+def test_replay_of_every_game_type(tmp_path):
+    """A record of Avalon SH with Percival and the Monarchist, rebalanced, without double
+    top-decking replays: the line says whom Hitler assassinated and who won (the Monarchist
+    with the liberals); a record whose winners are not the game's is a result mismatch."""
+    game = game_type_game()
+    record = game.to_record()
+    assert record["result"]["winners"] == [0, 1, 2, 3, 5]
+    path = write(tmp_path, "types.json", record)
+    proc = run(path, "--json")
+    assert proc.returncode == 0, proc.stderr
+    line = json.loads(proc.stdout)
+    assert line["ok"] is True and (line["winner"], line["reason"]) == ("liberal", "hitler_executed")
+    assert line["winners"] == [0, 1, 2, 3, 5]
+    assert line["assassination"] == {"hitler": 4, "trigger": "hitler_executed", "target": 0}
+    text = run(path).stdout
+    assert "liberal win (hitler_executed); Hitler (seat 4) assassinated seat 0, liberal;" in text
+    assert "won: seats 0, 1, 2, 3, 5;" in text
+    record["result"]["winners"] = [0, 1, 2, 3]
+    wrong = run(write(tmp_path, "wrong.json", record), "--json")
+    assert wrong.returncode == 1
+    assert json.loads(wrong.stdout)["error"]["code"] == "result_mismatch"
+
+
+def test_replay_view_of_a_game_type_seat(tmp_path):
+    """--view shows what each role of a game type knows: Percival his pair, Merlin the
+    fascists by party, and every role at the end."""
+    record = game_type_game().to_record()
+    cut = dict(record, actions=record["actions"][:10])
+    cut.pop("result")
+    path = write(tmp_path, "cut.json", cut)
+    roles = record["roles"]
+    percival, merlin = roles.index("percival"), roles.index("merlin")
+    seen = json.loads(run(path, "--view", str(percival), "--json").stdout)
+    assert seen["role"] == "percival"
+    assert sorted(seen["merlin_candidates"]) == sorted([merlin, roles.index("morgana")])
+    seen = json.loads(run(path, "--view", str(merlin), "--json").stdout)
+    fascist_party = [s for s, r in enumerate(roles) if r in ("hitler", "morgana", "monarchist")]
+    assert [s for s, p in enumerate(seen["known_parties"]) if p == "fascist"] == fascist_party
+    assert seen["known_roles"] == [r if s == merlin else None for s, r in enumerate(roles)]
+    spectator = json.loads(run(path, "--view", "spectator", "--json").stdout)
+    assert spectator["composition"] == {
+        "hitler": 1,
+        "morgana": 1,
+        "monarchist": 1,
+        "merlin": 1,
+        "percival": 1,
+        "liberal": 2,
+    }
+    assert spectator["known_roles"] == [None] * 7
 
 
 def test_replay_text_output(tmp_path):

@@ -221,3 +221,42 @@ def test_a_record_with_a_bad_talk_line_is_refused() -> None:
     record["talk"] = [{"after": 0, "seat": 1, "line": {"kind": "accuse", "target": 9}}]
     with pytest.raises(AnalysisError, match="talk"):
         analyze(record, None)
+
+
+def _game_type_record(rules: dict[str, Any], seed: int) -> dict[str, Any]:
+    game = Game(7, rules, seed=seed)
+    run_game(game, [make_agent("rule", s, seed * 10 + s) for s in range(7)])
+    return game.to_record()
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        {"preset": "secrethitler-io", "avalon": "merlin"},
+        {"preset": "official", "monarchist": True},
+        {"preset": "official", "avalon": "percival"},
+    ],
+)
+def test_a_game_that_deals_roles_the_posterior_does_not_know_is_refused(
+    tmp_path: Path, rules: dict[str, Any]
+) -> None:
+    """Merlin, Percival, Morgana and the Monarchist are not in the role posterior yet: such a
+    record is refused with a clear message (and the server's 422), never analysed wrongly or
+    with a traceback; the CLI says it and exits 2."""
+    record = _game_type_record(rules, 3)
+    with pytest.raises(AnalysisError, match="the role posterior does not know") as info:
+        analyze(record, None)
+    assert (info.value.code, info.value.status) == ("unsupported_roles", 422)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    res = CliRunner().invoke(app, ["analyze", str(path), "--seat", "0"])
+    assert res.exit_code == 2 and "cannot be analysed" in res.stderr
+    assert "Traceback" not in res.output
+
+
+def test_a_game_type_that_deals_the_official_roles_is_analysed() -> None:
+    """No top-decking deals the official roles: analysed as any game, to its end."""
+    record = _game_type_record({"preset": "official", "top_decking": "forbidden"}, 3)
+    out = analyze(record, 2)
+    assert out["error"] is None and len(out["steps"]) == len(record["actions"]) + 1
+    assert out["moves"] and out["role"] == record["roles"][2]

@@ -300,14 +300,19 @@ def replay(record: Any) -> ReplayResult:
 
 
 def replay_summary(game: Game) -> dict[str, Any]:
-    """The state fields of the replay command's JSON line."""
+    """The state fields of the replay command's JSON line: with ``winners`` (the seats that
+    won: the Monarchist wins his own way) and Avalon SH's ``assassination``."""
     nxt = None
     if not game.finished:
         nxt = {"phase": game.phase.value, "seats": game.to_act()}
+    winners = game.winners
+    assassination = game.assassination
     return {
         "finished": game.finished,
         "winner": game.winner.value if game.winner else None,
         "reason": game.reason.value if game.reason else None,
+        "winners": None if winners is None else list(winners),
+        "assassination": None if assassination is None else dict(assassination),
         "liberal_policies": game.liberal,
         "fascist_policies": game.fascist,
         "election_tracker": game.tracker,
