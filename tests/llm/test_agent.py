@@ -7,8 +7,10 @@ that does not answer until the test ends: no test waits for a race.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
+import socket
 import time
 from typing import Any
 
@@ -141,7 +143,7 @@ def test_a_bad_answer_is_retried_and_counted(chat: ChatServer, problem: str) -> 
 @pytest.mark.parametrize(
     ("problem", "kind", "changes"),
     [
-        ("slow", "late", {"timeout_s": 0.2}),
+        ("slow", "late", {"timeout_s": 0.5}),
         ("endless", "too_long", {"max_response_bytes": 4096}),
         ("500", "http_5xx", {}),
         ("malformed", "malformed", {}),
@@ -159,8 +161,39 @@ def test_after_the_retries_the_fallback_level_plays(
     assert action in legal
     assert agent.transcript[-1]["by"] == "fallback" and agent.transcript[-1]["failure"] == kind
     assert agent.stats.failures == {kind: 2} and agent.stats.retries == 1
+    assert agent.stats.requests == len(chat.requests) == 2  # each reached the endpoint
     assert agent.stats.fallbacks == 1 and agent.stats.fallback_kinds == {kind: 1}
     assert agent.fallback.name == rule.name == "rule"
+
+
+def test_a_request_that_never_reached_the_endpoint_is_no_request() -> None:
+    """An endpoint whose accept queue is full drops the connection's SYN: the request runs out
+    of time connecting, before a byte of it was written. The model is counted no request, no
+    retry and no late answer of its own; its fallback played the move, as late."""
+    with contextlib.ExitStack() as stack:
+        listener = stack.enter_context(socket.socket())
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(0)  # never accepted: one connection fills the queue
+        address = listener.getsockname()
+        for _ in range(2):
+            filler = stack.enter_context(socket.socket())
+            filler.setblocking(False)
+            filler.connect_ex(address)
+        e = parse_endpoint(
+            {
+                "name": "unreachable",
+                "base_url": f"http://127.0.0.1:{address[1]}/v1",
+                "model": "m",
+                "timeout_s": 0.3,
+                "retries": 1,
+            }
+        )
+        game, seat, legal = nomination()
+        agent = LLMAgent(seat, random.Random(seat), e, ChatClient(e))
+        assert agent.act(game.view(seat), legal) in legal
+    assert agent.transcript[-1]["by"] == "fallback"
+    assert agent.stats.requests == agent.stats.retries == 0 and not agent.stats.failures
+    assert agent.stats.fallback_kinds == {"late": 1}
 
 
 def test_no_retries_means_one_request(chat: ChatServer) -> None:

@@ -8,7 +8,9 @@ async client: waiting for a model holds no thread) that either returns a ``Reply
 
 - ``no_slot``: every ``concurrency`` slot of the endpoint stayed busy until the wait's end
   (``slots.FairSlots``); nothing was sent (``sent`` False);
-- ``late``: no complete answer before the deadline (connect, read, or the whole body);
+- ``late``: no complete answer before the deadline (connect, read, or the whole body); a
+  request that ran out of time before its body was written (waiting for a connection, or
+  connecting) never reached the endpoint (``sent`` False), and the agent counts no request;
 - ``too_long``: the body grew past ``max_response_bytes`` (an endless answer is cut there);
 - ``http_429`` (with the server's ``Retry-After``, when it gives one), ``http_5xx``,
   ``http_4xx``; ``transport``: the connection failed; ``bad_reply``: not a chat completion.
@@ -54,7 +56,8 @@ class Reply:
 
 class ChatFailure(Exception):
     """A request that gave no usable reply; ``kind`` is one of the module docstring's.
-    ``sent``: whether the request reached the endpoint (every kind but ``no_slot``)."""
+    ``sent``: whether the request's body was written to the endpoint (never for ``no_slot``,
+    nor for ``late`` or ``transport`` before the body went out)."""
 
     def __init__(
         self,
@@ -182,13 +185,21 @@ class ChatClient:
         limit = self.endpoint.max_response_bytes
         sent = time.monotonic()
         deadline = sent + timeout
+        # Whether the request's body was written to the endpoint's connection: a request that
+        # ran out of time while it waited for a connection or was being connected never reached
+        # the endpoint, and is no request of the model's (counts equal what the endpoint saw).
+        written = False
+
+        async def trace(event: str, _info: dict[str, Any]) -> None:
+            nonlocal written
+            written = written or event.endswith("send_request_body.complete")
 
         def failure(kind: str, message: str, retry_after: float | None = None) -> ChatFailure:
             return ChatFailure(
                 kind,
                 message,
                 retry_after,
-                sent=True,
+                sent=written,
                 seconds=time.monotonic() - sent,
                 queued=queued,
             )
@@ -196,7 +207,12 @@ class ChatClient:
         try:
             async with asyncio.timeout(timeout):  # the whole request, however it trickles
                 async with self._http().stream(
-                    "POST", self.url, json=body, headers=headers, timeout=httpx.Timeout(timeout)
+                    "POST",
+                    self.url,
+                    json=body,
+                    headers=headers,
+                    timeout=httpx.Timeout(timeout),
+                    extensions={"trace": trace},
                 ) as response:
                     status = response.status_code
                     if status != 200:
