@@ -45,8 +45,16 @@ def test_a_two_day_timer_reads_in_days_hours_and_minutes(web_server, chromium) -
             timer.wait_for(timeout=20000)
             assert timer.inner_text().strip() in COUNTDOWN[lang], (lang, timer.inner_text())
             assert not missing_keys(page) and MISSING not in page.content()
-            box = timer.bounding_box()
-            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+            # found and measured in one step in the page: an update may redraw the timer
+            # between two calls from here (found, then gone)
+            box = page.wait_for_function(
+                """() => {
+                    const el = document.querySelector('.status-bar .timer:not([hidden])');
+                    const r = el?.getBoundingClientRect();
+                    return r && r.width > 0 ? {x: r.x, width: r.width} : null;
+                }"""
+            ).json_value()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= 390, box
             if lang in ("en", "ru", "vi"):
                 page.locator(".status-bar").screenshot(path=str(shots / f"timer-{lang}-390.png"))
         finally:
