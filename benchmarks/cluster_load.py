@@ -47,7 +47,9 @@ from server_load import (  # noqa: E402 - after the path set-up
     seat_client,
     server_actions,
     setup_table,
+    start_py_spy,
     start_server,
+    start_table,
 )
 
 
@@ -137,20 +139,20 @@ async def run(
                         )
                     )
                 )
-        await asyncio.wait_for(ready.wait(), 300)
+        # thousands of handshakes, half of them relayed: a minute or more per thousand tables
+        await asyncio.wait_for(ready.wait(), max(300.0, 0.5 * args.tables))
         gc.collect()
         gc.freeze()
         t0 = time.perf_counter()
         cpu0 = [cpu_seconds(p) for p in pids]
         own0 = time.process_time()
+        spy = start_py_spy(args.py_spy, pids[0], args.duration) if args.py_spy else None
         backing0 = {k: tree_cpu_seconds(p) if p else float("nan") for k, p in backing.items()}
 
         async def start(i: int, tid: str, host: str) -> None:
             await asyncio.sleep(rng.uniform(0, args.think))
-            r = await https[(i + 1) % n].post(  # through another node: forwarded to the owner
-                f"/api/tables/{tid}/start", json={}, headers={"authorization": f"Bearer {host}"}
-            )
-            r.raise_for_status()
+            # through another node: forwarded to the owner
+            await start_table(https[(i + 1) % n], tid, host)
 
         await asyncio.gather(*(start(i, tid, tokens[0]) for i, (tid, tokens) in enumerate(tables)))
         await asyncio.wait(clients, timeout=max(0.0, args.duration - (time.perf_counter() - t0)))
@@ -158,6 +160,8 @@ async def run(
         elapsed = time.perf_counter() - t0
         cpu = [cpu_seconds(p) - c for p, c in zip(pids, cpu0, strict=True)]
         client_cpu = time.process_time() - own0
+        if spy is not None:
+            spy.wait()
         backing_cpu = {
             k: (tree_cpu_seconds(p) if p else float("nan")) - backing0[k]
             for k, p in backing.items()
@@ -217,6 +221,9 @@ def main() -> int:
     parser.add_argument("--database-url", default=None)
     parser.add_argument("--redis-url", default=None)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--py-spy", default=None, metavar="FILE", help="profile node 0 while measuring"
+    )
     args = parser.parse_args()
     if not 1 <= args.nodes <= 16 or not 1 <= args.tables <= 5000:
         parser.error("--nodes 1-16, --tables 1-5000")

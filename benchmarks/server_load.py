@@ -278,10 +278,7 @@ async def main_async(args: argparse.Namespace, base: str, pid: int | None) -> di
 
         async def start(tid: str, host: str) -> None:
             await asyncio.sleep(rng.uniform(0, args.think))
-            r = await http.post(
-                f"/api/tables/{tid}/start", json={}, headers={"authorization": f"Bearer {host}"}
-            )
-            r.raise_for_status()
+            await start_table(http, tid, host)
 
         await asyncio.gather(*(start(tid, tokens[0]) for tid, tokens in tables))
         done, _ = await asyncio.wait(
@@ -316,6 +313,26 @@ async def main_async(args: argparse.Namespace, base: str, pid: int | None) -> di
         "server_cpu": server_cpu,
         "client_cpu": client_cpu,
     }
+
+
+async def start_table(http: httpx.AsyncClient, table_id: str, host: str) -> None:
+    """Start a table's game. A kept-alive connection the server closed after the minutes of
+    set-up (its keep-alive timeout) may fail as it is reused: tried once more, when a 409 says
+    the first try started it."""
+    for attempt in range(2):
+        try:
+            r = await http.post(
+                f"/api/tables/{table_id}/start",
+                json={},
+                headers={"authorization": f"Bearer {host}"},
+            )
+        except httpx.TransportError:
+            if attempt:
+                raise
+            continue
+        if not (attempt and r.status_code == 409):
+            r.raise_for_status()
+        return
 
 
 def start_py_spy(out: str, pid: int | None, duration: float) -> subprocess.Popen[bytes]:

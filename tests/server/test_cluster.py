@@ -193,10 +193,10 @@ def test_a_write_under_a_lost_lease_is_refused_by_the_database(database: str) ->
             conn.execute(sa.text("SELECT 1"))
 
         with pytest.raises(lease.LeaseLost), engine.begin() as conn:
-            lease.Fenced(lease.fence("t1", "a", first, 10), write)(conn)
+            lease.Fenced("t1", "a", first, 10, write)(conn)
         assert written == []  # the old owner's write never ran
         with engine.begin() as conn:  # the new owner's does
-            lease.Fenced(lease.fence("t1", "b", second, 10), write)(conn)
+            lease.Fenced("t1", "b", second, 10, write)(conn)
         assert written == [1]
         with engine.begin() as conn:  # released: taken at once, with a higher token
             lease.release("b", {"t1": second})(conn)

@@ -21,6 +21,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from ..storage import db
+from ..storage.writer import run_writes
 
 Write = Callable[[Connection], Any]
 L = db.table_leases
@@ -76,17 +77,42 @@ def fence(table_id: str, node: str, token: int, ttl: float) -> Write:
 
 
 class Fenced:
-    """A write that is made only if ``fence`` passes, in the same transaction."""
+    """A write of table ``table_id`` made only if its lease still carries this owner's
+    ``token`` (``fence``), in the same transaction.
 
-    __slots__ = ("check", "write")
+    The writer groups the fenced writes of one commit (``run_many``): every lease is checked and
+    extended by one statement, then the writes themselves are batched as the writer batches
+    them (every action of the commit in one INSERT), instead of three statements, three round
+    trips to the database, per action. If one lease is gone the whole batch fails and the
+    writer retries its writes one by one, so that only that table's is refused."""
 
-    def __init__(self, check: Write, write: Write) -> None:
-        self.check = check
+    __slots__ = ("table_id", "node", "token", "ttl", "write")
+
+    def __init__(self, table_id: str, node: str, token: int, ttl: float, write: Write) -> None:
+        self.table_id, self.node, self.token, self.ttl = table_id, node, token, ttl
         self.write = write
 
     def __call__(self, conn: Connection) -> Any:
-        self.check(conn)
+        fence(self.table_id, self.node, self.token, self.ttl)(conn)
         return self.write(conn)
+
+    @staticmethod
+    def run_many(conn: Connection, writes: list[Fenced]) -> list[Any]:
+        leases = {(w.table_id, w.node, w.token): w.ttl for w in writes}
+        if len({node for _, node, _ in leases}) != 1:  # (one node writes its own)
+            return [w(conn) for w in writes]
+        node = writes[0].node
+        pairs = [(table_id, token) for table_id, _, token in leases]
+        held = conn.execute(
+            L.update()
+            .where(L.c.owner == node, sa.tuple_(L.c.table_id, L.c.token).in_(pairs))
+            .values(expires_at=time.time() + max(leases.values()))
+            .returning(L.c.table_id)
+        ).scalars()
+        lost = {table_id for table_id, _ in pairs} - set(held)
+        if lost:
+            raise LeaseLost(min(lost))
+        return run_writes(conn, [w.write for w in writes])
 
 
 def renew(node: str, held: dict[str, int], ttl: float) -> Write:

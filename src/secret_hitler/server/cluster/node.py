@@ -181,7 +181,7 @@ class Cluster:
         token = self.held.get(table_id)
         if token is None:
             raise LeaseLost(table_id)
-        return Fenced(lease.fence(table_id, self.node, token, self.ttl), fn)
+        return Fenced(table_id, self.node, token, self.ttl, fn)
 
     async def write(self, table_id: str, fn: Write) -> Any:
         """A write of a table's state, fenced by its lease (the tables' ``Writer`` on a node of

@@ -382,7 +382,7 @@ class Store:
                 assert raw is not None
                 raw.execute(f"PRAGMA busy_timeout={max(1, int(lock_wait * 1000))}")
             with conn.begin():
-                return [(_OK, value) for value in _run_writes(conn, fns)]
+                return [(_OK, value) for value in run_writes(conn, fns)]
         except Exception as exc:
             self._drop(slot)
             if is_unavailable(exc):
@@ -412,9 +412,9 @@ def _select_one(conn: Connection) -> Any:
     return conn.exec_driver_sql("SELECT 1").scalar()
 
 
-def _run_writes(conn: Connection, fns: list[Write]) -> list[Any]:
+def run_writes(conn: Connection, fns: list[Write]) -> list[Any]:
     """Run writes in order; consecutive writes of one type that has a ``run_many(conn, writes)``
-    (``queries.ActionWrite``) go to the database as one batch."""
+    (``queries.ActionWrite``, a cluster's ``lease.Fenced``) go to the database as one batch."""
     out: list[Any] = []
     batch: list[Any] = []
     for fn in fns:
