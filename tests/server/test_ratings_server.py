@@ -1,5 +1,6 @@
 """Rated tables on a real server: who may open one, the rating update after the game (checked
-against openskill through ``secret_hitler.ratings``), the leaderboard and player profiles."""
+against openskill through ``secret_hitler.ratings``), the leaderboard and player profiles. The
+players of a rated game are accounts from addresses of their own (``rated_support``)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import random
 from typing import Any
 
 import pytest
+from rated_support import RATED_ENV, play_rated
+from rated_support import people as accounts
 from server_support import Client, HttpError, Server, ahttp, http, session, wait_for
 
 from secret_hitler import ratings as R
@@ -18,7 +21,12 @@ def _user(server: Server, token: str) -> str:
 
 
 async def _play_humans(server: Server, players: int, rated: bool, seed: int) -> dict[str, Any]:
-    """A full game of ``players`` people (test clients playing random moves)."""
+    """A full game of ``players`` people (test clients playing random moves): accounts from
+    addresses of their own at a rated table, guests at a casual one."""
+    if rated:
+        who = accounts(server, players)
+        game = await play_rated([server], who, seed)
+        return {**game, "users": [p.user_id for p in who]}
     rng = random.Random(seed)
     tokens = [session(server, f"Player {i}") for i in range(players)]
     table = await ahttp(
@@ -45,7 +53,7 @@ async def _play_humans(server: Server, players: int, rated: bool, seed: int) -> 
 def test_rated_tables_are_people_only_official_5_to_10(server: Server) -> None:
     host = session(server, "Host")
     refused = [
-        ({"players": 7, "rated": True, "rules": "secrethitler-io"}, "not_ratable"),
+        ({"players": 7, "rated": True, "rules": "forum"}, "not_ratable"),
         ({"players": 7, "rated": True, "bots": {"3": "rule"}}, "not_ratable"),
         ({"players": 7, "rated": True, "public": False}, "not_ratable"),
         ({"players": 4, "rated": True}, "invalid_settings"),
@@ -55,7 +63,11 @@ def test_rated_tables_are_people_only_official_5_to_10(server: Server) -> None:
         with pytest.raises(HttpError) as err:
             http(server, "POST", "/api/tables", body, host)
         assert err.value.code == code, body
-    table = http(server, "POST", "/api/tables", {"players": 5, "rated": True}, host)
+    # a guest may host a rated table she does not sit at (a rated seat needs an account)
+    with pytest.raises(HttpError) as err:
+        http(server, "POST", "/api/tables", {"players": 5, "rated": True}, host)
+    assert err.value.code == "rated_needs_account"
+    table = http(server, "POST", "/api/tables", {"players": 5, "rated": True, "seat": None}, host)
     tid = table["id"]
     for path, body in (
         (f"/api/tables/{tid}/bots", {}),
@@ -69,7 +81,7 @@ def test_rated_tables_are_people_only_official_5_to_10(server: Server) -> None:
 
 
 def test_a_rated_game_updates_every_players_rating(make_server: Any, backend: str) -> None:
-    server = make_server(backend)
+    server = make_server(backend, **RATED_ENV)
     game = asyncio.run(_play_humans(server, 5, rated=True, seed=7))
     record, users = game["record"], game["users"]
     profiles = {
@@ -141,7 +153,7 @@ def test_a_game_left_unrated_is_rated_at_the_next_start(make_server: Any, tmp_pa
     from secret_hitler.server.storage import db
 
     data = tmp_path / "rated"
-    server = make_server(data=data)
+    server = make_server(data=data, **RATED_ENV)
     game = asyncio.run(_play_humans(server, 5, rated=True, seed=21))
     uid = game["users"][0]
     before = wait_for(
@@ -154,10 +166,10 @@ def test_a_game_left_unrated_is_rated_at_the_next_start(make_server: Any, tmp_pa
         conn.execute(db.rating_history.delete())
         conn.execute(db.rated_games.update().values(rated_at=None))
     engine.dispose()
-    again = make_server(data=data)
+    again = make_server(data=data, **RATED_ENV)
     after = http(again, "GET", f"/api/players/{uid}")  # rated during startup, before serving
     assert after["rating"] == before["rating"]
     assert after["history"] == before["history"]
     again.stop()
-    third = make_server(data=data)  # and never twice
+    third = make_server(data=data, **RATED_ENV)  # and never twice
     assert http(third, "GET", f"/api/players/{uid}")["rating"]["games"] == 1

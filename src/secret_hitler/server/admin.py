@@ -1,5 +1,6 @@
 """``secret-hitler admin``: moderation on the configured database (docs/server.md
-"Administration"): list reports, ban and unban users and addresses, close a table.
+"Administration"): list reports, ban and unban users and addresses, close a table; the seasons
+of the ladder and the conduct flags of rated games (docs/competitive.md).
 
 It works on the database the server uses (``DATABASE_URL``, else the SQLite file in the data
 folder, ``SH_DATA`` or ``--data``), with the server running or not: a running server reads bans
@@ -27,6 +28,10 @@ unban_app = typer.Typer(help="Lift a ban.", no_args_is_help=True)
 app.add_typer(reports_app, name="reports")
 app.add_typer(ban_app, name="ban")
 app.add_typer(unban_app, name="unban")
+season_app = typer.Typer(help="Seasons of the rated ladder.", no_args_is_help=True)
+flags_app = typer.Typer(help="Conduct flags of rated games.", no_args_is_help=True)
+app.add_typer(season_app, name="season")
+app.add_typer(flags_app, name="flags")
 
 _state: dict[str, Any] = {}
 
@@ -235,6 +240,130 @@ def close_table(table_id: Annotated[str, typer.Argument(help="The table (and gam
         _fail(f"no waiting or playing table {table_id!r}")
     _announce()
     typer.echo(f"table {table_id} closed")
+
+
+# ---------------------------------------------------------------------- seasons
+def _seasons_call(write: Any) -> Any:
+    """A season write (``competition/seasons.py``); its refusal is the command's error."""
+    from .competition.seasons import SeasonError
+
+    try:
+        return _run(write)
+    except SeasonError as exc:
+        _fail(str(exc))
+
+
+def _time(text: str) -> float:
+    from .competition.seasons import SeasonError, parse_time
+
+    try:
+        return parse_time(text)
+    except SeasonError as exc:
+        raise typer.BadParameter(str(exc)) from None
+
+
+@season_app.command("add")
+def season_add(
+    season_id: Annotated[str, typer.Argument(help="Its id: lower-case letters, digits, '-'.")],
+    start: Annotated[str, typer.Option("--start", help="2027-01-01 or 2027-01-01T18:00 (UTC).")],
+    end: Annotated[str, typer.Option("--end", help="When it ends (same forms).")],
+    name: Annotated[str | None, typer.Option("--name", help="Its name (default: its id).")] = None,
+    placement: Annotated[
+        int, typer.Option("--placement", min=0, max=100, help="Games before a player is ranked.")
+    ] = 5,
+) -> None:
+    """Add a season: rated games that start between --start and --end count on its ladder."""
+    from .competition.seasons import SeasonError, add_season, new_season
+
+    try:
+        season = new_season(season_id, name or season_id, _time(start), _time(end), placement)
+    except SeasonError as exc:
+        raise typer.BadParameter(str(exc)) from None
+    _seasons_call(add_season(season, time.time()))
+    typer.echo(
+        f"season {season.id} ({season.name}): {_when(season.starts_at)} to "
+        f"{_when(season.ends_at)}, ranked after {season.placement} games"
+    )
+
+
+@season_app.command("list")
+def season_list(
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per line.")] = False,
+) -> None:
+    """Every season, the first first, with its state."""
+    from .competition.seasons import list_seasons
+
+    now = time.time()
+    seasons = _run(list_seasons())
+    for season in seasons:
+        shown = season.to_json(now)
+        if as_json:
+            typer.echo(json.dumps(shown, ensure_ascii=False))
+        else:
+            typer.echo(
+                f"{season.id} ({season.name}) {shown['state']}: {_when(season.starts_at)} to "
+                f"{_when(season.ends_at)}, ranked after {season.placement} games"
+            )
+    if not seasons and not as_json:
+        typer.echo("no seasons")
+
+
+@season_app.command("end")
+def season_end(
+    season_id: Annotated[str, typer.Argument(help="The season's id.")],
+    at: Annotated[str | None, typer.Option("--at", help="When (default: now).")] = None,
+) -> None:
+    """End a season now (or at --at, earlier than planned); games already started still count."""
+    from .competition.seasons import end_season
+
+    season = _seasons_call(end_season(season_id, time.time() if at is None else _time(at)))
+    typer.echo(f"season {season.id} ends {_when(season.ends_at)}")
+
+
+@season_app.command("remove")
+def season_remove(season_id: Annotated[str, typer.Argument(help="The season's id.")]) -> None:
+    """Remove a season no rated game belongs to."""
+    from .competition.seasons import remove_season
+
+    _seasons_call(remove_season(season_id))
+    typer.echo(f"season {season_id} removed")
+
+
+# ---------------------------------------------------------------------- conduct flags
+@flags_app.command("list")
+def flags_list(
+    include_cleared: Annotated[bool, typer.Option("--all", help="Cleared flags too.")] = False,
+    limit: Annotated[int, typer.Option("--limit", min=1, max=500)] = 50,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per line.")] = False,
+) -> None:
+    """The conduct flags of rated games (collusion signals), the latest first."""
+    from .competition.signals import flags
+
+    rows = _run(flags(include_cleared, limit))
+    for row in rows:
+        if as_json:
+            typer.echo(json.dumps(row, ensure_ascii=False))
+            continue
+        detail = ", ".join(
+            f"{k} {v}" for k, v in row["detail"].items() if k not in ("users", "count")
+        )
+        cleared = f" (cleared {_when(row['cleared_at'])})" if row["cleared_at"] else ""
+        typer.echo(
+            f"#{row['id']} {_when(row['updated_at'])} {row['kind']}: "
+            f"{' '.join(row['users'])}: {detail}{cleared}"
+        )
+    if not rows and not as_json:
+        typer.echo("no flags")
+
+
+@flags_app.command("clear")
+def flags_clear(flag_id: Annotated[int, typer.Argument(help="The flag's number.")]) -> None:
+    """Mark a flag as looked at (it opens again if its evidence grows)."""
+    from .competition.signals import clear
+
+    if not _run(clear(flag_id, time.time())):
+        _fail(f"no open flag #{flag_id}")
+    typer.echo(f"flag #{flag_id} cleared")
 
 
 def register(root: typer.Typer) -> None:

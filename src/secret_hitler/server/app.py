@@ -20,7 +20,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .accounts import reserved
 from .accounts.auth import Sessions, Tokens
-from .api import accounts, arena, hosting, lobby, moderation, ratings, replay, ws
+from .api import accounts, arena, competition, hosting, lobby, moderation, ratings, replay, ws
 from .api.security import Guard
 from .cluster.forward import LobbyForward
 from .core.config import Settings
@@ -82,6 +82,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(ws.router)
     app.include_router(replay.router)
     app.include_router(ratings.router)
+    app.include_router(competition.router)
     app.include_router(moderation.router)
     app.include_router(arena.router)
     _install_errors(app)

@@ -3,7 +3,8 @@ hands to a bot an offline seat, removes someone from a waiting table; "rematch" 
 with the same people and settings; a remake vote deals the game anew in its first rounds.
 
 Each route parses, authenticates and calls one use-case: ``table/usecases.py`` (settings, seats,
-rematch), ``table/remake.py`` (the vote), ``lobby/rematch.py`` (a rematch of a stored table).
+rematch, the vote to replace an absent player), ``table/remake.py`` (the remake vote),
+``lobby/rematch.py`` (a rematch of a stored table).
 (The host role passing on and the closing of abandoned waiting tables are in lobby/hub.py,
 Hub._sweep.)
 """
@@ -13,7 +14,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from fastapi import APIRouter, Request
-from pydantic import BaseModel, ConfigDict, StrictBool, StrictStr
+from pydantic import BaseModel, ConfigDict, StrictBool, StrictInt, StrictStr
 
 from ..core.guard import client_address
 from ..lobby import rematch as rematches
@@ -39,6 +40,12 @@ class SeatBody(BaseModel):
 
 class RemakeBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
+    vote: StrictBool = True
+
+
+class AfkBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seat: StrictInt
     vote: StrictBool = True
 
 
@@ -98,4 +105,19 @@ async def remake(table_id: str, request: Request, body: RemakeBody | None = None
     passed = await remakes.vote(table, user.id, yes, client_address(request.client))
     detail = _detail(table, user)
     detail["remade"] = passed
+    return detail
+
+
+@router.post("/api/tables/{table_id}/afk")
+async def afk(table_id: str, body: AfkBody, request: Request) -> dict[str, Any]:
+    """Vote (anonymously) to hand an absent player's seat to a bot for good; the first vote
+    opens the poll. It passes when more than half of the other living people at the table say
+    yes (people: the players who voted from one address are one) while she is still absent
+    (``table/afk.py``); at a rated table her game then counts as left."""
+    user = need_user(request)
+    table = _table(hub_of(request), table_id, user)
+    addr = client_address(request.client)
+    passed = await usecases.afk_vote(table, user, body.seat, body.vote, addr)
+    detail = _detail(table, user)
+    detail["replaced"] = passed
     return detail

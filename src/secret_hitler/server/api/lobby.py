@@ -7,6 +7,7 @@ a refusal (``LobbyError``) becomes the HTTP answer (app.py).
 
 from __future__ import annotations
 
+import math
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request, Response
@@ -34,6 +35,7 @@ from ..table.levels import bot_levels, default_level
 from ..table.seats import Seat
 from ..table.session import Table
 from .moderation import moderation_of
+from .rated import rated_entry
 from .security import is_https
 from .visibility import is_member, may_see
 
@@ -234,6 +236,10 @@ async def limits(request: Request) -> dict[str, int]:
         "password_max": PASSWORD_MAX,
         "webhook_max": URL_MAX,
         "report_max": REASON_MAX,
+        # rated seats and the AFK vote (docs/competitive.md), as the catalogs' texts name them
+        "rated_min_games": hub_of(request).settings.rated_min_games,
+        "rated_min_hours": math.ceil(hub_of(request).settings.rated_min_age / 3600),
+        "afk_after": math.ceil(hub_of(request).settings.afk_after),
     }
 
 
@@ -274,8 +280,16 @@ async def list_tables(request: Request) -> dict[str, Any]:
 async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
     user = need_user(request)
     addr = client_address(request.client)
-    table = await hub_of(request).create_table(user, body.model_dump(), addr)
+    asked = body.model_dump()
+    # a rated table its maker sits at: her standing and where she asks from (api/rated.py)
+    rated = await rated_entry(request, user.id) if _asks_rated(asked) else None
+    table = await hub_of(request).create_table(user, asked, addr, rated)
     return _detail(table, user)
+
+
+def _asks_rated(body: dict[str, Any]) -> bool:
+    """Whether a new table's settings ask for a rated game."""
+    return bool(body.get("rated")) or body.get("category") == "rated"
 
 
 def _lookup(hub: Hub, request: Request) -> None:
@@ -322,7 +336,8 @@ async def join(table_id: str, body: JoinBody, request: Request) -> dict[str, Any
         raise LobbyError(404, "not_found", f"no table {brief(table_id)}")
     if not table.public and user.id != table.host and body.invite != table.invite:
         raise LobbyError(403, "invite_required", "this table is private: the invite code is needed")
-    await usecases.join(table, user, body.seat, moderation_of(request))
+    rated = await rated_entry(request, user.id) if table.rated else None
+    await usecases.join(table, user, body.seat, moderation_of(request), rated)
     return _detail(table, user)
 
 

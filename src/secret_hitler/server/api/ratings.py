@@ -1,4 +1,5 @@
-"""Ratings over HTTP: the leaderboard and player profiles (docs/protocol.md "Ratings")."""
+"""Ratings over HTTP: the leaderboard and player profiles, with their seasons (docs/protocol.md
+"Ratings")."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 
 from ... import ratings as R
+from ..competition.seasons import player_seasons
 from ..core.errors import LobbyError
 from ..core.text import brief
 from ..storage.ratings import PERIODS, leaderboard, profile
@@ -36,7 +38,15 @@ async def get_player(user_id: str, request: Request) -> dict[str, Any]:
     if len(user_id) > 32:
         raise LobbyError(404, "not_found", f"no player {brief(user_id)}")
     store: Store = request.app.state.hub.store
-    found = await store.read(profile(user_id))
+    now = time.time()
+
+    def read(conn: Any) -> dict[str, Any] | None:
+        found: dict[str, Any] | None = profile(user_id)(conn)
+        if found is not None:  # her seasons, newest first (competition/seasons.py)
+            found["seasons"] = player_seasons(conn, user_id, now)
+        return found
+
+    found: dict[str, Any] | None = await store.read(read)
     if found is None:
         raise LobbyError(404, "not_found", f"no player {brief(user_id)}")
-    return found  # type: ignore[no-any-return]
+    return found

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import sqlalchemy as sa
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ..competition.eligibility import device_cookie
 from ..core.guard import client_address
 from ..storage import db
 from ..storage.writer import Write
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 
 _TABLE_PATH = re.compile(
     r"/api/tables/([A-Za-z0-9_-]{1,32})"
-    r"(?:/(?:join|leave|start|rematch|remake|publish|bots|bots/\d{1,3}|seats/\d{1,3}))?"
+    r"(?:/(?:join|leave|start|rematch|remake|afk|publish|bots|bots/\d{1,3}|seats/\d{1,3}))?"
 )
 _INVITE_PATH = re.compile(r"/api/invite/([A-Za-z0-9_-]{1,64})")
 # Headers a forwarded request goes without: the client's credentials (this node authenticated
@@ -142,7 +143,11 @@ class LobbyForward:
             "client": tuple(request["client"]) if request.get("client") else None,
             "server": None,
             "app": self.owner_app,
-            "state": {"user": user, "token_source": request.get("token_source")},
+            "state": {
+                "user": user,
+                "token_source": request.get("token_source"),
+                "device": request.get("device"),  # its device cookie (api/rated.py)
+            },
             "sh_forwarded": True,
         }
         body = base64.b64decode(request["body"])
@@ -191,8 +196,18 @@ def _request(scope: Scope, body: bytes) -> dict[str, Any]:
         if user is None
         else {"id": user.id, "name": user.name, "session": user.session},
         "token_source": state.get("token_source"),
+        # the client's cookies stay here; a rated seat's device check needs its device id
+        "device": device_cookie(_header(scope, b"cookie")),
         "body": base64.b64encode(body).decode("ascii"),
     }
+
+
+def _header(scope: Scope, name: bytes) -> str:
+    """A request header's value ("" when absent)."""
+    for key, value in scope.get("headers", []):
+        if key.lower() == name:
+            return str(value.decode("latin-1"))
+    return ""
 
 
 async def _read_body(receive: Receive) -> bytes:

@@ -59,6 +59,28 @@ def _threads(name: str, default: int) -> int:
     return value
 
 
+def _count(name: str, default: int) -> int:
+    """A whole number of at least 0 from the environment (0 turns a requirement off)."""
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ValueError(f"{name}: must be a whole number, got {raw[:20]!r}") from None
+    if value < 0:
+        raise ValueError(f"{name}: must be 0 or more, got {value}")
+    return value
+
+
+def _seconds(name: str, default: float) -> float:
+    """A number of seconds of at least 0 from the environment."""
+    value = _float(name, default)
+    if not value >= 0:
+        raise ValueError(f"{name}: must be 0 or more seconds")
+    return value
+
+
 def _path(value: Any) -> Path | None:
     """An optional file's path ("" or None: none)."""
     return Path(value) if value not in (None, "") else None
@@ -334,6 +356,14 @@ class Settings:
     llm_endpoints: Path | None = None
     # The arena's report.json the leaderboard page shows (SH_ARENA_REPORT); None: no leaderboard.
     arena_report: Path | None = None
+    # Rated seats (docs/competitive.md): an account this old (seconds) with this many finished
+    # games; after leaving a rated game no rated seat for ``leave_cooldown`` seconds (growing)
+    rated_min_age: float = 86400.0
+    rated_min_games: int = 3
+    leave_cooldown: float = 600.0
+    # seconds a seated player must have been absent (offline, or the game waiting on her) before
+    # her table may vote to replace her by a bot
+    afk_after: float = 60.0
     extra: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
@@ -342,7 +372,8 @@ class Settings:
         SH_DB_TIMEOUT, SH_BOT_TIMEOUT, SH_BOT_THREADS, SH_MODERATION_REFRESH, SH_BOT_MODULES (comma-separated module
         names), SH_ALLOWED_ORIGINS, SH_TRUSTED_PROXIES, SH_PUBLIC_URL, SH_LOG_FORMAT, SH_API_DOCS,
         SH_WEBHOOK_ALLOW_PRIVATE, SH_METRICS_TOKEN, REDIS_URL, SH_NODE_ID, SH_LEASE_TTL,
-        SH_LLM_ENDPOINTS, SH_ARENA_REPORT and the limits of ``LIMIT_ENV``.
+        SH_LLM_ENDPOINTS, SH_ARENA_REPORT, SH_RATED_MIN_AGE, SH_RATED_MIN_GAMES,
+        SH_LEAVE_COOLDOWN, SH_AFK_AFTER and the limits of ``LIMIT_ENV``.
 
         Keyword arguments that are not ``None`` (command-line flags) and ``limits`` (``--limit``
         NAME -> VALUE) win over the environment. A bad value raises ``ValueError``.
@@ -377,6 +408,10 @@ class Settings:
             "lease_ttl": _float("SH_LEASE_TTL", 10.0),
             "llm_endpoints": _path(env.get("SH_LLM_ENDPOINTS")),
             "arena_report": _path(env.get("SH_ARENA_REPORT")),
+            "rated_min_age": _seconds("SH_RATED_MIN_AGE", 86400.0),
+            "rated_min_games": _count("SH_RATED_MIN_GAMES", 3),
+            "leave_cooldown": _seconds("SH_LEAVE_COOLDOWN", 600.0),
+            "afk_after": _seconds("SH_AFK_AFTER", 60.0),
         }
         defaults = cls()
         given = {k: env[e] for k, e in LIMIT_ENV.items() if env.get(e)}

@@ -18,6 +18,8 @@ from typing import Any
 from ... import ratings as R
 from ...engine import Rules, game_from_record
 from ..accounts.auth import NameError_, User, clean_name
+from ..competition.eligibility import RatedEntry
+from ..competition.rating import rate_finished
 from ..core import protocol as P
 from ..core.config import Settings
 from ..core.errors import LobbyError
@@ -25,7 +27,6 @@ from ..core.guard import Guard
 from ..core.metrics import Metrics
 from ..core.text import brief, json_problem
 from ..storage import queries as S
-from ..storage.ratings import rate
 from ..storage.writer import Store
 from ..table import usecases
 from ..table.levels import bot_seat, check_level, default_level
@@ -62,6 +63,19 @@ def rated_problem(players: int, rules: Any, seats: list[Seat], public: bool) -> 
     return None
 
 
+def _admit_rated_host(table: Table, user: User, rated: RatedEntry | None) -> None:
+    """A rated table's maker who sits at it: her standing allows a rated seat (else the table is
+    not made), and her seat is admitted from where she asked (competition/eligibility.py)."""
+    if not table.rated or table.seat_of(user.id) is None:
+        return
+    if rated is None:
+        raise LobbyError(403, "rated_needs_account", "rated seats are for accounts")
+    if rated.problem is not None:
+        raise rated.problem
+    table.seating.admissions[user.id] = rated.admission
+    table.seating.stored()
+
+
 class Keeper:
     """The hub's side of its tables' lives (``services.Listener``): a rated game is rated when it
     ends; a finished table is forgotten once it has had no connection for a while (it stays in
@@ -69,11 +83,12 @@ class Keeper:
 
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
-        self._rating: set[asyncio.Task[None]] = set()  # in flight (kept from the collector)
+        self._rating: set[asyncio.Task[bool]] = set()  # in flight (kept from the collector)
 
     def finished(self, table: Table) -> None:
         if table.rated:
-            task = asyncio.get_running_loop().create_task(rate(self.hub.store, table.id))
+            rating = rate_finished(self.hub.store, table.id, table.game)
+            task = asyncio.get_running_loop().create_task(rating)
             self._rating.add(task)
             task.add_done_callback(self._rating.discard)
 
@@ -273,8 +288,14 @@ class Hub:
 
     # ------------------------------------------------------------------ lobby
     async def create_table(
-        self, user: User, body: dict[str, Any], addr: str | None = None
+        self,
+        user: User,
+        body: dict[str, Any],
+        addr: str | None = None,
+        entry: RatedEntry | None = None,
     ) -> Table:
+        """A new table; ``entry``: where its maker asks from and whether her standing allows a
+        rated seat, for a rated table she sits at (competition/eligibility.py)."""
         self.check_new_table(user.id, addr)
         players = body["players"]
         timer = body.get("timer")
@@ -324,6 +345,7 @@ class Hub:
             rated=rated,
             bots_talk=bool(body.get("bots_talk", True)),
         )
+        _admit_rated_host(table, user, entry)
         await self.ownership.claim_new(table.id)
         await self.store.write(S.save_table(table.row(), insert=True))
         self._register(table)
@@ -385,6 +407,10 @@ class Hub:
             rated=bool(old.get("rated")),
             bots_talk=bool(old.get("bots_talk", True)),
         )
+        if table.rated:  # the same people, taken from where they were; a bot's seat is free
+            table.seats[:] = [Seat() if s.kind == "bot" else s for s in table.seats]
+            table.seating.restore_admissions(old.get("admissions"))
+            table.seating.stored()
         await self.ownership.claim_new(table.id)  # (as a new table: served where it is made)
         await self.store.write(S.save_table(table.row(), insert=True))
         self._register(table)
@@ -464,6 +490,7 @@ class Hub:
             bots_talk=bool(row.get("bots_talk", True)),
         )
         table.chat.restore(st.chat)
+        table.seating.restore_admissions(row.get("admissions"))
         self._register(table)
         if st.game is not None:
             game = game_from_record(S.record_of(st))

@@ -27,6 +27,17 @@ def save_user(user_id: str, name: str) -> Write:
     return run
 
 
+def both(first: Write, second: Write) -> Write:
+    """``first`` then ``second`` in one transaction; the first's result."""
+
+    def run(conn: Connection) -> Any:
+        out = first(conn)
+        second(conn)
+        return out
+
+    return run
+
+
 def save_table(row: dict[str, Any], insert: bool) -> Write:
     def run(conn: Connection) -> None:
         if insert:

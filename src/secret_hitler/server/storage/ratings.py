@@ -1,12 +1,14 @@
-"""Rated tables in storage: the rating update after each game, the leaderboard and player profiles
-(docs/protocol.md "Ratings"; the model is ``secret_hitler.ratings``; who may play a rated table:
-``lobby.hub.rated_problem``).
+"""Rated tables in storage: the rating update after each game (all-time and the season's), the
+leaves from rated games, the leaderboard and player profiles (docs/protocol.md "Ratings",
+docs/competitive.md; the model is ``secret_hitler.ratings``; who may play a rated table:
+``lobby.hub.rated_problem`` and ``competition/eligibility.py``).
 
-A rated table is people only, official rules, 5-10 players. Its players (user ids by seat) are
-stored with the game's start in ``rated_games``, so a player who leaves mid-game still counts.
-When the game ends, one transaction updates every player's rating, writes the history and marks
-the game rated; a game left unrated by a crash or an unavailable database is rated at the next
-startup (``catch_up``), in the order the games ended.
+A rated table is people only, a rated rules preset, 5-10 players. Its players (user ids by
+seat), the season in force and where each seat was taken from are stored with the game's start
+in ``rated_games``, so a player who leaves mid-game still counts (as a loss). When the game
+ends, one transaction updates every player's ratings, writes the history and marks the game
+rated; a game left unrated by a crash or an unavailable database is rated at the next startup
+(``catch_up``), in the order the games ended.
 """
 
 from __future__ import annotations
@@ -26,63 +28,194 @@ log = logging.getLogger("secret_hitler.server.ratings")
 
 PERIODS = {"week": 7 * 86400, "month": 30 * 86400, "all": None}
 HISTORY_MAX = 500  # rating history points in a profile (the newest)
+#: The ``by`` of a move a stand-in made for a person (table/driver.py): a seat played mostly
+#: by them counts as left (docs/competitive.md "Leaving").
+STAND_IN_MOVES = ("timer", "absent")
 
 
-def with_rated_start(write: Write, game_id: str, user_ids: list[str | None]) -> Write:
-    """``write`` (the game's start) plus its rated players, in the same transaction."""
+def season_at(conn: Connection, ts: float) -> str | None:
+    """The id of the season in force at ``ts`` (None: none; seasons never overlap:
+    ``competition/seasons.py``)."""
+    s = db.seasons.c
+    return conn.execute(
+        sa.select(s.id).where(s.starts_at <= ts, s.ends_at > ts).order_by(s.starts_at).limit(1)
+    ).scalar()
+
+
+def with_rated_start(
+    write: Write,
+    game_id: str,
+    user_ids: list[str | None],
+    admissions: dict[str, dict[str, Any]] | None = None,
+) -> Write:
+    """``write`` (the game's start) plus its rated players (a seat a bot holds: None, never
+    rated), the season in force now and where each seat was taken from, in the same
+    transaction. A remake deals the game anew: its players are taken again."""
 
     def run(conn: Connection) -> Any:
         out = write(conn)
+        now = time.time()
+        conn.execute(db.rated_games.delete().where(db.rated_games.c.game_id == game_id))
+        conn.execute(db.rated_admissions.delete().where(db.rated_admissions.c.game_id == game_id))
         conn.execute(
             db.rated_games.insert().values(
-                game_id=game_id, user_ids=user_ids, created_at=time.time(), rated_at=None
+                game_id=game_id,
+                user_ids=user_ids,
+                created_at=now,
+                rated_at=None,
+                season_id=season_at(conn, now),
             )
         )
+        rows = [
+            {"game_id": game_id, "user_id": uid, "address": a["a"], "device": a.get("d"), "ts": now}
+            for uid, a in (admissions or {}).items()
+            if uid in user_ids
+        ]
+        if rows:
+            conn.execute(db.rated_admissions.insert(), rows)
         return out
 
     return run
 
 
-def rate_game(game_id: str) -> Write:
-    """Apply a finished rated game to its players' ratings, once (a no-op if already rated)."""
+def record_leave(game_id: str, user_id: str, kind: str, ts: float) -> Write:
+    """``user_id`` left the rated game ``game_id`` before its end (``kind``: ``left`` or
+    ``replaced``), counted by the game's season; once per game (a second leave of the same game
+    is not counted again). Composed with the write that hands her seat to a bot."""
+
+    def run(conn: Connection) -> None:
+        lv = db.rated_leaves.c
+        seen = conn.execute(
+            sa.select(lv.kind).where(lv.game_id == game_id, lv.user_id == user_id)
+        ).first()
+        if seen is not None:
+            return
+        season = conn.execute(
+            sa.select(db.rated_games.c.season_id).where(db.rated_games.c.game_id == game_id)
+        ).scalar()
+        conn.execute(
+            db.rated_leaves.insert().values(
+                game_id=game_id, user_id=user_id, season_id=season, kind=kind, ts=ts
+            )
+        )
+
+    return run
+
+
+def _preset(rules: Any) -> str:
+    """The rules preset of a stored game's rules (a preset name, or a preset with changes)."""
+    if isinstance(rules, str):
+        return rules
+    if isinstance(rules, dict) and isinstance(rules.get("preset"), str):
+        return str(rules["preset"])
+    return R.OFFICIAL
+
+
+def _ratings(conn: Connection, table: sa.Table, where: Any, user_ids: list[str]) -> dict[str, Any]:
+    """The stored ratings (rows) of ``user_ids`` in ``table`` (all-time or one season's)."""
+    return {
+        row.user_id: row
+        for row in conn.execute(sa.select(table).where(where, table.c.user_id.in_(user_ids)))
+    }
+
+
+def _rate_all(
+    roles: list[str],
+    before: list[R.Rating],
+    liberals_won: bool,
+    preset: str,
+    left: set[int],
+) -> list[R.Rating]:
+    """Each seat's rating after the game (a leaver's as a loss: ``R.rate_with_leavers``)."""
+    lib = [i for i, role in enumerate(roles) if role == "liberal"]
+    fas = [i for i, role in enumerate(roles) if role != "liberal"]
+    order = lib + fas
+    after = R.rate_with_leavers(
+        [before[i] for i in lib],
+        [before[i] for i in fas],
+        liberals_won,
+        preset,
+        frozenset(k for k, seat in enumerate(order) if seat in left),
+    )
+    out: list[R.Rating] = list(before)
+    for k, seat in enumerate(order):
+        out[seat] = after[k]
+    return out
+
+
+def _stood_in(conn: Connection, game_id: str) -> list[int]:
+    """The seats whose moves a stand-in made more often than their person did (``by``:
+    ``timer`` or ``absent``): a player who let a bot play her rated game for her."""
+    a = db.actions.c
+    counts: dict[int, list[int]] = {}
+    for seat, by, n in conn.execute(
+        sa.select(a.seat, a.by, sa.func.count()).where(a.game_id == game_id).group_by(a.seat, a.by)
+    ):
+        tally = counts.setdefault(seat, [0, 0])
+        tally[by in STAND_IN_MOVES] += n
+    return [seat for seat, (own, stood_in) in counts.items() if stood_in > own]
+
+
+def rate_game(game_id: str, throws: dict[int, int] | None = None) -> Write:
+    """Apply a finished rated game to its players' all-time ratings and, when a season was in
+    force at its start, their season ratings, once (a no-op if already rated). A seat a bot
+    held from the start (a remake after a leave) counts for its team at the default rating and
+    is never rated; a player who left, or whose moves a stand-in made more often than she did,
+    counts as a loss (``R.rate_with_leavers``) and her leave is counted. ``throws``:
+    each seat's moves against its own team (``competition/signals.py``), kept in the history
+    for the conduct signals."""
 
     def run(conn: Connection) -> bool:
         rg = db.rated_games.c
         pending = conn.execute(
-            sa.select(rg.user_ids).where(rg.game_id == game_id, rg.rated_at.is_(None))
+            sa.select(rg.user_ids, rg.season_id).where(rg.game_id == game_id, rg.rated_at.is_(None))
         ).first()
         if pending is None:
             return False
         g = db.games.c
         game = conn.execute(
-            sa.select(g.roles, g.winner, g.status, g.finished_at).where(g.id == game_id)
+            sa.select(g.roles, g.winner, g.status, g.finished_at, g.rules).where(g.id == game_id)
         ).first()
         if game is None or game.status != "finished" or game.winner is None:
             return False
-        user_ids: list[str] = list(pending.user_ids)
+        seats: list[str | None] = list(pending.user_ids)
+        people = [uid for uid in seats if uid is not None]
         roles: list[str] = list(game.roles)
-        r = db.ratings.c
-        rows = {
-            row.user_id: row
-            for row in conn.execute(sa.select(db.ratings).where(r.user_id.in_(user_ids)))
-        }
+        preset = _preset(game.rules)
+        liberals_won = game.winner == "liberal"
+        lv = db.rated_leaves.c
+        leavers = set(conn.execute(sa.select(lv.user_id).where(lv.game_id == game_id)).scalars())
+        for seat in _stood_in(conn, game_id):
+            uid = seats[seat] if seat < len(seats) else None
+            if uid is not None and uid not in leavers:  # away for most of her own game
+                record_leave(game_id, uid, "absent", game.finished_at or time.time())(conn)
+                leavers.add(uid)
+        left = {i for i, uid in enumerate(seats) if uid is not None and uid in leavers}
         start = R.default()
-        before = {
-            uid: R.Rating(rows[uid].mu, rows[uid].sigma) if uid in rows else start
-            for uid in user_ids
-        }
-        lib = [i for i, role in enumerate(roles) if role == "liberal"]
-        fas = [i for i, role in enumerate(roles) if role != "liberal"]
-        new_lib, new_fas = R.rate_game(
-            [before[user_ids[i]] for i in lib],
-            [before[user_ids[i]] for i in fas],
-            game.winner == "liberal",
-        )
-        after = dict(zip([user_ids[i] for i in lib + fas], new_lib + new_fas, strict=True))
         now = time.time()
         ts = game.finished_at or now
-        for seat, uid in enumerate(user_ids):
-            new = after[uid]
+        r = db.ratings.c
+        rows = _ratings(conn, db.ratings, sa.true(), people)
+        before = [
+            R.Rating(rows[uid].mu, rows[uid].sigma) if uid in rows else start for uid in seats
+        ]
+        after = _rate_all(roles, before, liberals_won, preset, left)
+        season_id = pending.season_id
+        s_rows: dict[str, Any] = {}
+        s_before: list[R.Rating] = []
+        s_after: list[R.Rating] = []
+        if season_id is not None:
+            sr = db.season_ratings.c
+            s_rows = _ratings(conn, db.season_ratings, sr.season_id == season_id, people)
+            s_before = [
+                R.Rating(s_rows[uid].mu, s_rows[uid].sigma) if uid in s_rows else start
+                for uid in seats
+            ]
+            s_after = _rate_all(roles, s_before, liberals_won, preset, left)
+        for seat, uid in enumerate(seats):
+            if uid is None:
+                continue  # a bot is never rated
+            new = after[seat]
             values = {"mu": new.mu, "sigma": new.sigma, "updated_at": now}
             if uid in rows:
                 conn.execute(
@@ -92,7 +225,18 @@ def rate_game(game_id: str) -> Write:
                 )
             else:
                 conn.execute(db.ratings.insert().values(user_id=uid, games=1, **values))
-            won = (roles[seat] == "liberal") == (game.winner == "liberal")
+            season_values: dict[str, Any] = {}
+            if season_id is not None:
+                s_new = s_after[seat]
+                _store_season(conn, season_id, uid, s_rows.get(uid), s_new, now)
+                season_values = {
+                    "season_id": season_id,
+                    "season_mu_before": s_before[seat].mu,
+                    "season_sigma_before": s_before[seat].sigma,
+                    "season_mu": s_new.mu,
+                    "season_sigma": s_new.sigma,
+                }
+            won = (roles[seat] == "liberal") == liberals_won and seat not in left
             conn.execute(
                 db.rating_history.insert().values(
                     game_id=game_id,
@@ -100,11 +244,14 @@ def rate_game(game_id: str) -> Write:
                     players=len(roles),
                     role=roles[seat],
                     won=won,
-                    mu_before=before[uid].mu,
-                    sigma_before=before[uid].sigma,
+                    mu_before=before[seat].mu,
+                    sigma_before=before[seat].sigma,
                     mu=new.mu,
                     sigma=new.sigma,
                     ts=ts,
+                    left_early=seat in left,
+                    throws=(throws or {}).get(seat, 0),
+                    **season_values,
                 )
             )
         conn.execute(db.rated_games.update().where(rg.game_id == game_id).values(rated_at=now))
@@ -113,14 +260,35 @@ def rate_game(game_id: str) -> Write:
     return run
 
 
-async def rate(store: Store, game_id: str) -> None:
+def _store_season(
+    conn: Connection, season_id: str, user_id: str, row: Any, new: R.Rating, now: float
+) -> None:
+    sr = db.season_ratings.c
+    values = {"mu": new.mu, "sigma": new.sigma, "updated_at": now}
+    if row is None:
+        conn.execute(
+            db.season_ratings.insert().values(
+                season_id=season_id, user_id=user_id, games=1, **values
+            )
+        )
+    else:
+        conn.execute(
+            db.season_ratings.update()
+            .where(sr.season_id == season_id, sr.user_id == user_id)
+            .values(**values, games=row.games + 1)
+        )
+
+
+async def rate(store: Store, game_id: str, throws: dict[int, int] | None = None) -> bool:
     """Rate a rated game that just ended; a failure leaves it for ``catch_up`` (the result is
-    committed in one transaction: nobody reads half of it)."""
+    committed in one transaction: nobody reads half of it). Returns whether it was rated now."""
     try:
-        if await store.write(rate_game(game_id)):
+        if await store.write(rate_game(game_id, throws)):
             log.info("game rated", extra={"game_id": game_id})
+            return True
     except Exception:
         log.warning("rating postponed to the next start", extra={"game_id": game_id})
+    return False
 
 
 async def catch_up(store: Store) -> int:
@@ -222,9 +390,10 @@ def profile(user_id: str) -> Write:
                 "role": p.role,
                 "won": bool(p.won),
                 "players": p.players,
+                "left": bool(p.left_early),
             }
             for p in conn.execute(
-                sa.select(h.game_id, h.ts, h.mu, h.sigma, h.role, h.won, h.players)
+                sa.select(h.game_id, h.ts, h.mu, h.sigma, h.role, h.won, h.players, h.left_early)
                 .where(h.user_id == user_id)
                 .order_by(h.ts.desc(), h.game_id)
                 .limit(HISTORY_MAX)

@@ -109,6 +109,7 @@ class BotDriver:
         self.bots = self.crew.bots  # the bot seats' bots (``Supervised``), by seat
         # the pending decision, its deadline, and the bots' moves for it
         self.decision_key: tuple[int, str] | None = None
+        self.decision_at: float | None = None  # monotonic: since when it waits (table/afk.py)
         self.deadline: float | None = None  # epoch seconds, for clients
         self.deadline_at: float | None = None  # monotonic
         self.bot_due: dict[int, float] = {}  # seat -> when its move leaves (drawn in advance)
@@ -315,6 +316,7 @@ class BotDriver:
         self, g: Game, key: tuple[int, str], now: float, open_now: set[tuple[int, str]]
     ) -> None:
         self.decision_key = key
+        self.decision_at = now
         self.bot_due.clear()
         self._forget_thinking()
         hold = self.claims_hold

@@ -10,6 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..competition.eligibility import Admission
+
 
 @dataclass(slots=True)
 class Seat:
@@ -33,8 +35,9 @@ def _copy(seats: list[Seat]) -> list[Seat]:
 
 
 class Seating:
-    """The seats, the host, the people the host removed (not back by themselves) and the
-    placeholder names of seats whose account was deleted."""
+    """The seats, the host, the people the host removed (not back by themselves), the
+    placeholder names of seats whose account was deleted, and where each rated seat was taken
+    from (``admissions``: user id -> ``Admission``; competition/eligibility.py)."""
 
     def __init__(self, seats: list[Seat], host: str, host_name: str, removed: set[str]) -> None:
         self.seats = seats
@@ -42,7 +45,9 @@ class Seating:
         self.host_name = host_name
         self.removed = removed
         self.renamed: dict[int, str] = {}  # seat -> placeholder name (deleted accounts)
+        self.admissions: dict[str, Admission] = {}
         self._stored = _copy(seats)
+        self._stored_admissions: dict[str, Admission] = {}
 
     def seat_of(self, user_id: str | None) -> int | None:
         if user_id is None:
@@ -89,10 +94,31 @@ class Seating:
         self.host, self.host_name = seat.user_id, seat.name or ""
         return True
 
+    def seated_admissions(self) -> dict[str, Admission]:
+        """The admissions of the people who hold a seat now."""
+        seated = {s.user_id for s in self.seats if s.kind == "human" and s.user_id is not None}
+        return {uid: a for uid, a in self.admissions.items() if uid in seated}
+
+    def admissions_json(self) -> dict[str, Any] | None:
+        """The seated people's admissions as stored (None: none)."""
+        return {uid: a.to_json() for uid, a in self.seated_admissions().items()} or None
+
+    def restore_admissions(self, stored: Any) -> None:
+        """The admissions a stored table holds (``admissions_json``)."""
+        found = {
+            str(uid): a
+            for uid, data in (stored or {}).items()
+            if (a := Admission.from_json(data)) is not None
+        }
+        self.admissions = dict(found)
+        self._stored_admissions = dict(found)
+
     def stored(self) -> None:
         """The seats as they are now are what the database holds."""
         self._stored = _copy(self.seats)
+        self._stored_admissions = dict(self.admissions)
 
     def roll_back(self) -> None:
         """Back to the seats the database holds (a write of new seats failed)."""
         self.seats = _copy(self._stored)
+        self.admissions = dict(self._stored_admissions)

@@ -28,6 +28,7 @@ from ..storage import queries as S
 from ..storage.ratings import with_rated_start
 from ..storage.writer import StorageUnavailable, Write, is_unavailable
 from . import fanout
+from .afk import AfkVote
 from .chat import Chat, claim_offer, recognised, talk_section
 from .conn import Conn
 from .driver import BotDriver
@@ -91,6 +92,7 @@ class Table:
         self.bots_talk = bots_talk  # the host's switch for the bots' talk (chat.py)
         self.remake: dict[str, Any] | None = None  # an open remake vote (api/hosting.py)
         self.remake_result: dict[str, Any] | None = None  # how the last one went
+        self.afk = AfkVote()  # the vote to replace an absent player by a bot (afk.py)
         # The one game: an action is pushed, committed, and popped again if the commit fails
         # (``_commit``), so the game is always the one the database holds once the lock is free.
         self.game: Game | None = None
@@ -293,6 +295,8 @@ class Table:
                 "ends_at": self.remake["ends_at"],
             },
             "remake_result": self.remake_result,
+            "afk": self.afk.shown(),
+            "afk_result": self.afk.result,
         }
 
     def row(self) -> dict[str, Any]:
@@ -316,6 +320,7 @@ class Table:
             "rated": self.rated,
             "removed": sorted(self.removed) or None,
             "bots_talk": self.bots_talk,
+            "admissions": self.seating.admissions_json(),
         }
 
     def record(self) -> dict[str, Any]:
@@ -404,11 +409,13 @@ class Table:
     async def _write(self, fn: Write) -> Any:
         return await self.services.writer.write(self.id, fn)
 
-    async def persist(self) -> None:
-        """Store the lobby state; if that fails the seats go back to what is stored."""
+    async def persist(self, also: Write | None = None) -> None:
+        """Store the lobby state (and ``also``, in the same transaction: a rated game's leave);
+        if that fails the seats go back to what is stored."""
         self.touched = self.services.clock.monotonic()
+        write = S.save_table(self.row(), insert=False)
         try:
-            await self._write(S.save_table(self.row(), insert=False))
+            await self._write(write if also is None else S.both(write, also))
         except Exception:
             self._roll_back_seats()
             raise
@@ -457,7 +464,12 @@ class Table:
         self.status = "playing"
         write = S.start_game(self.row(), game_row, replace=remake)
         if self.rated:
-            write = with_rated_start(write, self.id, [s.user_id for s in self.seats])
+            write = with_rated_start(
+                write,
+                self.id,
+                [s.user_id for s in self.seats],
+                self.seating.admissions_json(),
+            )
         try:
             await self._write(write)
         except Exception:

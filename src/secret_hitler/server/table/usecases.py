@@ -17,10 +17,14 @@ from typing import Literal, Protocol, TypedDict
 
 from ..accounts.auth import User
 from ..accounts.users import DELETED, placeholder
+from ..competition.eligibility import RatedEntry, table_refusal
 from ..core import protocol as P
 from ..core.errors import LobbyError
 from ..core.text import skeleton
+from ..storage.ratings import record_leave
+from . import afk
 from .levels import bot_seat, check_level
+from .remake import people
 from .seats import Seat
 from .session import Table
 
@@ -58,6 +62,18 @@ def _no_bots(table: Table) -> None:
         raise LobbyError(409, "rated_table", "a rated table is for people only: no bots")
 
 
+def _rated_seat(table: Table, rated: RatedEntry | None) -> None:
+    """A rated seat for this person: her standing allows one, and nobody at the table took a
+    seat from her address or device (competition/eligibility.py)."""
+    if rated is None:
+        raise LobbyError(403, "rated_needs_account", "rated seats are for accounts")
+    if rated.problem is not None:
+        raise rated.problem
+    refused = table_refusal(rated.admission, table.seating.seated_admissions().values())
+    if refused is not None:
+        raise refused
+
+
 def _check_bot_game(table: Table, seats: list[Seat]) -> None:
     """The host's limit of running games of bots only (the hub's ``Quotas``)."""
     quotas = table.services.quotas
@@ -79,9 +95,17 @@ def _name_free(table: Table, name: str) -> None:
 
 
 # ---------------------------------------------------------------------- a player's seat
-async def join(table: Table, user: User, seat: int | None, admission: Admission) -> int:
+async def join(
+    table: Table,
+    user: User,
+    seat: int | None,
+    admission: Admission,
+    rated: RatedEntry | None = None,
+) -> int:
     """``user`` takes ``seat`` (None: the first free one) at a waiting table, which starts if
-    it is full and starts by itself. Returns the seat."""
+    it is full and starts by itself. At a rated table ``rated`` says where she asks from and
+    whether her standing allows a rated seat (competition/eligibility.py): none, or one from an
+    address or device that already holds a seat there, is refused. Returns the seat."""
     async with table.lock:
         if table.status != "waiting":
             raise LobbyError(409, "not_waiting", "the game has already started")
@@ -101,6 +125,10 @@ async def join(table: Table, user: User, seat: int | None, admission: Admission)
         elif table.seats[seat].kind != "empty":
             raise LobbyError(409, "seat_taken", f"seat {seat} is taken")
         _name_free(table, user.name)
+        if table.rated:
+            _rated_seat(table, rated)
+            assert rated is not None
+            table.seating.admissions[user.id] = rated.admission
         table.seats[seat] = Seat("human", user.id, user.name, None)
         await table.persist()
         table.reseat(user.id)
@@ -117,15 +145,18 @@ async def leave(table: Table, user: User) -> None:
         seat = table.seat_of(user.id)
         if seat is None:
             raise LobbyError(409, "not_seated", "you hold no seat at this table")
+        left = None
         if table.status == "waiting":
             table.seats[seat] = Seat()
         elif table.status == "playing":
             table.seat_to_bot(seat)
+            if table.rated:  # a rated game left before its end counts (docs/competitive.md)
+                left = record_leave(table.id, user.id, "left", table.services.clock.time())
         else:
             return
         if user.id == table.host:
             table.pass_host()  # the next person hosts (nobody left: the role stays)
-        await table.persist()
+        await table.persist(left)
         table.reseat(user.id)
         table.broadcast_table()
         table.log.info("left", extra={"seat": seat, "user_id": user.id})
@@ -198,6 +229,12 @@ async def hand_seat(
         elif table.status == "playing":
             if to == "empty":
                 raise LobbyError(409, "not_waiting", "during a game a seat can go to a bot only")
+            if table.rated:
+                raise LobbyError(
+                    409,
+                    "use_afk_vote",
+                    "at a rated table the players vote to replace an absent player",
+                )
             if table.connected(seat):
                 raise LobbyError(409, "player_online", f"seat {seat}'s player is connected")
             table.seat_to_bot(seat)
@@ -290,6 +327,88 @@ async def rematch(
 
 
 # ---------------------------------------------------------------------- people who go
+async def afk_vote(table: Table, user: User, seat: int, yes: bool, addr: str) -> bool:
+    """``user`` (from ``addr``) votes on handing the absent player's ``seat`` to a bot for good
+    (``afk.py``); the first vote opens the poll. Returns whether it passed: the seat is then a
+    bot's and, at a rated table, the game counts as left for her. A refusal (she is back, the
+    seat holds no person) closes the poll as not passed."""
+    async with table.lock:
+        if table.status != "playing" or table.game is None or table.game.finished:
+            raise LobbyError(409, "not_playing", "there is no game being played")
+        if not 0 <= seat < table.players:
+            raise LobbyError(400, "bad_seat", f"seat: {seat} is not at this table")
+        clock = table.services.clock
+        vote = table.afk
+        poll = vote.poll
+        if poll is not None and clock.monotonic() >= poll.ends:
+            poll = vote.poll = None
+        if poll is not None and poll.seat != seat:
+            raise LobbyError(409, "afk_vote_open", f"a vote on seat {poll.seat} is open")
+        who = afk.voters(table, seat)
+        if user.id not in who:
+            raise LobbyError(403, "not_a_voter", "only the other living players may vote")
+        refused = afk.refusal(table, seat)
+        if poll is None:
+            if refused is not None:
+                raise refused
+            if not yes:
+                raise LobbyError(409, "no_afk_vote", "no vote to replace this player is open")
+            poll = vote.poll = afk.Poll(
+                seat, clock.monotonic() + afk.VOTE_WINDOW, round(clock.time() + afk.VOTE_WINDOW, 3)
+            )
+            clock.call_later(afk.VOTE_WINDOW + 0.01, lambda: _afk_expired(table, poll))
+        (poll.yes if yes else poll.no).add(user.id)
+        (poll.no if yes else poll.yes).discard(user.id)
+        poll.voted_from[user.id] = addr
+        poll.needed = people(who, poll.voted_from) // 2 + 1
+        if refused is not None:  # she came back while the poll was open
+            _afk_close(table, False)
+            raise refused
+        if people(poll.yes & who, poll.voted_from) < poll.needed:
+            table.broadcast_table()
+            return False
+        target = table.seats[seat]
+        assert target.user_id is not None
+        vote.poll = None
+        vote.result = _afk_result(table, poll, True)
+        table.seat_to_bot(seat)
+        left = None
+        if table.rated:
+            left = record_leave(table.id, target.user_id, "replaced", clock.time())
+        await table.persist(left)
+        table.reseat(target.user_id)
+        table.broadcast_table()
+        table.log.info("absent player replaced by the table's vote", extra={"seat": seat})
+        return True
+
+
+def _afk_expired(table: Table, poll: afk.Poll) -> None:
+    """The poll's time is up without a majority."""
+    if table.afk.poll is poll:
+        _afk_close(table, False)
+
+
+def _afk_close(table: Table, passed: bool) -> None:
+    poll = table.afk.poll
+    if poll is None:
+        return
+    table.afk.poll = None
+    table.afk.result = _afk_result(table, poll, passed)
+    table.broadcast_table()
+
+
+def _afk_result(table: Table, poll: afk.Poll, passed: bool) -> dict[str, object]:
+    """How a closed AFK vote went (counts only: the vote is anonymous)."""
+    return {
+        "seat": poll.seat,
+        "passed": passed,
+        "yes": len(poll.yes),
+        "no": len(poll.no),
+        "needed": poll.needed,
+        "at": round(table.services.clock.time(), 3),
+    }
+
+
 async def forget_user(table: Table, user_id: str) -> None:
     """A deleted account leaves the table: a waiting seat is freed, a playing one goes to a
     bot; the name shown for the seat and in chat becomes a placeholder; a hostless table keeps
