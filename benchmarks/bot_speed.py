@@ -42,7 +42,12 @@ from secret_hitler.bots import Agent, available_bots, default_level, make_agent
 from secret_hitler.bots.base import DECISION_BUDGET_MS, STRONGEST_FIRST
 from secret_hitler.engine import Action, View
 from secret_hitler.sim import Lineup, play_game
-from secret_hitler.sim.simulator import derive_seed, game_seed
+from secret_hitler.sim.simulator import game_seed
+
+try:
+    from secret_hitler.stats import derive_seed
+except ImportError:  # a checkout from before stats.py (the "before" of docs/bots.md)
+    from secret_hitler.sim.simulator import derive_seed  # type: ignore[attr-defined]
 
 TARGETS = {"bayes": (2.0, 20.0), "rule": (1.0, 5.0)}  # (median ms, p99 ms) at 10 players
 SEARCH_MEDIAN_MS = {7: 100.0, 10: 300.0}  # `search`, default budget: median ms by players

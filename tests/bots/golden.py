@@ -31,7 +31,8 @@ from typing import Any
 from secret_hitler.bots import Agent
 from secret_hitler.engine import Game
 from secret_hitler.sim import Lineup, play_game
-from secret_hitler.sim.simulator import derive_seed, game_record, make_agents
+from secret_hitler.sim.simulator import game_record, make_agents
+from secret_hitler.stats import derive_seed
 
 FIXTURE = Path(__file__).with_name("golden_trace.json")
 #: Marginals are written to this many decimals and compared within ``TOLERANCE``.
