@@ -1,12 +1,12 @@
-"""The leaderboard and a player profile in Chromium, after a real rated game: the rating
-history is an inline SVG chart with a point per rated game, the stats tables show the game,
-the block button works, and every language has its words."""
+"""The leaderboard and a player profile in Chromium, after a real rated game (of five accounts
+from addresses of their own, as rated seats need: ``rated_support``): the rating history is an
+inline SVG chart with a point per rated game, the stats tables show the game, the block button
+works, and every language has its words. (Seasons: test_web_competitive.py.)"""
 
 from __future__ import annotations
 
 import asyncio
 import os
-import random
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -16,40 +16,22 @@ from typing import Any
 import pytest
 from web_support import LANGUAGES, MISSING, ROOT, Server, sign_in
 
-sys.path.insert(0, str(ROOT / "tests" / "server"))  # the WebSocket test client of the server tests
-from server_support import Client  # noqa: E402
-
-
-async def _rated_game(server: Server, tokens: list[str]) -> dict[str, Any]:
-    table = server.api("POST", "/api/tables", {"players": 5, "rated": True}, tokens[0])
-    clients = []
-    for i, token in enumerate(tokens):
-        c = Client(server, token, f"seat{i}")
-        await c.connect(table["id"])
-        if i:
-            await asyncio.to_thread(
-                server.api, "POST", f"/api/tables/{table['id']}/join", {"seat": i}, token
-            )
-        clients.append(c)
-    rng = random.Random(11)
-    await asyncio.gather(*(c.play(random.Random(rng.random())) for c in clients))
-    for c in clients:
-        await c.close()
-    record = clients[0].record
-    assert record is not None
-    return record
+sys.path.insert(0, str(ROOT / "tests" / "server"))  # the rated games of the server tests
+from rated_support import RATED_ENV, account, play_rated  # noqa: E402
+from rated_support import people as accounts  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def rated(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    server = Server(Path(tmp_path_factory.mktemp("profile-data"))).start()
+    server = Server(Path(tmp_path_factory.mktemp("profile-data")), **RATED_ENV).start()
     try:
-        people = [server.session(f"Player {i}") for i in range(5)]
+        players = accounts(server, 5, prefix="Player ")
+        people = [{"token": p.token, "user_id": p.user_id} for p in players]
         viewer = server.session("Viewer")
-        tokens = [p["token"] for p in people]
         # Playwright's sync API runs an event loop in this thread: the game plays in another
         with ThreadPoolExecutor(1) as pool:
-            record = pool.submit(asyncio.run, _rated_game(server, tokens)).result(timeout=120)
+            game = pool.submit(asyncio.run, play_rated([server], players, seed=11))
+            record = game.result(timeout=120)["record"]
         end = time.monotonic() + 20
         while server.api("GET", f"/api/players/{people[0]['user_id']}")["rating"]["games"] < 1:
             assert time.monotonic() < end, "the rated game was not rated"
@@ -147,15 +129,15 @@ def test_every_language_has_the_words(chromium: Any, rated: Any, lang: str) -> N
 
 def test_the_lobby_creates_a_rated_table(chromium: Any, rated: Any) -> None:
     server = rated["server"]
-    host = server.session("Rated Host")
-    ctx = _context(chromium, server, host["token"])
+    host = account(server, "Rated Host", "192.0.2.99")  # a rated seat needs an account
+    ctx = _context(chromium, server, host.token)
     page = ctx.new_page()
     page.goto(f"{server.url}/#/")
     page.locator("#rated").check()
     page.locator("form.create [type=submit]").click()
     page.wait_for_url("**/#/t/*", timeout=20_000)
     table_id = page.url.split("#/t/", 1)[1]
-    detail = server.api("GET", f"/api/tables/{table_id}", token=host["token"])
+    detail = server.api("GET", f"/api/tables/{table_id}", token=host.token)
     assert detail["rated"] is True and detail["public"] is True and detail["rules"] == "official"
     assert [s["kind"] for s in detail["seats"]] == ["human"] + ["empty"] * 4
     assert ctx.refused == []

@@ -8,6 +8,20 @@ const NAME_KEY = "sh.name";
 // Older versions kept the token in localStorage: forget it.
 try { localStorage.removeItem("sh.token"); } catch { /* ignore */ }
 
+// This browser's device id (docs/competitive.md "Rated seats"): a random value kept in the
+// `sh_device` cookie, which the server hashes with the User-Agent so that one browser takes one
+// rated seat at a table. Not a secret and not a session: best-effort, like any client's word.
+export const DEVICE_COOKIE = "sh_device";
+export function ensureDeviceId(doc = globalThis.document, random = globalThis.crypto) {
+  if (!doc || !random) return null;
+  const found = doc.cookie.split(/;\s*/).find((c) => c.startsWith(`${DEVICE_COOKIE}=`));
+  if (found) return found.slice(DEVICE_COOKIE.length + 1);
+  const id = Array.from(random.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+  doc.cookie = `${DEVICE_COOKIE}=${id}; path=/; max-age=${400 * 86400}; samesite=lax`;
+  return id;
+}
+ensureDeviceId();
+
 export class ApiError extends Error {
   constructor(code, message, status, field) {
     super(message || code);

@@ -1,12 +1,12 @@
 // Tables that look after themselves, on the table page (docs/protocol.md "Hosting",
 // "Moderation"): the host's tools (name the table, remove someone from a waiting table, give a
-// seat to a bot), the anonymous remake vote, rematch on the end screen, and reporting a player
-// at this moment of this game. The server decides everything; this module only asks it and shows
-// what the table detail says.
+// seat to a bot), the anonymous remake vote, the vote to replace an absent player by a bot,
+// rematch on the end screen, and reporting a player at this moment of this game. The server
+// decides everything; this module only asks it and shows what the table detail says.
 import { h } from "./dom.js";
 import { icon } from "./icons.js";
 import { t, language } from "./i18n.js";
-import { limits } from "./limits.js";
+import { limits, limitText } from "./limits.js";
 import { post, request } from "./api.js";
 import { displayName, tableTitle } from "./format.js";
 
@@ -21,7 +21,7 @@ useStyles();
 // broadcast, so drafts live here rather than in the elements.
 const memory = new Map();
 function mem(tableId) {
-  if (!memory.has(tableId)) memory.set(tableId, { name: null, report: null, reason: "", vote: null, notice: null, remakeOpen: false, seenResult: null });
+  if (!memory.has(tableId)) memory.set(tableId, { name: null, report: null, reason: "", vote: null, notice: null, remakeOpen: false, seenResult: null, away: new Map(), afkVote: null, seenAfk: null, afkTimer: null });
   return memory.get(tableId);
 }
 
@@ -66,7 +66,8 @@ export function tableTools(ctx, { seats = true } = {}) {
     parts.push(h("p", { class: "hint tools-notice", role: "status", text: m.notice }));
   }
   if (host) parts.push(nameForm(ctx, m));
-  if (host && table.status !== "finished") parts.push(talkSwitch(ctx, m));
+  // (bots talk only where the chat is free: an emote-only or silent table keeps them quiet)
+  if (host && table.status !== "finished" && (table.chat || "free") === "free") parts.push(talkSwitch(ctx, m));
   const rows = [];
   for (const s of seats ? (table.seats || []).slice().sort((a, b) => a.seat - b.seat) : []) {
     const tools = seatTools(ctx, s);
@@ -101,7 +102,7 @@ export function seatTools(ctx, s) {
         icon("bot"), h("span", { text: t("tools.seat.to_bot") })));
     }
   }
-  if (host && table.status === "playing" && s.connected === false) {
+  if (host && table.status === "playing" && s.connected === false && !table.rated) { // (a rated table votes: afkBox)
     buttons.push(h("button", { type: "button", class: "btn btn-secondary", dataset: { fkey: `tool-bot-${s.seat}` }, onclick: () => freeSeat(ctx, s, "bot") },
       icon("bot"), h("span", { text: t("tools.seat.to_bot") })));
   }
@@ -228,6 +229,83 @@ function vote(ctx, yes, poll) {
     const open = detail && detail.remake;
     m.vote = open ? { yes, ends_at: open.ends_at } : null;
     if (!poll && !open) m.vote = null;
+  });
+}
+
+// ------------------------------------------------------------------ the AFK vote
+/** The other living people's seats the game has waited on, or that have been offline, for at
+ * least the server's `afk_after` seconds by this page's clock (the server checks again): whom a
+ * vote may replace now. A redraw is asked for when the next one becomes due (nothing else would
+ * redraw the page while the table waits on someone). */
+function awaySeats(ctx, m, people) {
+  const now = Date.now();
+  const toAct = new Set((ctx.view && ctx.view.to_act) || []);
+  const after = (limits.afk_after ?? 60) * 1000;
+  const due = [];
+  let next = Infinity;
+  for (const s of people) {
+    if (s.seat === ctx.seat) continue;
+    if (!(s.connected === false || toAct.has(s.seat))) { m.away.delete(s.seat); continue; }
+    if (!m.away.has(s.seat)) m.away.set(s.seat, now);
+    const at = m.away.get(s.seat) + after;
+    if (at <= now) due.push(s);
+    else next = Math.min(next, at);
+  }
+  clearTimeout(m.afkTimer);
+  if (next < Infinity) m.afkTimer = setTimeout(() => ctx.rerender(), next - now + 50);
+  return due;
+}
+
+/** The vote to replace an absent player by a bot, in the action area: the open poll (its count,
+ * Yes and No; to its target, that she may keep her seat by playing), how the last one went until
+ * "OK", or for a player, who seems away with the button that opens a vote. */
+export function afkBox(ctx) {
+  const { table, view } = ctx;
+  if (!table || table.status !== "playing" || !view || view.phase === "game_over") return null;
+  const m = mem(ctx.tableId);
+  const alive = view.alive || [];
+  const people = (table.seats || []).filter((s) => s.kind === "human" && alive[s.seat]);
+  const voter = people.some((s) => s.seat === ctx.seat);
+  const nameOf = (seat) => seatLabel((table.seats || [])[seat] || { seat, kind: "human" });
+  const poll = table.afk;
+  const result = table.afk_result && table.afk_result.at !== m.seenAfk ? table.afk_result : null;
+  if (poll && m.afkVote && m.afkVote.ends_at !== poll.ends_at) m.afkVote = null;
+  const parts = [];
+  if (poll && poll.seat === ctx.seat) {
+    parts.push(h("p", { class: "afk-you", role: "alert" }, icon("warning"), h("span", { text: t("afk.you") })));
+  } else if (poll) {
+    parts.push(h("p", { class: "afk-count", role: "status", text: t("afk.open", { name: nameOf(poll.seat), yes: poll.yes, no: poll.no, needed: poll.needed }) }));
+    if (voter) {
+      parts.push(h("div", { class: "button-row" },
+        h("button", { type: "button", class: "btn btn-primary btn-small", dataset: { fkey: "afk-yes" }, onclick: () => afkVote(ctx, poll.seat, true) }, t("afk.yes")),
+        h("button", { type: "button", class: "btn btn-secondary btn-small", dataset: { fkey: "afk-no" }, onclick: () => afkVote(ctx, poll.seat, false) }, t("afk.no"))));
+    }
+    const ends = t("remake.ends", { time: new Date(poll.ends_at * 1000).toLocaleTimeString(language()) });
+    parts.push(h("p", { class: "hint", text: m.afkVote ? `${t(m.afkVote.yes ? "remake.voted_yes" : "remake.voted_no")} ${ends}` : ends }));
+  } else {
+    if (result) {
+      const said = result.passed ? t("afk.passed", { name: nameOf(result.seat) }) : t("afk.failed", { name: nameOf(result.seat), yes: result.yes, needed: result.needed });
+      parts.push(h("p", { class: "afk-result", role: "status" }, h("span", { text: said }),
+        h("button", { type: "button", class: "btn btn-secondary btn-small", dataset: { fkey: "afk-seen" }, onclick: () => { m.seenAfk = result.at; ctx.rerender(); } }, t("app.ok"))));
+    }
+    if (voter) {
+      for (const s of awaySeats(ctx, m, people)) {
+        parts.push(h("div", { class: "afk-away" },
+          h("span", { text: t("afk.away", { name: seatLabel(s) }) }),
+          h("button", { type: "button", class: "btn btn-secondary btn-small", dataset: { fkey: `afk-call-${s.seat}` }, onclick: () => afkVote(ctx, s.seat, true) }, icon("bot"), h("span", { text: t("afk.call") }))));
+      }
+      if (parts.length && !result) parts.push(h("p", { class: "hint", text: limitText(table.rated ? "afk.hint.rated" : "afk.hint") }));
+    }
+  }
+  if (!parts.length) return null;
+  return h("div", { class: "afk", role: "group", "aria-label": t("afk.title") }, parts);
+}
+
+function afkVote(ctx, seat, yes) {
+  const m = mem(ctx.tableId);
+  call(ctx, () => post(path(ctx, "/afk"), { seat, vote: yes }), (detail) => {
+    const open = detail && detail.afk;
+    m.afkVote = open ? { yes, ends_at: open.ends_at } : null;
   });
 }
 

@@ -13,6 +13,10 @@ export const limits = {
   password_max: null,
   webhook_max: null,
   report_max: null,
+  // rated seats and the AFK vote (docs/competitive.md): the numbers their texts name
+  rated_min_games: null,
+  rated_min_hours: null,
+  afk_after: null,
 };
 
 /** Take the server's answer: each known limit that is a positive whole number. */

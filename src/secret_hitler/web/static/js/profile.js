@@ -1,11 +1,13 @@
-// The leaderboard (#/leaderboard) and player profiles (#/players/ID): ratings of rated tables
-// (docs/protocol.md "Ratings"), the rating history as an inline SVG chart drawn here, and the
-// moderation buttons (block, report; docs/protocol.md "Moderation").
+// The leaderboard (#/leaderboard; a season's: #/leaderboard?season=ID, seasons.js) and player
+// profiles (#/players/ID): ratings of rated tables (docs/protocol.md "Ratings"), the rating
+// history as an inline SVG chart drawn here, the player's seasons, and the moderation buttons
+// (block, report; docs/protocol.md "Moderation").
 import { h, replace, announce } from "./dom.js";
 import { icon } from "./icons.js";
 import { t, has, language } from "./i18n.js";
 import { limits } from "./limits.js";
 import { get, post, request, errorText, currentUser } from "./api.js";
+import { seasonParts, profileSeasons, standingBox } from "./seasons.js";
 
 const PERIODS = ["week", "month", "all"];
 const SVG = "http://www.w3.org/2000/svg";
@@ -52,7 +54,7 @@ export function ratingChart(history) {
     svg("text", { class: "tick", x: W - R, y: H - 8, "text-anchor": "end" }, day(history[history.length - 1].ts)),
     svg("polyline", { class: "line", fill: "none", points: history.map((p, i) => `${x(i)},${y(p.rating)}`).join(" ") }),
     history.map((p, i) => svg("circle", { class: p.won ? "dot won" : "dot lost", cx: x(i), cy: y(p.rating), r: 4 },
-      svg("title", {}, `${day(p.ts)}: ${num(p.rating)} (${t(`role.${p.role}`)}, ${t(p.won ? "profile.won" : "profile.lost")})`))));
+      svg("title", {}, `${day(p.ts)}: ${num(p.rating)} (${t(`role.${p.role}`)}, ${t(p.left ? "profile.left" : p.won ? "profile.won" : "profile.lost")})`))));
 }
 
 function rateTable(caption, firstCol, rows) {
@@ -67,6 +69,7 @@ function rateTable(caption, firstCol, rows) {
 export function mountProfile(root, userId) {
   styles();
   let data = null, error = null, me = null, blocked = false, notice = null, reporting = false;
+  let standing = null; // one's own: may one take a rated seat now (seasons.js)
 
   function moderation() {
     if (!me || me.user_id === userId) return null;
@@ -130,6 +133,8 @@ export function mountProfile(root, userId) {
       parts.push(rateTable(t("profile.by_role.title"), t("profile.col.role"), roles));
       const counts = Object.entries(data.by_players).map(([n, s]) => [t("profile.players", { count: n }), s]);
       if (counts.length) parts.push(rateTable(t("profile.by_players.title"), t("profile.col.players"), counts));
+      parts.push(standingBox(standing));
+      parts.push(profileSeasons(data.seasons, pct));
       if (notice) parts.push(h("p", { class: notice.error ? "error" : "notice", role: notice.error ? "alert" : "status", text: notice.text }));
       parts.push(moderation());
     }
@@ -149,6 +154,7 @@ export function mountProfile(root, userId) {
         const list = await get("/api/blocks");
         blocked = list.blocked.some((b) => b.user_id === userId);
       }
+      if (me && me.user_id === userId) standing = await get("/api/me/standing");
     } catch {
       me = null;
     }
@@ -162,16 +168,19 @@ export function mountProfile(root, userId) {
 
 export function mountLeaderboard(root, params) {
   styles();
+  const season = typeof params.season === "string" && params.season ? params.season : null;
   const period = PERIODS.includes(params.period) ? params.period : "all";
-  let data = null, error = null;
+  let data = null, error = null, seasons = null;
   let arena = false; // whether the server shows an arena's results (#/arena)
 
   function render() {
     const parts = [h("h1", { class: "page-title", text: t("leaderboard.title") })];
     parts.push(h("nav", { class: "button-row period-tabs", "aria-label": t("leaderboard.period") },
-      PERIODS.map((p) => h("a", { class: p === period ? "btn btn-primary" : "btn btn-secondary", href: `#/leaderboard?period=${p}`, "aria-current": p === period ? "page" : null, text: t(`leaderboard.period.${p}`) }))));
+      PERIODS.map((p) => h("a", { class: p === period && !season ? "btn btn-primary" : "btn btn-secondary", href: `#/leaderboard?period=${p}`, "aria-current": p === period && !season ? "page" : null, text: t(`leaderboard.period.${p}`) })),
+      h("a", { class: season ? "btn btn-primary" : "btn btn-secondary", id: "season-tab", href: "#/leaderboard?season=current", "aria-current": season ? "page" : null, text: t("season.tab") })));
     if (arena) parts.push(h("p", {}, h("a", { id: "arena-link", href: "#/arena" }, icon("bot"), h("span", { text: t("arena.link") }))));
     if (error) parts.push(h("p", { class: "error", role: "alert" }, icon("warning"), h("span", { text: error })));
+    else if (season) parts.push(seasons || h("p", { class: "hint", text: t("app.loading") }));
     else if (!data) parts.push(h("p", { class: "hint", text: t("app.loading") }));
     else {
       if (!data.players.length) parts.push(h("p", { class: "empty", text: t("leaderboard.empty") }));
@@ -199,9 +208,10 @@ export function mountLeaderboard(root, params) {
 
   async function load() {
     try {
-      data = await get(`/api/leaderboard?period=${period}`);
+      if (season) seasons = await seasonParts(season);
+      else data = await get(`/api/leaderboard?period=${period}`);
     } catch (err) {
-      error = errorText(err.code, err.message);
+      error = err.code === "not_found" ? t("season.not_found") : errorText(err.code, err.message);
     }
     render();
   }

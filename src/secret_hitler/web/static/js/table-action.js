@@ -1,7 +1,8 @@
 // The table page's action area: the decision waiting for this seat (actions.js) or who the game
 // waits for, the moves a stand-in made, the private notices (peek, investigation), the last vote,
-// the claims, the remake vote, and at the end the result. It alerts once per new decision ("your
-// turn") and takes the keys: J / N vote, the arrow keys move between the players of a choice.
+// the claims, the votes to replace an absent player and to remake, and at the end the result. It
+// alerts once per new decision ("your turn") and takes the keys: J / N vote, the arrow keys move
+// between the players of a choice.
 import { h, replace } from "./dom.js";
 import { icon } from "./icons.js";
 import { t, list } from "./i18n.js";
@@ -9,7 +10,7 @@ import { policyTile } from "./board.js";
 import { seatName, moveText } from "./format.js";
 import { renderActions } from "./actions.js";
 import { turnStarted, markTurn } from "./alerts.js";
-import { remakeBox } from "./hosting.js";
+import { afkBox, remakeBox } from "./hosting.js";
 import { gameOverPanel } from "./table-end.js";
 import { lastVote, ballots, decision as decisionOf } from "./table-facts.js";
 
@@ -38,7 +39,7 @@ export function actionArea(root) {
       parts.push(decision);
       if (v.phase !== "vote") parts.push(lastVoteBox(ctx));
       if (claims) parts.push(claims);
-      parts.push(remakeBox(area.hosting)); // after the decision (hosting.js)
+      parts.push(afkBox(area.hosting), remakeBox(area.hosting)); // after the decision (hosting.js)
     } else {
       const { claims } = renderActions({ ...ctx, legal: [] });
       if (claims) parts.push(claims);
