@@ -40,6 +40,7 @@ from ..core.text import skeleton
 from ..lobby.hub import Hub
 from ..storage import db
 from ..table import usecases
+from ..table.blind import UNKNOWN
 from ..table.seats import Seat
 from .lobby import checked_name, hub_of, need_user, sessions_of, set_session_cookie, user_of
 
@@ -279,6 +280,7 @@ async def my_games(request: Request) -> dict[str, Any]:
                 t.timer,
                 t.created_at,
                 t.rematch,
+                t.blind,
                 g.winner,
                 g.reason,
             )
@@ -299,17 +301,23 @@ async def my_games(request: Request) -> dict[str, Any]:
         )
         if seat is None:
             continue
+        # a blind table's names stay hidden until its end, here too (table/blind.py)
+        hide = row["blind"] is not None and row["status"] != "finished"
+        shown = [
+            {"seat": i, "name": UNKNOWN if hide and i != seat else s.name, "kind": s.kind}
+            for i, s in enumerate(seats)
+        ]
         item = {
             "id": row["id"],
             "name": row["name"],
-            "host_name": row["host_name"],
+            "host_name": None if hide else row["host_name"],
             "status": row["status"],
             "players": row["players"],
             "preset": row["rules"] if isinstance(row["rules"], str) else row["rules"].get("preset"),
             "public": row["public"],
             "timer": row["timer"],
             "seat": seat,
-            "seats": [{"seat": i, "name": s.name, "kind": s.kind} for i, s in enumerate(seats)],
+            "seats": shown,
             "to_act": [],
             "your_turn": False,
             "deadline": None,
@@ -319,9 +327,13 @@ async def my_games(request: Request) -> dict[str, Any]:
             "created_at": row["created_at"],
         }
         if live is not None:
+            detail = live.detail(True, user.id)
             item["status"] = live.status
             item["name"] = live.name
-            item["host_name"] = live.host_name
+            item["host_name"] = detail["host_name"]
+            item["seats"] = [
+                {"seat": d["seat"], "name": d["name"], "kind": d["kind"]} for d in detail["seats"]
+            ]
             item["rematch"] = live.rematch
             g = live.game
             if g is not None and live.status == "playing":

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 from ... import talk
 from ...bots import PLAYER_LEVELS
 from ...engine.catalog import catalog
+from ...engine.record import TURN_TIMER_MAX
 from ...engine.writer import with_talk
 from ..accounts.auth import COOKIE, NAME_MAX, NameError_, Sessions, User, new_user_id
 from ..accounts.reserved import ReservedName, display_name
@@ -30,8 +31,10 @@ from ..lobby.tutorial import open_tutorial
 from ..lobby.webhooks import URL_MAX
 from ..storage import queries as S
 from ..table import usecases
+from ..table.blind import masked_seat
 from ..table.chat import shown, talk_section
-from ..table.levels import bot_levels, default_level
+from ..table.levels import bot_levels, default_level, playable_levels
+from ..table.options import REACTIONS, stored_category, stored_record, stored_section
 from ..table.seats import Seat
 from ..table.session import Table
 from .moderation import moderation_of
@@ -40,7 +43,7 @@ from .security import is_https
 from .visibility import is_member, may_see
 
 router = APIRouter()
-TIMER_MAX = 7 * 24 * 3600
+TIMER_MAX = TURN_TIMER_MAX  # a play-by-post table decides over days
 
 
 class SessionBody(BaseModel):
@@ -60,9 +63,13 @@ class CreateTable(BaseModel):
     auto_start: StrictBool = True
     name: StrictStr | None = None
     webhook: StrictStr | None = None
-    rated: StrictBool = (
-        False  # lobby/hub.py rated_problem: people only, official rules, 5-10 players
-    )
+    # lobby/hub.py rated_problem: a rated game (engine/categories.py), public, people only;
+    # ``category`` says it since categories (rated: true is category "rated")
+    rated: StrictBool = False
+    category: StrictStr | None = None  # the category the host chooses (table/options.py)
+    chat: StrictStr | None = None  # free, emotes or silent (docs/game-types.md)
+    blind: StrictBool = False  # names hidden until the end (table/blind.py)
+    lang: StrictStr | None = None  # the host's page language: a blind table's aliases
     bots_talk: StrictBool = True  # the bots' table talk (docs/server.md "Table talk")
 
 
@@ -128,7 +135,8 @@ def _table(hub: Hub, table_id: str, user: User | None, invite: str | None = None
 
 
 def _detail(table: Table, user: User | None) -> dict[str, Any]:
-    return table.detail(table.is_member(user.id if user else None))
+    user_id = user.id if user else None
+    return table.detail(table.is_member(user_id), user_id)
 
 
 # ---------------------------------------------------------------------- identity
@@ -225,9 +233,10 @@ async def rules() -> dict[str, Any]:
 
 
 @router.get("/api/limits")
-async def limits(request: Request) -> dict[str, int]:
+async def limits(request: Request) -> dict[str, Any]:
     """The lengths this server accepts of what people type, in characters, from the one place
-    each is kept (the settings' ``chat_max``, the name, password, webhook and report rules), so
+    each is kept (the settings' ``chat_max``, the name, password, webhook and report rules), and
+    the reactions an emote-only table's chat takes during its game (``table/options.py``), so
     that a client's fields allow exactly these and keep no copy (docs/protocol.md)."""
     return {
         "chat_max": hub_of(request).settings.chat_max,
@@ -240,6 +249,7 @@ async def limits(request: Request) -> dict[str, int]:
         "rated_min_games": hub_of(request).settings.rated_min_games,
         "rated_min_hours": math.ceil(hub_of(request).settings.rated_min_age / 3600),
         "afk_after": math.ceil(hub_of(request).settings.afk_after),
+        "reactions": list(REACTIONS),
     }
 
 
@@ -285,6 +295,30 @@ async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
     rated = await rated_entry(request, user.id) if _asks_rated(asked) else None
     table = await hub_of(request).create_table(user, asked, addr, rated)
     return _detail(table, user)
+
+
+@router.post("/api/tables/check")
+async def check_table(body: CreateTable, request: Request) -> dict[str, Any]:
+    """What a table of these settings would be, checked as ``POST /api/tables`` checks them,
+    without making it: its ``category`` and why (``category_reasons``, the label keys of the engine's
+    ``FORCED`` rows that apply), whether it would be ``rated``, and the refusal creating it
+    would get (``problem``: ``{code, message, field}``, else null). The creation form shows it
+    as the host chooses (one source: the server's and engine's rules, never the page's); and
+    the bot levels that play these rules (``bot_levels``, ``bot_level`` the default: bayes and
+    search do not play the new roles yet, ``table/levels.py``), so that the form offers those."""
+    data = body.model_dump()
+    levels = playable_levels(data.get("rules"), data["players"])
+    try:
+        plan = hub_of(request).plan_table(user_of(request), data)
+    except LobbyError as exc:
+        return {
+            "category": None,
+            "category_reasons": [],
+            "rated": False,
+            "problem": {"code": exc.code, "message": exc.message, "field": exc.field},
+            **levels,
+        }
+    return {**plan.category.to_json(), "rated": plan.rated, "problem": None, **levels}
 
 
 def _asks_rated(body: dict[str, Any]) -> bool:
@@ -441,7 +475,7 @@ async def game_record(
             raise LobbyError(404, "not_found", f"no game {brief(game_id)}")
         if stored.game["status"] != "finished":
             raise LobbyError(409, "game_not_finished", "the game is still being played")
-        record = S.record_of(stored)
+        record = stored_record(stored)
         record["id"] = game_id
     if stored is None:
         return record
@@ -453,6 +487,17 @@ def _stored_detail(stored: S.StoredTable, user: User | None) -> dict[str, Any]:
     row = stored.table
     member = is_member(row, user)
     g = stored.game
+    hide = row.get("blind") is not None and row["status"] != "finished"
+    aliases = g.get("aliases") if g is not None and row["status"] == "playing" else None
+    viewer = user.id if user else None
+    seats = []
+    for i, s in enumerate(row["seats"]):
+        d = {"seat": i, **Seat.from_json(s).to_json(), "connected": s.get("kind") == "bot"}
+        if hide:
+            d = masked_seat(d, aliases[i] if aliases else None, viewer == s.get("user_id"))
+        seats.append(d)
+    host_shown = not hide or viewer == row["host"]
+    section = stored_section(row, g)
     return {
         "id": row["id"],
         "status": row["status"],
@@ -460,17 +505,18 @@ def _stored_detail(stored: S.StoredTable, user: User | None) -> dict[str, Any]:
         "rules": row["rules"],
         "public": row["public"],
         "invite": row["invite"] if member else None,
-        "host": row["host"],
-        "host_name": row["host_name"],
+        "host": row["host"] if host_shown else None,
+        "host_name": row["host_name"] if host_shown else None,
         "timer": row["timer"],
         "bot_level": row["bot_level"],
         "auto_start": row["auto_start"],
         "rated": bool(row.get("rated")),
+        "category": section["category"],
+        "category_reasons": list(stored_category(row).reasons),
+        "chat": section["chat"],
+        "blind": section["blind"],
         "bots_talk": bool(row.get("bots_talk", True)),
-        "seats": [
-            {"seat": i, **Seat.from_json(s).to_json(), "connected": s.get("kind") == "bot"}
-            for i, s in enumerate(row["seats"])
-        ],
+        "seats": seats,
         "spectators": 0,
         "game_id": row["id"] if g is not None else None,
         "created_at": row["created_at"],

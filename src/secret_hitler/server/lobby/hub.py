@@ -16,7 +16,8 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from ... import ratings as R
-from ...engine import Rules, game_from_record
+from ...engine import Rules
+from ...engine.categories import RATED, category_of, forced_by
 from ..accounts.auth import NameError_, User, clean_name
 from ..competition.eligibility import RatedEntry
 from ..competition.rating import rate_finished
@@ -29,8 +30,10 @@ from ..core.text import brief, json_problem
 from ..storage import queries as S
 from ..storage.writer import Store
 from ..table import usecases
-from ..table.levels import bot_seat, check_level, default_level
+from ..table.blind import alias_language
+from ..table.levels import bot_seat, check_level, check_plays, default_level, table_default_level
 from ..table.models import ModelSeats
+from ..table.options import CHOSEN, Category, check_chat, chosen_category, table_category
 from ..table.seats import Seat
 from ..table.services import LoopClock, Services, Writer
 from ..table.session import Table
@@ -49,18 +52,44 @@ def setting_named(message: str) -> str | None:
     return name if ":" in message and re.fullmatch(r"[a-z_]{1,32}", name) else None
 
 
-def rated_problem(players: int, rules: Any, seats: list[Seat], public: bool) -> str | None:
-    """Why a table with these settings cannot be rated, or None. Rated tables are public: the
-    history in every player's public profile shows each rated game's role and result."""
+def rated_problem(
+    players: int, rules: Rules, chat: str, timer: int | None, seats: list[Seat], public: bool
+) -> str | None:
+    """Why a table with these settings cannot be rated, or None: the one place that decides.
+    What counts for ratings is the engine's table (``engine.categories``: the game's category
+    must be ``rated``); the table's own rule adds that a rated table is public (the history in
+    every player's public profile shows each rated game's role and result), for people only,
+    and one whose handicap the ratings know (docs/ratings.md)."""
     if not public:
         return "rated: a rated table is public (its results show in public profiles)"
-    if rules != "official":
-        return "rated: a rated table plays the official rules (rules 'official')"
+    category = category_of(rules, chat, timer)
+    if category != RATED:
+        why = ", ".join(dict.fromkeys(row.setting for row in forced_by(rules, chat, timer)))
+        return f"rated: this game is {category} ({why}), and only rated games count"
     if players not in R.PLAYERS:
         return f"rated: a rated table has {R.PLAYERS.start}-{R.PLAYERS.stop - 1} players"
+    if players in rules.rebalanced:
+        return "rated: rebalanced tables are not rated yet (their handicap is not fitted)"
     if any(s.kind == "bot" for s in seats):
         return "rated: a rated table is for people only (no bots)"
     return None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class NewTable:
+    """A new table's settings, checked (``Hub.plan_table``): what ``create_table`` makes and
+    what ``POST /api/tables/check`` tells the creation form."""
+
+    players: int
+    rules: Any  # as the host wrote them (a preset's name or settings)
+    timer: int | None
+    chat: str
+    blind: str | None  # the language of the aliases; None: not blind
+    chosen: str  # the category the host chose
+    category: Category
+    rated: bool
+    bot_level: str
+    seats: list[Seat]
 
 
 def _admit_rated_host(table: Table, user: User, rated: RatedEntry | None) -> None:
@@ -287,16 +316,9 @@ class Hub:
             self.forget(table)
 
     # ------------------------------------------------------------------ lobby
-    async def create_table(
-        self,
-        user: User,
-        body: dict[str, Any],
-        addr: str | None = None,
-        entry: RatedEntry | None = None,
-    ) -> Table:
-        """A new table; ``entry``: where its maker asks from and whether her standing allows a
-        rated seat, for a rated table she sits at (competition/eligibility.py)."""
-        self.check_new_table(user.id, addr)
+    def plan_table(self, user: User | None, body: dict[str, Any]) -> NewTable:
+        """A new table's settings checked as ``create_table`` checks them (``user``: its maker,
+        None: nobody signed in yet), or the ``LobbyError`` that refuses them; changes nothing."""
         players = body["players"]
         timer = body.get("timer")
         if timer is not None and timer < self.settings.min_timer:
@@ -311,18 +333,57 @@ class Hub:
         if problem is not None:
             raise LobbyError(400, "invalid_settings", f"rules: {problem}", "rules")
         try:
-            Rules.from_json(rules).validate(players)
+            parsed = Rules.from_json(rules)
+            parsed.validate(players)
         except Exception as exc:
             message = getattr(exc, "message", str(exc))
             raise LobbyError(400, "invalid_settings", message, setting_named(message)) from None
-        bot_level = body.get("bot_level") or default_level()
+        chat = body.get("chat") or "free"
+        try:
+            check_chat(chat)
+        except ValueError as exc:
+            raise LobbyError(400, "invalid_settings", str(exc), "chat") from None
+        bot_level = body.get("bot_level") or table_default_level(parsed, players)
         check_level(self.models, bot_level, "bot_level")
-        seats = self._new_seats(user, body, players, bot_level)
-        rated = bool(body.get("rated", False))
+        check_plays(bot_level, parsed, players, "bot_level")
+        seats = self._new_seats(user, body, players, bot_level, parsed)
+        chosen = chosen_category(body.get("category"), bool(body.get("rated", False)))
+        if chosen not in CHOSEN:
+            raise LobbyError(
+                400, "invalid_settings", f"category: one of {', '.join(CHOSEN)}", "category"
+            )
+        rated = chosen == RATED
         if rated:
-            problem = rated_problem(players, rules, seats, bool(body.get("public", True)))
+            public = bool(body.get("public", True))
+            problem = rated_problem(players, parsed, chat, timer, seats, public)
             if problem is not None:
                 raise LobbyError(400, "not_ratable", problem)
+        lang = alias_language(body.get("lang")) if body.get("blind") else None
+        return NewTable(
+            players=players,
+            rules=rules,
+            timer=timer,
+            chat=chat,
+            blind=lang,
+            chosen=chosen,
+            category=table_category(parsed, chat, timer, chosen),
+            rated=rated,
+            bot_level=bot_level,
+            seats=seats,
+        )
+
+    async def create_table(
+        self,
+        user: User,
+        body: dict[str, Any],
+        addr: str | None = None,
+        entry: RatedEntry | None = None,
+    ) -> Table:
+        """A new table; ``entry``: where its maker asks from and whether her standing allows a
+        rated seat, for a rated table she sits at (competition/eligibility.py)."""
+        self.check_new_table(user.id, addr)
+        plan = self.plan_table(user, body)
+        seats = plan.seats
         if body.get("auto_start", True):
             self.check_bot_game(user.id, addr, seats)
         name, webhook = self.check_table_settings(body)
@@ -331,30 +392,33 @@ class Hub:
             id=self._new_id(),
             host=user.id,
             host_name=user.name,
-            players=players,
-            rules=rules,
+            players=plan.players,
+            rules=plan.rules,
             public=bool(body.get("public", True)),
             invite=self._new_invite(),
-            timer=body.get("timer"),
-            bot_level=bot_level,
+            timer=plan.timer,
+            bot_level=plan.bot_level,
             auto_start=bool(body.get("auto_start", True)),
             seats=seats,
             host_addr=addr,
             name=name,
             webhook=webhook,
-            rated=rated,
+            rated=plan.rated,
             bots_talk=bool(body.get("bots_talk", True)),
+            chat=plan.chat,
+            blind=plan.blind,
+            category=plan.chosen,
         )
         _admit_rated_host(table, user, entry)
         await self.ownership.claim_new(table.id)
         await self.store.write(S.save_table(table.row(), insert=True))
         self._register(table)
-        table.log.info("table created", extra={"players": players, "host": user.id})
+        table.log.info("table created", extra={"players": plan.players, "host": user.id})
         await usecases.start_if_full(table)
         return table
 
     def _new_seats(
-        self, user: User, body: dict[str, Any], players: int, bot_level: str
+        self, user: User | None, body: dict[str, Any], players: int, bot_level: str, rules: Rules
     ) -> list[Seat]:
         """A new table's seats: the bots asked for (``bots``: seat -> level, None: the table's
         ``bot_level``) and the maker's own (``seat``, default 0; None: she only hosts)."""
@@ -372,6 +436,7 @@ class Hub:
                 )
             level = level or bot_level
             check_level(self.models, level, "bots")
+            check_plays(level, rules, players, "bots")
             seats[seat] = bot_seat(self.models, seat, level)
         host_seat = body.get("seat", 0)
         if host_seat is not None:
@@ -381,7 +446,7 @@ class Hub:
                 )
             if seats[host_seat].kind != "empty":
                 raise LobbyError(409, "seat_taken", f"seat: seat {host_seat} is given to a bot")
-            seats[host_seat] = Seat("human", user.id, user.name, None)
+            seats[host_seat] = Seat("human", *((user.id, user.name) if user else (None, None)))
         return seats
 
     async def open_rematch(self, old: dict[str, Any], user: User, addr: str | None) -> Table:
@@ -406,6 +471,9 @@ class Hub:
             webhook=old.get("webhook"),
             rated=bool(old.get("rated")),
             bots_talk=bool(old.get("bots_talk", True)),
+            chat=old.get("chat") or "free",
+            blind=old.get("blind"),
+            category=chosen_category(old.get("category"), bool(old.get("rated"))),
         )
         if table.rated:  # the same people, taken from where they were; a bot's seat is free
             table.seats[:] = [Seat() if s.kind == "bot" else s for s in table.seats]
@@ -488,12 +556,15 @@ class Hub:
             rated=bool(row.get("rated")),
             removed={str(u) for u in row.get("removed") or ()},
             bots_talk=bool(row.get("bots_talk", True)),
+            chat=row.get("chat") or "free",
+            blind=row.get("blind"),
+            category=chosen_category(row.get("category"), bool(row.get("rated"))),
         )
         table.chat.restore(st.chat)
         table.seating.restore_admissions(row.get("admissions"))
         self._register(table)
         if st.game is not None:
-            game = game_from_record(S.record_of(st))
+            game = table.stored_game(st)
             table.action_by = [a["by"] for a in st.actions]
             if game.finished:
                 table.status = "finished"

@@ -242,10 +242,8 @@ class Webhooks:
         if table.webhook is None or g is None or g.finished:
             return
         view = g.view(None)  # the engine says who acts; public to everyone
-        people = [
-            (s, table.seats[s].name or f"Seat {s + 1}")
-            for s in view.to_act
-            if table.seats[s].kind == "human"
+        people = [  # a blind game's aliases (``Table.shown_name``): no real name is posted
+            (s, table.shown_name(s)) for s in view.to_act if table.seats[s].kind == "human"
         ]
         if not people:
             return

@@ -64,6 +64,12 @@ class TableRow(Base):
     removed: Mapped[Any] = mapped_column(sa.JSON, nullable=True)
     # the host's switch for the bots' table talk (table/chat.py); on unless turned off
     bots_talk: Mapped[bool] = mapped_column(sa.Boolean, server_default=sa.true())
+    # the table's settings that change no rule (table/options.py, migration 0010): the chat
+    # mode, the language of a blind table's aliases (NULL: not blind), the category its host
+    # chose (NULL: the ``rated`` flag says it)
+    chat: Mapped[str] = mapped_column(sa.String(8), server_default="free")
+    blind: Mapped[str | None] = mapped_column(sa.String(16), nullable=True)
+    category: Mapped[str | None] = mapped_column(sa.String(16), nullable=True)
     # a rated table's admissions: user id -> the keyed hashes of the address and device her
     # seat was taken from (competition/eligibility.py); NULL: none
     admissions: Mapped[Any] = mapped_column(sa.JSON, nullable=True)
@@ -98,6 +104,8 @@ class GameRow(Base):
     action_count: Mapped[int] = mapped_column(sa.Integer)
     created_at: Mapped[float] = mapped_column(sa.Float)
     finished_at: Mapped[float | None] = mapped_column(sa.Float, nullable=True)
+    # a blind game's alias of each seat (table/blind.py; NULL: not blind)
+    aliases: Mapped[Any] = mapped_column(sa.JSON, nullable=True)
 
 
 class ActionRow(Base):

@@ -18,8 +18,9 @@ only time:
   holds up no other move. A bot candidate first gives the people of the last government
   ``claim_wait`` seconds to claim (``claim_hold.py``).
 - **Talk** (``bot_talk.py``): lines leave at a person's pace, within the table's budget.
-- **Stand-ins.** A person's decision not made by the table's timer, or by a person away longer
-  than ``grace``, is made by a stand-in bot, supervised the same way.
+- **Timers and stand-ins.** A person's decision not made by the table's timer is made at
+  random, as secrethitler.io's timed mode makes it (``Game.forced_action``); one of a person
+  away longer than ``grace`` is made by a stand-in bot, supervised the same way.
 
 A language model's seat is awaited on the event loop, holding no thread, until a deadline
 players are shown (``waits``: the update's ``model_deadlines``); a move its fallback made is
@@ -556,7 +557,9 @@ class BotDriver:
         return played
 
     async def _standin_move(self, seat: int, kind: str) -> bool:
-        """A stand-in's move for a person (``kind``: ``timer`` or ``absent``, its ``by``)."""
+        """A move made for a person (``kind``, its ``by``): when the table's timer ran out, the
+        engine's forced move (``Game.forced_action``: a random legal choice, as
+        secrethitler.io's timed mode draws it); for a person away, the stand-in bot's."""
         g = self.game
         assert g is not None
         expect = (g.round, g.phase.value, len(g.actions))
@@ -564,6 +567,9 @@ class BotDriver:
         if not legal:
             return False
         standin = self.crew.standin(seat)
+        if kind == "timer":
+            forced = g.forced_action(seat, self.rng)
+            return await self._play(seat, forced, kind, standin, legal, expect)
         decided = await standin.decide(g.view(seat), legal)
         return await self._play(seat, decided.value, kind, standin, legal, expect)
 

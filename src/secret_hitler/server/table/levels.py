@@ -96,3 +96,22 @@ def standin_level(level: str, rules: object, players: int) -> str:
         return level if plays(level, parsed, players) else FALLBACK_LEVEL
     except Exception:  # (never stored so: checked when the table was made) the safe level
         return FALLBACK_LEVEL
+
+
+def playable_levels(rules: object, players: object) -> dict[str, object]:
+    """The levels that play these rules (as a client wrote them) at ``players`` seats, and
+    the default among them: ``{"bot_levels": [...], "bot_level": ...}``; every level and the
+    server's default where the rules or the count are not valid (their refusal says why)."""
+    levels = bot_levels()
+    every: dict[str, object] = {"bot_levels": levels, "bot_level": default_level()}
+    if not isinstance(players, int):
+        return every
+    try:
+        parsed = Rules.from_json(rules or "official")
+        parsed.validate(players)
+    except Exception:  # any refusal of the rules: creating the table names it
+        return every
+    return {
+        "bot_levels": [level for level in levels if plays(level, parsed, players)],
+        "bot_level": table_default_level(parsed, players),
+    }

@@ -11,6 +11,7 @@ services (``services.Services``) and never reaches its host.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import secrets
 import time
@@ -18,7 +19,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from ... import talk
-from ...engine import Action, Game, GameError, IllegalAction, InvalidAction, game_from_record
+from ...engine import (
+    Action,
+    Game,
+    GameError,
+    IllegalAction,
+    InvalidAction,
+    InvalidSettings,
+    Rules,
+    game_from_record,
+)
 from ...engine.actions import CLAIM
 from ...engine.speech import may_speak
 from ...engine.writer import with_talk
@@ -27,11 +37,13 @@ from ..core.logs import GameLog
 from ..storage import queries as S
 from ..storage.ratings import with_rated_start
 from ..storage.writer import StorageUnavailable, Write, is_unavailable
-from . import fanout
+from . import blind, fanout
 from .afk import AfkVote
 from .chat import Chat, claim_offer, recognised, talk_section
 from .conn import Conn
 from .driver import BotDriver
+from .levels import standin_level
+from .options import Category, table_category, table_section
 from .presence import Presence
 from .seats import Seat, Seating
 from .services import Services
@@ -70,10 +82,21 @@ class Table:
         rated: bool = False,
         removed: set[str] | None = None,
         bots_talk: bool = True,
+        chat: str = "free",
+        blind: str | None = None,
+        category: str = "casual",
     ) -> None:
         self.services = services
         clock = services.clock
         self.rated = rated  # ratings count this table's game (storage/ratings.py)
+        # the table's settings that change no rule (options.py): who may chat what, the
+        # language of a blind table's aliases (None: not blind), the category its host chose
+        self.chat_mode = chat
+        self.blind = blind
+        self.chosen = category
+        # a blind game's aliases, and the real names it is played by (blind.py)
+        self.aliases: list[str] | None = None
+        self.real_names: list[str] | None = None
         self.id = id
         self.players = players
         self.rules = rules
@@ -118,8 +141,10 @@ class Table:
             timer=timer,
             bot_level=bot_level,
             say=self.bot_chat,
-            talk_on=lambda: self.bots_talk,
+            talk_on=lambda: self.bots_talk and self.chat_mode == "free",
         )
+        # a person away is played by a level that plays this table's roles (levels.py)
+        self.driver.crew.standin_level = standin_level(services.standin_level, rules, players)
         # Storage faults: a failed commit leaves the game as it was before the action, but the
         # database may still hold that action (a COMMIT whose answer was lost), so the next
         # action first reloads the game from the database (``_resync``).
@@ -215,13 +240,14 @@ class Table:
             and 0 <= since <= self.seq
             and self.seq - since <= RESUME_MAX
         ):
-            conn.send_msg(P.resumed(since, self.seq, self.detail(self.is_member(user_id))))
+            detail = self.detail(self.is_member(user_id), user_id)
+            conn.send_msg(P.resumed(since, self.seq, detail))
             for text in self.missed_updates(conn.seat, since):
                 conn.send_own(text)
             if msg.chat_since is not None:
                 for c in self.chat.lines:
                     if c["id"] > msg.chat_since:
-                        conn.send_msg(P.chat_msg(c))
+                        conn.send_msg(P.chat_msg(self.shown_line(c)))
             if user_id is not None:
                 last_seat[user_id] = conn.seat
             if self.game.finished:
@@ -249,14 +275,50 @@ class Table:
         clock = self.services.clock
         return round(clock.time() + monotonic - clock.monotonic(), 2)
 
-    def detail(self, member: bool) -> dict[str, Any]:
+    @functools.cached_property
+    def category(self) -> Category:
+        """The table's category and why (``options.table_category``: the engine's table); its
+        rules, timer, chat and chosen category never change."""
+        try:
+            rules = Rules.from_json(self.rules)
+        except InvalidSettings:  # (never stored so: checked when the table was made)
+            return Category(self.chosen, ())
+        return table_category(rules, self.chat_mode, self.timer, self.chosen)
+
+    @property
+    def hides_names(self) -> bool:
+        """A blind table hides who is who until its game is over (``blind.py``)."""
+        return self.blind is not None and self.status != "finished"
+
+    def shown_name(self, seat: int) -> str:
+        """A seat's name as everyone may read it now: a blind game's alias, else the seat's."""
+        if self.hides_names:
+            return self.aliases[seat] if self.aliases is not None else blind.UNKNOWN
+        return self.seats[seat].name or f"Bot {seat + 1}"
+
+    def shown_line(self, line: dict[str, Any]) -> dict[str, Any]:
+        """A chat line as it is sent now: a blind table's before its end says no name."""
+        if not self.hides_names:
+            return line
+        seat = line.get("seat")
+        alias = self.aliases[seat] if self.aliases is not None and seat is not None else None
+        return blind.masked_line(line, alias)
+
+    def detail(self, member: bool, viewer: str | None = None) -> dict[str, Any]:
+        """The table as ``viewer`` (a user id, None: anyone) may see it; ``member``: seated or
+        hosting (the invite is shown)."""
         g = self.game
         done = self.status == "finished"  # set only once the last action is committed
         grace = self.services.settings.grace
         away_since = self.presence.away_since
+        hide = self.hides_names
+        host_shown = not hide or (viewer is not None and viewer == self.host)
         seats = []
         for i, s in enumerate(self.seats):
             d = {"seat": i, **s.to_json()}
+            if hide:
+                own = viewer is not None and s.user_id == viewer
+                d = blind.masked_seat(d, self.aliases[i] if self.aliases else None, own)
             d["connected"] = s.kind == "bot" or (s.kind == "human" and self.connected(i))
             away = away_since.get(i)
             if g is not None and not done and not d["connected"] and away is not None:
@@ -269,12 +331,15 @@ class Table:
             "rules": self.rules,
             "public": self.public,
             "invite": self.invite if member else None,
-            "host": self.host,
-            "host_name": self.host_name,
+            "host": self.host if host_shown else None,
+            "host_name": self.host_name if host_shown else None,
             "timer": self.timer,
             "bot_level": self.bot_level,
             "auto_start": self.auto_start,
             "rated": self.rated,
+            **self.category.to_json(),
+            "chat": self.chat_mode,
+            "blind": self.blind is not None,
             "bots_talk": self.bots_talk,
             "seats": seats,
             "spectators": self.presence.spectators,
@@ -321,16 +386,29 @@ class Table:
             "removed": sorted(self.removed) or None,
             "bots_talk": self.bots_talk,
             "admissions": self.seating.admissions_json(),
+            "chat": self.chat_mode,
+            "blind": self.blind,
+            "category": self.chosen,
         }
 
     def record(self) -> dict[str, Any]:
         assert self.game is not None
         rec = self.game.to_record()
         rec["id"] = self.id
-        rec["chat"] = list(self.chat.lines)
+        if self.real_names is not None:  # a blind game is played by its aliases
+            rec["players"] = list(self.real_names)
+        rec["table"] = self.table_section()
+        rec["chat"] = [self.shown_line(line) for line in self.chat.lines]
         if self.renamed:  # deleted accounts: the stored record says the same
             rec["players"] = [self.renamed.get(i, n) for i, n in enumerate(rec["players"])]
         return with_talk(rec, talk_section(rec["chat"], len(self.game.actions)))
+
+    def table_section(self) -> dict[str, Any]:
+        """The record's ``table`` section (``engine.record.parse_table``): the settings of this
+        table that change no rule."""
+        return table_section(
+            self.chat_mode, self.aliases, self.timer, self.category.category, self.blind
+        )
 
     # ------------------------------------------------------------------ fan-out
     def broadcast_table(self) -> None:
@@ -338,9 +416,13 @@ class Table:
         change, so a gathered presence broadcast is dropped)."""
         self.presence.announced()
         if self.conns:
-            fanout.send_detail(
-                self.conns, lambda c: self.is_member(c.user.id if c.user else None), self.detail
-            )
+            fanout.send_detail(self.conns, self._detail_key, lambda key: self.detail(*key))
+
+    def _detail_key(self, conn: Conn) -> tuple[bool, str | None]:
+        """Who a connection's detail is for: a member or not, and (only where names are hidden,
+        so that every other table shares two texts) which user."""
+        user_id = conn.user.id if conn.user else None
+        return self.is_member(user_id), user_id if self.hides_names else None
 
     def _broadcast_update(
         self, ev_from: int, action: Action | None, by: str | None, ack: fanout.Ack | None = None
@@ -348,7 +430,16 @@ class Table:
         g = self.game
         assert g is not None
         ready = fanout.send_update(
-            self.conns, g, self.seq, ev_from, action, by, self.deadline, self.driver.waits(), ack
+            self.conns,
+            g,
+            self.seq,
+            ev_from,
+            action,
+            by,
+            self.deadline,
+            self.driver.waits(),
+            ack,
+            self.chat_mode,
         )
         if g.finished and ready:
             fanout.send_all(ready, P.encode(P.game_over(self.record())))
@@ -359,7 +450,8 @@ class Table:
         if seat == "own":
             seat = conn.seat
         assert seat is None or isinstance(seat, int)
-        member = self.is_member(conn.user.id if conn.user else None)
+        viewer = conn.user.id if conn.user else None
+        member = self.is_member(viewer)
         view: dict[str, Any] | None = None
         away: list[int] = []
         if g is not None:
@@ -369,7 +461,7 @@ class Table:
             "type": "welcome",
             "seat": conn.seat,
             "user_id": conn.user.id if conn.user else None,
-            "table": self.detail(member),
+            "table": self.detail(member, viewer),
             "seq": self.seq,
             "view": view,
             "away": away,
@@ -378,8 +470,8 @@ class Table:
             else [a.to_json() for a in g.legal_actions(seat)],
             "deadline": self.deadline,
             "model_deadlines": self.driver.waits(),
-            "chat": list(self.chat.lines),
-            **({} if g is None else table_facts(g, seat)),
+            "chat": [self.shown_line(line) for line in self.chat.lines],
+            **({} if g is None else table_facts(g, seat, self.chat_mode)),
         }
 
     def send_welcome(self, conn: Conn) -> None:
@@ -402,7 +494,13 @@ class Table:
         """The update frames after ``since`` for ``seat`` (``fanout.missed_updates``)."""
         assert self.game is not None
         return fanout.missed_updates(
-            self.game, self.action_by, self.deadline, seat, since, self.driver.waits()
+            self.game,
+            self.action_by,
+            self.deadline,
+            seat,
+            since,
+            self.driver.waits(),
+            self.chat_mode,
         )
 
     # ------------------------------------------------------------------ lobby
@@ -440,13 +538,17 @@ class Table:
         game of this table is dealt anew (api/hosting.py), everyone is welcomed to it."""
         names = [s.name or f"Seat {i}" for i, s in enumerate(self.seats)]
         seed = secrets.randbits(63)
-        game = Game(names, self.rules, seed, **(self.fixings or {}))
+        aliases = None
+        if self.blind is not None:  # the game is played by aliases (blind.py)
+            aliases = blind.draw_aliases(self.players, self.blind, self.services.rng)
+        game = Game(aliases or names, self.rules, seed, **(self.fixings or {}))
         rec = game.to_record()
         game_row = {
             "id": self.id,
             "table_id": self.id,
             "players": self.players,
             "names": names,
+            "aliases": aliases,
             "rules": rec["rules"],
             "seed": seed,
             "roles": rec["roles"],
@@ -478,6 +580,7 @@ class Table:
             raise
         self.seating.stored()
         self.log.info("game started", extra={"players": self.players, "remake": remake})
+        self.aliases, self.real_names = aliases, (names if aliases else None)
         if remake:
             await self.driver.reset()
             self.services.metrics.games_active.dec()
@@ -491,6 +594,17 @@ class Table:
         else:
             self._broadcast_update(0, None, None)
         self.services.webhooks.turn(self)
+
+    def stored_game(self, stored: S.StoredTable) -> Game:
+        """The game the database holds for this table, as the table plays it: a blind game by
+        its aliases (their real names kept for its end)."""
+        assert stored.game is not None
+        record = S.record_of(stored)
+        aliases = stored.game.get("aliases")
+        self.aliases, self.real_names = aliases, (record["players"] if aliases else None)
+        if aliases:
+            record["players"] = list(aliases)
+        return game_from_record(record)
 
     def run_game(self, game: Game) -> None:
         """Take over a started game (new, or rebuilt after a restart) and drive it."""
@@ -630,7 +744,7 @@ class Table:
             return
         announced = self.seq
         try:
-            game = game_from_record(S.record_of(stored))
+            game = self.stored_game(stored)
         except Exception as exc:
             self.mark_broken(exc)
             raise P.ProtocolError("table_unavailable", "this table could not be restored") from None
@@ -680,7 +794,7 @@ class Table:
         recogniser (``chat.recognised``, in ``lang``, the sender's page language, and the
         table's) and told to the bots. Returns the line and the engine claim it matches, for the
         sender's client to offer with one tap (never made for it)."""
-        clean = self.chat.check(conn, text, self.game)
+        clean = self.chat.check(conn, text, self.game, self.chat_mode)
         user = conn.user
         assert user is not None
         seat = conn.seat
@@ -705,7 +819,7 @@ class Table:
             g = self.game
             if g is None or g.finished or not self.bots_talk or self.seats[seat].kind != "bot":
                 return False
-            if not may_speak(g, seat):
+            if not may_speak(g, seat, self.chat_mode) or self.chat_mode != "free":
                 return False  # the engine's speech rule, which people's lines keep too
             name = self.seats[seat].name or f"Bot {seat + 1}"
             msg = self.chat.bot_line(
@@ -727,11 +841,12 @@ class Table:
                 "unavailable", "the database is unavailable: the message was not sent"
             ) from None
         self.chat.said(line)
-        fanout.send_all(self.conns, P.encode(P.chat_msg(line)))
+        fanout.send_all(self.conns, P.encode(P.chat_msg(self.shown_line(line))))
 
     def _names(self) -> list[str]:
-        """The seats' names (the recogniser reads them; a bot's line says them)."""
-        return [s.name or f"Bot {i + 1}" for i, s in enumerate(self.seats)]
+        """The seats' names as the table reads them (the recogniser reads them; a bot's line
+        says them): a blind game's aliases."""
+        return [self.shown_name(i) for i in range(self.players)]
 
     async def close(self) -> None:
         await self.driver.stop()

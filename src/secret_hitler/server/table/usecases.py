@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Literal, Protocol, TypedDict
 
+from ...engine import Rules
 from ..accounts.auth import User
 from ..accounts.users import DELETED, placeholder
 from ..competition.eligibility import RatedEntry, table_refusal
@@ -23,7 +24,7 @@ from ..core.errors import LobbyError
 from ..core.text import skeleton
 from ..storage.ratings import record_leave
 from . import afk
-from .levels import bot_seat, check_level
+from .levels import bot_seat, check_level, check_plays
 from .remake import people
 from .seats import Seat
 from .session import Table
@@ -60,6 +61,12 @@ def _host_waiting(table: Table, user: User) -> None:
 def _no_bots(table: Table) -> None:
     if table.rated:
         raise LobbyError(409, "rated_table", "a rated table is for people only: no bots")
+
+
+def _check_level(table: Table, level: str, field: str = "level") -> None:
+    """A bot level this server offers and that plays the table's rules (``levels.py``)."""
+    check_level(table.services.models, level, field)
+    check_plays(level, Rules.from_json(table.rules), table.players, field)
 
 
 def _rated_seat(table: Table, rated: RatedEntry | None) -> None:
@@ -170,7 +177,7 @@ async def add_bot(table: Table, user: User, seat: int | None, level: str | None)
         _host_waiting(table, user)
         _no_bots(table)
         level = level or table.bot_level
-        check_level(table.services.models, level)
+        _check_level(table, level)
         seat = seat if seat is not None else table.free_seat()
         if seat is None:
             raise LobbyError(409, "table_full", "every seat is taken")
@@ -216,7 +223,7 @@ async def hand_seat(
         if s.user_id == user.id:
             raise LobbyError(409, "bad_seat", "leave the table to give up your own seat")
         level = level or table.bot_level
-        check_level(table.services.models, level)
+        _check_level(table, level)
         removed = False
         if table.status == "waiting":
             if to == "empty":
@@ -274,7 +281,7 @@ async def start(table: Table, user: User, fill: str | None) -> None:
         _host_waiting(table, user)
         if fill is not None:
             _no_bots(table)
-            check_level(table.services.models, fill, "fill_with_bots")
+            _check_level(table, fill, "fill_with_bots")
         if table.free_seat() is not None and fill is None:
             raise LobbyError(
                 409, "not_enough_players", "seats are empty: take them or fill them with bots"

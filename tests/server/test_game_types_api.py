@@ -1,0 +1,174 @@
+"""secrethitler.io's game types over the server's API (docs/game-types.md, docs/protocol.md): the
+creation form is told each table's category and why, or why it would be refused, by the rules
+that create it; a table card shows its category; a hostile player at a blind table reads no other
+person's name or user id before the end; a finished game's record keeps its table and winners."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from typing import Any
+
+import pytest
+from server_support import Client, HttpError, Server, ahttp, http, session
+
+from secret_hitler.engine import game_from_record
+
+AVALON = {"preset": "secrethitler-io", "avalon": "merlin"}
+
+
+def _check(server: Server, **body: Any) -> dict[str, Any]:
+    return http(server, "POST", "/api/tables/check", {"players": 7, "bots": {}, **body})  # type: ignore[no-any-return]
+
+
+def test_the_form_is_told_each_tables_category_or_why_it_is_refused(make_server: Any) -> None:
+    server = make_server(SH_MIN_TIMER="2")
+    rated = _check(server, category="rated")
+    assert {k: rated[k] for k in ("category", "category_reasons", "rated", "problem")} == {
+        "category": "rated",
+        "category_reasons": [],
+        "rated": True,
+        "problem": None,
+    }
+    assert "bayes" in rated["bot_levels"]
+    casual = _check(server, rules=AVALON, bot_level="rule")
+    assert (casual["category"], casual["category_reasons"]) == (
+        "casual",
+        ["category.reason.avalon"],
+    )
+    # the levels that play these roles: the form offers those
+    assert "rule" in casual["bot_levels"] and "bayes" not in casual["bot_levels"]
+    assert casual["bot_level"] == "rule"
+    practice = _check(server, chat="silent", category="practice")
+    assert (practice["category"], practice["rated"]) == ("practice", False)
+    fast = _check(server, timer=10, chat="emotes")
+    assert fast["category_reasons"] == ["category.reason.fast_timer", "category.reason.emotes"]
+    custom = _check(server, rules={"preset": "official", "hitler_zone": 4})
+    assert custom["category"] == "custom"
+    refusals = {
+        "not_ratable": {"rules": AVALON, "bot_level": "rule", "category": "rated"},
+        "invalid_settings": {
+            "rules": {"preset": "official", "avalon": "percival", "monarchist": True},
+            "players": 5,
+        },
+        "bot_level_unsupported": {"rules": AVALON, "bot_level": "bayes"},
+    }
+    for code, body in refusals.items():
+        problem = _check(server, **body)["problem"]
+        assert problem is not None and problem["code"] == code, (code, problem)
+    assert _check(server, **refusals["invalid_settings"])["problem"]["field"] == "monarchist"
+    assert _check(server, chat="loud")["problem"]["field"] == "chat"
+    assert _check(server, category="custom")["problem"]["field"] == "category"
+    rebalanced = {"preset": "official", "rebalanced": [7]}
+    assert _check(server, rules=rebalanced, category="rated")["problem"]["code"] == "not_ratable"
+    assert _check(server, rules=rebalanced)["category"] == "casual"  # rated by the engine's table
+    silent = _check(server, chat="silent", category="rated")["problem"]
+    assert silent["code"] == "not_ratable" and "practice" in silent["message"]
+
+    # creating answers as the check did; the table card shows the category and its reasons
+    host = session(server, "Host")
+    body = {"players": 7, "rules": AVALON, "auto_start": False, "chat": "emotes"}
+    table = http(server, "POST", "/api/tables", body, token=host)
+    expected = _check(server, rules=AVALON, chat="emotes")
+    assert (table["category"], table["category_reasons"]) == (
+        expected["category"],
+        expected["category_reasons"],
+    )
+    assert (table["bot_level"], table["chat"], table["blind"], table["rated"]) == (
+        "rule",
+        "emotes",
+        False,
+        False,
+    )
+    [listed] = [t for t in http(server, "GET", "/api/tables")["tables"] if t["id"] == table["id"]]
+    assert listed["category"] == "casual"
+    with pytest.raises(HttpError) as refused:
+        http(server, "POST", f"/api/tables/{table['id']}/bots", {"level": "search"}, token=host)
+    assert refused.value.code == "bot_level_unsupported"
+    with pytest.raises(HttpError) as rated_avalon:
+        http(server, "POST", "/api/tables", {**body, "category": "rated", "chat": "free"}, host)
+    assert rated_avalon.value.code == "not_ratable"
+
+
+# ---------------------------------------------------------------------- blind tables
+NAMES = ("Quokkaqueen", "Wombatking")
+
+
+async def _blind_game(server: Server) -> None:
+    ann, bob = (session(server, name) for name in NAMES)
+    me_ann = http(server, "GET", "/api/me", token=ann)["user_id"]
+    bots = {str(s): "random" for s in range(2, 5)}
+    body = {"players": 5, "bots": bots, "blind": True, "lang": "ru", "auto_start": False}
+    table = await ahttp(server, "POST", "/api/tables", body, ann)
+    tid = table["id"]
+    await ahttp(server, "POST", f"/api/tables/{tid}/join", {"seat": 1}, bob)
+    a, b, watcher = Client(server, ann, "ann"), Client(server, bob, "bob"), Client(server, None)
+    for c in (a, b, watcher):
+        await c.connect(tid)
+    await a.send({"v": 1, "type": "chat", "text": "hello, I am the host"})
+    await ahttp(server, "POST", f"/api/tables/{tid}/start", {}, ann)
+    await a.recv_until(lambda m: m["type"] == "update")
+    await a.send({"v": 1, "type": "chat", "text": "I am liberal"})
+    answers = []  # what Bob reads over HTTP while the game runs
+    for path in ("/api/tables", f"/api/tables/{tid}", "/api/me/games"):
+        answers.append(await ahttp(server, "GET", path, None, bob))
+
+    async def watch() -> None:
+        while watcher.record is None:
+            await watcher.recv(60)
+
+    rng = random.Random(41)
+    await asyncio.gather(a.play(rng, timeout=120), b.play(rng, timeout=120), watch())
+    secrets = (NAMES[0], me_ann)
+    for client, texts in ((b, answers), (watcher, [])):
+        ended = next(i for i, m in enumerate(client.messages) if m["type"] == "game_over")
+        before = [json.dumps(m) for m in client.messages[:ended]]
+        seen = "\n".join(before + [json.dumps(x) for x in texts])
+        for secret in secrets:  # Ann's name and user id: not in one frame or answer
+            assert secret not in seen, (client.label, secret)
+        assert NAMES[0] in json.dumps(client.messages[ended])  # the end names her
+    record = b.record
+    assert record is not None and record["players"][:2] == list(NAMES)
+    aliases = record["table"]["aliases"]
+    assert record["table"]["blind"] is True and len(set(aliases)) == 5
+    welcome = next(m for m in b.messages if m["type"] == "update")
+    assert welcome["view"]["names"] == aliases  # the game was played by the aliases
+    assert all(any("а" <= ch <= "я" for ch in alias.lower()) for alias in aliases)  # in Russian
+    detail = await ahttp(server, "GET", f"/api/tables/{tid}", None, bob)
+    assert [s["name"] for s in detail["seats"][:2]] == list(NAMES)
+    stored = await ahttp(server, "GET", f"/api/games/{tid}/record", None, bob)
+    assert stored["players"] == record["players"] and stored["table"] == record["table"]
+    for c in (a, b, watcher):
+        await c.close()
+
+
+@pytest.mark.timeout(240)
+def test_a_blind_table_lets_no_frame_name_another_person_before_the_end(make_server: Any) -> None:
+    asyncio.run(_blind_game(make_server()))
+
+
+# ---------------------------------------------------------------------- records
+@pytest.mark.timeout(240)
+def test_a_finished_monarchist_game_records_its_table_and_winners(make_server: Any) -> None:
+    server = make_server()
+    host = session(server, "Host")
+    rules = {"preset": "secrethitler-io", "avalon": "percival", "monarchist": True}
+    bots = {str(s): "rule" for s in range(7)}
+    body = {"players": 7, "rules": rules, "bots": bots, "seat": None, "timer": 60}
+    table = http(server, "POST", "/api/tables", body, token=host)
+    end = time.monotonic() + 200
+    while http(server, "GET", f"/api/tables/{table['id']}")["status"] != "finished":
+        assert time.monotonic() < end, "the bots' game did not end"
+        time.sleep(0.2)
+    record = http(server, "GET", f"/api/games/{table['id']}/record")
+    game = game_from_record(record)
+    assert record["result"]["winners"] == list(game.winners or ())
+    assert record["table"] == {
+        "chat": "free",
+        "blind": False,
+        "turn_timer": 60,
+        "category": "casual",
+    }
+    assert {r for r in record["roles"]} >= {"merlin", "percival", "morgana", "monarchist"}
