@@ -19,6 +19,8 @@ from secret_hitler.bots.base import PLAYER_LEVELS
 from secret_hitler.engine.actions import CLAIM_SUBJECTS
 from secret_hitler.engine.catalog import catalog
 from secret_hitler.engine.types import Party, Phase, Policy, Power, Reason, Role
+from secret_hitler.server.table.options import CHOSEN, REACTIONS
+from secret_hitler.talk.narrate import game_type_keys
 
 LANGS = ("en", "zh-Hans", "zh-Hant", "ru", "vi")
 REFERENCE = "en"
@@ -171,6 +173,17 @@ def test_keys_the_client_builds_from_engine_values(catalogs: dict[str, dict[str,
         needed += [setting["label"], *setting["value_labels"].values()]
     categories = served["categories"]
     needed += [*categories["labels"].values(), *(row["label"] for row in categories["forced"])]
+    # a game type's name (narrate.game_type_keys), each chat mode, each reaction, the categories
+    # a host chooses, what each role of secrethitler.io's game types is for
+    for name, setting in served["settings"].items():
+        for value in setting["values"]:
+            needed += game_type_keys({name: [value] if setting["multiple"] else value})
+    needed += [f"lobby.chat_mode.{mode}" for mode in categories["chat_modes"]]
+    needed += [f"reaction.{r}" for r in REACTIONS] + [f"lobby.category.{c}.hint" for c in CHOSEN]
+    needed += [
+        f"role.about.{r.value}" for r in Role if r.value not in ("liberal", "fascist", "hitler")
+    ]
+    needed += ["error.code.chat_reactions_only", "error.code.bot_level_unsupported"]
     missing = [key for key in needed if key not in en]
     assert not missing, f"missing keys: {missing}"
 

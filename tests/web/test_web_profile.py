@@ -133,7 +133,7 @@ def test_the_lobby_creates_a_rated_table(chromium: Any, rated: Any) -> None:
     ctx = _context(chromium, server, host.token)
     page = ctx.new_page()
     page.goto(f"{server.url}/#/")
-    page.locator("#rated").check()
+    page.locator("input[name=category][value=rated]").check()  # the category "Rated"
     page.locator("form.create [type=submit]").click()
     page.wait_for_url("**/#/t/*", timeout=20_000)
     table_id = page.url.split("#/t/", 1)[1]

@@ -160,12 +160,16 @@ class SocketPlayer:
             m = json.loads(self.ws.recv(timeout=left))
             if m.get("type") in ("welcome", "update"):
                 self.seat = m.get("seat", self.seat)
-                self.view, self.legal = m["view"], m["legal"]
+                self.view, self.legal = m["view"] or {}, m["legal"]  # (no view before the deal)
 
 
-def act_once(page: Any, rng: random.Random) -> bool:
-    """Make one decision the action area offers (or dismiss a notice). True if something was tapped."""
+def act_once(page: Any, rng: random.Random, avoid: str | None = None) -> bool:
+    """Make one decision the action area offers (or dismiss a notice). True if something was
+    tapped. ``avoid``: a selector; while it matches, nothing is tapped (a decision the test
+    makes itself)."""
     try:
+        if avoid is not None and page.locator(avoid).count():
+            return False
         notice = page.locator(".private-notice button:not([disabled])")
         if notice.count():
             notice.first.click(timeout=2000)

@@ -2,12 +2,13 @@
 // the invite's table and the bot levels, folded one message at a time.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { initialState, reduce, createBody, rulesValue } from "../../../src/secret_hitler/web/static/js/lobby-state.js";
+import { initialState, reduce, createBody, rulesValue, shownTables, gameTypesOf } from "../../../src/secret_hitler/web/static/js/lobby-state.js";
 import { messages, deepFreeze } from "./support.mjs";
 
 const official = messages.rules.presets.official; // the engine's official settings (GET /api/rules)
 const board5 = messages.rules.tables.official["5"].board;
-const start = () => deepFreeze(initialState({ base: official }));
+const gameTypes = messages.rules.settings; // the game types' settings (GET /api/rules)
+const start = () => deepFreeze(initialState({ base: official, gameTypes }));
 
 /** Fold `msgs` into `state`, each state frozen (a reducer that changed its input would throw). */
 const fold = (state, msgs) => msgs.reduce((s, m) => deepFreeze(reduce(s, deepFreeze(m))), state);
@@ -39,9 +40,9 @@ test("a table with bots in the seats after the creator's, of the chosen level", 
     { type: "field", name: "name", value: "  Friday game " },
     { type: "field", name: "public", value: false },
   ]);
-  assert.deepEqual(createBody(s.form, board5), {
+  assert.deepEqual(createBody(s.form, board5, gameTypes, "ru"), {
     players: 7, rules: "official", public: false, bots: { 1: "bayes", 2: "bayes", 3: "bayes" },
-    bot_level: "bayes", timer: 60, name: "Friday game",
+    bot_level: "bayes", timer: 60, name: "Friday game", category: "casual", chat: "free",
   });
 });
 
@@ -51,17 +52,60 @@ test("fewer seats never keep more bots than seats after the creator's", () => {
   assert.equal(Object.keys(createBody(s.form).bots).length, 4);
 });
 
-test("a rated table: official rules, people only, public, whatever the form says", () => {
+test("a rated table: people only and public, whatever the form says; its rules the form's", () => {
   const s = fold(start(), [
-    { type: "custom", on: true, board: board5 },
     { type: "field", name: "public", value: false },
-    { type: "field", name: "rated", value: true },
+    { type: "field", name: "category", value: "rated" },
   ]);
-  const body = createBody(s.form, board5);
-  assert.equal(body.rated, true);
+  const body = createBody(s.form, board5, gameTypes);
+  assert.equal(body.category, "rated");
   assert.equal(body.rules, "official");
   assert.equal(body.public, true);
   assert.deepEqual(body.bots, {});
+});
+
+test("the game types: the settings away from the catalog's defaults, rebalancing for this size", () => {
+  assert.equal(start().form.avalon, gameTypes.avalon.default);
+  const s = fold(start(), [
+    { type: "players", players: 7 },
+    { type: "field", name: "avalon", value: "percival" },
+    { type: "field", name: "monarchist", value: true },
+    { type: "field", name: "rebalance", value: true },
+    { type: "field", name: "chat", value: "emotes" },
+    { type: "field", name: "blind", value: true },
+  ]);
+  const body = createBody(s.form, board5, gameTypes, "vi");
+  assert.deepEqual(body.rules, { preset: "official", avalon: "percival", monarchist: true, rebalanced: [7] });
+  assert.deepEqual([body.chat, body.blind, body.lang], ["emotes", true, "vi"]);
+  // a size the catalog does not rebalance: no rebalancing asked
+  const five = fold(s, [{ type: "players", players: 5 }, { type: "field", name: "monarchist", value: false }]);
+  assert.deepEqual(rulesValue(five.form, board5, gameTypes), { preset: "official", avalon: "percival" });
+  // the custom settings keep the game types
+  const custom = fold(five, [{ type: "custom", on: true, board: board5 }]);
+  assert.equal(rulesValue(custom.form, board5, gameTypes).avalon, "percival");
+});
+
+test("the server's word on the form is kept with the body it was about", () => {
+  const result = { category: "casual", category_reasons: ["category.reason.avalon"], rated: false, problem: null };
+  const s = fold(start(), [{ type: "check", result, key: "k1" }]);
+  assert.deepEqual(s.check, { ...result, key: "k1" });
+});
+
+test("the filters show the tables of a category and of a game type", () => {
+  const tables = [
+    { id: "a", category: "rated", rules: "official" },
+    { id: "b", category: "casual", rules: { preset: "secrethitler-io", avalon: "merlin" } },
+    { id: "c", category: "casual", rules: { preset: "official", monarchist: true, rebalanced: [] } },
+    { id: "d", category: "custom", rules: { preset: "official", hitler_zone: 4 } },
+  ];
+  const s = fold(start(), [{ type: "tables", tables }]);
+  const ids = (state) => shownTables(state, gameTypes).map((x) => x.id);
+  assert.deepEqual(ids(s), ["a", "b", "c", "d"]);
+  assert.deepEqual(ids(fold(s, [{ type: "filter", name: "category", value: "casual" }])), ["b", "c"]);
+  assert.deepEqual(ids(fold(s, [{ type: "filter", name: "type", value: "standard" }])), ["a", "d"]);
+  assert.deepEqual(ids(fold(s, [{ type: "filter", name: "type", value: "monarchist" }])), ["c"]);
+  assert.deepEqual(gameTypesOf(tables[1].rules, gameTypes), ["avalon"]);
+  assert.equal(fold(s, [{ type: "filter", name: "nope", value: 1 }]), s);
 });
 
 test("custom rules: the board's slots, zones, team, deck and tracks as numbers", () => {

@@ -1,7 +1,7 @@
 // What the table page's views read from its state (table-facts.js), on a real game's views.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { lastVote, ballots, knownOthers, decision, rulesShown } from "../../../src/secret_hitler/web/static/js/table-facts.js";
+import { lastVote, ballots, knownOthers, decision, rulesShown, specialRoles } from "../../../src/secret_hitler/web/static/js/table-facts.js";
 import { messages } from "./support.mjs";
 
 const final = messages.final.view;
@@ -29,7 +29,7 @@ test("a seat knows the roles its view shows: fellow fascists and Hitler", () => 
   }
   const early = messages.opening.find((m) => m.type === "update").view; // seat 0 after the night
   const known = knownOthers(early, early.seat);
-  if (early.role === "liberal") assert.deepEqual(known, { fellows: [], hitler: null });
+  if (early.role === "liberal") assert.deepEqual(known, { fellows: [], hitler: null, fascists: [] });
 });
 
 test("a decision is this seat's when it may act; claims are not one", () => {
@@ -48,4 +48,16 @@ test("the rules shown: the table's, else the game's", () => {
   const started = final.events.find((e) => e.type === "game_started");
   assert.equal(rulesShown({ rules: "forum" }, final), "forum");
   assert.deepEqual(rulesShown(null, final), started.rules);
+});
+
+test("what a role of secrethitler.io's game types knows: the parties it was shown, Hitler apart", () => {
+  // Merlin at seat 2 (a 7-seat game with Percival and the Monarchist): the fascist party by party
+  const merlin = { known_roles: [null, null, "merlin", null, null, null, null], known_parties: ["fascist", "fascist", "liberal", null, null, null, "fascist"] };
+  assert.deepEqual(knownOthers(merlin, 2), { fellows: [0, 1, 6], hitler: null, fascists: [0, 1, 6] });
+  // a Fascist at seat 6 knows Hitler by role and the Monarchist by party
+  const fascist = { known_roles: ["hitler", null, null, null, null, null, "fascist"], known_parties: ["fascist", "fascist", null, null, null, null, "fascist"] };
+  assert.deepEqual(knownOthers(fascist, 6), { fellows: [1], hitler: 0, fascists: [0, 1] });
+  assert.deepEqual(specialRoles({ composition: { hitler: 1, fascist: 2, liberal: 4 } }), []);
+  const avalon = { composition: { hitler: 1, morgana: 1, fascist: 1, merlin: 1, percival: 1, liberal: 2 } };
+  assert.deepEqual(specialRoles(avalon).map(([role]) => role), ["hitler", "morgana", "fascist", "merlin", "percival", "liberal"]);
 });

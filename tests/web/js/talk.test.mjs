@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { useCatalog } from "../../../src/secret_hitler/web/static/js/i18n.js";
-import { renderTalk, chatText, offeredClaim } from "../../../src/secret_hitler/web/static/js/talk.js";
+import { renderTalk, chatText, offeredClaim, reactionTokens } from "../../../src/secret_hitler/web/static/js/talk.js";
 import { initialState, reduce } from "../../../src/secret_hitler/web/static/js/table-state.js";
 import { catalog, deepFreeze, STATIC } from "./support.mjs";
 
@@ -47,4 +47,15 @@ test("the claim an ack names is offered while the engine lists it, and no longer
   assert.equal(offeredClaim(s2), null);
   // an ack without a claim (an action's, a plain line's) leaves the offer as it was
   assert.equal(reduce(s1, { type: "ack", id: "chat2", seq: null }).chatClaim, s1.chatClaim);
+});
+
+test("an emote-only table's line of reactions reads in the reader's words, seats by name", () => {
+  const names = ["sus", "ja", "gg"]; // the server's reactions (GET /api/limits)
+  assert.deepEqual(reactionTokens(":sus: 3", names), [{ reaction: "sus" }, { seat: 2 }]);
+  for (const text of ["3 4", ":nope: 3", "sus 3", "", "I am liberal"]) assert.equal(reactionTokens(text, names), null, text);
+  const ctx = { view: { names: ["Ann", "Bob", "Cid"] }, table: null };
+  useCatalog("ru", catalog("ru"));
+  assert.equal(chatText({ text: ":sus: 3" }, ctx, names), `${catalog("ru")["reaction.sus"]} · Cid`);
+  assert.equal(chatText({ text: ":sus: 3" }, ctx, []), ":sus: 3"); // reactions unknown: as written
+  assert.equal(chatText({ text: "hello 3" }, ctx, names), "hello 3");
 });

@@ -6,8 +6,10 @@ import { t, tn } from "./i18n.js";
 import { policyTile, standinMark } from "./board.js";
 import { seatName, policyWords } from "./format.js";
 
-const TARGETED = ["nominate", "investigate", "special_election", "execute"];
-const ORDER = ["nominate", "vote", "discard", "enact", "veto", "veto_response", "investigate", "special_election", "execute"];
+const TARGETED = ["nominate", "investigate", "special_election", "execute", "assassinate"];
+const ORDER = ["nominate", "vote", "discard", "enact", "veto", "veto_response", "investigate", "special_election", "execute", "assassinate"];
+// Choices that end a player's game (or the whole game): the confirm button says so.
+const DANGER = ["execute", "assassinate"];
 
 function groupBy(items, key) {
   const out = new Map();
@@ -187,7 +189,7 @@ function renderTargets(ctx, kind, actions) {
   const chosen = selected !== null ? actions.find((a) => a.target === selected) : null;
   const confirm = h("button", {
     type: "button",
-    class: `btn btn-primary confirm${kind === "execute" ? " btn-danger" : ""}`,
+    class: `btn btn-primary confirm${DANGER.includes(kind) ? " btn-danger" : ""}`,
     disabled: ctx.pending || !chosen,
     dataset: { fkey: "confirm", action: kind },
     onclick: () => { if (chosen) { ui.target = undefined; ctx.send(chosen); } },

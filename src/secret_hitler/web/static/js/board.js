@@ -1,6 +1,7 @@
 // The physical game on screen: tracks, election tracker, piles and seats. Shared by the table and
 // the replay viewer. Everything comes from the View the server sent; nothing is computed from rules.
 import { h } from "./dom.js";
+import { engine } from "./engine.js";
 import { icon } from "./icons.js";
 import { t } from "./i18n.js";
 import { seatName, standinText, isModel, duration, secondsTo } from "./format.js";
@@ -13,16 +14,28 @@ export function policyTile(policy, { small = false, label } = {}) {
     h("span", { class: "policy-word", text: label || t(`policy.card.${policy}`) }));
 }
 
+/** A role's party, as the engine says it (GET /api/rules `roles`: Merlin and Percival are
+ * liberals, Morgana and the Monarchist fascists). */
+export function partyOf(role) {
+  const known = engine.roles && engine.roles[role];
+  return known ? known.party : "unknown";
+}
+
+/** The icon of a role: its own for Hitler and secrethitler.io's roles, else its party's. */
+function roleIcon(role) {
+  return ["hitler", "merlin", "percival", "morgana", "monarchist"].includes(role) ? role : partyOf(role);
+}
+
 /** A role: a badge, or (`big`) the secret role card itself, its art from static/img/role-*.svg. */
 export function roleBadge(role, { big = false } = {}) {
-  const party = role === "liberal" ? "liberal" : "fascist";
+  const party = partyOf(role);
   if (big) {
     return h("span", { class: `role-badge role-card role-${role} party-${party} big` },
-      icon(role === "hitler" ? "hitler" : party),
+      icon(roleIcon(role)),
       h("span", { class: "role-word", text: t(`role.${role}`) }));
   }
   return h("span", { class: `role-badge role-${role} party-${party}` },
-    icon(role === "hitler" ? "hitler" : party),
+    icon(roleIcon(role)),
     h("span", { text: t(`role.${role}`) }));
 }
 
@@ -105,7 +118,9 @@ export function renderBoard(view, fresh = null) {
         h("h3", { class: "track-title" }, icon("tracker"), h("span", { text: t("term.election_tracker") })),
         h("ol", { class: "tracker-steps" }, tracker),
         h("p", { class: "tracker-value", text: t("board.tracker_value", { count: view.election_tracker, max: chaos }) }),
-        h("p", { class: "hint", text: t("board.tracker.hint") })),
+        h("p", { class: "hint", text: t("board.tracker.hint") }),
+        // no top-decking (the view's word): the chaos would end the game
+        view.top_deck_forbidden ? h("p", { class: "warning top-deck" }, icon("warning"), h("span", { text: t("board.top_deck_forbidden") })) : null),
       h("section", { class: "piles" },
         h("p", { class: "pile" }, icon("draw"), h("span", { text: t("board.draw_pile", { count: view.draw_pile }) })),
         h("p", { class: "pile" }, icon("discard"), h("span", { text: t("board.discard_pile", { count: view.discard_pile }) })))));
@@ -187,6 +202,12 @@ export function renderSeats(ctx) {
 
     const known = view.known_roles ? view.known_roles[s] : null;
     const roleShown = known && (ctx.showRoles || view.phase === "game_over");
+    // what the role card shows of a seat without its role: its party (Merlin's fascists, a
+    // teammate shown by party), Percival's two candidates for Merlin
+    // (an investigation's result has its own mark: aids.js)
+    const found = (view.investigations || []).some(([target]) => target === s);
+    const party = !known && !mine && !found && view.known_parties ? view.known_parties[s] : null;
+    const candidate = !known && (view.merlin_candidates || []).includes(s);
 
     const name = seatName(ctx, s);
     const head = h("div", { class: "seat-head" },
@@ -197,6 +218,13 @@ export function renderSeats(ctx) {
         h("span", { class: "visually-hidden", text: t("seat.bot") })) : null);
     const body = [head, h("div", { class: "marks" }, marks), card];
     if (roleShown) body.push(h("div", { class: "seat-role" }, roleBadge(known)));
+    // Hitler's card is turned face up for everyone at the assassination (the view's own word)
+    else if (view.assassination && view.assassination.hitler === s) body.push(h("div", { class: "seat-role" }, roleBadge("hitler")));
+    else if (ctx.showRoles && (party || candidate)) {
+      body.push(h("div", { class: "seat-role" }, party
+        ? h("span", { class: `role-badge party-${party}` }, icon(party), h("span", { text: t(`claim.party.${party}`) }))
+        : h("span", { class: "role-badge party-liberal" }, icon("merlin"), h("span", { text: t("status.merlin_candidate") }))));
+    }
 
     const cls = ["seat", alive ? "alive" : "is-dead", mine ? "mine" : "", card ? "has-vote" : "",
       view.president === s ? "is-president" : "", view.chancellor === s ? "is-chancellor" : "",

@@ -10,6 +10,7 @@ export function readCatalog(info) {
     tracks: info.tracks,
     privateEvents: new Set(info.private_events),
     gameTypes: info.settings || {}, // the game types' settings (engine.catalog.game_type_settings)
+    roles: info.roles || {}, // role -> {party, label}
     categories: info.categories || null, // {order, labels, forced, ...} (engine/categories.py)
   };
 }

@@ -14,6 +14,7 @@ export const engine = {
   privateEvents: new Set(),
   gameTypes: {}, // the game types' settings: name -> {values, default, multiple, label, value_labels}
   categories: null, // {order, labels, forced, ...}: the categories and what forces each
+  roles: {}, // role -> {party, label}: every role's party
 };
 
 export async function loadEngine() {

@@ -2,6 +2,8 @@
 // of policies, decision timers, countdowns. Through the catalogs (i18n.js); no DOM, so they run
 // under Node as well.
 import { t, list } from "./i18n.js";
+import { engine } from "./engine.js";
+import { gameTypeKeys } from "./narrate.js";
 
 /** A name as shown: the server names bot seats "Bot 3" (no person may take such a name), so
  * those are said in the page's language ("Бот 3", "机器人 3"). */
@@ -21,25 +23,31 @@ export function levelLabel(level) {
   return isModel(level) ? t("seat.model") : t(`bot.level.${level}`);
 }
 
-/** Display name of a seat: the game's names, else the table's seat names, else "Seat N". */
+/** Display name of a seat: the game's names, else the table's seat names, else "Seat N". A
+ * blind game is played by aliases: once it is over, the table shows the real names. */
 export function seatName(ctx, seat) {
   if (seat === null || seat === undefined) return "?";
-  const fromView = ctx.view && ctx.view.names ? ctx.view.names[seat] : null;
-  if (fromView) return displayName(fromView);
   const seats = ctx.table && ctx.table.seats;
   const entry = seats ? seats.find((s) => s.seat === seat) : null;
+  const unmasked = ctx.table && ctx.table.blind && ctx.table.status === "finished";
+  if (unmasked && entry && entry.name) return displayName(entry.name);
+  const fromView = ctx.view && ctx.view.names ? ctx.view.names[seat] : null;
+  if (fromView) return displayName(fromView);
   if (entry && entry.name) return displayName(entry.name);
   if (entry && entry.kind === "bot") return t("seat.bot_name", { seat: seat + 1 });
   return t("seat.number", { seat: seat + 1 });
 }
 
-/** A table's rules (a preset name or {preset, ...settings}) by name, "(Custom)" when changed. */
+/** A table's rules (a preset name or {preset, ...settings}) by name with its game types
+ * ("secrethitler.io: Avalon SH, Monarchist"), "(Custom)" when other settings were changed. */
 export function presetName(rules) {
   if (!rules) return t("preset.official.name");
   if (typeof rules === "string") return t(`preset.${rules}.name`);
   const preset = rules.preset || "official";
-  const name = t(`preset.${preset}.name`);
-  const custom = Object.keys(rules).some((k) => k !== "preset");
+  let name = t(`preset.${preset}.name`);
+  const types = gameTypeKeys(rules, engine.gameTypes);
+  if (types.length) name = t("preset.with_types", { name, types: list(types.map((key) => t(key))) });
+  const custom = Object.keys(rules).some((k) => k !== "preset" && !(k in engine.gameTypes));
   return custom ? t("preset.changed", { name, custom: t("preset.custom.name") }) : name;
 }
 

@@ -22,6 +22,32 @@ const ICONS = {
     ["circle", { cx: 9.5, cy: 14, r: 1.6, f: 1 }],
     ["circle", { cx: 14.5, cy: 14, r: 1.6, f: 1 }],
   ],
+  merlin: [ // a wizard's hat with a star
+    ["path", { d: "M3 20.5h18M6 20.5 11 3l7 17.5" }],
+    ["path", { d: "M13.2 9.2l.7 1.5 1.6.2-1.2 1.1.3 1.6-1.4-.8-1.4.8.3-1.6-1.2-1.1 1.6-.2z", f: 1 }],
+  ],
+  percival: [ // a shield with a cross
+    ["path", { d: "M12 2.5 4 5.5v6c0 5 3.4 8.6 8 10 4.6-1.4 8-5 8-10v-6z" }],
+    ["path", { d: "M12 6.5v11M7.5 10.5h9" }],
+  ],
+  morgana: [ // a crescent moon
+    ["path", { d: "M20 14.5A8.5 8.5 0 1 1 9.5 4a6.8 6.8 0 0 0 10.5 10.5z" }],
+  ],
+  monarchist: [ // a crown
+    ["path", { d: "M3 8l4.5 4L12 5l4.5 7L21 8l-2 10.5H5z" }],
+    ["path", { d: "M5 21h14" }],
+  ],
+  assassinate: [ // a dagger
+    ["path", { d: "M14.5 3.5 20.5 9.5 10 20l-6-6z" }],
+    ["path", { d: "M7.5 16.5 3 21M5.5 12.5l6 6" }],
+  ],
+  sus: [ // an eye with a question
+    ["path", { d: "M1.5 12S5.5 5 12 5s10.5 7 10.5 7-4 7-10.5 7S1.5 12 1.5 12z" }],
+    ["path", { d: "M10 10a2 2 0 1 1 2.8 1.8c-.5.3-.8.7-.8 1.2M12 15.5v.5" }],
+  ],
+  trust: [ // a handshake-ish heart
+    ["path", { d: "M12 20.5S3 15 3 8.8A4.8 4.8 0 0 1 12 6a4.8 4.8 0 0 1 9 2.8C21 15 12 20.5 12 20.5z" }],
+  ],
   investigate: [
     ["circle", { cx: 10.5, cy: 10.5, r: 6.5 }],
     ["path", { d: "M21 21l-5.6-5.6" }],

@@ -1,14 +1,17 @@
-// The lobby's create-table form: table size and rules (a preset, or custom settings starting
-// from the official rules), public or private, rated, bots and their level, the decision timer,
-// a name and a webhook. It draws the form state (lobby-state.js) and reports each change to
-// `on`: {set(name, value, redraw), players(n), custom(open), power(slot, power), submit(ev)}.
+// The lobby's create-table form: table size and rules (a preset, its game types, or custom
+// settings starting from the official rules), public or private, the category, bots and their
+// level, the decision timer, the chat, blind names, a name and a webhook. It draws the form state
+// (lobby-state.js) and reports each change to `on`: {set(name, value, redraw), players(n),
+// custom(open), power(slot, power), submit(ev)}; `on.categoryEl` is where the lobby shows the
+// server's word on the table's category (lobby.js, POST /api/tables/check).
 import { engine } from "./engine.js";
 import { playerCounts } from "./catalog.js";
 import { h } from "./dom.js";
 import { icon } from "./icons.js";
-import { t } from "./i18n.js";
+import { t, has } from "./i18n.js";
 import { limits } from "./limits.js";
 import { timerLabel } from "./format.js";
+import { errorText } from "./api.js";
 
 const POWERS = ["investigate", "special_election", "peek", "execute"];
 // seconds per decision; the long ones are for play-by-post tables (up to 7 days)
@@ -76,6 +79,37 @@ function customFields(form, on) {
     h("button", { type: "button", class: "btn btn-secondary", onclick: () => on.custom(false) }, t("lobby.custom.reset")));
 }
 
+/** A switch with its label and hint given as texts. */
+function switchField(id, checked, label, hint, onchange) {
+  return h("label", { class: "radio" },
+    h("input", { type: "checkbox", id, checked, onchange: (ev) => onchange(ev.target.checked) }),
+    h("span", {}, h("strong", { text: label }), hint ? h("span", { class: "hint", text: hint }) : null));
+}
+
+/** secrethitler.io's game types (docs/game-types.md), as the engine's catalog offers them
+ * (`engine.gameTypes`: each setting's values, default and label keys): Avalon SH, the
+ * Monarchist, the rebalanced table of this size, top-decking. */
+function gameTypeFields(form, on) {
+  const types = engine.gameTypes || {};
+  const parts = [];
+  const menu = (name) => {
+    const setting = types[name];
+    const id = `gt-${name}`;
+    const options = setting.values.map((v) => [v, t(setting.value_labels[String(v)])]);
+    const hint = has(`${setting.label}.hint`) ? `${setting.label}.hint` : null;
+    return field(id, setting.label, select(id, options, form[name], (v) => on.set(name, v)), hint);
+  };
+  if (types.avalon) parts.push(menu("avalon"));
+  if (types.monarchist) parts.push(checkbox("gt-monarchist", form.monarchist, types.monarchist.label, (v) => on.set("monarchist", v)));
+  if (types.rebalanced && types.rebalanced.values.includes(form.players)) {
+    const setting = types.rebalanced;
+    parts.push(switchField("gt-rebalanced", form.rebalance, t(setting.label), t(setting.value_labels[String(form.players)]),
+      (v) => on.set("rebalance", v)));
+  }
+  if (types.top_decking) parts.push(menu("top_decking"));
+  return parts.length ? h("fieldset", { class: "game-types" }, h("legend", { text: t("lobby.game_type") }), parts) : null;
+}
+
 /** The table size and the rules: a preset, and the custom settings (or the link that opens them). */
 function rulesFields(form, on) {
   const players = select("players", playerCounts(engine.tables[BASE]).map((n) => [n, t("lobby.create.players_value", { count: n })]), form.players,
@@ -87,13 +121,42 @@ function rulesFields(form, on) {
       field("players", "lobby.create.players", players),
       h("div", { class: "field" }, h("label", { for: "preset", text: t("lobby.create.rules") }), preset,
         h("p", { class: "hint", id: "preset-hint", text: t(`preset.${form.preset}.description`) }))),
+    gameTypeFields(form, on),
     form.custom ? customFields(form, on) : h("button", {
       type: "button", class: "btn-link", onclick: () => on.custom(true),
     }, t("lobby.custom.toggle")),
   ];
 }
 
-/** Who plays: public or private, rated, the bots and their level, whether they talk. */
+/** The category the host chooses (rated, practice, casual: the catalog's, but custom, which
+ * only changed rules make), and under it the server's word on these settings (`on.categoryEl`). */
+function categoryFields(form, on) {
+  const order = (engine.categories && engine.categories.order) || [];
+  return h("fieldset", { class: "radios category" }, h("legend", { text: t("lobby.category") }),
+    order.filter((c) => has(`lobby.category.${c}.hint`)).map((c) => h("label", { class: "radio" },
+      h("input", { type: "radio", name: "category", value: c, checked: form.category === c, onchange: () => on.set("category", c) }),
+      h("span", {}, h("strong", { text: t(`category.${c}`) }), h("span", { class: "hint", text: t(`lobby.category.${c}.hint`) })))),
+    on.categoryEl || null);
+}
+
+/** The server's word on the form's table (POST /api/tables/check): its category and why, or
+ * why it would be refused. */
+export function categoryResult(check) {
+  if (!check) return [h("p", { class: "hint", text: t("lobby.category.checking") })];
+  if (check.problem) {
+    const p = check.problem;
+    return [h("p", { class: "error" }, icon("warning"), h("span", { text: errorText(p.code, p.message, null, p.field) }))];
+  }
+  const seconds = engine.categories ? engine.categories.fast_timer_s : null;
+  return [
+    h("p", { class: `category-result category-${check.category}` },
+      h("strong", { text: t("lobby.category.result", { category: t(`category.${check.category}`) }) })),
+    check.category_reasons.length ? h("ul", { class: "hint category-reasons" },
+      check.category_reasons.map((key) => h("li", { text: t(key, { seconds }) }))) : null,
+  ];
+}
+
+/** Who plays: public or private, the category, the bots and their level, whether they talk. */
 function seatingFields(state, on) {
   const form = state.form;
   const visibility = h("fieldset", { class: "radios" }, h("legend", { text: t("lobby.visibility") }),
@@ -101,16 +164,20 @@ function seatingFields(state, on) {
       h("input", { type: "radio", name: "visibility", value: k, checked: (k === "public") === form.public, onchange: () => on.set("public", k === "public") }),
       h("span", {}, h("strong", { text: t(`lobby.visibility.${k}`) }), h("span", { class: "hint", text: t(`lobby.visibility.${k}.hint`) })))));
   const bots = select("bots", Array.from({ length: form.players }, (_, i) => [i, String(i)]), form.bots, (v) => on.set("bots", Number(v)));
-  const level = select("level", state.levels.map((l) => [l, t(`bot.level.${l}`)]), form.level, (v) => on.set("level", v, true),
+  // the levels that play this table's rules, as the server says (POST /api/tables/check)
+  const playable = state.check && state.check.bot_levels;
+  const offered = playable ? state.levels.filter((l) => playable.includes(l)) : state.levels;
+  const level = select("level", offered.map((l) => [l, t(`bot.level.${l}`)]), form.level, (v) => on.set("level", v, true),
     { "aria-describedby": "level-hint", disabled: !state.levels.length });
   return [
     visibility,
-    checkbox("rated", form.rated, "lobby.rated", (v) => on.set("rated", v)),
+    categoryFields(form, on),
     h("fieldset", { class: "grid-2" }, h("legend", { text: t("lobby.bots") }),
       field("bots", "lobby.bots.count", bots),
       h("div", { class: "field" }, h("label", { for: "level", text: t("lobby.bots.level") }), level,
         h("p", { class: "hint", id: "level-hint", text: form.level ? t(`bot.level.${form.level}.description`) : "" })),
-      checkbox("bots-talk", form.bots_talk, "lobby.bots_talk", (v) => on.set("bots_talk", v))),
+      // bots talk only where the chat is free
+      form.chat === "free" ? checkbox("bots-talk", form.bots_talk, "lobby.bots_talk", (v) => on.set("bots_talk", v)) : null),
   ];
 }
 
@@ -119,9 +186,12 @@ function tableFields(form, on) {
   const timer = select("timer", TIMERS.map((s) => [s === null ? "" : s, timerLabel(s)]), form.timer === null ? "" : form.timer,
     (v) => on.set("timer", v === "" ? null : Number(v)), { "aria-describedby": "timer-hint" });
   const typed = (name) => (ev) => on.set(name, ev.target.value);
+  const chats = ((engine.categories && engine.categories.chat_modes) || ["free"]).map((c) => [c, t(`lobby.chat_mode.${c}`)]);
   return [
     h("div", { class: "field" }, h("label", { for: "timer", text: t("lobby.timer") }), timer,
       h("p", { class: "hint", id: "timer-hint", text: t("lobby.timer.hint") })),
+    field("chat-mode", "lobby.chat_mode", select("chat-mode", chats, form.chat, (v) => on.set("chat", v, true)), "lobby.chat_mode.hint"),
+    checkbox("blind", form.blind, "lobby.blind", (v) => on.set("blind", v)),
     field("table-name", "lobby.table_name", h("input", { id: "table-name", type: "text", maxlength: limits.name_max, value: form.name, oninput: typed("name") })),
     field("webhook", "lobby.webhook", h("input", {
       id: "webhook", type: "url", maxlength: limits.webhook_max, inputmode: "url", value: form.webhook, "aria-describedby": "webhook-hint", oninput: typed("webhook"),

@@ -1,29 +1,39 @@
-// The lobby's state: the create-table form, the public tables, the invite's table, the bot
-// levels the server offers. Pure: a message in, a new state out (never changed in place); no
-// DOM, no network, no clock. The page (lobby.js) sends it what the server answered ("levels",
-// "tables", "tables_failed", "invite") and what the person did ("field", "players", "custom",
-// "power", "busy"); `createBody` is the POST /api/tables body the form stands for.
+// The lobby's state: the create-table form, the public tables and the filters they are shown by,
+// the invite's table, the bot levels the server offers. Pure: a message in, a new state out (never
+// changed in place); no DOM, no network, no clock. The page (lobby.js) sends it what the server
+// answered ("levels", "tables", "tables_failed", "invite", "check") and what the person did
+// ("field", "players", "custom", "power", "busy", "filter"); `createBody` is the POST /api/tables
+// body the form stands for, and what POST /api/tables/check is asked about it (the table's
+// category: the server's and engine's word, never the page's).
+import { gameTypeKeys } from "./narrate.js";
 
 /** The custom board's settings start from `base`, the official rules' settings (GET /api/rules,
- * engine.js `settings.official`); the rest are the form's defaults. */
-export function initialForm(base = {}) {
+ * engine.js `settings.official`), the game types' from their defaults (`gameTypes`, the
+ * catalog's `settings`); the rest are the form's defaults. */
+export function initialForm(base = {}, gameTypes = {}) {
   const deck = base.deck || {};
   const track = base.start_track || {};
+  const types = {};
+  for (const [name, setting] of Object.entries(gameTypes)) if (!setting.multiple) types[name] = setting.default;
   return {
-    players: 5, preset: "official", public: true, bots: 4, level: null, timer: null, rated: false, bots_talk: true,
+    players: 5, preset: "official", public: true, bots: 4, level: null, timer: null, bots_talk: true,
     custom: false, powers: null, hitler_zone: base.hitler_zone, veto_zone: base.veto_zone, fascists: "", hitler_knows: "auto",
     deck_l: deck.liberal, deck_f: deck.fascist, start_l: track.liberal, start_f: track.fascist, name: "", webhook: "",
+    // the table's category (what the host chooses), chat, blind names; the game types
+    category: "casual", chat: "free", blind: false, rebalance: false, ...types,
   };
 }
 
-export function initialState({ base = {} } = {}) {
+export function initialState({ base = {}, gameTypes = {} } = {}) {
   return {
-    form: initialForm(base),
+    form: initialForm(base, gameTypes),
     levels: [], // the bot levels offered (GET /api/bots): none until the server answers
     tables: null, // the public tables; null: not loaded yet
     tablesError: null, // why the last refresh failed: {code, message}
     inviteTable: null, // the table of the invite link this lobby was opened with
     busy: false, // a table is being created
+    check: null, // the server's word on the form: {category, category_reasons, rated, problem}
+    filter: { category: "all", type: "all" }, // which public tables are shown
   };
 }
 
@@ -74,14 +84,60 @@ const FOLD = {
   busy(s, msg) {
     return s.busy === msg.busy ? s : { ...s, busy: msg.busy };
   },
+  /** The server checked the form (POST /api/tables/check): its answer, for the body `key`. A
+   * bot level that does not play these rules gives way to the one the server names. */
+  check(s, msg) {
+    const { bot_levels: playable, bot_level: fallback } = msg.result;
+    const level = s.form.level !== null && playable && !playable.includes(s.form.level) ? fallback : s.form.level;
+    const form = level === s.form.level ? s.form : { ...s.form, level };
+    return { ...s, form, check: { ...msg.result, key: msg.key } };
+  },
+  /** A filter of the public tables: {name: "category" | "type", value}. */
+  filter(s, msg) {
+    if (!(msg.name in s.filter) || s.filter[msg.name] === msg.value) return s;
+    return { ...s, filter: { ...s.filter, [msg.name]: msg.value } };
+  },
 };
 
-/** The `rules` of the table the form stands for: a preset's name, or the custom settings
- * (`board`: the official board of this size, when no slot was chosen). */
-export function rulesValue(form, board = []) {
-  if (!form.custom) return form.preset;
+/** The game types a table's rules turn on, by setting name ("avalon", "monarchist"): those the
+ * narrator names (narrate.js `gameTypeKeys`, from the catalog's `settings`). */
+export function gameTypesOf(rules, gameTypes = {}) {
+  const r = typeof rules === "string" || !rules ? { preset: rules } : rules;
+  return gameTypeKeys(r, gameTypes).map((key) => key.split(".")[1]);
+}
+
+/** The public tables the filters let through: `category` (the table's, as the server says it)
+ * and `type` ("standard": no game type; else a game type's setting name). */
+export function shownTables(state, gameTypes = {}) {
+  const { category, type } = state.filter;
+  return (state.tables || []).filter((table) => {
+    if (category !== "all" && table.category !== category) return false;
+    if (type === "all") return true;
+    const types = gameTypesOf(table.rules, gameTypes);
+    return type === "standard" ? !types.length : types.includes(type);
+  });
+}
+
+/** The game types the form turns on, as rule settings: each game-type setting of the catalog
+ * (`gameTypes`) the form sets away from its default; rebalancing is for the table's size. */
+function gameTypeSettings(form, gameTypes) {
+  const out = {};
+  for (const [name, setting] of Object.entries(gameTypes)) {
+    const value = setting.multiple ? (form.rebalance && setting.values.includes(form.players) ? [form.players] : []) : form[name];
+    if (value !== undefined && JSON.stringify(value) !== JSON.stringify(setting.default)) out[name] = value;
+  }
+  return out;
+}
+
+/** The `rules` of the table the form stands for: a preset's name, or its settings (the game
+ * types the form turns on, the custom settings; `board`: the official board of this size, when
+ * no slot was chosen). */
+export function rulesValue(form, board = [], gameTypes = {}) {
+  const types = gameTypeSettings(form, gameTypes);
+  if (!form.custom) return Object.keys(types).length ? { preset: form.preset, ...types } : form.preset;
   const rules = {
     preset: form.preset,
+    ...types,
     powers: form.powers || board,
     hitler_zone: Number(form.hitler_zone),
     veto_zone: Number(form.veto_zone),
@@ -94,18 +150,20 @@ export function rulesValue(form, board = []) {
 }
 
 /** The body of POST /api/tables (docs/protocol.md "Lobby") for the form: the creator in seat
- * 0, bots of the chosen level in the next seats. A rated table has official rules, people only
- * and is public (docs/ratings.md). */
-export function createBody(form, board = []) {
+ * 0, bots of the chosen level in the next seats, the category, chat and blind names (`lang`:
+ * the page's language, the language of a blind table's aliases). A rated table is public and
+ * for people only (docs/ratings.md); the server says whether these settings may be rated. */
+export function createBody(form, board = [], gameTypes = {}, lang = null) {
   const bots = {};
   for (let s = 1; s <= Math.min(form.bots, form.players - 1); s++) bots[String(s)] = form.level;
   const body = {
-    players: Number(form.players), rules: rulesValue(form, board), public: form.public, bots,
-    bot_level: form.level, timer: form.timer,
+    players: Number(form.players), rules: rulesValue(form, board, gameTypes), public: form.public, bots,
+    bot_level: form.level, timer: form.timer, category: form.category, chat: form.chat,
   };
+  if (form.blind) Object.assign(body, { blind: true, lang });
   if (form.name.trim()) body.name = form.name.trim();
   if (form.webhook.trim()) body.webhook = form.webhook.trim();
   if (!form.bots_talk) body.bots_talk = false; // the bots' table talk (docs/talk.md)
-  if (form.rated) Object.assign(body, { rated: true, rules: "official", public: true, bots: {} });
+  if (form.category === "rated") Object.assign(body, { public: true, bots: {} });
   return body;
 }

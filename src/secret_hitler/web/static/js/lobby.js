@@ -6,17 +6,18 @@ import { botLevels } from "./levels.js";
 import { engine } from "./engine.js";
 import { h, replace } from "./dom.js";
 import { icon } from "./icons.js";
-import { t } from "./i18n.js";
+import { t, language } from "./i18n.js";
 import { limits } from "./limits.js";
 import { get, post, patch, ensureSession, currentUser, setCurrentUser, rememberedName, errorText } from "./api.js";
 import { accountPanel, myGamesPanel } from "./account.js";
 import { askNotifications } from "./alerts.js";
 import { learnPanel } from "./tutorial.js";
 import { initialState, reduce, createBody } from "./lobby-state.js";
-import { createForm, boardFor, BASE } from "./lobby-create.js";
+import { createForm, boardFor, categoryResult, BASE } from "./lobby-create.js";
 import { tableCard, tablesList } from "./lobby-tables.js";
 
 const POLL_MS = 4000;
+const CHECK_MS = 250; // the form's settings are checked this long after the last change
 
 export function mountLobby(root, params = {}) {
   const p = lobbyPage(root, params);
@@ -24,14 +25,16 @@ export function mountLobby(root, params = {}) {
   boot(p);
   return {
     render: () => render(p),
-    destroy() { p.destroyed = true; clearTimeout(p.pollTimer); p.myGames.destroy(); },
+    destroy() { p.destroyed = true; clearTimeout(p.pollTimer); clearTimeout(p.checkTimer); p.myGames.destroy(); },
   };
 }
 
 /** The page's parts and what it holds: the lobby state, the signed-in user, the poll. */
 function lobbyPage(root, params) {
   const p = {
-    params, state: initialState({ base: engine.settings[BASE] || {} }), me: null, pollTimer: null, destroyed: false,
+    params, state: initialState({ base: engine.settings[BASE] || {}, gameTypes: engine.gameTypes }), me: null,
+    pollTimer: null, checkTimer: null, destroyed: false,
+    categoryEl: h("div", { class: "category-box", role: "status", "aria-live": "polite" }), // the server's word
     errorBox: h("div", { class: "error-box", role: "alert" }),
     nameInput: h("input", {
       id: "name", type: "text", maxlength: limits.name_max, autocomplete: "nickname", value: rememberedName(), required: true,
@@ -54,13 +57,44 @@ function lobbyPage(root, params) {
     submit: (ev) => create(p, ev),
     join: (table) => join(p, table),
     watch: (table) => watch(p, table),
+    filter: (name, value) => { dispatch(p, { type: "filter", name, value }); replace(p.tablesBox, tablesList(p.state, p.on)); },
+    categoryEl: p.categoryEl,
   };
   return p;
 }
 
 function dispatch(p, msg, redraw = false) {
+  const form = p.state.form;
   p.state = reduce(p.state, msg);
   if (redraw) render(p);
+  if (p.state.form !== form) askCheck(p);
+}
+
+/** The body the form stands for now. */
+function body(p) {
+  return createBody(p.state.form, boardFor(p.state.form.players), engine.gameTypes, language());
+}
+
+/** Ask the server what the form's table would be (its category and why, or why it would be
+ * refused), a moment after the last change; an answer to an older form is dropped. */
+function askCheck(p) {
+  clearTimeout(p.checkTimer);
+  replace(p.categoryEl, categoryResult(null));
+  p.checkTimer = setTimeout(async () => {
+    const sent = body(p);
+    const key = JSON.stringify(sent);
+    try {
+      const result = await post("/api/tables/check", sent);
+      if (p.destroyed || key !== JSON.stringify(body(p))) return;
+      const before = p.state;
+      dispatch(p, { type: "check", result, key });
+      const levels = (c) => JSON.stringify(c && c.bot_levels);
+      // a level the rules refused gave way to theirs: the form again, and asked again
+      if (p.state.form !== before.form) { render(p); return; }
+      if (levels(before.check) !== levels(p.state.check)) render(p); // the rules' level menu
+      replace(p.categoryEl, categoryResult(p.state.check));
+    } catch { /* offline: creating the table says why */ }
+  }, CHECK_MS);
 }
 
 function showError(p, code, message, field) {
@@ -110,7 +144,7 @@ async function create(p, ev) {
   }
   dispatch(p, { type: "busy", busy: true });
   try {
-    const table = await post("/api/tables", createBody(p.state.form, boardFor(p.state.form.players)));
+    const table = await post("/api/tables", body(p));
     location.hash = `#/t/${encodeURIComponent(table.id)}`;
   } catch (err) {
     showError(p, err.code, err.message, err.field);
@@ -193,5 +227,6 @@ async function boot(p) {
     }
   }
   render(p);
+  askCheck(p);
   refresh(p);
 }

@@ -10,6 +10,7 @@ import { describeEvents, renderLog } from "./log.js";
 import { renderAnalysis } from "./analysis.js";
 import { chatText } from "./talk.js";
 import { chatAt } from "./replay-state.js";
+import { reactions } from "./limits.js";
 
 /** The log, its lines after the last step forward marked fresh (the page scrolls it to its end). */
 function logPanel(state, ctx) {
@@ -31,7 +32,7 @@ function chatPanel(state, view) {
       : !lines.length ? h("p", { class: "hint", text: t("replay.no_chat") })
         : h("ol", { class: "chat-list replay-chat" }, lines.map((m) => h("li", { class: "chat-msg" },
           h("span", { class: "chat-name", text: who(m) }),
-          h("span", { class: "chat-text", text: chatText(m, ctx) })))));
+          h("span", { class: "chat-text", text: chatText(m, ctx, reactions) })))));
 }
 
 function analysisPanel(state, ctx, go) {

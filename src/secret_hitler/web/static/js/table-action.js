@@ -31,7 +31,8 @@ export function actionArea(root) {
     for (const [i, n] of state.notices.entries()) parts.push(notice(ctx, n, () => area.dismissNotice(i), i));
     if (v.phase !== "game_over") {
       if (ctx.mySeat === null) parts.push(h("p", { class: "banner spectator" }, icon("eye"), h("span", { text: t("spectator.hint") })));
-      else if (!v.alive[ctx.mySeat]) parts.push(h("p", { class: "banner dead" }, icon("dead"), h("span", { text: t("table.you_are_dead") })));
+      // (a dead Hitler still names his target at the assassination, and the dead talk then)
+      else if (!v.alive[ctx.mySeat] && v.phase !== "assassinate") parts.push(h("p", { class: "banner dead" }, icon("dead"), h("span", { text: t("table.you_are_dead") })));
       const { decision, claims } = renderActions(ctx);
       // Focusable by script (not by Tab), and keeps the focus across re-renders.
       decision.tabIndex = -1;

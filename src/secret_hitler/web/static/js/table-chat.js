@@ -1,16 +1,23 @@
 // The table chat: the lines so far (a polite live region: new lines are appended, never redrawn,
 // so a screen reader reads only them), and the field, offered only to those the server lets
 // write (docs/protocol.md 3.3: the update's `silenced`, the engine's speech rule), with the
-// server's length limit (GET /api/limits `chat_max`, limits.js).
+// server's length limit (GET /api/limits `chat_max`, limits.js). At an emote-only table the
+// game's chat is a row of reactions to tap (the server's `reactions`), each sent with the seats
+// chosen first; at a silent one the players read only.
 import { h } from "./dom.js";
 import { icon } from "./icons.js";
 import { t } from "./i18n.js";
-import { limits } from "./limits.js";
+import { limits, reactions } from "./limits.js";
 import { displayName, policyWords, seatName } from "./format.js";
 import { chatText, offeredClaim } from "./talk.js";
 
 // Why a seat may not chat (the update's `silenced`, the `chat_forbidden` details), in words.
-const SILENCED = { spectator: "chat.spectators_read_only", dead: "chat.dead", legislative_session: "chat.government_silent" };
+const SILENCED = {
+  spectator: "chat.spectators_read_only", dead: "chat.dead", legislative_session: "chat.government_silent", silent_game: "chat.silent_game",
+};
+// Reactions with an icon of their own (the others go by their word alone).
+const REACTION_ICONS = { ja: "ja", nein: "nein", liberal: "liberal", fascist: "fascist", hitler: "hitler", sus: "sus", trust: "trust" };
+const SEATS_MAX = 3; // seats one reaction may point at (the server takes four tokens a line)
 const NEAR = 30; // characters before the limit at which the counter says so
 
 /** `send(text) -> bool`: sends a line (false: offline). `claim(action | null)`: the claim
@@ -30,9 +37,11 @@ export function chatPanel(send, onOffline, claim = () => {}) {
   const form = h("form", { class: "chat-form", onsubmit: (ev) => { ev.preventDefault(); submit(); } });
   const label = h("label", { for: "chat-input", class: "visually-hidden" });
   const title = h("h2", { id: "chat-title" });
+  const react = h("div", { class: "chat-reactions", hidden: true }); // an emote-only game's
+  const aimed = new Set(); // the seats the next reaction points at
   const el = h("section", { class: "area area-chat", "aria-labelledby": "chat-title" });
   form.append(label, input, button, count);
-  el.append(title, scroll, hint, offer, form);
+  el.append(title, scroll, hint, offer, react, form);
 
   function submit() {
     const text = input.value.trim();
@@ -63,12 +72,48 @@ export function chatPanel(send, onOffline, claim = () => {}) {
       why = t(SILENCED[state.silenced] || "chat.spectators_read_only");
       silent = state.silenced === "legislative_session";
     }
+    const reacting = !why && emotesNow(state);
+    if (reacting) why = t("chat.reactions_hint");
     hint.textContent = why;
     hint.hidden = !why;
-    form.hidden = Boolean(why) && !silent;
+    form.hidden = reacting || (Boolean(why) && !silent);
     input.disabled = silent;
     button.disabled = silent;
+    renderReactions(state, reacting);
     renderOffer(state);
+  }
+
+  /** An emote-only table while its game runs (before and after it the chat is free). */
+  function emotesNow(state) {
+    return Boolean(state.table && state.table.chat === "emotes" && state.view && state.view.phase !== "game_over");
+  }
+
+  /** The reactions to tap, after the seats they point at. */
+  function renderReactions(state, on) {
+    react.hidden = !on;
+    if (!on) { aimed.clear(); react.replaceChildren(); return; }
+    const ctx = { view: state.view, table: state.table };
+    const players = state.view.players || 0;
+    const seats = Array.from({ length: players }, (_, s) => h("button", {
+      type: "button", class: `btn btn-secondary seat-aim${aimed.has(s) ? " selected" : ""}`,
+      "aria-pressed": aimed.has(s) ? "true" : "false", title: seatName(ctx, s), dataset: { fkey: `aim-${s}` },
+      onclick: () => {
+        if (aimed.has(s)) aimed.delete(s);
+        else if (aimed.size < SEATS_MAX) aimed.add(s);
+        renderReactions(state, true);
+      },
+    }, String(s + 1)));
+    const buttons = reactions.map((r) => h("button", {
+      type: "button", class: "btn btn-secondary reaction", dataset: { fkey: `react-${r}`, reaction: r },
+      onclick: () => {
+        const text = [`:${r}:`, ...[...aimed].sort((a, b) => a - b).map((s) => String(s + 1))].join(" ");
+        if (send(text)) { aimed.clear(); renderReactions(state, true); } else onOffline();
+      },
+    }, REACTION_ICONS[r] ? icon(REACTION_ICONS[r]) : null, h("span", { text: t(`reaction.${r}`) })));
+    react.replaceChildren(
+      h("div", { class: "aim-row", role: "group", "aria-label": t("chat.reactions_seats") },
+        h("span", { class: "aim-label", text: t("chat.reactions_seats") }), seats),
+      h("div", { class: "reaction-row", role: "group", "aria-label": t("chat.reactions") }, buttons));
   }
 
   /** The claim the server read in this person's own line, offered with one tap (never made
@@ -100,7 +145,7 @@ export function chatPanel(send, onOffline, claim = () => {}) {
       if (shown.has(m.id)) continue;
       const li = h("li", { class: `chat-msg${m.seat === state.seat && m.seat !== null ? " mine" : ""}` },
         h("span", { class: "chat-name", text: m.seat !== null && m.seat !== undefined ? `${m.seat + 1} · ${displayName(m.name) || seatName(ctx, m.seat)}` : (m.name || "") }),
-        h("span", { class: "chat-text", text: chatText(m, ctx) }));
+        h("span", { class: "chat-text", text: chatText(m, ctx, reactions) }));
       shown.set(m.id, li);
       list.append(li);
     }

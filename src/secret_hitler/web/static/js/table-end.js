@@ -3,8 +3,8 @@
 // just ended and for a finished table opened later (table.js).
 import { h, downloadText } from "./dom.js";
 import { icon } from "./icons.js";
-import { t } from "./i18n.js";
-import { roleBadge } from "./board.js";
+import { t, list } from "./i18n.js";
+import { partyOf, roleBadge } from "./board.js";
 import { seatName } from "./format.js";
 import { rematchButton } from "./hosting.js";
 import { getText } from "./api.js";
@@ -42,13 +42,19 @@ const lobbyLink = (cls) => h("a", { class: `btn ${cls}`, href: "#/" }, h("span",
 export function gameOverPanel({ ctx, state, hosting, showLog }) {
   const v = ctx.view;
   const parts = result(v.winner, v.reason);
+  // who won: the view's `winners`, which a game with a Monarchist names apart (he wins and
+  // loses on his own), else the winning party
+  const own = Boolean(v.winners && (v.composition || {}).monarchist);
+  const won = (s) => (v.winners ? v.winners.includes(s) : partyOf((v.known_roles || [])[s]) === v.winner);
+  if (own) parts.push(h("p", { class: "winners", text: t("log.winners", { names: list(v.winners.map((s) => seatName(ctx, s))) }) }));
   if (state.seat !== null && v.party) {
-    parts.push(h("p", { class: "you-result", text: t(v.party === v.winner ? "gameover.you_won" : "gameover.you_lost") }));
+    parts.push(h("p", { class: "you-result", text: t(won(state.seat) ? "gameover.you_won" : "gameover.you_lost") }));
   }
-  const roles = (v.known_roles || []).map((role, s) => h("li", { class: `reveal-row${s === state.seat ? " mine" : ""}` },
+  const roles = (v.known_roles || []).map((role, s) => h("li", { class: `reveal-row${s === state.seat ? " mine" : ""}${won(s) ? " won" : ""}` },
     h("span", { class: "seat-num", text: String(s + 1) }),
     h("span", { class: "seat-name", title: seatName(ctx, s), text: seatName(ctx, s) }),
     role ? roleBadge(role) : null,
+    own && won(s) ? h("span", { class: "badge badge-won" }, icon("win"), h("span", { text: t("status.won") })) : null,
     v.alive[s] ? null : h("span", { class: "badge badge-dead" }, icon("dead"), h("span", { text: t("status.dead") }))));
   parts.push(h("h3", { text: t("gameover.roles_revealed") }), h("ul", { class: "roles-revealed" }, roles));
   const gameId = state.table && state.table.game_id;

@@ -21,17 +21,24 @@ export function ballots(votes) {
   return { ja, nein };
 }
 
-/** What this seat knows of the others, from the view's `known_roles`: its fellow fascists and
- * Hitler (null: not known). */
+/** What this seat knows of the others, from the view's `known_roles` and `known_parties` (the
+ * party of every role it knows, and of the seats it was shown by party): the fascist-party
+ * seats it knows (`fascists`: Merlin's knowledge), those but Hitler (`fellows`: a fascist's
+ * teammates) and Hitler (null: not known). */
 export function knownOthers(view, seat) {
-  const fellows = [];
-  let hitler = null;
-  (view.known_roles || []).forEach((role, s) => {
-    if (s === seat || !role) return;
-    if (role === "hitler") hitler = s;
-    else if (role === "fascist") fellows.push(s);
-  });
-  return { fellows, hitler };
+  const roles = view.known_roles || [];
+  const fascists = [];
+  (view.known_parties || []).forEach((party, s) => { if (s !== seat && party === "fascist") fascists.push(s); });
+  const hitlerAt = roles.findIndex((role, s) => s !== seat && role === "hitler");
+  const hitler = hitlerAt >= 0 ? hitlerAt : null;
+  return { fellows: fascists.filter((s) => s !== hitler), hitler, fascists };
+}
+
+/** The role cards of this game beyond the official three ({role: count} in card order, the
+ * view's `composition`), as [role, count] pairs; empty in an official game. */
+export function specialRoles(view) {
+  const all = Object.entries(view.composition || {});
+  return all.some(([role]) => !["liberal", "fascist", "hitler"].includes(role)) ? all : [];
 }
 
 /** This seat's decision now, if any: {mine, key}; `key` changes with each new decision (round,

@@ -2,10 +2,10 @@
 // others, its investigations and its last peek. Hidden for spectators.
 import { h, replace } from "./dom.js";
 import { icon } from "./icons.js";
-import { t, list } from "./i18n.js";
+import { t, list, has } from "./i18n.js";
 import { roleBadge, policyTile } from "./board.js";
 import { seatName } from "./format.js";
-import { knownOthers } from "./table-facts.js";
+import { knownOthers, specialRoles } from "./table-facts.js";
 
 /** `onToggle()`: the card was tapped (the page flips `revealed` and redraws what shows roles). */
 export function roleCard(onToggle) {
@@ -49,21 +49,36 @@ export function roleCard(onToggle) {
   return { el, render };
 }
 
-/** What this seat knows, in sentences. */
+/** What this seat knows, in sentences: what its role was shown at the deal (the view's
+ * `known_roles`, `known_parties`, `merlin_candidates`), and what a role of secrethitler.io's
+ * game types is for. */
 function knowledge(ctx) {
   const v = ctx.view;
-  const { fellows, hitler } = knownOthers(v, ctx.mySeat);
-  const names = list(fellows.map((s) => seatName(ctx, s)));
+  const { fellows, hitler, fascists } = knownOthers(v, ctx.mySeat);
+  const names = (seats) => list(seats.map((s) => seatName(ctx, s)));
   const lines = [];
+  const special = specialRoles(v);
+  if (special.length) {
+    const roles = special.map(([role, count]) => (count > 1 ? `${t(`role.${role}`)} ×${count}` : t(`role.${role}`)));
+    lines.push(t("table.composition", { roles: list(roles) }));
+  }
+  if (has(`role.about.${v.role}`)) lines.push(t(`role.about.${v.role}`));
+  const dealt = (role) => special.some(([r]) => r === role);
   if (v.role === "liberal") {
     lines.push(t("know.nothing"));
-  } else if (v.role === "fascist") {
-    if (fellows.length) lines.push(t("know.fellow_fascists", { names }));
-    if (hitler !== null) lines.push(t("know.hitler_is", { name: seatName(ctx, hitler) }));
-  } else {
-    if (fellows.length) lines.push(t("know.fellow_fascists", { names }));
-    else lines.push(t("know.nothing"));
+  } else if (v.role === "merlin") {
+    lines.push(t("know.merlin_sees", { names: names(fascists) }));
+  } else if (v.role === "percival") {
+    const [first, second] = v.merlin_candidates || [];
+    if (first !== undefined) lines.push(t("know.merlin_candidates", { first: seatName(ctx, first), second: seatName(ctx, second) }));
+  } else if (v.role === "hitler") {
+    lines.push(fellows.length ? t("know.fellow_fascists", { names: names(fellows) }) : t("know.nothing"));
     lines.push(t("know.fascists_know_you"));
+    if (dealt("monarchist")) lines.push(t("know.monarchist_unaware"));
+  } else {
+    if (fellows.length) lines.push(t("know.fellow_fascists", { names: names(fellows) }));
+    if (hitler !== null) lines.push(t("know.hitler_is", { name: seatName(ctx, hitler) }));
+    else if (v.role === "monarchist") lines.push(t("know.hitler_unknown"));
   }
   return lines;
 }

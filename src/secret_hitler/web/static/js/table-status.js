@@ -24,6 +24,8 @@ export function statusBar({ tableId, invite, big }) {
       parts.push(h("span", { class: "round", text: t("table.round", { n: v.round }) }));
       parts.push(h("span", { class: "phase", text: t(`phase.${v.phase}`) }));
       parts.push(h("span", { class: "rules", text: presetName(rulesShown(table, v)) }));
+      if (table && table.category) parts.push(h("span", { class: "category", text: t(`category.${table.category}`) }));
+      if (table && table.blind) parts.push(h("span", { class: "blind", text: t("lobby.tag.blind") }));
     } else if (table) {
       parts.push(h("span", { class: "phase", text: t(`lobby.status.${table.status}`) }));
     }

@@ -83,7 +83,10 @@ export function waitingRoom(page) {
       h("dt", { text: t("lobby.create.rules") }), h("dd", { text: presetName(table.rules) }),
       h("dt", { text: t("lobby.create.players") }), h("dd", { text: t("lobby.create.players_value", { count: table.players }) }),
       h("dt", { text: t("lobby.visibility") }), h("dd", { text: t(table.public ? "lobby.visibility.public" : "lobby.visibility.private") }),
-      h("dt", { text: t("lobby.timer") }), h("dd", { text: timerLabel(table.timer || null) })));
+      h("dt", { text: t("lobby.timer") }), h("dd", { text: timerLabel(table.timer || null) }),
+      table.category ? [h("dt", { text: t("lobby.category") }), h("dd", { text: t(`category.${table.category}`) })] : null,
+      table.chat ? [h("dt", { text: t("lobby.chat_mode") }), h("dd", { text: t(`lobby.chat_mode.${table.chat}`) })] : null,
+      table.blind ? [h("dt", { text: t("lobby.blind") }), h("dd", { text: t("lobby.blind.hint") })] : null));
     if (table.invite) parts.push(inviteBox(table.invite));
     const rows = seats.map((s) => {
       const who = s.kind === "empty" ? t("seat.empty") : s.kind === "bot" ? (displayName(s.name) || t("seat.bot_name", { seat: s.seat + 1 })) : (s.name || "");

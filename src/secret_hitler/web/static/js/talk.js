@@ -31,9 +31,27 @@ export function renderTalk(msg, ctx) {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** A chat line's text for this reader: a bot's line in the reader's language, else its text. */
-export function chatText(line, ctx) {
-  return line.message && typeof line.message === "object" ? renderTalk(line.message, ctx) : line.text;
+/** An emote-only table's line (":sus: 3"): its tokens, each {reaction} (one of `names`, the
+ * server's reactions) or {seat}; null when the text is not such a line. */
+export function reactionTokens(text, names) {
+  const tokens = String(text || "").split(/\s+/).filter(Boolean);
+  const out = [];
+  for (const token of tokens) {
+    const named = /^:([a-z_]+):$/.exec(token);
+    if (named && names.includes(named[1])) out.push({ reaction: named[1] });
+    else if (/^[0-9]{1,2}$/.test(token)) out.push({ seat: Number(token) - 1 });
+    else return null;
+  }
+  return out.some((x) => x.reaction) ? out : null;
+}
+
+/** A chat line's text for this reader: a bot's line in the reader's language, a line of
+ * reactions in the reader's words ("Suspicious · Ann"), else its text. `names`: the reactions. */
+export function chatText(line, ctx, names = []) {
+  if (line.message && typeof line.message === "object") return renderTalk(line.message, ctx);
+  const tokens = reactionTokens(line.text, names);
+  if (!tokens) return line.text;
+  return tokens.map((x) => (x.reaction ? t(`reaction.${x.reaction}`) : seatName(ctx, x.seat))).join(" · ");
 }
 
 /** Whether two engine actions (JSON) are the same action. */
