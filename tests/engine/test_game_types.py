@@ -636,6 +636,18 @@ def test_a_world_must_keep_what_each_role_was_shown() -> None:
         )
 
 
+def test_a_world_must_show_the_monarchist_the_night_he_saw() -> None:
+    """The Monarchist is shown his teammates by party, never Hitler: a deal that puts Hitler on
+    a seat he was shown (and the teammate elsewhere) agrees with the parties he knows but not
+    with his night, and is refused (OpenSpiel's resampler found such worlds)."""
+    game = new_game(7, rules(avalon="percival", monarchist=True), roles=SEVEN, first=5)
+    monarchist = game.view(5)
+    assert [s for s, p in enumerate(monarchist.known_parties) if p == F] == [4, 5]
+    with pytest.raises(WorldError, match="another night"):
+        sample_world(monarchist, swapped(4, 6), random.Random(1))
+    assert sample_world(monarchist, swapped(0, 1), random.Random(1)).roles[1] is Role.MERLIN
+
+
 # ============================================================================ forced moves
 @pytest.mark.parametrize("game_type", ["everything", "avalon-percival", "no-double-top-decking"])
 def test_a_forced_move_is_a_legal_decision_never_a_claim(game_type: str) -> None:

@@ -151,3 +151,78 @@ def test_pettingzoo_reaches_it_through_shimmy() -> None:
         env.step(int(rng.choice(list(legal))))
         steps += 1
     assert steps > 10
+
+
+# ------------------------------------------------------------------ secrethitler.io's game types
+#: Every game type as game parameters, together 5 to 10 players.
+GAME_TYPES = [
+    (5, "secrethitler-io", {"avalon": "merlin"}),
+    (6, "official", {"avalon": "percival", "rebalanced": "6"}),
+    (7, "secrethitler-io", {"avalon": "percival", "monarchist": True, "top_decking": "not_twice"}),
+    (8, "official", {"monarchist": True}),
+    (9, "official", {"rebalanced": "6,7,9", "top_decking": "forbidden"}),
+    (10, "official", {"avalon": "percival", "monarchist": True, "top_decking": "forbidden"}),
+]
+
+
+@pytest.mark.parametrize(("players", "rules", "types"), GAME_TYPES)
+def test_openspiels_random_simulation_test_passes_for_every_game_type(
+    players: int, rules: str, types: dict[str, object]
+) -> None:
+    game = openspiel.load(players, rules, **types)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+
+
+def test_the_game_types_are_game_parameters() -> None:
+    """Loaded by name like any OpenSpiel game: the deal's outcomes are every deal of the table's
+    role cards, the actions the environment's with the assassination where the game types need
+    it; a combination the engine refuses, or a bad value, is refused naming the setting."""
+    from secret_hitler.engine import Rules
+    from secret_hitler.engine.chance import deals_of
+
+    game = pyspiel.load_game("secret_hitler(players=7,avalon=percival,monarchist=true)")
+    rules = Rules.from_json({"preset": "official", "avalon": "percival", "monarchist": True})
+    deals = deals_of(rules.composition(7))
+    assert len(game.new_initial_state().chance_outcomes()) == len(deals) == 2520
+    assert game.num_distinct_actions() == 61
+    assert openspiel.load(7).num_distinct_actions() == 51  # the default game is as before
+    assert openspiel.load(7, rebalanced="7").num_distinct_actions() == 51
+    size = Layout(openspiel.RECALL_HISTORY, game_types=True).size
+    assert game.information_state_tensor_shape() == [size]
+    with pytest.raises(Exception, match="monarchist: with avalon"):
+        pyspiel.load_game("secret_hitler(players=6,avalon=percival,monarchist=true)")
+    with pytest.raises(Exception, match="rebalanced: player counts"):
+        openspiel.load(7, rebalanced="seven")
+    with pytest.raises(Exception, match="avalon: must be one of"):
+        openspiel.load(7, avalon="morgana")
+
+
+@pytest.mark.parametrize(("players", "rules", "types"), GAME_TYPES[1:3])
+def test_a_game_type_state_replays_and_pays_its_winners(
+    players: int, rules: str, types: dict[str, object]
+) -> None:
+    """A finished game of a game type is an engine record that replays; each seat's return is
+    whether it is among the winners (the Monarchist his own way); resampled worlds keep what
+    the player knows (Percival's pair, Merlin's fascists)."""
+    game = openspiel.load(players, rules, **types)
+    rng = random.Random(players)
+    resampled = 0
+    for _ in range(4):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice([o for o, _ in state.chance_outcomes()]))
+                continue
+            player = state.current_player()
+            if rng.random() < 0.1:
+                world = state.resample_from_infostate(player, rng.random)
+                assert world.information_state_string(player) == (
+                    state.information_state_string(player)
+                )
+                resampled += 1
+            state.apply_action(rng.choice(state.legal_actions()))
+        engine = state.engine
+        result = replay(engine.to_record())
+        assert result.ok and result.game.winners == engine.winners
+        assert state.returns() == [1.0 if s in engine.winners else -1.0 for s in range(players)]
+    assert resampled > 5

@@ -28,9 +28,14 @@ from . import actions as A
 from .actions import Action
 from .errors import GameError
 from .game import Game
+from .roles import night
 from .settings import Rules
 from .types import PARTY_OF_NAME, Policy, Role
 from .view import View
+
+#: The official roles: a deal of them that agrees with the roles a seat knows shows it the
+#: night it saw (its teammates by role, the count fixing the rest).
+_OFFICIAL_ROLES = frozenset({Role.LIBERAL.value, Role.FASCIST.value, Role.HITLER.value})
 
 L, F = Policy.LIBERAL, Policy.FASCIST
 
@@ -374,6 +379,8 @@ def sample_world(
     pair = view.merlin_candidates
     if pair is not None and {roles[s] for s in pair} != {Role.MERLIN.value, Role.MORGANA.value}:
         raise WorldError(f"seats {list(pair)} are Merlin and Morgana")
+    if any(role.value not in _OFFICIAL_ROLES for role, _ in cards):
+        _check_night(view, roles, rules)
     deck, reshuffles, actions, first = _WorldBuilder(view, rules, rng).build()
     if rules.first_president == "first_seat":
         first = 0
@@ -396,6 +403,20 @@ def sample_world(
     if game.finished or game.phase != view.phase or view.seat not in game.to_act():
         raise WorldError("the sampled world is not at the view's moment")
     return game
+
+
+def _check_night(view: View, roles: Sequence[str], rules: Rules) -> None:
+    """The night ``roles`` would show the view's seat must be the one it saw: seats shown by
+    party say which seats are of that party, not which of them is not Hitler (the Monarchist is
+    shown his teammates but never Hitler), so the parties alone do not fix it."""
+    seat = view.seat
+    assert seat is not None, "a world explains a seat's view"
+    shown = dict(night([Role(r) for r in roles], rules.hitler_knows(view.players))).get(seat)
+    saw = next((e for e in view.events if e.kind == "night"), None)
+    if (shown is None) != (saw is None) or (
+        saw is not None and {k: v for k, v in saw.items() if k != "type"} != dict(shown or {})
+    ):
+        raise WorldError("these roles would have shown the seat another night")
 
 
 __all__ = ["WorldError", "sample_world"]

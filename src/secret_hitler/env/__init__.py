@@ -11,9 +11,13 @@ from .encoding import (
     SeatEncoder,
     TableEncoder,
     action_index,
+    assassinate_base,
     claim_action,
     describe_layout,
     encode_view,
+    engine_action,
+    game_type_action_table,
+    game_types_of,
     num_actions,
 )
 
@@ -28,10 +32,14 @@ __all__ = [
     "Layout",
     "SecretHitlerEnv",
     "action_index",
+    "assassinate_base",
     "claim_action",
     "describe_layout",
     "encode_view",
+    "engine_action",
     "env",
+    "game_type_action_table",
+    "game_types_of",
     "num_actions",
     "raw_env",
 ]

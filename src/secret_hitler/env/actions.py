@@ -6,6 +6,10 @@ discard, ..., an execution, by target), ``CLAIM_ACTION_TABLE`` the claim blocks 
 ``claims=True``. ``action_index`` maps an engine action to its index, ``ACTIONS[seat][index]``
 and ``claim_action`` back, and ``action_mask`` marks the legal ones. The engine decides what is
 legal; nothing here does.
+
+secrethitler.io's game types (``game_types=True``, docs/env.md "Game types") add one block after
+the others: Hitler's assassination by target (``assassinate_base(claims)`` + seat), so the
+default space keeps its size and every index its meaning.
 """
 
 from __future__ import annotations
@@ -45,6 +49,9 @@ CLAIM_CHANCELLOR_HAND = 55  # + liberals among the 2 the chancellor says he rece
 CLAIM_PEEK = 58  # + the 3 policies said peeked, as bits top first (bit i: i-th is fascist)
 CLAIM_INVESTIGATION = 66  # + the party said found: 0 liberal, 1 fascist
 NUM_ACTIONS_WITH_CLAIMS = 68
+# Game types (``game_types=True``): Avalon SH's assassination, after the base actions and the
+# claims (when they are on).
+ASSASSINATE_ACTIONS = MAX_SEATS  # Hitler names seat i as Merlin
 
 ACTION_TABLE: tuple[tuple[str, int, int, str], ...] = (
     ("nominate", NOMINATE, MAX_SEATS, "candidate nominates seat i as chancellor"),
@@ -102,9 +109,27 @@ CLAIM_ACTION_TABLE: tuple[tuple[str, int, int, str], ...] = (
 )
 
 
-def num_actions(claims: bool = False) -> int:
-    """The size of the action space, with or without the claim blocks."""
+def assassinate_base(claims: bool = False) -> int:
+    """The first index of the assassination block (``game_types=True``): it follows the base
+    actions and, with ``claims``, the claim blocks."""
     return NUM_ACTIONS_WITH_CLAIMS if claims else NUM_ACTIONS
+
+
+def game_type_action_table(claims: bool = False) -> tuple[tuple[str, int, int, str], ...]:
+    """The blocks ``game_types=True`` adds (same columns as ``ACTION_TABLE``)."""
+    return (
+        (
+            "assassinate",
+            assassinate_base(claims),
+            ASSASSINATE_ACTIONS,
+            "Hitler names seat i as Merlin at Avalon SH's assassination",
+        ),
+    )
+
+
+def num_actions(claims: bool = False, game_types: bool = False) -> int:
+    """The size of the action space, with or without the claim blocks and the game types'."""
+    return assassinate_base(claims) + (ASSASSINATE_ACTIONS if game_types else 0)
 
 
 _L, _F = Policy.LIBERAL, Policy.FASCIST
@@ -116,9 +141,10 @@ _TARGET_BASE = {
 }
 
 
-def action_index(action: Action, claims: bool = False) -> int:
+def action_index(action: Action, claims: bool = False, game_types: bool = False) -> int:
     """The Discrete index of an engine action; for a claim, its index in the claim blocks
-    with ``claims=True``, else -1 (not in the action space)."""
+    with ``claims=True``, for an assassination its index with ``game_types=True``, else -1
+    (not in the action space)."""
     kind = action.type
     if kind == A.VOTE:  # the commonest (most steps are votes)
         return JA if action.ja else NEIN
@@ -137,6 +163,8 @@ def action_index(action: Action, claims: bool = False) -> int:
         return VETO_ACCEPT if action.accept else VETO_REFUSE
     if kind == A.CLAIM and claims:
         return _claim_index(action)
+    if kind == A.ASSASSINATE and game_types:
+        return assassinate_base(claims) + action.target  # type: ignore[operator]
     return -1
 
 
@@ -192,10 +220,24 @@ def _actions_for(seat: int) -> tuple[Action, ...]:
 ACTIONS: tuple[tuple[Action, ...], ...] = tuple(_actions_for(s) for s in range(MAX_SEATS))
 
 
-def action_mask(legal: Sequence[Action], claims: bool = False) -> np.ndarray:
-    """int8 mask over the action space; claims are left out unless ``claims``."""
-    mask = np.zeros(num_actions(claims), dtype=np.int8)
-    idx = [i for i in (action_index(a, claims) for a in legal) if i >= 0]
+def engine_action(seat: int, index: int, claims: bool = False, game_types: bool = False) -> Action:
+    """The engine action an index stands for, but a claim (``claim_action``: it needs the
+    claimant's window): a base action, or an assassination with ``game_types``."""
+    if 0 <= index < NUM_ACTIONS:
+        return ACTIONS[seat][index]
+    base = assassinate_base(claims)
+    if game_types and base <= index < base + ASSASSINATE_ACTIONS:
+        return Action.assassinate(seat, index - base)
+    raise ValueError(f"{index} is not an action index of this space")
+
+
+def action_mask(
+    legal: Sequence[Action], claims: bool = False, game_types: bool = False
+) -> np.ndarray:
+    """int8 mask over the action space; claims are left out unless ``claims``, assassinations
+    unless ``game_types``."""
+    mask = np.zeros(num_actions(claims, game_types), dtype=np.int8)
+    idx = [i for i in (action_index(a, claims, game_types) for a in legal) if i >= 0]
     if idx:
         mask[idx] = 1
     return mask

@@ -5,6 +5,12 @@ walks the living voters, starting left of the candidate) and the engine reveals 
 when the last is in. Executed players stay in ``agents`` with an all-zero action mask and are
 never selected, so that they still receive their team's reward when the game ends; then every
 agent is terminated and must be stepped with ``None``, as PettingZoo expects.
+
+secrethitler.io's game types are rule settings like any other (``rules={"preset":
+"secrethitler-io", "avalon": "percival", "monarchist": True}``); those that deal new roles or end
+games otherwise add the ``game_types`` block to the observation and the assassination to the
+action space (``layout.game_types_of``; docs/env.md "Game types"), and every seat's reward is
+whether it is among the game's ``winners`` (the Monarchist wins his own way).
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from pettingzoo.utils import wrappers
 from ..engine import Game, Rules
 from ..engine.observer import Observer
 from ..engine.speech import silenced
-from ..engine.types import Role, Winner
+from ..engine.types import Winner
 from ..engine.writer import with_talk
 from ..talk.lines import Line, line_from_json
 from ..talk.said import Said
@@ -31,21 +37,37 @@ from .encoding import (
     Layout,
     TableEncoder,
     action_index,
+    assassinate_base,
     encode_view,
+    engine_action,
+    game_types_of,
     num_actions,
 )
 from .talk import TALK_SIZE, TalkChannel
 
 _GAME_OPTIONS = ("roles", "first_president", "deck", "reshuffles")
 _NO_LEGAL: frozenset[int] = frozenset()
+
+
+class _MaskTable(dict[tuple[int, ...], tuple[tuple[Any, ...], np.ndarray, frozenset[int]]]):
+    """The masks of one action space (with the claims or not, the game types' block or not)."""
+
+    __slots__ = ("claims", "game_types")
+
+    def __init__(self, claims: bool, game_types: bool) -> None:
+        super().__init__()
+        self.claims, self.game_types = claims, game_types
+
+
 #: By the identities of a list of legal engine actions: those actions (held, so that no other
 #: object can take their identities while the entry lives), their mask and their indices; one
-#: table without claims in the action space, one with. The engine's legal actions are shared
-#: instances, so the entries are bounded by the sets of seats per action kind; ``_MASKS_LIMIT``
-#: guards against growth anyway.
-_MASKS: dict[bool, dict[tuple[int, ...], tuple[tuple[Any, ...], np.ndarray, frozenset[int]]]] = {
-    False: {},
-    True: {},
+#: table per action space (with claims or not, with the game types' block or not). The engine's
+#: legal actions are shared instances, so the entries are bounded by the sets of seats per
+#: action kind; ``_MASKS_LIMIT`` guards against growth anyway.
+_MASKS: dict[tuple[bool, bool], _MaskTable] = {
+    (claims, types): _MaskTable(claims, types)
+    for claims in (False, True)
+    for types in (False, True)
 }
 _MASKS_LIMIT = 100_000
 
@@ -61,6 +83,8 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
     observation's ``"talk"`` vector (``env.talk``); off by default, the observation unchanged.
     ``claims=True`` puts the engine's claims in the action space (``Discrete(68)``) and the
     claims made in the observation's history rows (docs/env.md, "Claims"); off by default.
+    ``game_types`` (read from the rules, ``layout.game_types_of``) is whether the game types'
+    observation block and assassination actions are on; off for every preset as it comes.
     """
 
     metadata: dict[str, Any] = {
@@ -89,9 +113,13 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
         self.from_view = from_view
         self.talk = talk
         self.claims = claims
-        self.num_actions = num_actions(claims)
+        self.game_types = game_types = game_types_of(self.rules)
+        self._masks = _MASKS[claims, game_types]  # the masks of this action space
+        self._deck = sum(self.rules.deck_for(players))  # what the pile fractions divide by
+        self.num_actions = num_actions(claims, game_types)
+        self._first_assassination = assassinate_base(claims)
         self._no_mask = np.zeros(self.num_actions, dtype=np.int8)
-        self.layout = Layout(history, claims)
+        self.layout = Layout(history, claims, game_types)
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self._seat_of = {a: i for i, a in enumerate(self.possible_agents)}
         # every seat from each seat's left, that seat last (the order votes are cast in)
@@ -139,7 +167,7 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
         game_seed = int(self._np_random.integers(0, 2**62))
         fixings = {k: v for k, v in (options or {}).items() if k in _GAME_OPTIONS}
         self.game = Game(self.players, self.rules, seed=game_seed, **fixings)
-        self._encoder = TableEncoder(self.players, self.layout)
+        self._encoder = TableEncoder(self.players, self.layout, self._deck)
         self._observer = self.game.observer
         self._cache = {}
         self._legal_seat = -1
@@ -181,7 +209,7 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
         if self._legal_seat == seat:
             legal = self._legal_now
         else:
-            legal = _mask_of(game.legal_actions(seat), self.claims)[1]
+            legal = _mask_of(game.legal_actions(seat), self._masks)[1]
         if index not in legal:
             raise ValueError(
                 f"action {action!r} is not legal for {agent} now; legal: {sorted(legal)}"
@@ -189,9 +217,12 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
         # (PettingZoo zeroes the agent's cumulative reward here: it is zero until the end)
         if index < NUM_ACTIONS:
             game.apply(ACTIONS[seat][index])
-        else:  # a claim: the one the engine offers with this index (the turn stays)
+        elif index < self._first_assassination:
+            # a claim: the one the engine offers with this index (the turn stays)
             claims = game.legal_actions(seat)
             game.apply(next(a for a in claims if action_index(a, True) == index))
+        else:  # the game types' block (an assassination)
+            game.apply(engine_action(seat, index, self.claims, self.game_types))
         self._cache = {}
         self._legal_seat = -1
         if game.winner is not None:
@@ -207,11 +238,15 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
         game = self.game
         assert game is not None
         self._over = True
-        info = {"winner": winner.value, "reason": game.reason.value if game.reason else None}
+        winners = game.winners or ()
+        info: dict[str, Any] = {
+            "winner": winner.value,
+            "reason": game.reason.value if game.reason else None,
+        }
+        if self.game_types:
+            info["winners"] = list(winners)
         for a, seat in self._seat_of.items():
-            liberal = game.roles[seat] is Role.LIBERAL
-            won = liberal == (winner is Winner.LIBERAL)
-            self.rewards[a] = 1.0 if won else -1.0
+            self.rewards[a] = 1.0 if seat in winners else -1.0
             self.terminations[a] = True
             self.infos[a] = dict(info, role=game.roles[seat].value)
 
@@ -279,7 +314,7 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
         # voters waiting their turn get an all-zero mask too.
         if agent == self.agent_selection:
             # (after the end the engine offers nothing: an all-zero mask)
-            mask, self._legal_now = _mask_of(game.legal_actions(seat), self.claims)
+            mask, self._legal_now = _mask_of(game.legal_actions(seat), self._masks)
             self._legal_seat = seat
             mask = mask.copy()
         else:
@@ -312,14 +347,16 @@ class SecretHitlerEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[
         """Nothing to release; defined because PettingZoo expects ``close`` next to ``render``."""
 
 
-def _mask_of(legal: list[Any], claims: bool = False) -> tuple[np.ndarray, frozenset[int]]:
-    """The mask (shared) and index set of a list of legal engine actions, cached in ``_MASKS``."""
-    masks = _MASKS[claims]
+def _mask_of(legal: list[Any], masks: _MaskTable) -> tuple[np.ndarray, frozenset[int]]:
+    """The mask (shared) and index set of a list of legal engine actions, cached in ``masks``,
+    one of ``_MASKS`` (its action space: with claims or not, with the game types or not)."""
     key = tuple(map(id, legal))
     entry = masks.get(key)
     if entry is None:
-        indices = frozenset(i for i in (action_index(a, claims) for a in legal) if i >= 0)
-        mask = np.zeros(num_actions(claims), dtype=np.int8)
+        claims, game_types = masks.claims, masks.game_types
+        found = (action_index(a, claims, game_types) for a in legal)
+        indices = frozenset(i for i in found if i >= 0)
+        mask = np.zeros(num_actions(claims, game_types), dtype=np.int8)
         mask[list(indices)] = 1
         if len(masks) >= _MASKS_LIMIT:
             masks.clear()

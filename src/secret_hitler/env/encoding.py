@@ -25,11 +25,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..engine import events as E
+from ..engine.settings import Rules
 from ..engine.view import ELECTION_FIELDS, OWN_FIELDS, TABLE_FIELDS
 from ..engine.view import FIELDS as VIEW_FIELDS
 from .actions import (
     ACTION_TABLE,
     ACTIONS,
+    ASSASSINATE_ACTIONS,
     CLAIM_ACTION_TABLE,
     CLAIM_CHANCELLOR_HAND,
     CLAIM_INVESTIGATION,
@@ -55,7 +57,10 @@ from .actions import (
     VETO_REFUSE,
     action_index,
     action_mask,
+    assassinate_base,
     claim_action,
+    engine_action,
+    game_type_action_table,
     num_actions,
 )
 from .layout import (
@@ -64,6 +69,7 @@ from .layout import (
     CLAIMS_RECORD_SIZE,
     DEFAULT_HISTORY,
     DYNAMIC_FIELDS,
+    GAME_TYPE_FIELDS,
     PHASE_INDEX,
     PHASES,
     POWER_INDEX,
@@ -76,9 +82,13 @@ from .layout import (
     RECORD_SIZE,
     ROLE_INDEX,
     ROLES,
+    SPECIAL_INDEX,
+    SPECIAL_ROLES,
+    TOP_DECKING,
     Field,
     Layout,
     describe_layout,
+    game_types_of,
     static_block,
 )
 
@@ -132,13 +142,16 @@ class TableEncoder:
     dozen dictionary look-ups and no NumPy arithmetic.
     """
 
-    def __init__(self, players: int, layout: Layout) -> None:
+    def __init__(self, players: int, layout: Layout, deck: int | None = None) -> None:
         self.layout = layout
         self.n = players
         self.k = layout.history
         self._cursor = 0
         self.records = 0
         self._static = b""
+        # the policies of the table's deck (``Rules.deck_for``), which the pile fractions divide
+        # by: given by a host that holds the rules, else read from the view's on first use
+        self._deck_given = deck
         self._deck = 1
         # what comes from the last Observer.table() tuple (kept referenced, so that a new tuple
         # cannot be taken for it): the phase, whether a vote is open, and the bytes of the seat
@@ -171,6 +184,12 @@ class TableEncoder:
         for s in range(players):
             self.private[s][self._seat_at + s] = 1.0
         self._join = bytearray().join
+        # the game types' block (``layout.game_types``): its static and dynamic parts from the
+        # table, each seat's private part and the own fields it shows
+        self._game_types = layout.game_types
+        self._types_static = self._types_dynamic = b""
+        self._types_private: list[bytes | None] = [None] * players
+        self._types_seen: list[tuple[Any, ...]] = [(None,) * 4] * players
         self.handlers: dict[str, Callable[[Any, Any], None]] = {
             E.Nominated.kind: self._nominated,
             E.Votes.kind: self._votes,
@@ -389,6 +408,7 @@ class TableEncoder:
         if hist is None:
             hist = self._hist_bytes = self.hist.tobytes()
         to_act, voted = election
+        types = self._types_bytes(seat, own) if self._game_types else b""
         return np.frombuffer(
             self._join(
                 (
@@ -403,17 +423,38 @@ class TableEncoder:
                     self._tracks_bytes,
                     _hand(own[_HAND]),
                     self._rest_bytes,
+                    types,
                 )
             ),
             _FLOAT32,
         )
+
+    def _types_bytes(self, seat: int, own: tuple[Any, ...]) -> bytes:
+        """The ``game_types`` block of ``seat``: the table's parts (``_take_table``) around the
+        seat's own, rebuilt only when the observer hands out a new role, known roles, known
+        parties or Merlin candidates object."""
+        seen = (own[_ROLE], own[_KNOWN], own[_KNOWN_PARTIES], own[_CANDIDATES])
+        private = self._types_private[seat]
+        held = self._types_seen[seat]
+        if private is None or any(a is not b for a, b in zip(seen, held, strict=True)):
+            private = self._types_private[seat] = _float32(_types_private_slots(*seen))
+            self._types_seen[seat] = seen
+        return self._types_static + private + self._types_dynamic
 
     def _take_table(self, pub: tuple[Any, ...]) -> None:
         """Keep what comes from an ``Observer.table()`` tuple (``pub``)."""
         if not self._static:
             block = static_block(self.layout, pub[_PLAYERS], pub[_BOARD], pub[_HZ], pub[_VZ])
             self._static = block.tobytes()
-            self._deck = _deck_size(pub[_RULES])
+            self._deck = self._deck_given or _deck_size(pub[_RULES], pub[_PLAYERS])
+            if self._game_types:
+                self._types_static = _float32(
+                    _types_static_slots(pub[_COMPOSITION], pub[_RULES]["top_decking"])
+                )
+        if self._game_types:
+            self._types_dynamic = _float32(
+                [float(pub[_PHASE] == _ASSASSINATE), float(bool(pub[_TOP_DECK_FORBIDDEN]))]
+            )
         self._table = pub
         self._phase = phase = pub[_PHASE]
         self._voting = phase == "vote"
@@ -485,8 +526,36 @@ def _one_hot(size: int, index: int | None) -> list[float]:
 
 
 def _turn_slots(key: tuple[str, bool, tuple[int, ...]]) -> list[float]:
-    phase, mine, to_act = key
-    return _one_hot(len(PHASES), _PHASE_INDEX[phase]) + [float(mine)] + _seat_slots(to_act)
+    phase, mine, to_act = key  # (the assassination has no place in the phase one-hot)
+    return _one_hot(len(PHASES), _PHASE_INDEX.get(phase)) + [float(mine)] + _seat_slots(to_act)
+
+
+def _types_static_slots(composition: Any, top_decking: str) -> list[float]:
+    """The ``game_types`` block's table part: the game types' roles dealt, the top-decking."""
+    dealt = [1.0 if role in composition else 0.0 for role in SPECIAL_ROLES]
+    return dealt + _one_hot(len(TOP_DECKING), TOP_DECKING.index(top_decking))
+
+
+def _types_private_slots(
+    role: str | None,
+    known: Sequence[str | None],
+    parties: Sequence[str | None],
+    candidates: Sequence[int] | None,
+) -> list[float]:
+    """The ``game_types`` block's part of one seat: its own role and the roles it knows when
+    they are the game types', the parties it knows, Percival's pair."""
+    width = len(SPECIAL_ROLES)
+    out = _one_hot(width, SPECIAL_INDEX.get(role or ""))
+    known_special = [0.0] * (MAX_SEATS * width)
+    for s, r in enumerate(known):
+        index = SPECIAL_INDEX.get(r or "")
+        if index is not None:
+            known_special[width * s + index] = 1.0
+    known_parties = [0.0] * (MAX_SEATS * 2)
+    for s, party in enumerate(parties):
+        if party is not None:
+            known_parties[2 * s + (party != "liberal")] = 1.0
+    return out + known_special + known_parties + _seat_slots(candidates or ())
 
 
 def _vote_slots(votes: Sequence[bool | None]) -> list[float]:
@@ -566,6 +635,9 @@ _EVENTS = _AT["events"]
 _PHASE, _HZ, _ZONE_ACTIVE = _TAB["phase"], _TAB["hitler_zone"], _TAB["hitler_zone_active"]
 _PLAYERS, _BOARD, _VZ, _RULES = _TAB["players"], _TAB["board"], _TAB["veto_zone"], _TAB["rules"]
 _ROLE, _KNOWN, _INVESTIGATIONS = _OWN["role"], _OWN["known_roles"], _OWN["investigations"]
+_KNOWN_PARTIES, _CANDIDATES = _OWN["known_parties"], _OWN["merlin_candidates"]
+_COMPOSITION, _TOP_DECK_FORBIDDEN = _TAB["composition"], _TAB["top_deck_forbidden"]
+_ASSASSINATE = "assassinate"
 _VOTES, _HAND = _OWN["votes"], _OWN["hand"]
 _ALIVE, _TERM_LIMITED = _TAB["alive"], _TAB["term_limited"]
 # candidate, nominee, president, chancellor are adjacent (one slice); so are the three tracks
@@ -585,22 +657,29 @@ _DRAW, _DISCARD, _ROUND = _TAB["draw_pile"], _TAB["discard_pile"], _TAB["round"]
 def encode_view(
     view: View, history: int = DEFAULT_HISTORY, layout: Layout | None = None
 ) -> np.ndarray:
-    """The observation vector of ``view.seat``, computed from the view alone, from scratch."""
+    """The observation vector of ``view.seat``, computed from the view alone, from scratch
+    (by default in the layout its rules need: ``game_types_of``)."""
     if view.seat is None:
         raise ValueError("a spectator view has no seat to encode")
-    return SeatEncoder(view.seat, view.players, layout or Layout(history)).encode(view)
+    if layout is None:
+        layout = Layout(history, game_types=game_types_of(Rules.from_json(dict(view.rules))))
+    return SeatEncoder(view.seat, view.players, layout).encode(view)
 
 
-def _deck_size(rules: Any) -> int:
-    deck = rules["deck"] if isinstance(rules, dict) else rules.deck
-    if isinstance(deck, dict):
-        return max(1, int(deck["liberal"]) + int(deck["fascist"]))
-    return max(1, int(deck[0]) + int(deck[1]))
+def _deck_size(rules: Any, players: int) -> int:
+    """The policies a table of ``players`` starts its draw pile with, as the engine resolves
+    them (a rebalanced table's deck, ``Rules.deck_for``): what the pile fractions divide by."""
+    parsed = rules if isinstance(rules, Rules) else Rules.from_json(dict(rules))
+    return max(1, sum(parsed.deck_for(players)))
 
 
 __all__ = [
     "ACTIONS",
     "ACTION_TABLE",
+    "ASSASSINATE_ACTIONS",
+    "GAME_TYPE_FIELDS",
+    "SPECIAL_ROLES",
+    "TOP_DECKING",
     "CLAIMS_RECORD_SIZE",
     "CLAIM_ACTION_TABLE",
     "CLAIM_CHANCELLOR_HAND",
@@ -640,8 +719,12 @@ __all__ = [
     "TableEncoder",
     "action_index",
     "action_mask",
+    "assassinate_base",
     "claim_action",
     "describe_layout",
     "encode_view",
+    "engine_action",
+    "game_type_action_table",
+    "game_types_of",
     "num_actions",
 ]

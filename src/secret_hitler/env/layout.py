@@ -8,6 +8,13 @@ its own history rows), ``history`` (the last ``history`` nominations, newest fir
 offset for a history length; ``describe_layout`` lists them (docs/env.md). The encoders
 (``encoding.py``) and the batched engine's observation (``batched/observation.py``) place every
 value where this says.
+
+secrethitler.io's game types that deal new roles or end games otherwise (``game_types_of``:
+Avalon SH, the Monarchist, no top-decking) append a fifth block, ``game_types``
+(``GAME_TYPE_FIELDS``), so every other field keeps its offset and a table without them its
+size; the 3-wide ``role`` and ``known_roles`` then show a role of the game types by its class
+(Merlin and Percival liberal, Morgana and the Monarchist fascist), the block which one it is. A
+rebalanced table only has another deck, and keeps the default layout.
 """
 
 from __future__ import annotations
@@ -18,18 +25,27 @@ from typing import Any
 
 import numpy as np
 
-from ..engine.types import Phase
+from ..engine.settings import Rules
+from ..engine.types import PARTY_OF_NAME, Phase, Role
 from .actions import MAX_SEATS
 
 DEFAULT_HISTORY = 8
 
 ROLES = ("liberal", "fascist", "hitler")
-# Avalon SH's assassination is not encoded yet (the environment plays the official roles;
-# issue 41 point 3), so the layout stays that of the official phases.
+#: The game types' roles (``game_types`` block), in card order.
+SPECIAL_ROLES = (Role.MERLIN.value, Role.PERCIVAL.value, Role.MORGANA.value, Role.MONARCHIST.value)
+SPECIAL_INDEX = {r: i for i, r in enumerate(SPECIAL_ROLES)}
+TOP_DECKING = ("allowed", "forbidden", "not_twice")
+# The official phases: Avalon SH's assassination is the ``game_types`` block's ``assassinating``
+# (the phase one-hot is all zero then), so the ``phase`` field keeps its size.
 _ENCODED_PHASES = tuple(p for p in Phase if p is not Phase.ASSASSINATE)
 PHASES = tuple(p.value for p in _ENCODED_PHASES)
 POWERS = ("investigate", "special_election", "peek", "execute")
-ROLE_INDEX = {r: i for i, r in enumerate(ROLES)}
+#: A role's index in the 3-wide ``role`` and ``known_roles``: its own for the official roles,
+#: its class for the game types' (Hitler; else its party, the engine's ``PARTY_OF_NAME``).
+ROLE_INDEX = {r: i for i, r in enumerate(ROLES)} | {
+    r: ROLES.index(PARTY_OF_NAME[r]) for r in SPECIAL_ROLES
+}
 PHASE_INDEX: dict[Any, int] = {}
 for _i, _p in enumerate(_ENCODED_PHASES):
     PHASE_INDEX[_p] = _i  # enum members hash by name, so index both spellings
@@ -173,15 +189,53 @@ DYNAMIC_FIELDS = (
 )
 
 
+#: The ``game_types`` block (appended after ``dynamic`` by ``Layout(game_types=True)``): the
+#: table's game types (static), what this seat knows of their roles (private), and their state
+#: now (dynamic), one block so that no other field moves.
+GAME_TYPE_FIELDS: tuple[tuple[str, int, str], ...] = (
+    ("composition", len(SPECIAL_ROLES), "the table deals: merlin, percival, morgana, monarchist"),
+    ("top_decking", len(TOP_DECKING), "top-decking setting one-hot: allowed, forbidden, not_twice"),
+    (
+        "special_role",
+        len(SPECIAL_ROLES),
+        "own role if a game type's: merlin, percival, morgana, monarchist",
+    ),
+    (
+        "known_special",
+        MAX_SEATS * len(SPECIAL_ROLES),
+        "per seat (4 each), a game type's role this seat knows it has; zeros if none known",
+    ),
+    (
+        "known_parties",
+        MAX_SEATS * 2,
+        "per seat (2 each), the party this seat knows (the view's known_parties): liberal, fascist",
+    ),
+    ("merlin_candidates", MAX_SEATS, "Percival: the two seats that are Merlin and Morgana"),
+    ("assassinating", 1, "the phase is Avalon SH's assassination (the phase one-hot is zero)"),
+    ("top_deck_forbidden", 1, "a chaos by failed elections now ends the game"),
+)
+
+
+def game_types_of(rules: Rules) -> bool:
+    """Whether a table of ``rules`` needs the ``game_types`` block and action (Avalon SH, the
+    Monarchist, no top-decking: roles, an assassination or an ending the default layout has no
+    place for)."""
+    return rules.avalon != "off" or rules.monarchist or rules.top_decking != "allowed"
+
+
 class Layout:
     """Offsets of every field for a history length, with or without the claims made (``claims``:
-    each history row goes on with ``CLAIM_RECORD_FIELDS``)."""
+    each history row goes on with ``CLAIM_RECORD_FIELDS``) and the game types' block
+    (``game_types``: ``GAME_TYPE_FIELDS`` after the dynamic block)."""
 
-    def __init__(self, history: int = DEFAULT_HISTORY, claims: bool = False) -> None:
+    def __init__(
+        self, history: int = DEFAULT_HISTORY, claims: bool = False, game_types: bool = False
+    ) -> None:
         if history < 0:
             raise ValueError("history must be >= 0")
         self.history = history
         self.claims = claims
+        self.game_types = game_types
         self.record_size = record_size = CLAIMS_RECORD_SIZE if claims else RECORD_SIZE
         blocks = [
             ("static", _STATIC),
@@ -208,6 +262,8 @@ class Layout:
             ),
             ("dynamic", DYNAMIC_FIELDS),
         ]
+        if game_types:
+            blocks.append(("game_types", GAME_TYPE_FIELDS))
         self.fields: dict[str, Field] = {}
         self.blocks: dict[str, tuple[int, int]] = {}
         off = 0
@@ -249,6 +305,6 @@ def static_block(
     return out
 
 
-def describe_layout(history: int = DEFAULT_HISTORY) -> list[Field]:
+def describe_layout(history: int = DEFAULT_HISTORY, game_types: bool = False) -> list[Field]:
     """Every field with its offset and size, in vector order (used by docs/env.md)."""
-    return sorted(Layout(history).fields.values(), key=lambda f: f.offset)
+    return sorted(Layout(history, game_types=game_types).fields.values(), key=lambda f: f.offset)

@@ -14,12 +14,23 @@ its chance nodes and its views to OpenSpiel's integers, strings and tensors:
 - the information state of a player is its engine view with every event it observed (as JSON)
   and, as a tensor, the environment's encoding with 64 nominations of history; the observation
   is the environment's vector (8 nominations) and the view without its log;
-- returns: +1 to each member of the winning team, -1 to the others, at the end;
+- returns: +1 to each seat among the game's winners (the winning team; the Monarchist wins his
+  own way), -1 to the others, at the end;
 - ``resample_from_infostate`` draws a world from the player's view with the engine's sampler
   (``engine.worlds.sample_world``: the roles, the deck and the hidden discards).
 
-``load(players, rules)`` returns the game; ``GAME_NAME`` is its OpenSpiel name. Needs the
-``openspiel`` extra.
+Game parameters: ``players``, ``rules`` (a preset name) and secrethitler.io's game types as
+settings of that preset (docs/game-types.md): ``avalon`` (``off``, ``merlin``, ``percival``),
+``monarchist`` (bool), ``rebalanced`` (the player counts, ``"6,7,9"``; empty: none) and
+``top_decking`` (``allowed``, ``forbidden``, ``not_twice``), so
+``pyspiel.load_game("secret_hitler(players=7,avalon=percival,monarchist=true)")`` plays Avalon
+SH with Percival and the Monarchist. The deal's outcomes are every distinct deal of the table's
+role cards (``chance.deals_of(rules.composition(players))``); a table of the game types that
+need them (``layout.game_types_of``) plays with the environment's ``game_types`` block and
+assassination actions.
+
+``load(players, rules, **game_types)`` returns the game; ``GAME_NAME`` is its OpenSpiel name.
+Needs the ``openspiel`` extra.
 """
 
 from __future__ import annotations
@@ -32,13 +43,20 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from ..engine import Game, Rules
+from ..engine import Game, InvalidSettings, Rules
 from ..engine.actions import Action
-from ..engine.chance import Deals
+from ..engine.chance import deals_of
 from ..engine.settings import MAX_PLAYERS, MIN_PLAYERS
 from ..engine.view import View
 from ..engine.worlds import WorldError, sample_world
-from .encoding import ACTIONS, NUM_ACTIONS, Layout, action_index, encode_view
+from .encoding import (
+    Layout,
+    action_index,
+    encode_view,
+    engine_action,
+    game_types_of,
+    num_actions,
+)
 
 GAME_NAME = "secret_hitler"
 #: Nominations the information-state tensor carries (a game has at most about 35).
@@ -60,26 +78,52 @@ _GAME_TYPE = pyspiel.GameType(
     provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
-    parameter_specification={"players": 7, "rules": "official"},
+    parameter_specification={
+        "players": 7,
+        "rules": "official",
+        "avalon": "off",
+        "monarchist": False,
+        "rebalanced": "",
+        "top_decking": "allowed",
+    },
 )
 
 
+def rules_of(params: dict[str, Any]) -> Rules:
+    """The rules of the game parameters: the ``rules`` preset with the game types' parameters
+    as its settings (``InvalidSettings`` for a bad value, naming it)."""
+    settings: dict[str, Any] = {"preset": params.get("rules", "official")}
+    for name in ("avalon", "monarchist", "top_decking"):
+        if name in params:
+            settings[name] = params[name]
+    counts = str(params.get("rebalanced", "")).strip()
+    if counts:
+        try:
+            settings["rebalanced"] = [int(c) for c in counts.split(",")]
+        except ValueError:
+            raise InvalidSettings(
+                f"rebalanced: player counts separated by commas, e.g. 6,7,9; got {counts[:20]!r}"
+            ) from None
+    return Rules.from_json(settings)
+
+
 class SecretHitlerGame(pyspiel.Game):  # type: ignore[misc]
-    """The game for a table size and rules preset (the ``players`` and ``rules`` parameters)."""
+    """The game for a table size, rules preset and game types (its parameters)."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = dict(params or {})
         players = int(params.get("players", 7))
-        rules = Rules.from_json(params.get("rules", "official"))
+        rules = rules_of(params)
         rules.validate(players)
         self.players, self.rules = players, rules
-        size = sum(rules.deck)
+        self.game_types = game_types_of(rules)
+        self.deals = deals_of(rules.composition(players))
+        size = sum(rules.deck_for(players))
         chance = max(
-            [len(Deals(players, rules.fascist_count(players))), players]
-            + [math.comb(m, m // 2) for m in range(3, size + 1)]
+            [len(self.deals), players] + [math.comb(m, m // 2) for m in range(3, size + 1)]
         )
         info = pyspiel.GameInfo(
-            num_distinct_actions=NUM_ACTIONS,
+            num_distinct_actions=num_actions(game_types=self.game_types),
             max_chance_outcomes=chance,
             num_players=players,
             min_utility=-1.0,
@@ -95,7 +139,8 @@ class SecretHitlerGame(pyspiel.Game):  # type: ignore[misc]
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> Observer:
         recall = iig_obs_type is None or iig_obs_type.perfect_recall
-        return Observer(RECALL_HISTORY if recall else Layout().history, recall)
+        history = RECALL_HISTORY if recall else Layout().history
+        return Observer(history, recall, self.game_types)
 
 
 class _Held:
@@ -115,6 +160,7 @@ class SecretHitlerState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: SecretHitlerGame, engine: Game | None = None) -> None:
         super().__init__(game)
         self.players, self.rules = game.players, game.rules
+        self.game_types = game.game_types
         if engine is None:
             engine = Game(game.players, game.rules, chance="explicit")
         self._held = _Held(engine)
@@ -133,7 +179,8 @@ class SecretHitlerState(pyspiel.State):  # type: ignore[misc]
         return _acting(engine)
 
     def _legal_actions(self, player: int) -> list[int]:
-        legal = {action_index(a) for a in self.engine.legal_actions(player)}
+        types = self.game_types
+        legal = {action_index(a, game_types=types) for a in self.engine.legal_actions(player)}
         legal.discard(-1)
         return sorted(legal)
 
@@ -150,12 +197,13 @@ class SecretHitlerState(pyspiel.State):  # type: ignore[misc]
         if node is not None:
             engine.apply(node.outcomes[action])
         else:
-            engine.apply(ACTIONS[_acting(engine)][action])
+            engine.apply(engine_action(_acting(engine), action, game_types=self.game_types))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == _CHANCE:
             return f"chance:{action}"
-        return json.dumps(ACTIONS[player][action].to_json(), sort_keys=True)
+        taken = engine_action(player, action, game_types=self.game_types)
+        return json.dumps(taken.to_json(), sort_keys=True)
 
     # -- the end
     def is_terminal(self) -> bool:
@@ -163,10 +211,10 @@ class SecretHitlerState(pyspiel.State):  # type: ignore[misc]
 
     def returns(self) -> list[float]:
         engine = self.engine
-        if not engine.finished or engine.winner is None:
+        winners = engine.winners
+        if not engine.finished or winners is None:
             return [0.0] * self.players
-        winner = engine.winner.value
-        return [1.0 if r.party.value == winner else -1.0 for r in engine.roles]
+        return [1.0 if seat in winners else -1.0 for seat in range(self.players)]
 
     def __str__(self) -> str:
         node = self.engine.chance_node
@@ -183,7 +231,7 @@ class SecretHitlerState(pyspiel.State):  # type: ignore[misc]
             return self.clone()  # type: ignore[no-any-return]
         view = engine.view(player)
         rng = random.Random(int(sampler() * 2**31) if callable(sampler) else None)
-        deals = Deals(self.players, self.rules.fascist_count(self.players))
+        deals = self.get_game().deals
         order = list(range(len(deals)))
         rng.shuffle(order)
         for i in order:
@@ -228,8 +276,8 @@ class Observer:
     """OpenSpiel's Python observer: a player's engine view as a string and the environment's
     encoding as a tensor (with ``history`` nominations)."""
 
-    def __init__(self, history: int, recall: bool) -> None:
-        self.layout = Layout(history)
+    def __init__(self, history: int, recall: bool, game_types: bool = False) -> None:
+        self.layout = Layout(history, game_types=game_types)
         self.recall = recall
         self.tensor = np.zeros(self.layout.size, np.float32)
         self.dict = {"observation": self.tensor}
@@ -248,6 +296,8 @@ class Observer:
 pyspiel.register_game(_GAME_TYPE, SecretHitlerGame)
 
 
-def load(players: int = 7, rules: str = "official") -> Any:
-    """The registered game for a table (``pyspiel.load_game`` under its name)."""
-    return pyspiel.load_game(GAME_NAME, {"players": players, "rules": rules})
+def load(players: int = 7, rules: str = "official", **game_types: Any) -> Any:
+    """The registered game for a table (``pyspiel.load_game`` under its name), with the game
+    types as keyword parameters (``avalon="percival"``, ``monarchist=True``,
+    ``rebalanced="6,7,9"``, ``top_decking="forbidden"``)."""
+    return pyspiel.load_game(GAME_NAME, {"players": players, "rules": rules, **game_types})
