@@ -185,10 +185,13 @@ class TermBeliefs(Beliefs):
     def _add(self, loglik: np.ndarray, term: str) -> None:
         self.parts[TERMS.index(term)] += loglik
 
+    # The memo's terms come tempered; this model has no weights and temper 1: the same terms.
+    _add_tempered = _add
+
     def features(self) -> np.ndarray:
         out = self.parts.copy()
         if self.session is not None:
-            out[TERMS.index("session")] += self._session_loglik(self.session)
+            out[TERMS.index("session")] += self._open_session_loglik(self.session)
         return out
 
 

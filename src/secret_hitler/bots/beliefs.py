@@ -230,7 +230,7 @@ class Beliefs(Posterior):
             weights = m.nominate_fascist_zone if zone else m.nominate_fascist
             loglik = self._tables.fascist_choice(p, c, elig, weights)
             loglik = _remember(self._memo, key, self._tempered(loglik, "nominate"))
-        self.logw = self.logw + loglik
+        self._add_tempered(loglik, "nominate")
 
     def _by_role(self, p: int, t: int, cands: Sequence[int], table: Any, term: str) -> None:
         """``p`` picked ``t`` among ``cands``: weights by target role, one row per role of ``p``
@@ -241,7 +241,7 @@ class Beliefs(Posterior):
         if loglik is None:
             loglik = self._tempered(self._choice_loglik(p, t, cands, table), term)
             _remember(self._memo, key, loglik)
-        self.logw = self.logw + loglik
+        self._add_tempered(loglik, term)
 
     def _choice_loglik(self, p: int, t: int, cands: Sequence[int], table: Any) -> np.ndarray:
         """Log-likelihood per world of ``p`` choosing ``t`` among ``cands`` with weights
@@ -272,9 +272,9 @@ class Beliefs(Posterior):
                 _remember(self._memo, ("votes", p, c, votes, who, alive, phase), value)
             terms = every[me]
         total, lib_total = terms
-        self.logw = self.logw + total
+        self._add_tempered(total, "votes")
         if lib_total is not None:
-            self.logw = self.logw + lib_total
+            self._add_tempered(lib_total, "liberal_votes")
         if self.model.candidate_vote is not None:
             self._candidate_votes(p, c, votes, phase)
 
@@ -498,7 +498,7 @@ class Beliefs(Posterior):
                 return
             loglik = self._tempered(self._tables.fascist_choice(p, t, cands, weights_t), term)
             _remember(self._memo, key, loglik)
-        self.logw = self.logw + loglik
+        self._add_tempered(loglik, term)
 
     def _on_game_over(self, e: E.GameOver) -> None:
         self._close_session()
@@ -512,7 +512,7 @@ class Beliefs(Posterior):
         if s is None:
             return
         self.session = None
-        self.logw = self.logw + self._open_session_loglik(s)
+        self._add_tempered(self._open_session_loglik(s), "session")
         if not s.reshuffled:
             # Correct the pile estimate with the best guess of what was drawn.
             lib, fas = self.pile

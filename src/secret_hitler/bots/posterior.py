@@ -59,6 +59,12 @@ class Posterior:
         t = self._weights.get(term, self._temper)
         self.logw = self.logw + (loglik if t == 1.0 else t * loglik)
 
+    def _add_tempered(self, loglik: np.ndarray, term: str) -> None:
+        """Add a term already tempered (the memo holds them so), ``term`` naming it: every
+        behaviour term enters through this or ``_add`` (a subclass keeping the terms apart,
+        as ``benchmarks/fit_human_model.py`` does, overrides both)."""
+        self.logw = self.logw + loglik
+
     def _tempered(self, loglik: np.ndarray, term: str) -> np.ndarray:
         """``loglik`` as ``_add`` adds it (for the memo, which holds terms tempered)."""
         t = self._weights.get(term, self._temper)
