@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from secret_hitler.engine.types import Party, Policy
-from secret_hitler.talk import Claim, Conflict, Context, Line, Question, recognise
+from secret_hitler.talk import Claim, Conflict, Context, Line, Question, RoleClaim, recognise
 from secret_hitler.talk.recognise import MAX_CHARS, MAX_TOKENS
 
 LINES = Path(__file__).resolve().parents[1] / "tests" / "talk" / "chat_lines.jsonl"
@@ -54,7 +54,7 @@ def expected_claims(row: dict[str, Any]) -> list[Claim]:
 def expected_signals(row: dict[str, Any]) -> set[tuple[Any, ...]]:
     out: set[tuple[Any, ...]] = set()
     for item in row["expect"]:
-        for kind in ("accuse", "trust", "hitler_guess"):
+        for kind in ("accuse", "trust", "hitler_guess", "merlin_guess", "role_claim"):
             if kind in item:
                 out.add((kind, item[kind]))
         if "conflict" in item:
@@ -72,6 +72,8 @@ def signal_key(line: Line) -> tuple[Any, ...]:
         return ("conflict", frozenset(seats))
     if isinstance(line, Question):
         return ("question", line.topic, line.to, line.ja, line.other)
+    if isinstance(line, RoleClaim):
+        return ("role_claim", line.role)
     return (line.kind, getattr(line, "target", None))
 
 

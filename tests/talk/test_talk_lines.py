@@ -38,6 +38,8 @@ SAMPLES = [
     talk.CallOut(3, "chancellor_hand", (L, L), "enacted"),
     talk.CallOut(3, "peek", (L, L, F), "drew", variant=1),
     talk.Suggest(6),
+    talk.MerlinGuess(2, certainty="known", variant=1),
+    talk.RoleClaim("percival"),
 ]
 
 

@@ -15,7 +15,7 @@ import pytest
 from secret_hitler import talk
 from secret_hitler.engine.actions import CLAIM_SIZES
 from secret_hitler.engine.types import Party, Policy
-from secret_hitler.talk.lines import QUESTION_TOPICS_WITH_OTHER
+from secret_hitler.talk.lines import CLAIMABLE_ROLES, QUESTION_TOPICS_WITH_OTHER
 from secret_hitler.talk.phrases import LANGUAGES, PLACEHOLDER, family_sizes, plural_category
 
 NAMES = [f"Seat{s}x" for s in range(10)]  # a seat's name, easy to find in the text
@@ -69,6 +69,17 @@ def every_line() -> Iterator[talk.Line]:
     yield talk.Answer(talk.ExplainVote(False, "distrust", other=5), to=1)
     yield talk.Answer(talk.Claim("chancellor_hand", (Policy.FASCIST, Policy.FASCIST)))
     yield from _new_kinds()
+    yield from _game_type_kinds()
+
+
+def _game_type_kinds() -> Iterator[talk.Line]:
+    """The game types' lines (issue 41): Merlin guesses, role claims, in every wording."""
+    for variant in range(4):
+        for certainty in talk.CERTAINTIES:
+            yield talk.MerlinGuess(2, certainty, variant=variant)
+        for role in CLAIMABLE_ROLES:
+            yield talk.RoleClaim(role, variant=variant)
+        yield talk.Answer(talk.RoleClaim("percival", variant=variant), to=1)
 
 
 def _new_kinds() -> Iterator[talk.Line]:

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from secret_hitler import talk
 from secret_hitler.engine import Game
 from secret_hitler.engine.types import Party, Policy
-from secret_hitler.talk.lines import QUESTION_TOPICS_WITH_OTHER
+from secret_hitler.talk.lines import CLAIMABLE_ROLES, QUESTION_TOPICS_WITH_OTHER
 from secret_hitler.talk.recognise import MAX_CHARS
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
@@ -267,6 +267,37 @@ def test_ordinary_lines_say_nothing() -> None:
     assert talk.recognise("do mạng lag", players=7, lang="vi") == []
 
 
+# -- secrethitler.io's game types ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "lines"),
+    [
+        ("5 is merlin", "en", [talk.MerlinGuess(4, "known")]),
+        ("i think 2 is merlin", "en", [talk.MerlinGuess(1)]),
+        ("3 and 6 are my merlins", "en", [talk.MerlinGuess(5), talk.MerlinGuess(2)]),
+        ("perc claim", "en", [talk.RoleClaim("percival")]),
+        ("Мерлин — это я", "ru", [talk.RoleClaim("merlin")]),
+        ("我是保皇派", "zh-Hans", [talk.RoleClaim("monarchist")]),
+        ("梅林是4號吧", "zh-Hant", [talk.MerlinGuess(3)]),
+        ("mình là Percival", "vi", [talk.RoleClaim("percival")]),
+        # what names a role but claims or guesses nothing
+        ("if i were merlin i'd hide", "en", []),
+        ("im not merlin", "en", []),
+        ("3 isn't merlin", "en", []),
+        ("who is merlin?", "en", []),
+        ("am i merlin?", "en", []),
+        ("4 is percival", "en", []),  # another seat's Percival: no line holds it
+        ("кто Мерлин?", "ru", []),
+        ("谁是梅林", "zh-Hans", []),
+    ],
+)
+def test_merlin_guesses_and_role_claims(text: str, lang: str, lines: list[talk.Line]) -> None:
+    """A game type's role said of a seat is a Merlin guess ("3 or 5" hedged for each: Percival's
+    pair), said of the speaker a role claim; a wish, a denial or a question is neither."""
+    assert talk.recognise(text, players=7, lang=lang) == lines
+
+
 # -- what a bot says reads back --------------------------------------------------------------
 
 
@@ -287,6 +318,9 @@ def _spoken() -> list[tuple[talk.Line, talk.Context]]:
             out.append((talk.Accuse(2, certainty, "conflict", other=5, variant=v), talk.Context()))
             out.append((talk.Trust(4, certainty, variant=v), talk.Context()))
             out.append((talk.HitlerGuess(5, certainty, variant=v), talk.Context()))
+            out.append((talk.MerlinGuess(3, certainty, variant=v), talk.Context()))
+        for role in CLAIMABLE_ROLES:
+            out.append((talk.RoleClaim(role, variant=v), talk.Context()))
         out.append((talk.Conflict(1, 4, variant=v), talk.Context()))
         out.append((talk.Conflict(variant=v), talk.Context()))
         out.append((talk.Question("vote", to=2, ja=True, variant=v), talk.Context()))

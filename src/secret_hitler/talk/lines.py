@@ -101,6 +101,12 @@ QUESTION_TOPICS = (
     "who_trust",
     "who_nominate",
 )
+#: The roles a seat may say it has (``RoleClaim``): secrethitler.io's game types' roles that a
+#: player claims (docs/game-types.md). Merlin is claimed to bait the assassination or by a
+#: fascist, Percival to shield Merlin, the Monarchist to be trusted with Hitler's execution; the
+#: official roles are told by their party ("I'm liberal") or their claims, and nobody claims
+#: Morgana.
+CLAIMABLE_ROLES = ("merlin", "percival", "monarchist")
 #: The topics that name a seat (``other``): the one nominated, investigated, executed, accused.
 QUESTION_TOPICS_WITH_OTHER = frozenset({"nomination", "investigation", "execution", "accusation"})
 _TOPIC_NEEDS_OTHER = QUESTION_TOPICS_WITH_OTHER
@@ -157,6 +163,7 @@ _FIELDS: dict[str, Callable[[Any, str], Any]] = {
     "reason": _parser(lambda v: isinstance(v, str), "a string"),
     "ja": _parser(lambda v: isinstance(v, bool), "true or false"),
     "topic": _choice(QUESTION_TOPICS),
+    "role": _choice(CLAIMABLE_ROLES),
     "count": _count,
     "variant": _count,
     "line": _nested,
@@ -329,6 +336,27 @@ class HitlerGuess(_Line):
     kind: ClassVar[str] = "hitler_guess"
     target: int
     certainty: str = HEDGED
+    variant: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class MerlinGuess(_Line):
+    """Who the speaker believes (or says he knows) is Merlin (Avalon SH): what the table argues
+    over before Hitler's assassination."""
+
+    kind: ClassVar[str] = "merlin_guess"
+    target: int
+    certainty: str = HEDGED
+    variant: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class RoleClaim(_Line):
+    """The speaker says he has one of the game types' roles (``CLAIMABLE_ROLES``): "I'm
+    Percival", "я Мерлин", "我是保皇派". Talk only: the engine has no claim of a role."""
+
+    kind: ClassVar[str] = "role_claim"
+    role: str
     variant: int = 0
 
 
@@ -519,6 +547,8 @@ Line: TypeAlias = (
     | Correct
     | CallOut
     | Suggest
+    | MerlinGuess
+    | RoleClaim
 )
 KINDS: dict[str, type[Line]] = {
     cls.kind: cls
@@ -536,6 +566,8 @@ KINDS: dict[str, type[Line]] = {
         Correct,
         CallOut,
         Suggest,
+        MerlinGuess,
+        RoleClaim,
     )
 }
 

@@ -136,6 +136,10 @@ def message(line: Line) -> Message:
         return _frame(family, line, params | {"reason": _reason(line)})
     if isinstance(line, talk.HitlerGuess):
         return _frame(f"talk.hitler_guess.{line.certainty}", line, {"target": SeatRef(line.target)})
+    if isinstance(line, talk.MerlinGuess):
+        return _frame(f"talk.merlin_guess.{line.certainty}", line, {"target": SeatRef(line.target)})
+    if isinstance(line, talk.RoleClaim):
+        return _frame(f"talk.role_claim.{line.role}", line, {})
     if isinstance(line, (talk.Defend, talk.ExplainVote, talk.ExplainNomination)):
         family = f"talk.{line.kind}"
         if isinstance(line, talk.ExplainVote):

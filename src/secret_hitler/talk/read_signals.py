@@ -1,9 +1,10 @@
 """Who is what in a line's meanings: the recogniser's third step (``recognise.py``).
 
 A seat said with a party ("3 is red", "4 liberal"), an accusation or trust with its certainty
-("3 is lying", "I trust 5", "I know 2 is fascist"), a Hitler guess, a question put to a seat or
-to the table ("@3 why Nein?", "who do you all suspect?") and a conflict between a government's
-two hand claims, each read from the words around a seat in the row.
+("3 is lying", "I trust 5", "I know 2 is fascist"), a Hitler guess, a Merlin guess and a claim
+of a game type's role ("3 is Merlin", "I'm Percival"), a question put to a seat or to the table
+("@3 why Nein?", "who do you all suspect?") and a conflict between a government's two hand
+claims, each read from the words around a seat in the row.
 """
 
 from __future__ import annotations
@@ -12,7 +13,19 @@ from dataclasses import dataclass
 
 from ..engine.types import Party
 from . import words as W
-from .lines import HEDGED, KNOWN, Accuse, Claim, Conflict, HitlerGuess, Line, Question, Trust
+from .lines import (
+    HEDGED,
+    KNOWN,
+    Accuse,
+    Claim,
+    Conflict,
+    HitlerGuess,
+    Line,
+    MerlinGuess,
+    Question,
+    RoleClaim,
+    Trust,
+)
 from .read_claims import card_colour
 from .reading import CARD_NOUNS, Context, Row, Tok, row_has, row_says, seat_at
 
@@ -161,6 +174,8 @@ def read_judgements(toks: Row, players: int, out: list[Line]) -> None:
             reason = "not_hitler" if sym == W.CNH else None
             for seat, _ in said.seats or _after(toks, j, players).seats:
                 out.append(Trust(seat, KNOWN, reason))
+        elif sym == W.ROLE:
+            _read_role(toks, j, players, asking, out)
         elif sym == W.HITLER:
             said = _before(toks, j, players)
             for seat, neg in said.seats or _after(toks, j, players).seats:
@@ -177,6 +192,52 @@ def read_judgements(toks: Row, players: int, out: list[Line]) -> None:
             for seat, neg in _after(toks, j, players).seats[:1]:  # "я за 5"
                 if not neg:
                     out.append(Trust(seat, HEDGED))
+
+
+def _read_role(toks: Row, j: int, players: int, asking: bool, out: list[Line]) -> None:
+    """A game type's role word: of a seat, a Merlin guess ("3 is Merlin", "Мерлин — 5", "3号是
+    梅林"; "3 or 5 is Merlin" hedged for each); of the speaker, a role claim ("I'm Percival",
+    "я Монархист", "我是梅林", "tôi là Merlin", "perc claim"). Another seat's Percival or
+    Monarchist, a denial, a question or a wish says nothing a line holds."""
+    role = str(toks[j].val)
+    said = _before(toks, j, players, _SKIP | {W.I})  # "3 and 5 are my Merlins" (Percival's)
+    seats = said.seats or _after(toks, j, players).seats
+    if seats:
+        if role == "merlin" and not asking:
+            either = said.either or len(seats) > 1
+            for seat, negated in seats:
+                if not negated:
+                    out.append(MerlinGuess(seat, HEDGED if either else _certainty(toks, KNOWN)))
+        return
+    if asking or row_says(toks, W.QWORD, W.QMARK):
+        return
+    claimed = j + 1 < len(toks) and toks[j + 1].sym == W.ASK_CLAIM  # "perc claim"
+    if claimed or _said_by_the_speaker(toks, j):
+        out.append(RoleClaim(role))
+
+
+def _said_by_the_speaker(toks: Row, j: int) -> bool:
+    """Whether ``toks[j]`` is said of the speaker: "I" just before it ("I'm", "I am the",
+    "я", "我是", "tôi là"), or ending the line after it ("Мерлин — это я", "梅林就是我"),
+    with no "not" between."""
+    k = j - 1
+    while k >= 0 and j - k <= 4:
+        sym = toks[k].sym
+        if sym == W.I:  # but "if I were Merlin", "not me"
+            return k == 0 or toks[k - 1].sym not in _NOT_SAID
+        if sym not in _SKIP:
+            break
+        k -= 1
+    k = j + 1
+    while k < len(toks) and toks[k].sym in _SKIP:
+        k += 1
+    return k < len(toks) and toks[k].sym == W.I and all(t.sym in _AFTER_I for t in toks[k + 1 :])
+
+
+# What may follow "it's me" at the end of a line: "Merlin là mình đây", "it's me!".
+_AFTER_I = frozenset({W.STOP, W.OTHER, W.FILLER})
+# What before "I" makes no claim of it: a wish or plan, a denial ("if I were Merlin").
+_NOT_SAID = frozenset({W.WISH, W.FUTURE, W.NOT})
 
 
 _TOPICS = ((W.NOMINATE, "nomination"), (W.INV, "investigation"), (W.SHOOT, "execution"))

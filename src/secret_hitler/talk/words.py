@@ -20,6 +20,8 @@ PARTY = "party"  # a party said of a person only: "good", 好人, 坏人; value:
 CARDS = "cards"  # letters of a hand: "RRB", "ККС" (built by the tokenizer); value: codes
 CLASSIFIER = "classifier"  # 张, 个, lá: between a count and a colour
 HITLER = "hitler"
+ROLE = "role"  # a game type's role a player claims or names: Merlin, Percival, the Monarchist;
+# value: its name (``lines.CLAIMABLE_ROLES``)
 IS = "is"
 NOT = "not"
 AND = "and"  # value "or" for an alternative ("3 or 5 is lying": a conflict)
@@ -83,6 +85,10 @@ ENGLISH: dict[str, Entry] = {
     **_each("good|clean|legit|fine", (PARTY, "L")),
     **_each("bad|evil|scum", (PARTY, "F")),
     **_each("hitler|hilter|hitla|h|hitlr|adolf|hitlers", HITLER),
+    # secrethitler.io's game types (Avalon SH, the Monarchist)
+    **_each("merlin|merl|merlyn|merlin's|merlins", (ROLE, "merlin")),
+    **_each("percival|perc|percy|percival's|perci|percyval", (ROLE, "percival")),
+    **_each("monarchist|monarch|monarchists|monarchist's|monarc", (ROLE, "monarchist")),
     # counts
     "one": (NUM, 1),
     "two": (NUM, 2),
@@ -189,7 +195,7 @@ RUSSIAN: dict[str, Entry] = {
     "нравится": TRUST,
     **_each("вызывает доверие|вызывает доверия|вне подозрений", TRUST),
     **_each("ты|вы|тебя|тебе", YOU),
-    **_each("я|мне|меня|у меня|мой|моя", I),
+    **_each("я|мне|меня|у меня|мой|моя|мои", I),
     **_each("кто|кого|кому|ком", (QWORD, "who")),
     **_each("кто-то|кто то|ли", QWORD),
     **_each("какие|какая|какой расклад", WHAT),
@@ -229,6 +235,9 @@ STEMS: list[tuple[str, str, object]] = [
         "L",
     ),
     (r"гитлер\w*|гит", HITLER, None),
+    (r"мерлин\w*", ROLE, "merlin"),
+    (r"персивал\w*|перс", ROLE, "percival"),
+    (r"монархист\w*", ROLE, "monarchist"),
     (
         r"вр(ет|ут|ешь|ал|ала|али|ун|унья|еш)|лж(ет|ешь|ец)|обманыва\w*|брешет|гонит|пиздит|звиздит",
         LIE,
@@ -267,6 +276,9 @@ CHINESE: dict[str, Entry] = {  # simplified; traditional text is mapped to simpl
     "希特勒": HITLER,
     "希": HITLER,
     "小胡子": HITLER,
+    "梅林": (ROLE, "merlin"),
+    **_each("派西维尔|派西", (ROLE, "percival")),
+    **_each("保皇派|保皇党", (ROLE, "monarchist")),
     "一": (NUM, 1),
     "两": (NUM, 2),
     "二": (NUM, 2),
@@ -326,6 +338,7 @@ VIETNAMESE: dict[str, Entry] = {
     "phát xít": (COLOR, "F"),
     "phat xit": (COLOR, "F"),
     "tự do": (COLOR, "L"),
+    **_each("người bảo hoàng|bảo hoàng|phe bảo hoàng", (ROLE, "monarchist")),
     "một": (NUM, 1),
     "hai": (NUM, 2),
     "ba": (NUM, 3),
@@ -388,6 +401,7 @@ VIETNAMESE_BARE: dict[str, Entry] = {
     "thuan": JA,
     "phat xit": (COLOR, "F"),
     "tu do": (COLOR, "L"),
+    "bao hoang": (ROLE, "monarchist"),
     "mot": (NUM, 1),
     "hai": (NUM, 2),
     "bo phieu": VOTE,
@@ -398,9 +412,9 @@ VIETNAMESE_BARE: dict[str, Entry] = {
 # Traditional characters of the words above -> simplified, so one table reads both scripts.
 TRADITIONAL = str.maketrans(
     "鐵紅藍號兩個張說謊騙衝對為麼贊驗預覽給傳棄頂斃槍處決黨壞覺應該確絕嗎誰選機還與總統"
-    "們這調問題過經場裡輸贏殺丟檢來結誤錯庫會讓議轉點準備懷於聽講沒頭實邊舉歡戲遊",
+    "們這調問題過經場裡輸贏殺丟檢來結誤錯庫會讓議轉點準備懷於聽講沒頭實邊舉歡戲遊維爾",
     "铁红蓝号两个张说谎骗冲对为么赞验预览给传弃顶毙枪处决党坏觉应该确绝吗谁选机还与总统"
-    "们这调问题过经场里输赢杀丢检来结误错库会让议转点准备怀于听讲没头实边举欢戏游",
+    "们这调问题过经场里输赢杀丢检来结误错库会让议转点准备怀于听讲没头实边举欢戏游维尔",
 )
 
 CARD_LETTERS: list[tuple[str, str]] = [("r", "b"), ("f", "l"), ("к", "с"), ("ф", "л")]
