@@ -7,7 +7,8 @@ peek, special elections, executions, claims of hands and peeks), a 7-player one
 SH with Percival and the Monarchist (Merlin's, Percival's and the fascists' nights, an
 assassination after Hitler's execution and after five liberal policies, the winners); and a
 short log of what games rarely show (a power with no target, a ballot public as it is cast,
-chaos lifting the term limits, a special election's candidate, changed rules).
+chaos lifting the term limits, a special election's candidate, changed rules, a game ended by a
+forbidden top-deck).
 
 ``python tests/talk/narration_cases.py`` writes ``tests/web/js/narration.json``: those logs,
 the messages ``talk.narrate`` tells of each event, and (but the 7-player game's, to keep
@@ -90,6 +91,14 @@ RARE: list[dict[str, Any]] = [
     {"type": "reshuffled", "draw_pile": 1},
     {"type": "executed", "president": 1, "target": 2},
     {"type": "claim", "seat": 0, "subject": "investigation", "target": 4, "party": "fascist"},
+    # no top-decking (docs/game-types.md): the tracker's last step ends the game, no policy drawn
+    {"type": "tracker", "value": 3},
+    {
+        "type": "game_over",
+        "winner": "fascist",
+        "reason": "top_decked",
+        "roles": ["fascist", "hitler", "liberal", "fascist", "liberal"],
+    },
 ]
 
 
