@@ -251,8 +251,9 @@ def test_the_audit_replays_committed_games_event_by_event(
 
 
 def test_the_talk_model_refits_from_its_committed_games() -> None:
-    """fit_talk_model.py plays games of talking (deaf) bots and commits them with their talk;
-    counting the signals of those games gives exactly the committed choice weights, the talk
+    """fit_talk_model.py plays games of talking bots and commits them with their talk;
+    counting the signals and votes of those games gives exactly the committed tables (the
+    choice weights, the context multipliers, the consistency of votes with words), the talk
     weight in use is the scan's best (held-out log-loss of the listening liberals), and the
     scan reruns on the first games to the committed small fit."""
     import fit_talk_model
@@ -266,7 +267,9 @@ def test_the_talk_model_refits_from_its_committed_games() -> None:
     assert sum(len(r["talk"]) for r in records) == data["data"]["lines"]
     assert beliefs.TalkModel.from_json(data["model"]) == beliefs.TALK_MODEL
     counted, _ = fit_talk_model.fit_choice(records)
-    assert counted.to_json()["choice"] == data["model"]["choice"]
+    fitted = counted.to_json()
+    for table in ("choice", "context", "consistency"):
+        assert fitted[table] == data["model"][table]
     scan = data["weight_scan"]
     losses = scan["log_loss_held_out"]
     assert (

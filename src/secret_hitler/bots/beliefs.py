@@ -40,6 +40,7 @@ from .likelihood import (
     session_table,
     worlds_matrix,
 )
+from .listening import TalkMemory, context, signal_loglik, vote_loglik
 from .model import (
     BOT_MODEL,
     DEFAULT_MODEL,
@@ -105,6 +106,7 @@ class Beliefs(Posterior):
     ) -> None:
         self.talk = TALK_MODEL if talk is None else talk
         self.heard_investigations: set[tuple[int, int]] = set()  # claims read (engine or chat)
+        self.heard = TalkMemory()  # who said what of whom (``bots.listening``)
         self.seat = None if public else seat
         # the official rules (the engine's) unless told: ``for_view`` tells the game's
         self.deck = deck = _OFFICIAL.deck if deck is None else deck
@@ -133,6 +135,8 @@ class Beliefs(Posterior):
         other.table = self.table.copy()
         other._derived = dict(self._derived)
         other.heard_investigations = set(self.heard_investigations)
+        if self.heard.stances:
+            other.heard = self.heard.copy()
         if self.session is not None:
             other.session = replace(self.session)
         return other
@@ -277,6 +281,8 @@ class Beliefs(Posterior):
             self._add_tempered(lib_total, "liberal_votes")
         if self.model.candidate_vote is not None:
             self._candidate_votes(p, c, votes, phase)
+        if self.heard.stances:
+            self._spoken_votes(p, c, votes)
 
     def _candidate_votes(self, p: int, c: int, votes: tuple[bool | None, ...], phase: int) -> None:
         """The candidates' own votes (``Model.candidate_vote``): voting down one's own
@@ -423,7 +429,9 @@ class Beliefs(Posterior):
 
     def hear_signal(self, seat: int, stance: str, target: int, certainty: str) -> None:
         """``seat`` said its ``stance`` (accuse, trust, hitler) on ``target``: a choice among
-        the other living seats weighed by the talk model (``TalkModel``)."""
+        the other living seats weighed by the talk model (``TalkModel``), each by its role and
+        what the table knew of it (``listening.signal_loglik``); remembered for the speaker's
+        later votes (``listening.TalkMemory``)."""
         table = self.talk.table(stance, certainty)
         weight = self.talk.weight
         if table is None or weight == 0.0 or seat == self.seat or seat == target:
@@ -432,12 +440,49 @@ class Beliefs(Posterior):
         cands = tuple(x for x in range(self.n) if alive[x] and x != seat)
         if target not in cands or len(cands) < 2:
             return
-        key = ("talk", id(self.talk), stance, certainty, seat, target, cands)
-        loglik = self._memo.get(key)
-        if loglik is None:
-            loglik = _remember(self._memo, key, self._choice_loglik(seat, target, cands, table))
+        by_context = self.talk.by_context(stance)
+        if by_context is None:
+            key: tuple[Any, ...] = ("talk", id(self.talk), stance, certainty, seat, target, cands)
+            loglik = self._memo.get(key)
+            if loglik is None:
+                loglik = self._choice_loglik(seat, target, cands, table)
+                loglik = _remember(self._memo, key, loglik)
+        else:
+            heard = self.heard.accused
+            m = self.marginals()
+            likeliest = max(cands, key=lambda c: float(m[c, FAS] + m[c, HIT]))
+            contexts = tuple(
+                context(self.table, heard.get(c, ()), seat, c, c == likeliest) for c in cands
+            )
+            key = ("talk", id(self.talk), stance, certainty, seat, target, cands, contexts)
+            loglik = self._memo.get(key)
+            if loglik is None:
+                loglik = signal_loglik(self.R, seat, target, cands, contexts, table, by_context)
+                loglik = _remember(self._memo, key, loglik)
+        self.heard.note(seat, stance, target)
         self.logw = self.logw + weight * loglik
         self._changed()
+
+    def _spoken_votes(self, p: int, c: int, votes: tuple[bool | None, ...]) -> None:
+        """Each voter's vote on the government of ``p`` and ``c`` read against what it said of
+        them (``listening.vote_loglik``, the talk model's ``consistency``)."""
+        tables = self.talk.consistency
+        stances = self.heard.stances
+        weight = self.talk.weight
+        if not tables or not stances or weight == 0.0:
+            return
+        total = None
+        for (voter, member), said in stances.items():
+            if member not in (p, c) or voter in (p, c, self.seat) or voter >= len(votes):
+                continue
+            ja = votes[voter]
+            if ja is None:
+                continue
+            term = vote_loglik(self.R, voter, member, said, bool(ja), tables)
+            total = term if total is None else total + term
+        if total is not None:
+            self.logw = self.logw + weight * total
+            self._changed()
 
     def investigation_claim_loglik(self, seat: int, target: int, party: str) -> np.ndarray:
         """Log-likelihood per world of ``seat`` claiming that ``target`` is of ``party``."""

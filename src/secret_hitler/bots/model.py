@@ -178,13 +178,22 @@ class TalkModel:
     (``talk.said.signals``) as evidence. ``choice[stance][certainty]`` is a table
     [speaker role][target role] of weights of a choice among the other living seats, relative
     to a uniform choice (as a fascist president's nominations): who a liberal accuses, who a
-    fascist accuses, ... ``weight`` multiplies every talk log-likelihood (talk is read off the
+    fascist accuses, ... and how that depends on what the table knew of the seat named
+    (``context``) and how the speaker's later votes keep to its words (``consistency``:
+    ``bots.listening``). ``weight`` multiplies every talk log-likelihood (talk is read off the
     same public record as the rest of the posterior). Fitted by
     ``benchmarks/fit_talk_model.py`` on games of talking bots (``bots/data/talk_model.json``,
     docs/bots.md "Talk")."""
 
     choice: tuple[tuple[str, tuple[tuple[str, tuple[tuple[float, ...], ...]], ...]], ...]
     weight: float = 1.0
+    # ``context[stance]``: per ``listening.CONTEXTS`` a [speaker role][target role] multiplier
+    # of a candidate's weight by what the table knew of it (absent: 1, the choice alone)
+    context: tuple[tuple[str, tuple[tuple[tuple[float, ...], ...], ...]], ...] = ()
+    # ``consistency[direction][ja, nein][voter role][member role]``: a vote on a government with
+    # a seat the voter spoke for or against (``listening.DIRECTIONS``), over the same vote
+    # without words (absent: not read)
+    consistency: tuple[tuple[tuple[tuple[float, ...], ...], ...], ...] = ()
 
     def table(self, stance: str, certainty: str) -> tuple[tuple[float, ...], ...] | None:
         for name, by_certainty in self.choice:
@@ -192,19 +201,33 @@ class TalkModel:
                 return next((t for c, t in by_certainty if c == certainty), None)
         return None
 
+    def by_context(self, stance: str) -> tuple[tuple[tuple[float, ...], ...], ...] | None:
+        return next((t for name, t in self.context if name == stance), None)
+
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "choice": {s: {c: [list(r) for r in t] for c, t in by} for s, by in self.choice},
             "weight": self.weight,
         }
+        if self.context:
+            out["context"] = {s: [[list(r) for r in t] for t in by] for s, by in self.context}
+        if self.consistency:
+            out["consistency"] = [[[list(r) for r in t] for t in by] for by in self.consistency]
+        return out
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> TalkModel:
+        def grid(t: Any) -> tuple[tuple[float, ...], ...]:
+            return tuple(tuple(float(x) for x in r) for r in t)
+
         choice = tuple(
-            (s, tuple((c, tuple(tuple(float(x) for x in r) for r in t)) for c, t in by.items()))
-            for s, by in data["choice"].items()
+            (s, tuple((c, grid(t)) for c, t in by.items())) for s, by in data["choice"].items()
         )
-        return TalkModel(choice, float(data["weight"]))
+        context = tuple(
+            (s, tuple(grid(t) for t in by)) for s, by in data.get("context", {}).items()
+        )
+        consistency = tuple(tuple(grid(t) for t in by) for by in data.get("consistency", []))
+        return TalkModel(choice, float(data["weight"]), context, consistency)
 
 
 def load_talk_model(name: str = "talk_model") -> TalkModel:
