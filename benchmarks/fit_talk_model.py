@@ -1,15 +1,26 @@
-"""Fit ``beliefs.TalkModel``: how each role talks about each role, from games of talking bots.
+"""Fit ``beliefs.TalkModel``: how each role talks, from games of talking bots.
 
-Plays games where every seat talks and nobody listens (``talk="speak"``: the games are those of
-silent bots, so the fit does not chase its own effect), keeps them as records with their talk
-section, and reads every line as its signals (``talk.said.signals``: accusations, trust, Hitler
-reads, with their certainty). For each stance and certainty it counts, by the speaker's true
-role, the role of the seat named against the roles of the seats he could have named (the other
-living seats): the weights of a choice model, observed over expected under a uniform choice
-(as the bots' nomination weights), liberal targets 1. Then it scans the weight of the whole
-talk term by the log-loss of the listening liberals' posterior of the true world at every
-nomination (``BOT_MODEL`` with the talk heard), counted on the even games and scored on the odd
-ones; the committed weights are counted on all the games.
+Plays games where every seat talks and listens with the committed model (``--talk listen``:
+listening bots talk from posteriors that heard the talk, and fascists bend their lines against
+the listeners' model, so the fit reads the talk as it is at a listening table; running it again
+on its own result is one step towards a fixed point; ``--talk speak``: nobody listens), keeps
+them as records with their talk section, and counts:
+
+- every line's signals (``talk.said.signals``: accusations, trust, Hitler reads, with their
+  certainty): for each stance and certainty, by the speaker's true role, the role of the seat
+  named against the roles of the seats he could have named (the other living seats): the
+  weights of a choice model, observed over expected under a uniform choice (as the bots'
+  nomination weights), liberal targets 1;
+- the same signals by what the table knew of each candidate (``listening.CONTEXTS``: its
+  record, whether another accused it, whether it was the likeliest fascist of the public
+  posterior of moves and claims): context multipliers, observed over expected under those
+  weights;
+- every vote of a seat outside the government on a member it had spoken for or against:
+  P(vote | its words, roles) over P(vote | roles), shrunk towards 1 by ``SHRINK`` votes.
+
+Then it scans the weight of the whole talk term by the log-loss of the listening liberals'
+posterior of the true world at every nomination (``BOT_MODEL`` with the talk heard), counted on
+the even games and scored on the odd ones; the committed tables are counted on all the games.
 
     .venv/bin/python benchmarks/fit_talk_model.py --games 300 --seed 41 --write   # ~3 min
     .venv/bin/python benchmarks/fit_talk_model.py --check    # refit from the committed games
