@@ -28,6 +28,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
         "openskill",  # ratings.py
         "numpy",  # every bot level the web client offers, bayes included
         "confusable_homoglyphs",  # core/text.py: look-alike names (UTS #39)
+        "orjson",  # core/protocol.py, table/updates.py: every frame's JSON
     ),
     "postgres": ("psycopg",),
     # REDIS_URL: one node of many, on PostgreSQL, their messages sealed (cluster/signing.py)

@@ -14,6 +14,7 @@ from secret_hitler.server.accounts.auth import NAME_MAX
 from secret_hitler.server.accounts.users import PASSWORD_MAX, PASSWORD_MIN
 from secret_hitler.server.lobby.moderation import REASON_MAX
 from secret_hitler.server.lobby.webhooks import URL_MAX
+from secret_hitler.server.table.options import REACTIONS
 
 
 async def _chat_at_the_limit(server: Server, limit: int) -> None:
@@ -37,7 +38,9 @@ async def _chat_at_the_limit(server: Server, limit: int) -> None:
 def test_the_limits_are_the_servers_own_and_the_chat_holds_to_its_setting(
     make_server: Any,
 ) -> None:
-    server = make_server(SH_CHAT_MAX="120")
+    server = make_server(
+        SH_CHAT_MAX="120", SH_RATED_MIN_GAMES="7", SH_RATED_MIN_AGE="7200", SH_AFK_AFTER="90"
+    )
     assert http(server, "GET", "/api/limits") == {
         "chat_max": 120,
         "name_max": NAME_MAX,
@@ -45,5 +48,9 @@ def test_the_limits_are_the_servers_own_and_the_chat_holds_to_its_setting(
         "password_max": PASSWORD_MAX,
         "webhook_max": URL_MAX,
         "report_max": REASON_MAX,
+        "rated_min_games": 7,
+        "rated_min_hours": 2,
+        "afk_after": 90,
+        "reactions": list(REACTIONS),
     }
     asyncio.run(_chat_at_the_limit(server, 120))
