@@ -106,6 +106,9 @@ def test_evaluate_talk_cli_json():
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert data["listening"]["games"] == 4 and data["accuracy_games_per_level"] == 2
-
+    assert data["fascists_listening"] is None
+    both = runner.invoke(app, [*args, "--fascist-games", "3", "--seed", "2"])
+    assert both.exit_code == 0, both.output
+    assert "listening fascists win" in both.output
     bad = runner.invoke(app, ["evaluate", "talk", "--levels", "chess"])
     assert bad.exit_code == 2 and "chess" in bad.output

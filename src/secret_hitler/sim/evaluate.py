@@ -224,10 +224,17 @@ def talk_command(
     ] = 200,
     seed: Annotated[int, typer.Option("--seed", help="Run seed (the same games both arms).")] = 1,
     jobs: Annotated[int, typer.Option("--jobs", min=0, help="Processes (0: every core).")] = 1,
+    fascist_games: Annotated[
+        int,
+        typer.Option(
+            "--fascist-games", min=0, help="Paired games, listening against deaf fascists."
+        ),
+    ] = 0,
     as_json: _JSON = False,
 ) -> None:
     """Talk between bots: how often an accusation names a real fascist (by level, role and
-    certainty) and how much listening moves the liberals' win rate (paired games)."""
+    certainty) and how much listening moves the liberals' win rate (paired games), and with
+    --fascist-games the fascists'."""
     from .simulator import Lineup
     from .talk_report import talk_report
 
@@ -245,6 +252,7 @@ def talk_command(
         games=games,
         seed=seed,
         jobs=jobs,
+        fascist_games=fascist_games,
     )
     data = report.to_json()
     if as_json:
@@ -279,6 +287,15 @@ def talk_command(
             f"{100 * listening['difference']:+.1f} points (95% {100 * lo:+.1f} to {100 * hi:+.1f}); "
             f"won only listening {listening['won_only_listening']}, only deaf "
             f"{listening['won_only_deaf']}"
+        )
+    deaf = data["fascists_listening"]
+    if deaf is not None:
+        lo, hi = deaf["difference_ci95"]
+        console.print(
+            f"liberals {liberals} vs fascists {fascists}, {deaf['games']} paired games: "
+            f"listening fascists win {_pct(deaf['listening_fascist_rate'])}, deaf fascists "
+            f"{_pct(deaf['deaf_fascist_rate'])}; difference "
+            f"{100 * deaf['difference']:+.1f} points (95% {100 * lo:+.1f} to {100 * hi:+.1f})"
         )
 
 
