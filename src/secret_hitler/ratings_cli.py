@@ -25,7 +25,8 @@ def rate_bots(
     """Play ``games`` games between ``levels`` and rate them; level -> mu, sigma, games."""
     from . import ratings as R
     from .bots.base import make_agent
-    from .sim.simulator import Lineup, derive_seed, play_game
+    from .sim.simulator import Lineup, play_game
+    from .stats import derive_seed
 
     rng = random.Random(seed)
     rating = {level: R.default() for level in levels}
