@@ -73,6 +73,12 @@ class TableRow(Base):
     # a rated table's admissions: user id -> the keyed hashes of the address and device her
     # seat was taken from (competition/eligibility.py); NULL: none
     admissions: Mapped[Any] = mapped_column(sa.JSON, nullable=True)
+    # (migration 0011) a system table: ``newbie``, ``queue`` or ``tournament`` (NULL: a
+    # person's); its rating limit (NULL: none); the tournament whose game it plays
+    kind: Mapped[str | None] = mapped_column(sa.String(16), nullable=True, index=True)
+    rating_min: Mapped[float | None] = mapped_column(sa.Float, nullable=True)
+    rating_max: Mapped[float | None] = mapped_column(sa.Float, nullable=True)
+    tournament_id: Mapped[str | None] = mapped_column(sa.String(32), nullable=True, index=True)
 
 
 class SessionRow(Base):
@@ -247,6 +253,118 @@ class ConductFlagRow(Base):
     cleared_at: Mapped[float | None] = mapped_column(sa.Float, nullable=True)
 
 
+class QueueEntryRow(Base):
+    """A person in the matchmaking queue (competition/queue.py): what she waits for, the rating
+    her band is measured from, her state (``waiting``, ``check``: in a ready check, ``seated``:
+    at ``table_id``) and ``updated_at``, which a client's long poll compares."""
+
+    __tablename__ = "queue_entries"
+    __table_args__ = (sa.Index("ix_queue_entries_pool", "players", "category", "state"),)
+    user_id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(sa.String(64))
+    players: Mapped[int] = mapped_column(sa.Integer)
+    category: Mapped[str] = mapped_column(sa.String(16))
+    rating: Mapped[float] = mapped_column(sa.Float)
+    joined_at: Mapped[float] = mapped_column(sa.Float)
+    state: Mapped[str] = mapped_column(sa.String(16))
+    match_id: Mapped[str | None] = mapped_column(sa.String(32), nullable=True, index=True)
+    ready: Mapped[bool] = mapped_column(sa.Boolean, server_default=sa.false())
+    admission: Mapped[Any] = mapped_column(sa.JSON, nullable=True)
+    table_id: Mapped[str | None] = mapped_column(sa.String(32), nullable=True)
+    updated_at: Mapped[float] = mapped_column(sa.Float)
+
+
+class QueueMatchRow(Base):
+    """A ready check under way: the people whose entries name it confirm before ``deadline``."""
+
+    __tablename__ = "queue_matches"
+    id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    players: Mapped[int] = mapped_column(sa.Integer)
+    category: Mapped[str] = mapped_column(sa.String(16))
+    created_at: Mapped[float] = mapped_column(sa.Float)
+    deadline: Mapped[float] = mapped_column(sa.Float)
+
+
+class QueueNoShowRow(Base):
+    """A ready check a person let pass (the no-show cooldown counts them)."""
+
+    __tablename__ = "queue_no_shows"
+    user_id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    ts: Mapped[float] = mapped_column(sa.Float, primary_key=True)
+
+
+class TournamentRow(Base):
+    """A tournament (competition/tournaments.py): its format, tables, category and rules, when it
+    starts and its check-in opens, its state and current round."""
+
+    __tablename__ = "tournaments"
+    id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(sa.String(64))
+    host: Mapped[str] = mapped_column(sa.String(32))
+    host_name: Mapped[str] = mapped_column(sa.String(64))
+    format: Mapped[str] = mapped_column(sa.String(16))
+    players: Mapped[int] = mapped_column(sa.Integer)
+    rounds: Mapped[int | None] = mapped_column(sa.Integer, nullable=True)
+    category: Mapped[str] = mapped_column(sa.String(16))
+    rules: Mapped[Any] = mapped_column(sa.JSON)
+    timer: Mapped[int | None] = mapped_column(sa.Integer, nullable=True)
+    scoring: Mapped[str] = mapped_column(sa.String(16))
+    max_entrants: Mapped[int] = mapped_column(sa.Integer)
+    starts_at: Mapped[float] = mapped_column(sa.Float)
+    checkin: Mapped[float] = mapped_column(sa.Float)
+    status: Mapped[str] = mapped_column(sa.String(16), index=True)
+    round: Mapped[int] = mapped_column(sa.Integer, server_default="0")
+    seed: Mapped[int] = mapped_column(sa.BigInteger)
+    created_at: Mapped[float] = mapped_column(sa.Float)
+    finished_at: Mapped[float | None] = mapped_column(sa.Float, nullable=True)
+
+
+class TournamentEntrantRow(Base):
+    """A person signed up for a tournament: ``signed``, ``checked`` (in), ``playing``,
+    ``withdrawn``, ``dropped`` (left a game), ``out`` (eliminated); ``round_out``: when."""
+
+    __tablename__ = "tournament_entrants"
+    tournament_id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    user_id: Mapped[str] = mapped_column(sa.String(32), primary_key=True, index=True)
+    name: Mapped[str] = mapped_column(sa.String(64))
+    state: Mapped[str] = mapped_column(sa.String(16))
+    signed_at: Mapped[float] = mapped_column(sa.Float)
+    checked_at: Mapped[float | None] = mapped_column(sa.Float, nullable=True)
+    seed: Mapped[float | None] = mapped_column(sa.Float, nullable=True)
+    admission: Mapped[Any] = mapped_column(sa.JSON, nullable=True)
+    round_out: Mapped[int | None] = mapped_column(sa.Integer, nullable=True)
+
+
+class TournamentTableRow(Base):
+    """A table of a tournament round and the people seated at its deal (user ids by seat: a bot
+    that replaces one later leaves her here); ``done`` once its results are stored."""
+
+    __tablename__ = "tournament_tables"
+    table_id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    tournament_id: Mapped[str] = mapped_column(sa.String(32), index=True)
+    round: Mapped[int] = mapped_column(sa.Integer)
+    seats: Mapped[Any] = mapped_column(sa.JSON)
+    done: Mapped[bool] = mapped_column(sa.Boolean, server_default=sa.false())
+    created_at: Mapped[float] = mapped_column(sa.Float)
+
+
+class TournamentResultRow(Base):
+    """One seat of a finished tournament game: the role, the result, the points, and whether a
+    bot finished the game for her (``left_early``: 0 points, shown in the standings)."""
+
+    __tablename__ = "tournament_results"
+    tournament_id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    table_id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    user_id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    round: Mapped[int] = mapped_column(sa.Integer)
+    seat: Mapped[int] = mapped_column(sa.Integer)
+    role: Mapped[str] = mapped_column(sa.String(16))
+    won: Mapped[bool] = mapped_column(sa.Boolean)
+    left_early: Mapped[bool] = mapped_column(sa.Boolean)
+    points: Mapped[float] = mapped_column(sa.Float)
+    ts: Mapped[float] = mapped_column(sa.Float)
+
+
 class ReportRow(Base):
     __tablename__ = "reports"
     id: Mapped[int] = mapped_column(sa.Integer, primary_key=True, autoincrement=True)
@@ -316,6 +434,13 @@ season_ratings: sa.Table = SeasonRatingRow.__table__  # type: ignore[assignment]
 rated_admissions: sa.Table = RatedAdmissionRow.__table__  # type: ignore[assignment]
 rated_leaves: sa.Table = RatedLeaveRow.__table__  # type: ignore[assignment]
 conduct_flags: sa.Table = ConductFlagRow.__table__  # type: ignore[assignment]
+queue_entries: sa.Table = QueueEntryRow.__table__  # type: ignore[assignment]
+queue_matches: sa.Table = QueueMatchRow.__table__  # type: ignore[assignment]
+queue_no_shows: sa.Table = QueueNoShowRow.__table__  # type: ignore[assignment]
+tournaments: sa.Table = TournamentRow.__table__  # type: ignore[assignment]
+tournament_entrants: sa.Table = TournamentEntrantRow.__table__  # type: ignore[assignment]
+tournament_tables: sa.Table = TournamentTableRow.__table__  # type: ignore[assignment]
+tournament_results: sa.Table = TournamentResultRow.__table__  # type: ignore[assignment]
 
 
 def make_engine(url: str, idle_in_transaction: float | None = None) -> Engine:
