@@ -541,6 +541,7 @@ def test_a_records_table_section_is_checked_and_never_changes_the_replay() -> No
         "blind": True,
         "aliases": ["Calm Otter", "Brave Lynx", "Quiet Heron", "Bold Ibex", "Sly Fox"],
         "turn_timer": 120,
+        "on_timeout": "random",
         "category": "casual",
     }
     record = {**game.to_record(), "table": table}
@@ -552,6 +553,7 @@ def test_a_records_table_section_is_checked_and_never_changes_the_replay() -> No
         ({"aliases": ["A"]}, "table.aliases"),
         ({"turn_timer": 0}, "table.turn_timer"),
         ({"turn_timer": True}, "table.turn_timer"),
+        ({"on_timeout": "bot"}, "table.on_timeout"),
         ({"category": "ranked"}, "table.category"),
         ({"timer": 30}, "table: no field 'timer'"),
     ]

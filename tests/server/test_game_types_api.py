@@ -92,6 +92,42 @@ def test_the_form_is_told_each_tables_category_or_why_it_is_refused(make_server:
     assert rated_avalon.value.code == "not_ratable"
 
 
+# ---------------------------------------------------------------------- timed tables
+def test_who_moves_when_the_timer_runs_out_is_checked_and_shown(make_server: Any) -> None:
+    """``on_timeout``: the stand-in by default, secrethitler.io's random move when the host asks
+    for it with a timer; a bad value or a random move without a timer is refused, by the check
+    and by creating alike, naming the setting and making nothing; the detail shows it."""
+    server = make_server()
+    timed = _check(server, timer=60, on_timeout="random", category="rated")
+    assert (timed["problem"], timed["category"], timed["rated"]) == (None, "rated", True)
+    host = session(server, "Host")
+    refused: list[tuple[dict[str, Any], str]] = [
+        ({"timer": 60, "on_timeout": "bot"}, "on_timeout: one of standin, random"),
+        ({"on_timeout": "random"}, "on_timeout: a random move needs a timer"),
+    ]
+    for body, message in refused:
+        problem = _check(server, **body)["problem"]
+        assert (problem["code"], problem["field"], problem["message"]) == (
+            "invalid_settings",
+            "on_timeout",
+            message,
+        )
+        with pytest.raises(HttpError) as info:
+            http(server, "POST", "/api/tables", {"players": 5, **body}, token=host)
+        assert (info.value.status, info.value.code) == (400, "invalid_settings")
+    with pytest.raises(HttpError) as wrong_type:
+        http(server, "POST", "/api/tables", {"players": 5, "on_timeout": 1}, token=host)
+    assert (wrong_type.value.code, wrong_type.value.field) == ("invalid_request", "on_timeout")
+    assert http(server, "GET", "/api/me/games", token=host)["games"] == []  # nothing was made
+    body = {"players": 5, "auto_start": False, "timer": 60, "on_timeout": "random"}
+    table = http(server, "POST", "/api/tables", body, token=host)
+    plain = http(server, "POST", "/api/tables", {**body, "on_timeout": None}, token=host)
+    assert (table["on_timeout"], plain["on_timeout"]) == ("random", "standin")
+    assert http(server, "GET", f"/api/tables/{table['id']}")["on_timeout"] == "random"
+    listed = {t["id"]: t["on_timeout"] for t in http(server, "GET", "/api/tables")["tables"]}
+    assert listed == {table["id"]: "random", plain["id"]: "standin"}
+
+
 # ---------------------------------------------------------------------- blind tables
 NAMES = ("Quokkaqueen", "Wombatking")
 
@@ -169,6 +205,7 @@ def test_a_finished_monarchist_game_records_its_table_and_winners(make_server: A
         "chat": "free",
         "blind": False,
         "turn_timer": 60,
+        "on_timeout": "standin",
         "category": "casual",
     }
     assert {r for r in record["roles"]} >= {"merlin", "percival", "morgana", "monarchist"}

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from table_support import (
     WAIT,
+    Agrees,
     FakeClock,
     FakeWriter,
     Notes,
@@ -87,14 +88,44 @@ async def _time_out(table: Table, clock: FakeClock, writer: FakeWriter) -> None:
 
 
 # ---------------------------------------------------------------------- the timer
-def test_a_timed_out_decision_is_the_engines_forced_move() -> None:
-    """The timer moves as secrethitler.io's timed mode does: ``Game.forced_action`` with the
-    table's random source (a stand-in bot plays only for people who are away)."""
+def test_a_timed_out_decision_is_the_stand_ins_by_default() -> None:
+    """A table's timer, as it always was (a play-by-post table's too): the move a person did not
+    make in time is her stand-in bot's decision, never a random one; the record says so."""
 
     async def scenario() -> None:
         writer, clock, notes = FakeWriter(), FakeClock(), Notes()
         svc = services(writer, clock, notes, rng=random.Random(7), grace=1e9)
-        table = _table(svc, people(7), AVALON, timer=60)
+        table = _table(svc, people(7), timer=3 * 86400)
+        table.driver.crew.make_agent = Agrees.make  # the stand-in: Ja, else its first move
+        game = await _start(table)
+        deal = game_from_record(game.to_record(), apply_actions=False)
+        await _time_out(table, clock, writer)  # the nomination
+        await _time_out(table, clock, writer)  # the votes, seat after seat
+        while len(game.actions) < 8:
+            await settle(1)
+        for action in game.actions:
+            legal = [a for a in deal.legal_actions(action.seat) if a.type != "claim"]
+            assert action == Agrees(action.seat).choose(legal)
+            deal.apply(action)
+        assert all(a.ja for a in game.actions if a.type == "vote")  # no vote drawn at random
+        assert set(table.action_by) == {"timer"}
+        assert table.detail(False)["on_timeout"] == "standin"
+        assert table.table_section()["on_timeout"] == "standin"
+        await table.close()
+
+    run(scenario)
+
+
+def test_a_timed_out_decision_is_the_engines_forced_move_in_timed_mode() -> None:
+    """A table whose host chose secrethitler.io's timed mode (``on_timeout: "random"``): the
+    timer moves as the site's does, ``Game.forced_action`` with the table's random source (a
+    stand-in bot plays only for people who are away); the record and the detail say so."""
+
+    async def scenario() -> None:
+        writer, clock, notes = FakeWriter(), FakeClock(), Notes()
+        svc = services(writer, clock, notes, rng=random.Random(7), grace=1e9)
+        table = _table(svc, people(7), AVALON, timer=60, on_timeout="random")
+        table.driver.crew.make_agent = Agrees.make  # a stand-in that would move otherwise
         game = await _start(table)
         deal = game_from_record(game.to_record(), apply_actions=False)
         await _time_out(table, clock, writer)  # the nomination
@@ -106,6 +137,9 @@ def test_a_timed_out_decision_is_the_engines_forced_move() -> None:
             assert action == deal.forced_action(action.seat, rng)
             deal.apply(action)
         assert set(table.action_by) == {"timer"}
+        assert table.detail(False)["on_timeout"] == "random"
+        record = table.record()
+        assert parse_table(record["table"], 7)["on_timeout"] == "random"
         await table.close()
 
     run(scenario)
@@ -223,6 +257,7 @@ def test_a_blind_table_says_no_real_name_until_its_game_ends() -> None:
             "blind": True,
             "aliases": table.aliases,
             "turn_timer": 60,
+            "on_timeout": "standin",
             "category": "casual",
         }
         assert game_from_record(record).winner == game.winner

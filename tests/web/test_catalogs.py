@@ -179,6 +179,7 @@ def test_keys_the_client_builds_from_engine_values(catalogs: dict[str, dict[str,
         for value in setting["values"]:
             needed += game_type_keys({name: [value] if setting["multiple"] else value})
     needed += [f"lobby.chat_mode.{mode}" for mode in categories["chat_modes"]]
+    needed += [f"lobby.on_timeout.{mode}" for mode in categories["on_timeout_modes"]]
     needed += [f"reaction.{r}" for r in REACTIONS] + [f"lobby.category.{c}.hint" for c in CHOSEN]
     needed += [
         f"role.about.{r.value}" for r in Role if r.value not in ("liberal", "fascist", "hitler")

@@ -1,8 +1,8 @@
 """secrethitler.io's game types in the browser (docs/game-types.md, docs/web.md "Game types"):
 a whole Avalon SH game to Hitler's assassination on a phone, the room's TV watching; the
 Monarchist's win at the end; blind names before, during and after a game; an emote-only
-game's reactions; a silent game's chat; the creation form's category and refusals, and the
-lobby's filters. Each game comes from a known deal (``Server(seeds=...)``), so the scene
+game's reactions; a silent game's chat; the creation form's category and refusals, its timed
+mode, and the lobby's filters. Each game comes from a known deal (``Server(seeds=...)``), so the scene
 each test needs is reached every time. Screenshots in ``build/screenshots/gametypes-*``."""
 
 from __future__ import annotations
@@ -320,6 +320,45 @@ def _category(page: Any) -> str:
         " return t && !t.includes('Checking'); }"
     )
     return page.locator(".category-box").inner_text()
+
+
+@pytest.mark.timeout(180)
+def test_the_form_offers_secrethitler_ios_timed_mode_next_to_the_timer(
+    chromium: Any, seeded: Any
+) -> None:
+    """With a timer the form asks who moves when it runs out: the stand-in (the default) or a
+    random move; the choice forces no category, fits in every language, and the table made
+    with it says so on its status bar and on its card in the lobby."""
+    server = seeded(31)
+    page = _page(chromium, server, None, PHONE, "/")
+    page.wait_for_selector("#timer", timeout=20000)
+    assert page.locator("#on-timeout").count() == 0  # no timer: nothing runs out
+    page.select_option("#timer", "60")
+    menu = page.locator("#on-timeout")
+    menu.wait_for(timeout=5000)
+    assert menu.input_value() == "standin"
+    assert menu.locator("option").all_inner_texts() == [
+        "A stand-in bot moves",
+        "A random move",
+    ]
+    page.select_option("#on-timeout", "random")
+    page.locator("input[name=category][value=rated]").check()
+    assert "This table: Rated" in _category(page)  # a 60 s timer stays rated in timed mode
+    page.locator("input[name=category][value=casual]").check()
+    _fits_in_every_language(page, "form")
+    # the server's word, redrawn in the page's language
+    assert "This table: Casual" in page.locator(".category-box").inner_text()
+    _shot(page, "form-timed-mode-390")
+    page.fill("#name", "Eve")
+    page.get_by_role("button", name="Create table").click()
+    page.wait_for_selector(".table-grid:not([hidden]) .board", timeout=20000)
+    assert "Random moves" in page.locator(".status-bar").inner_text()
+    lobby = _page(chromium, server, None, PHONE, "/")
+    lobby.wait_for_selector(".table-card", timeout=20000)
+    assert "Random moves" in lobby.locator(".table-card").first.inner_text()
+    for p in (page, lobby):
+        assert not p.errors
+        p.context.close()
 
 
 @pytest.mark.timeout(240)

@@ -4,8 +4,8 @@ The web client's rules page, board and claim tracker read this (``GET /api/rules
 tables of their own: the presets, each table size's roles and board, the tracks, which event
 types are private, and which hand claims fit together; for secrethitler.io's game types, the
 settings a table creation form offers (their values, defaults and the web catalogs' label keys),
-every role with its party, the chat modes, and the categories with the one table of what forces
-each (engine/categories.py).
+every role with its party, the chat modes, who moves when a turn timer runs out, and the
+categories with the one table of what forces each (engine/categories.py).
 """
 
 from __future__ import annotations
@@ -13,7 +13,14 @@ from __future__ import annotations
 from typing import Any
 
 from .actions import CLAIM_CHANCELLOR_HAND, CLAIM_PRESIDENT_HAND, CLAIM_SIZES, hand_claims_fit
-from .categories import CATEGORIES, CHAT_MODES, FAST_TIMER_S, FORCED, RATED_PRESETS
+from .categories import (
+    CATEGORIES,
+    CHAT_MODES,
+    FAST_TIMER_S,
+    FORCED,
+    ON_TIMEOUT_MODES,
+    RATED_PRESETS,
+)
 from .errors import InvalidSettings
 from .events import PRIVATE_EVENT_TYPES
 from .settings import (
@@ -78,6 +85,7 @@ def categories() -> dict[str, Any]:
         "fast_timer_s": FAST_TIMER_S,
         "rated_presets": list(RATED_PRESETS),
         "chat_modes": list(CHAT_MODES),
+        "on_timeout_modes": list(ON_TIMEOUT_MODES),  # who moves when a turn timer runs out
     }
 
 

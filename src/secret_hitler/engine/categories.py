@@ -13,7 +13,11 @@ Table settings change no rule, so the engine carries them without acting on them
 keep them in its optional ``table`` section (``record.parse_table``). ``chat`` is ``free``,
 ``emotes`` (only emotes and digits) or ``silent`` (no seated player talks while the game runs:
 ``speech.silenced``); ``blind`` hides the players' names behind ``aliases`` until the end;
-``turn_timer`` is the seconds a decision may take (``Game.forced_action`` then moves).
+``turn_timer`` is the seconds a decision may take, and ``on_timeout`` who then moves for the
+seat: ``standin``, the host's stand-in bot (a table's timer as it always was, a play-by-post
+table's), or ``random``, ``Game.forced_action`` (secrethitler.io's timed mode). Only the
+timer's length forces a category: under ``FAST_TIMER_S`` a decision is hurried whoever makes
+the move it missed, and a stand-in's move is no more the player's own than a random one.
 
 Beyond this table the host adds its own rule: a private or unlisted table, or one with a bot,
 is never rated.
@@ -34,6 +38,11 @@ CATEGORIES: tuple[str, ...] = get_args(Category)
 RATED, PRACTICE, CASUAL, CUSTOM = CATEGORIES
 Chat = Literal["free", "emotes", "silent"]
 CHAT_MODES: tuple[str, ...] = get_args(Chat)
+#: Who moves for a seat whose turn timer ran out: the host's stand-in bot (the default), or a
+#: random legal move (``Game.forced_action``, secrethitler.io's timed mode).
+OnTimeout = Literal["standin", "random"]
+ON_TIMEOUT_MODES: tuple[str, ...] = get_args(OnTimeout)
+STANDIN, RANDOM = ON_TIMEOUT_MODES
 #: A turn timer shorter than this (seconds) makes a game casual (``create-game.js@f688831:226``).
 FAST_TIMER_S = 30
 #: The presets a rated game may play; any other preset, or a changed rule, is custom.
@@ -122,10 +131,14 @@ __all__ = [
     "CUSTOM",
     "FAST_TIMER_S",
     "FORCED",
+    "ON_TIMEOUT_MODES",
     "PRACTICE",
+    "RANDOM",
     "RATED",
     "RATED_PRESETS",
+    "STANDIN",
     "Forcing",
+    "OnTimeout",
     "category_of",
     "forced_by",
 ]

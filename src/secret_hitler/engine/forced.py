@@ -17,7 +17,9 @@ its own copy.
 - Avalon SH's assassination: a uniformly random target (the site has no timer there; we give
   the table's timer the last word so that a timed game cannot stall, docs/game-types.md).
 Claims are never forced: they are optional statements. The host decides when a seat's time is
-up, and which seats a vote waits for (the site's quorum of connected players is the host's).
+up, and which seats a vote waits for (the site's quorum of connected players is the host's). A
+table asks for this move only where its ``on_timeout`` is ``random`` (``categories.py``); by
+default its stand-in bot decides instead.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .actions import Action
-from .categories import CATEGORIES, CHAT_MODES
+from .categories import CATEGORIES, CHAT_MODES, ON_TIMEOUT_MODES
 from .errors import GameError, IllegalAction, InvalidAction, InvalidRecord, InvalidSettings, brief
 from .game import Game
 from .settings import MAX_PLAYERS, MIN_PLAYERS, Rules
@@ -158,7 +158,7 @@ def parse_talk(talk: Any, players: int, actions: int) -> list[dict[str, Any]]:
 
 
 #: The fields of a record's table section (docs/engine.md "Table settings").
-TABLE_FIELDS = frozenset({"chat", "blind", "aliases", "turn_timer", "category"})
+TABLE_FIELDS = frozenset({"chat", "blind", "aliases", "turn_timer", "on_timeout", "category"})
 ALIAS_MAX = 40  # characters of a blind table's alias
 #: The longest turn timer a table may have (seconds): a play-by-post table decides over days.
 TURN_TIMER_MAX = 7 * 24 * 3600
@@ -167,8 +167,9 @@ TURN_TIMER_MAX = 7 * 24 * 3600
 def parse_table(table: Any, players: int) -> dict[str, Any]:
     """Check a record's ``table`` section, the table's settings that change no rule (each
     optional): ``chat`` (free, emotes, silent), ``blind`` (bool), ``aliases`` (a blind table's
-    name for each seat), ``turn_timer`` (seconds, or null), ``category`` (rated, practice, casual,
-    custom: engine/categories.py). Replay never reads it."""
+    name for each seat), ``turn_timer`` (seconds, or null), ``on_timeout`` (who moved when it ran
+    out: standin, random), ``category`` (rated, practice, casual, custom: engine/categories.py).
+    Replay never reads it."""
     if not isinstance(table, dict):
         raise InvalidRecord("table: must be a JSON object")
     unknown = sorted(set(table) - TABLE_FIELDS, key=str)
@@ -197,6 +198,8 @@ def parse_table(table: Any, players: int) -> dict[str, Any]:
         raise InvalidRecord(
             f"table.turn_timer: must be null or seconds (more than 0, at most {TURN_TIMER_MAX})"
         )
+    if "on_timeout" in table and table["on_timeout"] not in ON_TIMEOUT_MODES:
+        raise InvalidRecord(f"table.on_timeout: must be one of {', '.join(ON_TIMEOUT_MODES)}")
     if "category" in table and table["category"] not in CATEGORIES:
         raise InvalidRecord(f"table.category: must be one of {', '.join(CATEGORIES)}")
     return table

@@ -42,8 +42,17 @@ test("a table with bots in the seats after the creator's, of the chosen level", 
   ]);
   assert.deepEqual(createBody(s.form, board5, gameTypes, "ru"), {
     players: 7, rules: "official", public: false, bots: { 1: "bayes", 2: "bayes", 3: "bayes" },
-    bot_level: "bayes", timer: 60, name: "Friday game", category: "casual", chat: "free",
+    bot_level: "bayes", timer: 60, on_timeout: "standin", name: "Friday game", category: "casual", chat: "free",
   });
+});
+
+test("who moves when the timer runs out: the stand-in unless chosen, and asked only with a timer", () => {
+  assert.equal("on_timeout" in createBody(start().form), false); // no timer: nothing to say
+  const timed = fold(start(), [{ type: "field", name: "timer", value: 120 }, { type: "field", name: "on_timeout", value: "random" }]);
+  assert.equal(createBody(timed.form).on_timeout, "random");
+  // the timer turned off again: a random move without a timer is never asked for
+  const off = fold(timed, [{ type: "field", name: "timer", value: null }]);
+  assert.equal("on_timeout" in createBody(off.form), false);
 });
 
 test("fewer seats never keep more bots than seats after the creator's", () => {

@@ -60,6 +60,8 @@ class CreateTable(BaseModel):
     bot_level: StrictStr | None = None
     # seconds per decision: up to 7 days (play-by-post tables decide over days)
     timer: Annotated[StrictInt, Field(ge=1, le=TIMER_MAX)] | None = None
+    # who moves when the timer runs out: "standin" (the default) or "random" (table/options.py)
+    on_timeout: StrictStr | None = None
     auto_start: StrictBool = True
     name: StrictStr | None = None
     webhook: StrictStr | None = None
@@ -508,6 +510,7 @@ def _stored_detail(stored: S.StoredTable, user: User | None) -> dict[str, Any]:
         "host": row["host"] if host_shown else None,
         "host_name": row["host_name"] if host_shown else None,
         "timer": row["timer"],
+        "on_timeout": section["on_timeout"],
         "bot_level": row["bot_level"],
         "auto_start": row["auto_start"],
         "rated": bool(row.get("rated")),

@@ -17,7 +17,7 @@ from typing import Any
 
 from ... import ratings as R
 from ...engine import Rules
-from ...engine.categories import RATED, category_of, forced_by
+from ...engine.categories import RATED, STANDIN, category_of, forced_by
 from ..accounts.auth import NameError_, User, clean_name
 from ..competition.eligibility import RatedEntry
 from ..competition.rating import rate_finished
@@ -33,7 +33,15 @@ from ..table import usecases
 from ..table.blind import alias_language
 from ..table.levels import bot_seat, check_level, check_plays, default_level, table_default_level
 from ..table.models import ModelSeats
-from ..table.options import CHOSEN, Category, check_chat, chosen_category, table_category
+from ..table.options import (
+    CHOSEN,
+    Category,
+    check_chat,
+    check_on_timeout,
+    chosen_category,
+    stored_on_timeout,
+    table_category,
+)
 from ..table.seats import Seat
 from ..table.services import LoopClock, Services, Writer
 from ..table.session import Table
@@ -83,6 +91,7 @@ class NewTable:
     players: int
     rules: Any  # as the host wrote them (a preset's name or settings)
     timer: int | None
+    on_timeout: str  # who moves when the timer runs out: the stand-in or at random
     chat: str
     blind: str | None  # the language of the aliases; None: not blind
     chosen: str  # the category the host chose
@@ -328,6 +337,11 @@ class Hub:
                 f"timer: at least {self.settings.min_timer} seconds",
                 "timer",
             )
+        on_timeout = body.get("on_timeout") or STANDIN
+        try:
+            check_on_timeout(on_timeout, timer)
+        except ValueError as exc:
+            raise LobbyError(400, "invalid_settings", str(exc), "on_timeout") from None
         rules = body.get("rules") or "official"
         problem = json_problem(rules, RULES_TEXT_MAX, RULES_DEPTH_MAX)
         if problem is not None:
@@ -363,6 +377,7 @@ class Hub:
             players=players,
             rules=rules,
             timer=timer,
+            on_timeout=on_timeout,
             chat=chat,
             blind=lang,
             chosen=chosen,
@@ -397,6 +412,7 @@ class Hub:
             public=bool(body.get("public", True)),
             invite=self._new_invite(),
             timer=plan.timer,
+            on_timeout=plan.on_timeout,
             bot_level=plan.bot_level,
             auto_start=bool(body.get("auto_start", True)),
             seats=seats,
@@ -463,6 +479,7 @@ class Hub:
             public=old["public"],
             invite=self._new_invite(),
             timer=old["timer"],
+            on_timeout=stored_on_timeout(old),
             bot_level=old["bot_level"],
             auto_start=False,
             seats=[Seat.from_json(s) for s in old["seats"]],
@@ -545,6 +562,7 @@ class Hub:
             public=row["public"],
             invite=row["invite"],
             timer=row["timer"],
+            on_timeout=stored_on_timeout(row),
             bot_level=row["bot_level"],
             auto_start=row["auto_start"],
             seats=[Seat.from_json(s) for s in row["seats"]],

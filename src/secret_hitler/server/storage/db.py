@@ -70,6 +70,9 @@ class TableRow(Base):
     chat: Mapped[str] = mapped_column(sa.String(8), server_default="free")
     blind: Mapped[str | None] = mapped_column(sa.String(16), nullable=True)
     category: Mapped[str | None] = mapped_column(sa.String(16), nullable=True)
+    # who moves when the table's timer runs out (table/options.py, migration 0012): the
+    # stand-in bot, as every table stored before it, or at random (secrethitler.io's timed mode)
+    on_timeout: Mapped[str] = mapped_column(sa.String(8), server_default="standin")
     # a rated table's admissions: user id -> the keyed hashes of the address and device her
     # seat was taken from (competition/eligibility.py); NULL: none
     admissions: Mapped[Any] = mapped_column(sa.JSON, nullable=True)

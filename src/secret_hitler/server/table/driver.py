@@ -18,9 +18,10 @@ only time:
   holds up no other move. A bot candidate first gives the people of the last government
   ``claim_wait`` seconds to claim (``claim_hold.py``).
 - **Talk** (``bot_talk.py``): lines leave at a person's pace, within the table's budget.
-- **Timers and stand-ins.** A person's decision not made by the table's timer is made at
+- **Timers and stand-ins.** A person's decision not made by the table's timer is made by a
+  stand-in bot, supervised the same way, or at a table whose ``on_timeout`` is ``random`` at
   random, as secrethitler.io's timed mode makes it (``Game.forced_action``); one of a person
-  away longer than ``grace`` is made by a stand-in bot, supervised the same way.
+  away longer than ``grace`` is always made by the stand-in.
 
 A language model's seat is awaited on the event loop, holding no thread, until a deadline
 players are shown (``waits``: the update's ``model_deadlines``); a move its fallback made is
@@ -42,6 +43,7 @@ from ...bots.supervised import Decided, Supervised
 from ...bots.table_talk import ClaimAsks, claim_asks
 from ...engine import Action, Game
 from ...engine.actions import CLAIM
+from ...engine.categories import RANDOM, STANDIN
 from ...engine.types import Phase
 from ...talk import Line
 from ..core import protocol as P
@@ -94,6 +96,7 @@ class BotDriver:
         bot_level: str,
         say: Callable[[int, Line], Awaitable[bool]] | None = None,
         talk_on: Callable[[], bool] = lambda: False,
+        on_timeout: str = STANDIN,
     ) -> None:
         self.submit = submit
         self._game = game  # the table's current game (a remake or a restore replaces it)
@@ -106,6 +109,7 @@ class BotDriver:
         self.claim_wait = services.settings.claim_wait
         self.log = log
         self.timer = timer
+        self.on_timeout = on_timeout  # who moves when the timer runs out (table/options.py)
         self.crew = BotSeats(seating, services, bot_level, log)
         self.bots = self.crew.bots  # the bot seats' bots (``Supervised``), by seat
         # the pending decision, its deadline, and the bots' moves for it
@@ -557,9 +561,10 @@ class BotDriver:
         return played
 
     async def _standin_move(self, seat: int, kind: str) -> bool:
-        """A move made for a person (``kind``, its ``by``): when the table's timer ran out, the
-        engine's forced move (``Game.forced_action``: a random legal choice, as
-        secrethitler.io's timed mode draws it); for a person away, the stand-in bot's."""
+        """A move made for a person (``kind``, its ``by``: ``timer`` or ``absent``): the stand-in
+        bot's, except when the timer ran out at a table whose ``on_timeout`` is ``random``: the
+        engine's forced move there (``Game.forced_action``: a random legal choice, as
+        secrethitler.io's timed mode draws it)."""
         g = self.game
         assert g is not None
         expect = (g.round, g.phase.value, len(g.actions))
@@ -567,7 +572,7 @@ class BotDriver:
         if not legal:
             return False
         standin = self.crew.standin(seat)
-        if kind == "timer":
+        if kind == "timer" and self.on_timeout == RANDOM:
             forced = g.forced_action(seat, self.rng)
             return await self._play(seat, forced, kind, standin, legal, expect)
         decided = await standin.decide(g.view(seat), legal)

@@ -1,11 +1,19 @@
-"""A table's own settings that change no rule of the game: its chat mode, blind names and
-category (docs/game-types.md "Player chat", "Blind mode", "Categories").
+"""A table's own settings that change no rule of the game: its chat mode, blind names, what its
+timer does and its category (docs/game-types.md "Player chat", "Blind mode", "Timed mode",
+"Categories").
 
 The engine knows what each setting means for the game (``engine/categories.py``: ``FORCED``,
 the one table of which game types and settings force which category, and ``category_of``;
 ``engine/speech.py``: who may speak at a silent table); this module holds what the server adds:
-the category a host may choose, the category and its reasons as a table shows them, and the
-reactions an emote-only table's players may send while the game runs.
+the category a host may choose, the category and its reasons as a table shows them, the
+check of who moves when the timer runs out, and the reactions an emote-only table's players may
+send while the game runs.
+
+``on_timeout`` (``engine.categories.ON_TIMEOUT_MODES``) says who moves for a person whose
+decision the table's timer ran out on: ``standin``, the table's stand-in bot, as our timer
+always did (every table stored before it, and a play-by-post table's days-long timer), or
+``random``, the engine's forced move (``Game.forced_action``): secrethitler.io's timed mode,
+which a host chooses. ``random`` needs a timer.
 
 An emote-only table (``chat: "emotes"``) is secrethitler.io's "emotes only": while its game runs
 a line is one to ``REACTION_TOKENS_MAX`` tokens, each a reaction (``:name:``, one of
@@ -20,7 +28,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...engine import InvalidSettings, Rules, game_from_record
-from ...engine.categories import CATEGORIES, CHAT_MODES, RATED, category_of, forced_by
+from ...engine.categories import (
+    CATEGORIES,
+    CHAT_MODES,
+    ON_TIMEOUT_MODES,
+    RANDOM,
+    RATED,
+    STANDIN,
+    category_of,
+    forced_by,
+)
 from ..core.protocol import ProtocolError
 from ..storage import queries as S
 
@@ -82,15 +99,21 @@ def chosen_category(chosen: str | None, rated: bool) -> str:
 
 
 def table_section(
-    chat: str, aliases: list[str] | None, timer: int | None, category: str, blind: str | None
+    chat: str,
+    aliases: list[str] | None,
+    timer: int | None,
+    category: str,
+    blind: str | None,
+    on_timeout: str = STANDIN,
 ) -> dict[str, Any]:
     """A game record's ``table`` section (``engine.record.parse_table``: the settings of its
-    table that change no rule): the chat mode, blind and its aliases, the turn timer, the
-    category."""
+    table that change no rule): the chat mode, blind and its aliases, the turn timer and who
+    moved when it ran out, the category."""
     out: dict[str, Any] = {"chat": chat, "blind": blind is not None}
     if aliases is not None:
         out["aliases"] = list(aliases)
     out["turn_timer"] = timer
+    out["on_timeout"] = on_timeout
     out["category"] = category
     return out
 
@@ -110,7 +133,15 @@ def stored_section(table: dict[str, Any], game: dict[str, Any] | None) -> dict[s
     chat = table.get("chat") or "free"
     aliases = None if game is None else game.get("aliases")
     category = stored_category(table).category
-    return table_section(chat, aliases, table.get("timer"), category, table.get("blind"))
+    return table_section(
+        chat, aliases, table.get("timer"), category, table.get("blind"), stored_on_timeout(table)
+    )
+
+
+def stored_on_timeout(table: dict[str, Any]) -> str:
+    """Who moves when a stored table's timer runs out (a row stored before the setting: the
+    stand-in, as it always was)."""
+    return table.get("on_timeout") or STANDIN
 
 
 def stored_record(stored: S.StoredTable) -> dict[str, Any]:
@@ -127,6 +158,16 @@ def check_chat(chat: str) -> str:
     if chat not in CHAT_MODES:
         raise ValueError(f"chat: one of {', '.join(CHAT_MODES)}")
     return chat
+
+
+def check_on_timeout(on_timeout: str, timer: int | None) -> str:
+    """``on_timeout`` if it is who may move when this table's timer runs out, else
+    ``ValueError`` saying why: one of ``ON_TIMEOUT_MODES``, and a random move needs a timer."""
+    if on_timeout not in ON_TIMEOUT_MODES:
+        raise ValueError(f"on_timeout: one of {', '.join(ON_TIMEOUT_MODES)}")
+    if on_timeout == RANDOM and timer is None:
+        raise ValueError("on_timeout: a random move needs a timer")
+    return on_timeout
 
 
 def reaction_line(text: str, players: int) -> str:
@@ -157,9 +198,11 @@ __all__ = [
     "REACTION_TOKENS_MAX",
     "Category",
     "check_chat",
+    "check_on_timeout",
     "chosen_category",
     "reaction_line",
     "stored_category",
+    "stored_on_timeout",
     "stored_record",
     "stored_section",
     "table_category",

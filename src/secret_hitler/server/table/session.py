@@ -30,6 +30,7 @@ from ...engine import (
     game_from_record,
 )
 from ...engine.actions import CLAIM
+from ...engine.categories import STANDIN
 from ...engine.speech import may_speak
 from ...engine.writer import with_talk
 from ..core import protocol as P
@@ -85,6 +86,7 @@ class Table:
         chat: str = "free",
         blind: str | None = None,
         category: str = "casual",
+        on_timeout: str = STANDIN,
     ) -> None:
         self.services = services
         clock = services.clock
@@ -103,6 +105,7 @@ class Table:
         self.public = public
         self.invite = invite
         self.timer = timer
+        self.on_timeout = on_timeout  # who moves when the timer runs out (options.py)
         self.bot_level = bot_level
         self.auto_start = auto_start
         self.status = status
@@ -139,6 +142,7 @@ class Table:
             services,
             self.log,
             timer=timer,
+            on_timeout=on_timeout,
             bot_level=bot_level,
             say=self.bot_chat,
             talk_on=lambda: self.bots_talk and self.chat_mode == "free",
@@ -334,6 +338,7 @@ class Table:
             "host": self.host if host_shown else None,
             "host_name": self.host_name if host_shown else None,
             "timer": self.timer,
+            "on_timeout": self.on_timeout,
             "bot_level": self.bot_level,
             "auto_start": self.auto_start,
             "rated": self.rated,
@@ -374,6 +379,7 @@ class Table:
             "public": self.public,
             "invite": self.invite,
             "timer": self.timer,
+            "on_timeout": self.on_timeout,
             "bot_level": self.bot_level,
             "auto_start": self.auto_start,
             "status": self.status,
@@ -407,7 +413,12 @@ class Table:
         """The record's ``table`` section (``engine.record.parse_table``): the settings of this
         table that change no rule."""
         return table_section(
-            self.chat_mode, self.aliases, self.timer, self.category.category, self.blind
+            self.chat_mode,
+            self.aliases,
+            self.timer,
+            self.category.category,
+            self.blind,
+            self.on_timeout,
         )
 
     # ------------------------------------------------------------------ fan-out

@@ -120,7 +120,7 @@ export async function ensureSession(name) {
 /** The words of a setting or field the server names in an error (`field`). */
 function fieldName(field) {
   const keys = {
-    players: "lobby.create.players", timer: "lobby.timer", rules: "lobby.create.rules", name: "lobby.display_name", webhook: "lobby.webhook",
+    players: "lobby.create.players", timer: "lobby.timer", on_timeout: "lobby.on_timeout", rules: "lobby.create.rules", name: "lobby.display_name", webhook: "lobby.webhook",
     bot_level: "lobby.bots.level", bots: "lobby.bots.level", chat: "lobby.chat_mode", category: "lobby.category",
   };
   if (has(`lobby.custom.${field}`)) return t(`lobby.custom.${field}`);

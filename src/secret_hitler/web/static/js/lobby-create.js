@@ -1,6 +1,7 @@
 // The lobby's create-table form: table size and rules (a preset, its game types, or custom
 // settings starting from the official rules), public or private, the category, bots and their
-// level, the decision timer, the chat, blind names, a name and a webhook. It draws the form state
+// level, the decision timer and who moves when it runs out, the chat, blind names, a name and a
+// webhook. It draws the form state
 // (lobby-state.js) and reports each change to `on`: {set(name, value, redraw), players(n),
 // custom(open), power(slot, power), submit(ev)}; `on.categoryEl` is where the lobby shows the
 // server's word on the table's category (lobby.js, POST /api/tables/check).
@@ -181,15 +182,27 @@ function seatingFields(state, on) {
   ];
 }
 
+/** Who moves when the timer runs out (a table with a timer): its stand-in bot, or a random move
+ * (secrethitler.io's timed mode); the choices are the engine's (`on_timeout_modes`). */
+function onTimeoutField(form, on) {
+  if (form.timer === null) return null;
+  const modes = (engine.categories && engine.categories.on_timeout_modes) || [];
+  if (modes.length < 2) return null;
+  return field("on-timeout", "lobby.on_timeout",
+    select("on-timeout", modes.map((m) => [m, t(`lobby.on_timeout.${m}`)]), form.on_timeout, (v) => on.set("on_timeout", v),
+      { "aria-describedby": "on-timeout-hint" }), "lobby.on_timeout.hint");
+}
+
 /** The timer, the table's name and its webhook (a text field: `on.set` as it is typed). */
 function tableFields(form, on) {
   const timer = select("timer", TIMERS.map((s) => [s === null ? "" : s, timerLabel(s)]), form.timer === null ? "" : form.timer,
-    (v) => on.set("timer", v === "" ? null : Number(v)), { "aria-describedby": "timer-hint" });
+    (v) => on.set("timer", v === "" ? null : Number(v), true), { "aria-describedby": "timer-hint" });
   const typed = (name) => (ev) => on.set(name, ev.target.value);
   const chats = ((engine.categories && engine.categories.chat_modes) || ["free"]).map((c) => [c, t(`lobby.chat_mode.${c}`)]);
   return [
     h("div", { class: "field" }, h("label", { for: "timer", text: t("lobby.timer") }), timer,
       h("p", { class: "hint", id: "timer-hint", text: t("lobby.timer.hint") })),
+    onTimeoutField(form, on),
     field("chat-mode", "lobby.chat_mode", select("chat-mode", chats, form.chat, (v) => on.set("chat", v, true)), "lobby.chat_mode.hint"),
     checkbox("blind", form.blind, "lobby.blind", (v) => on.set("blind", v)),
     field("table-name", "lobby.table_name", h("input", { id: "table-name", type: "text", maxlength: limits.name_max, value: form.name, oninput: typed("name") })),

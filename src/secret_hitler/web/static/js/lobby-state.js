@@ -16,7 +16,7 @@ export function initialForm(base = {}, gameTypes = {}) {
   const types = {};
   for (const [name, setting] of Object.entries(gameTypes)) if (!setting.multiple) types[name] = setting.default;
   return {
-    players: 5, preset: "official", public: true, bots: 4, level: null, timer: null, bots_talk: true,
+    players: 5, preset: "official", public: true, bots: 4, level: null, timer: null, on_timeout: "standin", bots_talk: true,
     custom: false, powers: null, hitler_zone: base.hitler_zone, veto_zone: base.veto_zone, fascists: "", hitler_knows: "auto",
     deck_l: deck.liberal, deck_f: deck.fascist, start_l: track.liberal, start_f: track.fascist, name: "", webhook: "",
     // the table's category (what the host chooses), chat, blind names; the game types
@@ -150,7 +150,8 @@ export function rulesValue(form, board = [], gameTypes = {}) {
 }
 
 /** The body of POST /api/tables (docs/protocol.md "Lobby") for the form: the creator in seat
- * 0, bots of the chosen level in the next seats, the category, chat and blind names (`lang`:
+ * 0, bots of the chosen level in the next seats, who moves when a timer runs out (only with a
+ * timer: a random move needs one), the category, chat and blind names (`lang`:
  * the page's language, the language of a blind table's aliases). A rated table is public and
  * for people only (docs/ratings.md); the server says whether these settings may be rated. */
 export function createBody(form, board = [], gameTypes = {}, lang = null) {
@@ -160,6 +161,7 @@ export function createBody(form, board = [], gameTypes = {}, lang = null) {
     players: Number(form.players), rules: rulesValue(form, board, gameTypes), public: form.public, bots,
     bot_level: form.level, timer: form.timer, category: form.category, chat: form.chat,
   };
+  if (form.timer !== null) body.on_timeout = form.on_timeout; // who moves when the timer runs out
   if (form.blind) Object.assign(body, { blind: true, lang });
   if (form.name.trim()) body.name = form.name.trim();
   if (form.webhook.trim()) body.webhook = form.webhook.trim();

@@ -1,7 +1,7 @@
 // The lobby's tables: the public tables to join or watch (refreshed by lobby.js), shown by the
 // filters (a category, a game type), and the card of one table (also the invite link's table):
 // its rules and game types, its category as the server says it, blind names, the chat, the
-// timer. `on`: {join(table), watch(table), filter(name, value)}.
+// timer and what it does. `on`: {join(table), watch(table), filter(name, value)}.
 import { h } from "./dom.js";
 import { icon } from "./icons.js";
 import { t } from "./i18n.js";
@@ -10,12 +10,15 @@ import { engine } from "./engine.js";
 import { presetName, tableTitle, timerLabel } from "./format.js";
 import { shownTables } from "./lobby-state.js";
 
-/** The table's own settings, as tags: blind names, a chat that is not free, a timer. */
+/** The table's own settings, as tags: blind names, a chat that is not free, a timer, and random
+ * moves when it runs out (secrethitler.io's timed mode; a stand-in's move, the default, is not
+ * tagged). */
 function tags(table) {
   const out = [];
   if (table.blind) out.push(h("span", { class: "tag tag-blind", text: t("lobby.tag.blind") }));
   if (table.chat && table.chat !== "free") out.push(h("span", { class: `tag tag-chat-${table.chat}`, text: t(`lobby.chat_mode.${table.chat}`) }));
   if (table.timer) out.push(h("span", { class: "tag tag-timer" }, icon("timer"), h("span", { text: timerLabel(table.timer) })));
+  if (table.timer && table.on_timeout === "random") out.push(h("span", { class: "tag tag-random-moves", text: t("lobby.tag.random_moves") }));
   return out;
 }
 

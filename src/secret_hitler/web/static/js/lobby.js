@@ -33,7 +33,7 @@ export function mountLobby(root, params = {}) {
 function lobbyPage(root, params) {
   const p = {
     params, state: initialState({ base: engine.settings[BASE] || {}, gameTypes: engine.gameTypes }), me: null,
-    pollTimer: null, checkTimer: null, destroyed: false,
+    pollTimer: null, checkTimer: null, checking: false, destroyed: false,
     categoryEl: h("div", { class: "category-box", role: "status", "aria-live": "polite" }), // the server's word
     errorBox: h("div", { class: "error-box", role: "alert" }),
     nameInput: h("input", {
@@ -80,12 +80,14 @@ function body(p) {
 function askCheck(p) {
   clearTimeout(p.checkTimer);
   replace(p.categoryEl, categoryResult(null));
+  p.checking = true;
   p.checkTimer = setTimeout(async () => {
     const sent = body(p);
     const key = JSON.stringify(sent);
     try {
       const result = await post("/api/tables/check", sent);
       if (p.destroyed || key !== JSON.stringify(body(p))) return;
+      p.checking = false;
       const before = p.state;
       dispatch(p, { type: "check", result, key });
       const levels = (c) => JSON.stringify(c && c.bot_levels);
@@ -93,7 +95,7 @@ function askCheck(p) {
       if (p.state.form !== before.form) { render(p); return; }
       if (levels(before.check) !== levels(p.state.check)) render(p); // the rules' level menu
       replace(p.categoryEl, categoryResult(p.state.check));
-    } catch { /* offline: creating the table says why */ }
+    } catch { p.checking = false; /* offline: creating the table says why */ }
   }, CHECK_MS);
 }
 
@@ -210,6 +212,9 @@ function render(p) {
       h("section", { class: "card-panel tables-panel", "aria-labelledby": "tables-title" }, p.tablesBox), createForm(p.state, p.on)),
   ]);
   replace(p.tablesBox, tablesList(p.state, p.on));
+  // the server's last word, in the page's language now (a language change redraws the page),
+  // unless the form changed since and its new answer is awaited
+  if (p.state.check && !p.checking) replace(p.categoryEl, categoryResult(p.state.check));
 }
 
 async function boot(p) {

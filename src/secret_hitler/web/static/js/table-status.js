@@ -26,6 +26,8 @@ export function statusBar({ tableId, invite, big }) {
       parts.push(h("span", { class: "rules", text: presetName(rulesShown(table, v)) }));
       if (table && table.category) parts.push(h("span", { class: "category", text: t(`category.${table.category}`) }));
       if (table && table.blind) parts.push(h("span", { class: "blind", text: t("lobby.tag.blind") }));
+      // secrethitler.io's timed mode: what the countdown ends in (a stand-in's move is not said)
+      if (table && table.timer && table.on_timeout === "random") parts.push(h("span", { class: "random-moves", text: t("lobby.tag.random_moves") }));
     } else if (table) {
       parts.push(h("span", { class: "phase", text: t(`lobby.status.${table.status}`) }));
     }

@@ -84,6 +84,7 @@ export function waitingRoom(page) {
       h("dt", { text: t("lobby.create.players") }), h("dd", { text: t("lobby.create.players_value", { count: table.players }) }),
       h("dt", { text: t("lobby.visibility") }), h("dd", { text: t(table.public ? "lobby.visibility.public" : "lobby.visibility.private") }),
       h("dt", { text: t("lobby.timer") }), h("dd", { text: timerLabel(table.timer || null) }),
+      table.timer && table.on_timeout ? [h("dt", { text: t("lobby.on_timeout") }), h("dd", { class: "on-timeout", text: t(`lobby.on_timeout.${table.on_timeout}`) })] : null,
       table.category ? [h("dt", { text: t("lobby.category") }), h("dd", { text: t(`category.${table.category}`) })] : null,
       table.chat ? [h("dt", { text: t("lobby.chat_mode") }), h("dd", { text: t(`lobby.chat_mode.${table.chat}`) })] : null,
       table.blind ? [h("dt", { text: t("lobby.blind") }), h("dd", { text: t("lobby.blind.hint") })] : null));
