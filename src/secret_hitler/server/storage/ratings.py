@@ -102,7 +102,7 @@ def record_leave(game_id: str, user_id: str, kind: str, ts: float) -> Write:
     return run
 
 
-def _preset(rules: Any) -> str:
+def preset_of(rules: Any) -> str:
     """The rules preset of a stored game's rules (a preset name, or a preset with changes)."""
     if isinstance(rules, str):
         return rules
@@ -143,9 +143,10 @@ def _rate_all(
     return out
 
 
-def _stood_in(conn: Connection, game_id: str) -> list[int]:
+def stood_in(conn: Connection, game_id: str) -> list[int]:
     """The seats whose moves a stand-in made more often than their person did (``by``:
-    ``timer`` or ``absent``): a player who let a bot play her rated game for her."""
+    ``timer`` or ``absent``): a player who let a bot play her rated game for her (a rated
+    game counts it as left; a tournament game scores it 0, ``competition/tournaments.py``)."""
     a = db.actions.c
     counts: dict[int, list[int]] = {}
     for seat, by, n in conn.execute(
@@ -181,11 +182,11 @@ def rate_game(game_id: str, throws: dict[int, int] | None = None) -> Write:
         seats: list[str | None] = list(pending.user_ids)
         people = [uid for uid in seats if uid is not None]
         roles: list[str] = list(game.roles)
-        preset = _preset(game.rules)
+        preset = preset_of(game.rules)
         liberals_won = game.winner == "liberal"
         lv = db.rated_leaves.c
         leavers = set(conn.execute(sa.select(lv.user_id).where(lv.game_id == game_id)).scalars())
-        for seat in _stood_in(conn, game_id):
+        for seat in stood_in(conn, game_id):
             uid = seats[seat] if seat < len(seats) else None
             if uid is not None and uid not in leavers:  # away for most of her own game
                 record_leave(game_id, uid, "absent", game.finished_at or time.time())(conn)
