@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import urllib.request
+from email.message import Message
 from typing import Any
 
 import pytest
@@ -17,14 +18,21 @@ from secret_hitler.analysis import analyze
 
 
 def _post(server: Server, path: str, body: bytes) -> tuple[int, dict[str, Any]]:
+    status, answer, _ = _post_with_headers(server, path, body)
+    return status, answer
+
+
+def _post_with_headers(
+    server: Server, path: str, body: bytes
+) -> tuple[int, dict[str, Any], Message]:
     req = urllib.request.Request(
         server.url + path, data=body, method="POST", headers={"content-type": "application/json"}
     )
     try:
         with urllib.request.urlopen(req, timeout=30) as r:
-            return r.status, json.loads(r.read())
+            return r.status, json.loads(r.read()), r.headers
     except urllib.error.HTTPError as exc:
-        return exc.code, json.loads(exc.read())
+        return exc.code, json.loads(exc.read()), exc.headers
 
 
 @pytest.mark.timeout(120)
@@ -80,7 +88,10 @@ def test_analyses_are_rate_limited_per_address(make_server: Any) -> None:
     _, record = asyncio.run(_finished_bot_game(server))
     body = json.dumps(record).encode()
     assert [_post(server, "/api/analysis?view=1", body)[0] for _ in range(2)] == [200, 200]
-    status, refused = _post(server, "/api/analysis?view=1", body)
+    status, refused, headers = _post_with_headers(server, "/api/analysis?view=1", body)
     assert status == 429 and refused["error"]["code"] == "rate_limited"
+    assert (
+        1 <= int(headers["Retry-After"]) <= 60
+    )  # (header names: any case)  # when the minute's window lets one more in
     # the replay endpoints are not limited by it
     assert _post(server, "/api/replay?step=1", body)[0] == 200

@@ -81,6 +81,8 @@ async def _scenario(server: Server) -> None:
         await _say(spammer, f"spam {i}")
     err = await _chat_error(spammer, "one too many")
     assert err["code"] == "rate_limited" and err["id"] == "m"
+    # how long to wait: the chat rate's window (5 lines in 10 seconds) lets one more in then
+    assert 1 <= err["detail"]["retry_after"] <= 10
 
     await ahttp(server, "POST", f"/api/tables/{tid}/start", {}, tokens[0])
     for c in clients:

@@ -184,11 +184,10 @@ async def replay_upload(
 
 def _check_analysis_rate(request: Request) -> None:
     """Analyses cost CPU: at most ``analysis_rate`` per client address (docs/security.md)."""
-    guard = hub_of(request).guard
-    if not guard.hit(("analysis_rate", client_address(request.client))):
-        raise LobbyError(
-            429, "rate_limited", "too many analyses from this address; try again later"
-        )
+    hub_of(request).guard.limit(
+        "too many analyses from this address; try again later",
+        ("analysis_rate", client_address(request.client)),
+    )
 
 
 async def _analysis(record: dict[str, Any], view: str | None, bot: str | None) -> dict[str, Any]:

@@ -79,6 +79,13 @@ class Guard:
         until one more is allowed in ``Retry-After``."""
         if self.hit(*checks):
             return
+        wait = self.retry_after(*checks)
+        raise LobbyError(429, "rate_limited", message, headers={"Retry-After": str(wait)})
+
+    def retry_after(self, *checks: tuple[str, str]) -> int:
+        """Whole seconds until every one of ``checks`` allows one more event (at least 1): what
+        a refusal tells the client to wait (HTTP ``Retry-After``, a WebSocket error's
+        ``detail.retry_after``)."""
         wait = 1
         with _no_redis():
             now = time.time()
@@ -86,7 +93,7 @@ class Guard:
                 stats = self._limiter.get_window_stats(self._rates[name], name, key)
                 if stats.remaining <= 0:
                     wait = max(wait, math.ceil(stats.reset_time - now))
-        raise LobbyError(429, "rate_limited", message, headers={"Retry-After": str(wait)})
+        return wait
 
     def failed(self, key: str) -> None:
         """One more failed attempt on ``key`` (a username), within ``FAILURES``' window."""

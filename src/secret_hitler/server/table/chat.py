@@ -120,7 +120,12 @@ class Chat:
         if conn.addr is not None:
             checks.append(("chat_rate_address", conn.addr))
         if not self.limits.hit(*checks):
-            raise ProtocolError("rate_limited", "too many chat messages; wait a few seconds")
+            wait = self.limits.retry_after(*checks)
+            raise ProtocolError(
+                "rate_limited",
+                f"too many chat messages; wait {wait} s",
+                detail={"retry_after": wait},
+            )
         return clean
 
     def line(
