@@ -156,7 +156,7 @@ class Beliefs(Posterior):
             view.players,
             rules.fascist_count(view.players),
             view.seat,
-            deck=rules.deck,
+            deck=rules.deck_for(view.players),
             hitler_zone=rules.hitler_zone,
             hitler_knows=rules.hitler_knows(view.players),
             public=public,
