@@ -39,3 +39,12 @@ test("only positive whole numbers are taken; the rest stays as it was", () => {
   readLimits(null);
   assert.equal(limits.chat_max, 300);
 });
+
+test("an analysis refused for the game's roles says so in each language", () => {
+  for (const lang of LANGUAGES) {
+    useCatalog(lang, catalog(lang));
+    const text = errorText("unsupported_roles");
+    assert.ok(!text.includes("unsupported_roles") && !/[{}]/.test(text), `${lang}: ${text}`);
+  }
+  useCatalog("en", catalog("en"));
+});
