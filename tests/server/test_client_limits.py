@@ -12,6 +12,7 @@ from server_support import Client, Server, ahttp, http, session
 
 from secret_hitler.server.accounts.auth import NAME_MAX
 from secret_hitler.server.accounts.users import PASSWORD_MAX, PASSWORD_MIN
+from secret_hitler.server.competition.limits import LIMIT_RANGE
 from secret_hitler.server.lobby.moderation import REASON_MAX
 from secret_hitler.server.lobby.webhooks import URL_MAX
 from secret_hitler.server.table.options import REACTIONS
@@ -39,7 +40,11 @@ def test_the_limits_are_the_servers_own_and_the_chat_holds_to_its_setting(
     make_server: Any,
 ) -> None:
     server = make_server(
-        SH_CHAT_MAX="120", SH_RATED_MIN_GAMES="7", SH_RATED_MIN_AGE="7200", SH_AFK_AFTER="90"
+        SH_CHAT_MAX="120",
+        SH_RATED_MIN_GAMES="7",
+        SH_RATED_MIN_AGE="7200",
+        SH_AFK_AFTER="90",
+        SH_NEWBIE_GAMES="4",
     )
     assert http(server, "GET", "/api/limits") == {
         "chat_max": 120,
@@ -52,5 +57,7 @@ def test_the_limits_are_the_servers_own_and_the_chat_holds_to_its_setting(
         "rated_min_hours": 2,
         "afk_after": 90,
         "reactions": list(REACTIONS),
+        "newbie_games": 4,
+        "rating_limit_range": list(LIMIT_RANGE),
     }
     asyncio.run(_chat_at_the_limit(server, 120))

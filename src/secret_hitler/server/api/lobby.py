@@ -12,7 +12,15 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
+)
 
 from ... import talk
 from ...bots import PLAYER_LEVELS
@@ -22,6 +30,7 @@ from ...engine.writer import with_talk
 from ..accounts.auth import COOKIE, NAME_MAX, NameError_, Sessions, User, new_user_id
 from ..accounts.reserved import ReservedName, display_name
 from ..accounts.users import PASSWORD_MAX, PASSWORD_MIN
+from ..competition import limits as table_limits
 from ..core.errors import LobbyError
 from ..core.guard import client_address
 from ..core.text import brief
@@ -73,6 +82,9 @@ class CreateTable(BaseModel):
     blind: StrictBool = False  # names hidden until the end (table/blind.py)
     lang: StrictStr | None = None  # the host's page language: a blind table's aliases
     bots_talk: StrictBool = True  # the bots' table talk (docs/server.md "Table talk")
+    # the rating a person needs to sit here (competition/limits.py): at least, at most
+    rating_min: StrictFloat | StrictInt | None = None
+    rating_max: StrictFloat | StrictInt | None = None
 
 
 class JoinBody(BaseModel):
@@ -252,6 +264,9 @@ async def limits(request: Request) -> dict[str, Any]:
         "rated_min_hours": math.ceil(hub_of(request).settings.rated_min_age / 3600),
         "afk_after": math.ceil(hub_of(request).settings.afk_after),
         "reactions": list(REACTIONS),
+        # new-player tables and rating limits (docs/competitive.md)
+        "newbie_games": hub_of(request).settings.newbie_games,
+        "rating_limit_range": list(table_limits.LIMIT_RANGE),
     }
 
 
@@ -295,7 +310,11 @@ async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
     asked = body.model_dump()
     # a rated table its maker sits at: her standing and where she asks from (api/rated.py)
     rated = await rated_entry(request, user.id) if _asks_rated(asked) else None
-    table = await hub_of(request).create_table(user, asked, addr, rated)
+    # a table with a rating limit its maker sits at: her rating (competition/limits.py)
+    limited = table_limits.applies(None, asked.get("rating_min"), asked.get("rating_max"))
+    hub = hub_of(request)
+    player = await hub.store.read(table_limits.player(user.id)) if limited else None
+    table = await hub.create_table(user, asked, addr, rated, player)
     return _detail(table, user)
 
 
@@ -373,7 +392,9 @@ async def join(table_id: str, body: JoinBody, request: Request) -> dict[str, Any
     if not table.public and user.id != table.host and body.invite != table.invite:
         raise LobbyError(403, "invite_required", "this table is private: the invite code is needed")
     rated = await rated_entry(request, user.id) if table.rated else None
-    await usecases.join(table, user, body.seat, moderation_of(request), rated)
+    limited = table_limits.applies(table.kind, table.rating_min, table.rating_max)
+    player = await hub.store.read(table_limits.player(user.id)) if limited else None
+    await usecases.join(table, user, body.seat, moderation_of(request), rated, player)
     return _detail(table, user)
 
 

@@ -5,11 +5,16 @@ request 991), checked at the join with a clear message and shown on the table ca
 The rating compared is the one every page shows, ``mu - 3 sigma`` (``ratings.Rating.ordinal``),
 of the all-time rating; a person without rated games has the default's (0), so a table with a
 minimum above 0 is for rated players only.
+
+A new-player table (``kind`` ``newbie``: docs/competitive.md "New-player tables") takes only
+people who have finished fewer than ``SH_NEWBIE_GAMES`` games; ``seat_refusal`` is the one check
+of both, which the join asks with the person's ``Player`` record when ``applies``.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
@@ -18,9 +23,57 @@ from ... import ratings as R
 from ..core.errors import LobbyError
 from ..storage import db
 from ..storage.writer import Write
+from .eligibility import games_played
 
 #: The range a limit may be set in (a displayed rating rarely leaves 0-50).
 LIMIT_RANGE = (-50.0, 100.0)
+#: A new-player table's kind.
+NEWBIE = "newbie"
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """What a limited table asks of a person: her shown rating and her finished games."""
+
+    rating: float
+    games: int
+
+
+def player(user_id: str) -> Write:
+    """``user_id``'s ``Player`` record."""
+
+    def run(conn: Connection) -> Player:
+        return Player(shown(player_rating(user_id)(conn)), games_played(conn, user_id))
+
+    return run
+
+
+def applies(kind: str | None, low: float | None, high: float | None) -> bool:
+    """Whether a seat at this table is checked (``seat_refusal``) at all."""
+    return kind == NEWBIE or low is not None or high is not None
+
+
+def seat_refusal(
+    kind: str | None,
+    low: float | None,
+    high: float | None,
+    found: Player | None,
+    newbie_games: int,
+) -> LobbyError | None:
+    """Why a person may not take a seat at this table (its kind and rating limit), or None.
+    ``found`` must be given where the table ``applies``."""
+    if not applies(kind, low, high):
+        return None
+    if found is None:
+        raise ValueError("a limited table's seat needs the person's record")
+    if kind == NEWBIE and found.games >= newbie_games:
+        return LobbyError(
+            403,
+            "newbie_table",
+            f"new-player tables are for people with fewer than {newbie_games} finished games; "
+            f"you have {found.games}",
+        )
+    return refusal(low, high, found.rating)
 
 
 def player_rating(user_id: str) -> Write:

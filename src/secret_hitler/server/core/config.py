@@ -364,6 +364,15 @@ class Settings:
     # seconds a seated player must have been absent (offline, or the game waiting on her) before
     # her table may vote to replace her by a bot
     afk_after: float = 60.0
+    # The matchmaking queue and new-player tables (docs/competitive.md "The queue"): seconds a
+    # ready check waits for its people; the first no-show cooldown (growing); seconds between
+    # two formations; how many finished games make a player no longer new; seconds a new-player
+    # table waits after its first person sits before bots fill its empty seats and it starts
+    queue_ready: float = 30.0
+    queue_no_show: float = 120.0
+    queue_tick: float = 2.0
+    newbie_games: int = 10
+    newbie_wait: float = 45.0
     extra: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
@@ -412,6 +421,11 @@ class Settings:
             "rated_min_games": _count("SH_RATED_MIN_GAMES", 3),
             "leave_cooldown": _seconds("SH_LEAVE_COOLDOWN", 600.0),
             "afk_after": _seconds("SH_AFK_AFTER", 60.0),
+            "queue_ready": _seconds("SH_QUEUE_READY", 30.0),
+            "queue_no_show": _seconds("SH_QUEUE_NO_SHOW", 120.0),
+            "queue_tick": _seconds("SH_QUEUE_TICK", 2.0),
+            "newbie_games": _count("SH_NEWBIE_GAMES", 10),
+            "newbie_wait": _seconds("SH_NEWBIE_WAIT", 45.0),
         }
         defaults = cls()
         given = {k: env[e] for k, e in LIMIT_ENV.items() if env.get(e)}

@@ -19,6 +19,7 @@ from ... import ratings as R
 from ...engine import Rules
 from ...engine.categories import RATED, STANDIN, category_of, forced_by
 from ..accounts.auth import NameError_, User, clean_name
+from ..competition import limits
 from ..competition.eligibility import RatedEntry
 from ..competition.rating import rate_finished
 from ..core import protocol as P
@@ -99,6 +100,8 @@ class NewTable:
     rated: bool
     bot_level: str
     seats: list[Seat]
+    rating_min: float | None = None  # the rating a person needs to sit (competition/limits.py)
+    rating_max: float | None = None
 
 
 def _admit_rated_host(table: Table, user: User, rated: RatedEntry | None) -> None:
@@ -373,6 +376,7 @@ class Hub:
             if problem is not None:
                 raise LobbyError(400, "not_ratable", problem)
         lang = alias_language(body.get("lang")) if body.get("blind") else None
+        rating_min, rating_max = limits.check_limits(body.get("rating_min"), body.get("rating_max"))
         return NewTable(
             players=players,
             rules=rules,
@@ -385,6 +389,8 @@ class Hub:
             rated=rated,
             bot_level=bot_level,
             seats=seats,
+            rating_min=rating_min,
+            rating_max=rating_max,
         )
 
     async def create_table(
@@ -393,12 +399,18 @@ class Hub:
         body: dict[str, Any],
         addr: str | None = None,
         entry: RatedEntry | None = None,
+        player: limits.Player | None = None,
     ) -> Table:
         """A new table; ``entry``: where its maker asks from and whether her standing allows a
-        rated seat, for a rated table she sits at (competition/eligibility.py)."""
+        rated seat, for a rated table she sits at (competition/eligibility.py); ``player``: her
+        record, for a table with a rating limit she sits at (competition/limits.py)."""
         self.check_new_table(user.id, addr)
         plan = self.plan_table(user, body)
         seats = plan.seats
+        if any(s.user_id == user.id for s in seats):
+            problem = limits.seat_refusal(None, plan.rating_min, plan.rating_max, player, 0)
+            if problem is not None:
+                raise problem
         if body.get("auto_start", True):
             self.check_bot_game(user.id, addr, seats)
         name, webhook = self.check_table_settings(body)
@@ -424,6 +436,8 @@ class Hub:
             chat=plan.chat,
             blind=plan.blind,
             category=plan.chosen,
+            rating_min=plan.rating_min,
+            rating_max=plan.rating_max,
         )
         _admit_rated_host(table, user, entry)
         await self.ownership.claim_new(table.id)
@@ -491,6 +505,8 @@ class Hub:
             chat=old.get("chat") or "free",
             blind=old.get("blind"),
             category=chosen_category(old.get("category"), bool(old.get("rated"))),
+            rating_min=old.get("rating_min"),
+            rating_max=old.get("rating_max"),
         )
         if table.rated:  # the same people, taken from where they were; a bot's seat is free
             table.seats[:] = [Seat() if s.kind == "bot" else s for s in table.seats]
@@ -577,6 +593,9 @@ class Hub:
             chat=row.get("chat") or "free",
             blind=row.get("blind"),
             category=chosen_category(row.get("category"), bool(row.get("rated"))),
+            kind=row.get("kind"),
+            rating_min=row.get("rating_min"),
+            rating_max=row.get("rating_max"),
         )
         table.chat.restore(st.chat)
         table.seating.restore_admissions(row.get("admissions"))

@@ -87,10 +87,18 @@ class Table:
         blind: str | None = None,
         category: str = "casual",
         on_timeout: str = STANDIN,
+        kind: str | None = None,
+        rating_min: float | None = None,
+        rating_max: float | None = None,
     ) -> None:
         self.services = services
         clock = services.clock
         self.rated = rated  # ratings count this table's game (storage/ratings.py)
+        # a system table's kind (``newbie``, ``queue``; None: a person's), and the rating a
+        # person needs to sit here (competition/limits.py; None: no limit)
+        self.kind = kind
+        self.rating_min = rating_min
+        self.rating_max = rating_max
         # the table's settings that change no rule (options.py): who may chat what, the
         # language of a blind table's aliases (None: not blind), the category its host chose
         self.chat_mode = chat
@@ -367,6 +375,9 @@ class Table:
             "remake_result": self.remake_result,
             "afk": self.afk.shown(),
             "afk_result": self.afk.result,
+            "kind": self.kind,
+            "rating_min": self.rating_min,
+            "rating_max": self.rating_max,
         }
 
     def row(self) -> dict[str, Any]:
@@ -395,6 +406,9 @@ class Table:
             "chat": self.chat_mode,
             "blind": self.blind,
             "category": self.chosen,
+            "kind": self.kind,
+            "rating_min": self.rating_min,
+            "rating_max": self.rating_max,
         }
 
     def record(self) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from typing import Literal, Protocol, TypedDict
 from ...engine import Rules
 from ..accounts.auth import User
 from ..accounts.users import DELETED, placeholder
+from ..competition import limits
 from ..competition.eligibility import RatedEntry, table_refusal
 from ..core import protocol as P
 from ..core.errors import LobbyError
@@ -108,11 +109,14 @@ async def join(
     seat: int | None,
     admission: Admission,
     rated: RatedEntry | None = None,
+    player: limits.Player | None = None,
 ) -> int:
     """``user`` takes ``seat`` (None: the first free one) at a waiting table, which starts if
     it is full and starts by itself. At a rated table ``rated`` says where she asks from and
     whether her standing allows a rated seat (competition/eligibility.py): none, or one from an
-    address or device that already holds a seat there, is refused. Returns the seat."""
+    address or device that already holds a seat there, is refused. At a new-player table or
+    one with a rating limit, ``player`` is her record (competition/limits.py). Returns the
+    seat."""
     async with table.lock:
         if table.status != "waiting":
             raise LobbyError(409, "not_waiting", "the game has already started")
@@ -121,6 +125,12 @@ async def join(
         if user.id in table.removed:
             raise LobbyError(403, "removed", "the host removed you from this table")
         admission.check_join(user.id, table)
+        newbie_games = table.services.settings.newbie_games
+        problem = limits.seat_refusal(
+            table.kind, table.rating_min, table.rating_max, player, newbie_games
+        )
+        if problem is not None:
+            raise problem
         if seat is None:
             seat = table.free_seat()
             if seat is None:
