@@ -42,6 +42,7 @@ class LiveServer:
         "SH_BOT_GAMES_PER_ADDRESS": "1000",
         "SH_CHAT_RATE_ADDRESS": "10000/10 seconds",
         "SH_LOOKUP_RATE": "100000/minute",
+        "SH_NEWBIE_TABLES": "0",  # no new-player table in the lobby unless a test asks
     }
     LOG_LEVEL = "info"
 

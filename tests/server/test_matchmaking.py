@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from secret_hitler.server.competition.matchmaking import Band, Waiting, form
+from secret_hitler.server.competition.matchmaking import Band, Waiting, form, refill
 
 BAND = Band(base=3.0, widen=0.1, widest=50.0)
 
@@ -69,3 +69,22 @@ def test_a_band_grows_with_waiting_up_to_its_widest() -> None:
     assert BAND.width(10_000) == 50.0
     with pytest.raises(ValueError):
         form([], 0, 0.0, BAND)
+
+
+def test_a_ready_check_is_refilled_by_the_longest_waiting_who_fit_it() -> None:
+    members = [Waiting(f"m{i}", 25.0, 0.0) for i in range(3)]
+    waiting = [
+        Waiting("far", 40.0, 0.0),  # waited longest, but 15 points off: not yet
+        Waiting("late", 25.5, 9.0),
+        Waiting("early", 24.0, 5.0),
+        Waiting("latest", 25.0, 10.0),
+    ]
+    chosen = refill(members, waiting, 2, now=10.0, band=BAND)
+    assert chosen is not None and [w.user_id for w in chosen] == ["early", "late"]
+    assert refill(members, waiting, 4, now=10.0, band=BAND) is None  # too few fit
+
+    def apart(a: Waiting, b: Waiting) -> bool:
+        return {a.user_id, b.user_id} == {"m0", "early"}
+
+    kept = refill(members, waiting, 2, now=10.0, band=BAND, apart=apart)
+    assert kept is not None and [w.user_id for w in kept] == ["late", "latest"]

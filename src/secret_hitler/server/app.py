@@ -21,6 +21,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from .accounts import reserved
 from .accounts.auth import Sessions, Tokens
 from .api import accounts, arena, competition, hosting, lobby, moderation, ratings, replay, ws
+from .api.queue import router as queue_router
 from .api.security import Guard
 from .cluster.forward import LobbyForward
 from .core.config import Settings
@@ -30,6 +31,7 @@ from .core.metrics import Metrics
 from .core.text import brief, safe_message
 from .lobby.hub import Hub
 from .lobby.moderation import Moderation
+from .lobby.system import System
 from .storage import db
 from .storage.ratings import catch_up
 from .storage.writer import StorageUnavailable, Store, is_unavailable
@@ -56,6 +58,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
+            await app.state.system.stop()  # (before the hub closes)
             await running.stop()
 
     app = FastAPI(
@@ -85,6 +88,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(competition.router)
     app.include_router(moderation.router)
     app.include_router(arena.router)
+    app.include_router(queue_router)
     _install_errors(app)
     _install_ops(app)
     _install_static(app, settings)
@@ -133,6 +137,9 @@ async def _start(app: FastAPI, settings: Settings) -> _Running:
     reserved.game_phrases()  # the reserved names, read once now rather than at a request
     await mod.sync(hub)  # tables closed by an administrator whose row the server rewrote
     mod.start(hub)
+    # the queue's former while this node holds the system lease, new-player tables (lobby/system.py)
+    app.state.system = System(hub)
+    app.state.system.start()
     if cluster is not None:
         cluster.start_maintenance()
     # Long-lived objects (code, the restored games) never need scanning again: fewer and

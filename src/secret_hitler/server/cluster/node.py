@@ -39,6 +39,7 @@ import logging
 import random
 import secrets
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import redis.asyncio as aioredis
@@ -81,6 +82,7 @@ class Cluster:
         self.seal = Seal(key, node)
         self._refused_logged = 0.0
         self.held: dict[str, int] = {}  # table id -> lease token
+        self.system_held: dict[str, int] = {}  # a whole-server task's lease -> token
         self.redis = aioredis.from_url(
             redis_url, socket_connect_timeout=2, socket_timeout=5, health_check_interval=10
         )
@@ -125,7 +127,8 @@ class Cluster:
             async with table.lock:  # an action being committed is finished first
                 table.driver.halt()
                 self._forget_table(table, 1012)
-        held, self.held = dict(self.held), {}
+        held, self.held = {**self.held, **self.system_held}, {}
+        self.system_held = {}
         if held:  # free at once (a write still in flight is fenced by the token as ever)
             with contextlib.suppress(Exception):
                 await self.hub.store.write(lease.release(self.node, held))
@@ -199,6 +202,19 @@ class Cluster:
 
     async def read(self, fn: Write) -> Any:
         return await self.hub.store.read(fn)
+
+    async def system_fence(self, name: str) -> Callable[[Write], Write] | None:
+        """The lease of a task one node at a time runs (``Ownership.system_fence``), taken or
+        extended now, in the same lease table as the tables' (no table row names it)."""
+        if self.draining:
+            return None
+        token = await self.hub.store.write(lease.acquire(name, self.node, self.ttl))
+        if token is None:
+            self.system_held.pop(name, None)
+            return None
+        self.system_held[name] = token
+        node, ttl = self.node, self.ttl
+        return lambda fn: Fenced(name, node, token, ttl, fn)
 
     async def claim(self, table_id: str) -> bool:
         if self.draining:

@@ -14,6 +14,7 @@ of ``apart`` (a rated table: one seat per address and device; anyone: blocklists
 longest waiting person not seated yet, and so on. It scans outwards from the anchor in a list
 sorted by rating, so a formation over 2,000 people costs milliseconds (benchmarks/queue_load.py).
 The function is pure: who waits comes in, the groups come out, in the order they were formed.
+``refill`` finds the people a ready check that lost some still needs, by the same bands.
 """
 
 from __future__ import annotations
@@ -123,3 +124,27 @@ def _fits(a: Waiting, b: Waiting, now: float, band: Band) -> bool:
     """Each one's band holds the other."""
     gap = abs(a.rating - b.rating)
     return gap <= band.width(now - a.since) and gap <= band.width(now - b.since)
+
+
+def refill(
+    members: Sequence[Waiting],
+    waiting: Sequence[Waiting],
+    need: int,
+    now: float,
+    band: Band,
+    apart: Apart | None = None,
+) -> list[Waiting] | None:
+    """``need`` people for a ready check that lost some: the longest waiting of ``waiting``
+    whose bands and each of ``members``' (and each other's) hold each other, or None when
+    fewer fit (the check ends and its people wait again)."""
+    chosen: list[Waiting] = []
+    for other in sorted(waiting, key=lambda w: (w.since, w.user_id)):
+        if len(chosen) == need:
+            break
+        group = [*members, *chosen]
+        if not all(_fits(m, other, now, band) for m in group):
+            continue
+        if apart is not None and any(apart(m, other) for m in group):
+            continue
+        chosen.append(other)
+    return chosen if len(chosen) == need else None

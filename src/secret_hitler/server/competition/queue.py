@@ -157,11 +157,17 @@ def join(
     return run
 
 
-def _insert(conn: Connection) -> Any:
+def _insert(conn: Connection, table: sa.Table = Q) -> Any:
     """INSERT of the connection's dialect (it knows ON CONFLICT)."""
     from sqlalchemy.dialects import postgresql, sqlite
 
-    return (postgresql if conn.dialect.name == "postgresql" else sqlite).insert(Q)
+    return (postgresql if conn.dialect.name == "postgresql" else sqlite).insert(table)
+
+
+def _no_shows(conn: Connection, user_ids: Sequence[str], now: float) -> None:
+    """A no-show for each (one per person and instant: a second at the same instant is one)."""
+    rows = [{"user_id": u, "ts": now} for u in user_ids]
+    conn.execute(_insert(conn, db.queue_no_shows).values(rows).on_conflict_do_nothing())
 
 
 def leave(user_id: str, now: float) -> Write:
@@ -199,7 +205,7 @@ def confirm(user_id: str, match_id: str, ready: bool, now: float) -> Write:
             )
         else:
             conn.execute(Q.delete().where(Q.c.user_id == user_id))
-            conn.execute(db.queue_no_shows.insert().values(user_id=user_id, ts=now))
+            _no_shows(conn, [user_id], now)
         _touch_match(conn, match_id, now)
         return _members(conn, match_id) + ([] if ready else [user_id])
 
@@ -375,7 +381,7 @@ def drop_unready(match_id: str, now: float) -> Write:
         ]
         if gone:
             conn.execute(Q.delete().where(Q.c.user_id.in_(gone)))
-            conn.execute(db.queue_no_shows.insert(), [{"user_id": u, "ts": now} for u in gone])
+            _no_shows(conn, gone, now)
         _touch_match(conn, match_id, now)
         return gone
 
@@ -439,3 +445,14 @@ def sweep(now: float) -> Write:
 
 def ids(entries: Iterable[Entry]) -> list[str]:
     return [e.user_id for e in entries]
+
+
+def open_tables(kind: str) -> Write:
+    """How many tables of ``kind`` wait for players, on every node (new-player tables)."""
+
+    def run(conn: Connection) -> int:
+        t = db.tables.c
+        query = sa.select(sa.func.count()).where(t.kind == kind, t.status == "waiting")
+        return int(conn.execute(query).scalar() or 0)
+
+    return run

@@ -373,6 +373,7 @@ class Settings:
     queue_tick: float = 2.0
     newbie_games: int = 10
     newbie_wait: float = 45.0
+    newbie_tables: int = 1  # new-player tables kept open (waiting) at once; 0: none
     extra: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
@@ -426,6 +427,7 @@ class Settings:
             "queue_tick": _seconds("SH_QUEUE_TICK", 2.0),
             "newbie_games": _count("SH_NEWBIE_GAMES", 10),
             "newbie_wait": _seconds("SH_NEWBIE_WAIT", 45.0),
+            "newbie_tables": _count("SH_NEWBIE_TABLES", 1),
         }
         defaults = cls()
         given = {k: env[e] for k, e in LIMIT_ENV.items() if env.get(e)}

@@ -12,6 +12,7 @@ import dataclasses
 import logging
 import re
 import secrets
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -29,7 +30,7 @@ from ..core.guard import Guard
 from ..core.metrics import Metrics
 from ..core.text import brief, json_problem
 from ..storage import queries as S
-from ..storage.writer import Store
+from ..storage.writer import Store, Write
 from ..table import usecases
 from ..table.blind import alias_language
 from ..table.levels import bot_seat, check_level, check_plays, default_level, table_default_level
@@ -444,6 +445,57 @@ class Hub:
         await self.store.write(S.save_table(table.row(), insert=True))
         self._register(table)
         table.log.info("table created", extra={"players": plan.players, "host": user.id})
+        await usecases.start_if_full(table)
+        return table
+
+    async def open_server_table(
+        self,
+        kind: str,
+        body: dict[str, Any],
+        host: tuple[str, str],
+        people: Sequence[tuple[str, str, dict[str, Any] | None]] = (),
+        stored: Callable[[Write], Write] | None = None,
+        table_id: str | None = None,
+    ) -> Table:
+        """A table the server opens from settings (``lobby/system.py``): a queue's table with its
+        ``people`` seated (user id, name, a rated seat's admission as stored), or a new-player
+        table. ``body``: its settings, checked as ``plan_table`` checks a person's; ``host``: who
+        hosts it (id, name); ``stored`` wraps its first write (the queue seats its people in that
+        transaction, fenced by the system lease), which refuses it with nothing kept;
+        ``table_id``: its id, where the caller must know it beforehand (a tournament's round:
+        ``lobby/director.py``)."""
+        plan = self.plan_table(None, {**body, "seat": None})
+        seats = list(plan.seats)
+        for i, (user_id, name, _) in enumerate(people):
+            seats[i] = Seat("human", user_id, name)
+        table = Table(
+            self.services,
+            id=table_id or self._new_id(),
+            host=host[0],
+            host_name=host[1],
+            players=plan.players,
+            rules=plan.rules,
+            public=True,
+            invite=self._new_invite(),
+            timer=plan.timer,
+            on_timeout=plan.on_timeout,
+            bot_level=plan.bot_level,
+            auto_start=True,
+            seats=seats,
+            rated=plan.rated,
+            chat=plan.chat,
+            category=plan.chosen,
+            kind=kind,
+            rating_min=plan.rating_min,
+            rating_max=plan.rating_max,
+        )
+        if table.rated:
+            table.seating.restore_admissions({u: a for u, _, a in people if a is not None})
+        await self.ownership.claim_new(table.id)
+        first = S.save_table(table.row(), insert=True)
+        await self.store.write(first if stored is None else stored(first))
+        self._register(table)
+        table.log.info("system table opened", extra={"kind": kind, "people": len(people)})
         await usecases.start_if_full(table)
         return table
 

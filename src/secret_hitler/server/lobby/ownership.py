@@ -11,10 +11,11 @@ answer it gets, so the hub and the tables are the same code on one server and on
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..storage import queries as S
-from ..storage.writer import Store
+from ..storage.writer import Store, Write
 from ..table.services import StoreWriter, Writer
 from ..table.session import Table
 
@@ -60,6 +61,12 @@ class Ownership(Protocol):
     async def drain(self) -> None:
         """Hand every table over to the other nodes (before a restart)."""
 
+    async def system_fence(self, name: str) -> Callable[[Write], Write] | None:
+        """Hold the lease ``name`` of a task one node at a time runs for the whole server (the
+        queue's former, ``system.py``): a function that fences a write by it (the write is
+        refused, nothing kept, once the lease is another node's), or None while another node
+        holds it. Each call extends the lease."""
+
 
 class Local:
     """A single server: every table it holds is its own, and there is nobody to tell."""
@@ -94,3 +101,10 @@ class Local:
 
     async def drain(self) -> None:
         return None
+
+    async def system_fence(self, name: str) -> Callable[[Write], Write] | None:
+        return _unfenced  # nobody else forms
+
+
+def _unfenced(fn: Write) -> Write:
+    return fn

@@ -311,6 +311,22 @@ async def start_if_full(table: Table) -> None:
         await table.maybe_autostart()
 
 
+async def start_with_bots(table: Table, due: Callable[[Table], bool]) -> bool:
+    """The server starts a table it keeps (a new-player table, ``lobby/system.py``) if it is
+    still waiting and ``due`` still says so under the lock: its empty seats go to bots of the
+    table's level. Returns whether it started."""
+    async with table.lock:
+        if table.status != "waiting" or not due(table):
+            return False
+        level = table.bot_level
+        table.seats[:] = [
+            bot_seat(table.services.models, i, level) if s.kind == "empty" else s
+            for i, s in enumerate(table.seats)
+        ]
+        await table.start_game()
+        return True
+
+
 async def start_waiting(table: Table) -> None:
     """Start a table its maker set up (the tutorial's fixed deal), unless it started already."""
     async with table.lock:
