@@ -20,7 +20,18 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .accounts import reserved
 from .accounts.auth import Sessions, Tokens
-from .api import accounts, arena, competition, hosting, lobby, moderation, ratings, replay, ws
+from .api import (
+    accounts,
+    arena,
+    competition,
+    hosting,
+    lobby,
+    moderation,
+    ratings,
+    replay,
+    tournaments,
+    ws,
+)
 from .api.queue import router as queue_router
 from .api.security import Guard
 from .cluster.forward import LobbyForward
@@ -29,6 +40,7 @@ from .core.errors import LobbyError
 from .core.guard import BodyLimit
 from .core.metrics import Metrics
 from .core.text import brief, safe_message
+from .lobby.director import Director
 from .lobby.hub import Hub
 from .lobby.moderation import Moderation
 from .lobby.system import System
@@ -89,6 +101,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(moderation.router)
     app.include_router(arena.router)
     app.include_router(queue_router)
+    app.include_router(tournaments.router)
     _install_errors(app)
     _install_ops(app)
     _install_static(app, settings)
@@ -105,9 +118,11 @@ class _Running:
     metrics: Metrics
     watcher: asyncio.Task[None]
     cluster: Cluster | None
+    director: Director
 
     async def stop(self) -> None:
         self.watcher.cancel()
+        await self.director.stop()
         await self.moderation.stop()
         gc.callbacks.remove(self.metrics.gc_callback)
         if self.cluster is not None:  # hand the tables over before stopping
@@ -140,6 +155,10 @@ async def _start(app: FastAPI, settings: Settings) -> _Running:
     # the queue's former while this node holds the system lease, new-player tables (lobby/system.py)
     app.state.system = System(hub)
     app.state.system.start()
+    director = Director(hub)  # every node moves the tournaments along (lobby/director.py)
+    app.state.director = director
+    hub.game_ended.append(lambda table: director.poke())
+    director.start()
     if cluster is not None:
         cluster.start_maintenance()
     # Long-lived objects (code, the restored games) never need scanning again: fewer and
@@ -159,7 +178,7 @@ async def _start(app: FastAPI, settings: Settings) -> _Running:
         "server ready",
         extra={"database": engine.url.get_backend_name(), "tables": len(hub.tables)},
     )
-    return _Running(store, hub, mod, metrics, watcher, cluster)
+    return _Running(store, hub, mod, metrics, watcher, cluster, director)
 
 
 async def _join_cluster(app: FastAPI, hub: Hub, settings: Settings) -> Cluster | None:

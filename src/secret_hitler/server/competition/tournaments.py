@@ -29,6 +29,7 @@ from ..storage import db
 from ..storage.ratings import preset_of, stood_in
 from ..storage.writer import Write
 from . import scoring
+from .eligibility import Admission
 
 SWISS, ELIMINATION = "swiss", "elimination"
 FORMATS = (SWISS, ELIMINATION)
@@ -214,8 +215,8 @@ def withdraw(tournament_id: str, user_id: str) -> Write:
 
 
 def set_status(tournament_id: str, status: str, now: float, host: str | None = None) -> Write:
-    """The host (``host``: her id, checked) or the director changes the status: ``cancelled``,
-    or ``checkin`` early (the host's "start now" moves the start to ``now``)."""
+    """The host (``host``: her id, checked) or the director changes the status: ``checkin``
+    (open now, from ``signup``) or ``cancelled``."""
 
     def run(conn: Connection) -> None:
         t = _must(conn, tournament_id)
@@ -226,11 +227,33 @@ def set_status(tournament_id: str, status: str, now: float, host: str | None = N
         values: dict[str, Any] = {"status": status}
         if status == CANCELLED:
             values["finished_at"] = now
-        elif status == CHECKIN:  # start now: check-in is open, and the start is due
-            if t.status == RUNNING:
-                raise LobbyError(409, "tournament_started", "the tournament runs already")
-            values["starts_at"] = now
+        elif status == CHECKIN and t.status != SIGNUP:
+            raise LobbyError(409, "not_signup", "check-in is open already, or the tournament runs")
         conn.execute(T.update().where(T.c.id == t.id).values(**values))
+
+    return run
+
+
+def start_now(tournament_id: str, host: str, now: float, least: int) -> Write:
+    """The host starts her tournament now (its start moves to ``now``; the director begins it):
+    at least ``least`` people must have checked in."""
+
+    def run(conn: Connection) -> None:
+        t = _must(conn, tournament_id)
+        if t.host != host:
+            raise LobbyError(403, "not_host", "only the tournament's host may do this")
+        if t.status != CHECKIN:
+            raise LobbyError(
+                409,
+                "not_checkin",
+                "open check-in first" if t.status == SIGNUP else "the tournament began already",
+            )
+        checked = _count(conn, t.id, (CHECKED,))
+        if checked < least:
+            raise LobbyError(
+                409, "too_few_checked_in", f"{checked} checked in: a table needs {least}"
+            )
+        conn.execute(T.update().where(T.c.id == t.id).values(starts_at=now))
 
     return run
 
@@ -468,6 +491,72 @@ def results(conn: Connection, tournament_id: str) -> list[scoring.Result]:
     ]
 
 
+def history(tournament_id: str) -> Write:
+    """What a round's seating reads: the entrants, every result so far, and the seats of every
+    table played (who met whom)."""
+
+    def run(conn: Connection) -> tuple[list[dict[str, Any]], list[scoring.Result], list[list[str]]]:
+        seated = conn.execute(sa.select(TT.c.seats).where(TT.c.tournament_id == tournament_id))
+        met = [[u for u in seats if u is not None] for (seats,) in seated]
+        return entrants(conn, tournament_id), results(conn, tournament_id), met
+
+    return run
+
+
+def places(admission: Any) -> frozenset[str]:
+    """The address and device an entrant of a rated tournament signed up from (an
+    ``eligibility.Admission`` as stored): two people sharing one never sit at one table."""
+    found = Admission.from_json(admission)
+    if found is None:
+        return frozenset()
+    return frozenset(
+        p for p in (f"a:{found.address}", f"d:{found.device}" if found.device else None) if p
+    )
+
+
+def table_created(table_id: str) -> Write:
+    """When a round's table was stored (None: it is no round's)."""
+
+    def run(conn: Connection) -> float | None:
+        found = conn.execute(sa.select(TT.c.created_at).where(TT.c.table_id == table_id)).scalar()
+        return None if found is None else float(found)
+
+    return run
+
+
+def seed_ratings(user_ids: Sequence[str]) -> Write:
+    """Each person's seed: her all-time rating's ordinal (mu - 3 sigma, the leaderboard's
+    order), 0 for one never rated."""
+
+    def run(conn: Connection) -> dict[str, float]:
+        r = db.ratings.c
+        rows = conn.execute(
+            sa.select(r.user_id, r.mu, r.sigma).where(r.user_id.in_(list(user_ids)))
+        )
+        found = {row.user_id: float(row.mu - 3 * row.sigma) for row in rows}
+        return {u: found.get(u, 0.0) for u in user_ids}
+
+    return run
+
+
+def advancing(
+    round_results: Sequence[scoring.Result], playing: Sequence[str], least: int
+) -> list[str]:
+    """Who plays the next round of a single elimination tournament: the winners of each table
+    of the round just over who played their game to its end and are still in (``playing``);
+    when they are fewer than a table (``least``), the best of the others by that round's points,
+    then by their order in ``playing`` (their seed), make up the table."""
+    still = {u: i for i, u in enumerate(playing)}
+    won = [r.user_id for r in round_results if r.won and not r.left and r.user_id in still]
+    if len(won) >= least:
+        return sorted(won, key=still.__getitem__)
+    points = {r.user_id: r.points for r in round_results}
+    others = sorted(
+        (u for u in playing if u not in won), key=lambda u: (-points.get(u, 0.0), still[u])
+    )
+    return sorted([*won, *others[: least - len(won)]], key=still.__getitem__)
+
+
 # ---------------------------------------------------------------------- what the pages show
 def listing(limit: int) -> Write:
     """Open tournaments (by start) and the latest finished or cancelled ones, with their counts."""
@@ -583,7 +672,7 @@ def describe(
             for e in people
         ],
         "standings": [ln.to_json() for ln in lines],
-        "rounds": [{"round": n, "tables": rounds[n]} for n in sorted(rounds)],
+        "round_tables": [{"round": n, "tables": rounds[n]} for n in sorted(rounds)],
         "champions": crowned,
         "points": {
             str(n): v for n, v in scoring.points_table(t.scoring, preset_of(t.rules)).items()

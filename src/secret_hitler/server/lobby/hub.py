@@ -128,6 +128,8 @@ class Keeper:
         self._rating: set[asyncio.Task[bool]] = set()  # in flight (kept from the collector)
 
     def finished(self, table: Table) -> None:
+        for hook in self.hub.game_ended:  # (the tournament director: the next round)
+            hook(table)
         if table.rated:
             rating = rate_finished(self.hub.store, table.id, table.game)
             task = asyncio.get_running_loop().create_task(rating)
@@ -166,6 +168,8 @@ class Hub:
         self.ownership: Ownership = Local(store)  # which tables are this node's
         self.services = self._services(self.ownership.writer)
         self._sweeper: asyncio.Task[None] | None = None
+        # told when a game of this node's tables ends (the tournament director)
+        self.game_ended: list[Callable[[Table], None]] = []
 
     def _services(self, writer: Writer) -> Services:
         """What every table of this hub is given (``table.services``)."""
