@@ -14,7 +14,9 @@ from typing import Any
 import pytest
 from rated_support import Person, account, ask
 from server_support import Client, HttpError, Server, http, wait_for
+from typer.testing import CliRunner
 
+from secret_hitler.cli import app
 from secret_hitler.server.competition import scoring
 
 
@@ -109,6 +111,9 @@ def test_a_swiss_tournament_is_played_to_its_end_and_a_leaver_is_shown(make_serv
     first = wait_for(lambda: (d := detail(server, tid))["round_tables"] and d, what="round 1")
     assert first["status"] == "running" and first["round"] == 1
     assert late.user_id not in {e["user_id"] for e in first["entrants"]}  # not checked in
+    assert refused(server, late, "POST", f"/api/tournaments/{tid}/signup").code == (
+        "tournament_started"
+    )
     (table,) = first["round_tables"][0]["tables"]  # six people: one table of six
     assert sorted(s["user_id"] for s in table["seats"]) == sorted(p.user_id for p in players[:6])
     seated = http(server, "GET", f"/api/tables/{table['table_id']}")
@@ -155,5 +160,39 @@ def test_a_swiss_tournament_is_played_to_its_end_and_a_leaver_is_shown(make_serv
     listed = http(server, "GET", "/api/tournaments")["tournaments"]
     assert [(t["id"], t["status"], t["entrants"]) for t in listed] == [(tid, "finished", 6)]
     assert refused(server, host, "POST", f"/api/tournaments/{tid}/cancel").code == (
+        "tournament_over"
+    )
+
+
+def test_a_rated_tournament_asks_what_a_rated_seat_asks_and_an_admin_cancels(
+    make_server: Any,
+) -> None:
+    server = make_server()  # the server's own rules: a day-old account with 3 finished games
+    host = account(server, "Organiser", "127.0.0.1")
+    body = {"name": "Rated Open", "category": "rated", "starts_at": time.time() + 3600}
+    assert refused(server, host, "POST", "/api/tournaments", {**body, "timer": 5}).code == (
+        "timer_too_short"
+    )
+    made = ask(server, host, "POST", "/api/tournaments", body)
+    tid = made["id"]
+    assert made["category"] == "rated" and made["format"] == "swiss" and made["rounds"] == 3
+    guest = http(server, "POST", "/api/session", {"name": "Walkin"})
+    with pytest.raises(HttpError) as err:
+        http(server, "POST", f"/api/tournaments/{tid}/signup", None, guest["token"])
+    assert err.value.code == "rated_needs_account"
+    assert refused(server, host, "POST", f"/api/tournaments/{tid}/signup").code == (
+        "rated_account_new"
+    )
+    assert detail(server, tid)["entrants"] == []
+
+    env = {"SH_DATA": str(server.data), "DATABASE_URL": server.database_url or ""}
+    listed = CliRunner().invoke(app, ["admin", "tournament", "list"], env=env)
+    assert listed.exit_code == 0 and f"{tid} Rated Open" in listed.output
+    cancelled = CliRunner().invoke(app, ["admin", "tournament", "cancel", tid], env=env)
+    assert cancelled.exit_code == 0, cancelled.output
+    assert detail(server, tid)["status"] == "cancelled"
+    again = CliRunner().invoke(app, ["admin", "tournament", "cancel", tid], env=env)
+    assert again.exit_code == 1 and "the tournament is over" in again.output
+    assert refused(server, host, "POST", f"/api/tournaments/{tid}/signup").code == (
         "tournament_over"
     )

@@ -1,6 +1,6 @@
 """``secret-hitler admin``: moderation on the configured database (docs/server.md
 "Administration"): list reports, ban and unban users and addresses, close a table; the seasons
-of the ladder and the conduct flags of rated games (docs/competitive.md).
+of the ladder, the conduct flags of rated games and tournaments (docs/competitive.md).
 
 It works on the database the server uses (``DATABASE_URL``, else the SQLite file in the data
 folder, ``SH_DATA`` or ``--data``), with the server running or not: a running server reads bans
@@ -32,6 +32,8 @@ season_app = typer.Typer(help="Seasons of the rated ladder.", no_args_is_help=Tr
 flags_app = typer.Typer(help="Conduct flags of rated games.", no_args_is_help=True)
 app.add_typer(season_app, name="season")
 app.add_typer(flags_app, name="flags")
+tournament_app = typer.Typer(help="Tournaments: list, cancel.", no_args_is_help=True)
+app.add_typer(tournament_app, name="tournament")
 
 _state: dict[str, Any] = {}
 
@@ -364,6 +366,45 @@ def flags_clear(flag_id: Annotated[int, typer.Argument(help="The flag's number."
     if not _run(clear(flag_id, time.time())):
         _fail(f"no open flag #{flag_id}")
     typer.echo(f"flag #{flag_id} cleared")
+
+
+# ---------------------------------------------------------------------- tournaments
+@tournament_app.command("list")
+def tournament_list(
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per line.")] = False,
+    limit: Annotated[int, typer.Option(help="At most this many of each: open, past.")] = 50,
+) -> None:
+    """The open tournaments by start, then the latest finished or cancelled ones."""
+    from .competition.tournaments import listing
+
+    rows = _run(listing(limit))
+    for row in rows:
+        if as_json:
+            typer.echo(json.dumps(row, ensure_ascii=False))
+            continue
+        typer.echo(
+            f"{row['id']} {row['name']} ({row['format']}, hosted by {row['host_name']}): "
+            f"{row['status']}, round {row['round']}, {row['entrants']} entrants, "
+            f"starts {_when(row['starts_at'])}"
+        )
+    if not rows and not as_json:
+        typer.echo("no tournaments")
+
+
+@tournament_app.command("cancel")
+def tournament_cancel(
+    tournament_id: Annotated[str, typer.Argument(help="The tournament's id.")],
+) -> None:
+    """Cancel a tournament that has not finished (a game under way plays on, counting for
+    nothing)."""
+    from .competition.tournaments import CANCELLED, set_status
+    from .core.errors import LobbyError
+
+    try:
+        _run(set_status(tournament_id, CANCELLED, time.time()))
+    except LobbyError as exc:
+        _fail(exc.message)
+    typer.echo(f"tournament {tournament_id} cancelled")
 
 
 def register(root: typer.Typer) -> None:

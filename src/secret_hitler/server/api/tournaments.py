@@ -145,6 +145,7 @@ async def sign_up(tournament_id: str, request: Request) -> dict[str, Any]:
     user = need_user(request)
     hub = hub_of(request)
     t = await hub.store.read(_get(_id(tournament_id)))
+    TN.check_signup_open(t)  # (before the rated checks: they would not matter)
     admission = None
     if t.category == "rated":
         entry = await rated_entry(request, user.id)

@@ -146,8 +146,7 @@ def sign_up(
 
     def run(conn: Connection) -> str:
         t = _must(conn, tournament_id)
-        if t.status not in (SIGNUP, CHECKIN):
-            raise LobbyError(409, "tournament_started", "sign-up is closed: the tournament began")
+        check_signup_open(t)
         seen = conn.execute(
             sa.select(E.c.state).where(E.c.tournament_id == t.id, E.c.user_id == user_id)
         ).scalar()
@@ -172,6 +171,14 @@ def sign_up(
         return state
 
     return run
+
+
+def check_signup_open(t: Tournament) -> None:
+    """Sign-up is open until the tournament begins."""
+    if t.status in (FINISHED, CANCELLED):
+        raise LobbyError(409, "tournament_over", "the tournament is over")
+    if t.status not in (SIGNUP, CHECKIN):
+        raise LobbyError(409, "tournament_started", "sign-up is closed: the tournament began")
 
 
 def check_in(tournament_id: str, user_id: str, now: float) -> Write:
