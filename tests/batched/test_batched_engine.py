@@ -41,10 +41,18 @@ def _summary(final: C.State, g: int, n: int) -> dict[str, object]:
         return None if int(x) < 0 else int(x)
 
     winner = int(final.winner[g])
+    team = [int(final.roles[g][s]) > 0 for s in range(n)]  # a fascist or Hitler
     return {
         "finished": winner >= 0,
         "winner": C.WINNERS[winner] if winner >= 0 else None,
         "reason": C.REASONS[int(final.reason[g])],
+        # the winning party's seats (no Monarchist at a batched table) and no assassination
+        "winners": (
+            [s for s in range(n) if team[s] == (C.WINNERS[winner] == "fascist")]
+            if winner >= 0
+            else None
+        ),
+        "assassination": None,
         "liberal_policies": int(final.liberal[g]),
         "fascist_policies": int(final.fascist[g]),
         "election_tracker": int(final.tracker[g]),

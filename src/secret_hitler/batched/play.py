@@ -1,8 +1,11 @@
 """Playing batches: a uniform random legal action, and whole games in one compiled loop that
-keeps every step's acting seats and actions (what ``record.to_records`` needs)."""
+keeps every step's acting seats and actions (what ``record.to_records`` needs), with the
+turn-based step or the parallel one."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -10,6 +13,8 @@ import jax
 import jax.numpy as jnp
 
 from . import core as C
+from . import state as S
+from .observation import all_words, tail_of, words_of
 
 
 def random_action(mask: jax.Array, u: jax.Array) -> jax.Array:
@@ -77,3 +82,151 @@ def random_games(
     us = jax.random.uniform(key, (steps, batch))
     final, out = jax.lax.scan(body, state, us)
     return (final, *out)
+
+
+@partial(jax.jit, static_argnums=(0, 3, 4))
+def random_games_all(
+    cfg: C.Config, state: C.State, key: jax.Array, steps: int, keep: bool = False
+) -> Any:
+    """``random_games`` with the parallel step: every acting seat draws a uniform legal action
+    of its own mask. Returns the final state and each step's actions ``[steps, batch,
+    players]`` (-1 for a seat that did not act), and with ``keep`` the state before each step."""
+    step = jax.vmap(partial(C.step_all, cfg))
+
+    def body(st: C.State, u: jax.Array) -> Any:
+        actions = random_index(st.seat_mask_words, u)
+        return step(st, actions), (actions, st) if keep else (actions,)
+
+    batch = state.phase.shape[0]
+    us = jax.random.uniform(key, (steps, batch, cfg.players))
+    final, out = jax.lax.scan(body, state, us)
+    return (final, *out)
+
+
+@dataclass(frozen=True)
+class Turn:
+    """What the seats acting in one turn of a round see (``play_rounds``), for a policy: ``k``
+    seats a game, every seat in a secret vote (``seats`` -1 where one does not vote), else
+    the one that decides. Leading axes: the batch. A pytree whose ``config`` is static (as in
+    ``State``), so the vectors can be unpacked where a policy reads them."""
+
+    config: S.Config
+    seats: jax.Array  # int32[..., k]
+    obs_words: jax.Array  # uint32[..., k, words]: each one's observation, bits (``State``)
+    obs_tail: jax.Array  # float32[..., 3]: and its three fractions (the same for every seat)
+    mask_words: jax.Array  # uint32[..., k, mask words]: each one's legal actions, bits
+
+    @property
+    def observation(self) -> jax.Array:
+        """float32[..., k, layout size]: each one's observation vector."""
+        tail = jnp.broadcast_to(
+            self.obs_tail[..., None, :], (*self.obs_words.shape[:-1], self.obs_tail.shape[-1])
+        )
+        return S.unpack(self.obs_words, tail, self.config.history, self.config.claims)
+
+    @property
+    def legal_action_mask(self) -> jax.Array:
+        """bool[..., k, num_actions]: each one's legal actions."""
+        return S.unpack_mask(self.mask_words)
+
+
+jax.tree_util.register_dataclass(
+    Turn, data_fields=["seats", "obs_words", "obs_tail", "mask_words"], meta_fields=["config"]
+)
+
+
+#: ``policy(key, turn, carry) -> (actions, carry)``: the acting seats' actions (``[batch,
+#: k]``) and whatever the policy keeps between turns (``play_rounds``' ``carry``).
+Policy = Callable[[jax.Array, Turn, Any], tuple[jax.Array, Any]]
+
+
+#: Turns that many rounds of a batch have no game in: skipped when none is.
+_RARE = S.POWER_PHASES | {S.VETO_RESPONSE}
+
+
+def turns(cfg: C.Config) -> tuple[frozenset[int], ...]:
+    """The turns of a round, each a phase (or the powers') in which seats decide, in the
+    order a round goes through them: nominate, vote, (a power before the session, forum
+    timing), discard, enact, veto response, power. Under public sequential voting each voter
+    has a turn of its own."""
+    power = S.POWER_PHASES
+    votes = [frozenset({S.VOTE})] * (1 if cfg.secret_votes else cfg.players)
+    before = [power] if cfg.rules.power_timing == "next_president" else []
+    return (
+        frozenset({S.NOMINATE}),
+        *votes,
+        *before,
+        frozenset({S.DISCARD}),
+        frozenset({S.ENACT}),
+        frozenset({S.VETO_RESPONSE}),
+        power,
+    )
+
+
+def observe_turn(cfg: C.Config, st: C.State, phases: frozenset[int]) -> Turn:
+    """One game's ``Turn``: what its acting seats see in a step specialised to ``phases`` (a
+    game in another phase has no seat acting, ``seats`` -1, and its words mean nothing)."""
+    tail = tail_of(cfg, st)
+    here = jnp.zeros((), bool)
+    for phase in phases:
+        here = here | (st.phase == phase)
+    if phases == {S.VOTE} and cfg.secret_votes:
+        seats = jnp.arange(cfg.players, dtype=jnp.int32)
+        acting = here & ((jnp.right_shift(S.acting(cfg, st), seats) & 1) == 1)
+        return Turn(
+            cfg,
+            jnp.where(acting, seats, -1),
+            all_words(cfg, st, phases),
+            tail,
+            S.seat_mask_words(cfg, st, phases),
+        )
+    seat = st.current_player
+    words, _ = words_of(cfg, st, seat, phases)
+    mask = S.mask_words(cfg, st, seat, phases)
+    return Turn(cfg, jnp.where(here, seat, -1)[None], words[None], tail, mask[None])
+
+
+@partial(jax.jit, static_argnums=(0, 1, 5))
+def play_rounds(
+    cfg: C.Config,
+    policy: Policy,
+    state: C.State,
+    key: jax.Array,
+    carry: Any = None,
+    rounds: int = 64,
+) -> tuple[C.State, Any]:
+    """Whole games in one compiled loop, a round of every game at a time: each turn of a
+    round (``turns``) is a step specialised to its phase (``core.step_phase``), between which
+    ``policy(key, turn, carry)`` gives the acting seats' actions (``[batch, k]``, from what
+    they see, ``Turn``) and its next ``carry``. A game whose round takes a turn again (a
+    refused veto, a claim) goes on in the next round of the loop. Plays until every game is
+    over, or ``rounds`` rounds; returns the final state and carry."""
+
+    def take(phases: frozenset[int]) -> Callable[[Any], Any]:
+        observe = jax.vmap(partial(observe_turn, cfg, phases=phases))
+
+        def go(args: tuple[C.State, Any, jax.Array]) -> tuple[C.State, Any]:
+            st, carry, key = args
+            actions, carry = policy(key, observe(st), carry)
+            return jax.vmap(partial(C.step_phase, cfg, phases=phases))(st, actions), carry
+
+        return go
+
+    def one_round(loop: tuple[C.State, jax.Array, Any, jax.Array]) -> Any:
+        st, key, carry, r = loop
+        for phases in turns(cfg):
+            key, sub = jax.random.split(key)
+            if phases & _RARE:  # a turn no game takes costs nothing
+                here = jnp.any(jnp.isin(st.phase, jnp.asarray(sorted(phases))))
+                st, carry = jax.lax.cond(here, take(phases), lambda a: a[:2], (st, carry, sub))
+            else:
+                st, carry = take(phases)((st, carry, sub))
+        return st, key, carry, r + 1
+
+    def going(loop: tuple[C.State, jax.Array, Any, jax.Array]) -> jax.Array:
+        st, _, _, r = loop
+        return ~jnp.all(st.terminated | st.truncated) & (r < rounds)
+
+    start = (state, key, carry, jnp.zeros((), jnp.int32))
+    final, _, carry, _ = jax.lax.while_loop(going, one_round, start)
+    return final, carry

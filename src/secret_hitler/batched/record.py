@@ -1,8 +1,10 @@
 """Batched games as records (RECORD-FORMAT.md) and records as batched games.
 
-A batched game exports as its fixings (roles, first president, deck, every reshuffle) and the
-engine actions its indices stand for (``encoding.ACTIONS``, ``encoding.claim_action``), so ``engine.replay`` plays it
-without a seed. The other way, ``from_record`` replays a record in the engine (which checks
+A batched game exports as its fixings (roles, first president, deck, every reshuffle, each pile
+whole: ``pile.order`` decides the positions the game never drew as it would have) and the
+engine actions its indices stand for (``encoding.ACTIONS``, ``encoding.claim_action``), so
+``engine.replay`` plays it without a seed. A parallel step's actions are written one after
+another from the candidate's left, the environment's order. The other way, ``from_record`` replays a record in the engine (which checks
 it) and takes its fixings from there, so the batched game deals, shuffles and reshuffles as
 the record did.
 """
@@ -10,8 +12,11 @@ the record did.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
+import jax
+import jax.numpy as jnp
 import numpy as np
 
 from ..engine import game_from_record
@@ -19,10 +24,12 @@ from ..engine.settings import RECORD_FORMAT, RECORD_VERSION
 from ..env.encoding import (
     ACTIONS,
     INVESTIGATE,
+    JA,
     MAX_SEATS,
     NUM_ACTIONS,
     claim_action,
 )
+from . import pile
 from . import state as C
 
 _ROLE_NAMES = ("liberal", "fascist", "hitler")
@@ -32,21 +39,41 @@ def _pile(bits: int, size: int) -> list[str]:
     return ["fascist" if (bits >> i) & 1 else "liberal" for i in range(size)]
 
 
+@partial(jax.jit, static_argnums=0)
+def _piles(size: int, seed: Any, counts: Any, fixed: Any, fixed_piles: Any) -> Any:
+    """int32[batch, MAX_RESHUFFLES]: every reshuffle's whole pile (a fixed one as given)."""
+
+    def one(seed: Any, counts: Any, fixed: Any, fixed_piles: Any) -> Any:
+        counts = counts.astype(jnp.int32)
+        r = jnp.arange(C.MAX_RESHUFFLES)
+        drawn = jax.vmap(lambda r, c: pile.order(seed, r + 1, c & 255, c >> 8, size))(r, counts)
+        return jnp.where(r < fixed, fixed_piles, drawn)
+
+    return jax.vmap(one)(seed, counts, fixed, fixed_piles)
+
+
 def to_records(
     cfg: C.Config, state: C.State, seats: Any, actions: Any, games: Sequence[int] | None = None
 ) -> list[dict[str, Any]]:
     """Records of the games of a batched ``state`` (after the last step), given every step's
     acting seats and actions (``[steps, batch]`` arrays; a seat of -1 is a step that game did
-    not take, e.g. after its end)."""
-    st = {name: np.asarray(v) for name, v in state._asdict().items()}
-    seats = np.asarray(seats)
+    not take, e.g. after its end). For games played with ``step_all``, ``seats`` is ``None``
+    and ``actions`` is ``[steps, batch, players]``: each seat's action taken, -1 none."""
+    st = {name: np.asarray(v) for name, v in state.fields().items()}
     actions = np.asarray(actions)
+    seats = None if seats is None else np.asarray(seats)
     n, deck = cfg.players, cfg.deck_size
+    piles = np.asarray(
+        _piles(deck, st["seed"], st["reshuffle_counts"], st["fixed"], st["fixed_piles"])
+    )
     out = []
-    for g in range(seats.shape[1]) if games is None else games:
+    for g in range(actions.shape[1]) if games is None else games:
         reshuffles = int(st["reshuffles"][g])
-        sizes = st["reshuffle_sizes"][g]
-        moves = _moves(seats[:, g], actions[:, g])
+        sizes = st["reshuffle_counts"][g] & 255
+        if seats is None:
+            moves = _moves(*_in_turns(actions[:, g], n))
+        else:
+            moves = _moves(seats[:, g], actions[:, g])
         record: dict[str, Any] = {
             "format": RECORD_FORMAT,
             "version": RECORD_VERSION,
@@ -55,9 +82,7 @@ def to_records(
             "roles": [_ROLE_NAMES[int(r)] for r in st["roles"][g][:n]],
             "first_president": int(st["first_president"][g]),
             "deck": _pile(int(st["deck"][g]), deck),
-            "reshuffles": [
-                _pile(int(st["reshuffle_piles"][g][i]), int(sizes[i])) for i in range(reshuffles)
-            ],
+            "reshuffles": [_pile(int(piles[g][i]), int(sizes[i])) for i in range(reshuffles)],
             "actions": moves,
         }
         winner = int(st["winner"][g])
@@ -70,12 +95,32 @@ def to_records(
     return out
 
 
+def _in_turns(actions: Any, n: int) -> tuple[list[int], list[int]]:
+    """One game's parallel steps (``[steps, players]``) as seats and actions one at a time: in
+    each step the seats that acted from the candidate's left (the seat of the last
+    nomination), the environment's order of voters."""
+    seats_out: list[int] = []
+    actions_out: list[int] = []
+    candidate = 0
+    for row in actions.tolist():
+        for s in [(candidate + 1 + k) % n for k in range(n)]:
+            a = row[s]
+            if a < 0:
+                continue
+            seats_out.append(s)
+            actions_out.append(a)
+            if a < JA:
+                candidate = s
+    return seats_out, actions_out
+
+
 def _moves(seats: Any, actions: Any) -> list[dict[str, Any]]:
     """The engine actions (JSON) of one game's steps; an investigation claim names the seat
     the claimant investigated last (the window it claims about)."""
     out = []
     investigated: dict[int, int] = {}
-    for s, a in zip(seats.tolist(), actions.tolist(), strict=True):
+    for s, a in zip(list(seats), list(actions), strict=True):
+        s, a = int(s), int(a)
         if s < 0:
             continue
         if a < NUM_ACTIONS:
@@ -96,8 +141,8 @@ def from_record(cfg: C.Config, record: Any) -> dict[str, Any]:
         raise ValueError("the record's table is not this configuration's")
     fixed = np.zeros(C.MAX_RESHUFFLES, np.int32)
     piles = game.reshuffles[: C.MAX_RESHUFFLES]
-    for i, pile in enumerate(piles):
-        fixed[i] = C.pile_bits(pile)
+    for i, drawn in enumerate(piles):
+        fixed[i] = C.pile_bits(drawn)
     roles = np.zeros(C.SEATS, np.int32)
     roles[: game.n] = [_ROLE_NAMES.index(r.value) for r in game.roles]
     return {

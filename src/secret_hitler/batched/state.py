@@ -1,7 +1,8 @@
 """The batched engine's state (one game as small integers and bit sets), its table
-configuration, and what is read from it (who acts, the mask); core.py has ``init`` and ``step``,
-written for ``jax.vmap`` (every branch is computed and selected, no Python control flow on
-values), so thousands of games advance in lockstep.
+configuration, and what is read from it: who acts, the masks, the observations; core.py has
+``init`` and the steps, stages.py the transition, written for ``jax.vmap`` (every branch is
+computed and selected, no Python control flow on values), so thousands of games advance in
+lockstep.
 
 This is the project's one compiled second form of the rules (developer guide): the engine
 (engine/game.py) is the authority, and tests/batched replays every game played here through
@@ -9,27 +10,41 @@ This is the project's one compiled second form of the rules (developer guide): t
 The comments cite the engine method each block mirrors.
 
 Representation: a seat set is a 10-bit mask (bit ``s`` is seat ``s``); the draw pile is a bit
-string, top first (bit 0 is the top policy, 1 = fascist), with its length; roles are 0 liberal,
-1 fascist, 2 Hitler; powers are 0 none, 1 investigate, 2 special election, 3 peek, 4 execute
-(``encoding.POWERS`` order, plus one); phases are ``encoding.PHASES`` indices.
+string, top first (bit 0 is the top policy, 1 = fascist), of which only the top ``known``
+positions are drawn yet (pile.py); roles are 0 liberal, 1 fascist, 2 Hitler; powers are 0
+none, 1 investigate, 2 special election, 3 peek, 4 execute (``encoding.POWERS`` order, plus
+one); phases are ``encoding.PHASES`` indices.
+
+The state holds what the rules need and nothing a step would only write for a reader: the
+observations and masks are functions of it, computed where they are read (``State.observation``,
+``State.legal_action_mask``, ``State.observations`` for every seat), so a loop that does not
+read them does not pay for them, and one that does computes them inside its own compiled code.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 import jax
 import jax.numpy as jnp
 
-from ..engine.settings import Rules
+from ..engine.settings import FASCIST_TRACK, MIN_PLAYERS, Rules
 from ..env import encoding as E
 
 I32 = jnp.int32
+U32 = jnp.uint32
 F32 = jnp.float32
 SEATS = E.MAX_SEATS
 NUM_ACTIONS = E.NUM_ACTIONS  # without claims; ``Config.num_actions`` with
+#: The board's slots: one power per fascist policy but the last (which wins).
+BOARD_SLOTS = FASCIST_TRACK - 1
+#: The table size whose term limits bar only the last chancellor (Game.term_limited: "five
+#: or fewer living", "a five-player game"); the smallest table the rules allow.
+SMALL_TABLE = MIN_PLAYERS
 
 PHASE = {name: i for i, name in enumerate(E.PHASES)}
 NOMINATE, VOTE, DISCARD, ENACT = PHASE["nominate"], PHASE["vote"], PHASE["discard"], PHASE["enact"]
@@ -42,6 +57,10 @@ POWER_PHASE = {
     SPECIAL_ELECTION: PHASE["special_election"],
     EXECUTE: PHASE["execute"],
 }
+#: the phases in which a power is used
+POWER_PHASES = frozenset(POWER_PHASE.values())
+#: the phases in which a seat decides
+DECISION_PHASES = frozenset(range(len(E.PHASES))) - {GAME_OVER}
 LIBERAL, FASCIST, HITLER = 0, 1, 2
 WINNERS = ("liberal", "fascist")  # state.winner 0, 1 (-1: none)
 REASONS = (
@@ -52,7 +71,8 @@ REASONS = (
     "hitler_executed",
 )
 
-# History row word (``State.hist``): president, chancellor and what happened in that round.
+# The current history row's word (``State.row``): president, chancellor and what happened in
+# that round; the seat's own part (drew, passed) goes to ``State.own_hist``.
 _CHAN_SHIFT = 4
 _ELECTED = 8
 _ENACTED = 9  # +0 liberal, +1 fascist
@@ -121,24 +141,55 @@ class Config:
     def num_actions(self) -> int:
         return E.num_actions(self.claims)
 
+    @property
+    def mask_size(self) -> int:
+        """32-bit words of a mask."""
+        return (self.num_actions + 31) // 32
+
+    @property
+    def secret_votes(self) -> bool:
+        """Votes are cast unseen and revealed together, so every living seat may vote at once
+        (``Env.step_all``); under public sequential voting each voter sees the votes before."""
+        return bool(self.rules.voting != "public_sequential")
+
 
 @functools.cache
 def _layout(history: int, claims: bool) -> E.Layout:
     return E.Layout(history, claims)
 
 
-class State(NamedTuple):
-    """One game (a leading batch axis under ``vmap``). Fixings, then play, then outputs."""
+def field_words(cfg: Config, name: str) -> tuple[int, int]:
+    """The observation words (first, one past the last) that hold field ``name``'s bits."""
+    f = cfg.layout[name]
+    return f.offset // 32, (f.offset + f.size + 31) // 32 if f.size else f.offset // 32
 
+
+@dataclass(frozen=True)
+class State:
+    """One game (leading batch axes under ``vmap``): fixings, the pile, play, the history, the
+    claims, and the step's results; a pytree whose ``config`` is static. The observations and
+    masks are properties computed from it where they are read."""
+
+    config: Config
+    # -- fixings (a record's: the deal, the first president, the deck, fixed reshuffles)
     roles: jax.Array  # int32[10]: 0 liberal, 1 fascist, 2 Hitler (seats past the table: 0)
+    hitler: jax.Array  # Hitler's seat
+    team: jax.Array  # seat set: the fascists and Hitler
     first_president: jax.Array
     deck: jax.Array  # the initial draw pile, bit i = i-th from the top is fascist
-    reshuffle_piles: jax.Array  # int32[MAX_RESHUFFLES]: each reshuffle's pile, as ``deck``
-    reshuffle_sizes: jax.Array  # int32[MAX_RESHUFFLES]: and its length
-    reshuffles: jax.Array  # how many happened
-    fixed_piles: jax.Array  # int32[MAX_RESHUFFLES]: reshuffles fixed by a record
+    fixed_piles: jax.Array  # int32[MAX_RESHUFFLES]: reshuffles fixed by a record, as ``deck``
     fixed: jax.Array  # how many are fixed
-    seed: jax.Array  # uint32[2]: the randomness of reshuffles (``randoms``)
+    seed: jax.Array  # uint32[2]: the randomness of reshuffles (pile.py)
+    # -- the draw pile (pile.py: positions are drawn from the reshuffle's stream when needed)
+    pile: jax.Array  # the known top positions, as bits (top first)
+    known: jax.Array  # how many positions from the top are known
+    unknown_f: jax.Array  # fascist policies among the positions not known yet
+    draw_n: jax.Array
+    disc_l: jax.Array
+    disc_f: jax.Array
+    reshuffles: jax.Array  # how many happened
+    reshuffle_counts: jax.Array  # int32[MAX_RESHUFFLES]: each one's size | fascists << 8
+    # -- the table
     phase: jax.Array
     round: jax.Array
     candidate: jax.Array
@@ -151,8 +202,6 @@ class State(NamedTuple):
     alive: jax.Array  # seat set
     investigated: jax.Array  # seat set
     not_hitler: jax.Array  # seat set: elected chancellors in the Hitler zone (E8)
-    inv_known: jax.Array  # int32[10]: the seats each seat has investigated
-    peek: jax.Array  # int32[10]: each seat's last peek (3 bits, top first), -1 none
     voted: jax.Array  # seat set, open election
     ja: jax.Array  # seat set, open election
     last_ja: jax.Array  # the last revealed votes
@@ -175,47 +224,111 @@ class State(NamedTuple):
     post_power: jax.Array  # a special election to use after the session
     winner: jax.Array  # -1 none, 0 liberal, 1 fascist
     reason: jax.Array  # REASONS index
-    pile: jax.Array  # draw pile bits, top first
-    draw_n: jax.Array
-    disc_l: jax.Array
-    disc_f: jax.Array
-    hist: jax.Array  # int32[history]: a word per nomination, newest first
-    hist_row: jax.Array  # uint32[history, 2]: each row's public bits as the observation lays
-    # them out (``observation.history_row``: bits 0-31 and 32-61 of the row), so that each
-    # step places them instead of rebuilding eight rows
-    # claims (``Config.claims``; without, these arrays are empty and session_at stays 0)
+    # -- what each seat learned, as the observation lays it out
+    inv_parties: jax.Array  # int32[players]: per seat, the parties it found (bit 2t + party)
+    peeks: jax.Array  # int32[players]: per seat, its last peek (bit 2i + policy of the i-th)
+    # -- the history: the current nomination's row, and the rows as the observation holds them
+    row: jax.Array  # the current row's word (the _CHAN_SHIFT ... _PASSED bits above)
+    row_votes: jax.Array  # its revealed votes: ja | nein << 10
+    hist_words: jax.Array  # uint32[w]: the observation's words of its ``history`` field
+    own_hist: jax.Array  # uint32[players, w]: each seat's words of its ``own_history`` field
+    # -- claims (``Config.claims``; without, these arrays are empty and session_at stays 0)
     hist_claims: jax.Array  # int32[history]: the claims about each row's round
     claim_open: jax.Array  # int32[10]: each seat's open claim windows (OPEN_* bits)
     session_at: jax.Array  # the nomination (``records`` then) of the last session
     peek_at: jax.Array  # int32[10]: and of each seat's last peek
     investigation_at: jax.Array  # int32[10]: and of each seat's last investigation
     records: jax.Array  # nominations so far
-    steps: jax.Array  # decisions so far
+    steps: jax.Array  # decisions so far (a vote of every living seat at once counts each)
+    # -- the step's results
     current_player: jax.Array  # the seat to act (the environment's agent_selection), -1 at the end
-    mask_words: jax.Array  # uint32[2, or 3 with claims]: the current player's mask, bits
-    obs_words: jax.Array  # uint32[words]: the current player's observation, bits (below)
-    obs_tail: jax.Array  # float32[3]: and the three fractions that end it
     rewards: jax.Array  # float32[players], on the step that ends the game
     terminated: jax.Array
     truncated: jax.Array  # more reshuffles than MAX_RESHUFFLES (never in practice)
 
+    def replace(self, **values: Any) -> State:
+        return dataclasses.replace(self, **values)
+
+    def fields(self) -> dict[str, jax.Array]:
+        """The arrays by name (the pytree's leaves)."""
+        return {name: getattr(self, name) for name in _DATA_FIELDS}
+
+    # -- outputs, computed where read (any leading batch axes)
     @property
-    def observation(self) -> jax.Array:
-        """float32[..., layout size]: the current player's observation, the environment's
-        vector. The step computes it as bits (``obs_words``, 26 words at the default history:
-        the same values, 32 to a word) and the floats are unpacked here, where they are read:
-        inside a caller's ``jit`` the unpacking fuses into what reads it (a policy's first
-        layer) instead of writing 3.3 kB per game and step."""
-        return unpack(
-            self.obs_words, self.obs_tail, self.hist.shape[-1], self.hist_claims.shape[-1] > 0
-        )
+    def acting(self) -> jax.Array:
+        """The seats that act in ``Env.step_all``: every seat the engine waits for (in a
+        secret vote every living seat yet to vote), else the current player alone."""
+        return _per_game(self, lambda st: acting(st.config, st))
+
+    @property
+    def mask_words(self) -> jax.Array:
+        """uint32[..., words]: the current player's legal actions as bits (action ``i`` is bit
+        ``i % 32`` of word ``i // 32``); the seat sets are bit sets already, so each block of
+        the action space is a shift."""
+        return _per_game(self, lambda st: mask_words(st.config, st, st.current_player))
 
     @property
     def legal_action_mask(self) -> jax.Array:
-        """bool[..., num_actions]: the current player's legal actions. The step computes them
-        as bits (``mask_words``: action ``i`` is bit ``i % 32`` of word ``i // 32``), unpacked
-        here where they are read, as the observation is."""
+        """bool[..., num_actions]: the current player's legal actions."""
         return unpack_mask(self.mask_words)
+
+    @property
+    def obs_words(self) -> jax.Array:
+        """uint32[..., words]: the current player's observation as bits, 32 to a word (all of
+        the vector but the three fractions that end it, ``obs_tail``)."""
+        from .observation import words_of
+
+        return _per_game(self, lambda st: words_of(st.config, st, st.current_player)[0])
+
+    @property
+    def obs_tail(self) -> jax.Array:
+        """float32[..., 3]: the observation's three fractions (the piles, the round)."""
+        from .observation import tail_of
+
+        return _per_game(self, lambda st: tail_of(st.config, st))
+
+    @property
+    def observation(self) -> jax.Array:
+        """float32[..., layout size]: the current player's observation, the environment's
+        vector; inside a caller's ``jit`` the unpacking fuses into what reads it."""
+        return unpack(self.obs_words, self.obs_tail, self.config.history, self.config.claims)
+
+    @property
+    def seat_mask_words(self) -> jax.Array:
+        """uint32[..., players, words]: every seat's mask (zeros for a seat not in ``acting``)."""
+        return _per_game(self, lambda st: seat_mask_words(st.config, st))
+
+    @property
+    def legal_action_masks(self) -> jax.Array:
+        """bool[..., players, num_actions]: every seat's legal actions in ``Env.step_all``."""
+        return unpack_mask(self.seat_mask_words)
+
+    @property
+    def seat_obs_words(self) -> jax.Array:
+        """uint32[..., players, words]: every seat's observation as bits (the public words
+        are built once and each seat's own bits laid over them)."""
+        from .observation import all_words
+
+        return _per_game(self, lambda st: all_words(st.config, st))
+
+    @property
+    def observations(self) -> jax.Array:
+        """float32[..., players, layout size]: every seat's observation."""
+        tail = jnp.expand_dims(self.obs_tail, -2)
+        tail = jnp.broadcast_to(tail, (*self.seat_obs_words.shape[:-1], tail.shape[-1]))
+        return unpack(self.seat_obs_words, tail, self.config.history, self.config.claims)
+
+
+_DATA_FIELDS = tuple(f.name for f in dataclasses.fields(State) if f.name != "config")
+jax.tree_util.register_dataclass(State, data_fields=list(_DATA_FIELDS), meta_fields=["config"])
+
+
+def _per_game(st: State, fn: Callable[[State], jax.Array]) -> jax.Array:
+    """``fn`` of one game applied over any leading batch axes of ``st``."""
+    for _ in range(st.phase.ndim):
+        fn = jax.vmap(fn)
+    out: jax.Array = fn(st)
+    return out
 
 
 #: the observation's last three fields, the only ones that are not bits
@@ -230,7 +343,7 @@ def bits_end(history: int, claims: bool = False) -> int:
 def _bits(words: jax.Array, size: int) -> jax.Array:
     """The first ``size`` bits of 32-bit words (bit ``i`` of word ``j`` is entry ``32 j + i``),
     as 0/1; any leading batch axes."""
-    bits = jnp.right_shift(words[..., None], jnp.arange(32, dtype=jnp.uint32)) & 1
+    bits = jnp.right_shift(words[..., None], jnp.arange(32, dtype=U32)) & 1
     return bits.reshape(*words.shape[:-1], -1)[..., :size]
 
 
@@ -240,7 +353,7 @@ def or_bits(words: list[jax.Array], offset: int, width: int, pattern: jax.Array)
     mask and the observation are packed."""
     assert 0 < width <= 32, width
     word, shift = divmod(offset, 32)
-    pattern = pattern.astype(jnp.uint32)
+    pattern = pattern.astype(U32)
     words[word] = words[word] | jnp.left_shift(pattern, shift)
     if shift + width > 32:
         words[word + 1] = words[word + 1] | jnp.right_shift(pattern, 32 - shift)
@@ -276,43 +389,16 @@ def _first_from(mask: jax.Array, start: jax.Array, n: int) -> jax.Array:
     return (start + k) % n
 
 
-def _seat_bits(mask: jax.Array) -> jax.Array:
-    return (jnp.right_shift(mask, jnp.arange(SEATS, dtype=I32)) & 1).astype(bool)
+def _lowest(mask: jax.Array) -> jax.Array:
+    """The lowest seat of a non-empty set."""
+    return _popcount((mask & -mask) - 1)
 
 
-def _mix(x: jax.Array) -> jax.Array:
-    """A 32-bit integer hash (lowbias32: two multiply-xorshift rounds; a bijection, each input
-    bit flipping every output bit with probability 1/2 within 0.02%)."""
-    x = x ^ jnp.right_shift(x, 16)
-    x = x * jnp.uint32(0x7FEB352D)
-    x = x ^ jnp.right_shift(x, 15)
-    x = x * jnp.uint32(0x846CA68B)
-    return x ^ jnp.right_shift(x, 16)
-
-
-def randoms(seed: jax.Array, stream: Any, size: int) -> jax.Array:
-    """int32[size]: 23-bit uniform values, the ``stream``-th run of ``seed`` (uint32[2], drawn
-    from a game's JAX key): the hash of counter x odd stride + offset, the stride and offset
-    being the seed's words. A reshuffle computes only its own values instead of a game carrying
-    them all from its deal."""
-    counter = jnp.left_shift(jnp.asarray(stream, jnp.uint32), 6) + jnp.arange(
-        size, dtype=jnp.uint32
-    )
-    value = _mix(counter * (seed[0] | 1) + seed[1])
-    return jnp.right_shift(value, 9).astype(I32)
-
-
-def _arrange(bits: jax.Array, m: Any, f: Any) -> jax.Array:
-    """A uniformly shuffled pile of ``m`` policies, ``f`` of them fascist, as pile bits:
-    position i is fascist with probability (fascists left)/(positions left), from 23 random
-    bits each (``bits``)."""
-    pile = jnp.zeros((), I32)
-    left_f = f
-    for i in range(bits.shape[0]):
-        take = (i < m) & (bits[i] * (m - i) < jnp.left_shift(left_f, 23))
-        pile = pile | jnp.left_shift(take.astype(I32), i)
-        left_f = left_f - take
-    return pile
+def of_seat(values: jax.Array, seat: jax.Array) -> jax.Array:
+    """``values[seat]`` of a per-seat array, as a sum of one match (a select per seat, where
+    a gather by a per-game index is a slow loop on the CPU); 0 for -1."""
+    match = jnp.arange(values.shape[0]).reshape((-1,) + (1,) * (values.ndim - 1)) == seat
+    return jnp.sum(jnp.where(match, values, 0), axis=0, dtype=values.dtype)
 
 
 # ------------------------------------------------------------------------------ outputs
@@ -325,9 +411,9 @@ def term_limited(cfg: Config, st: State) -> jax.Array:
         active = active & (st.limit_round == st.round - 1)
     exception = rules.small_table_exception
     if exception == "living":
-        small = _popcount(st.alive) <= 5
+        small = _popcount(st.alive) <= SMALL_TABLE
     else:
-        small = jnp.asarray(exception == "started" and cfg.players == 5)
+        small = jnp.asarray(exception == "started" and cfg.players == SMALL_TABLE)
     barred = _bit(chan) | jnp.where(small, 0, _bit(pres))
     return jnp.where(active, barred, 0)
 
@@ -353,57 +439,90 @@ def current_player(cfg: Config, st: State) -> jax.Array:
     """The seat that acts next: the voters one after another from the candidate's left (the
     environment's agent_selection), else the one seat the engine waits for; -1 at the end."""
     n = cfg.players
-    acting = to_act(cfg, st)
-    voter = _first_from(acting, (st.candidate + 1) % n, n)
-    single = _popcount((acting & -acting) - 1)
-    out = jnp.where(st.phase == VOTE, voter, single)
-    return jnp.where((acting == 0) | st.truncated, -1, out)
+    waiting = to_act(cfg, st)
+    voter = _first_from(waiting, (st.candidate + 1) % n, n)
+    out = jnp.where(st.phase == VOTE, voter, _lowest(waiting))
+    return jnp.where((waiting == 0) | st.truncated, -1, out)
 
 
-def legal_mask(cfg: Config, st: State, seat: jax.Array) -> jax.Array:
-    """bool[num_actions]: the legal actions of ``seat`` (all false unless it is the current
-    player); with claims, those its open windows allow beside its move (Game.legal_actions)."""
-    return unpack_mask(mask_words(cfg, st, seat))
+def acting(cfg: Config, st: State) -> jax.Array:
+    """``State.acting``: the seats of a parallel step."""
+    if cfg.secret_votes:
+        return jnp.where(st.truncated, 0, to_act(cfg, st))
+    return _bit(st.current_player)
 
 
-def mask_words(cfg: Config, st: State, seat: jax.Array) -> jax.Array:
-    """``legal_mask`` as bits in 32-bit words (action ``i`` is bit ``i % 32`` of word
-    ``i // 32``): the seat sets are bit sets already, so each block is a shift."""
+def _phase_mask(cfg: Config, st: State, phases: frozenset[int]) -> list[jax.Array]:
+    """The mask of whoever acts now, without claims, as words: each block of the action space
+    is a shift of a seat set or a flag; only the blocks of ``phases`` (static)."""
     ph = st.phase
     rules = cfg.rules
-    voting = ph == VOTE
+    false = jnp.zeros((), bool)
+    voting = (ph == VOTE) if VOTE in phases else false
+    discard = (ph == DISCARD) if DISCARD in phases else false
+    enacting = (ph == ENACT) if ENACT in phases else false
+    responding = (ph == VETO_RESPONSE) if VETO_RESPONSE in phases else false
     hl, hf = st.hand_l > 0, st.hand_f > 0
-    discard, enacting = ph == DISCARD, ph == ENACT
     veto = enacting & (st.veto_enabled != 0) & (st.veto_refused == 0)
-    if rules.veto_after_choice:
-        vetoes = [jnp.zeros((), bool), veto & hl, veto & hf]
-    else:
-        vetoes = [veto, jnp.zeros((), bool), jnp.zeros((), bool)]
-    responding = ph == VETO_RESPONSE
+    vetoes = [false, veto & hl, veto & hf] if rules.veto_after_choice else [veto, false, false]
     singles = [voting, voting, discard & hl, discard & hf, enacting & hl, enacting & hf]
     singles += vetoes + [responding, responding]
     flags = sum(
-        (jnp.left_shift(flag.astype(jnp.uint32), E.JA + i) for i, flag in enumerate(singles)),
-        jnp.zeros((), jnp.uint32),
+        (jnp.left_shift(flag.astype(U32), E.JA + i) for i, flag in enumerate(singles)),
+        jnp.zeros((), U32),
     )
-    targets = st.power_targets.astype(jnp.uint32)
-    blocks = [  # offset, width, bits
-        (E.NOMINATE, SEATS, jnp.where(ph == NOMINATE, eligible(cfg, st), 0).astype(jnp.uint32)),
-        (0, E.INVESTIGATE, flags),
-        (E.INVESTIGATE, SEATS, jnp.where(ph == PHASE["investigate"], targets, 0)),
-        (E.SPECIAL_ELECTION, SEATS, jnp.where(ph == PHASE["special_election"], targets, 0)),
-        (E.EXECUTE, SEATS, jnp.where(ph == PHASE["execute"], targets, 0)),
-    ]
-    if cfg.claims:
-        window = jnp.sum(jnp.where(jnp.arange(SEATS) == seat, st.claim_open, 0))
-        for (bit, size), (_, start, _, _) in zip(_CLAIM_BLOCKS, E.CLAIM_ACTION_TABLE, strict=True):
-            all_of = jnp.uint32((1 << size) - 1)
-            blocks.append((start, size, jnp.where((window & bit) != 0, all_of, jnp.uint32(0))))
-    words = [jnp.zeros((), jnp.uint32)] * ((cfg.num_actions + 31) // 32)
+    blocks = [(0, E.INVESTIGATE, flags)]  # offset, width, bits
+    if NOMINATE in phases:
+        nominees = jnp.where(ph == NOMINATE, eligible(cfg, st), 0).astype(U32)
+        blocks.append((E.NOMINATE, SEATS, nominees))
+    targets = st.power_targets.astype(U32)
+    for power, offset in (
+        (INVESTIGATE, E.INVESTIGATE),
+        (SPECIAL_ELECTION, E.SPECIAL_ELECTION),
+        (EXECUTE, E.EXECUTE),
+    ):
+        if POWER_PHASE[power] in phases:
+            blocks.append((offset, SEATS, jnp.where(ph == POWER_PHASE[power], targets, 0)))
+    words = [jnp.zeros((), U32)] * cfg.mask_size
     for offset, width, pattern in blocks:
         or_bits(words, offset, width, pattern)
+    return words
+
+
+def _claim_mask(cfg: Config, window: jax.Array, words: list[jax.Array]) -> None:
+    """Or the claim actions a seat's open ``window`` allows into its mask ``words``."""
+    for (bit, size), (_, start, _, _) in zip(_CLAIM_BLOCKS, E.CLAIM_ACTION_TABLE, strict=True):
+        all_of = jnp.uint32((1 << size) - 1)
+        or_bits(words, start, size, jnp.where((window & bit) != 0, all_of, jnp.uint32(0)))
+
+
+def mask_words(
+    cfg: Config, st: State, seat: jax.Array, phases: frozenset[int] = DECISION_PHASES
+) -> jax.Array:
+    """uint32[words]: the legal actions of ``seat`` in the turn-based step (none unless it is
+    the current player); with claims, those its open windows allow beside its move
+    (Game.legal_actions). ``phases``: a step specialised to them (none for other games)."""
+    words = _phase_mask(cfg, st, phases)
+    if cfg.claims:
+        _claim_mask(cfg, of_seat(st.claim_open, seat), words)
     me = (seat == st.current_player) & (seat >= 0)
     return jnp.where(me, jnp.stack(words), jnp.uint32(0))
+
+
+def legal_mask(cfg: Config, st: State, seat: jax.Array) -> jax.Array:
+    """bool[num_actions]: ``mask_words`` unpacked."""
+    return unpack_mask(mask_words(cfg, st, seat))
+
+
+def seat_mask_words(cfg: Config, st: State, phases: frozenset[int] = DECISION_PHASES) -> jax.Array:
+    """uint32[players, words]: each seat's legal actions in the parallel step (``acting``):
+    the phase's actions for every acting seat, and with claims its own open windows."""
+    seats = jnp.arange(cfg.players, dtype=I32)
+    words = [jnp.broadcast_to(w, (cfg.players,)) for w in _phase_mask(cfg, st, phases)]
+    if cfg.claims:
+        _claim_mask(cfg, st.claim_open[: cfg.players], words)
+    mine = (jnp.right_shift(acting(cfg, st), seats) & 1) == 1
+    return jnp.where(mine[:, None], jnp.stack(words, -1), jnp.uint32(0))
 
 
 #: The claim blocks of the action space (``encoding.CLAIM_ACTION_TABLE``) by window.

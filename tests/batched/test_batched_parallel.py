@@ -1,0 +1,249 @@
+"""The parallel step (``Env.step_all``: every seat the engine waits for acts at once, a secret
+vote in one step) and the rounds loop (``play.play_rounds``: each turn of a round a step
+specialised to its phase), judged as the turn-based step is: every game exported as a record
+that ``engine.replay`` plays to the same end, every acting seat's observation and mask equal
+to the research environment's at that point, the same record played with the turn-based step
+reaching the same state, and a specialised step equal to the general one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+jax = pytest.importorskip("jax")
+jnp = pytest.importorskip("jax.numpy")
+pytest.importorskip("pettingzoo")
+
+from test_batched_engine import OBSERVED, TABLES, _fixings, _summary  # noqa: E402
+
+from secret_hitler.batched import core as C  # noqa: E402
+from secret_hitler.batched import play, record  # noqa: E402
+from secret_hitler.batched import state as S  # noqa: E402
+from secret_hitler.batched.observation import all_words, words_of  # noqa: E402
+from secret_hitler.engine import PRESETS, Action, replay, replay_summary  # noqa: E402
+from secret_hitler.env import raw_env  # noqa: E402
+from secret_hitler.env.encoding import JA, NEIN, action_index  # noqa: E402
+
+GAMES = 512  # per preset, in one compiled batch
+STEPS = 300  # parallel steps: the longest of these games took under 200
+SAMPLED = 3  # games per preset whose every acting seat is compared with the environment
+
+
+@pytest.mark.parametrize("claims", [False, True], ids=["", "claims"])
+@pytest.mark.parametrize(("rules", "players"), TABLES)
+def test_every_parallel_game_replays_in_the_engine_to_the_same_end(
+    rules: str, players: int, claims: bool
+) -> None:
+    """Random games with ``step_all``: the record (each step's actions from the candidate's
+    left) replays in the engine to the same end and state; secret votes are cast in one step
+    by every living seat (under public voting one voter a step)."""
+    env = C.Env(players, rules, claims=claims)
+    state = env.init(jax.random.split(jax.random.key(players), GAMES))
+    final, actions = play.random_games_all(env.config, state, jax.random.key(8), STEPS)
+    final, actions = jax.device_get((final, actions))
+    assert bool(np.all(final.terminated)) and not bool(np.any(final.truncated))
+    reasons = set()
+    for g, rec in enumerate(record.to_records(env.config, final, None, actions)):
+        result = replay(rec)
+        assert result.ok, (g, result.error)
+        expected = replay_summary(result.game)
+        expected.pop("next")
+        assert _summary(final, g, players) == expected, g
+        assert int(final.steps[g]) == len(rec["actions"])
+        reasons.add(expected["reason"])
+    assert len(reasons) == 4
+    votes_in_a_step = ((actions == JA) | (actions == NEIN)).sum(-1)
+    if env.config.secret_votes:
+        assert votes_in_a_step.max() == players  # a whole table's vote in one step
+    else:
+        assert votes_in_a_step.max() == 1
+
+
+def _turn_based(env: C.Env, records: list[dict[str, Any]]) -> C.State:
+    """The records' games dealt by their fixings and played with the turn-based step."""
+    fixings = [record.from_record(env.config, r) for r in records]
+    batch = {k: np.stack([f[k] for f in fixings]) for k in fixings[0]}
+    state = env.init_fixed(jax.random.split(jax.random.key(0), len(records)), **batch)
+    longest = max(len(r["actions"]) for r in records)
+    actions = np.full((longest, len(records)), -1, np.int32)
+    for g, r in enumerate(records):
+        for t, a in enumerate(r["actions"]):
+            actions[t, g] = action_index(Action.from_json(a), env.config.claims)
+    for t in range(longest):
+        state = env.step(state, jnp.asarray(actions[t]))
+    return jax.device_get(state)
+
+
+@pytest.mark.parametrize("rules", ["official", "secrethitler-io", "forum", "summary-zh"])
+def test_a_parallel_game_is_the_turn_based_game_of_its_record(rules: str) -> None:
+    """The record of a parallel game, played one decision at a time with ``step`` from its
+    fixings, reaches the very same state, field by field (the draw pile decided alike).
+    Without claims: with them a claimant keeps its turn while the others vote, an order the
+    turn-based step (the environment's turns) does not take; the engine judges those games
+    above."""
+    env = C.Env(OBSERVED[rules], rules)
+    state = env.init(jax.random.split(jax.random.key(11), 64))
+    final, actions = jax.device_get(
+        play.random_games_all(env.config, state, jax.random.key(12), STEPS)
+    )
+    records = record.to_records(env.config, final, None, actions)
+    again = _turn_based(env, records)
+    # dealt, not drawn: the turn-based games hold their reshuffles whole from the records;
+    # and the rewards of the last step taken (the longest game's end in the turn-based batch)
+    fixed = {"fixed", "fixed_piles", "seed", "pile", "known", "unknown_f", "rewards"}
+    for name, mine in final.fields().items():
+        if name not in fixed:
+            np.testing.assert_array_equal(mine, getattr(again, name), err_msg=name)
+
+
+@pytest.mark.parametrize("rules", list(PRESETS))
+def test_every_acting_seats_observation_and_mask_equal_the_environments(rules: str) -> None:
+    """At every parallel step of sampled games, each acting seat's observation is what the
+    environment shows it before the step's first action, and its mask what the environment
+    offers it at its turn (the step's actions taken from the candidate's left). Without
+    claims, for the order's sake (see above); every seat's observation with claims is
+    ``words_of``'s, below."""
+    players = OBSERVED[rules]
+    claims = False
+    env_b = C.Env(players, rules, claims=claims)
+    state = env_b.init(jax.random.split(jax.random.key(5), SAMPLED))
+    final, actions, states = play.random_games_all(
+        env_b.config, state, jax.random.key(6), STEPS, True
+    )
+    final, actions = jax.device_get((final, actions))
+    obs_all = np.asarray(states.observations)  # [steps, games, players, size]
+    masks_all = np.asarray(states.legal_action_masks).astype(np.int8)
+    acting_all = np.asarray(states.acting)
+    records = record.to_records(env_b.config, final, None, actions)
+    for g, rec in enumerate(records):
+        env = raw_env(players, rules, claims=claims)
+        env.reset(options=_fixings(rec))
+        candidate = 0
+        for t in range(STEPS):
+            if not env.agents or all(env.terminations.values()):
+                break
+            acting = [s for s in range(players) if (acting_all[t, g] >> s) & 1]
+            for s in acting:
+                want = env.observe(f"player_{s}")["observation"]
+                np.testing.assert_array_equal(obs_all[t, g, s], want, err_msg=f"{g} {t} {s}")
+            for s in [(candidate + 1 + k) % players for k in range(players)]:
+                a = int(actions[t, g, s])
+                if a < 0:
+                    continue
+                assert env.agent_selection == f"player_{s}", (g, t, s)
+                want_mask = env.observe(f"player_{s}")["action_mask"]
+                np.testing.assert_array_equal(masks_all[t, g, s], want_mask, err_msg=f"{g} {t}")
+                env.step(a)
+                if a < JA:
+                    candidate = s
+        assert all(env.terminations.values()) and bool(final.terminated[g])
+
+
+def _random_policy(key: jax.Array, turn: play.Turn, carry: Any) -> tuple[jax.Array, Any]:
+    """A uniform legal action for every acting seat, each turn's actions kept per seat."""
+    taken, t = carry
+    actions = play.random_index(turn.mask_words, jax.random.uniform(key, turn.seats.shape))
+    actions = jnp.where(turn.seats >= 0, actions, -1)
+    players = taken.shape[-1]
+    if turn.seats.shape[-1] == 1:  # the one seat that decides, in its column
+        row = jnp.where(jnp.arange(players) == turn.seats, actions, -1)
+    else:
+        row = actions
+    return actions, (taken.at[t].set(row), t + 1)
+
+
+@pytest.mark.parametrize(
+    ("rules", "players", "claims"),
+    [
+        ("official", 7, False),
+        ("secrethitler-io", 10, False),
+        ("forum", 8, False),
+        ("summary-zh", 9, False),
+        ("kickstarter", 5, True),
+    ],
+)
+def test_rounds_play_whole_games_that_replay_in_the_engine(
+    rules: str, players: int, claims: bool
+) -> None:
+    """``play_rounds`` with a random policy plays every game to its end; each game's turns,
+    as a record, replay in the engine to the same end and state."""
+    cfg = C.Config(players, rules, claims=claims)
+    state = C.Env(players, rules, claims=claims).init(
+        jax.random.split(jax.random.key(players), GAMES)
+    )
+    slots = 64 * len(play.turns(cfg))
+    carry = (jnp.full((slots, GAMES, players), -1, jnp.int32), jnp.zeros((), jnp.int32))
+    final, (taken, used) = play.play_rounds(cfg, _random_policy, state, jax.random.key(3), carry)
+    final, taken = jax.device_get((final, taken[: int(used)]))
+    assert bool(np.all(final.terminated))
+    for g, rec in enumerate(record.to_records(cfg, final, None, taken)):
+        result = replay(rec)
+        assert result.ok, (g, result.error)
+        expected = replay_summary(result.game)
+        expected.pop("next")
+        assert _summary(final, g, players) == expected, g
+        assert int(final.steps[g]) == len(rec["actions"])
+
+
+@pytest.mark.parametrize(
+    ("rules", "claims"),
+    [("official", False), ("secrethitler-io", False), ("forum", False), ("summary-zh", False),
+     ("official", True), ("summary-zh", True)],
+)  # fmt: skip
+def test_a_turns_step_and_view_are_the_general_ones(rules: str, claims: bool) -> None:
+    """In states of random games: every seat's observation in ``all_words`` is the one
+    ``words_of`` gives it (the environment's, tests/batched/test_batched_engine.py); for the
+    turn of each game's phase, ``observe_turn`` gives the acting seats' observations and masks
+    as the general functions do (and as vectors, ``Turn.observation``), and ``step_phase`` the state ``step_all`` gives for the same
+    actions."""
+    players = OBSERVED[rules]
+    cfg = C.Config(players, rules, claims=claims)
+    state = C.Env(players, rules, claims=claims).init(jax.random.split(jax.random.key(2), 48))
+    _, actions, states = play.random_games_all(cfg, state, jax.random.key(4), 50, True)
+    flat = jax.tree.map(lambda x: x.reshape(x.shape[0] * x.shape[1], *x.shape[2:]), states)
+    flat_actions = jnp.asarray(actions).reshape(-1, players)
+    every = jax.jit(jax.vmap(lambda s: all_words(cfg, s)))(flat)
+    each = jax.jit(
+        jax.vmap(jax.vmap(lambda s, seat: words_of(cfg, s, seat)[0], (None, 0)), (0, None))
+    )
+    np.testing.assert_array_equal(every, each(flat, jnp.arange(players)))
+    phase = np.asarray(flat.phase)
+    general = jax.jit(jax.vmap(lambda s, a: C.step_all(cfg, s, a)))(flat, flat_actions)
+    mine = jnp.take_along_axis(flat_actions, jnp.maximum(flat.current_player, 0)[:, None], 1)
+    masks = jax.jit(jax.vmap(lambda s: S.seat_mask_words(cfg, s)))(flat)
+    mask = jax.jit(jax.vmap(lambda s: S.mask_words(cfg, s, s.current_player)))(flat)[:, None]
+    vectors = jax.jit(lambda s: s.observations)(flat)
+    vector = jax.jit(lambda s: s.observation)(flat)
+    masks_bool = jax.jit(lambda s: s.legal_action_masks)(flat)
+    mask_bool = jax.jit(lambda s: s.legal_action_mask)(flat)
+    current = np.asarray(each(flat, jnp.arange(players)))
+    current = np.take_along_axis(
+        current, np.maximum(np.asarray(flat.current_player), 0)[:, None, None], 1
+    )
+    covered = set()
+    for phases in dict.fromkeys(play.turns(cfg)):  # every state, compared where in ``phases``
+        here = np.isin(phase, sorted(phases))
+        covered |= phases if here.any() else set()
+        turn = jax.jit(jax.vmap(lambda s, p=phases: play.observe_turn(cfg, s, p)))(flat)
+        seats = np.asarray(turn.seats)
+        acting = seats >= 0
+        assert (acting.any(1) == here).all()
+        whole = seats.shape[1] == players
+        want = np.asarray(every if whole else current)
+        np.testing.assert_array_equal(np.asarray(turn.obs_words)[acting], want[acting])
+        want = np.asarray(masks if whole else mask)
+        np.testing.assert_array_equal(np.asarray(turn.mask_words)[acting], want[acting])
+        # the vectors a policy reads: the state's (compared with the environment's above)
+        want = np.asarray(vectors if whole else vector[:, None])
+        np.testing.assert_array_equal(np.asarray(turn.observation)[acting], want[acting])
+        want = np.asarray(masks_bool if whole else mask_bool[:, None])
+        np.testing.assert_array_equal(np.asarray(turn.legal_action_mask)[acting], want[acting])
+        step = jax.jit(jax.vmap(lambda s, a, p=phases: C.step_phase(cfg, s, a, p)))
+        special = step(flat, flat_actions if whole else mine)
+        for name, value in special.fields().items():
+            np.testing.assert_array_equal(
+                np.asarray(value)[here], np.asarray(getattr(general, name))[here], err_msg=name
+            )
+    assert covered >= {S.NOMINATE, S.VOTE, S.DISCARD, S.ENACT} and covered & S.POWER_PHASES
