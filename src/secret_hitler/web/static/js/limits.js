@@ -18,6 +18,9 @@ export const limits = {
   rated_min_games: null,
   rated_min_hours: null,
   afk_after: null,
+  // new-player tables and rating limits (docs/competitive.md)
+  newbie_games: null,
+  rating_limit_range: null,
 };
 
 /** The reactions of an emote-only table (their names: ":sus:" is "sus"), none until the server
@@ -29,6 +32,7 @@ export function readLimits(answer) {
   for (const key of Object.keys(limits)) {
     const value = answer && answer[key];
     if (Number.isInteger(value) && value > 0) limits[key] = value;
+    else if (Array.isArray(value) && value.length === 2 && value.every(Number.isFinite)) limits[key] = value;
   }
   const named = answer && Array.isArray(answer.reactions) ? answer.reactions.filter((r) => typeof r === "string") : [];
   reactions.splice(0, reactions.length, ...named);

@@ -209,7 +209,24 @@ function tableFields(form, on) {
     field("webhook", "lobby.webhook", h("input", {
       id: "webhook", type: "url", maxlength: limits.webhook_max, inputmode: "url", value: form.webhook, "aria-describedby": "webhook-hint", oninput: typed("webhook"),
     }), "lobby.webhook.hint"),
+    ratingLimitFields(form, on),
   ];
+}
+
+/** The rating limit: the least and the most rating a player needs to sit (empty: none); the
+ * server checks them (its range: /api/limits) and says why it refuses. */
+function ratingLimitFields(form, on) {
+  const [low, high] = limits.rating_limit_range || [null, null];
+  const input = (id, name) => h("input", {
+    id, type: "number", inputmode: "decimal", step: "0.5", min: low, max: high, value: form[name],
+    "aria-describedby": "rating-limit-hint", oninput: (ev) => on.set(name, ev.target.value),
+  });
+  return h("fieldset", { class: "rating-limit" },
+    h("legend", { text: t("lobby.rating_limit") }),
+    h("div", { class: "grid-2" },
+      field("rating-min", "lobby.rating_min", input("rating-min", "rating_min")),
+      field("rating-max", "lobby.rating_max", input("rating-max", "rating_max"))),
+    h("p", { class: "hint", id: "rating-limit-hint", text: t("lobby.rating_limit.hint") }));
 }
 
 /** The whole form, for the lobby state `state`. */

@@ -19,6 +19,7 @@ export function initialForm(base = {}, gameTypes = {}) {
     players: 5, preset: "official", public: true, bots: 4, level: null, timer: null, on_timeout: "standin", bots_talk: true,
     custom: false, powers: null, hitler_zone: base.hitler_zone, veto_zone: base.veto_zone, fascists: "", hitler_knows: "auto",
     deck_l: deck.liberal, deck_f: deck.fascist, start_l: track.liberal, start_f: track.fascist, name: "", webhook: "",
+    rating_min: "", rating_max: "", // a rating limit (docs/competitive.md "Rating limits"): "" for none
     // the table's category (what the host chooses), chat, blind names; the game types
     category: "casual", chat: "free", blind: false, rebalance: false, ...types,
   };
@@ -166,6 +167,10 @@ export function createBody(form, board = [], gameTypes = {}, lang = null) {
   if (form.name.trim()) body.name = form.name.trim();
   if (form.webhook.trim()) body.webhook = form.webhook.trim();
   if (!form.bots_talk) body.bots_talk = false; // the bots' table talk (docs/talk.md)
+  for (const name of ["rating_min", "rating_max"]) {
+    const value = String(form[name] ?? "").trim();
+    if (value !== "") body[name] = Number(value); // the server checks it (a number, its range)
+  }
   if (form.category === "rated") Object.assign(body, { public: true, bots: {} });
   return body;
 }

@@ -9,6 +9,7 @@ import { errorText } from "./api.js";
 import { engine } from "./engine.js";
 import { presetName, tableTitle, timerLabel } from "./format.js";
 import { shownTables } from "./lobby-state.js";
+import { ratingLimitText } from "./queue.js";
 
 /** The table's own settings, as tags: blind names, a chat that is not free, a timer, and random
  * moves when it runs out (secrethitler.io's timed mode; a stand-in's move, the default, is not
@@ -19,6 +20,9 @@ function tags(table) {
   if (table.chat && table.chat !== "free") out.push(h("span", { class: `tag tag-chat-${table.chat}`, text: t(`lobby.chat_mode.${table.chat}`) }));
   if (table.timer) out.push(h("span", { class: "tag tag-timer" }, icon("timer"), h("span", { text: timerLabel(table.timer) })));
   if (table.timer && table.on_timeout === "random") out.push(h("span", { class: "tag tag-random-moves", text: t("lobby.tag.random_moves") }));
+  if (table.kind === "newbie" || table.kind === "queue") out.push(h("span", { class: `tag tag-${table.kind}`, text: t(`lobby.kind.${table.kind}`) }));
+  const limit = ratingLimitText(table);
+  if (limit) out.push(h("span", { class: "tag tag-rating-limit", text: limit }));
   return out;
 }
 
@@ -77,7 +81,8 @@ export function tablesList(state, on) {
     return parts;
   }
   parts.push(filters(state, on));
-  const shown = shownTables(state, engine.gameTypes);
+  // a new-player table first: where a newcomer looks (docs/competitive.md "New-player tables")
+  const shown = [...shownTables(state, engine.gameTypes)].sort((a, b) => (b.kind === "newbie") - (a.kind === "newbie"));
   if (!shown.length) parts.push(h("p", { class: "empty", text: t("lobby.filter.empty") }));
   else parts.push(h("ul", { class: "table-list", "aria-labelledby": "tables-title" }, shown.map((tb) => tableCard(tb, on))));
   return parts;

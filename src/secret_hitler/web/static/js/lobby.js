@@ -15,6 +15,7 @@ import { learnPanel } from "./tutorial.js";
 import { initialState, reduce, createBody } from "./lobby-state.js";
 import { createForm, boardFor, categoryResult, BASE } from "./lobby-create.js";
 import { tableCard, tablesList } from "./lobby-tables.js";
+import { queuePanel } from "./queue.js";
 
 const POLL_MS = 4000;
 const CHECK_MS = 250; // the form's settings are checked this long after the last change
@@ -25,7 +26,7 @@ export function mountLobby(root, params = {}) {
   boot(p);
   return {
     render: () => render(p),
-    destroy() { p.destroyed = true; clearTimeout(p.pollTimer); clearTimeout(p.checkTimer); p.myGames.destroy(); },
+    destroy() { p.destroyed = true; clearTimeout(p.pollTimer); clearTimeout(p.checkTimer); p.myGames.destroy(); p.queue.destroy(); },
   };
 }
 
@@ -44,6 +45,7 @@ function lobbyPage(root, params) {
   };
   replace(root, p.page);
   p.myGames = myGamesPanel();
+  p.queue = queuePanel(() => session(p), (err) => showError(p, err.code, err.message, err.field)); // "Play now"
   p.account = accountPanel((user) => {
     p.me = user;
     if (user && user.name) p.nameInput.value = user.name;
@@ -204,6 +206,7 @@ function render(p) {
     p.errorBox,
     h("div", { class: "field name-field card-panel" }, h("label", { for: "name", text: t("lobby.display_name") }), p.nameInput),
     learnPanel(() => session(p), (err) => showError(p, err.code, err.message, err.field)),
+    p.queue.el,
     invite ? h("section", { class: "invite-box card-panel", "aria-labelledby": "invite-title" },
       h("h2", { id: "invite-title", text: t("lobby.invite") }),
       h("ul", { class: "table-list" }, tableCard(invite, p.on))) : null,

@@ -5,7 +5,8 @@ import { h, replace } from "./dom.js";
 import { timerLabel } from "./format.js";
 import { icon } from "./icons.js";
 import { t } from "./i18n.js";
-import { limits } from "./limits.js";
+import { limits, limitText } from "./limits.js";
+import { ratingLimitText } from "./queue.js";
 import { post, request, ensureSession, rememberedName } from "./api.js";
 import { displayName, presetName, tableTitle, isModel, levelLabel } from "./format.js";
 import { askNotifications } from "./alerts.js";
@@ -87,7 +88,9 @@ export function waitingRoom(page) {
       table.timer && table.on_timeout ? [h("dt", { text: t("lobby.on_timeout") }), h("dd", { class: "on-timeout", text: t(`lobby.on_timeout.${table.on_timeout}`) })] : null,
       table.category ? [h("dt", { text: t("lobby.category") }), h("dd", { text: t(`category.${table.category}`) })] : null,
       table.chat ? [h("dt", { text: t("lobby.chat_mode") }), h("dd", { text: t(`lobby.chat_mode.${table.chat}`) })] : null,
-      table.blind ? [h("dt", { text: t("lobby.blind") }), h("dd", { text: t("lobby.blind.hint") })] : null));
+      table.blind ? [h("dt", { text: t("lobby.blind") }), h("dd", { text: t("lobby.blind.hint") })] : null,
+      ratingLimitText(table) ? [h("dt", { text: t("lobby.rating_limit") }), h("dd", { class: "rating-limit", text: ratingLimitText(table) })] : null,
+      table.kind === "newbie" ? [h("dt", { text: t("lobby.kind.newbie") }), h("dd", { text: limitText("lobby.kind.newbie.hint") })] : null));
     if (table.invite) parts.push(inviteBox(table.invite));
     const rows = seats.map((s) => {
       const who = s.kind === "empty" ? t("seat.empty") : s.kind === "bot" ? (displayName(s.name) || t("seat.bot_name", { seat: s.seat + 1 })) : (s.name || "");
