@@ -216,7 +216,7 @@ def test_who_withdraws_plays_no_further_round(tmp_path: Path) -> None:
         await hub.store.write(TN.withdraw("Tcup", ids[0]))
         with pytest.raises(LobbyError) as err:
             await hub.store.write(TN.withdraw("Tcup", ids[0]))
-        assert err.value.code == "not_playing"
+        assert err.value.code == "not_entered"
         await play_out(table)
         await director.step(START + 60)
         found = await detail(hub)

@@ -7,13 +7,13 @@ kept; bad requests refused with their codes."""
 from __future__ import annotations
 
 import asyncio
-import random
 import time
 from typing import Any
 
 import pytest
 from rated_support import Person, account, ask
-from server_support import Client, HttpError, Server, http, wait_for
+from server_support import HttpError, Server, http, wait_for
+from tournament_support import detail, play_round
 from typer.testing import CliRunner
 
 from secret_hitler.cli import app
@@ -27,33 +27,6 @@ def refused(server: Server, who: Person | None, method: str, path: str, body: An
         else:
             ask(server, who, method, path, body)
     return err.value
-
-
-def detail(server: Server, tid: str) -> dict[str, Any]:
-    return http(server, "GET", f"/api/tournaments/{tid}")  # type: ignore[no-any-return]
-
-
-async def play_round(
-    server: Server, people: dict[str, Person], table: dict[str, Any], seed: int, leaver: str | None
-) -> None:
-    """Everyone seated at ``table`` plays random moves to the end; ``leaver`` leaves the table
-    as soon as her game has begun (a bot plays her seat)."""
-    rng = random.Random(seed)
-    clients = []
-    for s in table["seats"]:
-        who = people[s["user_id"]]
-        c = Client(server, who.token, who.name)
-        await c.connect(table["table_id"])
-        if s["user_id"] == leaver:
-            await asyncio.to_thread(
-                ask, server, who, "POST", f"/api/tables/{table['table_id']}/leave"
-            )
-            await c.close()
-            continue
-        clients.append(c)
-    await asyncio.gather(*(c.play(random.Random(rng.random())) for c in clients))
-    for c in clients:
-        await c.close()
 
 
 def test_a_swiss_tournament_is_played_to_its_end_and_a_leaver_is_shown(make_server: Any) -> None:

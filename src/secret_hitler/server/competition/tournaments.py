@@ -216,7 +216,7 @@ def withdraw(tournament_id: str, user_id: str) -> Write:
             .values(state=WITHDRAWN, round_out=t.round)
         )
         if done.rowcount != 1:
-            raise LobbyError(409, "not_playing", "you are not playing this tournament")
+            raise LobbyError(409, "not_entered", "you are not playing this tournament")
 
     return run
 

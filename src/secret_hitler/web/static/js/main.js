@@ -1,5 +1,5 @@
 // Boot: language, header, hash router. Pages: lobby, table, replays, rules, leaderboard, profiles,
-// the arena's leaderboard of language models.
+// the arena's leaderboard of language models, tournaments.
 import { loadEngine } from "./engine.js";
 import { readLimits } from "./limits.js";
 import { get } from "./api.js";
@@ -14,6 +14,7 @@ import { mountRules } from "./rules.js";
 import { mountLeaderboard, mountProfile } from "./profile.js";
 import { mountArena } from "./arena.js";
 import { mountGlossary } from "./glossary.js";
+import { mountTournaments, mountTournament } from "./tournaments.js";
 
 const app = document.getElementById("app");
 let page = null;
@@ -57,6 +58,9 @@ function route() {
   } else if (first === "players" && second) {
     page = mountProfile(root, second);
     nav = "leaderboard";
+  } else if (first === "tournaments") {
+    page = second ? mountTournament(root, second) : mountTournaments(root);
+    nav = "leaderboard"; // (the leaderboard's tab: the header keeps its four links)
   } else if (first === "glossary") {
     page = mountGlossary(root);
     nav = "rules";

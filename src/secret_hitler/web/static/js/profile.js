@@ -177,7 +177,8 @@ export function mountLeaderboard(root, params) {
     const parts = [h("h1", { class: "page-title", text: t("leaderboard.title") })];
     parts.push(h("nav", { class: "button-row period-tabs", "aria-label": t("leaderboard.period") },
       PERIODS.map((p) => h("a", { class: p === period && !season ? "btn btn-primary" : "btn btn-secondary", href: `#/leaderboard?period=${p}`, "aria-current": p === period && !season ? "page" : null, text: t(`leaderboard.period.${p}`) })),
-      h("a", { class: season ? "btn btn-primary" : "btn btn-secondary", id: "season-tab", href: "#/leaderboard?season=current", "aria-current": season ? "page" : null, text: t("season.tab") })));
+      h("a", { class: season ? "btn btn-primary" : "btn btn-secondary", id: "season-tab", href: "#/leaderboard?season=current", "aria-current": season ? "page" : null, text: t("season.tab") }),
+      h("a", { class: "btn btn-secondary", id: "tournaments-tab", href: "#/tournaments", text: t("nav.tournaments") })));
     if (arena) parts.push(h("p", {}, h("a", { id: "arena-link", href: "#/arena" }, icon("bot"), h("span", { text: t("arena.link") }))));
     if (error) parts.push(h("p", { class: "error", role: "alert" }, icon("warning"), h("span", { text: error })));
     else if (season) parts.push(seasons || h("p", { class: "hint", text: t("app.loading") }));

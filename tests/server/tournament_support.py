@@ -1,0 +1,60 @@
+"""A tournament played on a real server for the tests (tests/server/test_tournaments.py and the
+browser's tests/web/test_web_tournaments.py): its people, its rounds played over WebSockets by
+random moves, one of them leaving her game so that a bot finishes it."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from typing import Any
+
+from rated_support import Person, account, ask
+from server_support import Client, Server, http, wait_for
+
+
+def detail(server: Server, tid: str) -> dict[str, Any]:
+    return http(server, "GET", f"/api/tournaments/{tid}")  # type: ignore[no-any-return]
+
+
+async def play_round(
+    server: Server, people: dict[str, Person], table: dict[str, Any], seed: int, leaver: str | None
+) -> None:
+    """Everyone seated at ``table`` plays random moves to the end; ``leaver`` leaves the table
+    as soon as her game has begun (a bot plays her seat)."""
+    rng = random.Random(seed)
+    clients = []
+    for s in table["seats"]:
+        who = people[s["user_id"]]
+        c = Client(server, who.token, who.name)
+        await c.connect(table["table_id"])
+        if s["user_id"] == leaver:
+            path = f"/api/tables/{table['table_id']}/leave"
+            await asyncio.to_thread(ask, server, who, "POST", path)
+            await c.close()
+            continue
+        clients.append(c)
+    await asyncio.gather(*(c.play(random.Random(rng.random())) for c in clients))
+    for c in clients:
+        await c.close()
+
+
+def finished_swiss(server: Server, prefix: str = "Entrant") -> tuple[str, list[Person], str]:
+    """A Swiss tournament of six accounts, two rounds, tables of five, played to its end; in
+    round 1 the third seat's player leaves her game. Its id, its people (the first hosts), and
+    the leaver's user id."""
+    players = [account(server, f"{prefix}{i}", "127.0.0.1") for i in range(6)]
+    by_id = {p.user_id: p for p in players}
+    body = {"name": "Friday Cup", "players": 5, "rounds": 2, "starts_at": time.time() + 3600}
+    tid = ask(server, players[0], "POST", "/api/tournaments", {**body, "checkin": 86400})["id"]
+    for p in players:
+        ask(server, p, "POST", f"/api/tournaments/{tid}/signup")  # (checked in at once)
+    ask(server, players[0], "POST", f"/api/tournaments/{tid}/start")
+    first = wait_for(lambda: (d := detail(server, tid))["round_tables"] and d, what="round 1")
+    (table,) = first["round_tables"][0]["tables"]
+    leaver = table["seats"][2]["user_id"]
+    asyncio.run(play_round(server, by_id, table, 1, leaver))
+    second = wait_for(lambda: len((d := detail(server, tid))["round_tables"]) == 2 and d)
+    asyncio.run(play_round(server, by_id, second["round_tables"][1]["tables"][0], 2, None))
+    wait_for(lambda: detail(server, tid)["status"] == "finished", what="the end")
+    return tid, players, leaver
