@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -33,8 +33,23 @@ class Anyone:
         return None
 
 
+class Blocks:
+    """The blocklists and bans the former is given (``lobby/moderation.py``'s questions)."""
+
+    def __init__(self, pairs: set[tuple[str, str]], banned: set[str]) -> None:
+        self.pairs, self.banned = pairs, banned
+
+    def kept_apart(self, user_id: str, others: Iterable[str]) -> bool:
+        return any((user_id, o) in self.pairs or (o, user_id) in self.pairs for o in others)
+
+    def banned_user(self, user_id: str) -> bool:
+        return user_id in self.banned
+
+
 @asynccontextmanager
-async def hub_at(tmp_path: Path, **settings: Any) -> AsyncIterator[tuple[Hub, System, FakeClock]]:
+async def hub_at(
+    tmp_path: Path, moderation: Blocks | None = None, **settings: Any
+) -> AsyncIterator[tuple[Hub, System, FakeClock]]:
     engine = db.make_engine(f"sqlite:///{tmp_path / 'q.db'}")
     db.migrate(engine)
     store = Store(engine)
@@ -44,7 +59,7 @@ async def hub_at(tmp_path: Path, **settings: Any) -> AsyncIterator[tuple[Hub, Sy
     hub.clock = clock
     hub.services = dataclasses.replace(hub.services, clock=clock)
     try:
-        yield hub, System(hub), clock
+        yield hub, System(hub, moderation), clock
     finally:
         await hub.close()
         store.close()
@@ -189,5 +204,30 @@ def test_a_new_player_table_stays_open_and_starts_with_bots_after_its_wait(
             await system.step()
             waiting = [t for t in hub.tables.values() if t.status == "waiting"]
             assert [t.kind for t in waiting] == [NEWBIE]
+
+    run(scenario)
+
+
+def test_blocklists_bans_and_a_rated_tables_places_keep_people_apart(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        blocks = Blocks({("p0", "p1")}, banned={"p6"})
+        async with hub_at(tmp_path, blocks) as (hub, system, clock):
+            for i in range(7):
+                await join(hub, f"p{i}")
+                clock.advance(1.0)
+            await system.step()
+            match = (await state(hub, "p0"))["match"]
+            assert match["in"] == 5
+            assert (await state(hub, "p1"))["state"] == "waiting"  # p0 blocked her
+            assert (await state(hub, "p6"))["state"] == "waiting"  # banned: never seated
+            # a rated queue: two people who joined from one address never share a table
+            now = hub.clock.time()
+            for i in range(6):
+                where = {"a": "home" if i < 2 else f"addr{i}", "d": None}
+                write = Q.join(f"r{i}", f"R{i}", 5, "rated", 25.0, where, now, NO_SHOW)
+                await hub.store.write(write)
+            await system.step()
+            r0, r1 = await state(hub, "r0"), await state(hub, "r1")
+            assert {r0["state"], r1["state"]} == {"check", "waiting"}
 
     run(scenario)

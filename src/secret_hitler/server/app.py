@@ -153,7 +153,7 @@ async def _start(app: FastAPI, settings: Settings) -> _Running:
     await mod.sync(hub)  # tables closed by an administrator whose row the server rewrote
     mod.start(hub)
     # the queue's former while this node holds the system lease, new-player tables (lobby/system.py)
-    app.state.system = System(hub)
+    app.state.system = System(hub, mod)
     app.state.system.start()
     director = Director(hub)  # every node moves the tournaments along (lobby/director.py)
     app.state.director = director

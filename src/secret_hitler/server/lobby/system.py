@@ -16,7 +16,9 @@ seconds it reads the queue (one snapshot) and:
    people whose bands fit (``matchmaking.refill``), with a new deadline; past its deadline with
    too few to refill, ends it: its people wait again, their waiting time kept;
 4. groups each pool's waiting people (player count, category) by rating band and waiting time
-   (``matchmaking.form``) into new ready checks, ``SH_QUEUE_READY`` seconds to confirm;
+   (``matchmaking.form``) into new ready checks, ``SH_QUEUE_READY`` seconds to confirm: never
+   two people a blocklist keeps apart, at a rated table never two seats from one address or
+   device; a banned person is left waiting;
 5. opens a new-player table when fewer than ``SH_NEWBIE_TABLES`` wait for players.
 
 Every node, holder or not, starts its own new-player tables: ``SH_NEWBIE_WAIT`` seconds (on the
@@ -31,8 +33,8 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ...engine.categories import RATED
 from ..competition import matchmaking as MM
@@ -60,6 +62,14 @@ QUEUE_RULES = "official"
 NEWBIE_TABLE: dict[str, Any] = {"players": 7, "rules": "official", "category": "casual"}
 
 
+class KeptApart(Protocol):
+    """The blocklists and bans (``lobby/moderation.py`` ``Moderation``)."""
+
+    def kept_apart(self, user_id: str, others: Iterable[str]) -> bool: ...
+
+    def banned_user(self, user_id: str) -> bool: ...
+
+
 def queue_table(players: int, category: str) -> dict[str, Any]:
     """The settings of a table the queue forms (checked as any new table's)."""
     return {"players": players, "rules": QUEUE_RULES, "category": category}
@@ -68,8 +78,11 @@ def queue_table(players: int, category: str) -> dict[str, Any]:
 class System:
     """The former (while this node holds the system lease) and the new-player tables' starter."""
 
-    def __init__(self, hub: Hub, band: MM.Band | None = None) -> None:
+    def __init__(
+        self, hub: Hub, moderation: KeptApart | None = None, band: MM.Band | None = None
+    ) -> None:
         self.hub = hub
+        self.moderation = moderation  # blocklists keep people apart; a banned person waits
         self.band = band or MM.Band()
         self._task: asyncio.Task[None] | None = None
         self._first_seated: dict[str, float] = {}  # new-player table -> when one first sat
@@ -112,10 +125,10 @@ class System:
             except Q.Stale:
                 continue  # the queue moved under it: the next pass reads it again
         for (players, category), pool in snap.pools.items():
-            left = [e for e in pool if e.user_id not in taken]
+            left = [e for e in pool if e.user_id not in taken and not self._banned(e.user_id)]
             by_id = {e.user_id: e for e in left}
             waiting = [MM.Waiting(e.user_id, e.rating, e.joined_at) for e in left]
-            apart = _apart(by_id) if category == RATED else None
+            apart = self._apart(by_id, category)
             for group in MM.form(waiting, players, now, self.band, apart):
                 ids = [w.user_id for w in group]
                 match_id = "m" + secrets.token_hex(8)
@@ -150,7 +163,9 @@ class System:
         if need <= 0:
             return  # all in: waiting for their answers
         pool = [
-            e for e in snap.pools.get((match.players, match.category), []) if e.user_id not in taken
+            e
+            for e in snap.pools.get((match.players, match.category), [])
+            if e.user_id not in taken and not self._banned(e.user_id)
         ]
         by_id = {e.user_id: e for e in [*pool, *members]}
         chosen = MM.refill(
@@ -159,7 +174,7 @@ class System:
             need,
             now,
             self.band,
-            _apart(by_id) if match.category == RATED else None,
+            self._apart(by_id, match.category),
         )
         if chosen is not None:
             ids = [w.user_id for w in chosen]
@@ -214,19 +229,27 @@ class System:
             if now - since >= wait and await usecases.start_with_bots(table, _has_people):
                 table.log.info("new-player table started with bots")
 
+    def _banned(self, user_id: str) -> bool:
+        return self.moderation is not None and self.moderation.banned_user(user_id)
+
+    def _apart(self, entries: dict[str, Q.Entry], category: str) -> MM.Apart:
+        """Who may not share a table: two people a blocklist keeps apart (as at a join); at a
+        rated table also two seats from one address or one device (the hashes each person
+        joined from: competition/eligibility.py)."""
+        moderation, rated = self.moderation, category == RATED
+
+        def apart(a: MM.Waiting, b: MM.Waiting) -> bool:
+            if moderation is not None and moderation.kept_apart(a.user_id, (b.user_id,)):
+                return True
+            if not rated:
+                return False
+            x, y = entries[a.user_id].admission or {}, entries[b.user_id].admission or {}
+            if x.get("a") is not None and x.get("a") == y.get("a"):
+                return True
+            return x.get("d") is not None and x.get("d") == y.get("d")
+
+        return apart
+
 
 def _has_people(table: Table) -> bool:
     return any(s.kind == "human" for s in table.seats)
-
-
-def _apart(entries: dict[str, Q.Entry]) -> MM.Apart:
-    """A rated queue's rule: one seat per address and per device at a table (the hashes each
-    person joined from: competition/eligibility.py)."""
-
-    def apart(a: MM.Waiting, b: MM.Waiting) -> bool:
-        x, y = entries[a.user_id].admission or {}, entries[b.user_id].admission or {}
-        if x.get("a") is not None and x.get("a") == y.get("a"):
-            return True
-        return x.get("d") is not None and x.get("d") == y.get("d")
-
-    return apart
