@@ -53,6 +53,15 @@ from server_load import (  # noqa: E402 - after the path set-up
 )
 
 
+async def metrics_text(http: httpx.AsyncClient) -> str:
+    """A node's /metrics. Its kept-alive connection may have been closed by the node while the
+    starts took minutes (its keep-alive timeout): asked once more on a fresh one."""
+    try:
+        return (await http.get("/metrics")).text
+    except httpx.TransportError:
+        return (await http.get("/metrics")).text
+
+
 def tree_cpu_seconds(root: int) -> float:
     """CPU time of a process and its children (Linux /proc): PostgreSQL's server forks a
     process per connection; those that ended are in the root's reaped children's times."""
@@ -159,7 +168,7 @@ async def run(
         own0 = time.process_time()
         spy = start_py_spy(args.py_spy, pids[0], args.duration) if args.py_spy else None
         backing0 = {k: tree_cpu_seconds(p) if p else float("nan") for k, p in backing.items()}
-        before = [server_actions((await h.get("/metrics")).text) for h in https]
+        before = [server_actions(await metrics_text(h)) for h in https]
         await asyncio.wait(clients, timeout=args.duration)
         totals.stop = True
         elapsed = time.perf_counter() - t0
@@ -171,7 +180,7 @@ async def run(
         }
         if spy is not None:
             spy.wait()
-        metrics = [(await h.get("/metrics")).text for h in https]
+        metrics = [await metrics_text(h) for h in https]
         for t in clients:
             t.cancel()
         await asyncio.gather(*clients, return_exceptions=True)
