@@ -80,6 +80,13 @@ def test_play_now_finds_a_game_answers_the_ready_check_and_goes_to_the_table(
     table_id = unquote(page.url.split("#/t/", 1)[1].split("?")[0])
     detail = web_server.api("GET", f"/api/tables/{table_id}", token=me)
     assert detail["kind"] == "queue" and detail["status"] == "playing"
+    # back in the lobby she is not sent to the table again: offered it, and a new game
+    page.goto(f"{web_server.url}/")
+    link = page.locator(".queue-panel a.btn-primary")
+    link.wait_for(timeout=15_000)
+    assert table_id in unquote(link.get_attribute("href") or "")
+    assert "#/t/" not in page.url
+    assert page.locator("[data-fkey=queue-join]").is_enabled()
     assert errors == []
 
 

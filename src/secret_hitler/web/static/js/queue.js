@@ -45,10 +45,13 @@ export function queuePanel(session, onError) {
     q.timer = setTimeout(poll, inQueue ? POLL_MS : COUNTS_MS);
   };
   const take = (s) => {
+    // to the table only when this panel saw the wait end there (back in the lobby later, the
+    // server still says "seated" for a while: the panel offers the table, and a new game)
+    const wasQueued = q.state && (q.state.state === "waiting" || q.state.state === "check");
     q.state = s;
     q.skew = s && typeof s.now === "number" ? s.now * 1000 - Date.now() : 0; // the server's clock
     const view = queueView(s, q.choice, Date.now(), q.skew);
-    if (view.mode === "seated" && !q.moved) {
+    if (view.mode === "seated" && wasQueued && !q.moved) {
       q.moved = true;
       location.hash = `#/t/${encodeURIComponent(view.table)}`;
     }
@@ -106,9 +109,8 @@ function panel(q, act) {
     return parts;
   }
   if (view.mode === "seated") {
-    parts.push(h("p", { role: "status", text: t("queue.seated") }),
+    parts.push(q.moved ? h("p", { role: "status", text: t("queue.seated") }) : null,
       h("a", { class: "btn btn-primary", href: `#/t/${encodeURIComponent(view.table)}` }, t("queue.to_table")));
-    return parts;
   }
   if (view.mode === "waiting") {
     parts.push(h("p", { role: "status", class: "queue-status", text: t("queue.looking", { players: view.players, category: t(`category.${view.category}`) }) }),
@@ -125,7 +127,7 @@ function panel(q, act) {
   parts.push(h("div", { class: "grid-2" },
     menu("queue-players", "players", t("queue.players"), QUEUE_PLAYERS.map((n) => [n, String(n)])),
     menu("queue-category", "category", t("lobby.category"), QUEUE_CATEGORIES.map((c) => [c, t(`category.${c}`)]))));
-  if (view.waiting !== null) parts.push(h("p", { class: "hint", text: t("queue.in_pool", { count: view.waiting }) }));
+  if (view.waiting != null) parts.push(h("p", { class: "hint", text: t("queue.in_pool", { count: view.waiting }) }));
   if (view.cooldown) parts.push(h("p", { class: "error", text: t("queue.cooldown", { time: new Date(view.cooldown * 1000).toLocaleTimeString() }) }));
   parts.push(h("button", { type: "button", class: "btn btn-primary", disabled: q.busy || Boolean(view.cooldown), onclick: act.join, dataset: { fkey: "queue-join" } }, t("queue.join")));
   return parts;
