@@ -105,6 +105,7 @@ def test_the_lobby_lists_the_new_player_table_first_and_shows_rating_limits(
     page.goto(f"{web_server.url}/")
     first = page.locator(".tables-box .table-card").first
     first.locator(".tag-newbie").wait_for(timeout=15_000)
+    assert first.locator("h3").inner_text() == first.locator(".tag-newbie").inner_text()
     limited = page.locator(".tables-box .table-card", has=page.locator(".tag-rating-limit")).first
     text = limited.locator(".tag-rating-limit").inner_text()
     assert "10" in text and "30" in text

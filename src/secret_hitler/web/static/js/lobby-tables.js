@@ -36,7 +36,7 @@ export function tableCard(table, on) {
   const extra = tags(table);
   return h("li", { class: `table-card status-${status}` },
     h("div", { class: "table-card-main" },
-      h("h3", { text: tableTitle(table) }),
+      h("h3", { text: table.kind === "newbie" && !table.name ? t("lobby.kind.newbie") : tableTitle(table) }),
       h("dl", { class: "facts inline" },
         h("dt", { text: t("lobby.tables.col.players") }), h("dd", { text: t("lobby.tables.players_value", { count: taken, max: table.players }) }),
         h("dt", { text: t("lobby.tables.col.rules") }), h("dd", { text: presetName(table.rules) }),
