@@ -51,6 +51,8 @@ log = logging.getLogger("secret_hitler.server.system")
 
 #: The lease of the queue's former (a lease row no table has: ``cluster/lease.py``).
 LEASE = "~system:queue"
+#: Seconds between two sweeps of the queue's old rows (seated entries, no-shows).
+SWEEP_EVERY = 60.0
 #: The categories a person may queue for: a rated game, or the same game unrated.
 CATEGORIES = (RATED, "casual")
 #: Who hosts the tables nobody made (no account has this id: ids are hex).
@@ -86,6 +88,7 @@ class System:
         self.band = band or MM.Band()
         self._task: asyncio.Task[None] | None = None
         self._first_seated: dict[str, float] = {}  # new-player table -> when one first sat
+        self._swept = float("-inf")  # when the queue's old rows were last swept
 
     @property
     def settings(self) -> Any:
@@ -137,7 +140,9 @@ class System:
                     await store.write(
                         fence(Q.open_match(match_id, players, category, ids, deadline, now))
                     )
-        await store.write(fence(Q.sweep(now)))
+        if now - self._swept >= SWEEP_EVERY:
+            await store.write(fence(Q.sweep(now)))
+            self._swept = now
         await self._keep_newbie_open(fence)
 
     # ------------------------------------------------------------------ ready checks
