@@ -78,14 +78,15 @@ async def detail(hub: Hub) -> dict[str, Any]:
     return await hub.store.read(TN.detail("Tcup"))  # type: ignore[no-any-return]
 
 
-async def play_out(table: Table) -> None:
-    """The table's game to its end, each move the first legal one of the first seat to act."""
+async def play_out(table: Table, away: int | None = None) -> None:
+    """The table's game to its end, each move the first legal one of the first seat to act;
+    ``away``: a seat whose every move a stand-in makes (``by: absent``: its player is gone)."""
     while table.status != "finished":
         game = table.game
         assert game is not None
         seat = game.to_act()[0]
         action = next(a for a in game.legal_actions(seat) if a.type != "claim")
-        await table.submit(seat, action)
+        await table.submit(seat, action, "absent" if seat == away else None)
 
 
 def tables_of(hub: Hub, found: dict[str, Any], number: int) -> list[Table]:
@@ -224,5 +225,31 @@ def test_who_withdraws_plays_no_further_round(tmp_path: Path) -> None:
         assert ids[0] not in {s.user_id for s in second.seats} and second.players == 5
         line = next(ln for ln in found["standings"] if ln["user_id"] == ids[0])
         assert line["state"] == TN.WITHDRAWN and line["games"] == 1  # her game still counts
+
+    with_hub(tmp_path, scenario)
+
+
+def test_a_player_a_stand_in_played_for_scores_nothing_and_is_dropped(tmp_path: Path) -> None:
+    """Away for her whole game (a stand-in made every move of her seat): 0 points whatever her
+    team did, ``left`` in the standings and on her seat, and no seat in round 2."""
+
+    async def scenario(hub: Hub, director: Director) -> None:
+        await hub.store.write(TN.create(tournament(checkin=START), 3))
+        await sign_up(hub, 6, 0)
+        await director.step(START)
+        (table,) = tables_of(hub, await detail(hub), 1)
+        away = 1
+        gone = table.seats[away].user_id
+        await play_out(table, away)
+        await director.step(START + 60)
+        found = await detail(hub)
+        seat = found["round_tables"][0]["tables"][0]["seats"][away]
+        assert seat["user_id"] == gone and seat["left"] is True and seat["points"] == 0
+        line = next(ln for ln in found["standings"] if ln["user_id"] == gone)
+        assert line["left"] == 1 and line["points"] == 0 and line["state"] == TN.DROPPED
+        others = [s for s in found["round_tables"][0]["tables"][0]["seats"] if s["seat"] != away]
+        assert all(s["points"] == (1.0 if s["won"] else 0.0) for s in others)  # flat scoring
+        (second,) = tables_of(hub, found, 2)
+        assert gone not in {s.user_id for s in second.seats} and second.players == 5
 
     with_hub(tmp_path, scenario)

@@ -103,6 +103,8 @@ class Director:
                 await self.advance(t, now)
             except LobbyError as exc:  # another node took this step first
                 log.info("tournament step not taken: %s", exc.message, extra={"tournament": t.id})
+            except Exception:  # (the next look tries again; the other tournaments go on)
+                log.exception("could not move a tournament along", extra={"tournament": t.id})
 
     async def advance(self, t: Tournament, now: float) -> None:
         store = self.hub.store
