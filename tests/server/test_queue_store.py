@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,7 +17,7 @@ from secret_hitler.server.competition import limits as L
 from secret_hitler.server.competition import queue as Q
 from secret_hitler.server.core.errors import LobbyError
 from secret_hitler.server.storage import db
-from secret_hitler.server.storage.writer import Write
+from secret_hitler.server.storage.writer import Store, Write
 
 NO_SHOW = 60.0  # the first no-show cooldown these tests use
 
@@ -163,3 +165,25 @@ def test_rating_limits_are_checked_and_refuse_outside_players(engine: sa.Engine)
 
 def _rating(user_id: str, mu: float, sigma: float) -> dict[str, Any]:
     return {"user_id": user_id, "mu": mu, "sigma": sigma, "games": 1, "updated_at": 0.0}
+
+
+def test_a_refused_step_reaches_its_caller_and_is_no_logged_failure(
+    engine: sa.Engine, caplog: pytest.LogCaptureFixture
+) -> None:
+    async def scenario() -> None:
+        store = Store(engine)
+        try:
+            await store.write(Q.join("ann", "Ann", 5, "casual", 25.0, None, 0.0, NO_SHOW))
+            with pytest.raises(LobbyError):
+                await store.write(Q.join("ann", "Ann", 5, "casual", 25.0, None, 1.0, NO_SHOW))
+            with pytest.raises(Q.Stale):
+                await store.write(Q.open_match("m1", 5, "casual", ["bo"], 30.0, 1.0))
+            assert await store.read(Q.counts()) == [
+                {"players": 5, "category": "casual", "waiting": 1}
+            ]
+        finally:
+            store.close()
+
+    with caplog.at_level(logging.ERROR):
+        asyncio.run(scenario())
+    assert "database write failed" not in caplog.text

@@ -32,7 +32,7 @@ from sqlalchemy.engine import Connection
 
 from ..core.errors import LobbyError
 from ..storage import db
-from ..storage.writer import Write
+from ..storage.writer import Refused, Write
 
 WAITING, CHECK, SEATED = "waiting", "check", "seated"
 #: No-shows older than this are forgotten.
@@ -48,7 +48,7 @@ Q = db.queue_entries
 M = db.queue_matches
 
 
-class Stale(Exception):
+class Stale(Refused):
     """The queue changed under a write of the former (someone left, or another node formed
     first): nothing was written."""
 

@@ -122,7 +122,18 @@ class System:
         store = self.hub.store
         snap: Q.Snapshot = await store.read(Q.snapshot())
         taken: set[str] = set()  # waiting people put in a ready check during this pass
+        # the complete ready checks' tables together (their writes share the store's commits)
+        complete = [m for m in snap.matches if m.complete]
+        seated = await asyncio.gather(
+            *(self._seat(m, fence, now) for m in complete), return_exceptions=True
+        )
+        for match, outcome in zip(complete, seated, strict=True):
+            if isinstance(outcome, BaseException) and not isinstance(outcome, Q.Stale):
+                log.error("a queue table could not be opened", exc_info=outcome,
+                          extra={"match": match.id})  # fmt: skip
         for match in snap.matches:
+            if match.complete:
+                continue
             try:
                 await self._mind(match, snap, taken, fence, now)
             except Q.Stale:
@@ -132,21 +143,28 @@ class System:
             by_id = {e.user_id: e for e in left}
             waiting = [MM.Waiting(e.user_id, e.rating, e.joined_at) for e in left]
             apart = self._apart(by_id, category)
-            for group in MM.form(waiting, players, now, self.band, apart):
-                ids = [w.user_id for w in group]
-                match_id = "m" + secrets.token_hex(8)
-                deadline = now + self.settings.queue_ready
-                with contextlib.suppress(Q.Stale):
-                    await store.write(
-                        fence(Q.open_match(match_id, players, category, ids, deadline, now))
-                    )
+            deadline = now + self.settings.queue_ready
+            opened = [
+                fence(
+                    Q.open_match("m" + secrets.token_hex(8), players, category, ids, deadline, now)
+                )
+                for ids in (
+                    [w.user_id for w in g] for g in MM.form(waiting, players, now, self.band, apart)
+                )
+            ]
+            # written together; one someone left meanwhile is refused alone (Stale)
+            for outcome in await asyncio.gather(
+                *(store.write(w) for w in opened), return_exceptions=True
+            ):
+                if isinstance(outcome, BaseException) and not isinstance(outcome, Q.Stale):
+                    raise outcome
         if now - self._swept >= SWEEP_EVERY:
             await store.write(fence(Q.sweep(now)))
             self._swept = now
         await self._keep_newbie_open(fence)
 
     # ------------------------------------------------------------------ ready checks
-    async def _mind(
+    async def _mind(  # a ready check not complete yet
         self,
         match: Q.Match,
         snap: Q.Snapshot,
@@ -155,9 +173,6 @@ class System:
         now: float,
     ) -> None:
         store = self.hub.store
-        if match.complete:
-            await self._seat(match, fence, now)
-            return
         members = list(match.members)
         if now >= match.deadline:
             gone = set(await store.write(fence(Q.drop_unready(match.id, now))))

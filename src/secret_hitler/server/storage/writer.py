@@ -33,6 +33,8 @@ from typing import Any
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import Connection, Engine
 
+from ..core.errors import LobbyError
+
 log = logging.getLogger("secret_hitler.server.store")
 
 Write = Callable[[Connection], Any]
@@ -43,6 +45,12 @@ _BACKOFF_MAX = 2.0
 _ATTEMPT_MAX = (
     2.0  # longest a single SQLite attempt waits for a lock (then the deadline is checked)
 )
+
+
+class Refused(Exception):
+    """A write that refuses by design, its rows having changed under it (the queue's former's,
+    competition/queue.py ``Stale``): nothing was written, the caller is told; not logged as a
+    failure, as a ``LobbyError`` raised in a write (a person's step refused) is not."""
 
 
 class StorageUnavailable(Exception):
@@ -388,7 +396,8 @@ class Store:
             if is_unavailable(exc):
                 return [(_RETRY, exc)] * len(fns)
             if len(fns) == 1:
-                log.exception("database write failed")
+                if not isinstance(exc, (Refused, LobbyError)):  # (a refusal is no failure)
+                    log.exception("database write failed")
                 return [(_ERR, exc)]
         out: list[tuple[int, Any]] = []
         for i, fn in enumerate(fns):
