@@ -18,7 +18,7 @@ import sqlalchemy as sa
 from cluster_support import Redis, find_redis, play_through, start_nodes
 from rated_support import account, ask
 from server_support import Client, Postgres, http, wait_for
-from tournament_support import detail
+from tournament_support import detail, round_open
 
 from secret_hitler.server.cluster import lease
 from secret_hitler.server.core.config import database_url_for
@@ -63,7 +63,7 @@ def test_a_tournament_goes_on_when_its_tables_node_dies(
     for i, p in enumerate(players):  # through both nodes
         ask(nodes[i % 2], p, "POST", f"/api/tournaments/{tid}/signup")
     ask(nodes[0], players[0], "POST", f"/api/tournaments/{tid}/start")
-    first = wait_for(lambda: (d := detail(nodes[1], tid))["round_tables"] and d, what="round 1")
+    first = wait_for(lambda: round_open(nodes[1], tid, 1), what="round 1")
     seated = [(tb["table_id"], tb["seats"]) for tb in first["round_tables"][0]["tables"]]
     again = detail(nodes[0], tid)["round_tables"][0]["tables"]  # one database: the same round
     assert [(tb["table_id"], tb["seats"]) for tb in again] == seated
@@ -98,9 +98,7 @@ def test_a_tournament_goes_on_when_its_tables_node_dies(
     asyncio.run(round_one())
     assert owner.proc is not None and owner.proc.poll() is not None  # dead
     assert killed_at["end"] > killed_at["seq"]  # the game went on through the other node
-    second = wait_for(
-        lambda: len((d := detail(other, tid))["round_tables"]) == 2 and d, what="round 2"
-    )
+    second = wait_for(lambda: round_open(other, tid, 2), what="round 2")
     assert second["round_tables"][0]["tables"][0]["done"]
     (table2,) = second["round_tables"][1]["tables"]
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from rated_support import Person, account, ask
 from server_support import HttpError, Server, http, wait_for
-from tournament_support import detail, play_round
+from tournament_support import detail, play_round, round_open
 from typer.testing import CliRunner
 
 from secret_hitler.cli import app
@@ -81,7 +81,7 @@ def test_a_swiss_tournament_is_played_to_its_end_and_a_leaver_is_shown(make_serv
     assert {e["state"] for e in detail(server, tid)["entrants"]} == {"checked", "signed"}
     ask(server, host, "POST", f"/api/tournaments/{tid}/start")
 
-    first = wait_for(lambda: (d := detail(server, tid))["round_tables"] and d, what="round 1")
+    first = wait_for(lambda: round_open(server, tid, 1), what="round 1")
     assert first["status"] == "running" and first["round"] == 1
     assert late.user_id not in {e["user_id"] for e in first["entrants"]}  # not checked in
     assert refused(server, late, "POST", f"/api/tournaments/{tid}/signup").code == (
@@ -94,9 +94,7 @@ def test_a_swiss_tournament_is_played_to_its_end_and_a_leaver_is_shown(make_serv
     leaver = table["seats"][2]["user_id"]
     asyncio.run(play_round(server, by_id, table, 1, leaver))
 
-    second = wait_for(
-        lambda: len((d := detail(server, tid))["round_tables"]) == 2 and d, what="round 2"
-    )
+    second = wait_for(lambda: round_open(server, tid, 2), what="round 2")
     (table2,) = second["round_tables"][1]["tables"]
     assert leaver not in {s["user_id"] for s in table2["seats"]} and len(table2["seats"]) == 5
     asyncio.run(play_round(server, by_id, table2, 2, None))

@@ -39,6 +39,16 @@ async def play_round(
         await c.close()
 
 
+def round_open(server: Server, tid: str, number: int) -> dict[str, Any] | None:
+    """The tournament's detail once round ``number``'s tables are all open (their games
+    started: a table's row is stored a moment before its node serves it), else None."""
+    found = detail(server, tid)
+    rounds = [r for r in found["round_tables"] if r["round"] == number]
+    if not rounds or any(tb["status"] not in ("playing", "finished") for tb in rounds[0]["tables"]):
+        return None
+    return found
+
+
 def finished_swiss(server: Server, prefix: str = "Entrant") -> tuple[str, list[Person], str]:
     """A Swiss tournament of six accounts, two rounds, tables of five, played to its end; in
     round 1 the third seat's player leaves her game. Its id, its people (the first hosts), and
@@ -50,11 +60,36 @@ def finished_swiss(server: Server, prefix: str = "Entrant") -> tuple[str, list[P
     for p in players:
         ask(server, p, "POST", f"/api/tournaments/{tid}/signup")  # (checked in at once)
     ask(server, players[0], "POST", f"/api/tournaments/{tid}/start")
-    first = wait_for(lambda: (d := detail(server, tid))["round_tables"] and d, what="round 1")
+    first = wait_for(lambda: round_open(server, tid, 1), what="round 1")
     (table,) = first["round_tables"][0]["tables"]
     leaver = table["seats"][2]["user_id"]
     asyncio.run(play_round(server, by_id, table, 1, leaver))
-    second = wait_for(lambda: len((d := detail(server, tid))["round_tables"]) == 2 and d)
+    second = wait_for(lambda: round_open(server, tid, 2), what="round 2")
     asyncio.run(play_round(server, by_id, second["round_tables"][1]["tables"][0], 2, None))
     wait_for(lambda: detail(server, tid)["status"] == "finished", what="the end")
     return tid, players, leaver
+
+
+def finished_elimination(server: Server, prefix: str = "Knock") -> tuple[str, list[Person]]:
+    """A single elimination tournament of ten accounts at tables of five played to its final:
+    two tables in round 1, the final of their winners (made up to five). Its id and people."""
+    players = [account(server, f"{prefix}{i}", "127.0.0.1") for i in range(10)]
+    by_id = {p.user_id: p for p in players}
+    body = {"name": "Knockout", "format": "elimination", "players": 5}
+    body |= {"starts_at": time.time() + 3600, "checkin": 86400}
+    tid = ask(server, players[0], "POST", "/api/tournaments", body)["id"]
+    for p in players:
+        ask(server, p, "POST", f"/api/tournaments/{tid}/signup")
+    ask(server, players[0], "POST", f"/api/tournaments/{tid}/start")
+    first = wait_for(lambda: round_open(server, tid, 1), what="round 1")
+
+    async def both(tables: list[dict[str, Any]]) -> None:
+        await asyncio.gather(
+            *(play_round(server, by_id, tb, i, None) for i, tb in enumerate(tables))
+        )
+
+    asyncio.run(both(first["round_tables"][0]["tables"]))
+    final = wait_for(lambda: round_open(server, tid, 2), what="the final")
+    asyncio.run(both(final["round_tables"][1]["tables"]))
+    wait_for(lambda: detail(server, tid)["status"] == "finished", what="the final's end")
+    return tid, players

@@ -16,7 +16,7 @@ from web_support import LANGUAGES, MISSING, ROOT, Server, layout_problems, missi
 
 sys.path.insert(0, str(ROOT / "tests" / "server"))  # the tournaments of the server tests
 from rated_support import account, ask  # noqa: E402
-from tournament_support import finished_swiss  # noqa: E402
+from tournament_support import finished_elimination, finished_swiss  # noqa: E402
 
 SIZES = ((390, 844), (1920, 1080))  # a phone, a big screen
 
@@ -24,13 +24,14 @@ SIZES = ((390, 844), (1920, 1080))  # a phone, a big screen
 @pytest.fixture(scope="module")
 def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """A server with one finished Swiss tournament (six accounts, one of whom left her game in
-    round 1) and one open for sign-up."""
+    round 1), a finished single elimination of ten, and one open for sign-up."""
     server = Server(Path(tmp_path_factory.mktemp("tournaments")))
     server.start()
     try:
         tid, players, leaver = finished_swiss(server, prefix="Cup")
         body = {"name": "Sunday Open", "players": 5, "starts_at": time.time() + 7200}
         open_id = ask(server, players[0], "POST", "/api/tournaments", body)["id"]
+        server.knockout = finished_elimination(server)  # type: ignore[attr-defined]
         server.finished = (tid, players, leaver)  # type: ignore[attr-defined]
         server.open_id = open_id  # type: ignore[attr-defined]
         yield server
@@ -82,6 +83,32 @@ def test_a_finished_tournament_shows_its_standings_and_who_a_bot_stood_in_for(
     assert rounds.nth(1).locator(".round-seat").count() == 5
     assert page.locator(".tournament-page[data-status=finished]").count() == 1
     assert page.locator("#tournament-actions").count() == 0  # nothing to do in a past one
+    _clean(page, ".tournament-page")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_single_elimination_shows_its_bracket_and_its_champions(
+    web_server: Server, new_context: Any, size: tuple[int, int]
+) -> None:
+    tid, players = web_server.knockout  # type: ignore[attr-defined]
+    found = web_server.api("GET", f"/api/tournaments/{tid}")
+    page = _page(new_context, size, players[0].token)
+    page.goto(f"{web_server.url}/#/tournaments/{tid}")
+    bracket = page.locator("#tournament-rounds.bracket")
+    bracket.wait_for(timeout=15_000)
+    assert "Bracket" in bracket.locator("h2").inner_text()
+    rounds = bracket.locator(".round")
+    assert rounds.count() == 2
+    assert rounds.nth(0).locator(".round-table").count() == 2
+    assert rounds.nth(1).locator(".round-table").count() == 1
+    went_on = rounds.nth(0).locator(".round-table .hint").all_inner_texts()
+    assert len(went_on) == 2 and all(text.startswith("Went on: ") for text in went_on)
+    champions = {ln["name"] for ln in found["standings"] if ln["champion"]}
+    assert champions
+    shown = page.locator("#tournament-standings .badge.champion")
+    assert shown.count() == len(champions)
+    top = page.locator("#tournament-standings tbody tr th a").all_inner_texts()[: len(champions)]
+    assert set(top) == champions
     _clean(page, ".tournament-page")
 
 
