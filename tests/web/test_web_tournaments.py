@@ -103,6 +103,9 @@ def test_a_single_elimination_shows_its_bracket_and_its_champions(
     assert rounds.nth(1).locator(".round-table").count() == 1
     went_on = rounds.nth(0).locator(".round-table .hint").all_inner_texts()
     assert len(went_on) == 2 and all(text.startswith("Went on: ") for text in went_on)
+    names = {n for text in went_on for n in text.removeprefix("Went on: ").split(", ")}
+    (final,) = found["round_tables"][1]["tables"]
+    assert names == {s["name"] for s in final["seats"]}  # each table's people in the final
     champions = {ln["name"] for ln in found["standings"] if ln["champion"]}
     assert champions
     shown = page.locator("#tournament-standings .badge.champion")

@@ -6,7 +6,7 @@
 // asks again every few seconds while the tournament is open, so the standings move as games end.
 import { h, replace } from "./dom.js";
 import { icon } from "./icons.js";
-import { t, has, language } from "./i18n.js";
+import { t, has, language, list as joinList } from "./i18n.js";
 import { get, post, currentUser, errorText } from "./api.js";
 
 const REFRESH_MS = 4000;
@@ -132,9 +132,6 @@ export function mountTournaments(root) {
 }
 
 // ---------------------------------------------------------------------- a tournament
-/** Who advanced from a finished elimination round: the seats that won and played to the end. */
-const advanced = (seat) => seat.won && !seat.left;
-
 function seatLine(seat, current) {
   const classes = ["round-seat"];
   if (seat.user_id === current) classes.push("me");
@@ -148,14 +145,16 @@ function seatLine(seat, current) {
   return h("li", { class: classes.join(" ") }, h("span", { class: "seat-name", text: seat.name || "?" }), result);
 }
 
-function roundTable(tb, index, current, tm) {
+/** `next`: the people of the round after this table's (an elimination: who went on from it, as
+ * the server seated them), or null when there is none yet. */
+function roundTable(tb, index, current, next) {
   const mine = tb.seats.some((s) => s.user_id === current);
   const live = !tb.done && tb.status === "playing";
   return h("article", { class: `round-table${mine ? " mine" : ""}${tb.done ? " done" : ""}`, dataset: { table: tb.table_id } },
     h("h4", {}, h("span", { text: t("tournament.table", { number: index + 1 }) }),
       h("a", { href: `#/t/${encodeURIComponent(tb.table_id)}`, class: "table-link", text: live ? t(mine ? "tournament.play" : "tournament.watch") : t("tournament.open_table") })),
     h("ol", { class: "round-seats" }, tb.seats.map((s) => seatLine(s, current))),
-    tm.format === "elimination" && tb.done ? h("p", { class: "hint", text: t("tournament.advanced", { names: tb.seats.filter(advanced).map((s) => s.name).join(t("list.separator")) || "–" }) }) : null);
+    next && tb.done ? h("p", { class: "hint", text: t("tournament.advanced", { names: joinList(tb.seats.filter((s) => next.has(s.user_id)).map((s) => s.name)) || "–" }) }) : null);
 }
 
 function rounds(tm, current) {
@@ -163,9 +162,13 @@ function rounds(tm, current) {
   const cls = tm.format === "elimination" ? "bracket" : "swiss-rounds";
   return h("section", { class: cls, id: "tournament-rounds", "aria-labelledby": "tournament-rounds-title" },
     h("h2", { id: "tournament-rounds-title", text: t(tm.format === "elimination" ? "tournament.bracket" : "tournament.rounds") }),
-    h("div", { class: `${cls}-columns` }, tm.round_tables.map((r) => h("div", { class: "round", dataset: { round: r.round } },
-      h("h3", { text: t("tournament.round", { number: r.round }) }),
-      r.tables.map((tb, i) => roundTable(tb, i, current, tm))))));
+    h("div", { class: `${cls}-columns` }, tm.round_tables.map((r, k) => {
+      const after = tm.format === "elimination" ? tm.round_tables[k + 1] : null;
+      const next = after ? new Set(after.tables.flatMap((tb) => tb.seats.map((s) => s.user_id))) : null;
+      return h("div", { class: "round", dataset: { round: r.round } },
+        h("h3", { text: t("tournament.round", { number: r.round }) }),
+        r.tables.map((tb, i) => roundTable(tb, i, current, next)));
+    })));
 }
 
 function standings(tm, current) {
