@@ -261,7 +261,7 @@ export function mountTournament(root, id) {
       [t("tournament.scoring"), t(`tournament.scoring.${tm.scoring}`)],
       [t("tournament.starts_at"), when(tm.starts_at)],
       [t("tournament.checkin_opens"), when(tm.checkin_opens)],
-      [t("tournament.entrants"), t("tournament.entrants_count", { count: tm.entrants.length, max: tm.max_entrants })],
+      [t("tournament.entrants"), `${tm.entrants.length} / ${tm.max_entrants}`],
     ];
     if (tm.status === "running") facts.push([t("tournament.current_round"), tm.format === "swiss" ? t("tournament.round_of", { number: tm.round, rounds: tm.rounds }) : t("tournament.round", { number: tm.round })]);
     return [
