@@ -253,3 +253,17 @@ def test_a_player_a_stand_in_played_for_scores_nothing_and_is_dropped(tmp_path: 
         assert gone not in {s.user_id for s in second.seats} and second.players == 5
 
     with_hub(tmp_path, scenario)
+
+
+def test_a_tournament_without_check_in_starts_with_everyone_signed_up(tmp_path: Path) -> None:
+    async def scenario(hub: Hub, director: Director) -> None:
+        await hub.store.write(TN.create(tournament(checkin=0.0), 3))
+        ids = await sign_up(hub, 5, START - 7200)
+        await director.step(START)
+        found = await detail(hub)
+        assert found["status"] == TN.RUNNING
+        assert {e["user_id"]: e["state"] for e in found["entrants"]} == dict.fromkeys(
+            ids, TN.PLAYING
+        )
+
+    with_hub(tmp_path, scenario)

@@ -293,7 +293,8 @@ def open_checkin(tournament_id: str) -> Write:
 
 
 def begin(tournament_id: str, seeds: dict[str, float]) -> Write:
-    """The start: the checked-in play (with their seed rating), the others' sign-ups go."""
+    """The start: those in ``seeds`` play (with their seed rating: the checked-in, or everyone
+    signed up when the tournament has no check-in), the others' sign-ups go."""
 
     def run(conn: Connection) -> None:
         done = conn.execute(
@@ -301,13 +302,15 @@ def begin(tournament_id: str, seeds: dict[str, float]) -> Write:
         )
         if done.rowcount != 1:
             raise LobbyError(409, "tournament_started", "the tournament runs already")
-        conn.execute(E.delete().where(E.c.tournament_id == tournament_id, E.c.state == SIGNED))
         for user_id, seed in seeds.items():
             conn.execute(
                 E.update()
                 .where(E.c.tournament_id == tournament_id, E.c.user_id == user_id)
                 .values(state=PLAYING, seed=seed)
             )
+        conn.execute(
+            E.delete().where(E.c.tournament_id == tournament_id, E.c.state.in_((SIGNED, CHECKED)))
+        )
 
     return run
 

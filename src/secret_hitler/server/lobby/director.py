@@ -118,9 +118,8 @@ class Director:
 
     async def _begin(self, t: Tournament, now: float) -> None:
         store = self.hub.store
-        people = [
-            e["user_id"] for e in await store.read(_entrants(t.id)) if e["state"] == TN.CHECKED
-        ]
+        here = (TN.CHECKED,) if t.checkin > 0 else (TN.CHECKED, TN.SIGNED)  # 0: no check-in
+        people = [e["user_id"] for e in await store.read(_entrants(t.id)) if e["state"] in here]
         if len(people) < MIN_PLAYERS:
             await store.write(TN.set_status(t.id, TN.CANCELLED, now))
             log.info("tournament cancelled: too few checked in", extra={"tournament": t.id})
