@@ -74,6 +74,11 @@ async def sign_up(hub: Hub, n: int, at: float) -> list[str]:
     return ids
 
 
+async def sign_up_one(hub: Hub, uid: str) -> list[str]:
+    await hub.store.write(TN.sign_up("Tcup", uid, uid.upper(), None, START - 7000))
+    return [uid]
+
+
 async def detail(hub: Hub) -> dict[str, Any]:
     return await hub.store.read(TN.detail("Tcup"))  # type: ignore[no-any-return]
 
@@ -258,8 +263,13 @@ def test_a_player_a_stand_in_played_for_scores_nothing_and_is_dropped(tmp_path: 
 def test_a_tournament_without_check_in_starts_with_everyone_signed_up(tmp_path: Path) -> None:
     async def scenario(hub: Hub, director: Director) -> None:
         await hub.store.write(TN.create(tournament(checkin=0.0), 3))
-        ids = await sign_up(hub, 5, START - 7200)
-        await director.step(START)
+        ids = await sign_up(hub, 4, START - 7200)
+        with pytest.raises(LobbyError) as err:  # the host's start: five signed up are needed
+            await hub.store.write(TN.start_now("Tcup", "host", START - 3600, 5))
+        assert err.value.code == "too_few_checked_in"
+        ids += await sign_up_one(hub, "u99")
+        await hub.store.write(TN.start_now("Tcup", "host", START - 3600, 5))
+        await director.step(START - 3600)
         found = await detail(hub)
         assert found["status"] == TN.RUNNING
         assert {e["user_id"]: e["state"] for e in found["entrants"]} == dict.fromkeys(

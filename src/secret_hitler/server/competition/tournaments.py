@@ -249,18 +249,19 @@ def start_now(tournament_id: str, host: str, now: float, least: int) -> Write:
         t = _must(conn, tournament_id)
         if t.host != host:
             raise LobbyError(403, "not_host", "only the tournament's host may do this")
-        if t.status != CHECKIN:
+        no_checkin = t.checkin <= 0  # (everyone signed up plays)
+        if t.status != CHECKIN and not (no_checkin and t.status == SIGNUP):
             raise LobbyError(
                 409,
                 "not_checkin",
                 "open check-in first" if t.status == SIGNUP else "the tournament began already",
             )
-        checked = _count(conn, t.id, (CHECKED,))
+        checked = _count(conn, t.id, (CHECKED, SIGNED) if no_checkin else (CHECKED,))
         if checked < least:
             raise LobbyError(
                 409, "too_few_checked_in", f"{checked} checked in: a table needs {least}"
             )
-        conn.execute(T.update().where(T.c.id == t.id).values(starts_at=now))
+        conn.execute(T.update().where(T.c.id == t.id).values(starts_at=now, status=CHECKIN))
 
     return run
 

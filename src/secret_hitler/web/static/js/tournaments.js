@@ -240,8 +240,8 @@ export function mountTournament(root, id) {
       if (["signed", "checked", "playing"].includes(entry.state)) row.push(button("withdraw", "tournament.withdraw"));
     }
     if (user && user.user_id === tm.host) {
-      if (tm.status === "signup") row.push(button("open-checkin", "tournament.open_checkin"));
-      if (tm.status === "checkin") row.push(button("start", "tournament.start", true));
+      if (tm.status === "signup" && tm.checkin > 0) row.push(button("open-checkin", "tournament.open_checkin"));
+      if (tm.status === "checkin" || (tm.status === "signup" && tm.checkin === 0)) row.push(button("start", "tournament.start", true));
       row.push(button("cancel", "tournament.cancel"));
     }
     const mine = tm.status === "running" && user
