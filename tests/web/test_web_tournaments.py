@@ -162,6 +162,23 @@ def test_the_host_creates_a_tournament_and_a_guest_is_told_to_save_an_account(
     _clean(other, ".tournaments-page")
 
 
+def test_a_rounds_table_is_tagged_in_the_lobby(web_server: Server, new_context: Any) -> None:
+    """A tournament without check-in started by its host: its table is in the lobby, tagged."""
+    five = [account(web_server, f"Lobby{i}", "127.0.0.1") for i in range(5)]
+    body = {"name": "Lobby Cup", "players": 5, "starts_at": time.time() + 7200, "checkin": 0}
+    tid = ask(web_server, five[0], "POST", "/api/tournaments", body)["id"]
+    for p in five:
+        ask(web_server, p, "POST", f"/api/tournaments/{tid}/signup")
+    ask(web_server, five[0], "POST", f"/api/tournaments/{tid}/start")
+    page = _page(new_context, SIZES[0], five[1].token, lang="ru")
+    page.goto(f"{web_server.url}/#/tournaments/{tid}")
+    page.locator("#your-table").wait_for(timeout=15_000)  # her table, once it is open
+    page.goto(f"{web_server.url}/#/")
+    card = page.locator(".table-card:not(.my-game)", has_text="Lobby Cup")  # the open tables
+    card.wait_for(timeout=15_000)
+    assert card.locator(".tag-tournament").inner_text() == "Турнир"
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_language_has_the_words_of_tournaments(
     web_server: Server, new_context: Any, lang: str

@@ -20,7 +20,7 @@ function tags(table) {
   if (table.chat && table.chat !== "free") out.push(h("span", { class: `tag tag-chat-${table.chat}`, text: t(`lobby.chat_mode.${table.chat}`) }));
   if (table.timer) out.push(h("span", { class: "tag tag-timer" }, icon("timer"), h("span", { text: timerLabel(table.timer) })));
   if (table.timer && table.on_timeout === "random") out.push(h("span", { class: "tag tag-random-moves", text: t("lobby.tag.random_moves") }));
-  if (table.kind === "newbie" || table.kind === "queue") out.push(h("span", { class: `tag tag-${table.kind}`, text: t(`lobby.kind.${table.kind}`) }));
+  if (table.kind === "newbie" || table.kind === "queue" || table.kind === "tournament") out.push(h("span", { class: `tag tag-${table.kind}`, text: t(`lobby.kind.${table.kind}`) }));
   const limit = ratingLimitText(table);
   if (limit) out.push(h("span", { class: "tag tag-rating-limit", text: limit }));
   return out;
