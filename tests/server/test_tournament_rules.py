@@ -154,3 +154,44 @@ def test_elimination_standings_put_the_champions_first_then_the_round_reached() 
     lines = scoring.standings(entrants, _results(rows), elimination=True, champions=["b"])
     assert [ln.user_id for ln in lines] == ["b", "a", "c"]
     assert lines[0].champion and lines[0].to_json()["champion"] is True
+
+
+def test_each_tables_winners_go_on_made_up_to_a_table_by_the_best_of_the_rest() -> None:
+    from secret_hitler.server.competition.tournaments import advancing
+
+    playing = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"]  # by seed
+    rows = [
+        ("a", "t1", 1, True, False, 1.0),
+        ("b", "t1", 1, True, True, 0.0),  # her team won, but a bot finished her game
+        ("c", "t1", 1, False, False, 0.0),
+        ("d", "t2", 1, True, False, 1.2),
+        ("e", "t2", 1, True, False, 1.2),
+        ("f", "t2", 1, True, False, 1.2),
+        ("g", "t2", 1, False, False, 0.0),
+        ("h", "t3", 1, True, False, 0.8),
+        ("i", "t3", 1, False, False, 0.0),
+        ("j", "t3", 1, False, False, 0.0),
+    ]
+    assert advancing(_results(rows), playing, 5) == ["a", "d", "e", "f", "h"]
+    # fewer winners than a table: the best of the rest by points, then seed
+    few = [r for r in rows if r[0] not in ("e", "f")]
+    assert advancing(_results(few), [p for p in playing if p not in ("e", "f")], 5) == [
+        "a",
+        "b",
+        "c",
+        "d",
+        "h",
+    ]
+    # who is out already does not go on, even as a winner
+    assert "d" not in advancing(_results(rows), [p for p in playing if p != "d"], 5)
+
+
+def test_two_entrants_of_one_place_are_kept_apart_in_a_rated_tournament() -> None:
+    from secret_hitler.server.competition.tournaments import places
+
+    home = {"a": "addr1", "d": None}
+    assert places(home) == frozenset({"a:addr1"})
+    assert places({"a": "addr2", "d": "dev1"}) == frozenset({"a:addr2", "d:dev1"})
+    assert places(None) == frozenset() and places({"d": "x"}) == frozenset()
+    assert places(home) & places({"a": "addr1", "d": "dev9"})  # one address: apart
+    assert not places(home) & places({"a": "addr3", "d": "dev9"})
