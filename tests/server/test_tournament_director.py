@@ -8,6 +8,7 @@ no bot, no timer, nothing in the background decides a game."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -275,5 +276,28 @@ def test_a_tournament_without_check_in_starts_with_everyone_signed_up(tmp_path: 
         assert {e["user_id"]: e["state"] for e in found["entrants"]} == dict.fromkeys(
             ids, TN.PLAYING
         )
+
+    with_hub(tmp_path, scenario)
+
+
+def test_a_monarchists_game_scores_the_winners_the_engine_names(tmp_path: Path) -> None:
+    """At a table with the Monarchist his win is his own (docs/game-types.md): the results
+    count as won exactly the seats the engine's game names, replayed from the stored game."""
+
+    async def scenario(hub: Hub, director: Director) -> None:
+        rules = {"preset": "secrethitler-io", "avalon": "percival", "monarchist": True}
+        t = dataclasses.replace(tournament(checkin=START), rules=rules, players=7)
+        await hub.store.write(TN.create(t, 3))
+        await sign_up(hub, 7, 0)
+        await director.step(START)
+        (table,) = tables_of(hub, await detail(hub), 1)
+        await play_out(table)
+        assert table.game is not None and table.game.winners is not None
+        await director.step(START + 60)
+        (played,) = (await detail(hub))["round_tables"][0]["tables"]
+        won = sorted(s["seat"] for s in played["seats"] if s["won"])
+        assert won == sorted(table.game.winners)
+        roles = [s["role"] for s in played["seats"]]
+        assert "monarchist" in roles
 
     with_hub(tmp_path, scenario)

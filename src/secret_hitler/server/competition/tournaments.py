@@ -22,10 +22,12 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from ...engine.roles import winners_of
+from ...engine.record import game_from_record
+from ...engine.roles import tells_winners, winners_of
 from ...engine.types import Role
 from ..core.errors import LobbyError
 from ..storage import db
+from ..storage.queries import load_table, record_of
 from ..storage.ratings import preset_of, stood_in
 from ..storage.writer import Write
 from . import scoring
@@ -357,7 +359,7 @@ class RoundTable:
     seats: list[str | None]
     done: bool
     status: str | None  # the table's status (None: no such table)
-    game: dict[str, Any] | None  # roles, winner, reason, rules, status
+    game: dict[str, Any] | None  # roles, winner, reason, rules, status; winners once finished
     bots: frozenset[int]  # seats a bot holds now
     stood_in: frozenset[int]  # seats a stand-in played more than their player did
 
@@ -373,9 +375,12 @@ def round_tables(tournament_id: str, number: int) -> Write:
                 sa.select(db.tables.c.status, db.tables.c.seats).where(db.tables.c.id == r.table_id)
             ).first()
             g = db.games.c
-            game = conn.execute(
+            row = conn.execute(
                 sa.select(g.roles, g.winner, g.reason, g.rules, g.status).where(g.id == r.table_id)
             ).first()
+            game = None if row is None else dict(row._mapping)
+            if game is not None and game["status"] == "finished" and game["winner"] is not None:
+                game["winners"] = _winners(conn, r.table_id, game)
             bots = frozenset(
                 i
                 for i, s in enumerate(table.seats if table is not None else [])
@@ -387,7 +392,7 @@ def round_tables(tournament_id: str, number: int) -> Write:
                     list(r.seats),
                     bool(r.done),
                     None if table is None else table.status,
-                    None if game is None else dict(game._mapping),
+                    game,
                     bots,
                     frozenset(stood_in(conn, r.table_id)) if game is not None else frozenset(),
                 )
@@ -397,9 +402,21 @@ def round_tables(tournament_id: str, number: int) -> Write:
     return run
 
 
+def _winners(conn: Connection, table_id: str, game: dict[str, Any]) -> list[int]:
+    """The seats that won a finished game, as the engine names them: the winning party's
+    (``winners_of``), but where a Monarchist plays his win is his own and may depend on the
+    game's course (Hitler executed), so that game is replayed from its record."""
+    roles = [Role(r) for r in game["roles"]]
+    if not tells_winners(roles):
+        return list(winners_of(roles, game["winner"], game["reason"] or "", False))
+    stored = load_table(conn, table_id, chat_limit=0)
+    assert stored is not None
+    return list(game_from_record(record_of(stored)).winners or ())
+
+
 def results_of(t: Tournament, rt: RoundTable, now: float) -> list[dict[str, Any]]:
-    """The results rows of a round table that is over: its game's winners (the engine's
-    ``winners_of``) score their team's win (``scoring.win_points``), a seat a bot finished (the
+    """The results rows of a round table that is over: its game's winners (the engine's,
+    ``_winners``) score their team's win (``scoring.win_points``), a seat a bot finished (the
     player left, was voted out, or a stand-in made most of her moves) scores 0 and says so. A
     table that ended without a game's end (an administrator closed it) scores 0 for everyone."""
     game = rt.game
@@ -407,8 +424,7 @@ def results_of(t: Tournament, rt: RoundTable, now: float) -> list[dict[str, Any]
     rows = []
     winners: set[int] = set()
     if finished and game is not None:
-        roles = [Role(r) for r in game["roles"]]
-        winners = set(winners_of(roles, game["winner"], game["reason"] or "", False))
+        winners = set(game["winners"])
         preset = preset_of(game["rules"])
     for seat, user_id in enumerate(rt.seats):
         if user_id is None:
