@@ -144,14 +144,22 @@ def test_the_host_creates_a_tournament_and_a_guest_is_told_to_save_an_account(
     page = _page(new_context, SIZES[1], host.token)
     page.goto(f"{web_server.url}/#/tournaments")
     page.locator(".tournament-create summary").click()
-    page.locator("#tournament-name").fill("Evening Elimination")
+    page.locator("#tournament-name").fill("Bot 3")  # reads as a bot seat: refused by the server
     page.locator("#tournament-format").select_option("elimination")
     page.locator("#tournament-players").fill("10")
+    page.locator("#tournament-timer").select_option("60")
+    page.locator("#tournament-form button[type=submit]").click()
+    refused = page.locator("#tournament-form-error")
+    refused.wait_for(timeout=15_000)
+    assert "Check: Name." in refused.inner_text()
+    assert page.locator("#tournament-players").input_value() == "10"  # nothing typed is lost
+    page.locator("#tournament-name").fill("Evening Elimination")
     page.locator("#tournament-form button[type=submit]").click()
     title = page.locator(".tournament-title")
     title.wait_for(timeout=15_000)
     assert "Evening Elimination" in title.inner_text() and "Sign-up" in title.inner_text()
-    assert "Single elimination" in page.locator(".tournament-facts").inner_text()
+    facts = page.locator(".tournament-facts").inner_text()
+    assert "Single elimination" in facts and "1 min" in facts  # its decision timer
     assert page.locator("#tournament-open-checkin").count() == 1  # she hosts it
     _clean(page, ".tournament-page")
     guest = web_server.session("Walker")

@@ -8,12 +8,14 @@ import { h, replace } from "./dom.js";
 import { icon } from "./icons.js";
 import { t, has, language, list as joinList } from "./i18n.js";
 import { get, post, currentUser, errorText } from "./api.js";
+import { timerLabel } from "./format.js";
 
 const REFRESH_MS = 4000;
 const FORMATS = ["swiss", "elimination"];
 const CATEGORIES = ["casual", "rated", "practice"];
 const SCORINGS = ["balanced", "flat"];
 const OPEN = ["signup", "checkin", "running"];
+const TIMERS = [null, 30, 60, 90, 120, 300]; // seconds per decision: a tournament is played live
 
 function styles() {
   if (document.getElementById("tournaments-css")) return;
@@ -26,7 +28,8 @@ const points = (x) => new Intl.NumberFormat(language(), { maximumFractionDigits:
 /** An error of the server in the page's words; the refused setting named in ours. */
 function problem(err) {
   const text = errorText(err.code, err.message, null, null);
-  const field = err.field && has(`tournament.form.${err.field}`) ? ` ${t("error.field", { field: t(`tournament.form.${err.field}`) })}` : "";
+  const key = err.field === "timer" ? "lobby.timer" : `tournament.form.${err.field}`;
+  const field = err.field && has(key) ? ` ${t("error.field", { field: t(key) })}` : "";
   return text + field;
 }
 
@@ -44,30 +47,39 @@ export function mountTournaments(root) {
   styles();
   let list = null, user = null, error = null, formError = null, busy = false;
 
-  function field(name, control, hint) {
+  function field(name, control, hint, label = `tournament.form.${name}`) {
     return h("div", { class: "field" },
-      h("label", { for: `tournament-${name}`, text: t(`tournament.form.${name}`) }), control,
+      h("label", { for: `tournament-${name}`, text: t(label) }), control,
       hint ? h("p", { class: "hint", text: hint }) : null);
   }
 
+  // what the form holds (kept across a refusal, so that nothing typed is lost)
+  let draft = null;
+
   function createForm() {
     if (!user || !user.username) return h("p", { class: "hint", id: "tournament-sign-in", text: t("tournament.create.sign_in") });
-    const start = new Date(Date.now() + 3600 * 1000);
-    start.setSeconds(0, 0);
-    const local = new Date(start.getTime() - start.getTimezoneOffset() * 60000).toISOString().slice(0, 16);
-    const select = (name, values, label, chosen) => h("select", { id: `tournament-${name}`, name },
-      values.map((v) => h("option", { value: v, selected: v === chosen }, label(v))));
-    const number = (name, min, max, value) => h("input", { id: `tournament-${name}`, name, type: "number", min, max, value, inputmode: "numeric", required: true });
+    if (!draft) {
+      const start = new Date(Date.now() + 3600 * 1000);
+      start.setSeconds(0, 0);
+      draft = {
+        name: "", format: "swiss", players: "7", rounds: "3", category: "casual", scoring: "balanced", timer: "", max_entrants: "40",
+        starts_at: new Date(start.getTime() - start.getTimezoneOffset() * 60000).toISOString().slice(0, 16), checkin: "15",
+      };
+    }
+    const select = (name, values, label) => h("select", { id: `tournament-${name}`, name },
+      values.map((v) => h("option", { value: v, selected: v === draft[name] }, label(v))));
+    const number = (name, min, max) => h("input", { id: `tournament-${name}`, name, type: "number", min, max, value: draft[name], inputmode: "numeric", required: true });
     const form = h("form", { id: "tournament-form", class: "tournament-form", onsubmit: submit },
-      field("name", h("input", { id: "tournament-name", name: "name", required: true, maxlength: 24, autocomplete: "off" })),
-      field("format", select("format", FORMATS, (v) => t(`tournament.format.${v}`), "swiss"), t("tournament.form.format_hint")),
-      field("players", number("players", 5, 10, 7), t("tournament.form.players_hint")),
-      field("rounds", number("rounds", 1, 12, 3)),
-      field("category", select("category", CATEGORIES, (v) => t(`category.${v}`), "casual")),
-      field("scoring", select("scoring", SCORINGS, (v) => t(`tournament.scoring.${v}`), "balanced"), t("tournament.form.scoring_hint")),
-      field("max_entrants", number("max_entrants", 5, 200, 40)),
-      field("starts_at", h("input", { id: "tournament-starts_at", name: "starts_at", type: "datetime-local", value: local, required: true })),
-      field("checkin", number("checkin", 0, 1440, 15), t("tournament.form.checkin_hint")),
+      field("name", h("input", { id: "tournament-name", name: "name", value: draft.name, required: true, maxlength: 24, autocomplete: "off" })),
+      field("format", select("format", FORMATS, (v) => t(`tournament.format.${v}`)), t("tournament.form.format_hint")),
+      field("players", number("players", 5, 10), t("tournament.form.players_hint")),
+      field("rounds", number("rounds", 1, 12)),
+      field("category", select("category", CATEGORIES, (v) => t(`category.${v}`))),
+      field("scoring", select("scoring", SCORINGS, (v) => t(`tournament.scoring.${v}`)), t("tournament.form.scoring_hint")),
+      field("timer", select("timer", TIMERS.map((v) => (v === null ? "" : String(v))), (v) => timerLabel(v === "" ? null : Number(v))), t("lobby.timer.hint"), "lobby.timer"),
+      field("max_entrants", number("max_entrants", 5, 200)),
+      field("starts_at", h("input", { id: "tournament-starts_at", name: "starts_at", type: "datetime-local", value: draft.starts_at, required: true })),
+      field("checkin", number("checkin", 0, 1440), t("tournament.form.checkin_hint")),
       formError ? h("p", { class: "error", role: "alert", id: "tournament-form-error" }, icon("warning"), h("span", { text: formError })) : null,
       h("div", { class: "button-row" }, h("button", { class: "btn btn-primary", type: "submit", disabled: busy, text: t("tournament.create.submit") })));
     return h("details", { class: "tournament-create", open: formError !== null },
@@ -77,13 +89,15 @@ export function mountTournaments(root) {
   async function submit(ev) {
     ev.preventDefault();
     const f = ev.target.elements;
-    const starts = new Date(f.starts_at.value).getTime() / 1000;
+    draft = Object.fromEntries(Object.keys(draft).map((k) => [k, f[k].value]));
+    const starts = new Date(draft.starts_at).getTime() / 1000;
     const body = {
-      name: f.name.value.trim(), format: f.format.value, players: Number(f.players.value),
-      category: f.category.value, scoring: f.scoring.value, max_entrants: Number(f.max_entrants.value),
-      starts_at: Number.isFinite(starts) ? starts : 0, checkin: Number(f.checkin.value) * 60,
+      name: draft.name.trim(), format: draft.format, players: Number(draft.players),
+      category: draft.category, scoring: draft.scoring, max_entrants: Number(draft.max_entrants),
+      starts_at: Number.isFinite(starts) ? starts : 0, checkin: Number(draft.checkin) * 60,
     };
-    if (body.format === "swiss") body.rounds = Number(f.rounds.value);
+    if (body.format === "swiss") body.rounds = Number(draft.rounds);
+    if (draft.timer) body.timer = Number(draft.timer);
     busy = true;
     try {
       const made = await post("/api/tournaments", body);
@@ -259,6 +273,7 @@ export function mountTournament(root, id) {
       [t("tournament.host"), tm.host_name],
       [t("tournament.format"), summary(tm)],
       [t("tournament.scoring"), t(`tournament.scoring.${tm.scoring}`)],
+      [t("lobby.timer"), timerLabel(tm.timer)],
       [t("tournament.starts_at"), when(tm.starts_at)],
       [t("tournament.checkin_opens"), when(tm.checkin_opens)],
       [t("tournament.entrants"), `${tm.entrants.length} / ${tm.max_entrants}`],
