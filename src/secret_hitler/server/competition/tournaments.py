@@ -33,6 +33,8 @@ from ..storage.writer import Write
 from . import scoring
 from .eligibility import Admission
 
+#: A round's table is over, and its result can be read, once its status is one of these.
+TABLE_OVER = ("finished", "closed", "broken", "expired")
 SWISS, ELIMINATION = "swiss", "elimination"
 FORMATS = (SWISS, ELIMINATION)
 SIGNUP, CHECKIN, RUNNING, FINISHED, CANCELLED = (
@@ -359,12 +361,16 @@ class RoundTable:
     seats: list[str | None]
     done: bool
     status: str | None  # the table's status (None: no such table)
-    game: dict[str, Any] | None  # roles, winner, reason, rules, status; winners once finished
+    # roles, winner, reason, rules, status, winners (read once the table is over, until recorded)
+    game: dict[str, Any] | None
     bots: frozenset[int]  # seats a bot holds now
     stood_in: frozenset[int]  # seats a stand-in played more than their player did
 
 
 def round_tables(tournament_id: str, number: int) -> Write:
+    """Round ``number``'s tables; the game, who a bot sat for and the winners are read only for
+    a table that is over and not recorded yet (the director looks every few seconds)."""
+
     def run(conn: Connection) -> list[RoundTable]:
         out = []
         rows = conn.execute(
@@ -374,28 +380,24 @@ def round_tables(tournament_id: str, number: int) -> Write:
             table = conn.execute(
                 sa.select(db.tables.c.status, db.tables.c.seats).where(db.tables.c.id == r.table_id)
             ).first()
-            g = db.games.c
-            row = conn.execute(
-                sa.select(g.roles, g.winner, g.reason, g.rules, g.status).where(g.id == r.table_id)
-            ).first()
-            game = None if row is None else dict(row._mapping)
-            if game is not None and game["status"] == "finished" and game["winner"] is not None:
-                game["winners"] = _winners(conn, r.table_id, game)
-            bots = frozenset(
-                i
-                for i, s in enumerate(table.seats if table is not None else [])
-                if s.get("kind") == "bot"
-            )
+            status = None if table is None else table.status
+            game: dict[str, Any] | None = None
+            bots: frozenset[int] = frozenset()
+            away: frozenset[int] = frozenset()
+            if table is not None and not r.done and status in TABLE_OVER:
+                g = db.games.c
+                row = conn.execute(
+                    sa.select(g.roles, g.winner, g.reason, g.rules, g.status).where(
+                        g.id == r.table_id
+                    )
+                ).first()
+                game = None if row is None else dict(row._mapping)
+                if game is not None and game["status"] == "finished" and game["winner"]:
+                    game["winners"] = _winners(conn, r.table_id, game)
+                bots = frozenset(i for i, s in enumerate(table.seats) if s.get("kind") == "bot")
+                away = frozenset(stood_in(conn, r.table_id)) if game is not None else frozenset()
             out.append(
-                RoundTable(
-                    r.table_id,
-                    list(r.seats),
-                    bool(r.done),
-                    None if table is None else table.status,
-                    game,
-                    bots,
-                    frozenset(stood_in(conn, r.table_id)) if game is not None else frozenset(),
-                )
+                RoundTable(r.table_id, list(r.seats), bool(r.done), status, game, bots, away)
             )
         return out
 

@@ -49,8 +49,6 @@ log = logging.getLogger("secret_hitler.server.director")
 
 TICK = 2.0  # seconds between two looks at the open tournaments
 REOPEN_AFTER = 30.0  # seconds after a round was stored before another node opens its tables
-#: A table of a round is over, and its result can be read, once its status is one of these.
-OVER = ("finished", "closed", "broken", "expired")
 #: The host of a tournament's tables: nobody (no person hosts them: no seat changes, no rematch).
 HOST_PREFIX = "~"
 
@@ -199,7 +197,7 @@ class Director:
                 over += 1
             elif rt.status is None:
                 await self._reopen(t, rt, now)
-            elif rt.status in OVER:
+            elif rt.status in TN.TABLE_OVER:
                 await store.write(TN.record_table(t, rt, TN.results_of(t, rt, now)))
                 over += 1
         if over < len(tables):
