@@ -148,7 +148,10 @@ class Director:
         seeds = {e["user_id"]: float(e["seed"] or 0.0) for e in playing}
         places = {e["user_id"]: TN.places(e["admission"]) for e in playing}
         sizes = seating.table_sizes(len(ids), t.players)
-        tables = seating.seat_round(
+        # (in a thread: 200 people at tables of ten take about a second of annealing, which
+        # the event loop, serving this node's tables, must not wait for)
+        tables = await asyncio.to_thread(
+            seating.seat_round,
             ids,
             sizes,
             dict(points),
@@ -156,7 +159,7 @@ class Director:
             met,
             random.Random(t.seed * 1000 + number),
             (lambda a, b: bool(places[a] & places[b])) if t.category == "rated" else None,
-            first=number == 1,
+            number == 1,
         )
         rows = [(table_id(t.id, number, i + 1), seats) for i, seats in enumerate(tables)]
         await store.write(TN.add_round(t.id, number, rows, now))
