@@ -2,8 +2,8 @@
 the scalar engine's decisions per second, in one run (docs/batched.md).
 
 A decision is one legal action of the current player, chosen uniformly at random; the batched
-engine computes the current player's mask and observation at every step, as part of ``step``,
-the observation as the bit words the state keeps (``State.obs_words``). The loop is timed
+engine computes the current player's mask and observation at every step, the observation as
+bit words (``State.obs_words``, computed from the state where read). The loop is timed
 twice: reading those words, and reading every float32 of the unpacked vector
 (``State.observation``, unpacked in the same compiled loop, as a learner's first layer would).
 Finished games are dealt again every ``--reset-every`` steps (the decisions counted are the
@@ -63,11 +63,12 @@ def main() -> None:
 
     def checksum(st: C.State, read: str) -> jax.Array:
         """What a learner would read of the observation: every float of it (``floats``), or
-        its words as the step leaves them (``words``; they are in the loop's carry, so every
-        bit of every word is computed whatever the checksum reads)."""
+        its bit words (``words``: the state computes them where read, so the checksum is
+        their wrapping sum, which every bit of every word changes: none is left out)."""
         if read == "floats":
             return jnp.sum(st.observation)
-        return jnp.sum(st.obs_words & 1).astype(jnp.float32) + jnp.sum(st.obs_tail)
+        words = jnp.sum(st.obs_words, dtype=jnp.uint32)
+        return words.astype(jnp.float32) + jnp.sum(st.obs_tail)
 
     def run(state: C.State, key: jax.Array, read: str) -> tuple[C.State, jax.Array, jax.Array]:
         """``steps`` random decisions in each game, finished games dealt again; returns the
