@@ -20,9 +20,11 @@ Policies, the same in both engines as far as their rules allow:
 - ``random``: a uniform legal action in ours; in Secret-Jitler a uniform nomination and shot,
   and every vote and discard a fair coin.
 
-Ours runs three ways, each computing every step what the acting seats see (their masks and
+Ours runs four ways, each computing every step what the acting seats see (their masks and
 observations, folded into a checksum the result depends on, so none is left uncomputed):
-``turn``, the environment's turns (one decision a step, voters one after another); ``all``,
+``rounds``, ``play.play_rounds`` (a round of every game at a time, each turn a step
+specialised to its phase, the policy given the acting seats' words); ``turn``, the
+environment's turns (one decision a step, voters one after another); ``all``,
 ``Env.step_all`` (every living seat votes in one step, every seat's observation built); and
 ``all, dealt again``: the parallel step with finished games dealt again every
 ``--redeal`` steps instead of the batch waiting for its longest game (a steady stream of
