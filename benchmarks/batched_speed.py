@@ -3,9 +3,9 @@ the scalar engine's decisions per second, in one run (docs/batched.md).
 
 A decision is one legal action of the current player, chosen uniformly at random; the batched
 engine computes the current player's mask and observation at every step, the observation as
-bit words (``State.obs_words``, computed from the state where read). The loop is timed
+bit words (``observation.current_obs_words``, computed from the state where read). The loop is timed
 twice: reading those words, and reading every float32 of the unpacked vector
-(``State.observation``, unpacked in the same compiled loop, as a learner's first layer would).
+(``observation.current_observation``, unpacked in the same compiled loop, as a learner's first layer would).
 Finished games are dealt again every ``--reset-every`` steps (the decisions counted are the
 legal actions taken). The batch is split across the machine's cores as JAX devices
 (``--devices``), each running its part on one thread.
@@ -52,6 +52,7 @@ def main() -> None:
     import jax.numpy as jnp
 
     from secret_hitler.batched import core as C
+    from secret_hitler.batched import observation as O
     from secret_hitler.batched.play import random_index
 
     devices = jax.local_devices()[: args.devices]
@@ -66,9 +67,9 @@ def main() -> None:
         its bit words (``words``: the state computes them where read, so the checksum is
         their wrapping sum, which every bit of every word changes: none is left out)."""
         if read == "floats":
-            return jnp.sum(st.observation)
-        words = jnp.sum(st.obs_words, dtype=jnp.uint32)
-        return words.astype(jnp.float32) + jnp.sum(st.obs_tail)
+            return jnp.sum(O.current_observation(st))
+        words = jnp.sum(O.current_obs_words(st), dtype=jnp.uint32)
+        return words.astype(jnp.float32) + jnp.sum(O.obs_tail(st))
 
     def run(state: C.State, key: jax.Array, read: str) -> tuple[C.State, jax.Array, jax.Array]:
         """``steps`` random decisions in each game, finished games dealt again; returns the

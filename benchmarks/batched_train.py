@@ -28,6 +28,7 @@ import numpy as np
 import optax
 
 from secret_hitler.batched import core as C
+from secret_hitler.batched.observation import current_observation
 from secret_hitler.batched.play import random_action
 from secret_hitler.bots.base import Agent, agent_factory
 from secret_hitler.engine import Game
@@ -70,7 +71,8 @@ def rollout(
 
     def body(st: C.State, k: jax.Array) -> Any:
         k1, k2 = jax.random.split(k)
-        logits, _ = forward(params, st.observation)
+        obs = current_observation(st)
+        logits, _ = forward(params, obs)
         mask = st.legal_action_mask
         sampled = jax.random.categorical(k1, jnp.where(mask, logits, -1e9))
         actor = st.current_player
@@ -80,7 +82,7 @@ def rollout(
             action = jnp.where(team, random_action(mask, jax.random.uniform(k2, (games,))), action)
         action = jnp.where(actor >= 0, action, -1)
         learn = (actor >= 0) & ~(team & random_fascists)
-        return step(st, action), (st.observation, mask, action, team, learn)
+        return step(st, action), (obs, mask, action, team, learn)
 
     final, (obs, mask, action, team, learn) = jax.lax.scan(
         body, state, jax.random.split(k_play, steps)

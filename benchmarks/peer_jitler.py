@@ -249,6 +249,7 @@ def ours(
     import jax.numpy as jnp
 
     from secret_hitler.batched import core as C
+    from secret_hitler.batched import observation as O
     from secret_hitler.batched.play import play_rounds, random_index
 
     cfg = C.Config(players, "official")
@@ -260,12 +261,12 @@ def ours(
     def act(st: C.State, u: Any) -> tuple[C.State, Any]:
         """One step with what the acting seats see computed: (next state, checksum)."""
         if mode == "turn":
-            seen = jnp.sum(st.obs_words) + jnp.sum(st.mask_words)
+            seen = jnp.sum(O.current_obs_words(st)) + jnp.sum(st.mask_words)
             return step(st, choose(st.mask_words, u[:, 0])), seen
         masks = st.seat_mask_words  # [batch, players, words], zeros for a seat not acting
         seats = jnp.arange(players)
         acting = (jnp.right_shift(st.acting[:, None], seats) & 1) == 1
-        seen = jnp.sum(jnp.where(acting[..., None], st.seat_obs_words, 0)) + jnp.sum(masks)
+        seen = jnp.sum(jnp.where(acting[..., None], O.all_obs_words(st), 0)) + jnp.sum(masks)
         return step_all(st, choose(masks, u)), seen
 
     def whole(key: Any) -> Any:

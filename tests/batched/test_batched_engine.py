@@ -13,6 +13,7 @@ jnp = pytest.importorskip("jax.numpy")
 pytest.importorskip("pettingzoo")
 
 from secret_hitler.batched import core as C  # noqa: E402
+from secret_hitler.batched import observation as O  # noqa: E402
 from secret_hitler.batched import play, record  # noqa: E402
 from secret_hitler.engine import PRESETS, Action, Game, replay, replay_summary  # noqa: E402
 from secret_hitler.env import raw_env  # noqa: E402
@@ -134,7 +135,7 @@ def test_observations_and_masks_equal_the_environments_at_every_step(
         obs = obs.reshape(steps, players, -1)
         masks = masks.reshape(steps, players, -1).astype(np.int8)
         current = np.asarray(states.current_player[:, g])
-        own = np.asarray(states.observation[:, g])
+        own = np.asarray(O.current_observation(states)[:, g])
         env = raw_env(players, rules, claims=claims)
         env.reset(options=_fixings(rec))
         for t in range(len(rec["actions"])):

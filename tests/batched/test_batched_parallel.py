@@ -21,7 +21,12 @@ from test_batched_engine import OBSERVED, TABLES, _fixings, _summary  # noqa: E4
 from secret_hitler.batched import core as C  # noqa: E402
 from secret_hitler.batched import play, record  # noqa: E402
 from secret_hitler.batched import state as S  # noqa: E402
-from secret_hitler.batched.observation import all_words, words_of  # noqa: E402
+from secret_hitler.batched.observation import (  # noqa: E402
+    all_observations,
+    all_words,
+    current_observation,
+    words_of,
+)
 from secret_hitler.engine import PRESETS, Action, replay, replay_summary  # noqa: E402
 from secret_hitler.env import raw_env  # noqa: E402
 from secret_hitler.env.encoding import JA, NEIN, action_index  # noqa: E402
@@ -113,7 +118,7 @@ def test_every_acting_seats_observation_and_mask_equal_the_environments(rules: s
         env_b.config, state, jax.random.key(6), STEPS, True
     )
     final, actions = jax.device_get((final, actions))
-    obs_all = np.asarray(states.observations)  # [steps, games, players, size]
+    obs_all = np.asarray(all_observations(states))  # [steps, games, players, size]
     masks_all = np.asarray(states.legal_action_masks).astype(np.int8)
     acting_all = np.asarray(states.acting)
     records = record.to_records(env_b.config, final, None, actions)
@@ -214,8 +219,8 @@ def test_a_turns_step_and_view_are_the_general_ones(rules: str, claims: bool) ->
     mine = jnp.take_along_axis(flat_actions, jnp.maximum(flat.current_player, 0)[:, None], 1)
     masks = jax.jit(jax.vmap(lambda s: S.seat_mask_words(cfg, s)))(flat)
     mask = jax.jit(jax.vmap(lambda s: S.mask_words(cfg, s, s.current_player)))(flat)[:, None]
-    vectors = jax.jit(lambda s: s.observations)(flat)
-    vector = jax.jit(lambda s: s.observation)(flat)
+    vectors = jax.jit(all_observations)(flat)
+    vector = jax.jit(current_observation)(flat)
     masks_bool = jax.jit(lambda s: s.legal_action_masks)(flat)
     mask_bool = jax.jit(lambda s: s.legal_action_mask)(flat)
     current = np.asarray(each(flat, jnp.arange(players)))

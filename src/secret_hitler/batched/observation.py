@@ -300,3 +300,38 @@ def all_words(cfg: C.Config, st: C.State, phases: frozenset[int] | None = None) 
 def observe_seat(cfg: C.Config, st: C.State, seat: jax.Array) -> jax.Array:
     """float32[layout size]: what ``seat`` may know, as the environment encodes it."""
     return C.unpack(*words_of(cfg, st, seat), cfg.history, cfg.claims)
+
+
+# ---------------------------------------------------------------- a batch's observations
+# Functions of a state with any leading batch axes (``State.legal_action_mask``'s companions):
+# the state does not hold them and does not import this module, which reads it.
+def current_obs_words(st: C.State) -> jax.Array:
+    """uint32[..., words]: the current player's observation as bits, 32 to a word (all of the
+    vector but the three fractions that end it, ``obs_tail``)."""
+    return C.per_game(st, lambda g: words_of(g.config, g, g.current_player)[0])
+
+
+def obs_tail(st: C.State) -> jax.Array:
+    """float32[..., 3]: the observation's three fractions (the piles, the round)."""
+    return C.per_game(st, lambda g: tail_of(g.config, g))
+
+
+def current_observation(st: C.State) -> jax.Array:
+    """float32[..., layout size]: the current player's observation, the environment's vector;
+    inside a caller's ``jit`` the unpacking fuses into what reads it."""
+    cfg = st.config
+    return C.unpack(current_obs_words(st), obs_tail(st), cfg.history, cfg.claims)
+
+
+def all_obs_words(st: C.State) -> jax.Array:
+    """uint32[..., players, words]: every seat's observation as bits (the public words built
+    once and each seat's own bits laid over them)."""
+    return C.per_game(st, lambda g: all_words(g.config, g))
+
+
+def all_observations(st: C.State) -> jax.Array:
+    """float32[..., players, layout size]: every seat's observation (``Env.step_all``'s)."""
+    words = all_obs_words(st)
+    tail = jnp.expand_dims(obs_tail(st), -2)
+    tail = jnp.broadcast_to(tail, (*words.shape[:-1], tail.shape[-1]))
+    return C.unpack(words, tail, st.config.history, st.config.claims)

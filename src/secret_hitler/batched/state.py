@@ -16,8 +16,9 @@ none, 1 investigate, 2 special election, 3 peek, 4 execute (``encoding.POWERS`` 
 one); phases are ``encoding.PHASES`` indices.
 
 The state holds what the rules need and nothing a step would only write for a reader: the
-observations and masks are functions of it, computed where they are read (``State.observation``,
-``State.legal_action_mask``, ``State.observations`` for every seat), so a loop that does not
+observations and masks are functions of it, computed where they are read (``State.legal_action_mask``
+here, ``observation.current_observation`` and ``observation.all_observations`` for every seat:
+the state does not import what reads it), so a loop that does not
 read them does not pay for them, and one that does computes them inside its own compiled code.
 """
 
@@ -258,14 +259,14 @@ class State:
     def acting(self) -> jax.Array:
         """The seats that act in ``Env.step_all``: every seat the engine waits for (in a
         secret vote every living seat yet to vote), else the current player alone."""
-        return _per_game(self, lambda st: acting(st.config, st))
+        return per_game(self, lambda st: acting(st.config, st))
 
     @property
     def mask_words(self) -> jax.Array:
         """uint32[..., words]: the current player's legal actions as bits (action ``i`` is bit
         ``i % 32`` of word ``i // 32``); the seat sets are bit sets already, so each block of
         the action space is a shift."""
-        return _per_game(self, lambda st: mask_words(st.config, st, st.current_player))
+        return per_game(self, lambda st: mask_words(st.config, st, st.current_player))
 
     @property
     def legal_action_mask(self) -> jax.Array:
@@ -273,57 +274,21 @@ class State:
         return unpack_mask(self.mask_words)
 
     @property
-    def obs_words(self) -> jax.Array:
-        """uint32[..., words]: the current player's observation as bits, 32 to a word (all of
-        the vector but the three fractions that end it, ``obs_tail``)."""
-        from .observation import words_of
-
-        return _per_game(self, lambda st: words_of(st.config, st, st.current_player)[0])
-
-    @property
-    def obs_tail(self) -> jax.Array:
-        """float32[..., 3]: the observation's three fractions (the piles, the round)."""
-        from .observation import tail_of
-
-        return _per_game(self, lambda st: tail_of(st.config, st))
-
-    @property
-    def observation(self) -> jax.Array:
-        """float32[..., layout size]: the current player's observation, the environment's
-        vector; inside a caller's ``jit`` the unpacking fuses into what reads it."""
-        return unpack(self.obs_words, self.obs_tail, self.config.history, self.config.claims)
-
-    @property
     def seat_mask_words(self) -> jax.Array:
         """uint32[..., players, words]: every seat's mask (zeros for a seat not in ``acting``)."""
-        return _per_game(self, lambda st: seat_mask_words(st.config, st))
+        return per_game(self, lambda st: seat_mask_words(st.config, st))
 
     @property
     def legal_action_masks(self) -> jax.Array:
         """bool[..., players, num_actions]: every seat's legal actions in ``Env.step_all``."""
         return unpack_mask(self.seat_mask_words)
 
-    @property
-    def seat_obs_words(self) -> jax.Array:
-        """uint32[..., players, words]: every seat's observation as bits (the public words
-        are built once and each seat's own bits laid over them)."""
-        from .observation import all_words
-
-        return _per_game(self, lambda st: all_words(st.config, st))
-
-    @property
-    def observations(self) -> jax.Array:
-        """float32[..., players, layout size]: every seat's observation."""
-        tail = jnp.expand_dims(self.obs_tail, -2)
-        tail = jnp.broadcast_to(tail, (*self.seat_obs_words.shape[:-1], tail.shape[-1]))
-        return unpack(self.seat_obs_words, tail, self.config.history, self.config.claims)
-
 
 _DATA_FIELDS = tuple(f.name for f in dataclasses.fields(State) if f.name != "config")
 jax.tree_util.register_dataclass(State, data_fields=list(_DATA_FIELDS), meta_fields=["config"])
 
 
-def _per_game(st: State, fn: Callable[[State], jax.Array]) -> jax.Array:
+def per_game(st: State, fn: Callable[[State], jax.Array]) -> jax.Array:
     """``fn`` of one game applied over any leading batch axes of ``st``."""
     for _ in range(st.phase.ndim):
         fn = jax.vmap(fn)

@@ -20,6 +20,7 @@ from gymnasium import spaces
 from gymnasium.vector.utils import batch_space
 
 from . import core as C
+from .observation import current_observation
 
 
 class SecretHitlerVectorEnv(gym.vector.VectorEnv):
@@ -46,7 +47,7 @@ class SecretHitlerVectorEnv(gym.vector.VectorEnv):
         self._key = jax.random.key(0)
         self.state: C.State | None = None
         self._done = np.zeros(num_envs, bool)
-        self._unpack = jax.jit(lambda st: st.observation)  # the state keeps bit words
+        self._unpack = jax.jit(current_observation)  # computed from the state where read
 
     def _obs(self) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         st = self.state
