@@ -1,4 +1,5 @@
-"""Fixtures: servers in subprocesses on free ports, SQLite and a throw-away PostgreSQL."""
+"""Fixtures: servers in subprocesses on free ports, SQLite and a throw-away PostgreSQL, and for
+the cluster tests a throw-away Redis and a database of their own."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from cluster_support import Redis, find_redis
 from server_support import Postgres, Server, find_pg_bin
 
 
@@ -69,3 +71,22 @@ def make_server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[obje
 @pytest.fixture
 def server(make_server: object) -> Server:
     return make_server()  # type: ignore[operator, no-any-return]
+
+
+@pytest.fixture
+def redis() -> Iterator[Redis]:
+    """A throw-away redis-server on a free port (a cluster's)."""
+    binary = find_redis()
+    if binary is None:
+        pytest.skip("no redis-server (scripts/install-system-deps.sh installs it)")
+    r = Redis(binary).start()
+    try:
+        yield r
+    finally:
+        r.cleanup()
+
+
+@pytest.fixture
+def database(postgres: Postgres | str) -> str:
+    """A new PostgreSQL database, the one a test's cluster nodes share."""
+    return postgres if isinstance(postgres, str) else postgres.new_database()

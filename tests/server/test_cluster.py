@@ -8,7 +8,6 @@ import asyncio
 import contextlib
 import json
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -16,7 +15,6 @@ import sqlalchemy as sa
 import websockets
 from cluster_support import (
     Redis,
-    find_redis,
     play_through,
     public,
     start_nodes,
@@ -24,7 +22,6 @@ from cluster_support import (
 from server_support import (
     Client,
     HttpError,
-    Postgres,
     Server,
     ahttp,
     check_messages,
@@ -42,23 +39,6 @@ from secret_hitler.server.core.config import Settings, database_url_for
 from secret_hitler.server.storage import db
 
 PLAYERS = 5
-
-
-@pytest.fixture
-def redis() -> Iterator[Redis]:
-    binary = find_redis()
-    if binary is None:
-        pytest.skip("no redis-server (scripts/install-system-deps.sh installs it)")
-    r = Redis(binary).start()
-    try:
-        yield r
-    finally:
-        r.cleanup()
-
-
-@pytest.fixture
-def database(postgres: Postgres | str) -> str:
-    return postgres if isinstance(postgres, str) else postgres.new_database()
 
 
 async def _table_over_nodes(nodes: list[Server], seed: int) -> tuple[str, list[Client], Client]:

@@ -6,31 +6,13 @@ the games of tables served by different nodes make one ladder, the same from eit
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from cluster_support import Redis, find_redis, start_nodes
+from cluster_support import Redis, start_nodes
 from rated_support import RATED_ENV, Person, account, ask, people, play_rated
-from server_support import HttpError, Postgres, http, wait_for
+from server_support import HttpError, http, wait_for
 from test_competitive import admin
-
-
-@pytest.fixture
-def redis() -> Iterator[Redis]:
-    binary = find_redis()
-    if binary is None:
-        pytest.skip("no redis-server (scripts/install-system-deps.sh installs it)")
-    r = Redis(binary).start()
-    try:
-        yield r
-    finally:
-        r.cleanup()
-
-
-@pytest.fixture
-def database(postgres: Postgres | str) -> str:
-    return postgres if isinstance(postgres, str) else postgres.new_database()
 
 
 def _devices(players: list[Person], prefix: str) -> list[Person]:

@@ -5,35 +5,17 @@ open, and when the forming node dies the other takes over within a lease's time.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from cluster_support import Redis, find_redis, start_nodes
+from cluster_support import Redis, start_nodes
 from rated_support import RATED_ENV, Person, ask, people
-from server_support import Postgres, wait_for
+from server_support import wait_for
 
 from secret_hitler.server.lobby.system import LEASE
 
 ENV = {**RATED_ENV, "SH_QUEUE_TICK": "0.2", "SH_QUEUE_READY": "60", "SH_NEWBIE_TABLES": "1"}
-
-
-@pytest.fixture
-def redis() -> Iterator[Redis]:
-    binary = find_redis()
-    if binary is None:
-        pytest.skip("no redis-server (scripts/install-system-deps.sh installs it)")
-    r = Redis(binary).start()
-    try:
-        yield r
-    finally:
-        r.cleanup()
-
-
-@pytest.fixture
-def database(postgres: Postgres | str) -> str:
-    return postgres if isinstance(postgres, str) else postgres.new_database()
 
 
 def _sql(engine: sa.Engine, query: str) -> Any:

@@ -29,7 +29,6 @@ import redis.asyncio as aioredis
 import websockets
 from cluster_support import Redis, find_redis, start_nodes
 from server_support import Client, HttpError, Server, http, me_status, session, wait_for
-from test_cluster import database, redis  # noqa: F401 (the fixtures)
 from typer.testing import CliRunner
 from websec_support import json_post, raw
 
@@ -69,9 +68,9 @@ class Cluster:
 
 @pytest.fixture
 def cluster(
-    redis: Redis,  # noqa: F811
+    redis: Redis,
     make_server: Any,
-    database: str,  # noqa: F811
+    database: str,
 ) -> Cluster:
     """Nodes A and B; bans are read from the database only every 60 s: what reaches a node
     sooner was announced."""
@@ -339,7 +338,7 @@ def _request(method: str, path: str, user: dict[str, Any] | None) -> dict[str, A
 def test_an_eavesdropper_on_redis_reads_nothing_the_nodes_say(
     advised_redis: Redis,
     make_server: Any,
-    database: str,  # noqa: F811
+    database: str,
 ) -> None:
     """Issue 37 point 2: a private table owned by node A is looked up (Bearer token), joined
     (cookie) and played through node B, so that B forwards the requests and relays the socket:

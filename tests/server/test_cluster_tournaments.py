@@ -10,35 +10,17 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from cluster_support import Redis, find_redis, play_through, start_nodes
+from cluster_support import Redis, play_through, start_nodes
 from rated_support import account, ask
-from server_support import Client, Postgres, http, wait_for
+from server_support import Client, http, wait_for
 from tournament_support import detail, round_open
 
 from secret_hitler.server.cluster import lease
 from secret_hitler.server.core.config import database_url_for
-
-
-@pytest.fixture
-def redis() -> Iterator[Redis]:
-    binary = find_redis()
-    if binary is None:
-        pytest.skip("no redis-server (scripts/install-system-deps.sh installs it)")
-    r = Redis(binary).start()
-    try:
-        yield r
-    finally:
-        r.cleanup()
-
-
-@pytest.fixture
-def database(postgres: Postgres | str) -> str:
-    return postgres if isinstance(postgres, str) else postgres.new_database()
 
 
 def _owner_of(database: str, tid: str) -> str | None:
