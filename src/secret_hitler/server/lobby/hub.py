@@ -421,7 +421,7 @@ class Hub:
         name, webhook = self.check_table_settings(body)
         table = Table(
             self.services,
-            id=self._new_id(),
+            id=self.new_table_id(),
             host=user.id,
             host_name=user.name,
             players=plan.players,
@@ -474,7 +474,7 @@ class Hub:
             seats[i] = Seat("human", user_id, name)
         table = Table(
             self.services,
-            id=table_id or self._new_id(),
+            id=table_id or self.new_table_id(),
             host=host[0],
             host_name=host[1],
             players=plan.players,
@@ -541,7 +541,7 @@ class Hub:
         self.check_new_table(user.id, addr)
         table = Table(
             self.services,
-            id=self._new_id(),
+            id=self.new_table_id(),
             host=user.id,
             host_name=user.name,
             players=old["players"],
@@ -592,7 +592,8 @@ class Hub:
                 raise LobbyError(400, exc.code, str(exc), "webhook") from None
         return name, webhook
 
-    def _new_id(self) -> str:
+    def new_table_id(self) -> str:
+        """A table id not in use on this node (a system table names its id before it is made)."""
         while True:
             candidate = "t" + secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
             if candidate not in self.tables:

@@ -208,7 +208,7 @@ class System:
         """The complete ready check's table, its people seated in the transaction that stores
         it (a refusal: nothing is kept, the next pass reads the queue again)."""
         first = match.members[0]  # the longest waiting hosts
-        table_id = self.hub._new_id()
+        table_id = self.hub.new_table_id()
         people = [(e.user_id, e.name, e.admission) for e in match.members]
         table = await self.hub.open_server_table(
             "queue",
@@ -228,7 +228,7 @@ class System:
         if await self.hub.store.read(Q.open_tables(NEWBIE)) >= wanted:
             return
         table = await self.hub.open_server_table(
-            NEWBIE, NEWBIE_TABLE, SERVER_HOST, stored=fence, table_id=self.hub._new_id()
+            NEWBIE, NEWBIE_TABLE, SERVER_HOST, stored=fence, table_id=self.hub.new_table_id()
         )
         log.info("new-player table opened", extra={"game_id": table.id})
 
