@@ -7,10 +7,19 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from rated_support import Person, account, ask
 from server_support import Client, Server, http, wait_for
+
+
+def _run(play: Coroutine[Any, Any, None]) -> None:
+    """``play`` run to its end in a thread of its own: a browser test's thread has Playwright's
+    event loop marked as running, where ``asyncio.run`` refuses to start."""
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, play).result(timeout=240)
 
 
 def detail(server: Server, tid: str) -> dict[str, Any]:
@@ -63,9 +72,9 @@ def finished_swiss(server: Server, prefix: str = "Entrant") -> tuple[str, list[P
     first = wait_for(lambda: round_open(server, tid, 1), what="round 1")
     (table,) = first["round_tables"][0]["tables"]
     leaver = table["seats"][2]["user_id"]
-    asyncio.run(play_round(server, by_id, table, 1, leaver))
+    _run(play_round(server, by_id, table, 1, leaver))
     second = wait_for(lambda: round_open(server, tid, 2), what="round 2")
-    asyncio.run(play_round(server, by_id, second["round_tables"][1]["tables"][0], 2, None))
+    _run(play_round(server, by_id, second["round_tables"][1]["tables"][0], 2, None))
     wait_for(lambda: detail(server, tid)["status"] == "finished", what="the end")
     return tid, players, leaver
 
@@ -88,8 +97,8 @@ def finished_elimination(server: Server, prefix: str = "Knock") -> tuple[str, li
             *(play_round(server, by_id, tb, i, None) for i, tb in enumerate(tables))
         )
 
-    asyncio.run(both(first["round_tables"][0]["tables"]))
+    _run(both(first["round_tables"][0]["tables"]))
     final = wait_for(lambda: round_open(server, tid, 2), what="the final")
-    asyncio.run(both(final["round_tables"][1]["tables"]))
+    _run(both(final["round_tables"][1]["tables"]))
     wait_for(lambda: detail(server, tid)["status"] == "finished", what="the final's end")
     return tid, players

@@ -194,7 +194,18 @@ def _keyboard_step(page: Any, rng: random.Random) -> bool:
     if info["vote"]:
         page.keyboard.press("KeyJ" if rng.random() < 0.6 else "KeyN")
         return True
-    assert info["focused"], "a new decision must have the keyboard focus"
+    if not info["focused"]:  # the page may still be drawing it: the focus comes in that draw
+        try:
+            page.wait_for_function(
+                """() => {
+                  const d = document.querySelector('.area-action.my-turn .decision');
+                  return !d || d.contains(document.activeElement);
+                }""",
+                timeout=3000,
+            )
+        except Exception:  # Playwright's timeout: the focus never came
+            raise AssertionError("a new decision must have the keyboard focus") from None
+        return False  # no key pressed yet: look again at the decision as it is now
     if info["onDecision"]:  # the decision itself has the focus (Space scrolls, votes nothing)
         page.keyboard.press("Tab")
         info["target"] = page.evaluate(

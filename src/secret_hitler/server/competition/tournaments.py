@@ -29,7 +29,7 @@ from ..core.errors import LobbyError
 from ..storage import db
 from ..storage.queries import load_table, record_of
 from ..storage.ratings import preset_of, stood_in
-from ..storage.writer import Write
+from ..storage.writer import Refused, Write
 from . import scoring
 from .eligibility import Admission
 
@@ -58,6 +58,11 @@ ROUNDS_MAX = 12
 ENTRANTS_MAX = 200
 TOURNAMENT_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 T, E, TT, TR = db.tournaments, db.tournament_entrants, db.tournament_tables, db.tournament_results
+
+
+class StepTaken(Refused):
+    """A step of the director that another node took first (a round seated already): nothing
+    was written. Never a person's step, so never an error code of the API."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -332,7 +337,7 @@ def add_round(
             .values(round=number)
         )
         if done.rowcount != 1:
-            raise LobbyError(409, "round_exists", f"round {number} was seated already")
+            raise StepTaken(f"round {number} was seated already")
         if tables:
             conn.execute(
                 TT.insert(),

@@ -39,7 +39,7 @@ from ..competition import tournaments as TN
 from ..competition.tournaments import Tournament
 from ..core.errors import LobbyError
 from ..storage import db
-from ..storage.writer import Write
+from ..storage.writer import Refused, Write
 from ..table.session import Table
 
 if TYPE_CHECKING:
@@ -99,8 +99,9 @@ class Director:
         for t in await self.hub.store.read(TN.due()):
             try:
                 await self.advance(t, now)
-            except LobbyError as exc:  # another node took this step first
-                log.info("tournament step not taken: %s", exc.message, extra={"tournament": t.id})
+            except (LobbyError, Refused) as exc:  # another node took this step first
+                why = exc.message if isinstance(exc, LobbyError) else str(exc)
+                log.info("tournament step not taken: %s", why, extra={"tournament": t.id})
             except Exception:  # (the next look tries again; the other tournaments go on)
                 log.exception("could not move a tournament along", extra={"tournament": t.id})
 
