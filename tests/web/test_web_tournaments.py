@@ -39,6 +39,9 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         server.stop()
 
 
+SHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
+
+
 def _page(
     new_context: Any, size: tuple[int, int], token: str | None = None, lang: str = "en"
 ) -> Any:
@@ -48,10 +51,14 @@ def _page(
     return page
 
 
-def _clean(page: Any, root: str) -> None:
+def _clean(page: Any, root: str, shot: str | None = None) -> None:
     assert MISSING not in page.locator("body").inner_text(), missing_keys(page)
     assert layout_problems(page, root) == []
     assert page.errors == []
+    if shot is not None:  # to look at (build/screenshots)
+        width = page.viewport_size["width"]
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"tournament-{shot}-{width}.png"), full_page=True)
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -112,7 +119,7 @@ def test_a_single_elimination_shows_its_bracket_and_its_champions(
     assert shown.count() == len(champions)
     top = page.locator("#tournament-standings tbody tr th a").all_inner_texts()[: len(champions)]
     assert set(top) == champions
-    _clean(page, ".tournament-page")
+    _clean(page, ".tournament-page", "bracket")
 
 
 def test_signing_up_and_checking_in_from_the_page(web_server: Server, new_context: Any) -> None:
