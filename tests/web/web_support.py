@@ -181,6 +181,8 @@ def act_once(page: Any, rng: random.Random, avoid: str | None = None) -> bool:
         targets = page.locator(".area-action .decision button.target:not([disabled])")
         if targets.count():
             targets.nth(rng.randrange(targets.count())).click(timeout=2000)
+            if avoid is not None and page.locator(avoid).count():
+                return False  # the test's own decision came meanwhile: a target chose nothing
             page.locator(".area-action .decision button.confirm:not([disabled])").click(
                 timeout=2000
             )
