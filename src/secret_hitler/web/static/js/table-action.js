@@ -72,8 +72,11 @@ export function actionArea(root) {
     const rect = el.getBoundingClientRect();
     const foot = parseFloat(getComputedStyle(document.documentElement).scrollPaddingBottom) || 0;
     if (rect.top < 0 || rect.bottom > window.innerHeight - foot) el.scrollIntoView({ block: "nearest" });
+    // Unless the player is typing (the chat, a name), whatever else held the focus (a button
+    // outside the decision, a detached one) gives it up to the new decision.
     const active = document.activeElement;
-    if (!active || active === document.body || active === root || active.classList.contains("decision")) {
+    const typing = active && active.matches("input, textarea, select, [contenteditable='true']");
+    if (!typing) {
       const decision = el.querySelector(".decision");
       if (decision) decision.focus({ preventScroll: true });
     }
