@@ -30,16 +30,19 @@ from secret_hitler.env import (  # noqa: E402
 )
 
 
-def _random_game(e: SecretHitlerEnv, seed: int, check=None) -> dict[str, float]:
-    """Play one game with random legal actions; return each agent's final reward."""
+def _random_game(e: SecretHitlerEnv, seed: int, check=None, infos=None) -> dict[str, float]:
+    """Play one game with random legal actions; return each agent's final reward (and its last
+    info in ``infos``, when given)."""
     rng = random.Random(seed)
     e.reset(seed=seed)
     final: dict[str, float] = {}
     while e.agents:
         agent = e.agent_selection
-        obs, reward, terminated, truncated, _ = e.last()
+        obs, reward, terminated, truncated, info = e.last()
         if terminated or truncated:
             final[agent] = reward
+            if infos is not None:
+                infos[agent] = info
             e.step(None)
             continue
         if check is not None:

@@ -14,6 +14,7 @@ import pytest
 pytest.importorskip("pettingzoo")
 
 from pettingzoo.test import api_test  # noqa: E402
+from test_env import _random_game as _play  # noqa: E402
 
 from secret_hitler.engine import Rules  # noqa: E402
 from secret_hitler.env import SecretHitlerEnv, encode_view, env, raw_env  # noqa: E402
@@ -39,29 +40,6 @@ CASES: list[tuple[int, dict[str, Any]]] = [
     (9, {"preset": "official", "rebalanced": [9], "top_decking": "forbidden"}),
     (10, AVALON | {"top_decking": "forbidden"}),
 ]
-
-
-def _play(
-    e: SecretHitlerEnv, seed: int, check: Any = None, infos: dict[str, Any] | None = None
-) -> dict[str, float]:
-    """One game of random legal actions; each agent's final reward (and info in ``infos``)."""
-    rng = random.Random(seed)
-    e.reset(seed=seed)
-    final: dict[str, float] = {}
-    while e.agents:
-        agent = e.agent_selection
-        obs, reward, terminated, truncated, info = e.last()
-        if terminated or truncated:
-            final[agent] = reward
-            if infos is not None:
-                infos[agent] = info
-            e.step(None)
-            continue
-        if check is not None:
-            check(e)
-        legal = np.flatnonzero(obs["action_mask"])
-        e.step(int(legal[rng.randrange(len(legal))]))
-    return final
 
 
 def test_the_default_spaces_do_not_change() -> None:
