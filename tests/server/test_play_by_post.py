@@ -126,17 +126,19 @@ def test_the_webhook_hears_of_each_human_turn_and_the_end(
 
 
 def _decisions_awaiting(record: dict[str, Any], seat: int) -> list[tuple[int, str]]:
-    """The decisions of a game (round, phase) that awaited ``seat`` when they began."""
+    """The decisions of a game (round, phase) that awaited ``seat`` when they began. A decision
+    begins whenever (round, phase) changes, so a chancellor whose veto was refused enacts in a
+    second decision of the same round and phase (and is told again)."""
     game = game_from_record(record, apply_actions=False)
-    seen: set[tuple[int, str]] = set()
+    last: tuple[int, str] | None = None
     out = []
     for action in [None, *record["actions"]]:
         if action is not None:
             game.apply(Action.from_json(action))
         key = (game.round, game.phase.value)
-        if game.finished or key in seen:
+        if game.finished or key == last:
             continue
-        seen.add(key)
+        last = key
         if seat in game.view(None).to_act:
             out.append(key)
     return out
