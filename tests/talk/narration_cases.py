@@ -44,6 +44,11 @@ AVALON = {"preset": "secrethitler-io", "avalon": "percival", "monarchist": True}
 
 def played(players: int, seed: int, rules: Any = RULES) -> list[TypedEvent]:
     """Every event of a seeded game of rule bots that claim, in order."""
+    return [e.json for e in played_game(players, seed, rules).events]
+
+
+def played_game(players: int, seed: int, rules: Any = RULES) -> Game:
+    """A seeded game of rule bots that claim, played to its end."""
     game = Game(NAMES[:players], rules, seed=seed)
     agents = [make_agent("rule", s, seed * 31 + s) for s in range(players)]
     while not game.finished:
@@ -59,7 +64,7 @@ def played(players: int, seed: int, rules: Any = RULES) -> list[TypedEvent]:
         view = game.view(seat)
         legal = [a for a in game.legal_actions(seat) if a.type != A.CLAIM]
         game.apply(agents[seat].act(view, legal))
-    return [e.json for e in game.events]
+    return game
 
 
 #: What whole games rarely log, as the engine writes it.

@@ -1,6 +1,6 @@
 """The narrator: every event of a game in the web catalogs' words, one message decided in one
-place (talk/narrate.py), which the page mirrors (tests/web/js/narrate.test.mjs) and the prompts
-say (tests/llm/test_format.py)."""
+place (talk/narrate.py), which the server sends with each event (``told``), the page renders
+(tests/web/js/narrate.test.mjs) and the prompts say (tests/llm/test_format.py)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import re
 from typing import Any
 
 import pytest
-from narration_cases import FIXTURE, NAMES, fixture, logs, played
+from narration_cases import AVALON, FIXTURE, NAMES, fixture, logs, played, played_game
 
-from secret_hitler.engine import Game
+from secret_hitler.engine import Game, game_from_record
 from secret_hitler.engine.events import EVENT_TYPES, typed
 from secret_hitler.talk.narrate import (
     DETAIL,
@@ -19,8 +19,10 @@ from secret_hitler.talk.narrate import (
     KEY_PREFIXES,
     LINE,
     TOLD_KINDS,
+    Narrations,
     Narrator,
     catalog,
+    heard,
     narrate,
     render,
 )
@@ -28,8 +30,8 @@ from secret_hitler.talk.phrases import LANGUAGES, Listed, Message, SeatRef
 
 
 def test_the_page_fixture_says_what_the_narrator_says() -> None:
-    """tests/web/js/narration.json, which the page's narrate.js is checked against, is what this
-    narrator tells now (``python tests/talk/narration_cases.py`` writes it anew)."""
+    """tests/web/js/narration.json, whose texts the page's renderer is checked against, is what
+    this narrator tells now (``python tests/talk/narration_cases.py`` writes it anew)."""
     assert json.loads(FIXTURE.read_text(encoding="utf-8")) == json.loads(json.dumps(fixture()))
 
 
@@ -134,3 +136,35 @@ def test_the_texts_are_the_page_catalogs_sentences() -> None:
     assert render(one, "ru").endswith("в ней 1 закон).")
     changed = {**game.events[0].json, "rules": {"preset": "official", "voting": "public"}}
     assert render(narrate([typed(changed)])[0][0], "zh-Hans").endswith("官方规则（自定义）。")
+
+
+@pytest.mark.parametrize(
+    ("players", "rules"),
+    [(6, None), (10, None), (7, AVALON), (9, {"preset": "secrethitler-io", "avalon": "merlin"})],
+    ids=["6p", "10p", "avalon-percival", "avalon-9p"],
+)
+def test_a_table_tells_each_event_once_and_each_reader_its_own_narration(
+    players: int, rules: Any
+) -> None:
+    """``Narrations`` (a live table's: each event told once, a private one by its reader's
+    narrator alone) tells every seat and a spectator, update by update, what ``narrate`` of
+    that reader's own log says; a log read from another point is read again from its start."""
+    played = played_game(players, 11 + players, *([rules] if rules else []))
+    game = game_from_record(played.to_record(), apply_actions=False)  # played again, move by move
+    narrations = Narrations()
+    tellings = narrations.tell_from(game.events, 0)
+    for action in played.actions:
+        start = len(game.events)
+        game.apply(action)
+        tellings += narrations.tell_from(game.events, start)
+    assert len(tellings) == len(game.events)
+    private = 0
+    for seat in [*range(players), None]:
+        seen = [(e, t) for e, t in zip(game.events, tellings, strict=True) if e.visible_to(seat)]
+        assert [heard(t, seat) for _, t in seen] == narrate(game.view(seat).events), seat
+        private += sum(e.audience is not None for e, _ in seen)
+    assert private > 3 * players  # roles, nights, hands, peeks, investigations
+    again = Narrations()
+    again.tell_from(game.events, 0)
+    tail = again.tell_from(game.events, len(game.events) - 5)  # as it read: nothing read again
+    assert tail == tellings[-5:] == Narrations().tell_from(game.events, len(game.events) - 5)

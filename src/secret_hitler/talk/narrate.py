@@ -9,13 +9,17 @@ the veto the first session in the veto zone unlocks). It reads typed events only
 (``engine.events``) and the engine's track lengths, and it decides every word choice: which
 message an event gets and with what.
 
+This is the only narrator. The server sends each event a page shows with its told messages
+(``told``, docs/protocol.md 2.2: a live table's updates through ``Narrations``, each event told
+once; its welcomes, a finished game's and the replay viewer's steps by ``narrate`` of the
+reader's own log), and the page's log, its spoken announcements and its replay viewer render
+those messages (``web/static/js/talk.js``) with their own seat names; a language model's prompt
+(``llm/prompts.py``, version v2 on) says the same messages in words. What a seat is told is
+derived from its own log alone, so it holds nothing the seat may not know.
+
 The messages are keys of the web client's catalogs (``web/static/i18n/<lang>.json``, their
 ``log.*``, ``know.*``, ``votes.*`` sentences and the game's words in them), the one catalog of
-the game's words per language, so the table page's log (``web/static/js/narrate.js``, its
-mirror, checked against this module on every event of recorded games by
-``tests/web/js/narrate.test.mjs``), its spoken announcements and a language model's prompt
-(``llm/prompts.py``, version v2 on) say an event in the same words. ``render(told, lang, names)``
-gives the text; the page renders the same message with its own seat names.
+the game's words per language. ``render(told, lang, names)`` gives the text.
 """
 
 from __future__ import annotations
@@ -108,7 +112,13 @@ def _rules(rules: Mapping[str, object]) -> Message:
 
 
 class Narrator:
-    """Says the events of one log (a seat's or a spectator's), in order."""
+    """Says the events of one log (a seat's or a spectator's), in order.
+
+    What it says of a public event depends only on the public events before it (who was
+    elected, a special election, the veto unlocked), and of a private event only on its
+    reader's private events before it (the reader's role, which Merlin's night needs):
+    ``Narrations`` tells a table's events once each on that account.
+    """
 
     __slots__ = ("_special", "_chancellor", "_veto_seen", "_role")
 
@@ -353,6 +363,73 @@ def narrate(events: Iterable[E.TypedEvent]) -> list[tuple[Told, ...]]:
     return [narrator.tell(e) for e in events]
 
 
+#: What one event of a game says: to everyone (a public event), or to each seat of its
+#: audience (a private one), by seat.
+Telling = tuple[Told, ...] | Mapping[int, tuple[Told, ...]]
+
+
+class Narrations:
+    """Every reader's narration of one game's log as it grows, each event told once: what a
+    live table sends with its updates.
+
+    A public event is told by one narrator that reads the public events, a private event by
+    its reader's own narrator, which reads only that reader's private events. Each reader is
+    so told what ``narrate`` of its own log says (the ``Narrator``'s rule;
+    tests/talk/test_narrate.py checks it on whole games of every kind), and a seat's words come
+    from its own log alone.
+    """
+
+    __slots__ = ("_public", "_private", "_log", "_read")
+
+    def __init__(self) -> None:
+        self._public = Narrator()
+        self._private: dict[int, Narrator] = {}
+        self._log: Sequence[E.Event] | None = None
+        self._read = 0  # events of ``_log`` read
+
+    def tell_from(self, events: Sequence[E.Event], start: int) -> list[Telling]:
+        """What the events of a game's log from ``start`` on say, one ``Telling`` each. The
+        events before ``start`` are read first when they are not the ones read last (another
+        log, one rebuilt, or one asked from another point)."""
+        if events is not self._log or start != self._read:
+            self._public, self._private = Narrator(), {}
+            self._read_all(events[:start])
+        self._log = events
+        told = self._read_all(events[start:])
+        self._read = len(events)
+        return told
+
+    def _read_all(self, events: Iterable[E.Event]) -> list[Telling]:
+        out: list[Telling] = []
+        for e in events:
+            if e.audience is None:
+                out.append(self._public.tell(e.json))
+            else:
+                out.append({s: self._reader(s).tell(e.json) for s in e.audience})
+        return out
+
+    def _reader(self, seat: int) -> Narrator:
+        narrator = self._private.get(seat)
+        if narrator is None:
+            narrator = self._private[seat] = Narrator()
+        return narrator
+
+
+def heard(telling: Telling, seat: int | None) -> tuple[Told, ...]:
+    """What ``seat`` (None: a spectator) is told of an event it observes (a ``KeyError`` for
+    a private event it does not)."""
+    if isinstance(telling, tuple):
+        return telling
+    if seat is None:
+        raise KeyError("a spectator observes no private event")
+    return telling[seat]
+
+
+def told_json(told: Iterable[Told]) -> list[dict[str, object]]:
+    """Told messages as the protocol carries them (an event's ``told``)."""
+    return [t.to_json() for t in told]
+
+
 # -- the catalog ---------------------------------------------------------------------------------
 
 
@@ -387,12 +464,16 @@ __all__ = [
     "HEADING",
     "KEY_PREFIXES",
     "LINE",
+    "Narrations",
     "Narrator",
     "TOLD_KINDS",
+    "Telling",
     "Told",
     "catalog",
     "catalog_part",
     "game_type_keys",
+    "heard",
     "narrate",
     "render",
+    "told_json",
 ]
