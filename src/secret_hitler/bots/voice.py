@@ -63,6 +63,7 @@ from ..engine.seat import Hand, SeatState
 from ..engine.settings import Rules
 from ..engine.types import Policy
 from ..talk.said import ACCUSE, HITLER, TRUST, Said, signals
+from .team import team_known, team_role
 
 LIBERAL, FASCIST = "liberal", "fascist"
 _FASCIST_ROLES = ("fascist", "hitler")
@@ -203,8 +204,8 @@ class Voice:
         n = view.players
         rules = Rules.from_json({k: v for k, v in view.rules.items() if v is not None})
         self.prior = (rules.fascist_count(n) + 1) / (n - 1)
-        role = view.role or LIBERAL
-        team = {s for s, r in enumerate(view.known_roles) if r in _FASCIST_ROLES}
+        role = team_role(view) or LIBERAL
+        team = {s for s, r in enumerate(team_known(view)) if r in _FASCIST_ROLES}
         team.discard(self.seat)
         self.pretends = role in _FASCIST_ROLES
         self.team = frozenset(team) if self.pretends else frozenset()
