@@ -12,6 +12,15 @@ Fascists vote exactly as a liberal reading the public record would (except to el
 the zone), nominate by predicting every seat's vote with the liberal rule on the liberal eye,
 and choose investigation targets and claims by a one-step lookahead on that posterior.
 
+secrethitler.io's game types (docs/bots.md, "Game types"): Merlin and Percival decide as
+liberals and Morgana as a fascist (``bots.team``), on a posterior that reads what the engine showed
+them (``Beliefs``). Merlin acts on his sight in a share of his decisions only (``Model.merlin_sight``)
+and on the posterior of the plain liberal he passes for in the rest (his ``cover``), and talks
+mostly from the latter, so that Hitler does not find him; Hitler names the seat likeliest Merlin
+(``Beliefs.p_merlin``) at the assassination. The Monarchist plays a fascist who wants six fascist
+policies or Hitler shot: he never helps Hitler into the chancellorship in the zone and shoots the
+seat likeliest Hitler.
+
 Fascists and blind Hitler also replay the `rule` liberals' public suspicion scores (a
 ``RuleAgent`` fed the same view: the scores are a deterministic function of the public record)
 and play moves that those scores forgive: all-fascist stories, a fascist chancellor's FF claim,
@@ -37,8 +46,10 @@ from .bayes_claims import choose_claims
 from .bayes_moves import Tuning, _find, _pick
 from .beliefs import DEFAULT_MODEL, EYE_MODEL, FAS, HIT, HUMAN_MODEL, LIB, Beliefs, Model
 from .human_vote import VOTE_FEATURES, VoteTrees, human_vote_trees, vote_features
+from .model import ROLE_INDEX
 from .rule import RuleAgent
 from .talk_value import team_judge
+from .team import is_monarchist, team_known, team_role
 from .voice import Judge, Reading, Voice
 
 LIBERAL = "liberal"
@@ -63,6 +74,8 @@ class BayesAgent(Agent):
         self.vote_model: VoteTrees | None = None
         self.beliefs: Beliefs | None = None
         self.public: Beliefs | None = None
+        # Merlin's: the posterior of the plain liberal he passes for (his night unread)
+        self.cover: Beliefs | None = None
         self.shadow: RuleAgent | None = None  # the rule liberals' public scores (fascists)
         self.deferred: set[int] = set()
         self.forced = False  # blind Hitler forced FF at his last discard (claims FFF)
@@ -90,6 +103,8 @@ class BayesAgent(Agent):
             other.beliefs = self.beliefs.fork()
         if self.public is not None:
             other.public = self.public.fork()
+        if self.cover is not None:
+            other.cover = self.cover.fork()
         if self.shadow is not None:
             other.shadow = self.shadow.fork()
         if self.voice is not None:
@@ -100,15 +115,19 @@ class BayesAgent(Agent):
     def _sync(self, view: View) -> Beliefs:
         if self.beliefs is None:
             self.beliefs = Beliefs.for_view(view, model=self.model)
-            if view.role != LIBERAL:
+            if team_role(view) != LIBERAL:
                 self.public = Beliefs.for_view(view, public=True, model=self.eye_model)
+            if view.role == "merlin":
+                self.cover = Beliefs.for_view(view, model=self.model, sight=False)
         self.beliefs.update(view)
+        if self.cover is not None:
+            self.cover.update(view)
         if self._initial is None:
             R = self.beliefs.R
             keep = np.ones(len(R), dtype=bool)
             for s, role in enumerate(view.known_roles):
                 if role is not None and (s == self.seat or view.winner is None):
-                    keep &= R[:, s] == {LIBERAL: LIB, FASCIST: FAS}.get(role, HIT)
+                    keep &= R[:, s] == ROLE_INDEX[role]
             self._initial = int(keep.sum())
         if self.public is not None:
             self.public.update(view)
@@ -129,12 +148,13 @@ class BayesAgent(Agent):
 
     def _team(self, view: View) -> list[int]:
         return [
-            s for s, r in enumerate(view.known_roles) if r in (FASCIST, "hitler") and s != self.seat
+            s for s, r in enumerate(team_known(view)) if r in (FASCIST, "hitler") and s != self.seat
         ]
 
     def _informed_fascist(self, view: View) -> bool:
-        """A fascist, or Hitler who knows his team (5-6 players)."""
-        return view.role == FASCIST or (view.role == "hitler" and bool(self._team(view)))
+        """A fascist (Morgana and the Monarchist too), or Hitler who knows his team."""
+        role = team_role(view)
+        return role == FASCIST or (role == "hitler" and bool(self._team(view)))
 
     def act(self, view: View, legal: Sequence[Action]) -> Action:
         turn = [a for a in legal if a.type != "claim"]
@@ -144,10 +164,28 @@ class BayesAgent(Agent):
         self._sync(view)
         phase = view.phase
         handler = getattr(self, "_" + phase, None)
-        choice: Action | None = handler(view, turn) if handler is not None else None
+        own = self.beliefs
+        if self.cover is not None and len(turn) > 1:
+            # Merlin: this decision on his sight (``Model.merlin_sight``) or as the plain
+            # liberal he passes for; his own posterior is back whatever happens.
+            if self.rng.random() >= self.model.merlin_sight:
+                self.beliefs = self.cover
+        try:
+            choice: Action | None = handler(view, turn) if handler is not None else None
+        finally:
+            self.beliefs = own
         if choice is None or choice not in turn:
             choice = turn[self.rng.randrange(len(turn))]
         return choice
+
+    def _assassinate(self, view: View, legal: Sequence[Action]) -> Action | None:
+        """Hitler names the seat likeliest Merlin (``Beliefs.p_merlin``); ties at random."""
+        return _pick(legal, self._assassination_scores(view, legal), self.rng)
+
+    def _assassination_scores(self, view: View, legal: Sequence[Action]) -> list[float]:
+        assert self.beliefs is not None
+        p = self.beliefs.p_merlin()
+        return [float(p[a.target]) if a.target is not None else 0.0 for a in legal]
 
     def evaluate(self, view: View, legal: Sequence[Action]) -> dict[str, Any]:
         """What the bot would play here and its estimate of each option, leaving its own later
@@ -202,7 +240,7 @@ class BayesAgent(Agent):
         """How fascist the public thinks this seat and Hitler are (what a fascist protects)."""
         assert self.public is not None
         m = self.public.marginals(probs)
-        if view.role == "hitler":
+        if view.role == "hitler":  # (the Monarchist protects only himself: no Hitler known)
             return Tuning.hitler_weight * float(m[self.seat, HIT] + m[self.seat, FAS])
         out = Tuning.self_weight * float(m[self.seat, FAS] + m[self.seat, HIT])
         for s in self._team(view):
@@ -308,6 +346,9 @@ class BayesAgent(Agent):
                         s = trust + (
                             Tuning.nominate_hitler_early if hitler else Tuning.nominate_mate
                         )
+                if zone and is_monarchist(view):
+                    # He loses if Hitler is elected: the seats his posterior takes for Hitler.
+                    s -= Tuning.nominate_hitler_penalty * float(b.marginals()[c, HIT])
                 out.append(s)
             return out
         m = b.marginals()
@@ -338,7 +379,7 @@ class BayesAgent(Agent):
             if zone and c not in view.not_hitler:
                 if self._informed_fascist(view) and view.known_roles[c] == "hitler":
                     return _find(legal, "vote", ja=True)
-                if view.role == LIBERAL and float(b.p_fascist_party()[c]) > 0.999:
+                if team_role(view) == LIBERAL and float(b.p_fascist_party()[c]) > 0.999:
                     return _find(legal, "vote", ja=False)
             z = self.vote_model.margin(self.vote_features(view))
             return _find(legal, "vote", ja=z >= 0.0)
@@ -350,6 +391,8 @@ class BayesAgent(Agent):
             probs = self.public.conditioned_liberal(self.seat)
             if zone and c in team and view.known_roles[c] == "hitler":
                 ja = True
+            elif zone and is_monarchist(view) and float(b.marginals()[c, HIT]) > Tuning.hitler_risk:
+                ja = False  # the Monarchist loses if Hitler is elected
             elif p not in team and c not in team and view.liberal_to_win <= 1:
                 ja = False
             else:  # vote as a liberal reading the public record would
@@ -396,17 +439,21 @@ class BayesAgent(Agent):
         """What this seat says it believes (``bots.voice``): a liberal's own posterior; a
         fascist's or Hitler's (blind or not) that of the liberal it pretends to be, the public
         posterior given that its seat is liberal."""
-        if view.role != LIBERAL and self.public is not None:
+        if team_role(view) != LIBERAL and self.public is not None:
             m = self.public.conditioned_marginals(self.seat)
         else:
             assert self.beliefs is not None
             m = self.beliefs.marginals()
+            if self.cover is not None:
+                # Merlin talks mostly as the liberal he passes for (``Model.merlin_talk_sight``)
+                a = self.model.merlin_talk_sight
+                m = a * m + (1 - a) * self.cover.marginals()
         return Reading((m[:, FAS] + m[:, HIT]).tolist(), m[:, HIT].tolist())
 
     def judge(self, view: View) -> Judge | None:
         """What a line is worth to this seat's team as the table reads it (``talk_value``): a
         fascist's or Hitler's voice bends its lines by it; a liberal's says what it believes."""
-        if view.role == LIBERAL or self.public is None:
+        if team_role(view) == LIBERAL or self.public is None:
             return None
         team = [self.seat, *self._team(view)]
         hitler = next((s for s in team if view.known_roles[s] == "hitler"), None)

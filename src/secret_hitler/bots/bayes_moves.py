@@ -19,6 +19,7 @@ import numpy as np
 from ..engine import Action, View
 from .likelihood import normalize_log
 from .model import FAS, HIT, LIB
+from .team import is_monarchist, team_role
 
 if TYPE_CHECKING:
     from .bayes import BayesAgent
@@ -124,7 +125,7 @@ def enact(agent: BayesAgent, view: View, legal: Sequence[Action]) -> Action | No
 
     if not agent._informed_fascist(view):
         if libs == 0:
-            if veto_ok and view.role == LIBERAL:
+            if veto_ok and team_role(view) == LIBERAL:
                 return _find(legal, "veto", policy=None) or _find(legal, "veto", policy=FASCIST)
             return choose(FASCIST)
         if view.role == "hitler" and libs == 1:
@@ -216,6 +217,10 @@ def special_election_scores(agent: BayesAgent, view: View, legal: Sequence[Actio
 def execute(agent: BayesAgent, view: View, legal: Sequence[Action]) -> Action | None:
     b = agent.beliefs
     assert b is not None
+    if is_monarchist(view):
+        # His own win: Hitler shot. The seat his posterior takes for Hitler likeliest.
+        m = b.marginals()
+        return max(legal, key=lambda a: float(m[a.target or 0, HIT]))
     if agent._informed_fascist(view):
         team = set(agent._team(view))
         assert agent.public is not None

@@ -19,7 +19,8 @@ shares in ``bots/likelihood.py``; this module re-exports their names.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Sequence
+import itertools
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from typing import Any, Self
 
@@ -28,7 +29,9 @@ import numpy as np
 from ..engine import events as E
 from ..engine.events import EVENT_TYPES, PRIVATE_EVENT_TYPES, TypedEvent
 from ..engine.public import READERS, PublicState
+from ..engine.roles import night
 from ..engine.settings import PRESETS, Rules
+from ..engine.types import Role
 from ..talk.lines import Claim, Line
 from ..talk.said import signals
 from .likelihood import (
@@ -103,8 +106,17 @@ class Beliefs(Posterior):
         public: bool = False,
         model: Model = DEFAULT_MODEL,
         talk: TalkModel | None = None,
+        cards: Sequence[tuple[Role, int]] | None = None,
+        sight: bool = True,
     ) -> None:
         self.talk = TALK_MODEL if talk is None else talk
+        # The role cards dealt (``Rules.composition``; None: the official three), and whether
+        # Merlin reads his sight (False: the plain liberal he passes for, ``BayesAgent``).
+        self.cards = tuple(cards or ())
+        self.special = any(r.value not in ROLE_NAMES for r, _ in self.cards)
+        self.sight = sight
+        self.role_name: str | None = None  # this seat's own role, once dealt
+        self.night_shown: dict[str, Any] | None = None  # this seat's night (special roles)
         self.heard_investigations: set[tuple[int, int]] = set()  # claims read (engine or chat)
         self.heard = TalkMemory()  # who said what of whom (``bots.listening``)
         self.seat = None if public else seat
@@ -126,6 +138,10 @@ class Beliefs(Posterior):
         self.peek_k3: int | None = None
         self.peek_claim: int | None = None
         self.executed_pending: int | None = None  # executed seat, until the game goes on
+        # Avalon SH: per world and seat, the log-likelihood ratio of the seat's votes and
+        # nominations as Merlin's against a plain liberal's (``p_merlin``); None without Merlin.
+        merlin = any(r is Role.MERLIN for r, _ in self.cards)
+        self.merlin_log: np.ndarray | None = np.zeros((self.W, players)) if merlin else None
 
     def fork(self) -> Self:
         """An independent copy, cheap enough for every rollout of a search: the tables and the
@@ -149,8 +165,10 @@ class Beliefs(Posterior):
         public: bool = False,
         model: Model = DEFAULT_MODEL,
         talk: TalkModel | None = None,
+        sight: bool = True,
     ) -> Self:
-        """Beliefs sized for the game of ``view`` (player count, fascists, deck) from its rules."""
+        """Beliefs sized for the game of ``view`` (player count, fascists, deck, role cards)
+        from its rules; ``sight=False``: Merlin's night unread (``__init__``)."""
         rules = _rules_of(view.rules)
         return cls(
             view.players,
@@ -162,6 +180,8 @@ class Beliefs(Posterior):
             public=public,
             model=model,
             talk=talk,
+            cards=rules.composition(view.players),
+            sight=sight,
         )
 
     # ------------------------------------------------------------------ updating
@@ -202,9 +222,13 @@ class Beliefs(Posterior):
 
     def _on_role(self, e: E.RoleDealt) -> None:
         if e.seat == self.seat:
+            self.role_name = e.role
             self._mask(self._role_is(e.seat, ROLE_INDEX[e.role]))
 
     def _on_night(self, e: E.Night) -> None:
+        if self.special:
+            self._special_night(e)
+            return
         for key, role in e.known.items():
             self._mask(self._role_is(int(key), ROLE_INDEX[role]))
         if self.seat is not None and self.R.shape[0] and e.known:
@@ -214,6 +238,173 @@ class Beliefs(Posterior):
                 if s not in named:
                     self._mask(self._role_is(s, LIB))
 
+    def _special_night(self, e: E.Night) -> None:
+        """The night of a game that deals secrethitler.io's roles, as the engine showed it:
+        the exact roles (``known``), the seats shown by party (``parties``: Merlin's sight, a
+        fascist's teammates), Percival's pair (Merlin's party is liberal, Morgana's fascist and
+        she is not Hitler: exactly one of the two is a fascist, not Hitler). Then every world
+        left must be one where some deal of the rules' cards shows this seat this very night
+        (the engine's ``roles.night``): the parties do not say which seat is not Hitler (the
+        Monarchist is never shown Hitler), the engine's night does. A Merlin without sight
+        (``sight=False``) reads nothing of his night."""
+        if self.seat is None or (self.role_name == Role.MERLIN.value and not self.sight):
+            return
+        self.night_shown = {k: v for k, v in e.items() if k != "type"}
+        for key, role in e.known.items():
+            self._mask(self._role_is(int(key), ROLE_INDEX[role]))
+        for key in e.parties or {}:
+            self._mask(self._role_is_not(int(key), LIB))
+        pair = e.merlin_candidates
+        if pair is not None:
+            a, b = pair
+            R = self.R
+            self._mask(
+                ((R[:, a] == LIB) & (R[:, b] == FAS)) | ((R[:, a] == FAS) & (R[:, b] == LIB))
+            )
+        if e.parties:
+            keep = np.zeros(self.W, dtype=bool)
+            for w in np.nonzero(np.isfinite(self.logw))[0]:
+                keep[w] = any(True for _ in self._deals(self.R[w], {}))
+            self._mask(keep)
+
+    def _deals(self, row: np.ndarray, fixed: dict[int, Role]) -> Iterator[list[Role]]:
+        """The deals of the rules' cards with the team-level roles ``row``, this seat's own
+        role and the roles ``fixed`` (seat: role) that show this seat the night it saw (the
+        engine's ``roles.night``; every deal where it saw none, or where there is no seat)."""
+        seat, own = self.seat, self.role_name
+        specials = {Role.MERLIN, Role.PERCIVAL, Role.MORGANA, Role.MONARCHIST}
+        base = [
+            Role.HITLER if x == HIT else Role.FASCIST if x == FAS else Role.LIBERAL for x in row
+        ]
+        mine = dict(fixed)
+        if seat is not None and own is not None:
+            mine[seat] = Role(own)
+        for s, r in mine.items():
+            base[s] = r
+        left = [r for r, k in self.cards for _ in range(k) if r in specials]
+        for r in mine.values():
+            if r in left:
+                left.remove(r)
+        party = [[s for s in range(self.n) if s not in mine and row[s] == t] for t in (LIB, FAS)]
+        groups = [[r for r in left if ROLE_INDEX[r.value] == t] for t in (LIB, FAS)]
+        shown, knows = self.night_shown, self.hitler_knows
+        for lib_seats in itertools.permutations(party[0], len(groups[0])):
+            for fas_seats in itertools.permutations(party[1], len(groups[1])):
+                deal = list(base)
+                for s, r in zip(lib_seats, groups[0], strict=True):
+                    deal[s] = r
+                for s, r in zip(fas_seats, groups[1], strict=True):
+                    deal[s] = r
+                if shown is None or seat is None or dict(night(deal, knows)).get(seat) == shown:
+                    yield deal
+
+    def sample_deal(
+        self, w: int, rng: Any, known: Sequence[str | None] = (), tries: int = 256
+    ) -> list[str] | None:
+        """A deal of the rules' role cards for world ``w`` (the search's worlds): the seats
+        whose roles this seat knows (``known``, the view's ``known_roles``) keep them, the
+        rest of the special cards are placed at random among the seats of their party (Merlin
+        by ``p_merlin``'s weights in that world), and the deal shows this seat its night.
+        The official roles need no placing. None if no such deal was drawn in ``tries``."""
+        row = self.R[w]
+        if not self.special:
+            return [ROLE_NAMES[x] for x in row]
+        fixed = {s: Role(r) for s, r in enumerate(known) if r is not None}
+        deals = list(itertools.islice(self._deals(row, fixed), tries))
+        if not deals:
+            return None
+        weights = [1.0] * len(deals)
+        if self.merlin_log is not None:
+            top = float(self.merlin_log[w].max())
+            weights = [float(np.exp(self.merlin_log[w][d.index(Role.MERLIN)] - top)) for d in deals]
+        deal = rng.choices(deals, weights=weights)[0]
+        return [r.value for r in deal]
+
+    def _on_assassination(self, e: E.Assassination) -> None:
+        self._mask(self._role_is(e.hitler, HIT))
+
+    def _on_assassin_sight(self, e: E.AssassinSight) -> None:
+        """Hitler's targets are the liberal party, exactly; the roles shown are fascists."""
+        targets = set(e.targets)
+        for s in range(self.n):
+            self._mask(self._role_is(s, LIB) if s in targets else self._role_is_not(s, LIB))
+        for key, role in e.known.items():
+            self._mask(self._role_is(int(key), ROLE_INDEX[role]))
+
+    def _on_assassinated(self, e: E.Assassinated) -> None:
+        self._mask(self._role_is(e.target, ROLE_INDEX[e.role]))
+
+    # ------------------------------------------------------------------ who is Merlin
+    def _merlin_votes(self, p: int, c: int, votes: tuple[bool | None, ...]) -> None:
+        """Each voter outside the government, as Merlin against as a plain liberal: Merlin
+        votes on his sight in a share of his votes (``Model.merlin_ja``), so a liberal whose
+        votes avoided the fascists' governments well is likelier Merlin."""
+        if self.merlin_log is None:
+            return
+        m = self.model
+        R = self.R
+        team = self.column(("team_government", p, c), lambda: (R[:, p] != LIB) | (R[:, c] != LIB))
+        merlin_team, merlin_clean = m.merlin_ja()
+        p_merlin = np.where(team, merlin_team, merlin_clean)
+        p_liberal = np.where(team, m.liberal_ja_team, m.liberal_ja_clean)
+        delta = np.zeros_like(self.merlin_log)
+        for v, ja in enumerate(votes):
+            if ja is None or v in (p, c):
+                continue
+            if ja:
+                delta[:, v] = np.log(p_merlin / p_liberal)
+            else:
+                delta[:, v] = np.log((1 - p_merlin) / (1 - p_liberal))
+        self.merlin_log = self.merlin_log + delta
+
+    def _merlin_nomination(self, p: int, c: int, elig: Sequence[int]) -> None:
+        """The president's pick as Merlin's (a mix ``merlin_sight`` of a sighted liberal's pick,
+        who avoids the fascists, and a plain one's) against a plain liberal's."""
+        if self.merlin_log is None:
+            return
+        m = self.model
+        R = self.R
+        cands = tuple(elig)
+        team = self.column(("team_among", cands), lambda: R[:, cands] != LIB)
+        k = cands.index(c)
+
+        def pick(weight: float) -> np.ndarray:
+            w = np.where(team, weight, 1.0)
+            out: np.ndarray = w[:, k] / w.sum(axis=1)
+            return out
+
+        plain = pick(m.liberal_nominate_team)
+        merlin = m.merlin_sight * pick(m.sighted_nominate_team) + (1 - m.merlin_sight) * plain
+        delta = np.zeros_like(self.merlin_log)
+        delta[:, p] = np.log(merlin / plain)
+        self.merlin_log = self.merlin_log + delta
+
+    def p_merlin(self) -> np.ndarray:
+        """P(each seat is Merlin): over the worlds, Merlin is one of the world's liberals (not
+        this seat unless it is Merlin), each weighed by how Merlin-like its votes and
+        nominations were (``merlin_log``). The world's weight is the posterior's own: the same
+        actions weigh the worlds already, so they are not counted twice. Zero everywhere in a
+        game without Merlin."""
+        if self.merlin_log is None:
+            return np.zeros(self.n)
+        out: np.ndarray = self._derive(("merlin",), self._p_merlin)
+        return out
+
+    def _p_merlin(self) -> np.ndarray:
+        assert self.merlin_log is not None
+        may = self.R == LIB
+        if self.seat is not None and self.role_name not in (None, Role.MERLIN.value):
+            may = may.copy()
+            may[:, self.seat] = False
+        logits = np.where(may, self.merlin_log, -np.inf)
+        top = logits.max(axis=1, keepdims=True)
+        top = np.where(np.isfinite(top), top, 0.0)
+        w = np.where(may, np.exp(logits - top), 0.0)
+        total = w.sum(axis=1, keepdims=True)
+        share = np.divide(w, total, out=np.zeros_like(w), where=total > 0)
+        out: np.ndarray = self.probs() @ share
+        return out
+
     def _on_nominated(self, e: E.Nominated) -> None:
         # The last session stays open: its claims may come until the next one begins (the
         # engine's claim window, ``PublicState.session``); ``probs`` weighs it while open.
@@ -222,6 +413,8 @@ class Beliefs(Posterior):
         elig = table.eligible  # the engine's chancellor candidates at this nomination
         if c not in elig or len(elig) < 2:
             return
+        if self.merlin_log is not None and p != self.seat:
+            self._merlin_nomination(p, c, elig)
         m = self.model
         zone = table.hitler_zone_active
         if m.nominate_by_role is not None:
@@ -283,6 +476,8 @@ class Beliefs(Posterior):
             self._candidate_votes(p, c, votes, phase)
         if self.heard.stances:
             self._spoken_votes(p, c, votes)
+        if self.merlin_log is not None:
+            self._merlin_votes(p, c, votes)
 
     def _candidate_votes(self, p: int, c: int, votes: tuple[bool | None, ...], phase: int) -> None:
         """The candidates' own votes (``Model.candidate_vote``): voting down one's own

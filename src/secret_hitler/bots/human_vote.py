@@ -20,6 +20,7 @@ from ..engine import View
 from ..engine.actions import hand_claims_fit
 from ..engine.public import PublicState
 from .model import FAS, HIT
+from .team import team_role
 
 if TYPE_CHECKING:
     from .bayes import BayesAgent
@@ -242,7 +243,7 @@ def vote_features(agent: BayesAgent, view: View) -> np.ndarray:
     sp = float(m[p, FAS] + m[p, HIT])
     sc = float(m[c, FAS] + m[c, HIT])
     hc = float(m[c, HIT])
-    lib = view.role == LIBERAL
+    lib = team_role(view) == LIBERAL
     table = b.table  # the public state after the view's events (the engine's fold)
     el = _elections(table, me, p, c)
     ss = _sessions(table, p, c)
@@ -257,7 +258,7 @@ def vote_features(agent: BayesAgent, view: View) -> np.ndarray:
         float(zone),
         float(me == p),
         float(me == c),
-        float(informed and view.role == FASCIST),
+        float(informed and team_role(view) == FASCIST),
         float(view.role == "hitler"),
         float(p in team),
         float(c in team),

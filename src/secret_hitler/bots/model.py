@@ -13,10 +13,19 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from ..engine.types import PARTY_OF, Party, Role
+
 #: A role as an index (the entries of the worlds matrix, ``likelihood.worlds_matrix``).
 LIB, FAS, HIT = 0, 1, 2
-ROLE_INDEX = {"liberal": LIB, "fascist": FAS, "hitler": HIT}
 ROLE_NAMES = ("liberal", "fascist", "hitler")
+#: Every role's index in the worlds: the worlds are team-level (who is Hitler, who else is of
+#: the fascist party), so secrethitler.io's roles read as their party (the engine's
+#: ``PARTY_OF``): Merlin and Percival liberal, Morgana and the Monarchist fascist. What tells
+#: them apart (Merlin's sight, Percival's pair, which liberal is Merlin) is read from the view
+#: by ``beliefs.Beliefs`` (docs/bots.md, "Game types").
+ROLE_INDEX = {
+    r.value: HIT if r is Role.HITLER else LIB if PARTY_OF[r] is Party.LIBERAL else FAS for r in Role
+}
 
 
 #: The behaviour likelihood terms, each weighable on its own (``Model.weights``).
@@ -134,6 +143,33 @@ class Model:
     # rate against ``ja_uninformed`` (the "liberal_votes" term, weighed on its own): people's
     # liberals vote down governments they suspect on hunches the log does not show.
     liberal_votes: bool = False
+    # Avalon SH (docs/bots.md, "Game types"). Merlin acts on his sight in this share of his
+    # decisions (votes, nominations, powers) and as a plain liberal in the rest, and his talk
+    # reads his sight with ``merlin_talk_sight`` (a Merlin who always votes down the fascists
+    # he sees is found by Hitler at the assassination).
+    merlin_sight: float = 0.5
+    merlin_talk_sight: float = 0.2
+    # Who is Merlin (``Beliefs.p_merlin``, what Hitler names at the assassination): a liberal's
+    # votes and nominations weighed as Merlin's against a plain liberal's. P(ja) of a plain
+    # liberal voter on a government that holds a fascist-party seat, and on a liberal-liberal
+    # one; a sighted liberal's (one who knows the fascists) the same; Merlin's are the mix
+    # ``merlin_sight`` of the two. Nominations: the weight of a fascist-party nominee against a
+    # liberal one, for a plain liberal president and for a sighted one.
+    liberal_ja_team: float = 0.45
+    liberal_ja_clean: float = 0.65
+    sighted_ja_team: float = 0.05
+    sighted_ja_clean: float = 0.9
+    liberal_nominate_team: float = 0.8
+    sighted_nominate_team: float = 0.05
+
+    def merlin_ja(self) -> tuple[float, float]:
+        """Merlin's P(ja) on a government with a fascist-party seat and on a liberal-liberal
+        one: the mix ``merlin_sight`` of a sighted liberal's and a plain one's."""
+        a = self.merlin_sight
+        return (
+            a * self.sighted_ja_team + (1 - a) * self.liberal_ja_team,
+            a * self.sighted_ja_clean + (1 - a) * self.liberal_ja_clean,
+        )
 
 
 def model_from_json(kwargs: dict[str, Any]) -> Model:

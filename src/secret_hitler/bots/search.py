@@ -35,8 +35,9 @@ from ..talk.lines import Line
 from ..talk.said import Said
 from .base import Agent, play_out, register
 from .bayes import BayesAgent
-from .beliefs import BOT_MODEL, HIT, HUMAN_MODEL, ROLE_NAMES, SEARCH_MODEL
+from .beliefs import BOT_MODEL, HIT, HUMAN_MODEL, SEARCH_MODEL
 from .rule import RuleAgent
+from .team import team_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,12 +261,21 @@ class SearchAgent(Agent):
         0) there, or None for a world that could not be built (lazily: a settled search stops
         drawing). ``read``: the decision's reader cache (``_reader``); ``rng``: its random source."""
         mine = _side(view)
+        beliefs = self.base.beliefs
+        assert beliefs is not None
         cum = np.cumsum(weights)
         for _ in range(count):
             world = None
+            roles: list[str] = []
             for _ in range(self.tuning.world_tries):
                 w = int(np.searchsorted(cum, rng.random() * cum[-1], side="right"))
-                roles = [ROLE_NAMES[r] for r in R[min(w, len(R) - 1)]]
+                # the roles of that world: secrethitler.io's special cards placed as this
+                # seat's knowledge allows (``Beliefs.sample_deal``)
+                deal = beliefs.sample_deal(min(w, len(R) - 1), rng, view.known_roles)
+                if deal is None:
+                    self.worlds_rejected += 1
+                    continue
+                roles = deal
                 try:
                     world = sample_world(view, roles, rng)
                     if all(world.is_legal(a) for a in candidates):
@@ -295,7 +305,7 @@ class SearchAgent(Agent):
             for i, action in enumerate(candidates):
                 game = world if i == last else world.clone()
                 copies = agents if i == last else [a.fork() for a in agents]
-                wins.append(_rollout(game, copies, action, mine))
+                wins.append(_rollout(game, copies, action, self.seat))
                 self.rollouts_done += 1
             yield wins
 
@@ -411,16 +421,18 @@ def _side(view: View) -> str:
 
 
 def _party(role: str | None) -> str:
-    """The team of a role or party name: "liberal", else "fascist"."""
-    return "liberal" if role == "liberal" else "fascist"
+    """The team of a role or party name: "liberal" (Merlin and Percival too), else "fascist"."""
+    return "liberal" if team_of(role) == "liberal" else "fascist"
 
 
-def _rollout(game: Game, agents: list[Any], action: Action, team: str) -> float:
-    """1 if ``team`` wins after ``action`` in ``game`` played on by the rollout bots ``agents``."""
+def _rollout(game: Game, agents: list[Any], action: Action, seat: int) -> float:
+    """1 if ``seat`` wins after ``action`` in ``game`` played on by the rollout bots ``agents``:
+    its team's win (the engine's ``winners``: the Monarchist's own way)."""
     game.apply(action)
     if not game.finished:
         play_out(game, agents)  # the agents' contract: their turns and claims
-    return 1.0 if game.winner is not None and game.winner.value == team else 0.0
+    winners = game.winners
+    return 1.0 if winners is not None and seat in winners else 0.0
 
 
 register("search", SearchAgent)
