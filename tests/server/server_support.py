@@ -25,6 +25,7 @@ import websockets
 from live_server import LiveServer, free_port
 from secret_hitler.engine import game_from_record
 from secret_hitler.engine.events import PRIVATE_EVENT_TYPES
+from secret_hitler.talk.narrate import narrate, told_json
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 20.0
@@ -378,7 +379,8 @@ PRIVATE = PRIVATE_EVENT_TYPES  # the engine's list, not a copy
 
 
 def states(record: dict[str, Any], seats: list[int | None]) -> dict[int, dict[int | None, Any]]:
-    """For every update seq k: each seat's (view without events, events, legal) after k-1 actions."""
+    """For every update seq k: each seat's (view without events, events, legal) after k-1 actions;
+    each event with what the narrator tells of it, read from that seat's own log (``told``)."""
     game = game_from_record(record, apply_actions=False)
     from secret_hitler.engine import Action
 
@@ -389,8 +391,12 @@ def states(record: dict[str, Any], seats: list[int | None]) -> dict[int, dict[in
             game.apply(actions[k - 2])
         per: dict[int | None, Any] = {}
         for s in seats:
-            view = game.view(s).to_json()
-            events = view.pop("events")
+            seen = game.view(s)
+            view = seen.to_json()
+            told = narrate(seen.events)
+            events = [
+                {**e, "told": told_json(t)} for e, t in zip(view.pop("events"), told, strict=True)
+            ]
             legal = [a.to_json() for a in game.legal_actions(s)] if s is not None else []
             per[s] = (view, events, legal)
         out[k] = per

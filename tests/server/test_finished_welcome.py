@@ -15,11 +15,13 @@ from server_support import Client, HttpError, Server, ahttp, http, session
 
 from secret_hitler.engine import game_from_record
 from secret_hitler.engine.history import governments
+from secret_hitler.talk.narrate import narrate, told_json
 
 
 def _unmarked(view: dict[str, Any]) -> dict[str, Any]:
-    """``view`` without the stand-in marks on its events (the engine's view has none)."""
-    events = [{k: v for k, v in e.items() if k != "standin"} for e in view["events"]]
+    """``view`` without the stand-in marks and told messages on its events (the engine's view
+    has neither)."""
+    events = [{k: v for k, v in e.items() if k not in ("standin", "told")} for e in view["events"]]
     return {**view, "events": events}
 
 
@@ -50,6 +52,9 @@ def _check(
     assert got["type"] == "welcome" and got["seat"] == 0
     assert got["away"] == ann_moves  # every move played for her, in order, never a claim
     assert _unmarked(got["view"]) == _unmarked(game.view(0).to_json())
+    # each event told as the narrator tells her own log
+    told = [told_json(t) for t in narrate(game.view(0).events)]
+    assert [e["told"] for e in got["view"]["events"]] == told
     marks = [e["standin"] for e in got["view"]["events"] if "standin" in e]
     assert sorted(m["i"] for m in marks) == sorted(by)  # each stand-in move marked once
     assert all(m["action"]["seat"] == record["actions"][m["i"]]["seat"] for m in marks)

@@ -2,7 +2,9 @@
 
 ``build_update`` itself is checked against the engine's full views by the end-to-end tests; this
 test plays many random games (every rule switch the view depends on, claims included) in-process
-and compares the two after every action, for every seat and for a spectator.
+and compares the two after every action, for every seat and for a spectator: the told messages
+too, which the fast path tells once per event (``Narrations``) and the reference by a narrator
+per seat that reads that seat's log only.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from secret_hitler.engine import PRESETS, Game, Rules
 from secret_hitler.engine.history import governments
 from secret_hitler.engine.speech import silenced
 from secret_hitler.server.table.updates import SeatUpdates, build_update, padded_length
+from secret_hitler.talk.narrate import Narrations, Narrator
 
 RULES = [
     Rules(),
@@ -32,6 +35,12 @@ def test_seat_updates_match_build_update(players: int, rules: Rules) -> None:
     for seed in range(4):
         rng = random.Random(seed * 100 + players)
         g = Game([f"P{i}" for i in range(players)], rules, seed)
+        narration = Narrations()
+        narrators = {s: Narrator() for s in [*range(players), None]}  # each seat's own
+        for s, narrator in narrators.items():
+            for e in g.view(s).events:
+                narrator.tell(e)
+        narration.tell_from(g.events, len(g.events))
         steps = 0
         while not g.finished and steps < 400:
             steps += 1
@@ -51,10 +60,10 @@ def test_seat_updates_match_build_update(players: int, rules: Rules) -> None:
             seq = len(g.actions) + 1
             by = rng.choice([None, "timer"])
             deadline = rng.choice([None, 1234.5])
-            fast = SeatUpdates(g, seq, ev, action, by, deadline)
+            fast = SeatUpdates(g, seq, ev, action, by, deadline, narration=narration)
             frames = fast.frames([*range(players), None])
             for s in [*range(players), None]:
-                want = build_update(g, s, seq, ev, action, by, deadline)
+                want = build_update(g, s, seq, ev, action, by, deadline, narrator=narrators[s])
                 got = json.loads(frames[s])
                 assert set(got.pop("pad")) <= {" "}
                 assert got == want, (seed, steps, s)
@@ -70,10 +79,11 @@ def test_every_recipient_of_an_update_gets_a_frame_of_one_public_length(preset: 
         for seed in range(6):
             rng = random.Random(seed)
             g = Game([f"名前{i}" for i in range(players)], preset, seed)
+            narration = Narrations()
             ev, seq = 0, 1
             while True:
                 last = g.actions[-1] if g.actions else None
-                fast = SeatUpdates(g, seq, ev, last, None, None)
+                fast = SeatUpdates(g, seq, ev, last, None, None, narration=narration)
                 frames = fast.frames([*range(players), None])
                 spectator = json.loads(frames[None])
                 spectator.pop("pad")

@@ -25,7 +25,7 @@ from ..core.text import brief, json_problem
 from ..storage import queries as S
 from ..table.chat import CHAT_KEEP, shown
 from ..table.seats import Seat, Seating
-from ..table.updates import event_bounds, seat_view, table_facts
+from ..table.updates import event_bounds, seat_view, table_facts, view_json
 from .lobby import game_record, hub_of, user_of
 from .visibility import may_see
 
@@ -51,7 +51,8 @@ def _view_arg(value: str | None, players: int) -> int | None:
 
 
 def replay_step(record: dict[str, Any], step: int | None, view: str | None) -> dict[str, Any]:
-    """Replay ``record`` up to ``step`` actions and return the chosen view there."""
+    """Replay ``record`` up to ``step`` actions and return the chosen view there, each event of
+    its log with what the narrator tells that view of it (``told``)."""
     try:
         parsed = parse_record(record)
         game = game_from_record(record, apply_actions=False)
@@ -73,17 +74,17 @@ def replay_step(record: dict[str, Any], step: int | None, view: str | None) -> d
         if not rounds or rounds[-1]["round"] != game.round:
             rounds.append({"round": game.round, "step": i})
         if i == step:
-            shown = game.view(seat).to_json()
+            shown = view_json(game.view(seat))
         try:
             game.apply(action)
         except GameError as exc:
             if i < step:
                 error = {"index": i, "code": exc.code, "message": exc.message}
                 step = i
-                shown = game.view(seat).to_json()
+                shown = view_json(game.view(seat))
             break
     if shown is None:
-        shown = game.view(seat).to_json()
+        shown = view_json(game.view(seat))
     last = actions[step - 1].public_json() if step > 0 else None
     game_id = record.get("id")
     return {

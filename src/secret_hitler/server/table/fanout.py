@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from ...engine import Action, Game, game_from_record
+from ...talk.narrate import Narrations
 from ..core import protocol as P
 from .conn import Conn
 from .updates import SeatUpdates, pad_bytes, welcome_length
@@ -64,15 +65,18 @@ def send_update(
     waits: dict[str, float] | None = None,
     ack: Ack | None = None,
     chat: str = "free",
+    narration: Narrations | None = None,
 ) -> list[Conn]:
     """Each ready connection's ``update`` after an action; the connections it went to.
 
     Each seat's text is built and encoded once, only for seats that have a connection
     (spectators: once for all of them, only when someone watches). The sender of the action
-    (``ack``) gets its seat's frame with the ``ack`` in it when it asked for that."""
+    (``ack``) gets its seat's frame with the ``ack`` in it when it asked for that.
+    ``narration``: the table's (``SeatUpdates``; while nobody is connected it reads nothing,
+    and catches up with the log when someone is)."""
     ready = [c for c in conns if c.ready]
     if ready:
-        updates = SeatUpdates(game, seq, ev_from, action, by, deadline, waits, chat)
+        updates = SeatUpdates(game, seq, ev_from, action, by, deadline, waits, chat, narration)
         frames = updates.frames({c.seat for c in ready})  # one length for every recipient
         actor = ack.conn if ack is not None and ack.conn.acks_in_updates else None
         for c in ready:
@@ -120,6 +124,7 @@ def missed_updates(
     table's chat mode)."""
     current = len(game.actions) + 1
     h = game_from_record(game.to_record(), apply_actions=False)
+    narration = Narrations()  # of the replayed log
     acts = game.actions
     start = max(since, 1)
     for a in acts[: start - 1]:
@@ -129,12 +134,13 @@ def missed_updates(
         live = current == 1
         first = deadline if live else None
         still = waits if live else None
-        out.append(SeatUpdates(h, 1, 0, None, None, first, still, chat).text(seat))
+        out.append(SeatUpdates(h, 1, 0, None, None, first, still, chat, narration).text(seat))
     for k in range(start + 1, current + 1):
         ev = len(h.events)
         a = acts[k - 2]
         h.apply(a)
         live = k == current
         last, still = (deadline, waits) if live else (None, None)
-        out.append(SeatUpdates(h, k, ev, a, action_by[k - 2], last, still, chat).text(seat))
+        update = SeatUpdates(h, k, ev, a, action_by[k - 2], last, still, chat, narration)
+        out.append(update.text(seat))
     return out

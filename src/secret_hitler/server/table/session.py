@@ -33,6 +33,7 @@ from ...engine.actions import CLAIM
 from ...engine.categories import STANDIN
 from ...engine.speech import may_speak
 from ...engine.writer import with_talk
+from ...talk.narrate import Narrations
 from ..core import protocol as P
 from ..core.logs import GameLog
 from ..storage import queries as S
@@ -134,6 +135,7 @@ class Table:
         # the length of the game's log before each action and after the last (None: not known
         # since the game was taken; ``updates.event_bounds`` when a stand-in's move is shown)
         self._bounds: list[int] | None = None
+        self.narration = Narrations()  # what the game's events tell each reader (updates.py)
         self.lock = asyncio.Lock()
         self.log = GameLog(log, {"game_id": id})
         self.seating = Seating(seats, host, host_name, removed or set())
@@ -465,6 +467,7 @@ class Table:
             self.driver.waits(),
             ack,
             self.chat_mode,
+            self.narration,
         )
         if g.finished and ready:
             fanout.send_all(ready, P.encode(P.game_over(self.record())))
@@ -641,6 +644,7 @@ class Table:
         """``game`` is the table's game, as the database holds it."""
         self.game = game
         self._bounds = None
+        self.narration = Narrations()
 
     async def _playable(self) -> Game:
         """(under the lock) The game, if actions may be played now (after a failed commit, as

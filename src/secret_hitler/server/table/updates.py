@@ -1,9 +1,10 @@
 """Per-recipient update messages: what one seat (or a spectator) may know after an action.
 
 An update carries the seat's engine view (``Game.view(seat)``) without its event log, and the new
-events the engine's observer routes to that seat. Nothing here decides what a seat may see: the
-engine's observer does, and ``View.SEAT_FIELDS`` says which view fields can differ between seats,
-so the rest is encoded once per action for everyone. It also carries the rule facts a client
+events the engine's observer routes to that seat, each with what the narrator tells of it
+(``told``: ``talk.narrate``, the messages the page's log renders). Nothing here decides what a
+seat may see: the engine's observer does, and ``View.SEAT_FIELDS`` says which view fields can
+differ between seats, so the rest is encoded once per action for everyone. It also carries the rule facts a client
 shows without a rule of its own: the governments changed by the action, their claims judged
 (``engine/history.py``), and why the seat may not speak now (``engine/speech.py``).
 """
@@ -18,12 +19,13 @@ from typing import Any
 
 import orjson
 
-from ...engine import Action, Game, game_from_record
+from ...engine import Action, Game, View, game_from_record
 from ...engine.actions import CLAIM
-from ...engine.events import TypedEvent
+from ...engine.events import Event, TypedEvent, thaw
 from ...engine.history import Government, History, changed_from, governments
 from ...engine.speech import silenced
 from ...engine.view import ELECTION_FIELDS, OWN_FIELDS, TABLE_FIELDS
+from ...talk.narrate import Narrations, Narrator, Telling, Told, narrate, told_json
 from ..core.protocol import VERSION
 
 _DUMP = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
@@ -31,9 +33,10 @@ _DUMP = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 # Frame sizes must not tell anyone what a seat holds (docs/security.md "Frame sizes"): every
 # recipient of one update gets a frame of one length, computed from the spectator's frame (public
 # information) plus this allowance for what a seat's frame may add: its private events, own view
-# fields, legal actions, open claims and why it may not speak. 1,445 bytes is the most seen over
-# 1,080 random games of every preset and player count with frequent claims
-# (tests/server/test_updates.py keeps checking it); the rest is margin.
+# fields, legal actions, open claims and why it may not speak. 1,497 bytes is the most seen over
+# 320 random games of every preset and player count with frequent claims, private events told
+# (``told``; 1,445 over 1,080 games before they were), and tests/server/test_updates.py keeps
+# checking it; the rest is margin.
 SEAT_ALLOWANCE = 2048
 BUCKET = 256
 _PAD = ',"pad":"'
@@ -47,9 +50,10 @@ def padded_length(public_bytes: int) -> int:
     return -(-need // BUCKET) * BUCKET
 
 
-#: A bound on one private event's JSON (the longest, a night event naming four fascists, is
-#: about 100 bytes), for padding a welcome, which carries the seat's whole log.
-PRIVATE_EVENT_ALLOWANCE = 160
+#: A bound on one private event's JSON with its ``told`` (the longest seen, a night event naming
+#: four fascists and the sentences that say them, is 331 bytes), for padding a welcome, which
+#: carries the seat's whole log.
+PRIVATE_EVENT_ALLOWANCE = 400
 WELCOME_BUCKET = 1024
 
 
@@ -76,6 +80,30 @@ def pad_bytes(text: bytes, length: int) -> bytes:
     if room < 0:
         raise ValueError("frame longer than its padded length")
     return b'%s%s%s"}' % (text[:-1], _PAD_BYTES, b" " * room)
+
+
+# ---------------------------------------------------------------------- the told events
+def _with_told(e: TypedEvent, told: tuple[Told, ...]) -> dict[str, Any]:
+    """An event as a client gets it: its JSON and ``told``, what the narrator says of it to
+    its reader (docs/protocol.md 2.2)."""
+    return {**thaw(e), "told": told_json(told)}
+
+
+def _encoded(e: Event, telling: Telling) -> bytes | dict[int, bytes]:
+    """An event with its ``told``, encoded: once (a public event), or once for each seat it is
+    addressed to."""
+    if isinstance(telling, tuple):
+        return _ENCODE(_with_told(e.json, telling))
+    return {seat: _ENCODE(_with_told(e.json, told)) for seat, told in telling.items()}
+
+
+def view_json(view: View) -> dict[str, Any]:
+    """``view``'s JSON, each event of its log with what the narrator tells its reader of it
+    (``told``), narrated from that log alone (a welcome's, a replay step's)."""
+    out = view.to_json(events=False)
+    told = narrate(view.events)
+    out["events"] = [_with_told(e, t) for e, t in zip(view.events, told, strict=True)]
+    return out
 
 
 # ---------------------------------------------------------------------- what the page shows
@@ -180,17 +208,25 @@ def build_update(
     deadline: float | None,
     waits: dict[str, float] | None = None,
     chat: str = "free",
+    narrator: Narrator | None = None,
 ) -> dict[str, Any]:
     """The ``update`` message for ``seat`` after the events from ``ev_from`` on (``waits``:
     the model seats thinking and when their wait ends, ``BotDriver.waits``; ``chat``: the
-    table's chat mode, for ``silenced``)."""
+    table's chat mode, for ``silenced``). The reference the fast path, ``SeatUpdates``, is
+    checked against: the seat's own ``narrator``, which has read its log before ``ev_from``,
+    tells the new events (without one, the seat's whole log is read anew)."""
     legal = [a.to_json() for a in game.legal_actions(seat)] if seat is not None else []
     view = game.view(seat)
+    new = game.observer.events_since(seat, ev_from)
+    if narrator is None:
+        told = narrate(view.events)[len(view.events) - len(new) :]
+    else:
+        told = [narrator.tell(e) for e in new]
     msg: dict[str, Any] = {
         "v": VERSION,
         "type": "update",
         "seq": seq,
-        "events": json.loads(_DUMP(game.observer.events_since(seat, ev_from))),
+        "events": json.loads(_DUMP([_with_told(e, t) for e, t in zip(new, told, strict=True)])),
         "view": view.to_json(events=False),
         "legal": legal,
         "silenced": silenced(view, seat, chat),
@@ -253,6 +289,10 @@ class SeatUpdates:
     (``view.PUBLIC_FIELDS``, from the engine's observer) and the tail; each new event once, a
     seat's list joining those the engine lets it observe. A seat adds only its own fields
     (``Observer.own``: ``view.OWN_FIELDS``), its legal actions and why it may not speak.
+
+    ``narration``: the table's ``Narrations``, which tells each new event once (a public one
+    for everyone, a private one for each seat it is addressed to); without it the log is read
+    from its start.
     """
 
     __slots__ = (
@@ -277,10 +317,15 @@ class SeatUpdates:
         deadline: float | None,
         waits: dict[str, float] | None = None,
         chat: str = "free",
+        narration: Narrations | None = None,
     ) -> None:
         self._game = game
         self._chat = chat  # the table's chat mode (who may speak: ``silenced``)
-        self._events = [(e, _ENCODE(e.json)) for e in game.events[ev_from:]]
+        tellings = (narration or Narrations()).tell_from(game.events, ev_from)
+        self._events = [
+            (e, _encoded(e, telling))
+            for e, telling in zip(game.events[ev_from:], tellings, strict=True)
+        ]
         self._head = b'{"v":%d,"type":"update","seq":%d,"events":[' % (VERSION, seq)
         self._view_mid = _public_fields(game)
         tail: dict[str, Any] = {
@@ -345,7 +390,13 @@ class SeatUpdates:
 
     def _build(self, seat: int | None) -> bytes:
         g = self._game
-        events = b",".join([text for e, text in self._events if e.visible_to(seat)])
+        events = b",".join(
+            [
+                text if isinstance(text, bytes) else text[seat]  # type: ignore[index]  # (a seat)
+                for e, text in self._events
+                if e.visible_to(seat)
+            ]
+        )
         own = _ENCODE(dict(zip(OWN_FIELDS, g.observer.own(seat), strict=True)))[1:-1]
         legal = (
             b",".join([_action_json(a) for a in g.legal_actions(seat)]) if seat is not None else b""
@@ -439,7 +490,7 @@ def seat_view(
     last move (``away_moves``). One place for the socket's welcome and for a finished game's
     (``GET /api/games/{id}/welcome``). ``bounds()``: the game's ``event_bounds``, asked only
     when a stand-in moved."""
-    view = game.view(seat).to_json()
+    view = view_json(game.view(seat))
     if not any(action_by):
         return view, []
     view["events"] = mark_standins(game, action_by, bounds(), seat, view["events"])
