@@ -25,6 +25,8 @@ from secret_hitler.talk.narrate import (
     heard,
     narrate,
     render,
+    rules_name,
+    rules_named,
 )
 from secret_hitler.talk.phrases import LANGUAGES, Listed, Message, SeatRef
 
@@ -168,3 +170,29 @@ def test_a_table_tells_each_event_once_and_each_reader_its_own_narration(
     again.tell_from(game.events, 0)
     tail = again.tell_from(game.events, len(game.events) - 5)  # as it read: nothing read again
     assert tail == tellings[-5:] == Narrations().tell_from(game.events, len(game.events) - 5)
+
+
+def test_rules_are_named_for_the_page_as_the_log_names_them() -> None:
+    """A table's or a game's rules as the server sends them with it (``rules_named``): the
+    message the first log line names them by, and the game types the lobby filters by (the
+    messages tests/web/js/format.test.mjs renders)."""
+    changed = rules_named({"preset": "official", "hitler_zone": 4})
+    assert changed == {
+        "rules_name": {
+            "key": "preset.changed",
+            "params": {
+                "name": {"key": "preset.official.name"},
+                "custom": {"key": "preset.custom.name"},
+            },
+        },
+        "game_types": [],
+    }
+    avalon = rules_named({"preset": "secrethitler-io", "avalon": "merlin", "monarchist": True})
+    assert avalon["game_types"] == ["avalon", "monarchist"]
+    assert render(rules_name({"preset": "secrethitler-io", "avalon": "merlin"}), "en") == (
+        f"{catalog('en')['preset.secrethitler-io.name']}: {catalog('en')['gametype.avalon.merlin']}"
+    )
+    assert rules_named("forum") == {"rules_name": {"key": "preset.forum.name"}, "game_types": []}
+    game = Game(NAMES[:7], {"preset": "secrethitler-io", "avalon": "merlin"}, seed=1)
+    started = narrate([game.events[0].json])[0][0].message
+    assert started.params["rules"] == rules_name(game.events[0].json.rules)

@@ -98,9 +98,21 @@ def game_type_keys(rules: Mapping[str, object]) -> list[str]:
     return keys
 
 
-def _rules(rules: Mapping[str, object]) -> Message:
+def game_types(rules: Mapping[str, object] | str | None) -> list[str]:
+    """The game-type settings these rules turn on, by name (``avalon``, ``monarchist``): what
+    the lobby filters its tables by."""
+    return [key.split(".")[1] for key in game_type_keys(_as_mapping(rules))]
+
+
+def _as_mapping(rules: Mapping[str, object] | str | None) -> Mapping[str, object]:
+    """Rules as a table or game holds them: a preset's name, or its settings."""
+    return {"preset": rules or "official"} if rules is None or isinstance(rules, str) else rules
+
+
+def rules_name(rules: Mapping[str, object] | str | None) -> Message:
     """A table's rules by its preset's name and its game types, marked when other settings
-    were changed."""
+    were changed: how the log's first line, the table cards and the game lists name them."""
+    rules = _as_mapping(rules)
     name = Message(f"preset.{rules.get('preset', 'official')}.name")
     types = game_type_keys(rules)
     if types:
@@ -135,7 +147,7 @@ class Narrator:
 
     # -- the rounds
     def _game_started(self, e: E.GameStarted) -> Iterator[Told]:
-        yield _say("log.game_started", count=e.players, rules=_rules(e.rules))
+        yield _say("log.game_started", count=e.players, rules=rules_name(e.rules))
 
     def _role_dealt(self, e: E.RoleDealt) -> Iterator[Told]:
         self._role = e.role
@@ -430,6 +442,12 @@ def told_json(told: Iterable[Told]) -> list[dict[str, object]]:
     return [t.to_json() for t in told]
 
 
+def rules_named(rules: Mapping[str, object] | str | None) -> dict[str, object]:
+    """What the protocol says with a table's or a game's ``rules`` so that a page decides no
+    word of it: ``rules_name`` (the message naming them) and ``game_types``."""
+    return {"rules_name": rules_name(rules).to_json(), "game_types": game_types(rules)}
+
+
 # -- the catalog ---------------------------------------------------------------------------------
 
 
@@ -472,8 +490,11 @@ __all__ = [
     "catalog",
     "catalog_part",
     "game_type_keys",
+    "game_types",
     "heard",
     "narrate",
     "render",
+    "rules_name",
+    "rules_named",
     "told_json",
 ]

@@ -6,6 +6,7 @@ import { useCatalog } from "../../../src/secret_hitler/web/static/js/i18n.js";
 import { displayName, seatName, presetName, policyWords, timerLabel, secondsTo, standinText, moveText, duration, isModel, levelLabel } from "../../../src/secret_hitler/web/static/js/format.js";
 import { t } from "../../../src/secret_hitler/web/static/js/i18n.js";
 import { catalog, messages } from "./support.mjs";
+import { rulesName } from "../../../src/secret_hitler/web/static/js/talk.js";
 
 const en = () => useCatalog("en", catalog("en"));
 
@@ -29,12 +30,16 @@ test("a seat's name: the game's, else the table's, else its number", () => {
   assert.equal(seatName({ view }, null), "?");
 });
 
-test("rules by preset name, marked when changed", () => {
+test("rules by preset name, or by the name the server gave them, marked when changed", () => {
   en();
   assert.equal(presetName(null), "Official");
   assert.equal(presetName("forum"), catalog("en")["preset.forum.name"]);
-  assert.equal(presetName({ preset: "official" }), "Official");
-  assert.equal(presetName({ preset: "official", hitler_zone: 4 }), "Official (Custom)");
+  assert.equal(rulesName({ rules: { preset: "official" } }), "Official"); // no name sent: the preset's
+  // what talk/narrate.py rules_named says of {preset: "official", hitler_zone: 4} and of Avalon SH
+  const changed = { key: "preset.changed", params: { name: { key: "preset.official.name" }, custom: { key: "preset.custom.name" } } };
+  assert.equal(rulesName({ rules: { preset: "official", hitler_zone: 4 }, rules_name: changed }), "Official (Custom)");
+  const avalon = { key: "preset.with_types", params: { name: { key: "preset.secrethitler-io.name" }, types: { list: [{ key: "gametype.avalon.merlin" }] } } };
+  assert.equal(rulesName({ rules_name: avalon }), `${catalog("en")["preset.secrethitler-io.name"]}: ${catalog("en")["gametype.avalon.merlin"]}`);
   assert.equal(policyWords(["fascist", "liberal"]), `${catalog("en")["policy.short.fascist"]}, ${catalog("en")["policy.short.liberal"]}`);
 });
 

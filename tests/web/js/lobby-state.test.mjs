@@ -2,7 +2,7 @@
 // the invite's table and the bot levels, folded one message at a time.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { initialState, reduce, createBody, rulesValue, shownTables, gameTypesOf } from "../../../src/secret_hitler/web/static/js/lobby-state.js";
+import { initialState, reduce, createBody, rulesValue, shownTables } from "../../../src/secret_hitler/web/static/js/lobby-state.js";
 import { messages, deepFreeze } from "./support.mjs";
 
 const official = messages.rules.presets.official; // the engine's official settings (GET /api/rules)
@@ -100,20 +100,20 @@ test("the server's word on the form is kept with the body it was about", () => {
   assert.deepEqual(s.check, { ...result, key: "k1" });
 });
 
-test("the filters show the tables of a category and of a game type", () => {
+test("the filters show the tables of a category and of a game type, as the server names them", () => {
+  // `game_types`: the settings a table's rules turn on, which the server sends with each table
   const tables = [
-    { id: "a", category: "rated", rules: "official" },
-    { id: "b", category: "casual", rules: { preset: "secrethitler-io", avalon: "merlin" } },
-    { id: "c", category: "casual", rules: { preset: "official", monarchist: true, rebalanced: [] } },
-    { id: "d", category: "custom", rules: { preset: "official", hitler_zone: 4 } },
+    { id: "a", category: "rated", rules: "official", game_types: [] },
+    { id: "b", category: "casual", rules: { preset: "secrethitler-io", avalon: "merlin" }, game_types: ["avalon"] },
+    { id: "c", category: "casual", rules: { preset: "official", monarchist: true, rebalanced: [] }, game_types: ["monarchist"] },
+    { id: "d", category: "custom", rules: { preset: "official", hitler_zone: 4 }, game_types: [] },
   ];
   const s = fold(start(), [{ type: "tables", tables }]);
-  const ids = (state) => shownTables(state, gameTypes).map((x) => x.id);
+  const ids = (state) => shownTables(state).map((x) => x.id);
   assert.deepEqual(ids(s), ["a", "b", "c", "d"]);
   assert.deepEqual(ids(fold(s, [{ type: "filter", name: "category", value: "casual" }])), ["b", "c"]);
   assert.deepEqual(ids(fold(s, [{ type: "filter", name: "type", value: "standard" }])), ["a", "d"]);
   assert.deepEqual(ids(fold(s, [{ type: "filter", name: "type", value: "monarchist" }])), ["c"]);
-  assert.deepEqual(gameTypesOf(tables[1].rules, gameTypes), ["avalon"]);
   assert.equal(fold(s, [{ type: "filter", name: "nope", value: 1 }]), s);
 });
 

@@ -44,10 +44,13 @@ test("a decision is this seat's when it may act; claims are not one", () => {
   assert.equal(decision(final, [{ type: "vote", ja: true }]).mine, false); // the game is over
 });
 
-test("the rules shown: the table's, else the game's", () => {
-  const started = final.events.find((e) => e.type === "game_started");
-  assert.equal(rulesShown({ rules: "forum" }, final), "forum");
-  assert.deepEqual(rulesShown(null, final), started.rules);
+test("the rules shown: the table's name of them, else the game's, as its first line told it", () => {
+  const named = { key: "preset.forum.name" };
+  assert.equal(rulesShown({ rules: "forum", rules_name: named }, final), named);
+  const told = { part: "line", key: "log.game_started", params: { count: 7, rules: named } };
+  const view = { ...final, events: [{ type: "game_started", told: [told] }] };
+  assert.deepEqual(rulesShown(null, view), named);
+  assert.deepEqual(rulesShown(null, { events: [] }), { key: "preset.official.name" });
 });
 
 test("what a role of secrethitler.io's game types knows: the parties it was shown, Hitler apart", () => {

@@ -27,6 +27,7 @@ from ...bots import PLAYER_LEVELS
 from ...engine.catalog import catalog
 from ...engine.record import TURN_TIMER_MAX
 from ...engine.writer import with_talk
+from ...talk.narrate import rules_named
 from ..accounts.auth import COOKIE, NAME_MAX, NameError_, Sessions, User, new_user_id
 from ..accounts.reserved import ReservedName, display_name
 from ..accounts.users import PASSWORD_MAX, PASSWORD_MIN
@@ -474,7 +475,8 @@ async def list_games(
         )
     )
     more = len(games) == limit and games[-1].get("finished_at") is not None
-    return {"games": games, "next": games[-1]["finished_at"] if more else None}
+    named = [{**g, **rules_named(g["rules"])} for g in games]  # their rules in words too
+    return {"games": named, "next": games[-1]["finished_at"] if more else None}
 
 
 @router.get("/api/games/{game_id}/record")
@@ -526,6 +528,7 @@ def _stored_detail(stored: S.StoredTable, user: User | None) -> dict[str, Any]:
         "status": row["status"],
         "players": row["players"],
         "rules": row["rules"],
+        **rules_named(row["rules"]),
         "public": row["public"],
         "invite": row["invite"] if member else None,
         "host": row["host"] if host_shown else None,

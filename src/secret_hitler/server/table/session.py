@@ -33,7 +33,7 @@ from ...engine.actions import CLAIM
 from ...engine.categories import STANDIN
 from ...engine.speech import may_speak
 from ...engine.writer import with_talk
-from ...talk.narrate import Narrations
+from ...talk.narrate import Narrations, rules_named
 from ..core import protocol as P
 from ..core.logs import GameLog
 from ..storage import queries as S
@@ -343,6 +343,7 @@ class Table:
             "status": self.status,
             "players": self.players,
             "rules": self.rules,
+            **rules_named(self.rules),  # their name and game types, in the narrator's words
             "public": self.public,
             "invite": self.invite if member else None,
             "host": self.host if host_shown else None,

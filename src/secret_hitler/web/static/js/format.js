@@ -2,8 +2,6 @@
 // of policies, decision timers, countdowns. Through the catalogs (i18n.js); no DOM, so they run
 // under Node as well.
 import { t, list } from "./i18n.js";
-import { engine } from "./engine.js";
-import { gameTypeKeys } from "./narrate.js";
 
 /** A name as shown: the server names bot seats "Bot 3" (no person may take such a name), so
  * those are said in the page's language ("Бот 3", "机器人 3"). */
@@ -38,17 +36,10 @@ export function seatName(ctx, seat) {
   return t("seat.number", { seat: seat + 1 });
 }
 
-/** A table's rules (a preset name or {preset, ...settings}) by name with its game types
- * ("secrethitler.io: Avalon SH, Monarchist"), "(Custom)" when other settings were changed. */
-export function presetName(rules) {
-  if (!rules) return t("preset.official.name");
-  if (typeof rules === "string") return t(`preset.${rules}.name`);
-  const preset = rules.preset || "official";
-  let name = t(`preset.${preset}.name`);
-  const types = gameTypeKeys(rules, engine.gameTypes);
-  if (types.length) name = t("preset.with_types", { name, types: list(types.map((key) => t(key))) });
-  const custom = Object.keys(rules).some((k) => k !== "preset" && !(k in engine.gameTypes));
-  return custom ? t("preset.changed", { name, custom: t("preset.custom.name") }) : name;
+/** A rule preset by its name ("Official"): a game's `preset` as GET /api/me/games gives it. A
+ * table's or a game's whole rules are named by the server (`rules_name`: talk.js `rulesName`). */
+export function presetName(preset) {
+  return t(`preset.${preset || "official"}.name`);
 }
 
 export function policyWords(policies) {

@@ -5,7 +5,6 @@
 // ("field", "players", "custom", "power", "busy", "filter"); `createBody` is the POST /api/tables
 // body the form stands for, and what POST /api/tables/check is asked about it (the table's
 // category: the server's and engine's word, never the page's).
-import { gameTypeKeys } from "./narrate.js";
 
 /** The custom board's settings start from `base`, the official rules' settings (GET /api/rules,
  * engine.js `settings.official`), the game types' from their defaults (`gameTypes`, the
@@ -100,21 +99,15 @@ const FOLD = {
   },
 };
 
-/** The game types a table's rules turn on, by setting name ("avalon", "monarchist"): those the
- * narrator names (narrate.js `gameTypeKeys`, from the catalog's `settings`). */
-export function gameTypesOf(rules, gameTypes = {}) {
-  const r = typeof rules === "string" || !rules ? { preset: rules } : rules;
-  return gameTypeKeys(r, gameTypes).map((key) => key.split(".")[1]);
-}
-
-/** The public tables the filters let through: `category` (the table's, as the server says it)
- * and `type` ("standard": no game type; else a game type's setting name). */
-export function shownTables(state, gameTypes = {}) {
+/** The public tables the filters let through: `category` and `type` ("standard": no game type;
+ * else a game type's setting name), as the server says them (a table's `category` and
+ * `game_types`, the settings its rules turn on). */
+export function shownTables(state) {
   const { category, type } = state.filter;
   return (state.tables || []).filter((table) => {
     if (category !== "all" && table.category !== category) return false;
     if (type === "all") return true;
-    const types = gameTypesOf(table.rules, gameTypes);
+    const types = table.game_types || [];
     return type === "standard" ? !types.length : types.includes(type);
   });
 }

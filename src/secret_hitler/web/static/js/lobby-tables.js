@@ -7,7 +7,8 @@ import { icon } from "./icons.js";
 import { t } from "./i18n.js";
 import { errorText } from "./api.js";
 import { engine } from "./engine.js";
-import { presetName, tableTitle, timerLabel } from "./format.js";
+import { tableTitle, timerLabel } from "./format.js";
+import { rulesName } from "./talk.js";
 import { shownTables } from "./lobby-state.js";
 import { ratingLimitText } from "./queue.js";
 
@@ -39,7 +40,7 @@ export function tableCard(table, on) {
       h("h3", { text: table.kind === "newbie" && !table.name ? t("lobby.kind.newbie") : tableTitle(table) }),
       h("dl", { class: "facts inline" },
         h("dt", { text: t("lobby.tables.col.players") }), h("dd", { text: t("lobby.tables.players_value", { count: taken, max: table.players }) }),
-        h("dt", { text: t("lobby.tables.col.rules") }), h("dd", { text: presetName(table.rules) }),
+        h("dt", { text: t("lobby.tables.col.rules") }), h("dd", { text: rulesName(table) }),
         table.category ? [h("dt", { text: t("lobby.category") }),
           h("dd", {}, h("span", { class: `category-tag category-${table.category}`, text: t(`category.${table.category}`) }))] : null,
         h("dt", { text: t("lobby.tables.col.status") }), h("dd", { text: t(`lobby.status.${status}`) }),
@@ -82,7 +83,7 @@ export function tablesList(state, on) {
   }
   parts.push(filters(state, on));
   // a new-player table first: where a newcomer looks (docs/competitive.md "New-player tables")
-  const shown = [...shownTables(state, engine.gameTypes)].sort((a, b) => (b.kind === "newbie") - (a.kind === "newbie"));
+  const shown = [...shownTables(state)].sort((a, b) => (b.kind === "newbie") - (a.kind === "newbie"));
   if (!shown.length) parts.push(h("p", { class: "empty", text: t("lobby.filter.empty") }));
   else parts.push(h("ul", { class: "table-list", "aria-labelledby": "tables-title" }, shown.map((tb) => tableCard(tb, on))));
   return parts;

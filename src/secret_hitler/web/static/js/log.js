@@ -1,13 +1,18 @@
-// The game log in sentences: every engine event this seat received, as the narrator tells it
-// (narrate.js, the mirror of the server's talk/narrate.py: the same messages as a language
-// model's prompt), in the reader's catalog. Here only how each line looks: its icon and kind.
+// The game log in sentences: every engine event this seat received, as the server's narrator
+// told it (talk/narrate.py: each event comes with its `told` messages, docs/protocol.md 2.2, the
+// same messages as a language model's prompt), rendered in the reader's catalog with the page's
+// own seat names. The page decides no message; here only how each line looks: its icon and kind.
 import { engine } from "./engine.js";
 import { h } from "./dom.js";
 import { icon } from "./icons.js";
 import { t } from "./i18n.js";
 import { seatName } from "./format.js";
-import { createNarrator, HEADING, DETAIL } from "./narrate.js";
 import { renderTalk } from "./talk.js";
+
+// The parts of a told event (the narrator's): a new round's heading, a line, more of the line
+// before (the ballots under a vote's result, the roles at the end).
+const HEADING = "heading";
+const DETAIL = "detail";
 
 // Each line's icon by its message (a function: by the event it tells of).
 const ICONS = {
@@ -40,17 +45,16 @@ function logLine(told, e, ctx, priv) {
   return line;
 }
 
-/** Turn events into log lines: {text, private, icon, kind}. */
+/** Turn events into log lines: {text, private, icon, kind}, each event's `told` messages (none
+ * for an event the log keeps quiet about, a secret ballot). */
 export function describeEvents(events, ctx) {
   const lines = [];
   const name = (s) => seatName(ctx, s);
   const add = (text, extra = {}) => lines.push({ text, kind: "line", ...extra });
-  // the tracks' lengths, the chaos step and the game types' settings (GET /api/rules)
-  const narrator = createNarrator(engine.tracks || {}, engine.gameTypes || {});
   for (const e of events) {
     const before = lines.length;
     const priv = engine.privateEvents.has(e.type);
-    for (const told of narrator.tell(e)) lines.push(logLine(told, e, ctx, priv));
+    for (const told of e.told || []) lines.push(logLine(told, e, ctx, priv));
     if (e.standin) { // a move a stand-in made (the server's mark: table-state.js markStandin)
       if (lines.length === before && e.type === "voted") add(t("log.voted", { name: name(e.seat) }), { icon: "ja" });
       add(t(`log.standin.${e.standin.by}`, { name: name(e.standin.action.seat) }), { kind: "detail", icon: "bot" });

@@ -4,7 +4,8 @@ import { h, replace } from "./dom.js";
 import { icon } from "./icons.js";
 import { t } from "./i18n.js";
 import { get, errorText } from "./api.js";
-import { presetName, displayName, tableTitle } from "./format.js";
+import { displayName, tableTitle } from "./format.js";
+import { rulesName } from "./talk.js";
 
 const PAGE = 20; // finished games per page of the list
 /** Where an opened record file waits for the viewer (its text as written: its seed is 64 bits). */
@@ -18,7 +19,7 @@ function gameCard(g) {
       h("h3", { text: tableTitle(g) }),
       h("dl", { class: "facts inline" },
         h("dt", { text: t("lobby.tables.col.players") }), h("dd", { text: names ? names.map(displayName).join(t("list.separator")) : String(g.players) }),
-        h("dt", { text: t("lobby.tables.col.rules") }), h("dd", { text: presetName(g.rules) }),
+        h("dt", { text: t("lobby.tables.col.rules") }), h("dd", { text: rulesName(g) }),
         g.winner ? [h("dt", { text: t("lobby.tables.col.status") }), h("dd", { text: t(g.winner === "liberal" ? "gameover.liberals_win" : "gameover.fascists_win") })] : null)),
     h("div", { class: "table-card-actions" },
       h("a", { class: "btn btn-primary", href: `#/replay/${encodeURIComponent(g.id)}` }, icon("play"), h("span", { text: t("replay.play") }))));

@@ -49,9 +49,11 @@ export function decision(view, legal) {
   return { mine, key: `${view.round}:${view.phase}:${[...new Set(plays.map((a) => a.type))].join(",")}` };
 }
 
-/** The rules to name in the status bar: the table's, else the game's (its `game_started`). */
+/** The name of the rules in the status bar (a message, as the server's narrator names them): the
+ * table's (`rules_name`), else the game's, as its first log line told it (`game_started`). */
 export function rulesShown(table, view) {
-  if (table && table.rules) return table.rules;
+  if (table && table.rules_name) return table.rules_name;
   const started = (view.events || []).find((e) => e.type === "game_started");
-  return started ? started.rules : view.rules && view.rules.preset;
+  const told = started && (started.told || []).find((m) => m.key === "log.game_started");
+  return told ? told.params.rules : { key: `preset.${(view.rules && view.rules.preset) || "official"}.name` };
 }

@@ -3,7 +3,8 @@
 import { h, replace } from "./dom.js";
 import { icon } from "./icons.js";
 import { t } from "./i18n.js";
-import { presetName, secondsTo, tableTitle } from "./format.js";
+import { secondsTo, tableTitle } from "./format.js";
+import { renderTalk } from "./talk.js";
 import { rulesShown } from "./table-facts.js";
 import { soundOn, setSound } from "./alerts.js";
 import { speechAvailable, speechOn, setSpeech } from "./speech.js";
@@ -23,7 +24,7 @@ export function statusBar({ tableId, invite, big }) {
     if (v) {
       parts.push(h("span", { class: "round", text: t("table.round", { n: v.round }) }));
       parts.push(h("span", { class: "phase", text: t(`phase.${v.phase}`) }));
-      parts.push(h("span", { class: "rules", text: presetName(rulesShown(table, v)) }));
+      parts.push(h("span", { class: "rules", text: renderTalk(rulesShown(table, v), {}) }));
       if (table && table.category) parts.push(h("span", { class: "category", text: t(`category.${table.category}`) }));
       if (table && table.blind) parts.push(h("span", { class: "blind", text: t("lobby.tag.blind") }));
       // secrethitler.io's timed mode: what the countdown ends in (a stand-in's move is not said)

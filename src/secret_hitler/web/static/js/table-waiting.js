@@ -8,7 +8,8 @@ import { t } from "./i18n.js";
 import { limits, limitText } from "./limits.js";
 import { ratingLimitText } from "./queue.js";
 import { post, request, ensureSession, rememberedName } from "./api.js";
-import { displayName, presetName, tableTitle, isModel, levelLabel } from "./format.js";
+import { displayName, tableTitle, isModel, levelLabel } from "./format.js";
+import { rulesName } from "./talk.js";
 import { askNotifications } from "./alerts.js";
 import { tableTools, seatTools } from "./hosting.js";
 
@@ -81,7 +82,7 @@ export function waitingRoom(page) {
     const waitingNow = table.status === "waiting";
     const parts = [h("h2", { class: "table-title", text: tableTitle({ id: page.tableId, ...table }) })];
     parts.push(h("dl", { class: "facts" },
-      h("dt", { text: t("lobby.create.rules") }), h("dd", { text: presetName(table.rules) }),
+      h("dt", { text: t("lobby.create.rules") }), h("dd", { text: rulesName(table) }),
       h("dt", { text: t("lobby.create.players") }), h("dd", { text: t("lobby.create.players_value", { count: table.players }) }),
       h("dt", { text: t("lobby.visibility") }), h("dd", { text: t(table.public ? "lobby.visibility.public" : "lobby.visibility.private") }),
       h("dt", { text: t("lobby.timer") }), h("dd", { text: timerLabel(table.timer || null) }),

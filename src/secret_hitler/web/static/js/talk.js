@@ -5,7 +5,7 @@
 // page offers it only while the engine still lists it among this seat's legal actions.
 // Pure: no DOM, so it runs under Node as well.
 import { t, tn, list } from "./i18n.js";
-import { seatName } from "./format.js";
+import { seatName, presetName } from "./format.js";
 
 /** A parameter of a message in words: a seat ({seat}), a list ({list}: its items joined by the
  * catalog's separator), a nested message, or a number or text as it is. */
@@ -16,7 +16,7 @@ function paramText(value, ctx) {
   return renderTalk(value, ctx);
 }
 
-/** A message in words (a bot's talk line, or an event as narrate.js tells it): each parameter
+/** A message in words (a bot's talk line, or an event as the server's narrator told it): each parameter
  * a number, a seat ({seat}), a list ({list}) or a nested message. A sentence (a key family's
  * member, `talk.accuse.hedged.2`) begins with a capital letter unless it begins with a seat,
  * whose name stands as written (talk/phrases.py renders by the same rule). */
@@ -29,6 +29,14 @@ export function renderTalk(msg, ctx) {
   const lead = first && msg.params ? msg.params[first[1]] : null;
   if (lead !== null && typeof lead === "object" && "seat" in lead) return text;
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** A table's or a game's rules in words ("secrethitler.io: Avalon SH, Monarchist", "(Custom)"
+ * when other settings were changed), as the server's narrator names them (`rules_name`, sent
+ * with every table and game, docs/protocol.md); a preset's name when only that is known. */
+export function rulesName(item) {
+  if (item && item.rules_name) return renderTalk(item.rules_name, {});
+  return presetName(item && typeof item.rules === "string" ? item.rules : item && item.rules && item.rules.preset);
 }
 
 /** An emote-only table's line (":sus: 3"): its tokens, each {reaction} (one of `names`, the
