@@ -9,6 +9,7 @@ import pytest
 from web_support import missing_keys
 
 from secret_hitler.engine import Action, game_from_record
+from secret_hitler.talk.narrate import narrate, told_json
 
 
 def _finished_table(web_server) -> str:
@@ -70,12 +71,16 @@ def _answer(record: dict, game_id: str, step: int | None, view: str) -> dict:
     for a in actions[:step]:
         game.apply(Action.from_json(a))
     seat = None if view == "spectator" else int(view)
+    shown = game.view(seat)
+    told = narrate(shown.events)  # each event with what the narrator tells this view of it
+    out = shown.to_json()
+    out["events"] = [{**e, "told": told_json(t)} for e, t in zip(out["events"], told, strict=True)]
     return {
         "game_id": game_id,
         "step": step,
         "steps": len(actions),
         "action": actions[step - 1] if step else None,
-        "view": game.view(seat).to_json(),
+        "view": out,
     }
 
 

@@ -89,3 +89,18 @@ test("the big screen says the main public lines of an update, no detail, no secr
     assert.ok(!said.some((s) => /Round \d/.test(s)));
   });
 });
+
+test("a real server's welcome: every told message of its log is one line, the rules named as sent", () => {
+  useCatalog("en", catalog("en"));
+  withRules(() => {
+    const { view, table } = messages.final; // the end of a real game (capture_messages.py)
+    const own = view.events.filter((e) => !e.standin); // (a stand-in's move adds its own line)
+    const lines = describeEvents(own, { view, table });
+    const told = own.flatMap((e) => e.told);
+    assert.ok(told.length > 50);
+    assert.deepEqual(lines.map((l) => l.text), told.map((m) => renderTalk(m, { view, table })));
+    assert.ok(lines.every((l) => l.text && !l.text.includes("{")), "a message left unfilled");
+    assert.ok(lines.some((l) => l.text.startsWith("The game begins with 5 players. Rules: Official.")));
+    assert.equal(renderTalk(table.rules_name, {}), "Official");
+  });
+});
