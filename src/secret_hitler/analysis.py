@@ -17,10 +17,10 @@ no moves: judging a move needs the mover's private knowledge.
 Used by ``secret-hitler analyze`` and by the server (``GET /api/games/{id}/analysis``,
 ``POST /api/analysis``). Needs the ``bots`` extra (numpy); importing this module does not.
 
-secrethitler.io's game types (docs/game-types.md): a record whose rules deal a role the
-posterior does not know (``bots.model.ROLE_INDEX``: Merlin, Percival, Morgana, the Monarchist
-until issue 41 point 2 covers them) is refused with ``unsupported_roles``; a rebalanced table or
-one without top-decking deals the official roles and is analysed.
+secrethitler.io's game types (docs/game-types.md) are analysed as any game: the posterior is
+team-level (a seat's P(liberal, fascist, Hitler); Merlin and Percival count as liberals, Morgana
+and the Monarchist as fascists) and reads what the engine showed the point of view (Merlin's
+sight, Percival's pair, the Monarchist's teammates; docs/bots.md "Game types").
 """
 
 from __future__ import annotations
@@ -102,23 +102,7 @@ def _read(record: dict[str, Any]) -> tuple[Any, list[Any], list[Any]]:
         raise AnalysisError(f"invalid record: talk: {exc}", "invalid_record") from None
     if len(parsed.actions) > ACTIONS_MAX:
         raise AnalysisError(f"the record has more than {ACTIONS_MAX} actions", "too_large", 413)
-    _check_roles(game)
     return game, list(parsed.actions), said
-
-
-def _check_roles(game: Any) -> None:
-    """Refuse a game that deals a role the role posterior does not know (its probabilities
-    and judged moves would be wrong, not merely rough)."""
-    from .bots.model import ROLE_INDEX
-
-    unknown = [r.value for r, _ in game.rules.composition(game.n) if r.value not in ROLE_INDEX]
-    if unknown:
-        raise AnalysisError(
-            f"the role posterior does not know {', '.join(unknown)} yet, so a game that deals "
-            "them cannot be analysed; its record still replays (docs/game-types.md)",
-            "unsupported_roles",
-            422,
-        )
 
 
 class _Analysis:

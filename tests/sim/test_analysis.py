@@ -237,20 +237,29 @@ def _game_type_record(rules: dict[str, Any], seed: int) -> dict[str, Any]:
         {"preset": "official", "avalon": "percival"},
     ],
 )
-def test_a_game_that_deals_roles_the_posterior_does_not_know_is_refused(
+def test_a_game_that_deals_secrethitler_io_roles_is_analysed(
     tmp_path: Path, rules: dict[str, Any]
 ) -> None:
-    """Merlin, Percival, Morgana and the Monarchist are not in the role posterior yet: such a
-    record is refused with a clear message (and the server's 422), never analysed wrongly or
-    with a traceback; the CLI says it and exits 2."""
+    """Merlin, Percival, Morgana and the Monarchist are in the role posterior (issue 41 point
+    2): such a record is analysed to its end from the spectator's and every seat's point of
+    view, and a seat shown the fascists (Merlin) reads them with certainty from the start; the
+    CLI analyses it too."""
     record = _game_type_record(rules, 3)
-    with pytest.raises(AnalysisError, match="the role posterior does not know") as info:
-        analyze(record, None)
-    assert (info.value.code, info.value.status) == ("unsupported_roles", 422)
+    spectator = analyze(record, None)
+    assert spectator["error"] is None
+    assert len(spectator["steps"]) == len(record["actions"]) + 1
+    roles = record["roles"]
+    for seat in range(len(roles)):
+        out = analyze(record, seat)
+        assert out["error"] is None and len(out["steps"]) == len(record["actions"]) + 1
+        if roles[seat] == "merlin":
+            sight = out["steps"][0]["p_fascist"]
+            truth = [float(role not in ("liberal", "merlin", "percival")) for role in roles]
+            assert sight == pytest.approx(truth)
     path = tmp_path / "game.json"
     path.write_text(json.dumps(record))
     res = CliRunner().invoke(app, ["analyze", str(path), "--seat", "0"])
-    assert res.exit_code == 2 and "cannot be analysed" in res.stderr
+    assert res.exit_code == 0, res.output
     assert "Traceback" not in res.output
 
 

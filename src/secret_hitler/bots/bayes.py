@@ -166,9 +166,13 @@ class BayesAgent(Agent):
         handler = getattr(self, "_" + phase, None)
         own = self.beliefs
         if self.cover is not None and len(turn) > 1:
-            # Merlin: this decision on his sight (``Model.merlin_sight``) or as the plain
+            # Merlin: this decision on his sight (``Model.sight``) or as the plain
             # liberal he passes for; his own posterior is back whatever happens.
-            if self.rng.random() >= self.model.merlin_sight:
+            power = phase in ("investigate", "special_election", "execute")
+            sight = self.model.merlin_sight_powers if power else None
+            if sight is None:
+                sight = self.model.sight(view.hitler_zone_active)
+            if self.rng.random() >= sight:
                 self.beliefs = self.cover
         try:
             choice: Action | None = handler(view, turn) if handler is not None else None

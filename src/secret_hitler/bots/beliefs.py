@@ -321,6 +321,9 @@ class Beliefs(Posterior):
         return [r.value for r in deal]
 
     def _on_assassination(self, e: E.Assassination) -> None:
+        """Hitler's card turned face up; if he was just executed, the game goes on to this
+        step without saying he was not Hitler (``update``'s executed seat)."""
+        self.executed_pending = None
         self._mask(self._role_is(e.hitler, HIT))
 
     def _on_assassin_sight(self, e: E.AssassinSight) -> None:
@@ -344,7 +347,7 @@ class Beliefs(Posterior):
         m = self.model
         R = self.R
         team = self.column(("team_government", p, c), lambda: (R[:, p] != LIB) | (R[:, c] != LIB))
-        merlin_team, merlin_clean = m.merlin_ja()
+        merlin_team, merlin_clean = m.merlin_ja(self.table.hitler_zone_active)
         p_merlin = np.where(team, merlin_team, merlin_clean)
         p_liberal = np.where(team, m.liberal_ja_team, m.liberal_ja_clean)
         delta = np.zeros_like(self.merlin_log)
@@ -374,7 +377,8 @@ class Beliefs(Posterior):
             return out
 
         plain = pick(m.liberal_nominate_team)
-        merlin = m.merlin_sight * pick(m.sighted_nominate_team) + (1 - m.merlin_sight) * plain
+        a = m.sight(self.table.hitler_zone_active)
+        merlin = a * pick(m.sighted_nominate_team) + (1 - a) * plain
         delta = np.zeros_like(self.merlin_log)
         delta[:, p] = np.log(merlin / plain)
         self.merlin_log = self.merlin_log + delta

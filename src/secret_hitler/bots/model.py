@@ -144,28 +144,40 @@ class Model:
     # liberals vote down governments they suspect on hunches the log does not show.
     liberal_votes: bool = False
     # Avalon SH (docs/bots.md, "Game types"). Merlin acts on his sight in this share of his
-    # decisions (votes, nominations, powers) and as a plain liberal in the rest, and his talk
-    # reads his sight with ``merlin_talk_sight`` (a Merlin who always votes down the fascists
-    # he sees is found by Hitler at the assassination).
-    merlin_sight: float = 0.5
-    merlin_talk_sight: float = 0.2
+    # decisions (votes, nominations, powers) and as a plain liberal in the rest; in the Hitler
+    # zone, where a fascist chancellor may end the game, in ``merlin_sight_zone`` of them; his
+    # talk reads his sight with ``merlin_talk_sight`` (a Merlin who always votes down the
+    # fascists he sees is found by Hitler at the assassination).
+    # The shares are set by the scan of docs/bots.md "Game types" (bayes against bayes, Avalon
+    # SH at 7 players, the assassin reading votes and nominations by the numbers below): any
+    # sight in votes and nominations found Merlin more often than it won policies, so he
+    # votes and nominates as the liberal he passes for, and uses his sight in his powers,
+    # which the assassin does not read.
+    merlin_sight: float = 0.0
+    merlin_sight_zone: float = 0.0
+    merlin_sight_powers: float = 1.0  # his investigations, special elections, executions
+    merlin_talk_sight: float = 0.1
     # Who is Merlin (``Beliefs.p_merlin``, what Hitler names at the assassination): a liberal's
     # votes and nominations weighed as Merlin's against a plain liberal's. P(ja) of a plain
     # liberal voter on a government that holds a fascist-party seat, and on a liberal-liberal
     # one; a sighted liberal's (one who knows the fascists) the same; Merlin's are the mix
     # ``merlin_sight`` of the two. Nominations: the weight of a fascist-party nominee against a
     # liberal one, for a plain liberal president and for a sighted one.
-    liberal_ja_team: float = 0.45
-    liberal_ja_clean: float = 0.65
-    sighted_ja_team: float = 0.05
-    sighted_ja_clean: float = 0.9
-    liberal_nominate_team: float = 0.8
-    sighted_nominate_team: float = 0.05
+    liberal_ja_team: float = 0.33
+    liberal_ja_clean: float = 0.48
+    sighted_ja_team: float = 0.03
+    sighted_ja_clean: float = 0.95
+    liberal_nominate_team: float = 0.95
+    sighted_nominate_team: float = 0.03
 
-    def merlin_ja(self) -> tuple[float, float]:
+    def sight(self, zone: bool) -> float:
+        """The share of Merlin's decisions made on his sight, in the Hitler zone or not."""
+        return self.merlin_sight_zone if zone else self.merlin_sight
+
+    def merlin_ja(self, zone: bool) -> tuple[float, float]:
         """Merlin's P(ja) on a government with a fascist-party seat and on a liberal-liberal
-        one: the mix ``merlin_sight`` of a sighted liberal's and a plain one's."""
-        a = self.merlin_sight
+        one: the mix ``sight(zone)`` of a sighted liberal's and a plain one's."""
+        a = self.sight(zone)
         return (
             a * self.sighted_ja_team + (1 - a) * self.liberal_ja_team,
             a * self.sighted_ja_clean + (1 - a) * self.liberal_ja_clean,

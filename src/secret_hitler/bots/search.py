@@ -182,6 +182,8 @@ class SearchAgent(Agent):
         turn = [a for a in legal if a.type != A.CLAIM]
         if len(turn) <= 1 or view.phase not in SEARCHED or choice not in turn:
             return choice
+        if self.base.cover is not None:
+            return choice  # Merlin: worlds drawn on his sight would play it, and find him
         if not self.matters(view):
             return choice
         if view.phase == Phase.VOTE and not self._unsure(view):

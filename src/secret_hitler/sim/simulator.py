@@ -21,14 +21,14 @@ from typing import Any
 from ..bots.base import Agent, AgentError, agent_factory, play_out
 from ..bots.table_talk import TableTalk
 from ..engine import Game, Rules
-from ..engine.types import Role
+from ..engine.types import Party, Role
 from ..engine.writer import with_talk
 from ..pools import WorkerPool
 from ..stats import derive_seed, wilson
 from ..talk.said import ACCUSE, Said, signals
 
 # Enum members through their class cost a descriptor call each (about 0.3 µs): read once here.
-_LIBERAL, _HITLER = Role.LIBERAL, Role.HITLER
+_LIBERAL_PARTY, _HITLER = Party.LIBERAL, Role.HITLER
 
 
 #: Who talks in a simulated game: ``off`` nobody (the games of before talk existed);
@@ -49,14 +49,16 @@ def game_seed(seed: int, index: int) -> int:
 
 @dataclass(frozen=True, slots=True)
 class Lineup:
-    """Which bot plays each role; Hitler is played by the fascist bot unless named."""
+    """Which bot plays each role: ``liberal`` the liberal party (Merlin and Percival too),
+    ``fascist`` the fascist party (Morgana and the Monarchist too); Hitler is played by the
+    fascist bot unless named."""
 
     liberal: str
     fascist: str
     hitler: str | None = None
 
     def bot_for(self, role: Role) -> str:
-        if role is _LIBERAL:
+        if role.party is _LIBERAL_PARTY:
             return self.liberal
         if role is _HITLER and self.hitler is not None:
             return self.hitler
@@ -134,8 +136,8 @@ def play_game(
     if talk != "off":
         hears = [
             talk == "listen"
-            or (talk == "deaf-liberals" and r is not _LIBERAL)
-            or (talk == "deaf-fascists" and r is _LIBERAL)
+            or (talk == "deaf-liberals" and r.party is not _LIBERAL_PARTY)
+            or (talk == "deaf-fascists" and r.party is _LIBERAL_PARTY)
             for r in game.roles
         ]
         table = TableTalk(hears)
