@@ -380,12 +380,13 @@ def _game_to_vote_reveal(seed: int) -> tuple[Game, list[Agent]]:
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4])
-def test_a_bot_answers_why_it_voted_as_it_did(seed):
+def test_a_bot_answers_a_person_who_asks_why_it_voted_as_it_did(seed):
     game, agents = _game_to_vote_reveal(seed)
     votes = next(e for e in reversed(game.events) if e.type == "votes").data["votes"]
-    asker = 0
+    asker = 0  # a person: every bot answers, fascists too
     for seat in range(1, 7):
         agent = agents[seat]
+        agent.seated_with([True] + [False] * 6)
         view = game.view(seat)
         agent.listen(view, [Said(asker, len(game.actions), Question("vote", to=seat))])
         lines = ask_speech(agent, view)
@@ -394,6 +395,49 @@ def test_a_bot_answers_why_it_voted_as_it_did(seed):
         said = answers[0].line
         assert isinstance(said, ExplainVote) and said.ja == votes[seat]
         assert said.reason is not None
+
+
+def _fascist_voice_asked(seed: int, asker_is_person: bool) -> tuple[Voice, View]:
+    """A fascist's voice that heard seat 0 ask it why it voted as it did."""
+    game, _ = _game_to_vote_reveal(seed)
+    seat = next(s for s in range(1, 7) if game.roles[s].value == "fascist")
+    voice = Voice(seat, random.Random(seed))
+    voice.seated_with([asker_is_person] + [False] * 6)
+    view = game.view(seat)
+    voice.hear(view, [Said(0, len(game.actions), Question("vote", to=seat))])
+    return voice, view
+
+
+def _reading() -> Reading:
+    return Reading([0.5] * 7, [1 / 7] * 7)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_fascist_keeps_quiet_to_a_bot_when_silence_is_worth_more(seed):
+    # the team's value falls with every line heard: silence is worth more, past certainty
+    silence_pays = lambda lines: -float(len(lines))  # noqa: E731
+    voice, view = _fascist_voice_asked(seed, asker_is_person=False)
+    assert voice.speak(view, _reading, silence_pays) == []
+    voice, view = _fascist_voice_asked(seed, asker_is_person=True)
+    answers = [x for x in voice.speak(view, _reading, silence_pays) if isinstance(x, Answer)]
+    assert len(answers) == 1 and answers[0].to == 0  # a person is always answered
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_fascist_answers_a_bot_when_the_answer_costs_nothing(seed):
+    voice, view = _fascist_voice_asked(seed, asker_is_person=False)
+    lines = voice.speak(view, _reading, lambda lines: 0.0)
+    assert [x.to for x in lines if isinstance(x, Answer)] == [0]
+
+
+def test_a_liberal_answers_a_bot_whatever_silence_is_worth():
+    game, _ = _game_to_vote_reveal(1)
+    seat = next(s for s in range(1, 7) if game.roles[s].value == "liberal")
+    voice = Voice(seat, random.Random(1))
+    view = game.view(seat)
+    voice.hear(view, [Said(0, len(game.actions), Question("vote", to=seat))])
+    lines = voice.speak(view, _reading, lambda lines: -float(len(lines)))
+    assert [x.to for x in lines if isinstance(x, Answer)] == [0]
 
 
 def test_a_question_to_another_seat_is_not_answered():

@@ -34,9 +34,15 @@ what it held. Where the level gives a ``judge`` (the team's value of the table h
 lines: ``bayes`` prices them on the public posterior with the listeners' model), a fascist then
 bends the lines where its team gains by ``Style.bend_gain`` or more: the other side of a
 conflict (or none), another seat accused, trusted, suggested or named Hitler (with the same
-reason), chosen by expected value; a teammate is accused (bussed) when that buys trust, and no
-line is dropped (silence where a liberal speaks is a tell). Every kind of line is said by both
-teams (``secret-hitler evaluate tells`` measures how well talk hides a team).
+reason), the other member of a government it voted on, chosen by expected value; a teammate is
+accused (bussed) when that buys trust. The judge also reads the kind of each line as a player
+who counts kinds does (``talk_kinds``: a seat that defends itself, hits back at its accusers or
+explains its Nein votes more often than a liberal gives itself away), so a fascist keeps a line
+to itself when silence is worth more to its team (``_quiet``: with a chance that grows with the
+gap, so its rates settle near a liberal's rather than swinging from all to none), except an
+answer to a question put to it by name or by a person, which it always gives (bent at most).
+Every kind of line is said by both teams (``secret-hitler evaluate tells`` measures how well
+talk hides a team).
 
 A seat states a fact (``known``) only about what it holds itself (a partner who contradicts the
 hand it held, a peek its draw disproves) or what the table saw (a claim without the enacted
@@ -89,6 +95,7 @@ class Style:
     ask_open = 0.05  # chance, once a round, of asking a seat (or the table) for its read
     answer_table = 0.3  # chance that a seat not first after the asker answers a table question
     bend_gain = 0.01  # a fascist says a bent line only if its team gains this much by it
+    quiet_scale = 0.1  # a fascist keeps a line to itself surely when silence gains this much
     variants = 12  # a line's ``variant`` is drawn below this (phrase families wrap around)
 
 
@@ -348,7 +355,7 @@ class Voice:
             return cached[0]
 
         claims = self._claims()
-        prompted, direct = self._prompted(view, read)
+        prompted, direct, owed = self._prompted(view, read)
         reactions = self._reactions(view, read)
         out: list[talk.Line] = list(claims)
         seen: set[tuple[Any, ...]] = set()
@@ -357,7 +364,10 @@ class Voice:
                 break
             answered = id(line) in direct
             if judge is not None and self.pretends:
+                kept = id(line) in owed
                 line = self._bend(line, view, read, judge)
+                if not kept and self._quiet(line, judge):
+                    continue
             if self._fresh(line, answered, seen):
                 out.append(line)
         out = out[:budget]
@@ -423,7 +433,27 @@ class Voice:
         best = max(range(len(options)), key=lambda k: values[k])
         if values[best] < values[0] + Style.bend_gain:
             return line
+        bent = _unwrap(options[best])
+        if isinstance(inner, talk.ExplainVote) and isinstance(bent, talk.ExplainVote):
+            for index, said in list(self.vote_lines.items()):
+                if _same(said, line_key(inner)):
+                    self.vote_lines[index] = bent  # asked again, it gives the same reason
         return options[best]
+
+    def _person(self, seat: int) -> bool:
+        return self.people is not None and 0 <= seat < len(self.people) and self.people[seat]
+
+    def _quiet(self, line: talk.Line, judge: Judge) -> bool:
+        """Whether a fascist keeps ``line`` to itself: silence is worth more to its team than
+        the line (``judge(())`` against ``judge((line,))``, the kind of line read as the table
+        reads kinds: ``talk_value``), kept quiet with a chance that grows with the gap up to
+        certainty at ``Style.quiet_scale``. A line worth as much as silence is always said (a
+        liberal says it), and the chance keeps the team's rates near the liberals' instead of
+        swinging from all to none as the table's reading of them is refitted."""
+        gap = judge(()) - judge((line,))
+        if gap <= 0:
+            return False
+        return self._chance(min(1.0, gap / Style.quiet_scale))
 
     def _alternatives(
         self, line: talk.Line, view: View, read: Callable[[], Reading]
@@ -439,6 +469,8 @@ class Voice:
         if isinstance(line, talk.Conflict) and line.president is not None:
             sides = [s for s in (line.president, line.chancellor, None) if s != line.believe]
             return [replace(line, believe=s) for s in sides]
+        if isinstance(line, talk.ExplainVote) and line.reason in ("trust", "distrust"):
+            return self._vote_alternatives(line)
         target = getattr(line, "target", None)
         reason = getattr(line, "reason", None)
         if isinstance(line, talk.Accuse) and line.certainty == talk.HEDGED:
@@ -469,6 +501,25 @@ class Voice:
             if likeliest != target:
                 return [talk.HitlerGuess(likeliest, talk.HEDGED, variant=v)]
         return []
+
+    def _vote_alternatives(self, line: talk.ExplainVote) -> list[talk.Line]:
+        """Another reason for the same vote: (dis)trust of the government's other member (a
+        "why?" is answered with a reason)."""
+        key = line_key(line)
+        election = next(
+            (
+                e
+                for i, e in self._my_votes()
+                if i in self.vote_lines and _same(self.vote_lines[i], key)
+            ),
+            None,
+        )
+        out: list[talk.Line] = []
+        if election is not None:
+            for member in (election.president, election.chancellor):
+                if member not in (self.seat, line.other):
+                    out.append(replace(line, other=member))
+        return out
 
     # -- 1: claims as a person says them
     def _claims(self) -> list[talk.Line]:
@@ -516,11 +567,13 @@ class Voice:
     # -- 2, 3: answers and defences
     def _prompted(
         self, view: View, read: Callable[[], Reading]
-    ) -> tuple[list[talk.Line], set[int]]:
+    ) -> tuple[list[talk.Line], set[int], set[int]]:
         """Answers to the questions heard and one defence; with the ids of the answers to
-        questions put to this seat by name."""
+        questions put to this seat by name, and of the answers owed (always said, what they say
+        bent at most): to a question by name, or from a person."""
         out: list[talk.Line] = []
         direct: set[int] = set()
+        owed: set[int] = set()
         pending, self.pending = self.pending, _Pending()
         for asker, question in pending.questions:
             line = self._answer(question, view, read)
@@ -529,10 +582,12 @@ class Voice:
                 out.append(answer)
                 if question.to == self.seat:
                     direct.add(id(answer))
+                if asker is None or self._person(asker):
+                    owed.add(id(answer))
         if pending.accusers and self.defended_round != view.round:
             self.defended_round = view.round
             out.append(self._defence(pending.accusers[-1], read))
-        return out, direct
+        return out, direct, owed
 
     def _answer(
         self, q: talk.Question, view: View, read: Callable[[], Reading]
@@ -1027,6 +1082,10 @@ class Voice:
             for s in self.table.sessions
             if s.enacted == policy and (seat == s.chancellor or (member and seat == s.president))
         )
+
+
+def _same(line: talk.Line, key: tuple[Any, ...]) -> bool:
+    return line_key(line) == key
 
 
 def _pair(s: Session) -> tuple[int, int]:

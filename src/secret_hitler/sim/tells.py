@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from ..bots.talk_kinds import line_detail, line_kind
 from ..engine import Action, Game, game_from_record
 from ..engine.actions import hand_claims_fit
 from ..engine.public import PublicState
@@ -61,38 +62,6 @@ RELATIONS = (
     "not_hitler",
 )
 FEATURE_SETS = ("talk", "moves", "both")
-
-
-# ---------------------------------------------------------------------------------- lines
-def _inner(line: talk.Line) -> talk.Line:
-    return line.line if isinstance(line, talk.Answer) else line
-
-
-def line_kind(line: talk.Line) -> str | None:
-    """The kind of a line as a player tells lines apart ("accuse.hedged", "hitler_guess",
-    "explain_vote.nein", "conflict.side", ...); an answer counts as the line it holds. None for
-    a claim: claims are moves (the engine's claim actions, which the claim lines repeat)."""
-    line = _inner(line)
-    if isinstance(line, talk.Claim):
-        return None
-    if isinstance(line, (talk.Accuse, talk.Trust)):
-        return f"{line.kind}.{line.certainty}"
-    if isinstance(line, talk.ExplainVote):
-        return f"explain_vote.{'ja' if line.ja else 'nein'}"
-    if isinstance(line, talk.Conflict):
-        return "conflict.side" if line.believe is not None else "conflict.none"
-    if isinstance(line, talk.Question):
-        return f"question.{line.topic}"
-    return line.kind
-
-
-def line_detail(line: talk.Line) -> str | None:
-    """``line_kind`` with the line's reason, where it has one ("accuse.hedged.enacted_fascist")."""
-    kind = line_kind(line)
-    if kind is None:
-        return None
-    reason = getattr(_inner(line), "reason", None)
-    return kind if reason is None else f"{kind}.{reason}"
 
 
 # ---------------------------------------------------------------------------------- features
@@ -236,7 +205,8 @@ def _talk_features(rows: list[SeatRow], table: _Table, entry: Said, phase: str) 
 
 
 def _claimed(table: _Table, seat: int, line: talk.Line) -> None:
-    line = _inner(line)
+    if isinstance(line, talk.Answer):
+        line = line.line
     if isinstance(line, talk.Claim) and line.target is not None and line.party is not None:
         table.claimed[line.target].add(line.party.value)
 
