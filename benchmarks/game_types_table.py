@@ -11,13 +11,21 @@ assassin's hits (Merlin named) over the assassinations, beside chance (one liber
 drawn at random). A game that crashes stops the run with its seed.
 
 The level ``sighted`` (this script's only, played with ``--jobs 1``: this process plays the
-games) is ``bayes`` with a Merlin who votes and nominates on his sight every time, read so by
-its Hitler (``Model.merlin_sight`` 1): the lineup ``sighted:sighted`` shows what the assassin's
-P(Merlin) finds when Merlin does not hide; the built-in Merlin votes as a plain liberal.
+games) is ``bayes`` with a Merlin who votes and nominates on his sight in a share ``--sight``
+of them (default 1: every time), read so by its Hitler (``Model.merlin_sight`` and
+``merlin_sight_zone``): the lineup ``sighted:sighted`` shows what the assassin's P(Merlin) finds
+when Merlin does not hide, and ``--lineups sighted:sighted --sight S`` scans the share (the
+built-in Merlin's is 0: docs/bots.md "Game types").
+
+``--rates N`` plays N games of ``sighted:sighted`` under Avalon SH at the first table size
+instead, and prints how plain liberals and Merlin vote on governments with and without a
+fascist-party seat and how often they nominate one, from the games' records: the numbers
+``Model.liberal_ja_team`` and its neighbours were set from (``--sight 0``: a plain Merlin;
+``--sight 1``: the sighted rates).
 
     nice -n 10 .venv/bin/python benchmarks/game_types_table.py [--games 100] \
         [--search-games 10] [--seed 1] [--types avalon,...] [--players 5,7,9] \
-        [--lineups bayes:rule,...] [--jobs 1] [--json FILE]
+        [--lineups bayes:rule,...] [--sight 1] [--jobs 1] [--json FILE]
 """
 
 from __future__ import annotations
@@ -25,7 +33,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tempfile
 import time
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -34,7 +45,7 @@ from secret_hitler.bots.base import Agent, register
 from secret_hitler.bots.bayes import BayesAgent
 from secret_hitler.bots.beliefs import BOT_MODEL, EYE_MODEL
 from secret_hitler.engine import Rules
-from secret_hitler.engine.types import Party
+from secret_hitler.engine.types import PARTY_OF_NAME, Party
 from secret_hitler.sim import Lineup
 from secret_hitler.sim.simulator import GameResult, Runner, SimConfig, summarize
 from secret_hitler.stats import wilson
@@ -56,10 +67,14 @@ LINEUPS = "bayes:bayes,bayes:rule,rule:bayes,rule:rule,search:bayes,bayes:search
 SIGHTED = "sighted"
 
 
-def _sighted(seat: int, rng: Any) -> Agent:
-    """bayes, with a Merlin who acts on his sight in every vote and nomination."""
-    model = replace(BOT_MODEL, merlin_sight=1.0, merlin_sight_zone=1.0)
-    return BayesAgent(seat, rng, model, EYE_MODEL)
+def _sighted(share: float) -> Callable[[int, Any], Agent]:
+    """bayes, with a Merlin who acts on his sight in ``share`` of his votes and nominations."""
+    model = replace(BOT_MODEL, merlin_sight=share, merlin_sight_zone=share)
+
+    def make(seat: int, rng: Any) -> Agent:
+        return BayesAgent(seat, rng, model, EYE_MODEL)
+
+    return make
 
 
 #: The endings of an assassination: Merlin named, or the liberals' trigger (a miss).
@@ -83,6 +98,44 @@ def chance(rules: Rules, players: int) -> float:
     return 1.0 / liberals
 
 
+def print_rates(games: int, players: int, seed: int, sight: float) -> None:
+    """Vote and nomination rates of plain liberals and of Merlin, from the records of
+    ``games`` Avalon SH games of the sighted level (``Model.liberal_ja_team`` ...)."""
+    settings = TYPES["avalon"][0]
+    with tempfile.TemporaryDirectory() as folder, Runner(1) as runner:
+        config = SimConfig(players, Lineup(SIGHTED, SIGHTED), settings, seed, record_dir=folder)
+        runner.run(config, games)
+        records = [json.loads(p.read_text("utf-8")) for p in sorted(Path(folder).glob("*.json"))]
+    votes: Counter[tuple[str, bool, bool]] = Counter()  # (role, team government, ja)
+    picks: Counter[tuple[str, bool]] = Counter()  # (role, fascist-party nominee)
+    for record in records:
+        roles = record["roles"]
+        fascist = [PARTY_OF_NAME[r] == "fascist" for r in roles]
+        government: tuple[int, int] | None = None
+        for a in record["actions"]:
+            seat = a["seat"]
+            if a["type"] == "nominate":
+                government = (seat, a["target"])
+                if roles[seat] in ("liberal", "merlin"):
+                    picks[(roles[seat], fascist[a["target"]])] += 1
+            elif a["type"] == "vote" and government is not None:
+                if seat in government or roles[seat] not in ("liberal", "merlin"):
+                    continue
+                team = fascist[government[0]] or fascist[government[1]]
+                votes[(roles[seat], team, bool(a["ja"]))] += 1
+    print(f"{len(records)} Avalon SH games at {players} players, Merlin's sight {sight}:\n")
+    print("| role | P(ja), government with a fascist | P(ja), liberal-liberal | nominee fascist |")
+    print("|---|---|---|---|")
+    for role in ("liberal", "merlin"):
+        cells = []
+        for team in (True, False):
+            ja, nein = votes[(role, team, True)], votes[(role, team, False)]
+            cells.append(f"{ja / max(ja + nein, 1):.3f} ({ja + nein})")
+        bad, good = picks[(role, True)], picks[(role, False)]
+        cells.append(f"{bad / max(bad + good, 1):.3f} ({bad + good})")
+        print(f"| {role} | {' | '.join(cells)} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100, help="games per cell without search")
@@ -91,8 +144,10 @@ def main() -> None:
     parser.add_argument("--types", default=",".join(TYPES))
     parser.add_argument("--players", default=None, help="table sizes (default: each type's)")
     parser.add_argument("--lineups", default=LINEUPS, help="liberals:fascists, comma-separated")
+    parser.add_argument("--sight", type=float, default=1.0, help="the sighted Merlin's share")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--rates", type=int, default=0, help="only count vote rates, N games")
     args = parser.parse_args()
     types = args.types.split(",")
     unknown = [t for t in types if t not in TYPES]
@@ -104,11 +159,17 @@ def main() -> None:
             raise ValueError
     except ValueError:
         sys.exit("game_types_table.py: --lineups: liberals:fascists pairs, comma-separated")
+    if not 0.0 <= args.sight <= 1.0:
+        sys.exit("game_types_table.py: --sight: a share from 0 to 1")
     if any(SIGHTED in pair for pair in lineups):
         if args.jobs != 1:
             sys.exit("game_types_table.py: the sighted level plays with --jobs 1 only")
-        register(SIGHTED, _sighted)
+        register(SIGHTED, _sighted(args.sight))
     sizes = None if args.players is None else [int(p) for p in args.players.split(",")]
+    if args.rates:
+        register(SIGHTED, _sighted(args.sight))
+        print_rates(args.rates, (sizes or [7])[0], args.seed, args.sight)
+        return
     command = " ".join(
         ["nice -n 10 .venv/bin/python benchmarks/game_types_table.py", *sys.argv[1:]]
     )

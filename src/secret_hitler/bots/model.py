@@ -162,13 +162,16 @@ class Model:
     # liberal voter on a government that holds a fascist-party seat, and on a liberal-liberal
     # one; a sighted liberal's (one who knows the fascists) the same; Merlin's are the mix
     # ``merlin_sight`` of the two. Nominations: the weight of a fascist-party nominee against a
-    # liberal one, for a plain liberal president and for a sighted one.
-    liberal_ja_team: float = 0.33
-    liberal_ja_clean: float = 0.48
-    sighted_ja_team: float = 0.03
-    sighted_ja_clean: float = 0.95
-    liberal_nominate_team: float = 0.95
-    sighted_nominate_team: float = 0.03
+    # liberal one, for a plain liberal president and for a sighted one. Set from the rates of
+    # ``benchmarks/game_types_table.py --rates 150 --players 7 --sight 0`` (plain) and
+    # ``--sight 1`` (sighted: 0 and 1, floored at 0.02 and 0.98 as every number here is);
+    # a weight is the odds of the nominee share against an even pick.
+    liberal_ja_team: float = 0.32
+    liberal_ja_clean: float = 0.57
+    sighted_ja_team: float = 0.02
+    sighted_ja_clean: float = 0.98
+    liberal_nominate_team: float = 0.85
+    sighted_nominate_team: float = 0.02
 
     def sight(self, zone: bool) -> float:
         """The share of Merlin's decisions made on his sight, in the Hitler zone or not."""
