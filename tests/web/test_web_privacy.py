@@ -12,6 +12,7 @@ from web_support import FrameLog, act_once
 
 from secret_hitler.engine import game_from_record
 from secret_hitler.engine.events import PRIVATE_EVENT_TYPES
+from secret_hitler.talk.narrate import narrate, told_json
 
 PRIVATE_TYPES = PRIVATE_EVENT_TYPES  # the engine's list, not a copy
 
@@ -130,7 +131,10 @@ def test_a_second_player_never_sees_the_first_ones_secrets(web_server, new_conte
     assert overs, "Ben received the record at the end"
     record = overs[-1]["record"]
     game = game_from_record({k: v for k, v in record.items() if k not in ("id", "chat")})
-    expected = [e.to_json() for e in game.visible_events(b_seat)]
+    # each with what the narrator tells of it, from Ben's own log alone
+    visible = game.visible_events(b_seat)
+    told = narrate([e.json for e in visible])
+    expected = [{**e.to_json(), "told": told_json(t)} for e, t in zip(visible, told, strict=True)]
     received = _events_since_last_welcome(b_frames)
     assert received == expected, "Ben's events are exactly the events his seat may see"
     for e in received:
