@@ -6,6 +6,13 @@ to the in-memory game (``Game.push``), committed through the table's writer (und
 ``Game.pop``, if that fails), and only then announced: each connection gets the update for its
 own seat (its view, the events addressed to it, its legal actions). A table is given its
 services (``services.Services``) and never reaches its host.
+
+What a table says of itself (its detail, its rows, its record) is ``describe.py``'s; what people
+do with it outside the game, ``usecases.py``'s. This module is still near 800 lines because what
+is left shares the lock and the game: the table's state and the accessors its jobs read, the
+game's one path (deal, commit or undo, resync after a failed commit, announce, welcome, resume)
+and the chat lines said into it, each step reading and changing the same fields under the same
+lock; split further, each file would reach into the other's fields.
 """
 
 from __future__ import annotations
@@ -32,20 +39,19 @@ from ...engine import (
 from ...engine.actions import CLAIM
 from ...engine.categories import STANDIN
 from ...engine.speech import may_speak
-from ...engine.writer import with_talk
-from ...talk.narrate import Narrations, rules_named
+from ...talk.narrate import Narrations
 from ..core import protocol as P
 from ..core.logs import GameLog
 from ..storage import queries as S
 from ..storage.ratings import with_rated_start
 from ..storage.writer import StorageUnavailable, Write, is_unavailable
-from . import blind, fanout
+from . import blind, describe, fanout
 from .afk import AfkVote
-from .chat import Chat, claim_offer, recognised, talk_section
+from .chat import Chat, claim_offer, recognised
 from .conn import Conn
 from .driver import BotDriver
 from .levels import standin_level
-from .options import Category, table_category, table_section
+from .options import Category, table_category
 from .presence import Presence
 from .seats import Seat, Seating
 from .services import Services
@@ -284,7 +290,7 @@ class Table:
         """When the pending decision times out (Unix seconds), if the table has a timer."""
         return self.driver.deadline
 
-    def _wall_clock(self, monotonic: float) -> float:
+    def wall_clock(self, monotonic: float) -> float:
         """A time of the monotonic clock as Unix time (clients count down to it)."""
         clock = self.services.clock
         return round(clock.time() + monotonic - clock.monotonic(), 2)
@@ -318,125 +324,23 @@ class Table:
         alias = self.aliases[seat] if self.aliases is not None and seat is not None else None
         return blind.masked_line(line, alias)
 
+    # what the table says of itself (describe.py)
     def detail(self, member: bool, viewer: str | None = None) -> dict[str, Any]:
         """The table as ``viewer`` (a user id, None: anyone) may see it; ``member``: seated or
         hosting (the invite is shown)."""
-        g = self.game
-        done = self.status == "finished"  # set only once the last action is committed
-        grace = self.services.settings.grace
-        away_since = self.presence.away_since
-        hide = self.hides_names
-        host_shown = not hide or (viewer is not None and viewer == self.host)
-        seats = []
-        for i, s in enumerate(self.seats):
-            d = {"seat": i, **s.to_json()}
-            if hide:
-                own = viewer is not None and s.user_id == viewer
-                d = blind.masked_seat(d, self.aliases[i] if self.aliases else None, own)
-            d["connected"] = s.kind == "bot" or (s.kind == "human" and self.connected(i))
-            away = away_since.get(i)
-            if g is not None and not done and not d["connected"] and away is not None:
-                d["standin_at"] = self._wall_clock(away + grace)
-            seats.append(d)
-        return {
-            "id": self.id,
-            "status": self.status,
-            "players": self.players,
-            "rules": self.rules,
-            **rules_named(self.rules),  # their name and game types, in the narrator's words
-            "public": self.public,
-            "invite": self.invite if member else None,
-            "host": self.host if host_shown else None,
-            "host_name": self.host_name if host_shown else None,
-            "timer": self.timer,
-            "on_timeout": self.on_timeout,
-            "bot_level": self.bot_level,
-            "auto_start": self.auto_start,
-            "rated": self.rated,
-            **self.category.to_json(),
-            "chat": self.chat_mode,
-            "blind": self.blind is not None,
-            "bots_talk": self.bots_talk,
-            "seats": seats,
-            "spectators": self.presence.spectators,
-            "game_id": self.id if g is not None else None,
-            "created_at": self.created_at,
-            "winner": g.winner.value if done and g is not None and g.winner else None,
-            "reason": g.reason.value if done and g is not None and g.reason else None,
-            "problem": self.problem,
-            "name": self.name,
-            "webhook": self.webhook is not None,
-            "rematch": self.rematch,
-            "remake": None
-            if self.remake is None
-            else {
-                "yes": len(self.remake["yes"]),
-                "no": len(self.remake["no"]),
-                "needed": self.remake["needed"],
-                "ends_at": self.remake["ends_at"],
-            },
-            "remake_result": self.remake_result,
-            "afk": self.afk.shown(),
-            "afk_result": self.afk.result,
-            "kind": self.kind,
-            "rating_min": self.rating_min,
-            "rating_max": self.rating_max,
-        }
+        return describe.detail(self, member, viewer)
 
     def row(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "host": self.host,
-            "host_name": self.host_name,
-            "players": self.players,
-            "rules": self.rules,
-            "public": self.public,
-            "invite": self.invite,
-            "timer": self.timer,
-            "on_timeout": self.on_timeout,
-            "bot_level": self.bot_level,
-            "auto_start": self.auto_start,
-            "status": self.status,
-            "seats": [s.to_json() for s in self.seats],
-            "created_at": self.created_at,
-            "name": self.name,
-            "webhook": self.webhook,
-            "rematch": self.rematch,
-            "rated": self.rated,
-            "removed": sorted(self.removed) or None,
-            "bots_talk": self.bots_talk,
-            "admissions": self.seating.admissions_json(),
-            "chat": self.chat_mode,
-            "blind": self.blind,
-            "category": self.chosen,
-            "kind": self.kind,
-            "rating_min": self.rating_min,
-            "rating_max": self.rating_max,
-        }
+        """The table as the database stores it."""
+        return describe.row(self)
 
     def record(self) -> dict[str, Any]:
-        assert self.game is not None
-        rec = self.game.to_record()
-        rec["id"] = self.id
-        if self.real_names is not None:  # a blind game is played by its aliases
-            rec["players"] = list(self.real_names)
-        rec["table"] = self.table_section()
-        rec["chat"] = [self.shown_line(line) for line in self.chat.lines]
-        if self.renamed:  # deleted accounts: the stored record says the same
-            rec["players"] = [self.renamed.get(i, n) for i, n in enumerate(rec["players"])]
-        return with_talk(rec, talk_section(rec["chat"], len(self.game.actions)))
+        """The game's record as the table shows it (its chat and settings, real names)."""
+        return describe.record(self)
 
     def table_section(self) -> dict[str, Any]:
-        """The record's ``table`` section (``engine.record.parse_table``): the settings of this
-        table that change no rule."""
-        return table_section(
-            self.chat_mode,
-            self.aliases,
-            self.timer,
-            self.category.category,
-            self.blind,
-            self.on_timeout,
-        )
+        """The record's ``table`` section: the settings of this table that change no rule."""
+        return describe.table_section(self)
 
     # ------------------------------------------------------------------ fan-out
     def broadcast_table(self) -> None:
@@ -571,26 +475,7 @@ class Table:
         if self.blind is not None:  # the game is played by aliases (blind.py)
             aliases = blind.draw_aliases(self.players, self.blind, self.services.rng)
         game = Game(aliases or names, self.rules, seed, **(self.fixings or {}))
-        rec = game.to_record()
-        game_row = {
-            "id": self.id,
-            "table_id": self.id,
-            "players": self.players,
-            "names": names,
-            "aliases": aliases,
-            "rules": rec["rules"],
-            "seed": seed,
-            "roles": rec["roles"],
-            "first_president": rec["first_president"],
-            "deck": rec["deck"],
-            "reshuffles": [],
-            "status": "playing",
-            "winner": None,
-            "reason": None,
-            "action_count": 0,
-            "created_at": self.services.clock.time(),
-            "finished_at": None,
-        }
+        game_row = describe.new_game_row(self, game, names, aliases, seed)
         status = self.status
         self.status = "playing"
         write = S.start_game(self.row(), game_row, replace=remake)
