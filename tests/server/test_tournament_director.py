@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from secret_hitler.server.competition import tournament_pages as pages
 from secret_hitler.server.competition import tournaments as TN
 from secret_hitler.server.core.config import Settings
 from secret_hitler.server.core.errors import LobbyError
@@ -81,7 +82,7 @@ async def sign_up_one(hub: Hub, uid: str) -> list[str]:
 
 
 async def detail(hub: Hub) -> dict[str, Any]:
-    return await hub.store.read(TN.detail("Tcup"))  # type: ignore[no-any-return]
+    return await hub.store.read(pages.detail("Tcup"))  # type: ignore[no-any-return]
 
 
 async def play_out(table: Table, away: int | None = None) -> None:

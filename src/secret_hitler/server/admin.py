@@ -375,7 +375,7 @@ def tournament_list(
     limit: Annotated[int, typer.Option(help="At most this many of each: open, past.")] = 50,
 ) -> None:
     """The open tournaments by start, then the latest finished or cancelled ones."""
-    from .competition.tournaments import listing
+    from .competition.tournament_pages import listing
 
     rows = _run(listing(limit))
     for row in rows:

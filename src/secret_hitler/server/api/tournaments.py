@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 from ...engine.settings import MAX_PLAYERS, MIN_PLAYERS
 from ..accounts.auth import NameError_, clean_name
 from ..competition import scoring
+from ..competition import tournament_pages as pages
 from ..competition import tournaments as TN
 from ..competition.eligibility import standing
 from ..core.errors import LobbyError
@@ -66,7 +67,7 @@ async def list_tournaments(
     request: Request, limit: Annotated[int, Query(ge=1, le=100)] = 50
 ) -> dict[str, Any]:
     """The open tournaments by start, then the latest finished or cancelled ones."""
-    return {"tournaments": await hub_of(request).store.read(TN.listing(limit))}
+    return {"tournaments": await hub_of(request).store.read(pages.listing(limit))}
 
 
 @router.post("/api/tournaments", status_code=201)
@@ -125,7 +126,7 @@ async def create_tournament(body: CreateTournament, request: Request) -> dict[st
 
 
 async def _detail(request: Request, tournament_id: str) -> dict[str, Any]:
-    found = await hub_of(request).store.read(TN.detail(tournament_id))
+    found = await hub_of(request).store.read(pages.detail(tournament_id))
     if found is None:
         raise LobbyError(404, "not_found", f"no tournament {brief(tournament_id)}")
     return found  # type: ignore[no-any-return]
