@@ -414,15 +414,47 @@ class Game:
         if explicit and seed is not None:
             raise ValueError("a game of explicit chance draws nothing: it takes no seed")
 
-        # Chance, always drawn in the same order: roles, first president, deck (none of it under
-        # explicit chance: what no fixing decides is a chance node).
+        dealt, first, pile = self._start_chance(setup, explicit, roles, first_president, deck)
+        self._fixed_reshuffles = [
+            _parse_pile(r, f"reshuffles[{i}]") for i, r in enumerate(reshuffles or ())
+        ]
+        self._fixed_reshuffles.reverse()  # pop() takes the next one
+        self.reshuffles: list[tuple[Policy, ...]] = []
+
+        self._blank_state(setup)
+        if explicit:
+            self._fixed_start: tuple[Chance | None, ...] = (
+                None if dealt is None else Chance(DEAL, roles=tuple(dealt)),
+                None if first is None else Chance(FIRST_PRESIDENT, president=first),
+                None if pile is None else Chance(DECK, policies=tuple(pile)),
+            )
+            self._await_start(0)
+        else:
+            assert dealt is not None and first is not None and pile is not None
+            self._fixed_start = ()
+            self._deal(tuple(dealt))
+            self._seat_first(first)
+            self._lay(pile)
+
+    def _start_chance(
+        self,
+        setup: _Setup,
+        explicit: bool,
+        roles: Sequence[Role | str] | None,
+        first_president: int | None,
+        deck: Sequence[Policy | str] | None,
+    ) -> tuple[list[Role] | None, int | None, list[Policy] | None]:
+        """The deal, the first president and the deck: drawn always in that order (none of it
+        under explicit chance: what no fixing decides is a chance node), then each one a record
+        fixes, checked; None for one left to a chance node."""
+        n = self.n
         lib, fas = setup.deck
         dealt: list[Role] | None = None
         first: int | None = None
         pile: list[Policy] | None = None
         self._rng: random.Random | None = None
         if not explicit:
-            rng = self._rng = random.Random(seed)
+            rng = self._rng = random.Random(self.seed)
             dealt = list(setup.dealt)
             _shuffle(rng, dealt)
             first = rng.randrange(n)
@@ -445,12 +477,12 @@ class Game:
                 raise InvalidRecord(
                     f"deck: must hold {lib} liberal and {fas} fascist policies for these rules"
                 )
-        self._fixed_reshuffles = [
-            _parse_pile(r, f"reshuffles[{i}]") for i, r in enumerate(reshuffles or ())
-        ]
-        self._fixed_reshuffles.reverse()  # pop() takes the next one
-        self.reshuffles: list[tuple[Policy, ...]] = []
+        return dealt, first, pile
 
+    def _blank_state(self, setup: _Setup) -> None:
+        """Every field of a game before its deal: the tracks at their start, every seat alive,
+        no election, no logs."""
+        n = self.n
         # Set when the deal, the first president and the deck come (``_deal``, ``_seat_first``,
         # ``_lay``).
         self.roles: tuple[Role, ...] = ()
@@ -508,19 +540,6 @@ class Game:
         self._chance: ChanceNode | None = None
         self._resume: list[tuple[Callable[..., None], tuple[Any, ...]]] = []
         self._undo: list[tuple[Action | Chance, Snapshot]] = []
-        if explicit:
-            self._fixed_start: tuple[Chance | None, ...] = (
-                None if dealt is None else Chance(DEAL, roles=tuple(dealt)),
-                None if first is None else Chance(FIRST_PRESIDENT, president=first),
-                None if pile is None else Chance(DECK, policies=tuple(pile)),
-            )
-            self._await_start(0)
-        else:
-            assert dealt is not None and first is not None and pile is not None
-            self._fixed_start = ()
-            self._deal(tuple(dealt))
-            self._seat_first(first)
-            self._lay(pile)
 
     # ------------------------------------------------------------------ queries
     @property
