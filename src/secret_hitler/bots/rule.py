@@ -14,6 +14,11 @@ plays like a careful liberal to earn trust and only breaks cover to block or win
 
 The bot reads each new event once (views only grow), so a decision is a few microseconds of
 arithmetic over the seats.
+
+It is about 750 lines because ``RuleAgent`` is one level: every decision of every role (a
+nomination, a vote, a discard, a power, a claim, a veto) reads the same suspicion state the
+events build once; split by decision or by role, each part would read that state again or
+reach into another's.
 """
 
 from __future__ import annotations

@@ -27,6 +27,12 @@ Everything here is pure: ``convert_game`` takes the decoded summary and returns 
 Chat: a record keeps a source's chat in its ``talk`` section (docs/engine.md, "Talk") where the
 source has one. The site's game summaries carry no chat (and the project's copy had it removed,
 data/README.md), so these records have no ``talk``.
+
+It is about 800 lines because it is one translation: ``_Pass`` reads a summary's entries once,
+in order, and each kind of entry (a nomination, the votes, a session, a power, the claims, the
+end) is a step of that one reading, sharing its state (the game, the pile as the site shows it,
+what was skipped and why); ``_rules`` maps the site's settings. Split, each step would reach
+into the others' state.
 """
 
 from __future__ import annotations

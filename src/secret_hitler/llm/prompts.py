@@ -22,6 +22,10 @@ free text is read in the same numbering (``server.table.models``).
 Only the seat's ``View`` is rendered (its fields and the events it observed), so a prompt
 holds exactly what the seat may know; the rules come from the view (``view.rules``, resolved
 by the engine for the table size) and the track lengths from the engine's constants.
+
+It is past 600 lines because the ``Renderer`` says a whole view, section by section (the
+rules, the seats, the history, the open claims, the decision and its options), in one prompt
+version's words: kept in one class, one version's wording is read in one place.
 """
 
 from __future__ import annotations

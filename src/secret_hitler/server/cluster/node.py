@@ -28,6 +28,11 @@ With ``REDIS_URL`` (and PostgreSQL) the server is one node of a cluster (docs/de
 Without ``REDIS_URL`` none of this exists: the server is the single process it always was.
 ``Cluster`` is the hub's ownership port on a node of several (``lobby.ownership.Ownership``,
 given at wiring: app.py); the hub, the tables and the routes never name it.
+
+It is past 600 lines because ``Cluster`` is one node's life among others: claiming, renewing
+and giving up leases, relaying sockets, heartbeats, orphans and draining all run on the node's
+loops over the same set of tables it holds; the parts that stand alone are in files of their
+own (``lease.py``, ``relay.py``, ``forward.py``, ``signing.py``).
 """
 
 from __future__ import annotations

@@ -3,6 +3,11 @@ the limits on hosting, and the rebuild of unfinished games at startup.
 
 Which tables are this node's is the ownership port's answer (``ownership.py``: every table on a
 single server, the leased ones on a node of several), given at wiring; the hub asks no more.
+
+It is past 600 lines because the hub is the node's one registry of tables and their only
+maker: a person's table, a system one, a rematch and a table rebuilt at startup are each
+checked against the hub's limits and registered under its state in one place; what a table
+does once made is ``table/``'s, and what people do with it ``table/usecases.py``'s.
 """
 
 from __future__ import annotations

@@ -27,6 +27,11 @@ A language model's seat is awaited on the event loop, holding no thread, until a
 players are shown (``waits``: the update's ``model_deadlines``); a move its fallback made is
 submitted ``by: "fallback"``. A move the table could not make (the database is away, a bug) is
 retried after a growing pause. The task ends only with the game, or when the table is closed.
+
+It is past 600 lines because ``BotDriver`` is one task's loop over one table's clock: the
+steps, the drawn leave times, the timers, the stand-ins and the model seats' waits all read
+and change the one decision in progress (its deadline, who moves, the step under way); what
+stands alone is elsewhere (``bot_seats.py``, ``bot_talk.py``, ``claim_hold.py``, ``bots/``).
 """
 
 from __future__ import annotations
