@@ -49,6 +49,12 @@ hand it held, a peek its draw disproves) or what the table saw (a claim without 
 policy); every other judgement is ``hedged``. Everything here is a function of the seat's view,
 the lines it heard and its own random source, so what it says cannot leak what it has not seen
 (tests/bots/test_voice.py changes the hidden world and gets the same words).
+
+It is past 1,000 lines because ``Voice`` is one policy over one state: every kind of line above
+reads and writes what the seat said, heard and answered this round and its story so far (the
+claims it stands by, the seats it vouched for), and a fascist's bending weighs each line against
+the others; what stands alone is elsewhere (the table's fold, ``engine.seat``; a line's value,
+``talk_value.py``; how a reader takes a line's kind, ``talk_kinds.py``).
 """
 
 from __future__ import annotations
