@@ -184,48 +184,24 @@ def rate_game(game_id: str, throws: dict[int, int] | None = None) -> Write:
         roles: list[str] = list(game.roles)
         preset = preset_of(game.rules)
         liberals_won = game.winner == "liberal"
-        lv = db.rated_leaves.c
-        leavers = set(conn.execute(sa.select(lv.user_id).where(lv.game_id == game_id)).scalars())
-        for seat in stood_in(conn, game_id):
-            uid = seats[seat] if seat < len(seats) else None
-            if uid is not None and uid not in leavers:  # away for most of her own game
-                record_leave(game_id, uid, "absent", game.finished_at or time.time())(conn)
-                leavers.add(uid)
-        left = {i for i, uid in enumerate(seats) if uid is not None and uid in leavers}
-        start = R.default()
+        left = _left(conn, game_id, seats, game.finished_at)
         now = time.time()
         ts = game.finished_at or now
-        r = db.ratings.c
-        rows = _ratings(conn, db.ratings, sa.true(), people)
-        before = [
-            R.Rating(rows[uid].mu, rows[uid].sigma) if uid in rows else start for uid in seats
-        ]
+        rows, before = _ratings_before(conn, db.ratings, sa.true(), people, seats)
         after = _rate_all(roles, before, liberals_won, preset, left)
         season_id = pending.season_id
         s_rows: dict[str, Any] = {}
         s_before: list[R.Rating] = []
         s_after: list[R.Rating] = []
         if season_id is not None:
-            sr = db.season_ratings.c
-            s_rows = _ratings(conn, db.season_ratings, sr.season_id == season_id, people)
-            s_before = [
-                R.Rating(s_rows[uid].mu, s_rows[uid].sigma) if uid in s_rows else start
-                for uid in seats
-            ]
+            in_season = db.season_ratings.c.season_id == season_id
+            s_rows, s_before = _ratings_before(conn, db.season_ratings, in_season, people, seats)
             s_after = _rate_all(roles, s_before, liberals_won, preset, left)
         for seat, uid in enumerate(seats):
             if uid is None:
                 continue  # a bot is never rated
             new = after[seat]
-            values = {"mu": new.mu, "sigma": new.sigma, "updated_at": now}
-            if uid in rows:
-                conn.execute(
-                    db.ratings.update()
-                    .where(r.user_id == uid)
-                    .values(**values, games=rows[uid].games + 1)
-                )
-            else:
-                conn.execute(db.ratings.insert().values(user_id=uid, games=1, **values))
+            _store_rating(conn, uid, rows.get(uid), new, now)
             season_values: dict[str, Any] = {}
             if season_id is not None:
                 s_new = s_after[seat]
@@ -259,6 +235,52 @@ def rate_game(game_id: str, throws: dict[int, int] | None = None) -> Write:
         return True
 
     return run
+
+
+def _left(
+    conn: Connection, game_id: str, seats: list[str | None], finished_at: float | None
+) -> set[int]:
+    """The seats of a rated game that count as leavers: those whose person left it (stored
+    already), and those whose moves a stand-in made more often than she did (``stood_in``:
+    away for most of her own game), whose leave is recorded now."""
+    lv = db.rated_leaves.c
+    leavers = set(conn.execute(sa.select(lv.user_id).where(lv.game_id == game_id)).scalars())
+    for seat in stood_in(conn, game_id):
+        uid = seats[seat] if seat < len(seats) else None
+        if uid is not None and uid not in leavers:
+            record_leave(game_id, uid, "absent", finished_at or time.time())(conn)
+            leavers.add(uid)
+    return {i for i, uid in enumerate(seats) if uid is not None and uid in leavers}
+
+
+def _ratings_before(
+    conn: Connection,
+    table: sa.Table,
+    where: Any,
+    people: list[str],
+    seats: list[str | None],
+) -> tuple[dict[str, Any], list[R.Rating]]:
+    """The stored rows of ``people`` in ``table`` (all-time or a season's) and each seat's
+    rating before the game (the default for a bot or someone not rated yet)."""
+    rows = _ratings(conn, table, where, people)
+    start = R.default()
+    return rows, [
+        R.Rating(rows[uid].mu, rows[uid].sigma) if uid is not None and uid in rows else start
+        for uid in seats
+    ]
+
+
+def _store_rating(conn: Connection, user_id: str, row: Any, new: R.Rating, now: float) -> None:
+    """A player's all-time rating after one more game (``row``: her stored one, or None)."""
+    values = {"mu": new.mu, "sigma": new.sigma, "updated_at": now}
+    if row is not None:
+        conn.execute(
+            db.ratings.update()
+            .where(db.ratings.c.user_id == user_id)
+            .values(**values, games=row.games + 1)
+        )
+    else:
+        conn.execute(db.ratings.insert().values(user_id=user_id, games=1, **values))
 
 
 def _store_season(
