@@ -258,6 +258,19 @@ def talk_command(
     if as_json:
         typer.echo(json.dumps(data, indent=2))
         return
+    _print_talk(data, players, accuracy_games, seed, liberals, fascists)
+
+
+def _print_talk(
+    data: dict[str, Any],
+    players: int,
+    accuracy_games: int,
+    seed: int,
+    liberals: str,
+    fascists: str,
+) -> None:
+    """``evaluate talk``'s report as tables and lines: the accusations by level, role and
+    certainty, the lines per round, and the paired games' differences."""
     console = Console()
     table = Table(
         title=f"Accusations that name a fascist ({accuracy_games} self-play games a level, "
