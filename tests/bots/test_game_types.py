@@ -21,6 +21,8 @@ from secret_hitler.engine import Game, Rules, View, game_from_record
 from secret_hitler.engine.record import parse_record
 from secret_hitler.engine.roles import night
 from secret_hitler.engine.types import Phase, Role
+from secret_hitler.sim import Lineup
+from secret_hitler.sim.simulator import play_game
 
 AVALON = {"preset": "secrethitler-io", "avalon": "merlin"}
 PERCIVAL = {"preset": "secrethitler-io", "avalon": "percival"}
@@ -119,7 +121,16 @@ def _shown_worlds(game: Game, seat: int) -> set[tuple[int, ...]]:
 
 
 @pytest.mark.parametrize(
-    ("rules", "n"), [(AVALON, 5), (PERCIVAL, 5), (PERCIVAL, 6), (MONARCHIST, 6), (BOTH, 7)]
+    ("rules", "n"),
+    [
+        (AVALON, 5),
+        (AVALON, 7),
+        (PERCIVAL, 5),
+        (PERCIVAL, 7),
+        (MONARCHIST, 6),
+        (MONARCHIST, 7),
+        (BOTH, 7),
+    ],
 )
 def test_the_night_keeps_exactly_the_worlds_some_deal_shows(rules: Any, n: int) -> None:
     """Every seat's posterior after the deal keeps exactly the team-level worlds in which some
@@ -257,3 +268,29 @@ def test_the_monarchist_never_takes_a_teammate_for_hitler() -> None:
         marg = beliefs[m].marginals()
         assert shown and all(marg[s, FAS] == pytest.approx(1.0) for s in shown)
         assert marg[game.roles.index(Role.HITLER), HIT] > 0.0
+
+
+def test_merlin_talks_mostly_as_the_liberal_he_passes_for() -> None:
+    """Merlin's talk reads his sight only with ``merlin_talk_sight``: the fascist read he
+    voices of each seat is that mix of his sight and his cover's, never his sight alone."""
+    game = Game(7, PERCIVAL, seed=5)
+    merlin = game.roles.index(Role.MERLIN)
+    agent = BayesAgent(merlin, random.Random(1))
+    view = game.view(merlin)
+    agent.speak(view)
+    assert agent.beliefs is not None and agent.cover is not None
+    a = BOT_MODEL.merlin_talk_sight
+    sight, cover = agent.beliefs.p_fascist_party(), agent.cover.p_fascist_party()
+    said = agent.reading(view).suspicion
+    assert said == pytest.approx(list(a * sight + (1 - a) * cover))
+    # each read within ``a`` of the plain liberal's, far from his sight's certainty
+    assert all(abs(said[s] - cover[s]) <= a + 1e-9 for s in range(7))
+    assert max(abs(said[s] - sight[s]) for s in range(7)) > 0.3
+
+
+@pytest.mark.parametrize("rules", [AVALON, PERCIVAL, MONARCHIST])
+def test_talking_bots_play_the_game_types(rules: Any) -> None:
+    """bayes bots that speak and listen play whole games of the game types."""
+    for seed in range(2):
+        result, game = play_game(7, Lineup("bayes", "bayes"), rules, seed, talk="listen")
+        assert game.finished and result.talk is not None
