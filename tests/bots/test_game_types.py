@@ -64,9 +64,10 @@ def _play(rules: Any, n: int, seed: int, levels: list[str]) -> Game:
 
 @pytest.mark.parametrize(("name", "n"), _tables())
 def test_bayes_plays_every_game_type_at_every_table_size(name: str, n: int) -> None:
-    """Three whole games each, bayes in every seat and bayes beside rule, to their end."""
-    for seed in range(3):
-        levels = ["bayes"] if seed < 2 else ["bayes", "rule"]
+    """Four whole games each to their end: bayes in every seat, bayes beside rule, and
+    bayes-human (the model fitted to people) beside rule."""
+    lineups = (["bayes"], ["bayes"], ["bayes", "rule"], ["bayes-human", "rule"])
+    for seed, levels in enumerate(lineups):
         game = _play(TYPES[name], n, seed, levels)
         assert game.finished and game.winner is not None
 
