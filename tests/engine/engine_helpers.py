@@ -137,16 +137,26 @@ def events_of(game: Game, kind: str) -> list[dict[str, Any]]:
 
 
 # ---------------------------------------------------------------------- snapshots
-def all_views(game: Game) -> list[dict[str, Any]]:
-    return [game.view(s).to_json() for s in range(game.n)] + [game.view(None).to_json()]
+def all_views(game: Game, whole_logs: bool = True) -> list[dict[str, Any]]:
+    """Every seat's view and the public one, as JSON. ``whole_logs=False`` keeps of each
+    view's log its length and last entry: the full log is the game's events as that seat may
+    see them, and writing it out at every step of a game costs the square of its length."""
+    views = [game.view(s).to_json() for s in range(game.n)] + [game.view(None).to_json()]
+    if not whole_logs:
+        for v in views:
+            v["events"] = (len(v["events"]), v["events"][-1:])
+    return views
 
 
-def snapshot(game: Game) -> dict[str, Any]:
-    """Everything observable about a game: record, full event log, every view, legal actions."""
+def snapshot(game: Game, whole_logs: bool = True) -> dict[str, Any]:
+    """Everything observable about a game: record, event log, every view (``all_views``: with
+    ``whole_logs=False`` the logs by their length and last entry), legal actions."""
     return {
         "record": game.to_record(),
-        "events": [e.to_json(with_audience=True) for e in game.events],
-        "views": all_views(game),
+        "events": [e.to_json(with_audience=True) for e in game.events]
+        if whole_logs
+        else (len(game.events), [e.to_json(with_audience=True) for e in game.events[-1:]]),
+        "views": all_views(game, whole_logs),
         "to_act": game.to_act(),
         "legal": [[a.to_json() for a in game.legal_actions(s)] for s in range(game.n)],
         "phase": game.phase,
