@@ -18,7 +18,8 @@ import pytest
 from secret_hitler.engine import PRESETS, Game, Rules
 from secret_hitler.engine.history import governments
 from secret_hitler.engine.speech import silenced
-from secret_hitler.server.table.updates import SeatUpdates, build_update, padded_length
+from secret_hitler.engine.worlds import WorldError, sample_world
+from secret_hitler.server.table.updates import SeatUpdates, build_update, padded_length, view_json
 from secret_hitler.talk.narrate import Narrations, Narrator
 
 RULES = [
@@ -162,3 +163,48 @@ def test_an_undone_action_leaves_no_trace_in_the_next_updates_governments() -> N
         want = [r.to_json() for r in governments(g.view(None).events)]
         assert want[msg["governments"]["from"] :] == msg["governments"]["rows"]
     assert undone > 10
+
+
+def test_a_seats_told_messages_do_not_change_with_what_it_has_not_seen() -> None:
+    """The told messages a seat gets (its welcome's log, narrated from its own view) are the same
+    in another world its view allows: other seats' roles swapped, the deck sampled anew
+    (engine/worlds.py), so they hold nothing of what the seat has not seen."""
+    compared = 0
+    for seed in range(30):
+        rng = random.Random(seed)
+        game = Game([f"P{i}" for i in range(7)], "official", seed)
+        steps = rng.randrange(10, 60)
+        while not game.finished and (steps > 0 or game.phase.value == "vote"):
+            steps -= 1
+            seat = rng.choice(game.to_act())
+            claims = [
+                a for s in game.claimants() for a in game.legal_actions(s) if a.type == "claim"
+            ]
+            options = [a for a in game.legal_actions(seat) if a.type != "claim"]
+            game.apply(rng.choice(claims) if claims and rng.random() < 0.3 else rng.choice(options))
+        if game.finished:
+            continue  # (nor at an open election: its unseen ballots differ between worlds)
+        seat = game.to_act()[0]
+        view = game.view(seat)
+        roles = [r.value for r in game.roles]
+        for _ in range(20):
+            others = [s for s in range(7) if s != seat and view.known_roles[s] is None]
+            shuffled = [roles[s] for s in others]
+            rng.shuffle(shuffled)
+            world_roles = list(roles)
+            for s, role in zip(others, shuffled, strict=True):
+                world_roles[s] = role
+            if world_roles == roles:
+                continue
+            try:
+                world = sample_world(view, world_roles, random.Random(seed * 7))
+            except WorldError:
+                continue
+            told = [e["told"] for e in view_json(world.view(seat))["events"]]
+            assert told == [e["told"] for e in view_json(view)["events"]], (seed, seat)
+            assert [e["told"] for e in view_json(world.view(None))["events"]] == [
+                e["told"] for e in view_json(game.view(None))["events"]
+            ]
+            compared += 1
+            break
+    assert compared >= 20
