@@ -75,7 +75,7 @@ class CreateTable(BaseModel):
     auto_start: StrictBool = True
     name: StrictStr | None = None
     webhook: StrictStr | None = None
-    # lobby/hub.py rated_problem: a rated game (engine/categories.py), public, people only;
+    # lobby/plans.py rated_problem: a rated game (engine/categories.py), public, people only;
     # ``category`` says it since categories (rated: true is category "rated")
     rated: StrictBool = False
     category: StrictStr | None = None  # the category the host chooses (table/options.py)

@@ -4,10 +4,9 @@ the limits on hosting, and the rebuild of unfinished games at startup.
 Which tables are this node's is the ownership port's answer (``ownership.py``: every table on a
 single server, the leased ones on a node of several), given at wiring; the hub asks no more.
 
-It is past 600 lines because the hub is the node's one registry of tables and their only
-maker: a person's table, a system one, a rematch and a table rebuilt at startup are each
-checked against the hub's limits and registered under its state in one place; what a table
-does once made is ``table/``'s, and what people do with it ``table/usecases.py``'s.
+A new table's settings are checked in ``plans.py`` (``plan_table``, ``rated_problem``) before
+the hub makes it; what a table does once made is ``table/``'s, and what people do with it
+``table/usecases.py``'s.
 """
 
 from __future__ import annotations
@@ -15,15 +14,11 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-import re
 import secrets
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from ... import ratings as R
-from ...engine import Rules
-from ...engine.categories import RATED, STANDIN, category_of, forced_by
 from ..accounts.auth import NameError_, User, clean_name
 from ..competition import limits
 from ..competition.eligibility import RatedEntry
@@ -33,81 +28,24 @@ from ..core.config import Settings
 from ..core.errors import LobbyError
 from ..core.guard import Guard
 from ..core.metrics import Metrics
-from ..core.text import brief, json_problem
 from ..storage import queries as S
 from ..storage.writer import Store, Write
 from ..table import usecases
-from ..table.blind import alias_language
-from ..table.levels import bot_seat, check_level, check_plays, default_level, table_default_level
+from ..table.levels import default_level
 from ..table.models import ModelSeats
 from ..table.options import (
-    CHOSEN,
-    Category,
-    check_chat,
-    check_on_timeout,
     chosen_category,
     stored_on_timeout,
-    table_category,
 )
 from ..table.seats import Seat
 from ..table.services import LoopClock, Services, Writer
 from ..table.session import Table
+from . import plans
 from .ownership import Local, Ownership
+from .plans import NewTable
 from .webhooks import WebhookError, Webhooks, check_url
 
 log = logging.getLogger("secret_hitler.server.hub")
-
-RULES_TEXT_MAX = 64  # characters of a preset or setting name, or of a text value in rules
-RULES_DEPTH_MAX = 8
-
-
-def setting_named(message: str) -> str | None:
-    """The setting an engine refusal names ("powers: ..." -> "powers"), if it names one."""
-    name = message.split(":", 1)[0]
-    return name if ":" in message and re.fullmatch(r"[a-z_]{1,32}", name) else None
-
-
-def rated_problem(
-    players: int, rules: Rules, chat: str, timer: int | None, seats: list[Seat], public: bool
-) -> str | None:
-    """Why a table with these settings cannot be rated, or None: the one place that decides.
-    What counts for ratings is the engine's table (``engine.categories``: the game's category
-    must be ``rated``); the table's own rule adds that a rated table is public (the history in
-    every player's public profile shows each rated game's role and result), for people only,
-    and one whose handicap the ratings know (docs/ratings.md)."""
-    if not public:
-        return "rated: a rated table is public (its results show in public profiles)"
-    category = category_of(rules, chat, timer)
-    if category != RATED:
-        why = ", ".join(dict.fromkeys(row.setting for row in forced_by(rules, chat, timer)))
-        return f"rated: this game is {category} ({why}), and only rated games count"
-    if players not in R.PLAYERS:
-        return f"rated: a rated table has {R.PLAYERS.start}-{R.PLAYERS.stop - 1} players"
-    if players in rules.rebalanced:
-        return "rated: rebalanced tables are not rated yet (their handicap is not fitted)"
-    if any(s.kind == "bot" for s in seats):
-        return "rated: a rated table is for people only (no bots)"
-    return None
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class NewTable:
-    """A new table's settings, checked (``Hub.plan_table``): what ``create_table`` makes and
-    what ``POST /api/tables/check`` tells the creation form."""
-
-    players: int
-    rules: Any  # as the host wrote them (a preset's name or settings)
-    timer: int | None
-    on_timeout: str  # who moves when the timer runs out: the stand-in or at random
-    chat: str
-    blind: str | None  # the language of the aliases; None: not blind
-    chosen: str  # the category the host chose
-    category: Category
-    rated: bool
-    bot_level: str
-    seats: list[Seat]
-    rating_min: float | None = None  # the rating a person needs to sit (competition/limits.py)
-    rating_max: float | None = None
 
 
 def _admit_rated_host(table: Table, user: User, rated: RatedEntry | None) -> None:
@@ -339,69 +277,9 @@ class Hub:
 
     # ------------------------------------------------------------------ lobby
     def plan_table(self, user: User | None, body: dict[str, Any]) -> NewTable:
-        """A new table's settings checked as ``create_table`` checks them (``user``: its maker,
-        None: nobody signed in yet), or the ``LobbyError`` that refuses them; changes nothing."""
-        players = body["players"]
-        timer = body.get("timer")
-        if timer is not None and timer < self.settings.min_timer:
-            raise LobbyError(
-                400,
-                "timer_too_short",
-                f"timer: at least {self.settings.min_timer} seconds",
-                "timer",
-            )
-        on_timeout = body.get("on_timeout") or STANDIN
-        try:
-            check_on_timeout(on_timeout, timer)
-        except ValueError as exc:
-            raise LobbyError(400, "invalid_settings", str(exc), "on_timeout") from None
-        rules = body.get("rules") or "official"
-        problem = json_problem(rules, RULES_TEXT_MAX, RULES_DEPTH_MAX)
-        if problem is not None:
-            raise LobbyError(400, "invalid_settings", f"rules: {problem}", "rules")
-        try:
-            parsed = Rules.from_json(rules)
-            parsed.validate(players)
-        except Exception as exc:
-            message = getattr(exc, "message", str(exc))
-            raise LobbyError(400, "invalid_settings", message, setting_named(message)) from None
-        chat = body.get("chat") or "free"
-        try:
-            check_chat(chat)
-        except ValueError as exc:
-            raise LobbyError(400, "invalid_settings", str(exc), "chat") from None
-        bot_level = body.get("bot_level") or table_default_level(parsed, players)
-        check_level(self.models, bot_level, "bot_level")
-        check_plays(bot_level, parsed, players, "bot_level")
-        seats = self._new_seats(user, body, players, bot_level, parsed)
-        chosen = chosen_category(body.get("category"), bool(body.get("rated", False)))
-        if chosen not in CHOSEN:
-            raise LobbyError(
-                400, "invalid_settings", f"category: one of {', '.join(CHOSEN)}", "category"
-            )
-        rated = chosen == RATED
-        if rated:
-            public = bool(body.get("public", True))
-            problem = rated_problem(players, parsed, chat, timer, seats, public)
-            if problem is not None:
-                raise LobbyError(400, "not_ratable", problem)
-        lang = alias_language(body.get("lang")) if body.get("blind") else None
-        rating_min, rating_max = limits.check_limits(body.get("rating_min"), body.get("rating_max"))
-        return NewTable(
-            players=players,
-            rules=rules,
-            timer=timer,
-            on_timeout=on_timeout,
-            chat=chat,
-            blind=lang,
-            chosen=chosen,
-            category=table_category(parsed, chat, timer, chosen),
-            rated=rated,
-            bot_level=bot_level,
-            seats=seats,
-            rating_min=rating_min,
-            rating_max=rating_max,
-        )
+        """A new table's settings checked as ``create_table`` checks them (``plans.py``), or
+        the ``LobbyError`` that refuses them; changes nothing."""
+        return plans.plan_table(self.settings.min_timer, self.models, user, body)
 
     async def create_table(
         self,
@@ -507,38 +385,6 @@ class Hub:
         table.log.info("system table opened", extra={"kind": kind, "people": len(people)})
         await usecases.start_if_full(table)
         return table
-
-    def _new_seats(
-        self, user: User | None, body: dict[str, Any], players: int, bot_level: str, rules: Rules
-    ) -> list[Seat]:
-        """A new table's seats: the bots asked for (``bots``: seat -> level, None: the table's
-        ``bot_level``) and the maker's own (``seat``, default 0; None: she only hosts)."""
-        seats = [Seat() for _ in range(players)]
-        for key, level in (body.get("bots") or {}).items():
-            try:
-                seat = int(key)
-            except (TypeError, ValueError):
-                raise LobbyError(
-                    400, "bad_seat", f"bots: {brief(key)} is not a seat number"
-                ) from None
-            if not 0 <= seat < players:
-                raise LobbyError(
-                    400, "bad_seat", f"bots: seat {seat} is not at this table (0-{players - 1})"
-                )
-            level = level or bot_level
-            check_level(self.models, level, "bots")
-            check_plays(level, rules, players, "bots")
-            seats[seat] = bot_seat(self.models, seat, level)
-        host_seat = body.get("seat", 0)
-        if host_seat is not None:
-            if not 0 <= host_seat < players:
-                raise LobbyError(
-                    400, "bad_seat", f"seat: {host_seat} is not at this table (0-{players - 1})"
-                )
-            if seats[host_seat].kind != "empty":
-                raise LobbyError(409, "seat_taken", f"seat: seat {host_seat} is given to a bot")
-            seats[host_seat] = Seat("human", *((user.id, user.name) if user else (None, None)))
-        return seats
 
     async def open_rematch(self, old: dict[str, Any], user: User, addr: str | None) -> Table:
         """A new table with the settings and seats of ``old`` (a table row), hosted by ``user``;

@@ -1,7 +1,7 @@
 """Rated tables in storage: the rating update after each game (all-time and the season's), the
 leaves from rated games, the leaderboard and player profiles (docs/protocol.md "Ratings",
 docs/competitive.md; the model is ``secret_hitler.ratings``; who may play a rated table:
-``lobby.hub.rated_problem`` and ``competition/eligibility.py``).
+``lobby.plans.rated_problem`` and ``competition/eligibility.py``).
 
 A rated table is people only, a rated rules preset, 5-10 players. Its players (user ids by
 seat), the season in force and where each seat was taken from are stored with the game's start
