@@ -12,11 +12,13 @@ from typing import Any
 
 import numpy as np
 import pytest
+from test_posterior_presets import _single_world_loglik
 
 from secret_hitler.bots import make_agent
 from secret_hitler.bots.base import play_out
 from secret_hitler.bots.bayes import BayesAgent
 from secret_hitler.bots.beliefs import BOT_MODEL, EYE_MODEL, FAS, HIT, LIB, ROLE_INDEX, Beliefs
+from secret_hitler.bots.posterior import _normalize
 from secret_hitler.engine import Game, Rules, View, game_from_record
 from secret_hitler.engine.record import parse_record
 from secret_hitler.engine.roles import night
@@ -295,3 +297,39 @@ def test_talking_bots_play_the_game_types(rules: Any) -> None:
     for seed in range(2):
         result, game = play_game(7, Lineup("bayes", "bayes"), rules, seed, talk="listen")
         assert game.finished and result.talk is not None
+
+
+@pytest.mark.parametrize(("rules", "n"), [(AVALON, 5), (PERCIVAL, 7), (MONARCHIST, 6), (BOTH, 7)])
+def test_the_posterior_is_bayes_rule_world_by_world(rules: Any, n: int) -> None:
+    """Along whole games (and Hitler's at the assassination where one comes), each seat's
+    posterior equals Bayes' rule computed world by world: each world's weight from a posterior
+    that holds that world only (``test_posterior_presets._single_world_loglik``), so the
+    night's masks, the assassination's and the behaviour terms combine as one likelihood."""
+    checked = 0
+    for seed in range(2):
+        game = Game(n, rules, seed=seed)
+        agents = [make_agent("bayes", s, seed * 10 + s) for s in range(n)]
+        beliefs = [Beliefs.for_view(game.view(s)) for s in range(n)]
+        step = 0
+        while not game.finished:
+            seat = game.to_act()[0]
+            legal = [a for a in game.legal_actions(seat) if a.type != "claim"]
+            game.apply(agents[seat].act(game.view(seat), legal))
+            for s in range(n):
+                options = [a for a in game.legal_actions(s) if a.type == "claim"]
+                if options and not game.finished:
+                    for claim in agents[s].claims(game.view(s), options):
+                        if game.is_legal(claim):
+                            game.apply(claim)
+            step += 1
+            assassinating = game.phase is Phase.ASSASSINATE
+            if game.finished or (step % 11 and not assassinating):
+                continue
+            s = game.roles.index(Role.HITLER) if assassinating else (step // 11) % n
+            view = game.view(s)
+            b = beliefs[s]
+            b.update(view)
+            brute = np.array([_single_world_loglik(view, w, b.model) for w in b.R])
+            assert np.allclose(_normalize(brute), b.probs(), atol=1e-9), (seed, s, game.roles[s])
+            checked += 1
+    assert checked >= 4
