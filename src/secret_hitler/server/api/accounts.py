@@ -39,9 +39,11 @@ from ..core.guard import client_address
 from ..core.text import skeleton
 from ..lobby.hub import Hub
 from ..storage import db
+from ..storage.writer import Write
 from ..table import usecases
 from ..table.blind import UNKNOWN
 from ..table.seats import Seat
+from ..table.session import Table
 from .lobby import checked_name, hub_of, need_user, sessions_of, set_session_cookie, user_of
 
 router = APIRouter()
@@ -264,6 +266,21 @@ async def my_games(request: Request) -> dict[str, Any]:
     first, with whose turn it is (the engine view's ``to_act``)."""
     user = need_user(request)
     hub = hub_of(request)
+    out = []
+    for row in await hub.store.read(_tables_of(user.id)):
+        live = hub.get(row["id"])
+        seats = [Seat.from_json(s) for s in row["seats"]] if live is None else live.seats
+        seat = next(
+            (i for i, s in enumerate(seats) if s.kind == "human" and s.user_id == user.id), None
+        )
+        if seat is not None:
+            out.append(_my_game(row, seats, seat, live, user.id))
+    return {"games": out}
+
+
+def _tables_of(user_id: str) -> Write:
+    """The newest 200 tables that name ``user_id`` in their seats (waiting, playing or
+    finished), with their game's result."""
 
     def run(conn: Connection) -> list[dict[str, Any]]:
         t, g = db.tables.c, db.games.c
@@ -285,59 +302,57 @@ async def my_games(request: Request) -> dict[str, Any]:
                 g.reason,
             )
             .join_from(db.tables, db.games, g.id == t.id, isouter=True)
-            .where(sa.cast(t.seats, sa.Text).contains(user.id, autoescape=True))
+            .where(sa.cast(t.seats, sa.Text).contains(user_id, autoescape=True))
             .where(t.status.in_(("waiting", "playing", "finished")))
             .order_by(t.created_at.desc())
             .limit(200)
         )
         return [dict(r._mapping) for r in conn.execute(query)]
 
-    out = []
-    for row in await hub.store.read(run):
-        live = hub.get(row["id"])
-        seats = [Seat.from_json(s) for s in row["seats"]] if live is None else live.seats
-        seat = next(
-            (i for i, s in enumerate(seats) if s.kind == "human" and s.user_id == user.id), None
-        )
-        if seat is None:
-            continue
-        # a blind table's names stay hidden until its end, here too (table/blind.py)
-        hide = row["blind"] is not None and row["status"] != "finished"
-        shown = [
-            {"seat": i, "name": UNKNOWN if hide and i != seat else s.name, "kind": s.kind}
-            for i, s in enumerate(seats)
+    return run
+
+
+def _my_game(
+    row: dict[str, Any], seats: list[Seat], seat: int, live: Table | None, user_id: str
+) -> dict[str, Any]:
+    """One of ``my_games``: the stored table as its player ``seat`` may see it, or the live
+    table's state when this node holds it (its status, names and whose turn it is)."""
+    # a blind table's names stay hidden until its end, here too (table/blind.py)
+    hide = row["blind"] is not None and row["status"] != "finished"
+    shown = [
+        {"seat": i, "name": UNKNOWN if hide and i != seat else s.name, "kind": s.kind}
+        for i, s in enumerate(seats)
+    ]
+    item = {
+        "id": row["id"],
+        "name": row["name"],
+        "host_name": None if hide else row["host_name"],
+        "status": row["status"],
+        "players": row["players"],
+        "preset": row["rules"] if isinstance(row["rules"], str) else row["rules"].get("preset"),
+        "public": row["public"],
+        "timer": row["timer"],
+        "seat": seat,
+        "seats": shown,
+        "to_act": [],
+        "your_turn": False,
+        "deadline": None,
+        "winner": row["winner"],
+        "reason": row["reason"],
+        "rematch": row["rematch"],
+        "created_at": row["created_at"],
+    }
+    if live is not None:
+        detail = live.detail(True, user_id)
+        item["status"] = live.status
+        item["name"] = live.name
+        item["host_name"] = detail["host_name"]
+        item["seats"] = [
+            {"seat": d["seat"], "name": d["name"], "kind": d["kind"]} for d in detail["seats"]
         ]
-        item = {
-            "id": row["id"],
-            "name": row["name"],
-            "host_name": None if hide else row["host_name"],
-            "status": row["status"],
-            "players": row["players"],
-            "preset": row["rules"] if isinstance(row["rules"], str) else row["rules"].get("preset"),
-            "public": row["public"],
-            "timer": row["timer"],
-            "seat": seat,
-            "seats": shown,
-            "to_act": [],
-            "your_turn": False,
-            "deadline": None,
-            "winner": row["winner"],
-            "reason": row["reason"],
-            "rematch": row["rematch"],
-            "created_at": row["created_at"],
-        }
-        if live is not None:
-            detail = live.detail(True, user.id)
-            item["status"] = live.status
-            item["name"] = live.name
-            item["host_name"] = detail["host_name"]
-            item["seats"] = [
-                {"seat": d["seat"], "name": d["name"], "kind": d["kind"]} for d in detail["seats"]
-            ]
-            item["rematch"] = live.rematch
-            g = live.game
-            if g is not None and live.status == "playing":
-                to_act = list(g.view(seat).to_act)
-                item.update(to_act=to_act, your_turn=seat in to_act, deadline=live.deadline)
-        out.append(item)
-    return {"games": out}
+        item["rematch"] = live.rematch
+        g = live.game
+        if g is not None and live.status == "playing":
+            to_act = list(g.view(seat).to_act)
+            item.update(to_act=to_act, your_turn=seat in to_act, deadline=live.deadline)
+    return item
