@@ -20,7 +20,7 @@ from secret_hitler.engine.history import governments
 from secret_hitler.engine.speech import silenced
 from secret_hitler.engine.worlds import WorldError, sample_world
 from secret_hitler.server.table.updates import SeatUpdates, build_update, padded_length, view_json
-from secret_hitler.talk.narrate import Narrations, Narrator
+from secret_hitler.talk.narrate import Narrations, Narrator, narrate, told_json
 
 RULES = [
     Rules(),
@@ -143,25 +143,33 @@ def test_updates_carry_the_governments_they_change_and_who_may_not_speak(preset:
 def test_an_undone_action_leaves_no_trace_in_the_next_updates_governments() -> None:
     """A table keeps the fold of its last update and reads only the new events (``History``);
     an action pushed, then undone because its commit failed (``Game.pop``), and another played
-    instead: the next update's governments are those of the game as it is, claims included."""
+    instead: the next update's governments are those of the game as it is, claims included, and
+    so are its events' told messages (the table's ``Narrations`` never read the undone ones)."""
     rng = random.Random(5)
     g = Game([f"P{i}" for i in range(7)], "official", 5)
     seq, undone = 1, 0
-    SeatUpdates(g, seq, 0, None, None, None).text(None)  # the game's start
+    narration = Narrations()  # the table's: it reads only what was announced
+    SeatUpdates(g, seq, 0, None, None, None, narration=narration).text(None)  # the game's start
     while not g.finished:
         ev = len(g.events)  # where the last update left the table's fold
         claims = [a for s in g.claimants() for a in g.legal_actions(s) if a.type == "claim"]
         options = claims + [a for a in g.legal_actions(rng.choice(g.to_act())) if a.type != "claim"]
         if len(options) > 1:
             g.push(options[0])  # its commit fails: undone
+            if undone % 2:  # (even were its events read before the undo: read again)
+                narration.tell_from(g.events, ev)
             g.pop()
             undone += 1
         g.push(options[-1])
         g.clear_stack()
         seq += 1
-        msg = json.loads(SeatUpdates(g, seq, ev, g.actions[-1], None, None).text(None))
+        update = SeatUpdates(g, seq, ev, g.actions[-1], None, None, narration=narration)
+        msg = json.loads(update.text(None))
         want = [r.to_json() for r in governments(g.view(None).events)]
         assert want[msg["governments"]["from"] :] == msg["governments"]["rows"]
+        log = g.view(None).events  # and the told messages of the game as it is
+        told = [told_json(t) for t in narrate(log)][len(log) - len(msg["events"]) :]
+        assert [e["told"] for e in msg["events"]] == told
     assert undone > 10
 
 

@@ -12,7 +12,7 @@ import pytest
 from narration_cases import AVALON, FIXTURE, NAMES, fixture, logs, played, played_game
 
 from secret_hitler.engine import Game, game_from_record
-from secret_hitler.engine.events import EVENT_TYPES, typed
+from secret_hitler.engine.events import EVENT_TYPES, Event, typed
 from secret_hitler.talk.narrate import (
     DETAIL,
     HEADING,
@@ -196,3 +196,18 @@ def test_rules_are_named_for_the_page_as_the_log_names_them() -> None:
     game = Game(NAMES[:7], {"preset": "secrethitler-io", "avalon": "merlin"}, seed=1)
     started = narrate([game.events[0].json])[0][0].message
     assert started.params["rules"] == rules_name(game.events[0].json.rules)
+
+
+def test_a_table_reads_again_a_log_that_lost_events_it_had_read() -> None:
+    """An action undone after its events were read (its commit failed): the table's narration
+    reads the log again from its start, so the special election that never happened names no
+    candidate as specially elected."""
+    log: list[Event] = [Event("special_election", {"president": 1, "target": 3})]
+    narrations = Narrations()
+    assert [t.message.key for t in heard(narrations.tell_from(log, 0)[0], None)] == [
+        "log.special_election"
+    ]
+    del log[:]  # undone
+    log.append(Event("candidate", {"seat": 3, "round": 5, "eligible": [0]}))
+    told = heard(narrations.tell_from(log, 0)[0], None)
+    assert [t.message.key for t in told] == ["table.round", "log.candidate"]
