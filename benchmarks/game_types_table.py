@@ -25,7 +25,7 @@ fascist-party seat and how often they nominate one, from the games' records: the
 
     nice -n 10 .venv/bin/python benchmarks/game_types_table.py [--games 100] \
         [--search-games 10] [--seed 1] [--types avalon,...] [--players 5,7,9] \
-        [--lineups bayes:rule,...] [--sight 1] [--jobs 1] [--json FILE]
+        [--lineups bayes:rule,...] [--sight 1] [--sight-powers P] [--jobs 1] [--json FILE]
 """
 
 from __future__ import annotations
@@ -67,9 +67,12 @@ LINEUPS = "bayes:bayes,bayes:rule,rule:bayes,rule:rule,search:bayes,bayes:search
 SIGHTED = "sighted"
 
 
-def _sighted(share: float) -> Callable[[int, Any], Agent]:
-    """bayes, with a Merlin who acts on his sight in ``share`` of his votes and nominations."""
+def _sighted(share: float, powers: float | None) -> Callable[[int, Any], Agent]:
+    """bayes, with a Merlin who acts on his sight in ``share`` of his votes and nominations
+    (and ``powers`` of his powers, if given)."""
     model = replace(BOT_MODEL, merlin_sight=share, merlin_sight_zone=share)
+    if powers is not None:
+        model = replace(model, merlin_sight_powers=powers)
 
     def make(seat: int, rng: Any) -> Agent:
         return BayesAgent(seat, rng, model, EYE_MODEL)
@@ -108,6 +111,7 @@ def print_rates(games: int, players: int, seed: int, sight: float) -> None:
         records = [json.loads(p.read_text("utf-8")) for p in sorted(Path(folder).glob("*.json"))]
     votes: Counter[tuple[str, bool, bool]] = Counter()  # (role, team government, ja)
     picks: Counter[tuple[str, bool]] = Counter()  # (role, fascist-party nominee)
+    powers: Counter[tuple[str, str, bool]] = Counter()  # (power, role, fascist-party target)
     for record in records:
         roles = record["roles"]
         fascist = [PARTY_OF_NAME[r] == "fascist" for r in roles]
@@ -118,14 +122,20 @@ def print_rates(games: int, players: int, seed: int, sight: float) -> None:
                 government = (seat, a["target"])
                 if roles[seat] in ("liberal", "merlin"):
                     picks[(roles[seat], fascist[a["target"]])] += 1
+            elif a["type"] in ("execute", "special_election"):
+                if roles[seat] in ("liberal", "merlin"):
+                    powers[(a["type"], roles[seat], fascist[a["target"]])] += 1
             elif a["type"] == "vote" and government is not None:
                 if seat in government or roles[seat] not in ("liberal", "merlin"):
                     continue
                 team = fascist[government[0]] or fascist[government[1]]
                 votes[(roles[seat], team, bool(a["ja"]))] += 1
     print(f"{len(records)} Avalon SH games at {players} players, Merlin's sight {sight}:\n")
-    print("| role | P(ja), government with a fascist | P(ja), liberal-liberal | nominee fascist |")
-    print("|---|---|---|---|")
+    print(
+        "| role | P(ja), government with a fascist | P(ja), liberal-liberal | nominee fascist "
+        "| executed a fascist | special election of a fascist |"
+    )
+    print("|---|---|---|---|---|---|")
     for role in ("liberal", "merlin"):
         cells = []
         for team in (True, False):
@@ -133,6 +143,9 @@ def print_rates(games: int, players: int, seed: int, sight: float) -> None:
             cells.append(f"{ja / max(ja + nein, 1):.3f} ({ja + nein})")
         bad, good = picks[(role, True)], picks[(role, False)]
         cells.append(f"{bad / max(bad + good, 1):.3f} ({bad + good})")
+        for power in ("execute", "special_election"):
+            bad, good = powers[(power, role, True)], powers[(power, role, False)]
+            cells.append(f"{bad / max(bad + good, 1):.3f} ({bad + good})")
         print(f"| {role} | {' | '.join(cells)} |")
 
 
@@ -145,6 +158,9 @@ def main() -> None:
     parser.add_argument("--players", default=None, help="table sizes (default: each type's)")
     parser.add_argument("--lineups", default=LINEUPS, help="liberals:fascists, comma-separated")
     parser.add_argument("--sight", type=float, default=1.0, help="the sighted Merlin's share")
+    parser.add_argument(
+        "--sight-powers", type=float, default=None, help="and in his powers (default: as built in)"
+    )
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--json", type=Path, default=None)
     parser.add_argument("--rates", type=int, default=0, help="only count vote rates, N games")
@@ -159,15 +175,15 @@ def main() -> None:
             raise ValueError
     except ValueError:
         sys.exit("game_types_table.py: --lineups: liberals:fascists pairs, comma-separated")
-    if not 0.0 <= args.sight <= 1.0:
-        sys.exit("game_types_table.py: --sight: a share from 0 to 1")
+    if not 0.0 <= args.sight <= 1.0 or not 0.0 <= (args.sight_powers or 0.0) <= 1.0:
+        sys.exit("game_types_table.py: --sight, --sight-powers: a share from 0 to 1")
     if any(SIGHTED in pair for pair in lineups):
         if args.jobs != 1:
             sys.exit("game_types_table.py: the sighted level plays with --jobs 1 only")
-        register(SIGHTED, _sighted(args.sight))
+        register(SIGHTED, _sighted(args.sight, args.sight_powers))
     sizes = None if args.players is None else [int(p) for p in args.players.split(",")]
     if args.rates:
-        register(SIGHTED, _sighted(args.sight))
+        register(SIGHTED, _sighted(args.sight, args.sight_powers))
         print_rates(args.rates, (sizes or [7])[0], args.seed, args.sight)
         return
     command = " ".join(

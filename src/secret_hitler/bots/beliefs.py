@@ -383,6 +383,19 @@ class Beliefs(Posterior):
         delta[:, p] = np.log(merlin / plain)
         self.merlin_log = self.merlin_log + delta
 
+    def _merlin_power(self, p: int, t: int, plain: float, sighted: float) -> None:
+        """The president's power used on ``t`` as Merlin's against a plain liberal's: whether
+        the target is of the fascist party, with P(so) ``plain`` for a plain liberal,
+        ``sighted`` for a sighted one and their mix ``merlin_sight_powers`` for Merlin."""
+        if self.merlin_log is None or p == self.seat:
+            return
+        a = self.model.merlin_sight_powers
+        merlin = a * sighted + (1 - a) * plain
+        team = self._role_is_not(t, LIB)
+        delta = np.zeros_like(self.merlin_log)
+        delta[:, p] = np.where(team, np.log(merlin / plain), np.log((1 - merlin) / (1 - plain)))
+        self.merlin_log = self.merlin_log + delta
+
     def p_merlin(self) -> np.ndarray:
         """P(each seat is Merlin): over the worlds, Merlin is one of the world's liberals (not
         this seat unless it is Merlin), each weighed by how Merlin-like its votes and
@@ -704,12 +717,16 @@ class Beliefs(Posterior):
             self._mask(self._role_is_not(target, LIB))
 
     def _on_special_election(self, e: E.SpecialElection) -> None:
+        m = self.model
+        self._merlin_power(e.president, e.target, m.liberal_special_team, m.sighted_special_team)
         self._target_choice(
             e.president, e.target, self.model.special_fascist, exclude=(), term="special"
         )
 
     def _on_executed(self, e: E.Executed) -> None:
         p, t = e.president, e.target
+        m = self.model
+        self._merlin_power(p, t, m.liberal_execute_team, m.sighted_execute_team)
         table = self.model.execute_by_role
         if table is None:
             self._target_choice(p, t, self.model.execute_fascist, exclude=(), term="execute")

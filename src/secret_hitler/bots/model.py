@@ -172,6 +172,13 @@ class Model:
     sighted_ja_clean: float = 0.98
     liberal_nominate_team: float = 0.85
     sighted_nominate_team: float = 0.02
+    # Powers, read the same way: P(the target is of the fascist party) of a plain liberal's
+    # and a sighted one's execution and special election (Merlin's: the mix
+    # ``merlin_sight_powers``), from the same ``--rates`` runs.
+    liberal_execute_team: float = 0.67
+    sighted_execute_team: float = 0.98
+    liberal_special_team: float = 0.34
+    sighted_special_team: float = 0.02
 
     def sight(self, zone: bool) -> float:
         """The share of Merlin's decisions made on his sight, in the Hitler zone or not."""
