@@ -8,13 +8,13 @@ speaker's team. The reader's log-ratio of a key is log(fascist-party lines of it
 fascist-party seat over liberal lines per liberal seat), with ``PSEUDO_LINES`` added to both.
 
 The fascists' talk depends on the reader they price against, so the fit is a fixed-point
-iteration: ``--damp D`` keeps D of the committed log-ratios (the rest from the new count), so
-that kinds dropped too often one step are not said too often the next. The committed file was
-made by the steps its ``steps`` field lists, each:
+iteration: each step plays new games with the reader of the step before and keeps ``--damp`` of
+its log-ratios (the rest from the new count), so that kinds dropped too often one step are not
+said too often the next; the first step from no reader keeps none. The committed file:
 
-    .venv/bin/python benchmarks/fit_talk_kinds.py --games 400 --seed 11 --damp 0.5 --write
+    .venv/bin/python benchmarks/fit_talk_kinds.py --fresh --steps 6 --games 400 --seed 11 --damp 0.5 --write
 
-(``--seed`` grows by one each step; a step takes about 30 s here.)
+(step k plays ``--seed`` + k; about 30 s a step here; the file lists its steps.)
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ import json
 from collections import defaultdict
 from typing import Any
 
+from secret_hitler.bots import talk_kinds
 from secret_hitler.bots.talk_kinds import TALK_KINDS_FILE, KindTells, load, tell_key
 from secret_hitler.engine import game_from_record
 from secret_hitler.engine.public import PublicState
@@ -72,41 +73,50 @@ def fit(games: int, seed: int, players: int) -> tuple[KindTells, dict[str, Any]]
     return KindTells.fit(plain, seats), {"counts": plain, "seats": seats}
 
 
+def step(games: int, seed: int, players: int, damp: float, old: KindTells) -> KindTells:
+    """One step of the fixed point: games with ``old`` as the committed reader, then blended."""
+    talk_kinds.KIND_TELLS = old  # what the fascists' judge prices against (talk_value)
+    new, data = fit(games, seed, players)
+    keys = set(new.log_ratio) | set(old.log_ratio)
+    blended = KindTells(
+        {
+            k: round(damp * old.log_ratio.get(k, 0.0) + (1 - damp) * new.log_ratio.get(k, 0.0), 4)
+            for k in sorted(keys)
+        }
+    )
+    top = sorted(new.log_ratio.items(), key=lambda kv: -abs(kv[1]))[:10]
+    print(f"seed {seed}: {games} games, seats {data['seats']}; strongest tells of these games:")
+    for k, v in top:
+        c = data["counts"].get(k, {})
+        print(
+            f"  {v:+.3f} {k} (liberal {c.get('liberal', 0):.0f}, fascist {c.get('fascist', 0):.0f})"
+        )
+    return blended
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=400)
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--players", type=int, default=7)
     ap.add_argument("--damp", type=float, default=0.5, help="share of the old log-ratios kept")
-    ap.add_argument("--write", action="store_true", help="commit the blended reader")
+    ap.add_argument("--steps", type=int, default=1, help="steps of the fixed point")
+    ap.add_argument("--fresh", action="store_true", help="start from no reader")
+    ap.add_argument("--write", action="store_true", help="commit the reader")
     args = ap.parse_args()
-    if not 0 <= args.damp < 1:
-        ap.error("--damp must be in [0, 1)")
-    new, data = fit(args.games, args.seed, args.players)
-    old = load()
-    keys = set(new.log_ratio) | set(old.log_ratio)
-    blended = KindTells(
-        {
-            k: round(
-                args.damp * old.log_ratio.get(k, 0.0) + (1 - args.damp) * new.log_ratio.get(k, 0.0),
-                4,
-            )
-            for k in sorted(keys)
-        }
-    )
-    top = sorted(new.log_ratio.items(), key=lambda kv: -abs(kv[1]))[:15]
-    print(f"{args.games} games, seats {data['seats']}; strongest tells now:")
-    for k, v in top:
-        c = data["counts"].get(k, {})
-        print(
-            f"  {v:+.3f} {k} (liberal {c.get('liberal', 0):.0f}, fascist {c.get('fascist', 0):.0f})"
-        )
+    if not 0 <= args.damp < 1 or args.steps < 1 or args.games < 1:
+        ap.error("--damp must be in [0, 1), --steps and --games at least 1")
+    reader = KindTells() if args.fresh else load()
+    steps: list[dict[str, Any]] = []
+    if not args.fresh and TALK_KINDS_FILE.exists():
+        steps = json.loads(TALK_KINDS_FILE.read_text(encoding="utf-8")).get("steps", [])
+    for k in range(args.steps):
+        damp = args.damp if reader.log_ratio else 0.0
+        seed = args.seed + k
+        reader = step(args.games, seed, args.players, damp, reader)
+        steps.append({"games": args.games, "seed": seed, "players": args.players, "damp": damp})
     if args.write:
-        steps = []
-        if TALK_KINDS_FILE.exists():
-            steps = json.loads(TALK_KINDS_FILE.read_text(encoding="utf-8")).get("steps", [])
-        step = {"games": args.games, "seed": args.seed, "players": args.players, "damp": args.damp}
-        out = {"steps": [*steps, step], **blended.to_json()}
+        out = {"steps": steps, **reader.to_json()}
         TALK_KINDS_FILE.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
         print(f"wrote {TALK_KINDS_FILE}")
 

@@ -4,8 +4,9 @@
 speed-up of issue 40 point 4 (main 18c9374): every action and claim of 55 seeded games of
 `bayes`, `bayes-human` and `search` (5-10 players, talk off and on, four presets, mixed
 lineups), every line said, and each bot's final posterior marginals. Changes meant to change
-decisions regenerate it and say so (the nine talk-on games at 5615c02, when the bots' talk
-changed; the talk-off games are still those of 18c9374).
+decisions regenerate it and say so (the nine talk-on games at 5615c02 and again when fascists
+began to keep lines to themselves by the kinds a table reads, issue 39; the talk-off games are
+still those of 18c9374).
 """
 
 from __future__ import annotations

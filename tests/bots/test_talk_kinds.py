@@ -27,7 +27,9 @@ def test_a_line_is_keyed_by_its_kind_reason_and_the_standing_of_the_seat_it_name
     assert standing(table, {4: (2,)}, 2, 4) == "none"
     # an answer is read as the line it holds; a claim is a move, not talk
     assert tell_key(Answer(Accuse(4, HEDGED), to=1), 2, table, {}) == "accuse.hedged@none"
-    assert tell_key(Claim("chancellor_hand", (Policy.LIBERAL, Policy.FASCIST)), 2, table, {}) is None
+    assert (
+        tell_key(Claim("chancellor_hand", (Policy.LIBERAL, Policy.FASCIST)), 2, table, {}) is None
+    )
 
 
 def test_the_reader_counts_per_seat_of_each_team():

@@ -239,7 +239,7 @@ def _voice_lines(seat: int, games: Sequence[Game], talk: Sequence[Said]) -> list
     return out
 
 
-@pytest.mark.parametrize("seed", [3, 8, 11, 14])
+@pytest.mark.parametrize("seed", [3, 8, 13, 14])
 def test_a_fascist_speaks_as_the_liberal_it_pretends_to_be(seed):
     """The same seat, the same public history, the same heard lines and the same reading: the
     same words whether the seat is a fascist or a liberal, until it holds a hand of its own

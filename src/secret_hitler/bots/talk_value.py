@@ -23,8 +23,9 @@ import math
 from collections.abc import Sequence
 
 from ..talk.lines import Line
+from . import talk_kinds
 from .beliefs import FAS, HIT, Beliefs
-from .talk_kinds import KIND_TELLS, KindTells, tell_key
+from .talk_kinds import KindTells, tell_key
 from .voice import Judge
 
 
@@ -33,11 +34,12 @@ def team_judge(
     seat: int,
     team: Sequence[int],
     hitler: int | None,
-    kinds: KindTells = KIND_TELLS,
+    kinds: KindTells | None = None,
 ) -> Judge:
     """The value of the table hearing ``lines`` from ``seat`` now, for the team ``team`` (the
     seats the speaker knows, itself included) whose Hitler is ``hitler`` (None: unknown), with
-    the kinds of line read by ``kinds``."""
+    the kinds of line read by ``kinds`` (None: the committed reader, ``talk_kinds.KIND_TELLS``)."""
+    reader = talk_kinds.KIND_TELLS if kinds is None else kinds
     cache: dict[tuple[Line, ...], float] = {}
     before = public.marginals()
     own = float(before[seat, FAS] + before[seat, HIT])
@@ -54,7 +56,7 @@ def team_judge(
         worth = -float(sum(m[t, FAS] + m[t, HIT] for t in team))
         if hitler is not None:
             worth -= float(m[hitler, HIT])
-        shift = kinds.shift(
+        shift = reader.shift(
             [tell_key(line, seat, public.table, public.heard.accused) for line in key]
         )
         if shift:
