@@ -39,8 +39,9 @@ accused (bussed) when that buys trust. The judge also reads the kind of each lin
 who counts kinds does (``talk_kinds``: a seat that defends itself, hits back at its accusers or
 explains its Nein votes more often than a liberal gives itself away), so a fascist keeps a line
 to itself when silence is worth more to its team (``_quiet``: with a chance that grows with the
-gap, so its rates settle near a liberal's rather than swinging from all to none), except an
-answer to a question put to it by name or by a person, which it always gives (bent at most).
+gap, so its rates settle near a liberal's rather than swinging from all to none), even an
+answer to another bot (a deaf fascist never answers at all); a person's question it always
+answers (what it says bent at most), as every liberal answers every question.
 Every kind of line is said by both teams (``secret-hitler evaluate tells`` measures how well
 talk hides a team).
 
@@ -575,8 +576,8 @@ class Voice:
         self, view: View, read: Callable[[], Reading]
     ) -> tuple[list[talk.Line], set[int], set[int]]:
         """Answers to the questions heard and one defence; with the ids of the answers to
-        questions put to this seat by name, and of the answers owed (always said, what they say
-        bent at most): to a question by name, or from a person."""
+        questions put to this seat by name, and of the answers owed to a person (a fascist says
+        them whatever silence would be worth, bent at most)."""
         out: list[talk.Line] = []
         direct: set[int] = set()
         owed: set[int] = set()
