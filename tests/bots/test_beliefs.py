@@ -181,6 +181,12 @@ def _probabilities(model: object) -> list[float]:
         "cover_truth",
         "cover_lie_chancellor",
         "cover_truth_chancellor",
+        # Merlin's shares of decisions on his sight: each may be 0 or 1, the rates they mix
+        # (``liberal_*``, ``sighted_*``) never are
+        "merlin_sight",
+        "merlin_sight_zone",
+        "merlin_sight_powers",
+        "merlin_talk_sight",
     }
     for f in fields(model):  # type: ignore[arg-type]
         if f.name not in skip:
