@@ -53,7 +53,7 @@ def _new(
     n = cfg.players
     z = jnp.zeros((), I32)
     per_seat = n if cfg.claims else 0  # the claim fields are empty without claims
-    start_l, start_f = cfg.rules.start_track
+    start_l, start_f = cfg.start_track
     first = jnp.asarray(first, I32)
     hist = field_words(cfg, "history")
     own = field_words(cfg, "own_history")
@@ -153,7 +153,7 @@ def init(cfg: Config, key: jax.Array) -> State:
         first = jnp.zeros((), I32)
     else:
         first = jnp.right_shift(v[n] * n, 23)
-    deck = arrange(v[n + 1 :], cfg.deck_size, cfg.rules.deck[1])
+    deck = arrange(v[n + 1 :], cfg.deck_size, cfg.deck[1])
     return _new(cfg, roles_, first, deck, jnp.zeros(MAX_RESHUFFLES, I32), 0, words[:2])
 
 

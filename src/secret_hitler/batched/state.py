@@ -101,9 +101,15 @@ MAX_RESHUFFLES = 16
 
 @dataclass(frozen=True)
 class Config:
-    """A table: seat count, rules (a preset name, a ``{"preset": ...}`` dict or ``Rules``), the
-    observation's history length, and whether claims are in the action space and observation
-    (the environment's ``claims``). Everything is resolved by the engine's ``Rules``."""
+    """A table: seat count, rules (a preset name, a ``{"preset": ...}`` dict or ``Rules``, as
+    the environment's ``raw_env`` takes them), the observation's history length, and whether
+    claims are in the action space and observation (the environment's ``claims``). Everything
+    is resolved by the engine's ``Rules``: a rebalanced table's deck and starting track
+    (``Rules.deck_for``, ``Rules.start_track_for``) are constants of the compiled program, so
+    a table that is not rebalanced compiles to the program it always did. The game types that
+    deal new roles or end games otherwise (``encoding.game_types_of``: Avalon SH, the
+    Monarchist, no top-decking) are refused: the batched engine does not play them
+    (docs/batched.md, "Game types")."""
 
     players: int = 7
     rules: Any = "official"
@@ -114,7 +120,13 @@ class Config:
     def __post_init__(self) -> None:
         rules = self.rules if isinstance(self.rules, Rules) else Rules.from_json(self.rules)
         rules.validate(self.players)  # the engine's checks, its messages
-        if sum(rules.deck) > 31:
+        if E.game_types_of(rules):
+            raise ValueError(
+                "the batched engine plays the presets and rebalanced tables, not Avalon SH, "
+                "the Monarchist or no top-decking (docs/batched.md, 'Game types'); "
+                "use the environment (secret_hitler.env) for those"
+            )
+        if sum(rules.deck_for(self.players)) > 31:
             raise ValueError("the batched engine holds decks of at most 31 policies")
         if self.history < 0:
             raise ValueError("history must be >= 0")
@@ -131,8 +143,20 @@ class Config:
         )
 
     @property
+    def deck(self) -> tuple[int, int]:
+        """The initial draw pile (liberal, fascist) of this table: the engine's
+        ``Rules.deck_for`` (a rebalanced table's own deck)."""
+        return self.resolved.deck_for(self.players)
+
+    @property
+    def start_track(self) -> tuple[int, int]:
+        """The policies on the tracks (liberal, fascist) at the start: the engine's
+        ``Rules.start_track_for`` (a rebalanced 6-player table starts with one fascist)."""
+        return self.resolved.start_track_for(self.players)
+
+    @property
     def deck_size(self) -> int:
-        return sum(self.rules.deck)
+        return sum(self.deck)
 
     @property
     def layout(self) -> E.Layout:
