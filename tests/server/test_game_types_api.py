@@ -1,7 +1,9 @@
 """secrethitler.io's game types over the server's API (docs/game-types.md, docs/protocol.md): the
 creation form is told each table's category and why, or why it would be refused, by the rules
-that create it; a table card shows its category; a hostile player at a blind table reads no other
-person's name or user id before the end; a finished game's record keeps its table and winners."""
+that create it; a table card shows its category; every bot level sits at a table that deals the
+new roles, and a person plays one with bayes and search bots to its end; a hostile player at a
+blind table reads no other person's name or user id before the end; a finished game's record
+keeps its table and winners."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from server_support import Client, HttpError, Server, ahttp, http, session
 from secret_hitler.engine import game_from_record
 
 AVALON = {"preset": "secrethitler-io", "avalon": "merlin"}
+PERCIVAL = {"preset": "secrethitler-io", "avalon": "percival"}
 
 
 def _check(server: Server, **body: Any) -> dict[str, Any]:
@@ -26,34 +29,26 @@ def _check(server: Server, **body: Any) -> dict[str, Any]:
 def test_the_form_is_told_each_tables_category_or_why_it_is_refused(make_server: Any) -> None:
     server = make_server(SH_MIN_TIMER="2")
     rated = _check(server, category="rated")
-    assert {k: rated[k] for k in ("category", "category_reasons", "rated", "problem")} == {
-        "category": "rated",
-        "category_reasons": [],
-        "rated": True,
-        "problem": None,
-    }
-    assert "bayes" in rated["bot_levels"]
-    casual = _check(server, rules=AVALON, bot_level="rule")
-    assert (casual["category"], casual["category_reasons"]) == (
+    assert rated == {"category": "rated", "category_reasons": [], "rated": True, "problem": None}
+    # every bot level plays every game type: bayes at an Avalon SH table is no problem
+    casual = _check(server, rules=AVALON, bot_level="bayes")
+    assert (casual["category"], casual["category_reasons"], casual["problem"]) == (
         "casual",
         ["category.reason.avalon"],
+        None,
     )
-    # the levels that play these roles: the form offers those
-    assert "rule" in casual["bot_levels"] and "bayes" not in casual["bot_levels"]
-    assert casual["bot_level"] == "rule"
     practice = _check(server, chat="silent", category="practice")
     assert (practice["category"], practice["rated"]) == ("practice", False)
     fast = _check(server, timer=10, chat="emotes")
     assert fast["category_reasons"] == ["category.reason.fast_timer", "category.reason.emotes"]
     custom = _check(server, rules={"preset": "official", "hitler_zone": 4})
     assert custom["category"] == "custom"
-    refusals = {
+    refusals: dict[str, dict[str, Any]] = {
         "not_ratable": {"rules": AVALON, "bot_level": "rule", "category": "rated"},
         "invalid_settings": {
             "rules": {"preset": "official", "avalon": "percival", "monarchist": True},
             "players": 5,
         },
-        "bot_level_unsupported": {"rules": AVALON, "bot_level": "bayes"},
     }
     for code, body in refusals.items():
         problem = _check(server, **body)["problem"]
@@ -76,20 +71,55 @@ def test_the_form_is_told_each_tables_category_or_why_it_is_refused(make_server:
         expected["category"],
         expected["category_reasons"],
     )
+    # no level named: the server's default, whatever the rules deal
     assert (table["bot_level"], table["chat"], table["blind"], table["rated"]) == (
-        "rule",
+        http(server, "GET", "/api/bots")["default"],
         "emotes",
         False,
         False,
     )
     [listed] = [t for t in http(server, "GET", "/api/tables")["tables"] if t["id"] == table["id"]]
     assert listed["category"] == "casual"
-    with pytest.raises(HttpError) as refused:
-        http(server, "POST", f"/api/tables/{table['id']}/bots", {"level": "search"}, token=host)
-    assert refused.value.code == "bot_level_unsupported"
+    added = http(server, "POST", f"/api/tables/{table['id']}/bots", {"level": "search"}, host)
+    assert added["seats"][1]["level"] == "search"
     with pytest.raises(HttpError) as rated_avalon:
         http(server, "POST", "/api/tables", {**body, "category": "rated", "chat": "free"}, host)
     assert rated_avalon.value.code == "not_ratable"
+
+
+# ---------------------------------------------------------------------- bots at Avalon SH
+async def _avalon_with_bots(server: Server) -> None:
+    ann = session(server, "Ann")
+    bots: dict[str, str | None] = {str(s): None for s in range(1, 6)}  # the table's level
+    body = {"players": 7, "rules": PERCIVAL, "bot_level": "bayes", "bots": bots}
+    table = await ahttp(server, "POST", "/api/tables", {**body, "auto_start": False}, ann)
+    tid = table["id"]
+    added = await ahttp(server, "POST", f"/api/tables/{tid}/bots", {"level": "search"}, ann)
+    levels = [s["level"] for s in added["seats"]]
+    assert levels == [None, *["bayes"] * 5, "search"]
+    ann_client = Client(server, ann, "ann")
+    await ann_client.connect(tid)
+    await ahttp(server, "POST", f"/api/tables/{tid}/start", {}, ann)
+    await ann_client.play(random.Random(41), timeout=180)
+    record = ann_client.record
+    assert record is not None and {"merlin", "percival"} <= set(record["roles"])
+    replayed = game_from_record(record)
+    assert replayed.finished and replayed.winner is not None
+    assert replayed.winner.value == record["result"]["winner"]
+    finished = await ahttp(server, "GET", f"/api/tables/{tid}", None, ann)
+    assert finished["status"] == "finished"
+    assert [s["level"] for s in finished["seats"]] == levels
+    await ann_client.close()
+
+
+@pytest.mark.timeout(240)
+def test_a_person_plays_an_avalon_table_with_bayes_and_search_bots_to_its_end(
+    make_server: Any,
+) -> None:
+    """Every bot level plays every game type (docs/bots.md "Game types"): a table of Avalon SH
+    with Percival seats bayes bots (its level) and a search bot, and a person plays its game
+    with them to its end; the record replays to the same end."""
+    asyncio.run(_avalon_with_bots(make_server()))
 
 
 # ---------------------------------------------------------------------- timed tables

@@ -1,11 +1,12 @@
 """secrethitler.io's table settings on a table built in-process (table_support.py): a timer's
 move is the engine's forced move, a silent table keeps its players quiet and an emote-only one
-takes reactions, a blind table plays by aliases and says no real name until the end, and a
-table that deals the new roles seats only bots that play them (docs/game-types.md)."""
+takes reactions, a blind table plays by aliases and says no real name until the end, and every
+bot level sits and stands in at a table that deals the new roles (docs/game-types.md)."""
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import random
 from typing import Any
@@ -28,12 +29,10 @@ from secret_hitler import talk
 from secret_hitler.engine import Game, game_from_record
 from secret_hitler.engine.record import parse_table
 from secret_hitler.server.accounts.auth import User
-from secret_hitler.server.core.errors import LobbyError
 from secret_hitler.server.core.protocol import Hello, ProtocolError
 from secret_hitler.server.table import usecases
 from secret_hitler.server.table.blind import UNKNOWN, draw_aliases
 from secret_hitler.server.table.conn import Conn
-from secret_hitler.server.table.levels import check_plays, standin_level, table_default_level
 from secret_hitler.server.table.options import REACTIONS, reaction_line
 from secret_hitler.server.table.seats import Seat
 from secret_hitler.server.table.services import Services
@@ -298,31 +297,36 @@ def test_aliases_are_adjective_and_animal_in_the_tables_language() -> None:
 
 
 # ---------------------------------------------------------------------- bots and the new roles
-def test_a_table_that_deals_new_roles_seats_only_bots_that_play_them() -> None:
-    from secret_hitler.engine import Rules
-
-    avalon, official = Rules.from_json(AVALON), Rules.from_json("official")
-    with pytest.raises(LobbyError) as refused:
-        check_plays("bayes", avalon, 7, "bot_level")
-    assert (refused.value.code, refused.value.field) == ("bot_level_unsupported", "bot_level")
-    check_plays("rule", avalon, 7)
-    check_plays("bayes", official, 7)
-    assert table_default_level(avalon, 7) == "rule"
-    assert standin_level("bayes", AVALON, 7) == "rule"
-    assert standin_level("bayes", "official", 7) == "bayes"
+def test_every_bot_level_sits_and_stands_in_at_an_avalon_table_to_its_end() -> None:
+    """Every bot level plays every game type (docs/bots.md "Game types"): at a table of Avalon
+    SH with Percival the host seats bayes and search bots and fills the rest with bayes-human,
+    the person who never came is played by the server's stand-in level (bayes), and the game
+    reaches its end with every bot its own level (none fell back to the rule bot)."""
 
     async def scenario() -> None:
         writer, clock, notes = FakeWriter(), FakeClock(), Notes()
+        # grace 0: the person who never connected is away at once, her stand-in moves for her
+        svc = dataclasses.replace(services(writer, clock, notes, grace=0.0), standin_level="bayes")
         seats = [Seat("human", "u0", "P0"), *[Seat() for _ in range(6)]]
-        table = _table(services(writer, clock, notes), seats, AVALON, bot_level="rule")
+        table = _table(svc, seats, AVALON, bot_level="bayes")
         host = User("u0", "P0")
-        with pytest.raises(LobbyError) as add:
-            await usecases.add_bot(table, host, 1, "bayes")
-        assert add.value.code == "bot_level_unsupported"
-        assert await usecases.add_bot(table, host, 1, "rule") == 1
-        with pytest.raises(LobbyError):
-            await usecases.start(table, host, "search")
-        assert table.status == "waiting"
+        assert await usecases.add_bot(table, host, 1, None) == 1  # the table's level: bayes
+        assert await usecases.add_bot(table, host, 2, "search") == 2
+        await usecases.start(table, host, "bayes-human")
+        levels = ["bayes", "search", *["bayes-human"] * 4]
+        assert [s.level for s in table.seats] == [None, *levels]
+        game = table.game
+        assert game is not None
+        await asyncio.wait_for(notes.over.wait(), WAIT)
+        assert game.finished and table.status == "finished"
+        crew = table.driver.crew
+        assert [crew.bots[s].agent.name for s in range(1, 7)] == levels
+        assert crew.standin_level == "bayes" and crew.standins[0].agent.name == "bayes"
+        mine = [by for a, by in zip(game.actions, table.action_by, strict=True) if a.seat == 0]
+        assert mine and set(mine) == {"absent"}  # every move of hers her stand-in's
+        record = table.record()
+        assert {"merlin", "percival"} <= set(record["roles"])
+        assert game_from_record(record).winner == game.winner  # the record replays to its end
         await table.close()
 
     run(scenario)

@@ -43,7 +43,7 @@ from ..storage import queries as S
 from ..table import usecases
 from ..table.blind import masked_seat
 from ..table.chat import shown, talk_section
-from ..table.levels import bot_levels, default_level, playable_levels
+from ..table.levels import bot_levels, default_level
 from ..table.options import REACTIONS, stored_category, stored_record, stored_section
 from ..table.seats import Seat
 from ..table.session import Table
@@ -325,11 +325,8 @@ async def check_table(body: CreateTable, request: Request) -> dict[str, Any]:
     without making it: its ``category`` and why (``category_reasons``, the label keys of the engine's
     ``FORCED`` rows that apply), whether it would be ``rated``, and the refusal creating it
     would get (``problem``: ``{code, message, field}``, else null). The creation form shows it
-    as the host chooses (one source: the server's and engine's rules, never the page's); and
-    the bot levels that play these rules (``bot_levels``, ``bot_level`` the default: bayes and
-    search do not play the new roles yet, ``table/levels.py``), so that the form offers those."""
+    as the host chooses (one source: the server's and engine's rules, never the page's)."""
     data = body.model_dump()
-    levels = playable_levels(data.get("rules"), data["players"])
     try:
         plan = hub_of(request).plan_table(user_of(request), data)
     except LobbyError as exc:
@@ -338,9 +335,8 @@ async def check_table(body: CreateTable, request: Request) -> dict[str, Any]:
             "category_reasons": [],
             "rated": False,
             "problem": {"code": exc.code, "message": exc.message, "field": exc.field},
-            **levels,
         }
-    return {**plan.category.to_json(), "rated": plan.rated, "problem": None, **levels}
+    return {**plan.category.to_json(), "rated": plan.rated, "problem": None}
 
 
 def _asks_rated(body: dict[str, Any]) -> bool:

@@ -20,7 +20,7 @@ from ..competition import limits
 from ..core.errors import LobbyError
 from ..core.text import brief, json_problem
 from ..table.blind import alias_language
-from ..table.levels import bot_seat, check_level, check_plays, table_default_level
+from ..table.levels import bot_seat, check_level, default_level
 from ..table.models import ModelSeats
 from ..table.options import (
     CHOSEN,
@@ -121,10 +121,9 @@ def plan_table(
         check_chat(chat)
     except ValueError as exc:
         raise LobbyError(400, "invalid_settings", str(exc), "chat") from None
-    bot_level = body.get("bot_level") or table_default_level(parsed, players)
+    bot_level = body.get("bot_level") or default_level()
     check_level(models, bot_level, "bot_level")
-    check_plays(bot_level, parsed, players, "bot_level")
-    seats = new_seats(models, user, body, players, bot_level, parsed)
+    seats = new_seats(models, user, body, players, bot_level)
     chosen = chosen_category(body.get("category"), bool(body.get("rated", False)))
     if chosen not in CHOSEN:
         raise LobbyError(
@@ -161,7 +160,6 @@ def new_seats(
     body: dict[str, Any],
     players: int,
     bot_level: str,
-    rules: Rules,
 ) -> list[Seat]:
     """A new table's seats: the bots asked for (``bots``: seat -> level, None: the table's
     ``bot_level``) and the maker's own (``seat``, default 0; None: she only hosts)."""
@@ -177,7 +175,6 @@ def new_seats(
             )
         level = level or bot_level
         check_level(models, level, "bots")
-        check_plays(level, rules, players, "bots")
         seats[seat] = bot_seat(models, seat, level)
     host_seat = body.get("seat", 0)
     if host_seat is not None:

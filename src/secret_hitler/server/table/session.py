@@ -50,7 +50,6 @@ from .afk import AfkVote
 from .chat import Chat, claim_offer, recognised
 from .conn import Conn
 from .driver import BotDriver
-from .levels import standin_level
 from .options import Category, table_category
 from .presence import Presence
 from .seats import Seat, Seating
@@ -163,8 +162,6 @@ class Table:
             say=self.bot_chat,
             talk_on=lambda: self.bots_talk and self.chat_mode == "free",
         )
-        # a person away is played by a level that plays this table's roles (levels.py)
-        self.driver.crew.standin_level = standin_level(services.standin_level, rules, players)
         # Storage faults: a failed commit leaves the game as it was before the action, but the
         # database may still hold that action (a COMMIT whose answer was lost), so the next
         # action first reloads the game from the database (``_resync``).

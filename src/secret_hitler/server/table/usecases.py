@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Literal, Protocol, TypedDict
 
-from ...engine import Rules
 from ..accounts.auth import User
 from ..accounts.users import DELETED, placeholder
 from ..competition import limits
@@ -25,7 +24,7 @@ from ..core.errors import LobbyError
 from ..core.text import skeleton
 from ..storage.ratings import record_leave
 from . import afk
-from .levels import bot_seat, check_level, check_plays
+from .levels import bot_seat, check_level
 from .remake import people
 from .seats import Seat
 from .session import Table
@@ -65,9 +64,8 @@ def _no_bots(table: Table) -> None:
 
 
 def _check_level(table: Table, level: str, field: str = "level") -> None:
-    """A bot level this server offers and that plays the table's rules (``levels.py``)."""
+    """A bot level this server offers (``levels.py``): every level plays every game type."""
     check_level(table.services.models, level, field)
-    check_plays(level, Rules.from_json(table.rules), table.players, field)
 
 
 def _rated_seat(table: Table, rated: RatedEntry | None) -> None:
