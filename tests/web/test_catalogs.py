@@ -184,7 +184,7 @@ def test_keys_the_client_builds_from_engine_values(catalogs: dict[str, dict[str,
     needed += [
         f"role.about.{r.value}" for r in Role if r.value not in ("liberal", "fascist", "hitler")
     ]
-    needed += ["error.code.chat_reactions_only", "error.code.bot_level_unsupported"]
+    needed += ["error.code.chat_reactions_only"]
     missing = [key for key in needed if key not in en]
     assert not missing, f"missing keys: {missing}"
 

@@ -370,6 +370,9 @@ def test_the_form_shows_the_servers_category_and_the_lobby_filters_tables(
     page = _page(chromium, server, None, size, "/")
     page.wait_for_selector("#gt-avalon", timeout=20000)
     assert "This table: Casual" in _category(page)
+    page.wait_for_selector("#level:not([disabled])", timeout=20000)  # the server's levels
+    offered = page.locator("#level option").all_inner_texts()
+    page.select_option("#level", "bayes")
     page.locator("input[name=category][value=rated]").check()
     assert "This table: Rated" in _category(page)
     page.select_option("#gt-avalon", "merlin")
@@ -378,6 +381,9 @@ def test_the_form_shows_the_servers_category_and_the_lobby_filters_tables(
     page.locator("input[name=category][value=casual]").check()
     text = _category(page)
     assert "This table: Casual" in text and "Avalon SH games are casual." in text
+    # every bot level plays every game type: the menu offers them all, the level chosen stays
+    assert page.locator("#level option").all_inner_texts() == offered
+    assert page.locator("#level").input_value() == "bayes"
     page.select_option("#players", "5")
     page.select_option("#gt-avalon", "percival")
     page.locator("#gt-monarchist").check()
@@ -391,6 +397,9 @@ def test_the_form_shows_the_servers_category_and_the_lobby_filters_tables(
     page.fill("#name", "Eve")
     page.get_by_role("button", name="Create table").click()
     page.wait_for_selector(".table-grid:not([hidden]) .board", timeout=20000)
+    [made] = server.api("GET", "/api/tables")["tables"]
+    assert made["bot_level"] == "bayes"  # bayes bots at the Avalon SH table
+    assert [s["level"] for s in made["seats"][1:]] == ["bayes"] * 4
     other = server.session("Fay")
     _table(server, other["token"], players=5, auto_start=False)
     lobby = _page(chromium, server, None, size, "/")

@@ -94,10 +94,17 @@ test("the game types: the settings away from the catalog's defaults, rebalancing
   assert.equal(rulesValue(custom.form, board5, gameTypes).avalon, "percival");
 });
 
-test("the server's word on the form is kept with the body it was about", () => {
+test("the server's word on the form is kept with the body it was about, the form as the host set it", () => {
   const result = { category: "casual", category_reasons: ["category.reason.avalon"], rated: false, problem: null };
-  const s = fold(start(), [{ type: "check", result, key: "k1" }]);
+  // an Avalon SH table with bayes bots: every level plays every game type, the level stays
+  const before = fold(start(), [
+    { type: "levels", levels: ["random", "rule", "bayes", "search"], default: "bayes" },
+    { type: "field", name: "avalon", value: "percival" },
+  ]);
+  const s = fold(before, [{ type: "check", result, key: "k1" }]);
   assert.deepEqual(s.check, { ...result, key: "k1" });
+  assert.equal(s.form, before.form); // the same form: nothing changed, nothing asked again
+  assert.equal(createBody(s.form, board5, gameTypes, "en").bot_level, "bayes");
 });
 
 test("the filters show the tables of a category and of a game type, as the server names them", () => {

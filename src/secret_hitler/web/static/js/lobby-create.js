@@ -165,10 +165,8 @@ function seatingFields(state, on) {
       h("input", { type: "radio", name: "visibility", value: k, checked: (k === "public") === form.public, onchange: () => on.set("public", k === "public") }),
       h("span", {}, h("strong", { text: t(`lobby.visibility.${k}`) }), h("span", { class: "hint", text: t(`lobby.visibility.${k}.hint`) })))));
   const bots = select("bots", Array.from({ length: form.players }, (_, i) => [i, String(i)]), form.bots, (v) => on.set("bots", Number(v)));
-  // the levels that play this table's rules, as the server says (POST /api/tables/check)
-  const playable = state.check && state.check.bot_levels;
-  const offered = playable ? state.levels.filter((l) => playable.includes(l)) : state.levels;
-  const level = select("level", offered.map((l) => [l, t(`bot.level.${l}`)]), form.level, (v) => on.set("level", v, true),
+  // every level plays every game type (docs/bots.md "Game types")
+  const level = select("level", state.levels.map((l) => [l, t(`bot.level.${l}`)]), form.level, (v) => on.set("level", v, true),
     { "aria-describedby": "level-hint", disabled: !state.levels.length });
   return [
     visibility,

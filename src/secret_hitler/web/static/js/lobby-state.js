@@ -84,13 +84,9 @@ const FOLD = {
   busy(s, msg) {
     return s.busy === msg.busy ? s : { ...s, busy: msg.busy };
   },
-  /** The server checked the form (POST /api/tables/check): its answer, for the body `key`. A
-   * bot level that does not play these rules gives way to the one the server names. */
+  /** The server checked the form (POST /api/tables/check): its answer, for the body `key`. */
   check(s, msg) {
-    const { bot_levels: playable, bot_level: fallback } = msg.result;
-    const level = s.form.level !== null && playable && !playable.includes(s.form.level) ? fallback : s.form.level;
-    const form = level === s.form.level ? s.form : { ...s.form, level };
-    return { ...s, form, check: { ...msg.result, key: msg.key } };
+    return { ...s, check: { ...msg.result, key: msg.key } };
   },
   /** A filter of the public tables: {name: "category" | "type", value}. */
   filter(s, msg) {

@@ -90,12 +90,7 @@ function askCheck(p) {
       const result = await post("/api/tables/check", sent);
       if (p.destroyed || key !== JSON.stringify(body(p))) return;
       p.checking = false;
-      const before = p.state;
       dispatch(p, { type: "check", result, key });
-      const levels = (c) => JSON.stringify(c && c.bot_levels);
-      // a level the rules refused gave way to theirs: the form again, and asked again
-      if (p.state.form !== before.form) { render(p); return; }
-      if (levels(before.check) !== levels(p.state.check)) render(p); // the rules' level menu
       replace(p.categoryEl, categoryResult(p.state.check));
     } catch { p.checking = false; /* offline: creating the table says why */ }
   }, CHECK_MS);
