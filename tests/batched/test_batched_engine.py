@@ -28,7 +28,7 @@ TABLES = [
     ("forum", 8),
     ("summary-zh", 9),
 ]
-GAMES = 2048  # per preset, in one compiled batch
+GAMES = 512  # per preset, in one compiled batch (every way to end and every claim shows at 512)
 STEPS = 400  # the longest of 18,000 random engine games took 343 decisions
 CLAIM_STEPS = 480  # with claims: random play claims about one step in thirteen
 SAMPLED = 6  # games per preset whose observations are compared at every step
