@@ -281,14 +281,46 @@ def _public_fields(game: Game) -> bytes:
     return cached[1] + b"," + election
 
 
+#: The encoded own fields (``Observer.own``: ``view.OWN_FIELDS``, ``"name":value`` pairs) by
+#: the tuple they were encoded from: a seat's own fields change a few times a game (its role,
+#: its hand, its vote), so most updates find them here. The tuple holds the seat itself, and
+#: each place holds one type (an int seat, bools or None for votes, strings), so equal tuples
+#: encode alike. Bounded: emptied when full.
+_OWN_JSON: dict[tuple[Any, ...], bytes] = {}
+_OWN_JSON_MAX = 50_000
+
+
+def _own_fields(game: Game, seat: int | None) -> bytes:
+    own = game.observer.own(seat)
+    text = _OWN_JSON.get(own)
+    if text is None:
+        text = _ENCODE(dict(zip(OWN_FIELDS, own, strict=True)))[1:-1]
+        if len(_OWN_JSON) >= _OWN_JSON_MAX:
+            _OWN_JSON.clear()
+        _OWN_JSON[own] = text
+    return text
+
+
+_SILENCED_JSON: dict[str | None, bytes] = {}
+
+
+def _silenced_json(reason: str | None) -> bytes:
+    text = _SILENCED_JSON.get(reason)
+    if text is None:
+        text = _SILENCED_JSON[reason] = _ENCODE(reason)
+    return text
+
+
 class SeatUpdates:
     """The encoded ``update`` frames of one action (UTF-8 bytes), built lazily per recipient
     (each once).
 
     What every recipient shares is encoded once per action: the head, the public view fields
-    (``view.PUBLIC_FIELDS``, from the engine's observer) and the tail; each new event once, a
+    (``view.PUBLIC_FIELDS``, from the engine's observer) and the tail; each new event once, and
+    the list of them once when every one is public (most actions: a vote, a nomination), else a
     seat's list joining those the engine lets it observe. A seat adds only its own fields
-    (``Observer.own``: ``view.OWN_FIELDS``), its legal actions and why it may not speak.
+    (``Observer.own``: ``view.OWN_FIELDS``, their encoding reused while they are unchanged),
+    its legal actions and why it may not speak. A frame is joined once, its padding with it.
 
     ``narration``: the table's ``Narrations``, which tells each new event once (a public one
     for everyone, a private one for each seat it is addressed to); without it the log is read
@@ -298,11 +330,12 @@ class SeatUpdates:
     __slots__ = (
         "_game",
         "_events",
+        "_public_events",
         "_head",
         "_view_mid",
         "_tail",
         "_texts",
-        "_unpadded",
+        "_parts",
         "_length",
         "_chat",
     )
@@ -326,6 +359,9 @@ class SeatUpdates:
             (e, _encoded(e, telling))
             for e, telling in zip(game.events[ev_from:], tellings, strict=True)
         ]
+        # every new event public: one list for every recipient
+        public = [text for _, text in self._events if isinstance(text, bytes)]
+        self._public_events = b",".join(public) if len(public) == len(self._events) else None
         self._head = b'{"v":%d,"type":"update","seq":%d,"events":[' % (VERSION, seq)
         self._view_mid = _public_fields(game)
         tail: dict[str, Any] = {
@@ -337,10 +373,10 @@ class SeatUpdates:
             tail["by"] = by
         if waits:
             tail["model_deadlines"] = waits
-        self._tail = _ENCODE(tail)[1:]
+        self._tail = _ENCODE(tail)[1:-1]  # (without its braces: the frame closes itself)
         self._texts: dict[int | None, bytes] = {}
-        self._unpadded: dict[int | None, bytes] = {}
-        self._length = padded_length(len(self._raw(None)))
+        self._parts: dict[int | None, tuple[list[bytes], int]] = {}
+        self._length = padded_length(self._parts_of(None)[1] + 1)
 
     def frames(self, seats: Iterable[int | None]) -> dict[int | None, bytes]:
         """The frames for these recipients (``None``: spectators), all of the update's length.
@@ -348,17 +384,18 @@ class SeatUpdates:
         Every frame is built before any is padded, so if the allowance ever proved too small
         every frame grows together: no recipient's frame is ever longer than another's.
         """
-        raw = {seat: self._raw(seat) for seat in seats}
-        longest = max((len(t) for t in raw.values()), default=0)
+        parts = {seat: self._parts_of(seat) for seat in seats}
+        longest = max((size for _, size in parts.values()), default=0) + 1
         if longest + len(_PAD) + 1 > self._length:
             log.error("update frame over its padded length; padding every frame further")
             self._length = padded_length(longest)
             self._texts = {}
         out = {}
-        for seat, text in raw.items():
-            padded = self._texts.get(seat)
+        texts = self._texts
+        for seat, (pieces, size) in parts.items():
+            padded = texts.get(seat)
             if padded is None:
-                padded = self._texts[seat] = pad_bytes(text, self._length)
+                padded = texts[seat] = self._padded(pieces, size)
             out[seat] = padded
         return out
 
@@ -371,54 +408,62 @@ class SeatUpdates:
         connection that sent it), of the update's length; None when it would not fit that
         length (the connection then gets an ``ack`` message of its own). Call after ``frames``
         (the length is final then)."""
-        raw = self._raw(seat)
-        text = b'%s,"ack":%s}' % (raw[:-1], _ENCODE(msg_id))
-        if len(text) + len(_PAD) + 1 > self._length:
+        pieces, size = self._parts_of(seat)
+        ack = b',"ack":' + _ENCODE(msg_id)
+        if size + len(ack) + 1 + len(_PAD) + 1 > self._length:
             return None
-        return pad_bytes(text, self._length)
+        return self._padded([*pieces, ack], size + len(ack))
 
     @property
     def length(self) -> int:
         """The length in bytes of every frame of this update."""
         return self._length
 
-    def _raw(self, seat: int | None) -> bytes:
-        raw = self._unpadded.get(seat)
-        if raw is None:
-            raw = self._unpadded[seat] = self._build(seat)
-        return raw
+    def _padded(self, pieces: list[bytes], size: int) -> bytes:
+        """The frame of ``pieces`` (``size`` bytes, an object without its closing brace) grown
+        to the update's length by its ``pad`` field (``pad_bytes``, in the same one join)."""
+        room = self._length - size - len(_PAD) - 2  # the pad's closing quote and the brace
+        if room < 0:
+            raise ValueError("frame longer than its padded length")
+        return b"".join([*pieces, _PAD_BYTES, b" " * room, b'"}'])
 
-    def _build(self, seat: int | None) -> bytes:
+    def _parts_of(self, seat: int | None) -> tuple[list[bytes], int]:
+        """``seat``'s frame as pieces, without its closing brace, and their length."""
+        got = self._parts.get(seat)
+        if got is None:
+            pieces = self._build(seat)
+            got = self._parts[seat] = (pieces, sum(map(len, pieces)))
+        return got
+
+    def _build(self, seat: int | None) -> list[bytes]:
         g = self._game
-        events = b",".join(
-            [
-                text if isinstance(text, bytes) else text[seat]  # type: ignore[index]  # (a seat)
-                for e, text in self._events
-                if e.visible_to(seat)
-            ]
-        )
-        own = _ENCODE(dict(zip(OWN_FIELDS, g.observer.own(seat), strict=True)))[1:-1]
+        events = self._public_events
+        if events is None:
+            events = b",".join(
+                [
+                    text if isinstance(text, bytes) else text[seat]  # type: ignore[index]
+                    for e, text in self._events
+                    if e.visible_to(seat)
+                ]
+            )
         legal = (
             b",".join([_action_json(a) for a in g.legal_actions(seat)]) if seat is not None else b""
         )
         # the speech rule reads the game as it reads a view (``engine/speech.py``)
-        quiet = _ENCODE(silenced(g, seat, self._chat))
-        return b"".join(
-            (
-                self._head,
-                events,
-                b'],"view":{',
-                self._view_mid,
-                b",",
-                own,
-                b'},"legal":[',
-                legal,
-                b'],"silenced":',
-                quiet,
-                b",",
-                self._tail,
-            )
-        )
+        return [
+            self._head,
+            events,
+            b'],"view":{',
+            self._view_mid,
+            b",",
+            _own_fields(g, seat),
+            b'},"legal":[',
+            legal,
+            b'],"silenced":',
+            _silenced_json(silenced(g, seat, self._chat)),
+            b",",
+            self._tail,
+        ]
 
 
 # ---------------------------------------------------------------------- stand-in moves
