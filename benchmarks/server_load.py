@@ -270,9 +270,11 @@ async def main_async(args: argparse.Namespace, base: str, pid: int | None) -> di
         await asyncio.wait_for(ready.wait(), 300)
         gc.collect()
         gc.freeze()  # the load generator's own GC pauses would count as server latency
+        gc_before = histogram_sum((await http.get("/metrics")).text, "sh_gc_pause_seconds")
         # start every game, spread over one thinking time so that they do not move in lockstep
         t0 = time.perf_counter()
         cpu0 = cpu_seconds(pid) if pid else float("nan")
+        sys0 = cpu_seconds(pid, system_only=True) if pid else float("nan")
         spy = start_py_spy(args.py_spy, pid, args.duration) if args.py_spy else None
         own0 = time.process_time()
 
@@ -287,6 +289,7 @@ async def main_async(args: argparse.Namespace, base: str, pid: int | None) -> di
         totals.stop = True
         elapsed = time.perf_counter() - t0
         server_cpu = (cpu_seconds(pid) if pid else float("nan")) - cpu0
+        server_sys = (cpu_seconds(pid, system_only=True) if pid else float("nan")) - sys0
         if spy is not None:
             spy.wait()
         client_cpu = time.process_time() - own0
@@ -311,6 +314,11 @@ async def main_async(args: argparse.Namespace, base: str, pid: int | None) -> di
         "metrics": metrics,
         "tables_started": len(tables),
         "server_cpu": server_cpu,
+        "server_sys": server_sys,
+        "server_gc": {
+            k: v - gc_before.get(k, 0.0)
+            for k, v in histogram_sum(metrics, "sh_gc_pause_seconds").items()
+        },
         "client_cpu": client_cpu,
     }
 
@@ -347,12 +355,14 @@ def start_py_spy(out: str, pid: int | None, duration: float) -> subprocess.Popen
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process (Linux /proc), or nan."""
+def cpu_seconds(pid: int, system_only: bool = False) -> float:
+    """User + system CPU time of a process (Linux /proc), or its system time alone (the
+    kernel's: socket writes and reads, the commit's file writes), or nan."""
     try:
         with open(f"/proc/{pid}/stat") as fh:
             fields = fh.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        ticks = int(fields[12]) + (0 if system_only else int(fields[11]))
+        return ticks / os.sysconf("SC_CLK_TCK")
     except (OSError, ValueError, IndexError):
         return float("nan")
 
@@ -388,6 +398,15 @@ def histogram_max_bucket(metrics: str, name: str) -> dict[str, float]:
     total = le_counts.get("+Inf", 0.0)
     return {
         f">{k}s": total - le_counts.get(k, 0.0) for k in ("0.01", "0.05", "0.1") if k in le_counts
+    }
+
+
+def histogram_sum(metrics: str, name: str) -> dict[str, float]:
+    """The sums of a server histogram's observations, by label set (``{generation="2"}``)."""
+    return {
+        line.split("{", 1)[1].split("}", 1)[0] if "{" in line else "": float(line.rsplit(" ", 1)[1])
+        for line in metrics.splitlines()
+        if line.startswith(name + "_sum")
     }
 
 
@@ -473,7 +492,17 @@ def main() -> int:
         "loop_lag_over": histogram_max_bucket(out["metrics"], "sh_loop_lag_seconds"),
         "gc_pauses_over": histogram_max_bucket(out["metrics"], "sh_gc_pause_seconds"),
         "server_cpu_s": round(server_cpu, 1),
-        "server_cpu_ms_per_action": round(1000 * server_cpu / served, 2) if served else None,
+        "server_cpu_ms_per_action": round(1000 * server_cpu / served, 3) if served else None,
+        "server_system_ms_per_action": (
+            round(1000 * out["server_sys"] / served, 3) if served else None
+        ),
+        # the server's garbage collections over the measured seconds (wall time), by generation
+        "server_gc_ms_per_action": {
+            k.split('"')[1] if '"' in k else k: round(1000 * v / served, 3)
+            for k, v in out["server_gc"].items()
+        }
+        if served
+        else None,
         "client_cpu_s": round(client_cpu, 1),
         "load_average": os.getloadavg()[0],
     }
