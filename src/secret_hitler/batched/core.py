@@ -111,6 +111,7 @@ def _new(
         post_power=z,
         winner=z - 1,
         reason=z,
+        top_decks=jnp.zeros((0,) if cfg.top_decking == "allowed" else (1,), I32),
         inv_parties=jnp.zeros(n, I32),
         peeks=jnp.zeros(n, I32),
         row=z,

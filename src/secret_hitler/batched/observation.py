@@ -37,19 +37,23 @@ assert _OWN_BITS == 7
 def _static(cfg: C.Config) -> np.ndarray:
     """The fields fixed for the game (players, board, zones), as 0/1."""
     layout = cfg.layout
-    out = np.zeros(layout.blocks["static"][1], np.uint32)
+    out = np.zeros(layout.size if cfg.game_types else layout.blocks["static"][1], np.uint32)
     out[layout["players"].offset : layout["players"].offset + cfg.players] = 1
     for slot, code in enumerate(cfg.board[: C.BOARD_SLOTS]):
         if code:
             out[layout["board"].offset + len(E.POWERS) * slot + code - 1] = 1
     for name, zone in (("hitler_zone", cfg.rules.hitler_zone), ("veto_zone", cfg.rules.veto_zone)):
         out[layout[name].offset + zone - 1] = 1
+    if cfg.game_types:  # the block's table part: no role of a game type dealt, the setting
+        out[layout["top_decking"].offset + E.TOP_DECKING.index(cfg.top_decking)] = 1
     return out
 
 
 def word_count(cfg: C.Config) -> int:
-    """How many 32-bit words hold the observation's bits."""
-    return (C.bits_end(cfg.history, cfg.claims) + 31) // 32
+    """How many 32-bit words hold the observation's bits (with a ``game_types`` block, every
+    position of the layout: the fractions' three stay zero there)."""
+    end = cfg.layout.size if cfg.game_types else C.bits_end(cfg.history, cfg.claims)
+    return (end + 31) // 32
 
 
 def _pack(bits: np.ndarray, size: int) -> np.ndarray:
@@ -164,9 +168,9 @@ def tail_of(cfg: C.Config, st: C.State) -> jax.Array:
 def _public(cfg: C.Config, st: C.State) -> _Words:
     """The words every seat sees alike: the table, the history rows (and their claims)."""
     layout = cfg.layout
-    assert [f.name for f in sorted(layout.fields.values(), key=lambda f: f.offset)][-3:] == list(
-        _FRACTIONS
-    )
+    end = layout.blocks["dynamic"][1]  # the fractions end the default layout
+    fields = sorted((f for f in layout.fields.values() if f.offset < end), key=lambda f: f.offset)
+    assert [f.name for f in fields][-3:] == list(_FRACTIONS)
     static = _pack(_static(cfg), word_count(cfg))
     w = _Words(cfg, [jnp.asarray(x, U32) if x else None for x in static])
     if cfg.history:  # the rows before, and the current one
@@ -204,6 +208,9 @@ def _public(cfg: C.Config, st: C.State) -> _Words:
     w.put("veto_proposed", ph == C.VETO_RESPONSE)
     w.put("hitler_zone_active", st.fascist >= cfg.rules.hitler_zone)
     w.put("winner", _one(st.winner))
+    if cfg.game_types:  # a chaos by failed elections now ends the game (top_decking.ends_game)
+        forbidden = cfg.top_decking == "forbidden" or st.top_decks[0] > 0
+        w.put("top_deck_forbidden", jnp.asarray(forbidden))
     return w
 
 
@@ -234,11 +241,14 @@ def _private(cfg: C.Config, st: C.State, w: _Words, seat: jax.Array, own: jax.Ar
     known = jnp.where(st.winner >= 0, roles30, known)
     w.put("known_roles", known)
     if per_seat:
-        w.put("investigations", st.inv_parties)
+        found = st.inv_parties
         w.put("peek", st.peeks)
     else:
-        w.put("investigations", C.of_seat(st.inv_parties, seat))
+        found = C.of_seat(st.inv_parties, seat)
         w.put("peek", C.of_seat(st.peeks, seat))
+    w.put("investigations", found)
+    if cfg.game_types:  # the block's known parties: the roles' known, and the investigations
+        w.put("known_parties", _parties(known, n) | found)
     if cfg.history:  # the rows before, and the current one
         first, _ = C.field_words(cfg, "own_history")
         for j in range(own.shape[-1]):
@@ -258,6 +268,17 @@ def _private(cfg: C.Config, st: C.State, w: _Words, seat: jax.Array, own: jax.Ar
     )
     w.put("hand_liberal", _one(jnp.where(holds, st.hand_l, 0)))
     w.put("hand_fascist", _one(jnp.where(holds, st.hand_f, 0)))
+
+
+def _parties(known: jax.Array, n: int) -> jax.Array:
+    """The parties (2 bits a seat: liberal, fascist) of the roles in ``known`` (3 bits a seat:
+    liberal, fascist, Hitler)."""
+    out = jnp.zeros_like(known)
+    for s in range(n):
+        liberal = jnp.right_shift(known, 3 * s) & 1
+        fascist = (jnp.right_shift(known, 3 * s + 1) | jnp.right_shift(known, 3 * s + 2)) & 1
+        out = out | jnp.left_shift(liberal, 2 * s) | jnp.left_shift(fascist, 2 * s + 1)
+    return out
 
 
 def _stack(w: _Words, shape: tuple[int, ...]) -> jax.Array:
@@ -299,7 +320,7 @@ def all_words(cfg: C.Config, st: C.State, phases: frozenset[int] | None = None) 
 
 def observe_seat(cfg: C.Config, st: C.State, seat: jax.Array) -> jax.Array:
     """float32[layout size]: what ``seat`` may know, as the environment encodes it."""
-    return C.unpack(*words_of(cfg, st, seat), cfg.history, cfg.claims)
+    return C.unpack(*words_of(cfg, st, seat), cfg.history, cfg.claims, cfg.game_types)
 
 
 # ---------------------------------------------------------------- a batch's observations
@@ -320,7 +341,7 @@ def current_observation(st: C.State) -> jax.Array:
     """float32[..., layout size]: the current player's observation, the environment's vector;
     inside a caller's ``jit`` the unpacking fuses into what reads it."""
     cfg = st.config
-    return C.unpack(current_obs_words(st), obs_tail(st), cfg.history, cfg.claims)
+    return C.unpack(current_obs_words(st), obs_tail(st), cfg.history, cfg.claims, cfg.game_types)
 
 
 def all_obs_words(st: C.State) -> jax.Array:
@@ -334,4 +355,5 @@ def all_observations(st: C.State) -> jax.Array:
     words = all_obs_words(st)
     tail = jnp.expand_dims(obs_tail(st), -2)
     tail = jnp.broadcast_to(tail, (*words.shape[:-1], tail.shape[-1]))
-    return C.unpack(words, tail, st.config.history, st.config.claims)
+    cfg = st.config
+    return C.unpack(words, tail, cfg.history, cfg.claims, cfg.game_types)

@@ -122,12 +122,13 @@ class Turn:
         tail = jnp.broadcast_to(
             self.obs_tail[..., None, :], (*self.obs_words.shape[:-1], self.obs_tail.shape[-1])
         )
-        return S.unpack(self.obs_words, tail, self.config.history, self.config.claims)
+        cfg = self.config
+        return S.unpack(self.obs_words, tail, cfg.history, cfg.claims, cfg.game_types)
 
     @property
     def legal_action_mask(self) -> jax.Array:
         """bool[..., k, num_actions]: each one's legal actions."""
-        return S.unpack_mask(self.mask_words)
+        return S.unpack_mask(self.mask_words, self.config.num_actions)
 
 
 jax.tree_util.register_dataclass(

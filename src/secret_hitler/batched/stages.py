@@ -253,6 +253,8 @@ def _vote(g: _Step) -> None:
     st = g.st
     pres, chan, fascist = st.candidate, st.nominee, st.fascist
     g.set(elected, president=pres, chancellor=chan)
+    if g.cfg.top_decking != "allowed":  # a passed election clears the count (Game._elected)
+        g.set(elected, top_decks=jnp.zeros(1, I32))
     if rules.term_limits != "last_enacted":
         g.set(elected, limit_pres=pres, limit_chan=chan, limit_round=st.round)
     if rules.tracker_resets_on_election:
@@ -336,6 +338,14 @@ def _tracker(g: _Step) -> None:
     tracker = g.st.tracker + moved
     g.set(moved, tracker=tracker)
     chaos = moved & (tracker >= CHAOS_AT)
+    if cfg.top_decking != "allowed":  # no top-decking (Game._top_deck): a failed election's
+        # chaos ends the game (forbidden, or not_twice after one since the last passed election)
+        count = g.st.top_decks
+        ends = count > 0 if cfg.top_decking == "not_twice" else jnp.ones(1, bool)
+        top_decked = chaos & L.failed & ends[0]
+        g.win(top_decked, 1, "top_decked")
+        g.set(chaos & L.failed & ~top_decked, top_decks=count + 1)
+        chaos = chaos & ~top_decked
     g.st, top = P.draw(g.st, chaos, 1)
     g.set(chaos, tracker=0)
     if cfg.rules.chaos_clears_term_limits:

@@ -70,6 +70,7 @@ REASONS = (
     "six_fascist_policies",
     "hitler_elected",
     "hitler_executed",
+    "top_decked",  # no top-decking (``Config.top_decking``): a failed election's chaos ends it
 )
 
 # The current history row's word (``State.row``): president, chancellor and what happened in
@@ -106,10 +107,11 @@ class Config:
     claims are in the action space and observation (the environment's ``claims``). Everything
     is resolved by the engine's ``Rules``: a rebalanced table's deck and starting track
     (``Rules.deck_for``, ``Rules.start_track_for``) are constants of the compiled program, so
-    a table that is not rebalanced compiles to the program it always did. The game types that
-    deal new roles or end games otherwise (``encoding.game_types_of``: Avalon SH, the
-    Monarchist, no top-decking) are refused: the batched engine does not play them
-    (docs/batched.md, "Game types")."""
+    a table that is not rebalanced compiles to the program it always did. No top-decking
+    (``top_decking`` not allowed) adds the environment's ``game_types`` observation block and
+    action block (``game_types``); the game types that deal new roles (Avalon SH, the
+    Monarchist) are refused: the batched engine does not play them (docs/batched.md, "Game
+    types")."""
 
     players: int = 7
     rules: Any = "official"
@@ -120,10 +122,10 @@ class Config:
     def __post_init__(self) -> None:
         rules = self.rules if isinstance(self.rules, Rules) else Rules.from_json(self.rules)
         rules.validate(self.players)  # the engine's checks, its messages
-        if E.game_types_of(rules):
+        if rules.avalon != "off" or rules.monarchist:
             raise ValueError(
-                "the batched engine plays the presets and rebalanced tables, not Avalon SH, "
-                "the Monarchist or no top-decking (docs/batched.md, 'Game types'); "
+                "the batched engine plays the presets, rebalanced tables and no top-decking, "
+                "not Avalon SH or the Monarchist (docs/batched.md, 'Game types'); "
                 "use the environment (secret_hitler.env) for those"
             )
         if sum(rules.deck_for(self.players)) > 31:
@@ -159,12 +161,23 @@ class Config:
         return sum(self.deck)
 
     @property
+    def top_decking(self) -> str:
+        """The no top-decking setting (``Rules.top_decking``): "allowed" costs nothing."""
+        return str(self.resolved.top_decking)
+
+    @property
+    def game_types(self) -> bool:
+        """The table needs the environment's ``game_types`` blocks (``encoding.game_types_of``;
+        of those the batched engine plays only no top-decking)."""
+        return bool(E.game_types_of(self.resolved))
+
+    @property
     def layout(self) -> E.Layout:
-        return _layout(self.history, self.claims)
+        return _layout(self.history, self.claims, self.game_types)
 
     @property
     def num_actions(self) -> int:
-        return E.num_actions(self.claims)
+        return E.num_actions(self.claims, self.game_types)
 
     @property
     def mask_size(self) -> int:
@@ -179,8 +192,8 @@ class Config:
 
 
 @functools.cache
-def _layout(history: int, claims: bool) -> E.Layout:
-    return E.Layout(history, claims)
+def _layout(history: int, claims: bool, game_types: bool = False) -> E.Layout:
+    return E.Layout(history, claims, game_types)
 
 
 def field_words(cfg: Config, name: str) -> tuple[int, int]:
@@ -249,6 +262,8 @@ class State:
     post_power: jax.Array  # a special election to use after the session
     winner: jax.Array  # -1 none, 0 liberal, 1 fascist
     reason: jax.Array  # REASONS index
+    top_decks: jax.Array  # int32[1] under no top-decking (else empty): chaos by failed
+    # elections since the last passed election (Game._top_decks)
     # -- what each seat learned, as the observation lays it out
     inv_parties: jax.Array  # int32[players]: per seat, the parties it found (bit 2t + party)
     peeks: jax.Array  # int32[players]: per seat, its last peek (bit 2i + policy of the i-th)
@@ -295,7 +310,7 @@ class State:
     @property
     def legal_action_mask(self) -> jax.Array:
         """bool[..., num_actions]: the current player's legal actions."""
-        return unpack_mask(self.mask_words)
+        return unpack_mask(self.mask_words, self.config.num_actions)
 
     @property
     def seat_mask_words(self) -> jax.Array:
@@ -305,7 +320,7 @@ class State:
     @property
     def legal_action_masks(self) -> jax.Array:
         """bool[..., players, num_actions]: every seat's legal actions in ``Env.step_all``."""
-        return unpack_mask(self.seat_mask_words)
+        return unpack_mask(self.seat_mask_words, self.config.num_actions)
 
 
 _DATA_FIELDS = tuple(f.name for f in dataclasses.fields(State) if f.name != "config")
@@ -325,7 +340,8 @@ OBS_FRACTIONS = ("draw_pile", "discard_pile", "round")
 
 
 def bits_end(history: int, claims: bool = False) -> int:
-    """Where the observation's bits end (its fractions begin)."""
+    """Where the default layout's bits end (its fractions begin; a ``game_types`` block's bits
+    follow them)."""
     return _layout(history, claims)[OBS_FRACTIONS[0]].offset
 
 
@@ -348,16 +364,24 @@ def or_bits(words: list[jax.Array], offset: int, width: int, pattern: jax.Array)
         words[word + 1] = words[word + 1] | jnp.right_shift(pattern, 32 - shift)
 
 
-def unpack_mask(words: jax.Array) -> jax.Array:
-    """bool[..., num_actions] of a mask's words (2 words: 51 actions, 3: with claims)."""
-    return _bits(words, E.num_actions(claims=words.shape[-1] > 2)).astype(bool)
+def unpack_mask(words: jax.Array, size: int | None = None) -> jax.Array:
+    """bool[..., size] of a mask's words (``Config.num_actions``; by default 51 actions in 2
+    words, 68 in 3: with claims)."""
+    if size is None:
+        size = E.num_actions(claims=words.shape[-1] > 2)
+    return _bits(words, size).astype(bool)
 
 
-def unpack(words: jax.Array, tail: jax.Array, history: int, claims: bool = False) -> jax.Array:
-    """The float32 observation vector of its bit words and the three fractions that end it;
-    any leading batch axes."""
-    bits = _bits(words, bits_end(history, claims))
-    return jnp.concatenate([bits.astype(F32), tail], axis=-1)
+def unpack(
+    words: jax.Array, tail: jax.Array, history: int, claims: bool = False, game_types: bool = False
+) -> jax.Array:
+    """The float32 observation vector of its bit words and the three fractions that end the
+    default layout (with ``game_types`` the block's bits follow them); any leading batch axes."""
+    end = bits_end(history, claims)
+    if not game_types:
+        return jnp.concatenate([_bits(words, end).astype(F32), tail], axis=-1)
+    bits = _bits(words, _layout(history, claims, True).size).astype(F32)
+    return jnp.concatenate([bits[..., :end], tail, bits[..., end + len(OBS_FRACTIONS) :]], -1)
 
 
 # ------------------------------------------------------------------------------ bit helpers
@@ -500,7 +524,7 @@ def mask_words(
 
 def legal_mask(cfg: Config, st: State, seat: jax.Array) -> jax.Array:
     """bool[num_actions]: ``mask_words`` unpacked."""
-    return unpack_mask(mask_words(cfg, st, seat))
+    return unpack_mask(mask_words(cfg, st, seat), cfg.num_actions)
 
 
 def seat_mask_words(cfg: Config, st: State, phases: frozenset[int] = DECISION_PHASES) -> jax.Array:
