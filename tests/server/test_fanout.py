@@ -177,3 +177,66 @@ def test_a_stalled_or_vanished_reader_blocks_nobody_and_acks_ride_in_updates(
         await asyncio.gather(*(c.close() for c in [*players, stalled]))
 
     asyncio.run(scenario())
+
+
+def _client_frame(opcode: Opcode, payload: bytes, fin: bool = True) -> bytes:
+    """A frame as a client sends it (masked, RFC 6455 5.3)."""
+    return Frame(opcode, payload, fin=fin).serialize(mask=True, extensions=[])
+
+
+def test_small_text_frames_are_read_up_to_the_first_frame_websockets_must_read() -> None:
+    small = [b"", b"a", b'{"v":1,"type":"ping"}', "é".encode() * 62 + b"x"]  # 0..125 bytes
+    head = b"".join(_client_frame(Opcode.TEXT, p) for p in small)
+    last = _client_frame(Opcode.TEXT, b"z")
+    assert sockets.small_text_frames(head + last) == ([*small, b"z"], len(head + last))
+    for rest in (
+        _client_frame(Opcode.TEXT, b"y" * 126),  # a longer frame
+        _client_frame(Opcode.PING, b"p"),  # a control frame
+        _client_frame(Opcode.TEXT, b"part", fin=False) + _client_frame(Opcode.CONT, b"2"),
+        _client_frame(Opcode.BINARY, b"b"),
+        Frame(Opcode.TEXT, b"unmasked").serialize(mask=False, extensions=[]),
+    ):
+        assert sockets.small_text_frames(head + rest + last) == (small, len(head))
+    for cut in range(1, 12):  # an incomplete frame: its rest is still to come
+        incomplete = _client_frame(Opcode.TEXT, b"cut short")[:-cut]
+        assert sockets.small_text_frames(head + incomplete) == (small, len(head))
+
+
+def test_messages_sent_together_are_answered_in_order_whatever_their_frames(
+    server: Server,
+) -> None:
+    """Small text frames read by the server's own reader, the rest by websockets': a client's
+    messages, written to the socket at once in every kind of frame, are each answered, in the
+    order they were sent, a ping in their midst disturbing none of them."""
+
+    async def scenario() -> None:
+        token = session(server, "Framer")
+        table = await ahttp(
+            server, "POST", "/api/tables", {"players": 5, "auto_start": False}, token
+        )
+        client = Client(server, token, "framer")
+        await _hello(client, table["id"], "update")
+
+        def message(n: int, size: int = 0) -> bytes:  # answered by an error naming its id
+            return json.dumps({"v": 1, "type": "nope", "id": f"m{n}", "x": "x" * size}).encode()
+
+        frames = [
+            _client_frame(Opcode.TEXT, message(1)),
+            _client_frame(Opcode.TEXT, message(2)),
+            _client_frame(Opcode.TEXT, message(3, 300)),  # a longer frame
+            _client_frame(Opcode.TEXT, message(4)),
+            _client_frame(Opcode.PING, b"beat"),
+            _client_frame(Opcode.TEXT, message(5)),
+            _client_frame(Opcode.TEXT, message(6)[:10], fin=False),  # a fragmented message
+            _client_frame(Opcode.CONT, message(6)[10:]),
+            _client_frame(Opcode.TEXT, message(7)),
+        ]
+        client.ws.transport.write(b"".join(frames))
+        answered = [
+            (await client.recv_until(lambda m: m["type"] == "error"))["id"] for _ in range(7)
+        ]
+        assert answered == [f"m{n}" for n in range(1, 8)]
+        await asyncio.wait_for(await client.ws.ping(), 10)  # (the connection still answers)
+        await client.close()
+
+    asyncio.run(scenario())
