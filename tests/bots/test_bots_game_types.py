@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from bot_games import claims_after_a_step
 from test_posterior_presets import _single_world_loglik
 
 from secret_hitler.bots import make_agent
@@ -315,12 +316,7 @@ def test_the_posterior_is_bayes_rule_world_by_world(rules: Any, n: int) -> None:
             seat = game.to_act()[0]
             legal = [a for a in game.legal_actions(seat) if a.type != "claim"]
             game.apply(agents[seat].act(game.view(seat), legal))
-            for s in range(n):
-                options = [a for a in game.legal_actions(s) if a.type == "claim"]
-                if options and not game.finished:
-                    for claim in agents[s].claims(game.view(s), options):
-                        if game.is_legal(claim):
-                            game.apply(claim)
+            claims_after_a_step(game, agents)
             step += 1
             assassinating = game.phase is Phase.ASSASSINATE
             if game.finished or (step % 11 and not assassinating):

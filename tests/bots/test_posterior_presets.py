@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from bot_games import claims_after_a_step
 
 from secret_hitler.bots import beliefs as B
 from secret_hitler.bots import make_agent, posterior
@@ -101,12 +102,7 @@ def test_posterior_matches_brute_force(
             legal = [a for a in game.legal_actions(seat) if a.type != "claim"]
             action = agents[seat].act(game.view(seat), legal)
             game.apply(action)
-            for s in range(players):
-                options = [a for a in game.legal_actions(s) if a.type == "claim"]
-                if options and not game.finished:
-                    for claim in agents[s].claims(game.view(s), options):
-                        if game.is_legal(claim):
-                            game.apply(claim)
+            claims_after_a_step(game, agents)
             if action.type == "execute" and not game.finished:
                 assert action.target is not None
                 executed.add(action.target)
