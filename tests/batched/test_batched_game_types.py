@@ -1,11 +1,13 @@
 """secrethitler.io's game types in the batched engine, judged by the engine as the presets are
 (test_batched_engine.py): the rebalanced 6-, 7- and 9-player tables (another deck, and at 6
-players one fascist policy on the track from the start) and no top-decking (a failed election's
-chaos ends the game: always, or the second since the last passed election) deal as the engine
-deals them, every random game replays in the engine to the same end, and sampled games see and
-may do at every step what the environment's seats see and may do (with no top-decking the
-environment's ``game_types`` blocks: 61 actions, 908 floats). The game types the batched engine
-does not play are refused with a clear error."""
+players one fascist policy on the track from the start), no top-decking (a failed election's
+chaos ends the game: always, or the second since the last passed election) and Avalon SH
+(Merlin, with Percival and Morgana, Hitler's assassination after a liberal win) deal as the
+engine deals them, every random game replays in the engine to the same end, and sampled games
+see and may do at every step what the environment's seats see and may do (with no top-decking
+and Avalon SH the environment's ``game_types`` blocks: 61 actions, 908 floats, with the nights
+and the assassination). The game types the batched engine does not play are refused with a
+clear error."""
 
 from __future__ import annotations
 
@@ -19,8 +21,10 @@ from test_batched_engine import STEPS, _fixings, _summary  # noqa: E402
 
 from secret_hitler.batched import core as C  # noqa: E402
 from secret_hitler.batched import play, record  # noqa: E402
+from secret_hitler.batched.state import ASSASSINATE  # noqa: E402
 from secret_hitler.engine import Game, Rules, replay, replay_summary  # noqa: E402
 from secret_hitler.env import raw_env  # noqa: E402
+from secret_hitler.env.encoding import assassinate_base  # noqa: E402
 
 # the site's lobby offers the three checkboxes together; each applies at its own count
 REBALANCED = {"preset": "secrethitler-io", "rebalanced": [6, 7, 9]}
@@ -30,10 +34,39 @@ TABLES = [
     (9, REBALANCED),
     (7, {"preset": "secrethitler-io", "top_decking": "forbidden"}),
     (6, {"preset": "secrethitler-io", "top_decking": "not_twice", "rebalanced": [6]}),
+    (7, {"preset": "secrethitler-io", "avalon": "merlin"}),
+    (9, {"preset": "secrethitler-io", "avalon": "percival"}),
 ]
-IDS = ["rebalanced-6", "rebalanced-7", "rebalanced-9", "no-top-decking-7", "not-twice-6"]
+IDS = [
+    "rebalanced-6",
+    "rebalanced-7",
+    "rebalanced-9",
+    "no-top-decking-7",
+    "not-twice-6",
+    "avalon-7",
+    "percival-9",
+]
 GAMES = 256
 SAMPLED = 3
+AVALON_SAMPLED = 8  # some of them reach the assassination
+LIBERAL_WINS = {"five_liberal_policies", "hitler_executed"}
+
+
+def _avalon_summary(final: C.State, g: int, players: int, last_action: int) -> dict[str, object]:
+    """``_summary`` with Avalon SH's ``assassination`` (``last_action`` -1: not Avalon SH):
+    every liberal win went through it (Hitler executed, or the fifth liberal policy), Merlin
+    named or not, the last action naming the target."""
+    out = _summary(final, g, players)
+    reason = out["reason"]
+    if last_action >= 0 and (reason in LIBERAL_WINS or reason == "merlin_assassinated"):
+        hitler = int(final.hitler[g])
+        shot = not (int(final.alive[g]) >> hitler) & 1
+        out["assassination"] = {
+            "hitler": hitler,
+            "trigger": "hitler_executed" if shot else "five_liberal_policies",
+            "target": last_action - assassinate_base(claims=False),
+        }
+    return out
 
 
 @pytest.mark.parametrize(("players", "rules"), TABLES, ids=IDS)
@@ -49,6 +82,7 @@ def test_every_game_replays_in_the_engine_to_the_same_end(
     assert np.all(np.asarray(state.liberal) == engine.liberal)
     assert np.all(np.asarray(state.fascist) == engine.fascist)
     deck = sorted(p.value for p in engine.initial_deck)
+    cards = sorted(r.value for r in engine.roles)  # the table's role cards (composition)
     final, seats, actions = play.random_games(env.config, state, jax.random.key(8), STEPS)
     final = jax.device_get(final)
     assert bool(np.all(final.terminated)) and not bool(np.any(final.truncated))
@@ -56,13 +90,17 @@ def test_every_game_replays_in_the_engine_to_the_same_end(
     for g, rec in enumerate(record.to_records(env.config, final, seats, actions)):
         assert Rules.from_json(rec["rules"]) == env.config.rules
         assert sorted(rec["deck"]) == deck  # the engine's deck for this count
+        assert sorted(rec["roles"]) == cards
         result = replay(rec)  # every action checked, the recorded result too
         assert result.ok, (g, result.error)
         expected = replay_summary(result.game)
         expected.pop("next")
-        assert _summary(final, g, players) == expected, g
+        last = int(actions[int(final.steps[g]) - 1, g]) if env.config.avalon else -1
+        assert _avalon_summary(final, g, players, last) == expected, g
         reasons.add(expected["reason"])
     assert ("top_decked" in reasons) == (env.config.top_decking != "allowed")
+    assert ("merlin_assassinated" in reasons) == env.config.avalon
+    assert reasons >= LIBERAL_WINS  # under Avalon SH: Merlin not found
 
 
 @pytest.mark.parametrize(("players", "rules"), TABLES, ids=IDS)
@@ -71,13 +109,18 @@ def test_observations_and_masks_equal_the_environments(
 ) -> None:
     """Sampled games stepped in both with the same fixings and actions: the current player,
     every seat's observation (the pile fractions of a 16-policy deck, the ``game_types`` block
-    and its known parties included) and mask at every step, and the rewards at the end."""
+    and its known parties included) and mask at every step, and the rewards at the end. Under
+    Avalon SH some of the games reach the assassination (Merlin's, Percival's and Hitler's
+    knowledge, the phase, Hitler's mask)."""
     benv = C.Env(players, rules)
-    state = benv.init(jax.random.split(jax.random.key(30 + players), SAMPLED))
+    sampled = AVALON_SAMPLED if benv.config.avalon else SAMPLED
+    state = benv.init(jax.random.split(jax.random.key(30 + players), sampled))
     final, seats, actions, states = play.random_games(
         benv.config, state, jax.random.key(4), STEPS, True
     )
     final, seats, actions = jax.device_get((final, seats, actions))
+    assassinations = np.any(np.asarray(states.phase) == ASSASSINATE, axis=0)
+    assert bool(np.any(assassinations)) == benv.config.avalon
     every_seat = np.tile(np.arange(players), STEPS)
     for g, rec in enumerate(record.to_records(benv.config, final, seats, actions)):
         mine = jax.tree.map(lambda x, g=g: np.repeat(np.asarray(x[:, g]), players, 0), states)
@@ -100,18 +143,16 @@ def test_observations_and_masks_equal_the_environments(
 
 
 @pytest.mark.parametrize(
-    "game_type",
-    [
-        {"avalon": "merlin"},
-        {"avalon": "percival"},
-        {"monarchist": True},
-    ],
-    ids=["avalon", "percival", "monarchist"],
+    ("game_type", "claims"),
+    [({"monarchist": True}, False), ({"avalon": "percival"}, True)],
+    ids=["monarchist", "avalon-claims"],
 )
-def test_game_types_it_does_not_play_are_refused_clearly(game_type: dict[str, object]) -> None:
-    """A table of roles or endings the batched engine has no place for is refused at
-    configuration, saying what it plays and where the game type is played, instead of being
-    played as a plain game."""
-    with pytest.raises(ValueError, match="not Avalon SH or the Monarchist") as error:
-        C.Config(7, {"preset": "secrethitler-io", **game_type})
+def test_game_types_it_does_not_play_are_refused_clearly(
+    game_type: dict[str, object], claims: bool
+) -> None:
+    """A table the batched engine has no place for (the Monarchist's roles and winners, Avalon
+    SH with claims) is refused at configuration, saying what it plays and where the game type
+    is played, instead of being played otherwise."""
+    with pytest.raises(ValueError, match="not the Monarchist or Avalon SH with claims") as error:
+        C.Config(7, {"preset": "secrethitler-io", **game_type}, claims=claims)
     assert "secret_hitler.env" in str(error.value)

@@ -17,6 +17,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 
+from ..engine.types import Role
 from ..env import encoding as E
 from . import observation as O
 from . import stages
@@ -29,8 +30,11 @@ from .state import (
     I32,
     LIBERAL,
     MAX_RESHUFFLES,
+    MERLIN,
+    MORGANA,
     NOMINATE,
     NUM_ACTIONS,
+    PERCIVAL,
     REASONS,
     U32,
     VOTE,
@@ -48,7 +52,14 @@ from .state import (
 
 # ------------------------------------------------------------------------------ the game
 def _new(
-    cfg: Config, roles: Any, first: Any, deck: Any, fixed: Any, n_fixed: Any, seed: Any
+    cfg: Config,
+    roles: Any,
+    first: Any,
+    deck: Any,
+    fixed: Any,
+    n_fixed: Any,
+    seed: Any,
+    special: Any = None,
 ) -> State:
     n = cfg.players
     z = jnp.zeros((), I32)
@@ -111,7 +122,6 @@ def _new(
         post_power=z,
         winner=z - 1,
         reason=z,
-        top_decks=jnp.zeros((0,) if cfg.top_decking == "allowed" else (1,), I32),
         inv_parties=jnp.zeros(n, I32),
         peeks=jnp.zeros(n, I32),
         row=z,
@@ -129,6 +139,10 @@ def _new(
         rewards=jnp.zeros(n, F32),
         terminated=jnp.zeros((), bool),
         truncated=jnp.zeros((), bool),
+        special=jnp.zeros(E.MAX_SEATS if cfg.avalon else 0, I32)
+        if special is None
+        else jnp.asarray(special, I32),
+        top_decks=jnp.zeros((0,) if cfg.top_decking == "allowed" else (1,), I32),
     )
     return _outputs(cfg, st, jnp.zeros((), bool))
 
@@ -141,21 +155,65 @@ def init(cfg: Config, key: jax.Array) -> State:
     n = cfg.players
     words = jax.random.bits(key, (4,), U32)
     v = randoms(words[2:], 0, jnp.arange(n + 1 + cfg.deck_size))
-    hitler, fascists = jnp.ones((), I32), jnp.asarray(cfg.rules.fascist_count(n), I32)
-    roles = []
-    for i in range(n):
-        x = v[i] * (n - i)
-        is_hitler = x < jnp.left_shift(hitler, 23)
-        is_fascist = ~is_hitler & (x < jnp.left_shift(hitler + fascists, 23))
-        roles.append(jnp.where(is_hitler, HITLER, jnp.where(is_fascist, FASCIST, LIBERAL)))
-        hitler, fascists = hitler - is_hitler, fascists - is_fascist
-    roles_ = jnp.concatenate([jnp.stack(roles).astype(I32), jnp.zeros(E.MAX_SEATS - n, I32)])
+    special_ = None
+    if cfg.avalon:
+        roles_, special_ = _deal_cards(cfg, v[:n])
+    else:
+        hitler, fascists = jnp.ones((), I32), jnp.asarray(cfg.rules.fascist_count(n), I32)
+        roles = []
+        for i in range(n):
+            x = v[i] * (n - i)
+            is_hitler = x < jnp.left_shift(hitler, 23)
+            is_fascist = ~is_hitler & (x < jnp.left_shift(hitler + fascists, 23))
+            roles.append(jnp.where(is_hitler, HITLER, jnp.where(is_fascist, FASCIST, LIBERAL)))
+            hitler, fascists = hitler - is_hitler, fascists - is_fascist
+        roles_ = jnp.concatenate([jnp.stack(roles).astype(I32), jnp.zeros(E.MAX_SEATS - n, I32)])
     if cfg.rules.first_president == "first_seat":
         first = jnp.zeros((), I32)
     else:
         first = jnp.right_shift(v[n] * n, 23)
     deck = arrange(v[n + 1 :], cfg.deck_size, cfg.deck[1])
-    return _new(cfg, roles_, first, deck, jnp.zeros(MAX_RESHUFFLES, I32), 0, words[:2])
+    return _new(cfg, roles_, first, deck, jnp.zeros(MAX_RESHUFFLES, I32), 0, words[:2], special_)
+
+
+#: The engine's role cards as (class, special role) in the batched state.
+_CARDS = {
+    Role.HITLER: (HITLER, 0),
+    Role.FASCIST: (FASCIST, 0),
+    Role.MORGANA: (FASCIST, MORGANA),
+    Role.MERLIN: (LIBERAL, MERLIN),
+    Role.PERCIVAL: (LIBERAL, PERCIVAL),
+    Role.LIBERAL: (LIBERAL, 0),
+}
+
+
+def _deal_cards(cfg: Config, v: jax.Array) -> tuple[jax.Array, jax.Array]:
+    """The deal of ``Rules.composition`` (Avalon SH's cards): each seat in turn gets a card
+    kind with probability (cards left of it) / (cards left), from 23 random bits."""
+    n = cfg.players
+    kinds = cfg.resolved.composition(n)
+    left = [jnp.asarray(count, I32) for _, count in kinds]
+    roles, special = [], []
+    for i in range(n):
+        x = v[i] * (n - i)
+        below = jnp.zeros((), I32)
+        taken = jnp.zeros((), bool)
+        role, extra = jnp.zeros((), I32), jnp.zeros((), I32)
+        for k, (card, _) in enumerate(kinds):
+            below = below + left[k]
+            this = ~taken & (x < jnp.left_shift(below, 23))
+            cls, spec = _CARDS[card]
+            role = jnp.where(this, cls, role)
+            extra = jnp.where(this, spec, extra)
+            left[k] = left[k] - this
+            taken = taken | this
+        roles.append(role)
+        special.append(extra)
+    pad = jnp.zeros(E.MAX_SEATS - n, I32)
+    return (
+        jnp.concatenate([jnp.stack(roles).astype(I32), pad]),
+        jnp.concatenate([jnp.stack(special).astype(I32), pad]),
+    )
 
 
 def init_fixed(
@@ -166,12 +224,13 @@ def init_fixed(
     deck: Any,
     fixed_piles: Any,
     fixed: Any,
+    special: Any = None,
 ) -> State:
-    """A game whose deal, first president, deck and first ``fixed`` reshuffles are given (as
-    a record fixes them; ``record.from_record`` builds these from a record); later reshuffles
-    come from ``key``."""
+    """A game whose deal (with Avalon SH its ``special`` roles), first president, deck and
+    first ``fixed`` reshuffles are given (as a record fixes them; ``record.from_record`` builds
+    these from a record); later reshuffles come from ``key``."""
     seed = jax.random.bits(key, (2,), U32)
-    return _new(cfg, roles, first_president, deck, fixed_piles, fixed, seed)
+    return _new(cfg, roles, first_president, deck, fixed_piles, fixed, seed, special)
 
 
 def _is_legal(words: jax.Array, a: jax.Array, size: int) -> jax.Array:
@@ -208,12 +267,19 @@ def step_phase(cfg: Config, st: State, actions: jax.Array, phases: frozenset[int
     return _step_one(cfg, st, actions[0], phases)
 
 
+def _is_claim(cfg: Config, a: jax.Array) -> jax.Array:
+    """Whether index ``a`` is a claim (the game types' action block follows the claims)."""
+    if cfg.game_types:
+        return (a >= NUM_ACTIONS) & (a < E.assassinate_base(cfg.claims))
+    return a >= NUM_ACTIONS
+
+
 def _step_one(cfg: Config, st: State, action: jax.Array, phases: frozenset[int]) -> State:
     a = jnp.asarray(action, I32)
     seat = st.current_player
     legal = _is_legal(mask_words(cfg, st, seat, phases), a, cfg.num_actions)
     is_vote = (a == E.JA) | (a == E.NEIN)
-    is_claim = a >= NUM_ACTIONS
+    is_claim = _is_claim(cfg, a)
     votes = jnp.where(legal & is_vote, _bit(seat), 0)
     ja = jnp.where(legal & (a == E.JA), _bit(seat), 0)
     move = jnp.where(legal & ~is_vote & ~is_claim, a, -1)
@@ -228,7 +294,7 @@ def _step_seats(cfg: Config, st: State, actions: jax.Array, phases: frozenset[in
     seats = jnp.arange(cfg.players, dtype=I32)
     legal = _is_legal(seat_mask_words(cfg, st, phases), acts, cfg.num_actions)
     is_vote = (acts == E.JA) | (acts == E.NEIN)
-    is_claim = acts >= NUM_ACTIONS
+    is_claim = _is_claim(cfg, acts)
     votes = jnp.sum(jnp.where(legal & is_vote, jnp.left_shift(1, seats), 0))
     ja = jnp.sum(jnp.where(legal & (acts == E.JA), jnp.left_shift(1, seats), 0))
     move = jnp.max(jnp.where(legal & ~is_vote & ~is_claim, acts, -1))  # the decider's, or none
@@ -290,6 +356,8 @@ def _outputs(cfg: Config, st: State, just_won: jax.Array) -> State:
     st = st.replace(current_player=current_player(cfg, st))
     team = jnp.right_shift(st.team, jnp.arange(cfg.players, dtype=I32)) & 1
     reward = jnp.where(team == st.winner, 1.0, -1.0).astype(F32)
+    if cfg.avalon:  # a liberal win opening the assassination ends the step, not the game
+        just_won = just_won & (st.winner >= 0)
     return st.replace(
         rewards=jnp.where(just_won, reward, jnp.zeros_like(reward)), terminated=st.winner >= 0
     )

@@ -44,8 +44,12 @@ def _static(cfg: C.Config) -> np.ndarray:
             out[layout["board"].offset + len(E.POWERS) * slot + code - 1] = 1
     for name, zone in (("hitler_zone", cfg.rules.hitler_zone), ("veto_zone", cfg.rules.veto_zone)):
         out[layout[name].offset + zone - 1] = 1
-    if cfg.game_types:  # the block's table part: no role of a game type dealt, the setting
+    if cfg.game_types:  # the block's table part: the game types' roles dealt, the setting
         out[layout["top_decking"].offset + E.TOP_DECKING.index(cfg.top_decking)] = 1
+        dealt = {role.value for role, _ in cfg.resolved.composition(cfg.players)}
+        for i, role in enumerate(E.SPECIAL_ROLES):
+            if role in dealt:
+                out[layout["composition"].offset + i] = 1
     return out
 
 
@@ -184,7 +188,11 @@ def _public(cfg: C.Config, st: C.State) -> _Words:
         for i in range(cfg.history):
             w.put("history", st.hist_claims[i], layout.record_size * i + _ROW_BITS, C._CLAIM_BITS)
     ph = st.phase
-    w.put("phase", _one(ph))
+    if cfg.avalon:  # the assassination has no place in the phase one-hot
+        w.put("phase", _one(jnp.where(ph == C.ASSASSINATE, -1, ph)))
+        w.put("assassinating", ph == C.ASSASSINATE)
+    else:
+        w.put("phase", _one(ph))
     w.put("to_act", C.to_act(cfg, st))
     w.put("alive", st.alive)
     for name in ("candidate", "nominee", "president", "chancellor"):
@@ -209,8 +217,10 @@ def _public(cfg: C.Config, st: C.State) -> _Words:
     w.put("hitler_zone_active", st.fascist >= cfg.rules.hitler_zone)
     w.put("winner", _one(st.winner))
     if cfg.game_types:  # a chaos by failed elections now ends the game (top_decking.ends_game)
-        forbidden = cfg.top_decking == "forbidden" or st.top_decks[0] > 0
-        w.put("top_deck_forbidden", jnp.asarray(forbidden))
+        if cfg.top_decking == "not_twice":
+            w.put("top_deck_forbidden", st.top_decks[0] > 0)
+        elif cfg.top_decking == "forbidden":
+            w.put("top_deck_forbidden", jnp.ones((), I32))
     return w
 
 
@@ -232,9 +242,16 @@ def _private(cfg: C.Config, st: C.State, w: _Words, seat: jax.Array, own: jax.Ar
     sees_team = role == C.FASCIST
     if cfg.rules.hitler_knows(n):
         sees_team = sees_team | (role == C.HITLER)
-    known = (roles30 & jnp.left_shift(7, 3 * jnp.maximum(seat, 0))) | jnp.where(
-        sees_team, team30, 0
-    )
+    own30 = roles30 & jnp.left_shift(7, 3 * jnp.maximum(seat, 0))
+    if cfg.percival:  # Morgana dealt: teammates are shown by party, Hitler exactly (roles.night)
+        hitler30 = roles30 & jnp.left_shift(7, 3 * st.hitler)
+        known = own30 | jnp.where(role == C.FASCIST, hitler30, 0)
+    else:
+        known = own30 | jnp.where(sees_team, team30, 0)
+    if cfg.avalon:  # the assassination: Hitler's card face up; he sees the Fascists and Morgana
+        assassinating = st.phase == C.ASSASSINATE
+        known = known | jnp.where(assassinating, roles30 & jnp.left_shift(7, 3 * st.hitler), 0)
+        known = known | jnp.where(assassinating & (role == C.HITLER), team30, 0)
     if cfg.rules.reveal_executed_role:
         dead = (jnp.right_shift(st.alive, seats) & 1) == 0
         known = known | (roles30 & jnp.sum(jnp.where(dead, spread, 0)))
@@ -242,13 +259,17 @@ def _private(cfg: C.Config, st: C.State, w: _Words, seat: jax.Array, own: jax.Ar
     w.put("known_roles", known)
     if per_seat:
         found = st.inv_parties
+        w.put("investigations", found)
         w.put("peek", st.peeks)
     else:
         found = C.of_seat(st.inv_parties, seat)
+        w.put("investigations", found)
         w.put("peek", C.of_seat(st.peeks, seat))
-    w.put("investigations", found)
     if cfg.game_types:  # the block's known parties: the roles' known, and the investigations
-        w.put("known_parties", _parties(known, n) | found)
+        parties = _parties(known, n) | found
+        if cfg.avalon:
+            parties = parties | _avalon_private(cfg, st, w, seat, role, sees_team, known)
+        w.put("known_parties", parties)
     if cfg.history:  # the rows before, and the current one
         first, _ = C.field_words(cfg, "own_history")
         for j in range(own.shape[-1]):
@@ -268,6 +289,42 @@ def _private(cfg: C.Config, st: C.State, w: _Words, seat: jax.Array, own: jax.Ar
     )
     w.put("hand_liberal", _one(jnp.where(holds, st.hand_l, 0)))
     w.put("hand_fascist", _one(jnp.where(holds, st.hand_f, 0)))
+
+
+def _avalon_private(
+    cfg: C.Config,
+    st: C.State,
+    w: _Words,
+    seat: jax.Array,
+    role: jax.Array,
+    sees_team: jax.Array,
+    known: jax.Array,
+) -> jax.Array:
+    """Avalon SH's part of the block (seat.Knowledge): the own special role, the special
+    roles of the seats known exactly, Percival's pair; returns the parties the night and the
+    assassination show beyond the roles known (Merlin's and the fascists' teammates by party,
+    Hitler's targets)."""
+    n = cfg.players
+    seats = jnp.arange(n, dtype=I32)
+    special = st.special[:n]
+    mine = special if seat.ndim > 0 else C.of_seat(special, seat)
+    w.put("special_role", _one(mine - 1))
+    # 4 bits a seat: seats 0-7 in the field's first 32 bits, 8 and 9 in the next 8
+    halves = [jnp.zeros(known.shape, U32), jnp.zeros(known.shape, U32)]
+    for s in range(n):
+        knows = ((jnp.right_shift(known, 3 * s) & 7) != 0) & (special[s] > 0)
+        at = (4 * (s % 8) + special[s] - 1).astype(U32)
+        halves[s // 8] = halves[s // 8] | jnp.where(knows, jnp.left_shift(jnp.uint32(1), at), 0)
+    w.put("known_special", halves[0], 0, 32)
+    w.put("known_special", halves[1], 32, 8)
+    pair = jnp.sum(jnp.where((special == C.MERLIN) | (special == C.MORGANA), 1 << seats, 0))
+    w.put("merlin_candidates", jnp.where(mine == C.PERCIVAL, pair, 0))
+    team = (jnp.right_shift(st.team, seats) & 1) == 1
+    team_f = jnp.sum(jnp.where(team, jnp.left_shift(2, 2 * seats), 0))
+    liberals = jnp.sum(jnp.where(team, 0, jnp.left_shift(1, 2 * seats)))
+    night = jnp.where((mine == C.MERLIN) | sees_team, team_f, 0)
+    targets = (st.phase == C.ASSASSINATE) & (role == C.HITLER)
+    return night | jnp.where(targets, liberals, 0)
 
 
 def _parties(known: jax.Array, n: int) -> jax.Array:

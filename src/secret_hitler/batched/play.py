@@ -142,7 +142,7 @@ Policy = Callable[[jax.Array, Turn, Any], tuple[jax.Array, Any]]
 
 
 #: Turns that many rounds of a batch have no game in: skipped when none is.
-_RARE = S.POWER_PHASES | {S.VETO_RESPONSE}
+_RARE = S.POWER_PHASES | {S.VETO_RESPONSE, S.ASSASSINATE}
 
 
 def turns(cfg: C.Config) -> tuple[frozenset[int], ...]:
@@ -161,6 +161,7 @@ def turns(cfg: C.Config) -> tuple[frozenset[int], ...]:
         frozenset({S.ENACT}),
         frozenset({S.VETO_RESPONSE}),
         power,
+        *([frozenset({S.ASSASSINATE})] if cfg.avalon else []),
     )
 
 

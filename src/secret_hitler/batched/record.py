@@ -21,13 +21,17 @@ import numpy as np
 
 from ..engine import game_from_record
 from ..engine.settings import RECORD_FORMAT, RECORD_VERSION
+from ..engine.types import PARTY_OF_NAME
 from ..env.encoding import (
     ACTIONS,
     INVESTIGATE,
     JA,
     MAX_SEATS,
     NUM_ACTIONS,
+    SPECIAL_ROLES,
+    assassinate_base,
     claim_action,
+    engine_action,
 )
 from . import pile
 from . import state as C
@@ -71,15 +75,15 @@ def to_records(
         reshuffles = int(st["reshuffles"][g])
         sizes = st["reshuffle_counts"][g] & 255
         if seats is None:
-            moves = _moves(*_in_turns(actions[:, g], n))
+            moves = _moves(*_in_turns(actions[:, g], n), cfg.claims)
         else:
-            moves = _moves(seats[:, g], actions[:, g])
+            moves = _moves(seats[:, g], actions[:, g], cfg.claims)
         record: dict[str, Any] = {
             "format": RECORD_FORMAT,
             "version": RECORD_VERSION,
             "rules": cfg.rules.record_form(),
             "players": n,
-            "roles": [_ROLE_NAMES[int(r)] for r in st["roles"][g][:n]],
+            "roles": _role_names(st["roles"][g][:n], st["special"][g][:n] if cfg.avalon else None),
             "first_president": int(st["first_president"][g]),
             "deck": _pile(int(st["deck"][g]), deck),
             "reshuffles": [_pile(int(piles[g][i]), int(sizes[i])) for i in range(reshuffles)],
@@ -93,6 +97,14 @@ def to_records(
             }
         out.append(record)
     return out
+
+
+def _role_names(roles: Any, special: Any) -> list[str]:
+    """The engine's role names of a deal (Avalon SH's special roles where dealt)."""
+    names = [_ROLE_NAMES[int(r)] for r in roles]
+    if special is not None:
+        names = [SPECIAL_ROLES[int(x) - 1] if x else r for r, x in zip(names, special, strict=True)]
+    return names
 
 
 def _in_turns(actions: Any, n: int) -> tuple[list[int], list[int]]:
@@ -114,16 +126,19 @@ def _in_turns(actions: Any, n: int) -> tuple[list[int], list[int]]:
     return seats_out, actions_out
 
 
-def _moves(seats: Any, actions: Any) -> list[dict[str, Any]]:
+def _moves(seats: Any, actions: Any, claims: bool = False) -> list[dict[str, Any]]:
     """The engine actions (JSON) of one game's steps; an investigation claim names the seat
-    the claimant investigated last (the window it claims about)."""
+    the claimant investigated last (the window it claims about); an index of the game types'
+    block is Avalon SH's assassination."""
     out = []
     investigated: dict[int, int] = {}
     for s, a in zip(list(seats), list(actions), strict=True):
         s, a = int(s), int(a)
         if s < 0:
             continue
-        if a < NUM_ACTIONS:
+        if a >= assassinate_base(claims):
+            out.append(engine_action(s, a, claims, game_types=True).to_json())
+        elif a < NUM_ACTIONS:
             if INVESTIGATE <= a < INVESTIGATE + MAX_SEATS:
                 investigated[s] = a - INVESTIGATE
             out.append(ACTIONS[s][a].to_json())
@@ -144,8 +159,14 @@ def from_record(cfg: C.Config, record: Any) -> dict[str, Any]:
     for i, drawn in enumerate(piles):
         fixed[i] = C.pile_bits(drawn)
     roles = np.zeros(C.SEATS, np.int32)
-    roles[: game.n] = [_ROLE_NAMES.index(r.value) for r in game.roles]
-    return {
+    special = np.zeros(C.SEATS, np.int32)
+    for s, role in enumerate(game.roles):
+        if role.value in SPECIAL_ROLES:
+            special[s] = SPECIAL_ROLES.index(role.value) + 1
+        party = PARTY_OF_NAME[role.value]  # a special role's class: its party
+        roles[s] = _ROLE_NAMES.index("hitler" if role.value == "hitler" else party)
+    fixings: dict[str, Any] = {"special": special} if cfg.avalon else {}
+    return fixings | {
         "roles": roles,
         "first_president": np.int32(game.first_president),
         "deck": np.int32(C.pile_bits(game.initial_deck)),

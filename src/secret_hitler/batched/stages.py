@@ -39,6 +39,7 @@ from .state import (
     _TARGET,
     _VETO_REFUSED,
     _VETOED,
+    ASSASSINATE,
     DECISION_PHASES,
     DISCARD,
     ENACT,
@@ -47,6 +48,7 @@ from .state import (
     I32,
     INVESTIGATE,
     MAX_RESHUFFLES,
+    MERLIN,
     NOMINATE,
     NUM_ACTIONS,
     OPEN_CHANCELLOR,
@@ -159,6 +161,26 @@ class _Step:
         )
         self.let(won=self.loc.won | cond)
 
+    def liberal_win(self, cond: jax.Array, reason: str) -> None:
+        """A liberal win; under Avalon SH it opens Hitler's assassination instead
+        (avalon.open_assassination): he acts, his targets the liberal party, the trigger kept
+        in ``reason``. The step ends there either way (``won``)."""
+        if not self.cfg.avalon:
+            self.win(cond, 0, reason)
+            return
+        st = self.st
+        liberals = ((1 << self.cfg.players) - 1) & ~st.team
+        self.set(
+            cond,
+            phase=ASSASSINATE,
+            power_president=st.hitler,
+            power_targets=liberals,
+            reason=REASONS.index(reason),
+            hand_l=0,
+            hand_f=0,
+        )
+        self.let(won=self.loc.won | cond)
+
     def enact_policy(self, cond: jax.Array, policy: jax.Array, chaos: bool) -> jax.Array:
         """_enact: the policy on its track; true where that ends the game."""
         st = self.st
@@ -168,7 +190,7 @@ class _Step:
         self.mark(cond, jnp.left_shift(1, (_CHAOS if chaos else _ENACTED) + policy))
         lib_win = cond & (liberal >= LIBERAL_TRACK)
         fas_win = cond & ~lib_win & (fascist >= FASCIST_TRACK)
-        self.win(lib_win, 0, "five_liberal_policies")
+        self.liberal_win(lib_win, "five_liberal_policies")
         self.win(fas_win, 1, "six_fascist_policies")
         return jnp.asarray(lib_win | fas_win)
 
@@ -415,7 +437,7 @@ def _use_power(g: _Step) -> None:
     g.set(spec, special_next=target, rotation=seat)
     g.set(exe, alive=g.st.alive & ~tbit)
     shot_hitler = exe & (target == g.st.hitler)
-    g.win(shot_hitler, 0, "hitler_executed")
+    g.liberal_win(shot_hitler, "hitler_executed")
     resume = L.resume | inv | spec | (exe & ~shot_hitler)
     g.set(resume, power_targets=0)
     after = g.st.after_session != 0
@@ -445,11 +467,29 @@ def _next_round(g: _Step) -> None:
     g.mark(go_session, jnp.left_shift(1, _DREW + 3 - drawn_f))
 
 
+def _assassinate(g: _Step) -> None:
+    """Avalon SH: Hitler names a seat (avalon.assassinate): Merlin found is a fascist win,
+    any other seat the liberals' win for the trigger (kept in ``reason``)."""
+    cfg = g.cfg
+    if not cfg.avalon:
+        return
+    st, a = g.st, g.loc.move
+    base = E.assassinate_base(cfg.claims)
+    named = (st.phase == ASSASSINATE) & (a >= base)
+    target = jnp.clip(a - base, 0, E.MAX_SEATS - 1)
+    merlin = jnp.sum(jnp.where(jnp.arange(E.MAX_SEATS) == target, st.special, 0)) == MERLIN
+    g.set(named, power_targets=0)
+    g.win(named & merlin, 1, "merlin_assassinated")
+    g.set(named & ~merlin, winner=0, phase=GAME_OVER)
+    g.let(won=g.loc.won | named)
+
+
 Stage = Callable[[_Step], None]
 
 #: Each stage, and the phases whose actions reach it.
 _REACHED_FROM: tuple[tuple[Stage, frozenset[int]], ...] = (
     (_decide, DECISION_PHASES),
+    (_assassinate, frozenset({ASSASSINATE})),
     (_enact, frozenset({ENACT, VETO_RESPONSE})),
     (_tracker, frozenset({VOTE, VETO_RESPONSE})),
     (_power, frozenset({VOTE, ENACT, VETO_RESPONSE})),
@@ -461,7 +501,7 @@ _REACHED_FROM: tuple[tuple[Stage, frozenset[int]], ...] = (
 #: chain, so one piece recomputed everything for each of the state's fields. Every branch
 #: copies the fields it leaves alone, so fewer groups are cheaper until the chains grow.
 GROUPS: tuple[tuple[Stage, ...], ...] = (
-    (_decide, _enact, _tracker),
+    (_decide, _enact, _tracker, _assassinate),
     (_power, _use_power, _next_round),
 )
 

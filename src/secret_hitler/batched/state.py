@@ -60,9 +60,15 @@ POWER_PHASE = {
 }
 #: the phases in which a power is used
 POWER_PHASES = frozenset(POWER_PHASE.values())
+#: Avalon SH's assassination (``Config.avalon``): a phase outside the environment's one-hot
+ASSASSINATE = len(E.PHASES)
 #: the phases in which a seat decides
-DECISION_PHASES = frozenset(range(len(E.PHASES))) - {GAME_OVER}
+DECISION_PHASES = frozenset(range(len(E.PHASES))) - {GAME_OVER} | {ASSASSINATE}
 LIBERAL, FASCIST, HITLER = 0, 1, 2
+#: ``State.special``: 0 none, else ``encoding.SPECIAL_ROLES`` index + 1
+MERLIN, PERCIVAL, MORGANA = (
+    E.SPECIAL_ROLES.index(r) + 1 for r in ("merlin", "percival", "morgana")
+)
 WINNERS = ("liberal", "fascist")  # state.winner 0, 1 (-1: none)
 REASONS = (
     None,
@@ -71,6 +77,7 @@ REASONS = (
     "hitler_elected",
     "hitler_executed",
     "top_decked",  # no top-decking (``Config.top_decking``): a failed election's chaos ends it
+    "merlin_assassinated",  # Avalon SH: Hitler named Merlin
 )
 
 # The current history row's word (``State.row``): president, chancellor and what happened in
@@ -122,11 +129,11 @@ class Config:
     def __post_init__(self) -> None:
         rules = self.rules if isinstance(self.rules, Rules) else Rules.from_json(self.rules)
         rules.validate(self.players)  # the engine's checks, its messages
-        if rules.avalon != "off" or rules.monarchist:
+        if rules.monarchist or (rules.avalon != "off" and self.claims):
             raise ValueError(
-                "the batched engine plays the presets, rebalanced tables and no top-decking, "
-                "not Avalon SH or the Monarchist (docs/batched.md, 'Game types'); "
-                "use the environment (secret_hitler.env) for those"
+                "the batched engine plays the presets, rebalanced tables, no top-decking and "
+                "Avalon SH without claims, not the Monarchist or Avalon SH with claims "
+                "(docs/batched.md, 'Game types'); use the environment (secret_hitler.env) for those"
             )
         if sum(rules.deck_for(self.players)) > 31:
             raise ValueError("the batched engine holds decks of at most 31 policies")
@@ -164,6 +171,15 @@ class Config:
     def top_decking(self) -> str:
         """The no top-decking setting (``Rules.top_decking``): "allowed" costs nothing."""
         return str(self.resolved.top_decking)
+
+    @property
+    def avalon(self) -> bool:
+        """Avalon SH (``Rules.avalon``: Merlin, and with "percival" Percival and Morgana)."""
+        return bool(self.resolved.avalon != "off")
+
+    @property
+    def percival(self) -> bool:
+        return bool(self.resolved.avalon == "percival")
 
     @property
     def game_types(self) -> bool:
@@ -211,6 +227,7 @@ class State:
     config: Config
     # -- fixings (a record's: the deal, the first president, the deck, fixed reshuffles)
     roles: jax.Array  # int32[10]: 0 liberal, 1 fascist, 2 Hitler (seats past the table: 0)
+    special: jax.Array  # int32[10] under Avalon SH (else empty): MERLIN, PERCIVAL, MORGANA, 0
     hitler: jax.Array  # Hitler's seat
     team: jax.Array  # seat set: the fascists and Hitler
     first_president: jax.Array
@@ -261,7 +278,7 @@ class State:
     pending_power: jax.Array  # power_timing next_president: for the next elected president
     post_power: jax.Array  # a special election to use after the session
     winner: jax.Array  # -1 none, 0 liberal, 1 fascist
-    reason: jax.Array  # REASONS index
+    reason: jax.Array  # REASONS index (during the assassination: its trigger)
     top_decks: jax.Array  # int32[1] under no top-decking (else empty): chaos by failed
     # elections since the last passed election (Game._top_decks)
     # -- what each seat learned, as the observation lays it out
@@ -485,6 +502,9 @@ def _phase_mask(cfg: Config, st: State, phases: frozenset[int]) -> list[jax.Arra
         jnp.zeros((), U32),
     )
     blocks = [(0, E.INVESTIGATE, flags)]  # offset, width, bits
+    if cfg.avalon and ASSASSINATE in phases:  # Hitler names a liberal-party seat
+        named = jnp.where(ph == ASSASSINATE, st.power_targets, 0).astype(U32)
+        blocks.append((E.assassinate_base(cfg.claims), SEATS, named))
     if NOMINATE in phases:
         nominees = jnp.where(ph == NOMINATE, eligible(cfg, st), 0).astype(U32)
         blocks.append((E.NOMINATE, SEATS, nominees))
