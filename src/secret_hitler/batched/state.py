@@ -114,11 +114,10 @@ class Config:
     claims are in the action space and observation (the environment's ``claims``). Everything
     is resolved by the engine's ``Rules``: a rebalanced table's deck and starting track
     (``Rules.deck_for``, ``Rules.start_track_for``) are constants of the compiled program, so
-    a table that is not rebalanced compiles to the program it always did. No top-decking
-    (``top_decking`` not allowed) adds the environment's ``game_types`` observation block and
-    action block (``game_types``); the game types that deal new roles (Avalon SH, the
-    Monarchist) are refused: the batched engine does not play them (docs/batched.md, "Game
-    types")."""
+    a table that is not rebalanced compiles to the program it always did. No top-decking and
+    Avalon SH (without claims) add the environment's ``game_types`` observation block and
+    action block (``game_types``); the Monarchist, and Avalon SH with claims, are refused: the
+    batched engine does not play them (docs/batched.md, "Game types")."""
 
     players: int = 7
     rules: Any = "official"
