@@ -17,7 +17,7 @@ import pytest
 jax = pytest.importorskip("jax")
 pytest.importorskip("pettingzoo")
 
-from test_batched_engine import STEPS, _fixings, _summary  # noqa: E402
+from test_batched_engine import CLAIM_STEPS, STEPS, _fixings, _summary  # noqa: E402
 
 from secret_hitler.batched import core as C  # noqa: E402
 from secret_hitler.batched import play, record  # noqa: E402
@@ -28,14 +28,14 @@ from secret_hitler.env.encoding import assassinate_base  # noqa: E402
 
 # the site's lobby offers the three checkboxes together; each applies at its own count
 REBALANCED = {"preset": "secrethitler-io", "rebalanced": [6, 7, 9]}
-TABLES = [
-    (6, REBALANCED),
-    (7, REBALANCED),
-    (9, REBALANCED),
-    (7, {"preset": "secrethitler-io", "top_decking": "forbidden"}),
-    (6, {"preset": "secrethitler-io", "top_decking": "not_twice", "rebalanced": [6]}),
-    (7, {"preset": "secrethitler-io", "avalon": "merlin"}),
-    (9, {"preset": "secrethitler-io", "avalon": "percival"}),
+TABLES = [  # players, rules, claims
+    (6, REBALANCED, False),
+    (7, REBALANCED, False),
+    (9, REBALANCED, False),
+    (7, {"preset": "secrethitler-io", "top_decking": "forbidden"}, False),
+    (6, {"preset": "secrethitler-io", "top_decking": "not_twice", "rebalanced": [6]}, False),
+    (7, {"preset": "secrethitler-io", "avalon": "merlin"}, True),
+    (9, {"preset": "secrethitler-io", "avalon": "percival"}, False),
 ]
 IDS = [
     "rebalanced-6",
@@ -43,7 +43,7 @@ IDS = [
     "rebalanced-9",
     "no-top-decking-7",
     "not-twice-6",
-    "avalon-7",
+    "avalon-7-claims",
     "percival-9",
 ]
 GAMES = 256
@@ -52,7 +52,9 @@ AVALON_SAMPLED = 8  # some of them reach the assassination
 LIBERAL_WINS = {"five_liberal_policies", "hitler_executed"}
 
 
-def _avalon_summary(final: C.State, g: int, players: int, last_action: int) -> dict[str, object]:
+def _avalon_summary(
+    final: C.State, g: int, players: int, last_action: int, claims: bool
+) -> dict[str, object]:
     """``_summary`` with Avalon SH's ``assassination`` (``last_action`` -1: not Avalon SH):
     every liberal win went through it (Hitler executed, or the fifth liberal policy), Merlin
     named or not, the last action naming the target."""
@@ -64,26 +66,27 @@ def _avalon_summary(final: C.State, g: int, players: int, last_action: int) -> d
         out["assassination"] = {
             "hitler": hitler,
             "trigger": "hitler_executed" if shot else "five_liberal_policies",
-            "target": last_action - assassinate_base(claims=False),
+            "target": last_action - assassinate_base(claims),
         }
     return out
 
 
-@pytest.mark.parametrize(("players", "rules"), TABLES, ids=IDS)
+@pytest.mark.parametrize(("players", "rules", "claims"), TABLES, ids=IDS)
 def test_every_game_replays_in_the_engine_to_the_same_end(
-    players: int, rules: dict[str, object]
+    players: int, rules: dict[str, object], claims: bool
 ) -> None:
     """The deal is the engine's table (its deck and starting track), and every game, written
     as a record with the rules it was played under, replays to the same winner, reason and
     final state; under no top-decking some games end top-decked."""
-    env = C.Env(players, rules)
+    env = C.Env(players, rules, claims=claims)
     engine = Game(players, rules, seed=0)
     state = env.init(jax.random.split(jax.random.key(players), GAMES))
     assert np.all(np.asarray(state.liberal) == engine.liberal)
     assert np.all(np.asarray(state.fascist) == engine.fascist)
     deck = sorted(p.value for p in engine.initial_deck)
     cards = sorted(r.value for r in engine.roles)  # the table's role cards (composition)
-    final, seats, actions = play.random_games(env.config, state, jax.random.key(8), STEPS)
+    steps = CLAIM_STEPS if claims else STEPS
+    final, seats, actions = play.random_games(env.config, state, jax.random.key(8), steps)
     final = jax.device_get(final)
     assert bool(np.all(final.terminated)) and not bool(np.any(final.truncated))
     reasons = set()
@@ -96,39 +99,40 @@ def test_every_game_replays_in_the_engine_to_the_same_end(
         expected = replay_summary(result.game)
         expected.pop("next")
         last = int(actions[int(final.steps[g]) - 1, g]) if env.config.avalon else -1
-        assert _avalon_summary(final, g, players, last) == expected, g
+        assert _avalon_summary(final, g, players, last, claims) == expected, g
         reasons.add(expected["reason"])
     assert ("top_decked" in reasons) == (env.config.top_decking != "allowed")
     assert ("merlin_assassinated" in reasons) == env.config.avalon
     assert reasons >= LIBERAL_WINS  # under Avalon SH: Merlin not found
 
 
-@pytest.mark.parametrize(("players", "rules"), TABLES, ids=IDS)
+@pytest.mark.parametrize(("players", "rules", "claims"), TABLES, ids=IDS)
 def test_observations_and_masks_equal_the_environments(
-    players: int, rules: dict[str, object]
+    players: int, rules: dict[str, object], claims: bool
 ) -> None:
     """Sampled games stepped in both with the same fixings and actions: the current player,
     every seat's observation (the pile fractions of a 16-policy deck, the ``game_types`` block
     and its known parties included) and mask at every step, and the rewards at the end. Under
     Avalon SH some of the games reach the assassination (Merlin's, Percival's and Hitler's
     knowledge, the phase, Hitler's mask)."""
-    benv = C.Env(players, rules)
+    benv = C.Env(players, rules, claims=claims)
+    steps = CLAIM_STEPS if claims else STEPS
     sampled = AVALON_SAMPLED if benv.config.avalon else SAMPLED
     state = benv.init(jax.random.split(jax.random.key(30 + players), sampled))
     final, seats, actions, states = play.random_games(
-        benv.config, state, jax.random.key(4), STEPS, True
+        benv.config, state, jax.random.key(4), steps, True
     )
     final, seats, actions = jax.device_get((final, seats, actions))
     assassinations = np.any(np.asarray(states.phase) == ASSASSINATE, axis=0)
     assert bool(np.any(assassinations)) == benv.config.avalon
-    every_seat = np.tile(np.arange(players), STEPS)
+    every_seat = np.tile(np.arange(players), steps)
     for g, rec in enumerate(record.to_records(benv.config, final, seats, actions)):
         mine = jax.tree.map(lambda x, g=g: np.repeat(np.asarray(x[:, g]), players, 0), states)
         obs, masks = jax.device_get(benv.observe(mine, every_seat))
-        obs = obs.reshape(STEPS, players, -1)
-        masks = masks.reshape(STEPS, players, -1).astype(np.int8)
+        obs = obs.reshape(steps, players, -1)
+        masks = masks.reshape(steps, players, -1).astype(np.int8)
         current = np.asarray(states.current_player[:, g])
-        env = raw_env(players, rules)
+        env = raw_env(players, rules, claims=claims)
         env.reset(options=_fixings(rec))
         for t in range(len(rec["actions"])):
             assert current[t] == int(env.agent_selection.split("_")[1]), (g, t)
@@ -142,17 +146,11 @@ def test_observations_and_masks_equal_the_environments(
         assert rewards.tolist() == [env.rewards[f"player_{s}"] for s in range(players)]
 
 
-@pytest.mark.parametrize(
-    ("game_type", "claims"),
-    [({"monarchist": True}, False), ({"avalon": "percival"}, True)],
-    ids=["monarchist", "avalon-claims"],
-)
-def test_game_types_it_does_not_play_are_refused_clearly(
-    game_type: dict[str, object], claims: bool
-) -> None:
-    """A table the batched engine has no place for (the Monarchist's roles and winners, Avalon
-    SH with claims) is refused at configuration, saying what it plays and where the game type
+@pytest.mark.parametrize("avalon", ["off", "merlin"])
+def test_the_monarchist_is_refused_clearly(avalon: str) -> None:
+    """A table with the Monarchist (his role, night, execution rule and own winners) is
+    refused at configuration, saying what the batched engine plays and where the Monarchist
     is played, instead of being played otherwise."""
-    with pytest.raises(ValueError, match="not the Monarchist or Avalon SH with claims") as error:
-        C.Config(7, {"preset": "secrethitler-io", **game_type}, claims=claims)
+    with pytest.raises(ValueError, match="not the Monarchist") as error:
+        C.Config(7, {"preset": "secrethitler-io", "monarchist": True, "avalon": avalon})
     assert "secret_hitler.env" in str(error.value)

@@ -115,9 +115,9 @@ class Config:
     is resolved by the engine's ``Rules``: a rebalanced table's deck and starting track
     (``Rules.deck_for``, ``Rules.start_track_for``) are constants of the compiled program, so
     a table that is not rebalanced compiles to the program it always did. No top-decking and
-    Avalon SH (without claims) add the environment's ``game_types`` observation block and
-    action block (``game_types``); the Monarchist, and Avalon SH with claims, are refused: the
-    batched engine does not play them (docs/batched.md, "Game types")."""
+    Avalon SH add the environment's ``game_types`` observation block and action block
+    (``game_types``); the Monarchist is refused: the batched engine does not play him
+    (docs/batched.md, "Game types")."""
 
     players: int = 7
     rules: Any = "official"
@@ -128,11 +128,11 @@ class Config:
     def __post_init__(self) -> None:
         rules = self.rules if isinstance(self.rules, Rules) else Rules.from_json(self.rules)
         rules.validate(self.players)  # the engine's checks, its messages
-        if rules.monarchist or (rules.avalon != "off" and self.claims):
+        if rules.monarchist:
             raise ValueError(
                 "the batched engine plays the presets, rebalanced tables, no top-decking and "
-                "Avalon SH without claims, not the Monarchist or Avalon SH with claims "
-                "(docs/batched.md, 'Game types'); use the environment (secret_hitler.env) for those"
+                "Avalon SH, not the Monarchist (docs/batched.md, 'Game types'); "
+                "use the environment (secret_hitler.env) for it"
             )
         if sum(rules.deck_for(self.players)) > 31:
             raise ValueError("the batched engine holds decks of at most 31 policies")
