@@ -344,8 +344,10 @@ async def start_table(http: httpx.AsyncClient, table_id: str, host: str) -> None
 
 
 def start_py_spy(out: str, pid: int | None, duration: float) -> subprocess.Popen[bytes]:
-    """py-spy (``pip install py-spy``, not a dependency) sampling the server over the measured
-    seconds, its stacks written to ``out`` as py-spy's raw (collapsed) format."""
+    """py-spy (the dev extra) sampling the server over the measured seconds, its stacks written
+    to ``out`` as py-spy's raw (collapsed) format. It samples wall time: on a busy machine a
+    server waiting for a core (after a socket write woke its reader, say) is sampled where it
+    waits, so weigh its shares against ``server_system_ms_per_action``."""
     if pid is None:
         raise SystemExit("--py-spy needs the server this script starts (no --url)")
     beside = os.path.join(os.path.dirname(sys.executable), "py-spy")
