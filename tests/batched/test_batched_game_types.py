@@ -1,13 +1,12 @@
 """secrethitler.io's game types in the batched engine, judged by the engine as the presets are
 (test_batched_engine.py): the rebalanced 6-, 7- and 9-player tables (another deck, and at 6
 players one fascist policy on the track from the start), no top-decking (a failed election's
-chaos ends the game: always, or the second since the last passed election) and Avalon SH
-(Merlin, with Percival and Morgana, Hitler's assassination after a liberal win) deal as the
-engine deals them, every random game replays in the engine to the same end, and sampled games
-see and may do at every step what the environment's seats see and may do (with no top-decking
-and Avalon SH the environment's ``game_types`` blocks: 61 actions, 908 floats, with the nights
-and the assassination). The game types the batched engine does not play are refused with a
-clear error."""
+chaos ends the game: always, or the second since the last passed election), Avalon SH (Merlin,
+with Percival and Morgana, Hitler's assassination after a liberal win) and the Monarchist (his
+night, his execution rule, his own winners) deal as the engine deals them, every random game
+replays in the engine to the same end, and sampled games see and may do at every step what the
+environment's seats see and may do (with all but the rebalanced tables the environment's
+``game_types`` blocks: 61 actions, 908 floats), with the rewards of each seat."""
 
 from __future__ import annotations
 
@@ -21,7 +20,7 @@ from test_batched_engine import CLAIM_STEPS, STEPS, _fixings, _summary  # noqa: 
 
 from secret_hitler.batched import core as C  # noqa: E402
 from secret_hitler.batched import play, record  # noqa: E402
-from secret_hitler.batched.state import ASSASSINATE  # noqa: E402
+from secret_hitler.batched.state import ASSASSINATE, MONARCHIST  # noqa: E402
 from secret_hitler.engine import Game, Rules, replay, replay_summary  # noqa: E402
 from secret_hitler.env import raw_env  # noqa: E402
 from secret_hitler.env.encoding import assassinate_base  # noqa: E402
@@ -36,6 +35,8 @@ TABLES = [  # players, rules, claims
     (6, {"preset": "secrethitler-io", "top_decking": "not_twice", "rebalanced": [6]}, False),
     (7, {"preset": "secrethitler-io", "avalon": "merlin"}, True),
     (9, {"preset": "secrethitler-io", "avalon": "percival"}, False),
+    (7, {"preset": "secrethitler-io", "monarchist": True}, False),
+    (8, {"preset": "secrethitler-io", "monarchist": True, "avalon": "percival"}, True),
 ]
 IDS = [
     "rebalanced-6",
@@ -45,6 +46,8 @@ IDS = [
     "not-twice-6",
     "avalon-7-claims",
     "percival-9",
+    "monarchist-7",
+    "monarchist-percival-8-claims",
 ]
 GAMES = 256
 SAMPLED = 3
@@ -60,6 +63,14 @@ def _avalon_summary(
     named or not, the last action naming the target."""
     out = _summary(final, g, players)
     reason = out["reason"]
+    if final.special.shape[-1] and out["winners"] is not None:  # the Monarchist wins his way
+        shot = not (int(final.alive[g]) >> int(final.hitler[g])) & 1
+        his = reason == "six_fascist_policies" or shot
+        winners = set(out["winners"])  # type: ignore[call-overload]  (a list of seats)
+        for s in range(players):
+            if int(final.special[g][s]) == MONARCHIST:
+                winners = winners | {s} if his else winners - {s}
+        out["winners"] = sorted(winners)
     if last_action >= 0 and (reason in LIBERAL_WINS or reason == "merlin_assassinated"):
         hitler = int(final.hitler[g])
         shot = not (int(final.alive[g]) >> hitler) & 1
@@ -144,13 +155,3 @@ def test_observations_and_masks_equal_the_environments(
         assert all(env.terminations.values()) and bool(final.terminated[g])
         rewards = np.asarray(states.rewards[len(rec["actions"]), g])
         assert rewards.tolist() == [env.rewards[f"player_{s}"] for s in range(players)]
-
-
-@pytest.mark.parametrize("avalon", ["off", "merlin"])
-def test_the_monarchist_is_refused_clearly(avalon: str) -> None:
-    """A table with the Monarchist (his role, night, execution rule and own winners) is
-    refused at configuration, saying what the batched engine plays and where the Monarchist
-    is played, instead of being played otherwise."""
-    with pytest.raises(ValueError, match="not the Monarchist") as error:
-        C.Config(7, {"preset": "secrethitler-io", "monarchist": True, "avalon": avalon})
-    assert "secret_hitler.env" in str(error.value)

@@ -31,6 +31,7 @@ from .state import (
     LIBERAL,
     MAX_RESHUFFLES,
     MERLIN,
+    MONARCHIST,
     MORGANA,
     NOMINATE,
     NUM_ACTIONS,
@@ -139,7 +140,7 @@ def _new(
         rewards=jnp.zeros(n, F32),
         terminated=jnp.zeros((), bool),
         truncated=jnp.zeros((), bool),
-        special=jnp.zeros(E.MAX_SEATS if cfg.avalon else 0, I32)
+        special=jnp.zeros(E.MAX_SEATS if cfg.special_roles else 0, I32)
         if special is None
         else jnp.asarray(special, I32),
         top_decks=jnp.zeros((0,) if cfg.top_decking == "allowed" else (1,), I32),
@@ -156,7 +157,7 @@ def init(cfg: Config, key: jax.Array) -> State:
     words = jax.random.bits(key, (4,), U32)
     v = randoms(words[2:], 0, jnp.arange(n + 1 + cfg.deck_size))
     special_ = None
-    if cfg.avalon:
+    if cfg.special_roles:
         roles_, special_ = _deal_cards(cfg, v[:n])
     else:
         hitler, fascists = jnp.ones((), I32), jnp.asarray(cfg.rules.fascist_count(n), I32)
@@ -181,6 +182,7 @@ _CARDS = {
     Role.HITLER: (HITLER, 0),
     Role.FASCIST: (FASCIST, 0),
     Role.MORGANA: (FASCIST, MORGANA),
+    Role.MONARCHIST: (FASCIST, MONARCHIST),
     Role.MERLIN: (LIBERAL, MERLIN),
     Role.PERCIVAL: (LIBERAL, PERCIVAL),
     Role.LIBERAL: (LIBERAL, 0),
@@ -355,7 +357,12 @@ def _outputs(cfg: Config, st: State, just_won: jax.Array) -> State:
     """Who acts next, and the rewards of the step that ended the game."""
     st = st.replace(current_player=current_player(cfg, st))
     team = jnp.right_shift(st.team, jnp.arange(cfg.players, dtype=I32)) & 1
-    reward = jnp.where(team == st.winner, 1.0, -1.0).astype(F32)
+    won = team == st.winner
+    if cfg.monarchist:  # roles.winners_of: six fascist policies or Hitler executed
+        shot = (jnp.right_shift(st.alive, st.hitler) & 1) == 0
+        his = (st.reason == REASONS.index("six_fascist_policies")) | shot
+        won = jnp.where(st.special[: cfg.players] == MONARCHIST, his, won)
+    reward = jnp.where(won, 1.0, -1.0).astype(F32)
     if cfg.avalon:  # a liberal win opening the assassination ends the step, not the game
         just_won = just_won & (st.winner >= 0)
     return st.replace(

@@ -243,15 +243,23 @@ def _private(cfg: C.Config, st: C.State, w: _Words, seat: jax.Array, own: jax.Ar
     if cfg.rules.hitler_knows(n):
         sees_team = sees_team | (role == C.HITLER)
     own30 = roles30 & jnp.left_shift(7, 3 * jnp.maximum(seat, 0))
-    if cfg.percival:  # Morgana dealt: teammates are shown by party, Hitler exactly (roles.night)
+    monarch = jnp.zeros((), bool)
+    if cfg.special_roles:
+        special = st.special[:n]
+        monarch = (special if per_seat else C.of_seat(special, seat)) == C.MONARCHIST
+    if not cfg.exact_night:  # Morgana or the Monarchist dealt: teammates shown by party, Hitler
+        # exactly, but not to the Monarchist (roles.night)
         hitler30 = roles30 & jnp.left_shift(7, 3 * st.hitler)
-        known = own30 | jnp.where(role == C.FASCIST, hitler30, 0)
+        known = own30 | jnp.where((role == C.FASCIST) & ~monarch, hitler30, 0)
     else:
         known = own30 | jnp.where(sees_team, team30, 0)
     if cfg.avalon:  # the assassination: Hitler's card face up; he sees the Fascists and Morgana
         assassinating = st.phase == C.ASSASSINATE
         known = known | jnp.where(assassinating, roles30 & jnp.left_shift(7, 3 * st.hitler), 0)
-        known = known | jnp.where(assassinating & (role == C.HITLER), team30, 0)
+        shown = team30
+        if cfg.monarchist:  # neither marked nor a target
+            shown = team30 & ~jnp.sum(jnp.where(special == C.MONARCHIST, spread, 0))
+        known = known | jnp.where(assassinating & (role == C.HITLER), shown, 0)
     if cfg.rules.reveal_executed_role:
         dead = (jnp.right_shift(st.alive, seats) & 1) == 0
         known = known | (roles30 & jnp.sum(jnp.where(dead, spread, 0)))
@@ -267,7 +275,7 @@ def _private(cfg: C.Config, st: C.State, w: _Words, seat: jax.Array, own: jax.Ar
         w.put("peek", C.of_seat(st.peeks, seat))
     if cfg.game_types:  # the block's known parties: the roles' known, and the investigations
         parties = _parties(known, n) | found
-        if cfg.avalon:
+        if cfg.special_roles:
             parties = parties | _avalon_private(cfg, st, w, seat, role, sees_team, known)
         w.put("known_parties", parties)
     if cfg.history:  # the rows before, and the current one
@@ -323,6 +331,8 @@ def _avalon_private(
     team_f = jnp.sum(jnp.where(team, jnp.left_shift(2, 2 * seats), 0))
     liberals = jnp.sum(jnp.where(team, 0, jnp.left_shift(1, 2 * seats)))
     night = jnp.where((mine == C.MERLIN) | sees_team, team_f, 0)
+    if cfg.monarchist:  # the Monarchist is never shown Hitler
+        night = jnp.where(mine == C.MONARCHIST, team_f & ~jnp.left_shift(2, 2 * st.hitler), night)
     targets = (st.phase == C.ASSASSINATE) & (role == C.HITLER)
     return night | jnp.where(targets, liberals, 0)
 

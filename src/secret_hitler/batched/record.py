@@ -83,7 +83,9 @@ def to_records(
             "version": RECORD_VERSION,
             "rules": cfg.rules.record_form(),
             "players": n,
-            "roles": _role_names(st["roles"][g][:n], st["special"][g][:n] if cfg.avalon else None),
+            "roles": _role_names(
+                st["roles"][g][:n], st["special"][g][:n] if cfg.special_roles else None
+            ),
             "first_president": int(st["first_president"][g]),
             "deck": _pile(int(st["deck"][g]), deck),
             "reshuffles": [_pile(int(piles[g][i]), int(sizes[i])) for i in range(reshuffles)],
@@ -165,7 +167,7 @@ def from_record(cfg: C.Config, record: Any) -> dict[str, Any]:
             special[s] = SPECIAL_ROLES.index(role.value) + 1
         party = PARTY_OF_NAME[role.value]  # a special role's class: its party
         roles[s] = _ROLE_NAMES.index("hitler" if role.value == "hitler" else party)
-    fixings: dict[str, Any] = {"special": special} if cfg.avalon else {}
+    fixings: dict[str, Any] = {"special": special} if cfg.special_roles else {}
     return fixings | {
         "roles": roles,
         "first_president": np.int32(game.first_president),

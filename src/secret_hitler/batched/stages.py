@@ -49,6 +49,7 @@ from .state import (
     INVESTIGATE,
     MAX_RESHUFFLES,
     MERLIN,
+    MONARCHIST,
     NOMINATE,
     NUM_ACTIONS,
     OPEN_CHANCELLOR,
@@ -418,6 +419,9 @@ def _power(g: _Step) -> None:
     if not rules.fascist_may_execute_hitler:
         hitler = _bit(st.hitler)
         fascist = (st.team & ~hitler & _bit(bp_pres)) != 0
+        if g.cfg.monarchist:  # plain Fascists and Morgana may not; the Monarchist may
+            mine = jnp.sum(jnp.where(jnp.arange(E.MAX_SEATS) == bp_pres, st.special, 0))
+            fascist = fascist & (mine != MONARCHIST)
         targets = jnp.where((bp_power == EXECUTE) & fascist, targets & ~hitler, targets)
     g.mark(begin & (is_peek | (targets != 0)), jnp.left_shift(1, _POWER + bp_power - 1))
     targeted = begin & ~is_peek & (targets != 0)

@@ -66,8 +66,8 @@ ASSASSINATE = len(E.PHASES)
 DECISION_PHASES = frozenset(range(len(E.PHASES))) - {GAME_OVER} | {ASSASSINATE}
 LIBERAL, FASCIST, HITLER = 0, 1, 2
 #: ``State.special``: 0 none, else ``encoding.SPECIAL_ROLES`` index + 1
-MERLIN, PERCIVAL, MORGANA = (
-    E.SPECIAL_ROLES.index(r) + 1 for r in ("merlin", "percival", "morgana")
+MERLIN, PERCIVAL, MORGANA, MONARCHIST = (
+    E.SPECIAL_ROLES.index(r) + 1 for r in ("merlin", "percival", "morgana", "monarchist")
 )
 WINNERS = ("liberal", "fascist")  # state.winner 0, 1 (-1: none)
 REASONS = (
@@ -128,12 +128,6 @@ class Config:
     def __post_init__(self) -> None:
         rules = self.rules if isinstance(self.rules, Rules) else Rules.from_json(self.rules)
         rules.validate(self.players)  # the engine's checks, its messages
-        if rules.monarchist:
-            raise ValueError(
-                "the batched engine plays the presets, rebalanced tables, no top-decking and "
-                "Avalon SH, not the Monarchist (docs/batched.md, 'Game types'); "
-                "use the environment (secret_hitler.env) for it"
-            )
         if sum(rules.deck_for(self.players)) > 31:
             raise ValueError("the batched engine holds decks of at most 31 policies")
         if self.history < 0:
@@ -181,6 +175,22 @@ class Config:
         return bool(self.resolved.avalon == "percival")
 
     @property
+    def monarchist(self) -> bool:
+        """One fascist card is the Monarchist (``Rules.monarchist``)."""
+        return bool(self.resolved.monarchist)
+
+    @property
+    def special_roles(self) -> bool:
+        """The deal has the game types' roles (``State.special`` is not empty)."""
+        return self.avalon or self.monarchist
+
+    @property
+    def exact_night(self) -> bool:
+        """The fascists see their teammates' exact roles (engine/roles.py
+        ``shows_exact_roles``): neither Morgana nor the Monarchist is dealt."""
+        return not (self.percival or self.monarchist)
+
+    @property
     def game_types(self) -> bool:
         """The table needs the environment's ``game_types`` blocks (``encoding.game_types_of``;
         of those the batched engine plays only no top-decking)."""
@@ -226,7 +236,7 @@ class State:
     config: Config
     # -- fixings (a record's: the deal, the first president, the deck, fixed reshuffles)
     roles: jax.Array  # int32[10]: 0 liberal, 1 fascist, 2 Hitler (seats past the table: 0)
-    special: jax.Array  # int32[10] under Avalon SH (else empty): MERLIN, PERCIVAL, MORGANA, 0
+    special: jax.Array  # int32[10] with Avalon SH or the Monarchist (else empty): MERLIN, ..., 0
     hitler: jax.Array  # Hitler's seat
     team: jax.Array  # seat set: the fascists and Hitler
     first_president: jax.Array
