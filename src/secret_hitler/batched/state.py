@@ -114,10 +114,9 @@ class Config:
     claims are in the action space and observation (the environment's ``claims``). Everything
     is resolved by the engine's ``Rules``: a rebalanced table's deck and starting track
     (``Rules.deck_for``, ``Rules.start_track_for``) are constants of the compiled program, so
-    a table that is not rebalanced compiles to the program it always did. No top-decking and
-    Avalon SH add the environment's ``game_types`` observation block and action block
-    (``game_types``); the Monarchist is refused: the batched engine does not play him
-    (docs/batched.md, "Game types")."""
+    a table that is not rebalanced compiles to the program it always did. No top-decking,
+    Avalon SH and the Monarchist add the environment's ``game_types`` observation block and
+    action block (``game_types``; docs/batched.md, "Game types")."""
 
     players: int = 7
     rules: Any = "official"
