@@ -184,9 +184,10 @@ def _sat_in(rows: list[dict[str, Any]], seat: int) -> int | None:
 
 def changed_from(before: tuple[Government, ...], after: tuple[Government, ...]) -> int:
     """The index of the first government of ``after`` that is not in ``before`` as it is: an
-    update sends ``after`` from there on (a log only grows, so the rest are the same)."""
+    update sends ``after`` from there on (a log only grows, so the rest are the same). A fold's
+    unchanged governments are the same objects (``History.governments``): no field compared."""
     for i, (a, b) in enumerate(zip(before, after, strict=False)):
-        if a != b:
+        if a is not b and a != b:
             return i
     return min(len(before), len(after))
 
