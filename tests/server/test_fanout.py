@@ -184,30 +184,12 @@ def _client_frame(opcode: Opcode, payload: bytes, fin: bool = True) -> bytes:
     return Frame(opcode, payload, fin=fin).serialize(mask=True, extensions=[])
 
 
-def test_small_text_frames_are_read_up_to_the_first_frame_websockets_must_read() -> None:
-    small = [b"", b"a", b'{"v":1,"type":"ping"}', "é".encode() * 62 + b"x"]  # 0..125 bytes
-    head = b"".join(_client_frame(Opcode.TEXT, p) for p in small)
-    last = _client_frame(Opcode.TEXT, b"z")
-    assert sockets.small_text_frames(head + last) == ([*small, b"z"], len(head + last))
-    for rest in (
-        _client_frame(Opcode.TEXT, b"y" * 126),  # a longer frame
-        _client_frame(Opcode.PING, b"p"),  # a control frame
-        _client_frame(Opcode.TEXT, b"part", fin=False) + _client_frame(Opcode.CONT, b"2"),
-        _client_frame(Opcode.BINARY, b"b"),
-        Frame(Opcode.TEXT, b"unmasked").serialize(mask=False, extensions=[]),
-    ):
-        assert sockets.small_text_frames(head + rest + last) == (small, len(head))
-    for cut in range(1, 12):  # an incomplete frame: its rest is still to come
-        incomplete = _client_frame(Opcode.TEXT, b"cut short")[:-cut]
-        assert sockets.small_text_frames(head + incomplete) == (small, len(head))
-
-
 def test_messages_sent_together_are_answered_in_order_whatever_their_frames(
     server: Server,
 ) -> None:
-    """Small text frames read by the server's own reader, the rest by websockets': a client's
-    messages, written to the socket at once in every kind of frame, are each answered, in the
-    order they were sent, a ping in their midst disturbing none of them."""
+    """A client's messages, written to the socket at once in every kind of frame (small and
+    long, fragmented), are each answered, in the order they were sent, a ping in their midst
+    disturbing none of them."""
 
     async def scenario() -> None:
         token = session(server, "Framer")

@@ -22,15 +22,6 @@ from the client and resumes it once the app has taken it, two changes of the pol
 per message; here reading pauses only once ``RECEIVE_BACKLOG`` messages wait, or one message
 larger than ``RECEIVE_SMALL`` bytes, so a client that floods is still held back.
 
-And it reads a client's small messages itself: an action, a chat line or a ping is one masked,
-final text frame of under 126 bytes, which websockets' frame parser (a generator over a stream
-reader, a frame object, an event list) costs more to read than the app costs to act on. While
-the connection is open and that parser waits at the start of a frame (nothing buffered, no
-fragmented message begun), the complete such frames at the start of the received bytes are
-unmasked and handed on here, as uvicorn hands on a text frame; the first byte of anything else
-(a longer frame, a control frame, a fragment, an incomplete frame) and all after it go to
-websockets as before (``small_text_frames``).
-
 Anything else (handshakes, pings, frames from the client, a server without this protocol, the
 tests' in-process clients) is uvicorn's and Starlette's own.
 """
@@ -38,11 +29,6 @@ tests' in-process clients) is uvicorn's and Starlette's own.
 from __future__ import annotations
 
 from typing import Any
-
-try:  # websockets' C unmasking, as its own frame parser uses it
-    from websockets.speedups import apply_mask
-except ImportError:  # pragma: no cover (a build without its C extension)
-    from websockets.utils import apply_mask
 
 #: The ASGI scope extension under which an accepted socket's ``FrameSink`` is found.
 SINK = "secret_hitler.frame_sink"
@@ -72,24 +58,6 @@ def text_header(length: int) -> bytes:
         if len(_HEADERS) < 4096:
             _HEADERS[length] = header
     return header
-
-
-def small_text_frames(data: bytes) -> tuple[list[bytes], int]:
-    """The payloads (unmasked) of the complete small text frames at the start of ``data``, a
-    client's bytes read from a frame's start, and where the rest begins: a final, masked text
-    frame without reserved bits and of under 126 bytes (RFC 6455 5.2) is one; anything else
-    ends the run, for websockets to read."""
-    out: list[bytes] = []
-    at, end = 0, len(data)
-    while at + 6 <= end and data[at] == 0x81:
-        second = data[at + 1]
-        length = second & 0x7F
-        if not second & 0x80 or length > 125 or at + 6 + length > end:
-            break
-        start = at + 6
-        out.append(apply_mask(data[start : start + length], data[at + 2 : start]))
-        at = start + length
-    return out, at
 
 
 def frame_sink(ws: Any) -> FrameSink | None:
@@ -145,32 +113,8 @@ class FrameSink:
 def framed_websockets() -> type[Any]:
     """uvicorn's sans-I/O WebSocket protocol, each accepted socket offered a ``FrameSink``."""
     from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
-    from websockets.protocol import State
 
     class FramedWebSockets(WebSocketsSansIOProtocol):
-        def data_received(self, data: bytes) -> None:
-            conn = self.conn
-            if (
-                conn.state is State.OPEN
-                and self.handshake_complete
-                and conn.current_size is None  # no fragmented message begun
-                and not conn.reader.buffer  # its parser waits at a frame's start
-                and conn.parser_exc is None
-                and not conn.extensions
-                and not conn.debug
-            ):
-                payloads, at = small_text_frames(data)
-                for payload in payloads:
-                    self.curr_msg_data_type = "text"
-                    self.frames = [payload]
-                    self.send_receive_event_to_app()  # (decoded as UTF-8 there, as uvicorn does)
-                    if conn.state is not State.OPEN:  # it failed the connection: ignore the rest
-                        return
-                if at == len(data):
-                    return
-                data = data[at:]
-            super().data_received(data)
-
         def handle_connect(self, event: Any) -> None:
             super().handle_connect(event)
             scope = getattr(self, "scope", None)
