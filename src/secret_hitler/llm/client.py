@@ -7,7 +7,8 @@ async client: waiting for a model holds no thread) that either returns a ``Reply
 ``ChatFailure`` whose ``kind`` says what went wrong, so the agent can count it:
 
 - ``no_slot``: every ``concurrency`` slot of the endpoint stayed busy until the wait's end
-  (``slots.FairSlots``); nothing was sent (``sent`` False);
+  (``slots.FairSlots``), or left less than ``_MIN_REQUEST_S`` for the request; nothing was sent
+  (``sent`` False);
 - ``late``: no complete answer before the deadline (connect, read, or the whole body); a
   request that ran out of time before its body was written (waiting for a connection, or
   connecting) never reached the endpoint (``sent`` False), and the agent counts no request;
@@ -40,6 +41,11 @@ from .endpoints import Endpoint
 from .slots import FairSlots
 
 _RETRY_AFTER_MAX = 600.0  # seconds: a longer Retry-After is read as this
+#: Less time than this left for a request (after the wait for a slot) and none is sent: no
+#: model answers in it, and a request cut off by its deadline right as its body is written may
+#: have reached the endpoint without httpx saying so (its trace's ``send_request_body.complete``
+#: comes after the write), which would miscount the endpoint's requests.
+_MIN_REQUEST_S = 0.05
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,7 +186,7 @@ class ChatClient:
         key = self.endpoint.api_key()
         if key:
             headers["Authorization"] = f"Bearer {key}"
-        if timeout <= 0:
+        if timeout < _MIN_REQUEST_S:
             raise ChatFailure("no_slot", "no time was left for a request", queued=queued)
         limit = self.endpoint.max_response_bytes
         sent = time.monotonic()
