@@ -34,6 +34,21 @@ SHOTS = ROOT / "build" / "screenshots"  # looked at by people, not by the tests
 WIDTHS = [(360, 740), (390, 844), (1366, 768), (1920, 1080)]
 
 
+#: Every game of this module's server is dealt from this seed: at 5 official seats it makes seat 0
+#: the first presidential candidate, so the person at seat 0 meets a choice, votes and an end in
+#: one game, whatever the bots do (``Game(names, rules, 6).to_act() == [0]``).
+FIRST_PRESIDENT_SEAT_0 = 6
+
+
+@pytest.fixture(scope="module")
+def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    server = Server(tmp_path_factory.mktemp("web-fit"), seeds=(FIRST_PRESIDENT_SEAT_0,)).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
 def _catalog(lang: str) -> dict[str, str]:
     return json.loads((CATALOGS / f"{lang}.json").read_text(encoding="utf-8"))
 
@@ -163,36 +178,30 @@ def test_a_game_fits_at_four_widths(web_server, new_context, lang) -> None:
     seen: set[str] = set()
     rng = random.Random(len(lang))
     deadline = time.monotonic() + 240
-    # a deal can end the game before the person holds a hand or chooses anyone: then another
-    for _game in range(3):
-        body = {"players": 5, "bots": bots}
-        table = web_server.api("POST", "/api/tables", body, token=me["token"])
-        page = new_context(token=me["token"], lang=lang, still=True).new_page()
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(f"{web_server.url}/#/t/{table['id']}")
-        page.wait_for_selector(".table-grid:not([hidden]) .board", timeout=20000)
-        # the secrets of the night are one hidden line, however many there are
-        page.wait_for_selector(".log-list .private")
-        assert (
-            page.evaluate("document.querySelectorAll('.log-list li.private + li.private').length")
-            == 0
-        )
-        page.locator(".role-toggle").click()
-        while True:
-            assert time.monotonic() < deadline, f"the game did not end; seen {seen}"
-            kind = _decision_kind(page)
-            if kind and kind not in seen:
-                seen.add(kind)
-                _measure(page, kind, found)
-                page.set_viewport_size({"width": 390, "height": 844})
-                continue
-            if kind == "end":
-                break
-            if not act_once(page, rng):
-                page.wait_for_timeout(50)
-        if len(seen) >= 3:
+    table = web_server.api("POST", "/api/tables", {"players": 5, "bots": bots}, token=me["token"])
+    page = new_context(token=me["token"], lang=lang, still=True).new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{web_server.url}/#/t/{table['id']}")
+    page.wait_for_selector(".table-grid:not([hidden]) .board", timeout=20000)
+    # the secrets of the night are one hidden line, however many there are
+    page.wait_for_selector(".log-list .private")
+    assert (
+        page.evaluate("document.querySelectorAll('.log-list li.private + li.private').length") == 0
+    )
+    page.locator(".role-toggle").click()
+    while True:
+        assert time.monotonic() < deadline, f"the game did not end; seen {seen}"
+        kind = _decision_kind(page)
+        if kind and kind not in seen:
+            seen.add(kind)
+            _measure(page, kind, found)
+            page.set_viewport_size({"width": 390, "height": 844})
+            continue
+        if kind == "end":
             break
-    assert {"vote", "end"} <= seen and len(seen) >= 3, seen  # and a hand or a choice
+        if not act_once(page, rng):
+            page.wait_for_timeout(50)
+    assert {"choose", "vote", "end"} <= seen, seen  # the first nomination is the person's
     assert found == [], "\n".join(found[:40])
     assert missing_keys(page) == []
     assert not errors
