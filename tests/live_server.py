@@ -1,23 +1,106 @@
-"""``secret-hitler serve`` in a subprocess on 127.0.0.1 and a free port: the real server that the
-server and browser tests talk to."""
+"""``secret-hitler serve`` in a process of its own on 127.0.0.1 and a free port: the real server
+that the server and browser tests talk to.
+
+Each test process starts its servers as forks of one process that has imported the server
+(``server_zygote.py``): importing it is most of a server's start, and the suite starts nearly
+300."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+class ServerProcess:
+    """A server forked by this process's starter (``server_zygote.py``), handled as a
+    ``subprocess.Popen``: ``poll``, ``wait``, ``send_signal``, ``kill``."""
+
+    def __init__(self, starter: _Starter, pid: int) -> None:
+        self._starter = starter
+        self.pid = pid
+        self.returncode: int | None = None
+
+    def poll(self) -> int | None:
+        if self.returncode is None:
+            self.returncode = self._starter.ask(op="poll", pid=self.pid)["code"]
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while (code := self.poll()) is None:
+            if deadline is not None and time.monotonic() > deadline:
+                raise subprocess.TimeoutExpired(f"server {self.pid}", timeout or 0)
+            time.sleep(0.01)  # the starter reaps it; polled, bounded by the deadline
+        return code
+
+    def send_signal(self, sig: int) -> None:
+        if self.poll() is None:
+            os.kill(self.pid, sig)
+
+    def kill(self) -> None:
+        self.send_signal(signal.SIGKILL)
+
+
+class _Starter:
+    """This test process's ``server_zygote.py``: started with the first server, it imports the
+    server once; each server after that is a fork of it. One request at a time (a lock: tests
+    start servers from threads too)."""
+
+    def __init__(self) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, str(Path(__file__).with_name("server_zygote.py"))],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env={k: v for k, v in os.environ.items() if k != "DATABASE_URL"},
+            start_new_session=True,
+        )
+        self.lock = threading.Lock()
+
+    def ask(self, **request: object) -> dict[str, Any]:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        with self.lock:
+            self.proc.stdin.write(json.dumps(request).encode() + b"\n")
+            self.proc.stdin.flush()
+            line = self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError(f"the server starter exited ({self.proc.poll()})")
+        return json.loads(line)  # type: ignore[no-any-return]
+
+
+_starter: _Starter | None = None
+_starter_lock = threading.Lock()
+
+
+def spawn_server(
+    argv: list[str], env: dict[str, str], cwd: Path, log: Path, seeds: tuple[int, ...] = ()
+) -> ServerProcess:
+    """``secret-hitler *argv`` in its own session, with ``env`` as its whole environment, in
+    ``cwd``, its output appended to ``log``: forked by this process's starter."""
+    global _starter
+    with _starter_lock:
+        if _starter is None or _starter.proc.poll() is not None:
+            _starter = _Starter()
+        starter = _starter
+    answer = starter.ask(
+        op="spawn", argv=argv, env=env, cwd=str(cwd), log=str(log), seeds=list(seeds)
+    )
+    return ServerProcess(starter, int(answer["pid"]))
 
 
 class LiveServer:
@@ -61,7 +144,7 @@ class LiveServer:
         self.seeds = seeds
         self.env_extra = env
         self.port = port or free_port()
-        self.proc: subprocess.Popen[bytes] | None = None
+        self.proc: ServerProcess | None = None
         self.log_path = data / "server.log"
 
     @property
@@ -80,20 +163,9 @@ class LiveServer:
         if self.database_url:
             env["DATABASE_URL"] = self.database_url
         env.update(self.env_extra)
-        command = [sys.executable, "-m", "secret_hitler.cli"]
-        if self.seeds:
-            env["SH_TEST_SEEDS"] = ",".join(str(seed) for seed in self.seeds)
-            command = [sys.executable, str(Path(__file__).with_name("seeded_serve.py"))]
-        log = open(self.log_path, "ab")  # noqa: SIM115 - handed to the process
-        self.proc = subprocess.Popen(
-            [*command, "serve", "--log-level", self.LOG_LEVEL],
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            cwd=str(self.data),
-            start_new_session=True,
+        self.proc = spawn_server(
+            ["serve", "--log-level", self.LOG_LEVEL], env, self.data, self.log_path, self.seeds
         )
-        log.close()
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

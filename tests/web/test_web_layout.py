@@ -79,6 +79,8 @@ def test_pages_fit_and_panels_do_not_overlap(
     # the rules page (with its powers table), in Russian too (long words)
     for lang in ("en", "ru"):
         page.goto(web_server.url + "/#/rules")
+        # the route draws the page and its header anew: choose the language once it is drawn
+        page.wait_for_selector("body[data-page=rules] main .rules-table")
         page.select_option("#lang-select", lang)
         page.wait_for_function("l => document.documentElement.lang === l", arg=lang)
         page.wait_for_selector("main .rules-table")
