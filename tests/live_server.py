@@ -7,6 +7,7 @@ Each test process starts its servers as forks of one process that has imported t
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import signal
@@ -85,6 +86,20 @@ class _Starter:
 
 _starter: _Starter | None = None
 _starter_lock = threading.Lock()
+
+
+@atexit.register
+def _close_starter() -> None:
+    """The starter ends when its stdin closes; waited for, so that it leaves no orphan and its
+    servers' CPU time is counted with this process's children."""
+    if _starter is None or _starter.proc.poll() is not None:
+        return
+    assert _starter.proc.stdin is not None
+    _starter.proc.stdin.close()
+    try:
+        _starter.proc.wait(10)
+    except subprocess.TimeoutExpired:
+        _starter.proc.kill()
 
 
 def spawn_server(
