@@ -274,6 +274,7 @@ def log_loss(records: list[dict[str, Any]], talk: TalkModel) -> float:
         for s in range(game.n):
             view = game.view(s)
             b = Beliefs.for_view(view, model=BOT_MODEL, talk=talk)
+            b.reads_silence = False  # unanswered questions: fitted apart (fit_talk_silence.py)
             b.update(view)
             if b.possible() > 1:
                 listeners[s] = b

@@ -282,3 +282,22 @@ def test_the_talk_model_refits_from_its_committed_games() -> None:
     assert fit_talk_model.fit(records[: small["games"]]) == {
         k: v for k, v in small.items() if k != "games"
     }
+
+
+def test_the_silence_rates_are_the_committed_counts() -> None:
+    """fit_talk_silence.py's rates (how often each party leaves a question by name unanswered)
+    are its rule on the counts it committed, and are the rates listeners read by."""
+    import fit_talk_silence
+
+    from secret_hitler.bots import listening
+
+    data = _data("talk_silence")
+    assert data["command"].startswith("python benchmarks/fit_talk_silence.py")
+    counts = data["counts"]
+    rates = {
+        party: round(fit_talk_silence.rate(c["unanswered"], c["closed"]), 5)
+        for party, c in counts.items()
+    }
+    assert rates == data["unanswered"]
+    assert listening.by_role(rates) == listening.UNANSWERED
+    assert rates["liberal"] < rates["fascist_party"]

@@ -1,17 +1,27 @@
 """How a listening bot reads talk (bots/listening.py): what the table knew of the seat a line
-names, and whether the speaker's votes keep to its words."""
+names, whether the speaker's votes keep to its words, and a question left unanswered."""
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
 import numpy as np
 import pytest
 
+from secret_hitler.bots.bayes import BayesAgent
 from secret_hitler.bots.beliefs import FAS, HIT, LIB, TALK_MODEL, Beliefs
-from secret_hitler.bots.listening import CONTEXTS, DIRECTIONS, TalkMemory, context, record
+from secret_hitler.bots.listening import (
+    CONTEXTS,
+    DIRECTIONS,
+    UNANSWERED,
+    TalkMemory,
+    context,
+    record,
+)
 from secret_hitler.engine import Action, Game, Phase
 from secret_hitler.engine.public import PublicState
+from secret_hitler.talk.lines import Answer, ExplainVote, Question
 from secret_hitler.talk.said import ACCUSE, STANCES, TRUST
 from talk_support import after_a_silent_session
 
@@ -143,3 +153,87 @@ def test_trusting_a_seat_the_table_saw_pass_a_fascist_policy_is_read_by_its_cont
         x.hear_signal(speaker, TRUST, chancellor, "hedged")
     assert _fascist_party(b, speaker) > _fascist_party(a, speaker) + 0.01
     assert np.isclose(a.probs().sum(), 1.0) and np.isclose(b.probs().sum(), 1.0)
+
+
+# ---------------------------------------------------------------------------- evasion
+def _to_the_votes(game: Game) -> None:
+    """The open nomination made and every vote cast Ja: the next election's votes are in."""
+    candidate = game.candidate
+    assert candidate is not None
+    game.apply(Action.nominate(candidate, game.view(candidate).eligible[0]))
+    while game.phase is Phase.VOTE:
+        game.apply(Action.vote(game.to_act()[0], True))
+
+
+def _asked_and_heard(seed: int, answer: bool, people: frozenset[int] = frozenset()):
+    """A liberal listener hears one seat ask another by name why it voted as it did; the asked
+    seat answers (``answer``) or says nothing until the next election's votes. Returns the
+    listener, its posterior before the question, the asked seat, the listener's seat and the
+    game."""
+    game = after_a_silent_session(seed)
+    b, seat = _listener(game, TALK_MODEL)
+    b.people = people
+    before = b.probs()
+    asker, asked = [s for s in range(7) if s != seat][:2]
+    b.hear_line(asker, Question("vote", to=asked))
+    if answer:
+        b.hear_line(asked, Answer(ExplainVote(True), to=asker))
+    _to_the_votes(game)
+    b.update(game.view(seat))
+    return b, before, asked, seat, game
+
+
+@pytest.mark.parametrize("seed", [2, 6])
+def test_a_question_left_unanswered_is_read_as_evasion(seed):
+    """Silence until the next election's votes multiplies every world by the asked seat's
+    party's rate of leaving a question unanswered (``UNANSWERED``, tempered by the talk weight)
+    on top of what the votes say; an answer by 1 minus it, once."""
+    silent, _, asked, seat, game = _asked_and_heard(seed, answer=False)
+    answered, *_ = _asked_and_heard(seed, answer=True)
+    deaf = Beliefs.for_view(game.view(seat), talk=replace(TALK_MODEL, weight=0.0))
+    deaf.update(game.view(seat))
+    w = TALK_MODEL.weight
+    rates = np.asarray(UNANSWERED)[silent.R[:, asked]]
+    for b, factor in ((silent, rates**w), (answered, (1 - rates) ** w)):
+        expected = deaf.probs() * factor
+        assert np.allclose(b.probs(), expected / expected.sum())
+        assert not b.heard.asked  # closed: read once
+    assert _fascist_party(silent, asked) > _fascist_party(answered, asked) + 0.05
+    assert UNANSWERED[LIB] < UNANSWERED[FAS] == UNANSWERED[HIT]
+
+
+def test_a_persons_silence_is_not_read():
+    """A person asked by name may be slow or away: its silence changes nothing."""
+    read, _, asked, _, _ = _asked_and_heard(2, answer=False)
+    person, _, _, _, _ = _asked_and_heard(2, answer=False, people=frozenset({asked}))
+    nobody, _, _, _, _ = _asked_and_heard(2, answer=False, people=frozenset(range(7)))
+    assert np.allclose(person.probs(), nobody.probs())
+    assert not np.allclose(read.probs(), person.probs())
+
+
+def test_a_fork_keeps_its_own_talk_memory():
+    """What a fork hears (a fascist's judge trying a line on a copy of the eye) never reaches
+    the posterior it was forked from, even while that one's memory is empty."""
+    game = after_a_silent_session(3)
+    b, seat = _listener(game, TALK_MODEL)
+    fork = b.fork()
+    speaker, target = [s for s in range(7) if s != seat][:2]
+    fork.hear_signal(speaker, ACCUSE, target, "hedged")
+    fork.hear_line(speaker, Question("vote", to=target))
+    assert fork.heard.accused and fork.heard.asked
+    assert not b.heard.accused and not b.heard.stances and not b.heard.asked
+
+
+def test_a_bot_told_who_the_people_are_leaves_their_silence_unread():
+    """``seated_with`` before or after the bot first reads the game: either way its posterior
+    knows the people's seats (``Beliefs.people``)."""
+    game = after_a_silent_session(4)
+    seat = next(s for s in range(7) if game.roles[s].value == "liberal")
+    people = [s == (seat + 1) % 7 for s in range(7)]
+    early, late = BayesAgent(seat, random.Random(1)), BayesAgent(seat, random.Random(1))
+    early.seated_with(people)
+    for agent in (early, late):
+        agent.posterior(game.view(seat))
+    late.seated_with(people)
+    for agent in (early, late):
+        assert agent.beliefs is not None and agent.beliefs.people == {(seat + 1) % 7}

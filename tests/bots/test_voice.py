@@ -423,6 +423,24 @@ def test_a_fascist_keeps_quiet_to_a_bot_when_silence_is_worth_more(seed):
     assert len(answers) == 1 and answers[0].to == 0  # a person is always answered
 
 
+class _EvasionRead:
+    """A judge by which every line costs the team, but leaving a question by name unanswered
+    (``unanswered``: read as evasion) costs more."""
+
+    def __call__(self, lines):
+        return -float(len(lines))
+
+    def unanswered(self):
+        return -5.0
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_fascist_answers_a_bot_when_silence_reads_as_evasion(seed):
+    voice, view = _fascist_voice_asked(seed, asker_is_person=False)
+    lines = voice.speak(view, _reading, _EvasionRead())
+    assert [x.to for x in lines if isinstance(x, Answer)] == [0]
+
+
 @pytest.mark.parametrize("seed", [1, 2])
 def test_a_fascist_answers_a_bot_when_the_answer_costs_nothing(seed):
     voice, view = _fascist_voice_asked(seed, asker_is_person=False)

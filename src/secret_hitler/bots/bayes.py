@@ -92,6 +92,17 @@ class BayesAgent(Agent):
         if self.beliefs is None and self.model is DEFAULT_MODEL and self.people_hold_half(people):
             self.model = HUMAN_MODEL
         self.seated = tuple(people)  # told to the voice (who answers a table's question)
+        self._tell_people()
+
+    def _tell_people(self) -> None:
+        """The posteriors leave people's silence unread (a person is slow or away, not evasive:
+        ``Beliefs.people``)."""
+        if self.seated is None:
+            return
+        people = frozenset(s for s, person in enumerate(self.seated) if person)
+        for b in (self.beliefs, self.public, self.cover):
+            if b is not None:
+                b.people = people
 
     def fork(self, rng: random.Random | None = None) -> BayesAgent:
         """A copy for a rollout (``Agent.fork``): the beliefs forked, the models shared; its
@@ -117,8 +128,14 @@ class BayesAgent(Agent):
             self.beliefs = Beliefs.for_view(view, model=self.model)
             if team_role(view) != LIBERAL:
                 self.public = Beliefs.for_view(view, public=True, model=self.eye_model)
+                # The eye prices this seat's own silence (``talk_value.TeamJudge``) but reads
+                # no other seat's: at a listening table almost every question is answered
+                # (``listening.UNANSWERED``), and a seat that cannot hear, a deaf bot or a
+                # person away, would read as evasive and mislead every move priced on the eye.
+                self.public.reads_silence = False
             if view.role == "merlin":
                 self.cover = Beliefs.for_view(view, model=self.model, sight=False)
+            self._tell_people()
         self.beliefs.update(view)
         if self.cover is not None:
             self.cover.update(view)

@@ -32,7 +32,7 @@ from ..engine.public import READERS, PublicState
 from ..engine.roles import night
 from ..engine.settings import PRESETS, Rules
 from ..engine.types import Role
-from ..talk.lines import Claim, Line
+from ..talk.lines import Answer, Claim, Line, Question
 from ..talk.said import signals
 from .likelihood import (
     MEMO_SIZE,
@@ -43,7 +43,14 @@ from .likelihood import (
     session_table,
     worlds_matrix,
 )
-from .listening import TalkMemory, context, signal_loglik, vote_loglik
+from .listening import (
+    UNANSWERED,
+    TalkMemory,
+    context,
+    signal_loglik,
+    silence_loglik,
+    vote_loglik,
+)
 from .model import (
     BOT_MODEL,
     DEFAULT_MODEL,
@@ -119,6 +126,10 @@ class Beliefs(Posterior):
         self.night_shown: dict[str, Any] | None = None  # this seat's night (special roles)
         self.heard_investigations: set[tuple[int, int]] = set()  # claims read (engine or chat)
         self.heard = TalkMemory()  # who said what of whom (``bots.listening``)
+        self.people: frozenset[int] = frozenset()  # seats people play: their silence unread
+        # whether a question left unanswered is read as evasion (``hear_silence``): not in a
+        # fascist's liberal eye (``bots.bayes``)
+        self.reads_silence = True
         self.seat = None if public else seat
         # the official rules (the engine's) unless told: ``for_view`` tells the game's
         self.deck = deck = _OFFICIAL.deck if deck is None else deck
@@ -151,8 +162,7 @@ class Beliefs(Posterior):
         other.table = self.table.copy()
         other._derived = dict(self._derived)
         other.heard_investigations = set(self.heard_investigations)
-        if self.heard.stances:
-            other.heard = self.heard.copy()
+        other.heard = self.heard.copy()  # (a fork's lines must not reach this one's memory)
         if self.session is not None:
             other.session = replace(self.session)
         return other
@@ -493,6 +503,8 @@ class Beliefs(Posterior):
             self._candidate_votes(p, c, votes, phase)
         if self.heard.stances:
             self._spoken_votes(p, c, votes)
+        if self.heard.asked:
+            self._unanswered()
         if self.merlin_log is not None:
             self._merlin_votes(p, c, votes)
 
@@ -636,8 +648,32 @@ class Beliefs(Posterior):
             party = None if line.party is None else line.party.value
             self.hear_claim(seat, line.subject, liberals, line.target, party)
         if talk:
+            if isinstance(line, Question) and line.to is not None and self.reads_silence:
+                if line.to not in (seat, self.seat) and line.to not in self.people:
+                    self.heard.ask(seat, line.to)
+            elif isinstance(line, Answer) and line.to is not None:
+                if self.heard.answered(seat, line.to):
+                    self.hear_silence(seat, silent=False)
             for sig in signals(line):
                 self.hear_signal(seat, sig.stance, sig.target, sig.certainty)
+
+    def hear_silence(self, seat: int, *, silent: bool = True) -> None:
+        """``seat`` left a question put to it by name unanswered (``silent``) or answered it:
+        weighed by how often each role does (``listening.silence_loglik``, ``UNANSWERED``)."""
+        weight = self.talk.weight
+        if weight == 0.0 or seat == self.seat:
+            return
+        self.logw = self.logw + weight * silence_loglik(self.R, seat, silent, UNANSWERED)
+        self._changed()
+
+    def _unanswered(self) -> None:
+        """The next election's votes are in: every question by name still open was left
+        unanswered by a seat still alive (``hear_silence``)."""
+        asked, self.heard.asked = self.heard.asked, {}
+        for seat, askers in asked.items():
+            if self.table.alive[seat]:
+                for _ in askers:
+                    self.hear_silence(seat)
 
     def hear_signal(self, seat: int, stance: str, target: int, certainty: str) -> None:
         """``seat`` said its ``stance`` (accuse, trust, hitler) on ``target``: a choice among

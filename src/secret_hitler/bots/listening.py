@@ -15,7 +15,12 @@ log-likelihood per world (role assignment), weighed by the fitted ``TalkModel``
 - **consistency** (``vote_loglik``): a seat's vote on a government with a seat it spoke for or
   against, against its own words or with them (``consistency`` tables: P(vote | what it said,
   its role, the member's role) over P(vote | their roles)): a fascist who bussed a teammate and
-  then elects him says so.
+  then elects him says so;
+- **evasion** (``silence_loglik``): a question put to a seat by name and left unanswered until
+  the next election's votes (``TalkMemory.asked``), or answered, weighed by how often each role
+  leaves one unanswered (``UNANSWERED``, fitted by ``benchmarks/fit_talk_silence.py`` on
+  games where every seat talks and listens). A liberal answers what it is asked; a fascist
+  that keeps quiet where an answer would cost it says so by its silence.
 
 ``TalkMemory`` is what one listener remembers of the talk to read it so: who accused whom, and
 each seat's last stance on each other seat. It is small, copied with the posterior it belongs
@@ -24,7 +29,9 @@ to, and fed only by heard lines, so a silent game never touches it.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from importlib.resources import files
 from typing import Any
 
 import numpy as np
@@ -73,22 +80,58 @@ def record(table: PublicState, accused_by: Sequence[int], speaker: int, seat: in
     return "none"
 
 
+def by_role(rates: dict[str, float]) -> tuple[float, ...]:
+    """Per role index (liberal, fascist, Hitler) the rate of its party (``liberal`` or
+    ``fascist_party``)."""
+    return (rates["liberal"], rates["fascist_party"], rates["fascist_party"])
+
+
+def load_unanswered(name: str = "talk_silence") -> tuple[float, ...]:
+    """P(a question put by name is left unanswered | the asked seat's party), per role index
+    (``by_role``), from ``bots/data/NAME.json`` (its ``command`` wrote it)."""
+    data = json.loads(files(__package__).joinpath("data", f"{name}.json").read_text("utf-8"))
+    return by_role({k: float(v) for k, v in data["unanswered"].items()})
+
+
+#: How often a seat of each party leaves a question by name unanswered, per role index.
+UNANSWERED = load_unanswered()
+
+
 class TalkMemory:
     """What a listener remembers of the talk: who accused whom (``accused``: target -> the
-    speakers), and each speaker's last stance on each seat (``stances``: (speaker, target) ->
-    for or against)."""
+    speakers), each speaker's last stance on each seat (``stances``: (speaker, target) ->
+    for or against), and the questions put to a seat by name not answered yet (``asked``:
+    asked seat -> the askers)."""
 
-    __slots__ = ("accused", "stances")
+    __slots__ = ("accused", "asked", "stances")
 
     def __init__(self) -> None:
         self.accused: dict[int, tuple[int, ...]] = {}
         self.stances: dict[tuple[int, int], str] = {}
+        self.asked: dict[int, tuple[int, ...]] = {}
 
     def copy(self) -> TalkMemory:
         other = TalkMemory()
         other.accused = dict(self.accused)
         other.stances = dict(self.stances)
+        other.asked = dict(self.asked)
         return other
+
+    def ask(self, asker: int, seat: int) -> None:
+        if asker not in self.asked.get(seat, ()):
+            self.asked[seat] = (*self.asked.get(seat, ()), asker)
+
+    def answered(self, seat: int, asker: int) -> bool:
+        """Whether ``seat``'s answer to ``asker`` answers a question still open (it is closed)."""
+        askers = self.asked.get(seat, ())
+        if asker not in askers:
+            return False
+        rest = tuple(a for a in askers if a != asker)
+        if rest:
+            self.asked[seat] = rest
+        else:
+            del self.asked[seat]
+        return True
 
     def note(self, speaker: int, stance: str, target: int) -> None:
         if stance in (ACCUSE, HITLER) and speaker not in self.accused.get(target, ()):
@@ -134,6 +177,15 @@ def vote_loglik(
     return out
 
 
+def silence_loglik(R: np.ndarray, seat: int, silent: bool, rates: Sequence[float]) -> np.ndarray:
+    """Log-likelihood per world of ``seat`` leaving a question put to it by name unanswered
+    (``silent``) or answering it, ``rates[its role]`` being how often its role leaves one
+    unanswered (``UNANSWERED``)."""
+    p = np.asarray(rates, dtype=float)[R[:, seat]]
+    out: np.ndarray = np.log(p if silent else 1.0 - p)
+    return out
+
+
 __all__ = [
     "AGAINST",
     "CONTEXTS",
@@ -141,7 +193,11 @@ __all__ = [
     "FOR",
     "RECORDS",
     "TalkMemory",
+    "UNANSWERED",
+    "by_role",
     "context",
+    "load_unanswered",
+    "silence_loglik",
     "record",
     "direction",
     "signal_loglik",

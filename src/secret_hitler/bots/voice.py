@@ -373,7 +373,7 @@ class Voice:
             if judge is not None and self.pretends:
                 kept = id(line) in owed
                 line = self._bend(line, view, read, judge)
-                if not kept and self._quiet(line, judge):
+                if not kept and self._quiet(line, judge, answered):
                     continue
             if self._fresh(line, answered, seen):
                 out.append(line)
@@ -450,14 +450,18 @@ class Voice:
     def _person(self, seat: int) -> bool:
         return self.people is not None and 0 <= seat < len(self.people) and self.people[seat]
 
-    def _quiet(self, line: talk.Line, judge: Judge) -> bool:
+    def _quiet(self, line: talk.Line, judge: Judge, answered: bool = False) -> bool:
         """Whether a fascist keeps ``line`` to itself: silence is worth more to its team than
         the line (``judge(())`` against ``judge((line,))``, the kind of line read as the table
         reads kinds: ``talk_value``), kept quiet with a chance that grows with the gap up to
         certainty at ``Style.quiet_scale``. A line worth as much as silence is always said (a
         liberal says it), and the chance keeps the team's rates near the liberals' instead of
-        swinging from all to none as the table's reading of them is refitted."""
-        gap = judge(()) - judge((line,))
+        swinging from all to none as the table's reading of them is refitted. The silence of a
+        seat asked by name (``answered``) is priced as the table reads it, when the judge can
+        (``unanswered``: a question left unanswered is evasion, ``bots.listening``)."""
+        unanswered = getattr(judge, "unanswered", None) if answered else None
+        silence = unanswered() if unanswered is not None else judge(())
+        gap = silence - judge((line,))
         if gap <= 0:
             return False
         return self._chance(min(1.0, gap / Style.quiet_scale))
