@@ -45,9 +45,18 @@ def _shares_its_file(item: pytest.Item) -> bool:
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Under ``--dist loadgroup``: the tests that share their file's costly fixtures form one
-    group per file (before xdist reads the groups)."""
-    if getattr(config.option, "dist", "no") != "loadgroup":
+    group per file (before xdist reads the groups), and the groups come first: xdist hands out
+    work in this order, so the large indivisible groups start early and the single tests fill
+    the workers' last minutes evenly. (A worker reads ``--dist`` as ``no``: xdist tells it
+    ``loadgroup`` apart.)"""
+    if (
+        not getattr(config.option, "loadgroup", False)
+        and getattr(config.option, "dist", "") != "loadgroup"
+    ):
         return
+    grouped = set()
     for item in items:
         if _shares_its_file(item):
             item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
+            grouped.add(item.nodeid)
+    items.sort(key=lambda item: item.nodeid not in grouped)  # stable: each file in its order

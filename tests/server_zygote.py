@@ -46,6 +46,7 @@ PRELOAD = [
     "uvicorn.protocols.websockets.wsproto_impl",
     "sqlalchemy.dialects.sqlite",
     "sqlalchemy.dialects.postgresql",
+    "psycopg",
 ]
 
 _codes: dict[int, int] = {}
@@ -78,7 +79,6 @@ def _spawn(request: dict[str, Any]) -> int:
             from seeded_serve import deal_from
 
             deal_from(request["seeds"])
-        gc.unfreeze()
         sys.argv = ["secret-hitler", *request["argv"]]
         from secret_hitler.cli import main
 
@@ -110,6 +110,23 @@ def _poll(pid: int) -> int | None:
     return _codes[pid]
 
 
+def _migrate_once() -> None:
+    """The schema's migrations run once on a throwaway SQLite database: what a server's start
+    imports and reads besides its modules (alembic, its templates, the migration scripts)."""
+    import tempfile
+
+    from sqlalchemy import create_engine
+
+    from secret_hitler.server.storage.db import migrate
+
+    with tempfile.TemporaryDirectory() as folder:
+        engine = create_engine(f"sqlite:///{folder}/warm.db")
+        try:
+            migrate(engine)
+        finally:
+            engine.dispose()
+
+
 def main() -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     for name in PRELOAD:
@@ -117,9 +134,15 @@ def main() -> None:
             importlib.import_module(name)
         except ImportError:  # an optional part (an extra not installed): the child imports it
             pass
+    _migrate_once()
+    from secret_hitler.server.accounts import reserved
+
+    reserved.game_phrases()  # read once at each start (app.py), cached for the process
     assert threading.active_count() == 1, "no thread may run in the process that forks"
     gc.collect()
-    gc.freeze()  # the imported objects stay shared with the children, not copied on write
+    # the imported objects stay shared with the children, not copied on write; the server
+    # freezes what it holds at its start (app.py) and never scans them again: nor these
+    gc.freeze()
     out = sys.stdout
     for line in sys.stdin:
         request = json.loads(line)
