@@ -45,18 +45,36 @@ def _shares_its_file(item: pytest.Item) -> bool:
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Under ``--dist loadgroup``: the tests that share their file's costly fixtures form one
-    group per file (before xdist reads the groups), and the groups come first: xdist hands out
-    work in this order, so the large indivisible groups start early and the single tests fill
-    the workers' last minutes evenly. (A worker reads ``--dist`` as ``no``: xdist tells it
-    ``loadgroup`` apart.)"""
-    if (
-        not getattr(config.option, "loadgroup", False)
-        and getattr(config.option, "dist", "") != "loadgroup"
-    ):
+    group per file (before xdist reads the groups; xdist hands out the largest groups first,
+    so they start early and the single tests fill the workers' last minutes). A worker reads
+    ``--dist`` as ``no``: xdist tells it ``loadgroup`` apart."""
+    if not getattr(config.option, "loadgroup", False):
         return
-    grouped = set()
     for item in items:
         if _shares_its_file(item):
             item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
-            grouped.add(item.nodeid)
-    items.sort(key=lambda item: item.nodeid not in grouped)  # stable: each file in its order
+
+
+class _GroupsFormed:
+    """After xdist has read the groups (its hook runs between ours): a worker whose grouped
+    tests carry no group in their node id would spread them over every worker, each starting
+    the file's server again, without a word (pytest-dev/pytest-xdist#1386)."""
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_modifyitems(
+        self, config: pytest.Config, items: list[pytest.Item]
+    ) -> None:
+        if not getattr(config.option, "loadgroup", False):
+            return
+        lost = [
+            i.nodeid for i in items if i.get_closest_marker("xdist_group") and "@" not in i.nodeid
+        ]
+        if lost:
+            raise pytest.UsageError(
+                f"--dist loadgroup formed no group ({len(lost)} tests, first {lost[0]}): this "
+                "pytest and pytest-xdist do not work together (see the pin in pyproject.toml)"
+            )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.pluginmanager.register(_GroupsFormed(), "groups-formed")
