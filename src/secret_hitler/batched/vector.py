@@ -47,16 +47,35 @@ class SecretHitlerVectorEnv(gym.vector.VectorEnv):
         self._key = jax.random.key(0)
         self.state: C.State | None = None
         self._done = np.zeros(num_envs, bool)
-        self._unpack = jax.jit(current_observation)  # computed from the state where read
+        # What a step reads of the state, compiled in one program: the mask, the observation
+        # and the seat are derived from the state where read, and op by op they cost far more
+        # than the step itself. Kept for the state they were read from.
+        self._unpack = jax.jit(
+            lambda st: (current_observation(st), st.legal_action_mask, st.current_player)
+        )
+        self._read_from: C.State | None = None
+        self._read: tuple[np.ndarray, np.ndarray, np.ndarray] = (np.empty(0),) * 3
+        self._deal_again = jax.jit(
+            lambda done, fresh, old: jax.tree.map(
+                lambda new, was: jnp.where(done.reshape((-1,) + (1,) * (was.ndim - 1)), new, was),
+                fresh,
+                old,
+            )
+        )
 
-    def _obs(self) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    def _current(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The current players' observations, masks and seats (read once per state)."""
         st = self.state
         assert st is not None
-        obs = {
-            "observation": np.asarray(self._unpack(st)),
-            "action_mask": np.asarray(st.legal_action_mask).astype(np.int8),
-        }
-        return obs, {"seat": np.asarray(st.current_player)}
+        if self._read_from is not st:
+            self._read = tuple(np.asarray(x) for x in jax.device_get(self._unpack(st)))  # type: ignore[assignment]
+            self._read_from = st
+        return self._read
+
+    def _obs(self) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        observation, mask, seat = self._current()
+        obs = {"observation": observation, "action_mask": mask.astype(np.int8)}
+        return obs, {"seat": seat}
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -72,7 +91,7 @@ class SecretHitlerVectorEnv(gym.vector.VectorEnv):
         st = self.state
         assert st is not None
         actions = np.asarray(actions, np.int32).reshape(self.num_envs)
-        mask = np.asarray(st.legal_action_mask)
+        _, mask, seat = self._current()
         live = ~self._done
         size = self.env.num_actions
         ok = (actions >= 0) & (actions < size)
@@ -80,7 +99,6 @@ class SecretHitlerVectorEnv(gym.vector.VectorEnv):
         if np.any(live & ~ok):
             bad = int(np.flatnonzero(live & ~ok)[0])
             raise ValueError(f"action {int(actions[bad])} is not legal in game {bad}")
-        seat = np.asarray(st.current_player)
         st = self.env.step(st, jnp.asarray(actions))
         rewards = np.zeros(self.num_envs, np.float32)
         acted = live & (seat >= 0)
@@ -88,12 +106,7 @@ class SecretHitlerVectorEnv(gym.vector.VectorEnv):
         if np.any(self._done):  # next-step autoreset: games that ended last step start again
             self._key, key = jax.random.split(self._key)
             fresh = self.env.init(jax.random.split(key, self.num_envs))
-            done = jnp.asarray(self._done)
-            st = jax.tree.map(
-                lambda new, old: jnp.where(done.reshape((-1,) + (1,) * (old.ndim - 1)), new, old),
-                fresh,
-                st,
-            )
+            st = self._deal_again(jnp.asarray(self._done), fresh, st)
         self.state = st
         terminated = np.asarray(st.terminated) & live
         truncated = np.asarray(st.truncated) & live
