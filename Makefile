@@ -13,11 +13,9 @@ $(BIN)/python:
 install: $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[server]'
 
-## Every extra and the test tools. (--no-compile: Python compiles what the tests import when
-## they import it, instead of pip compiling every installed module first: 15 s less a fresh
-## install on a 2-core machine.)
+## Every extra and the test tools.
 install-dev: $(BIN)/python
-	$(BIN)/pip install --quiet --no-compile -e '.[all,dev]'
+	$(BIN)/pip install --quiet -e '.[all,dev]'
 
 ## Start the server on http://127.0.0.1:8000 (embedded SQLite in ./var).
 run: install
