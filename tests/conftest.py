@@ -33,6 +33,16 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     return 2 * (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
+    """``--dist loadgroup`` with waiting and computing work overlapped (``mixed_scheduling``)."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from mixed_scheduling import MixedGroupScheduling
+
+    return MixedGroupScheduling(config, log)  # type: ignore[arg-type]
+
+
 def _shares_its_file(item: pytest.Item) -> bool:
     info = getattr(item, "_fixtureinfo", None)
     if info is None:
