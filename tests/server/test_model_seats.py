@@ -149,7 +149,9 @@ def test_a_slow_model_falls_back_within_the_tables_timer(
     asyncio.run(until_a_vote())
     requests = _metric(server, "sh_llm_requests_total", endpoint="alpha")
     fallbacks = _metric(server, "sh_llm_fallbacks_total", endpoint="alpha")
-    assert fallbacks >= 2 and requests >= fallbacks  # both seats asked for their vote
+    # both seats asked their model for their vote, and moved anyway; a request counts once its
+    # body is written, and on a loaded host the timer can end a wait before that
+    assert fallbacks >= 2 and requests >= 2
     log = server.log_path.read_text(encoding="utf-8")
     assert "thought longer than" not in log  # the seat kept its model
 
