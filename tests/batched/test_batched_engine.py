@@ -15,7 +15,7 @@ pytest.importorskip("pettingzoo")
 from secret_hitler.batched import core as C  # noqa: E402
 from secret_hitler.batched import observation as O  # noqa: E402
 from secret_hitler.batched import play, record  # noqa: E402
-from secret_hitler.engine import PRESETS, Action, Game, replay, replay_summary  # noqa: E402
+from secret_hitler.engine import Action, Game, replay, replay_summary  # noqa: E402
 from secret_hitler.env import raw_env  # noqa: E402
 from secret_hitler.env.encoding import action_index  # noqa: E402
 
@@ -65,23 +65,70 @@ def _summary(final: C.State, g: int, n: int) -> dict[str, object]:
     }
 
 
+def _fixings(rec: dict[str, object]) -> dict[str, object]:
+    return {k: rec[k] for k in ("roles", "first_president", "deck", "reshuffles")}
+
+
+def seen_as_in_the_environment(
+    benv: C.Env, rules: object, states: C.State, actions: np.ndarray, records: list, games: object
+) -> None:
+    """Games ``games`` of a batch (``states``: the state before each step, ``[steps, batch]``)
+    stepped in the research environment from their records' fixings: at every step the
+    current player, every seat's observation and mask, and the current player's own
+    observation; the rewards at the end."""
+    players, claims = benv.num_players, benv.config.claims
+    steps = actions.shape[0]
+    every_seat = np.tile(np.arange(players), steps)
+    for g in games:
+        rec = records[g]
+        game = jax.tree.map(lambda x, g=g: x[:, g], states)
+        mine = jax.tree.map(lambda x: np.repeat(np.asarray(x), players, 0), game)
+        obs, masks = jax.device_get(benv.observe(mine, every_seat))
+        obs = obs.reshape(steps, players, -1)
+        masks = masks.reshape(steps, players, -1).astype(np.int8)
+        current = np.asarray(game.current_player)
+        own = np.asarray(O.current_observation(game))
+        env = raw_env(players, rules, claims=claims)
+        env.reset(options=_fixings(rec))
+        for t in range(len(rec["actions"])):
+            agent = env.agent_selection
+            assert current[t] == int(agent.split("_")[1]), (g, t)
+            for s in range(players):
+                want = env.observe(f"player_{s}")
+                np.testing.assert_array_equal(
+                    obs[t, s], want["observation"], err_msg=f"{g} {t} {s}"
+                )
+                np.testing.assert_array_equal(masks[t, s], want["action_mask"], err_msg=f"{g} {t}")
+            np.testing.assert_array_equal(own[t], obs[t, current[t]])
+            env.step(int(actions[t, g]))
+        assert all(env.terminations.values()) and bool(game.terminated[-1])
+        # the rewards come with the step that ends the game (the state after the last action)
+        rewards = np.asarray(game.rewards[len(rec["actions"])])
+        assert rewards.tolist() == [env.rewards[f"player_{s}"] for s in range(players)]
+
+
 @pytest.mark.parametrize("claims", [False, True], ids=["", "claims"])
 @pytest.mark.parametrize(("rules", "players"), TABLES)
-def test_every_batched_game_replays_in_the_engine_to_the_same_end(
+def test_every_batched_game_replays_in_the_engine_and_steps_as_the_environment(
     rules: str, players: int, claims: bool
 ) -> None:
-    """With claims, the records hold every claim made; the engine checks each against the
-    windows it keeps (who may claim what, when)."""
+    """Every game replays in the engine to the same end and state (with claims, the records
+    hold every claim made; the engine checks each against the windows it keeps: who may claim
+    what, when), and the first ``SAMPLED`` step as the environment's
+    (``seen_as_in_the_environment``). One compiled program plays them all."""
     env = C.Env(players, rules, claims=claims)
     keys = jax.random.split(jax.random.key(players), GAMES)
     steps = CLAIM_STEPS if claims else STEPS
-    final, seats, actions = play.random_games(env.config, env.init(keys), jax.random.key(7), steps)
-    final = jax.device_get(final)
+    final, seats, actions, states = play.random_games(
+        env.config, env.init(keys), jax.random.key(7), steps, True
+    )
+    final, seats, actions = jax.device_get((final, seats, actions))
     assert bool(np.all(final.terminated)), "every random game ends within STEPS decisions"
     assert not bool(np.any(final.truncated))
     reasons: set[object] = set()
     subjects: set[str] = set()
-    for g, rec in enumerate(record.to_records(env.config, final, seats, actions)):
+    records = record.to_records(env.config, final, seats, actions)
+    for g, rec in enumerate(records):
         result = replay(rec)  # checks every action's legality and the recorded result
         assert result.ok, (g, result.error)
         expected = replay_summary(result.game)
@@ -105,54 +152,7 @@ def test_every_batched_game_replays_in_the_engine_to_the_same_end(
         assert subjects == want
     else:
         assert not subjects
-
-
-def _fixings(rec: dict[str, object]) -> dict[str, object]:
-    return {k: rec[k] for k in ("roles", "first_president", "deck", "reshuffles")}
-
-
-@pytest.mark.parametrize("claims", [False, True], ids=["", "claims"])
-@pytest.mark.parametrize("rules", list(PRESETS))
-def test_observations_and_masks_equal_the_environments_at_every_step(
-    rules: str, claims: bool
-) -> None:
-    """Sampled games stepped in both: the current player, every seat's observation and mask,
-    and the rewards at the end."""
-    players = OBSERVED[rules]
-    benv = C.Env(players, rules, claims=claims)
-    state = benv.init(jax.random.split(jax.random.key(3), SAMPLED))
-    steps = CLAIM_STEPS if claims else STEPS
-    final, seats, actions, states = play.random_games(
-        benv.config, state, jax.random.key(4), steps, True
-    )
-    final, seats, actions = jax.device_get((final, seats, actions))
-    records = record.to_records(benv.config, final, seats, actions)
-    every_seat = np.tile(np.arange(players), steps)
-    for g, rec in enumerate(records):
-        # every seat's observation and mask at every step of game g, in one call
-        mine = jax.tree.map(lambda x, g=g: np.repeat(np.asarray(x[:, g]), players, 0), states)
-        obs, masks = jax.device_get(benv.observe(mine, every_seat))
-        obs = obs.reshape(steps, players, -1)
-        masks = masks.reshape(steps, players, -1).astype(np.int8)
-        current = np.asarray(states.current_player[:, g])
-        own = np.asarray(O.current_observation(states)[:, g])
-        env = raw_env(players, rules, claims=claims)
-        env.reset(options=_fixings(rec))
-        for t in range(len(rec["actions"])):
-            agent = env.agent_selection
-            assert current[t] == int(agent.split("_")[1]), (g, t)
-            for s in range(players):
-                want = env.observe(f"player_{s}")
-                np.testing.assert_array_equal(
-                    obs[t, s], want["observation"], err_msg=f"{g} {t} {s}"
-                )
-                np.testing.assert_array_equal(masks[t, s], want["action_mask"], err_msg=f"{g} {t}")
-            np.testing.assert_array_equal(own[t], obs[t, current[t]])
-            env.step(int(actions[t, g]))
-        assert all(env.terminations.values()) and bool(final.terminated[g])
-        # the rewards come with the step that ends the game (the state after the last action)
-        rewards = np.asarray(states.rewards[len(rec["actions"]), g])
-        assert rewards.tolist() == [env.rewards[f"player_{s}"] for s in range(players)]
+    seen_as_in_the_environment(env, rules, states, actions, records, range(SAMPLED))
 
 
 @pytest.mark.parametrize("claims", [False, True], ids=["", "claims"])

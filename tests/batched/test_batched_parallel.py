@@ -27,30 +27,36 @@ from secret_hitler.batched.observation import (  # noqa: E402
     current_observation,
     words_of,
 )
-from secret_hitler.engine import PRESETS, Action, replay, replay_summary  # noqa: E402
+from secret_hitler.engine import Action, replay, replay_summary  # noqa: E402
 from secret_hitler.env import raw_env  # noqa: E402
 from secret_hitler.env.encoding import JA, NEIN, action_index  # noqa: E402
 
 GAMES = 512  # per preset, in one compiled batch
 STEPS = 300  # parallel steps: the longest of these games took under 200
 SAMPLED = 3  # games per preset whose every acting seat is compared with the environment
+TURN_BASED = 64  # games per preset played again with the turn-based step
 
 
 @pytest.mark.parametrize("claims", [False, True], ids=["", "claims"])
 @pytest.mark.parametrize(("rules", "players"), TABLES)
-def test_every_parallel_game_replays_in_the_engine_to_the_same_end(
+def test_every_parallel_game_replays_in_the_engine_and_is_the_turn_based_one(
     rules: str, players: int, claims: bool
 ) -> None:
     """Random games with ``step_all``: the record (each step's actions from the candidate's
     left) replays in the engine to the same end and state; secret votes are cast in one step
-    by every living seat (under public voting one voter a step)."""
+    by every living seat (under public voting one voter a step). Without claims, also: the
+    first ``TURN_BASED`` records played with the turn-based step reach the same states, and
+    the first ``SAMPLED`` games show each acting seat what the environment shows it."""
     env = C.Env(players, rules, claims=claims)
     state = env.init(jax.random.split(jax.random.key(players), GAMES))
-    final, actions = play.random_games_all(env.config, state, jax.random.key(8), STEPS)
+    final, actions, *kept = play.random_games_all(
+        env.config, state, jax.random.key(8), STEPS, not claims
+    )
     final, actions = jax.device_get((final, actions))
     assert bool(np.all(final.terminated)) and not bool(np.any(final.truncated))
     reasons = set()
-    for g, rec in enumerate(record.to_records(env.config, final, None, actions)):
+    records = record.to_records(env.config, final, None, actions)
+    for g, rec in enumerate(records):
         result = replay(rec)
         assert result.ok, (g, result.error)
         expected = replay_summary(result.game)
@@ -64,10 +70,19 @@ def test_every_parallel_game_replays_in_the_engine_to_the_same_end(
         assert votes_in_a_step.max() == players  # a whole table's vote in one step
     else:
         assert votes_in_a_step.max() == 1
+    if not claims:  # with claims a claimant keeps its turn while the others vote (below)
+        first = jax.tree.map(lambda x: x[:TURN_BASED], final)
+        _is_the_turn_based_game(env, first, records[:TURN_BASED])
+        _acting_seats_see_as_in_the_environment(
+            env, rules, kept[0], actions, records, range(SAMPLED)
+        )
 
 
-def _turn_based(env: C.Env, records: list[dict[str, Any]]) -> C.State:
-    """The records' games dealt by their fixings and played with the turn-based step."""
+def _is_the_turn_based_game(env: C.Env, final: C.State, records: list[dict[str, Any]]) -> None:
+    """The records of parallel games, played one decision at a time with ``step`` from their
+    fixings, reach the very same states, field by field (the draw pile decided alike). Not
+    with claims: there a claimant keeps its turn while the others vote, an order the
+    turn-based step (the environment's turns) does not take; the engine judges those games."""
     fixings = [record.from_record(env.config, r) for r in records]
     batch = {k: np.stack([f[k] for f in fixings]) for k in fixings[0]}
     state = env.init_fixed(jax.random.split(jax.random.key(0), len(records)), **batch)
@@ -78,23 +93,7 @@ def _turn_based(env: C.Env, records: list[dict[str, Any]]) -> C.State:
             actions[t, g] = action_index(Action.from_json(a), env.config.claims)
     for t in range(longest):
         state = env.step(state, jnp.asarray(actions[t]))
-    return jax.device_get(state)
-
-
-@pytest.mark.parametrize("rules", ["official", "secrethitler-io", "forum", "summary-zh"])
-def test_a_parallel_game_is_the_turn_based_game_of_its_record(rules: str) -> None:
-    """The record of a parallel game, played one decision at a time with ``step`` from its
-    fixings, reaches the very same state, field by field (the draw pile decided alike).
-    Without claims: with them a claimant keeps its turn while the others vote, an order the
-    turn-based step (the environment's turns) does not take; the engine judges those games
-    above."""
-    env = C.Env(OBSERVED[rules], rules)
-    state = env.init(jax.random.split(jax.random.key(11), 64))
-    final, actions = jax.device_get(
-        play.random_games_all(env.config, state, jax.random.key(12), STEPS)
-    )
-    records = record.to_records(env.config, final, None, actions)
-    again = _turn_based(env, records)
+    again = jax.device_get(state)
     # dealt, not drawn: the turn-based games hold their reshuffles whole from the records;
     # and the rewards of the last step taken (the longest game's end in the turn-based batch)
     fixed = {"fixed", "fixed_piles", "seed", "pile", "known", "unknown_f", "rewards"}
@@ -103,47 +102,40 @@ def test_a_parallel_game_is_the_turn_based_game_of_its_record(rules: str) -> Non
             np.testing.assert_array_equal(mine, getattr(again, name), err_msg=name)
 
 
-@pytest.mark.parametrize("rules", list(PRESETS))
-def test_every_acting_seats_observation_and_mask_equal_the_environments(rules: str) -> None:
-    """At every parallel step of sampled games, each acting seat's observation is what the
+def _acting_seats_see_as_in_the_environment(
+    env_b: C.Env, rules: str, states: C.State, actions: np.ndarray, records: list, games: object
+) -> None:
+    """At every parallel step of games ``games``, each acting seat's observation is what the
     environment shows it before the step's first action, and its mask what the environment
-    offers it at its turn (the step's actions taken from the candidate's left). Without
-    claims, for the order's sake (see above); every seat's observation with claims is
-    ``words_of``'s, below."""
-    players = OBSERVED[rules]
-    claims = False
-    env_b = C.Env(players, rules, claims=claims)
-    state = env_b.init(jax.random.split(jax.random.key(5), SAMPLED))
-    final, actions, states = play.random_games_all(
-        env_b.config, state, jax.random.key(6), STEPS, True
-    )
-    final, actions = jax.device_get((final, actions))
-    obs_all = np.asarray(all_observations(states))  # [steps, games, players, size]
-    masks_all = np.asarray(states.legal_action_masks).astype(np.int8)
-    acting_all = np.asarray(states.acting)
-    records = record.to_records(env_b.config, final, None, actions)
-    for g, rec in enumerate(records):
-        env = raw_env(players, rules, claims=claims)
-        env.reset(options=_fixings(rec))
+    offers it at its turn (the step's actions taken from the candidate's left). Every seat's
+    observation with claims is ``words_of``'s, below."""
+    players = env_b.num_players
+    for g in games:
+        game = jax.tree.map(lambda x, g=g: x[:, g], states)
+        obs_all = np.asarray(all_observations(game))  # [steps, players, size]
+        masks_all = np.asarray(game.legal_action_masks).astype(np.int8)
+        acting_all = np.asarray(game.acting)
+        env = raw_env(players, rules, claims=False)
+        env.reset(options=_fixings(records[g]))
         candidate = 0
         for t in range(STEPS):
             if not env.agents or all(env.terminations.values()):
                 break
-            acting = [s for s in range(players) if (acting_all[t, g] >> s) & 1]
+            acting = [s for s in range(players) if (acting_all[t] >> s) & 1]
             for s in acting:
                 want = env.observe(f"player_{s}")["observation"]
-                np.testing.assert_array_equal(obs_all[t, g, s], want, err_msg=f"{g} {t} {s}")
+                np.testing.assert_array_equal(obs_all[t, s], want, err_msg=f"{g} {t} {s}")
             for s in [(candidate + 1 + k) % players for k in range(players)]:
                 a = int(actions[t, g, s])
                 if a < 0:
                     continue
                 assert env.agent_selection == f"player_{s}", (g, t, s)
                 want_mask = env.observe(f"player_{s}")["action_mask"]
-                np.testing.assert_array_equal(masks_all[t, g, s], want_mask, err_msg=f"{g} {t}")
+                np.testing.assert_array_equal(masks_all[t, s], want_mask, err_msg=f"{g} {t}")
                 env.step(a)
                 if a < JA:
                     candidate = s
-        assert all(env.terminations.values()) and bool(final.terminated[g])
+        assert all(env.terminations.values()) and bool(game.terminated[-1])
 
 
 def _random_policy(key: jax.Array, turn: play.Turn, carry: Any) -> tuple[jax.Array, Any]:
