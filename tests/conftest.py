@@ -55,9 +55,9 @@ def _shares_its_file(item: pytest.Item) -> bool:
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Under ``--dist loadgroup``: the tests that share their file's costly fixtures form one
-    group per file (before xdist reads the groups; xdist hands out the largest groups first,
-    so they start early and the single tests fill the workers' last minutes). A worker reads
-    ``--dist`` as ``no``: xdist tells it ``loadgroup`` apart."""
+    group per file (before xdist reads the groups; ``mixed_scheduling`` hands them out, the
+    largest first, beside the single tests). A worker reads ``--dist`` as ``no``: xdist tells
+    it ``loadgroup`` apart."""
     if not getattr(config.option, "loadgroup", False):
         return
     for item in items:
