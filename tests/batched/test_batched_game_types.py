@@ -25,7 +25,7 @@ from test_batched_engine import (  # noqa: E402
 
 from secret_hitler.batched import core as C  # noqa: E402
 from secret_hitler.batched import play, record  # noqa: E402
-from secret_hitler.batched.state import ASSASSINATE, MONARCHIST  # noqa: E402
+from secret_hitler.batched.state import ASSASSINATE  # noqa: E402
 from secret_hitler.engine import Game, Rules, replay, replay_summary  # noqa: E402
 from secret_hitler.env.encoding import assassinate_base  # noqa: E402
 
@@ -60,21 +60,17 @@ LIBERAL_WINS = {"five_liberal_policies", "hitler_executed"}
 
 
 def _avalon_summary(
-    final: C.State, g: int, players: int, last_action: int, claims: bool
+    final: C.State, rewards: np.ndarray, g: int, players: int, last_action: int, claims: bool
 ) -> dict[str, object]:
-    """``_summary`` with Avalon SH's ``assassination`` (``last_action`` -1: not Avalon SH):
-    every liberal win went through it (Hitler executed, or the fifth liberal policy), Merlin
-    named or not, the last action naming the target."""
+    """``_summary`` with the winners the batched engine rewarded (+1 at the step that ended
+    the game: the Monarchist's own winners included) and Avalon SH's ``assassination``
+    (``last_action`` -1: not Avalon SH): every liberal win went through it (Hitler executed,
+    or the fifth liberal policy), Merlin named or not, the last action naming the target."""
     out = _summary(final, g, players)
     reason = out["reason"]
-    if final.special.shape[-1] and out["winners"] is not None:  # the Monarchist wins his way
-        shot = not (int(final.alive[g]) >> int(final.hitler[g])) & 1
-        his = reason == "six_fascist_policies" or shot
-        winners = set(out["winners"])  # type: ignore[call-overload]  (a list of seats)
-        for s in range(players):
-            if int(final.special[g][s]) == MONARCHIST:
-                winners = winners | {s} if his else winners - {s}
-        out["winners"] = sorted(winners)
+    end = int(final.steps[g])  # ``rewards[t]``: the state's before step t, after action t - 1
+    assert end < rewards.shape[0], "the state after the game's last action is kept"
+    out["winners"] = [s for s in range(players) if rewards[end, g, s] > 0]
     if last_action >= 0 and (reason in LIBERAL_WINS or reason == "merlin_assassinated"):
         hitler = int(final.hitler[g])
         shot = not (int(final.alive[g]) >> hitler) & 1
@@ -111,6 +107,7 @@ def test_every_game_replays_in_the_engine_and_steps_as_the_environment(
     final, seats, actions = jax.device_get((final, seats, actions))
     assert bool(np.all(final.terminated)) and not bool(np.any(final.truncated))
     reasons = set()
+    rewards = np.asarray(states.rewards)
     records = record.to_records(env.config, final, seats, actions)
     for g, rec in enumerate(records):
         assert Rules.from_json(rec["rules"]) == env.config.rules
@@ -121,7 +118,7 @@ def test_every_game_replays_in_the_engine_and_steps_as_the_environment(
         expected = replay_summary(result.game)
         expected.pop("next")
         last = int(actions[int(final.steps[g]) - 1, g]) if env.config.avalon else -1
-        assert _avalon_summary(final, g, players, last, claims) == expected, g
+        assert _avalon_summary(final, rewards, g, players, last, claims) == expected, g
         reasons.add(expected["reason"])
     assert ("top_decked" in reasons) == (env.config.top_decking != "allowed")
     assert ("merlin_assassinated" in reasons) == env.config.avalon
