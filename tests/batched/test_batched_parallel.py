@@ -182,7 +182,7 @@ def test_rounds_play_whole_games_that_replay_in_the_engine(
         assert int(final.steps[g]) == len(rec["actions"])
 
 
-# each compiles a step per turn (about 45 s of CPU here): the shapes a turn can take, once
+# each compiles a step per turn (about 11 s of CPU each here): the shapes a turn can take, once
 # each: secret votes (secrethitler-io, 10 seats), public sequential votes with the power before
 # the next session (forum), claims (official)
 @pytest.mark.parametrize(
@@ -200,46 +200,59 @@ def test_a_turns_step_and_view_are_the_general_ones(rules: str, claims: bool) ->
     _, actions, states = play.random_games_all(cfg, state, jax.random.key(4), 50, True)
     flat = jax.tree.map(lambda x: x.reshape(x.shape[0] * x.shape[1], *x.shape[2:]), states)
     flat_actions = jnp.asarray(actions).reshape(-1, players)
-    every = jax.jit(jax.vmap(lambda s: all_words(cfg, s)))(flat)
-    each = jax.jit(
-        jax.vmap(jax.vmap(lambda s, seat: words_of(cfg, s, seat)[0], (None, 0)), (0, None))
-    )
-    np.testing.assert_array_equal(every, each(flat, jnp.arange(players)))
+    seats = jnp.arange(players)
+    turns = list(dict.fromkeys(play.turns(cfg)))
+
+    def views(s: C.State, a: jax.Array) -> Any:  # one state: the general functions' and each turn's
+        mine = a[jnp.maximum(s.current_player, 0)][None]
+        general = {
+            "every": all_words(cfg, s),
+            "each": jax.vmap(lambda seat: words_of(cfg, s, seat)[0])(seats),
+            "step": C.step_all(cfg, s, a),
+            "masks": S.seat_mask_words(cfg, s),
+            "mask": S.mask_words(cfg, s, s.current_player)[None],
+            "vectors": all_observations(s),
+            "vector": current_observation(s)[None],
+            "masks_bool": s.legal_action_masks,
+            "mask_bool": s.legal_action_mask[None],
+        }
+        special = []
+        for phases in turns:
+            turn = play.observe_turn(cfg, s, phases)
+            whole = turn.seats.shape[-1] == players
+            special.append((turn, C.step_phase(cfg, s, a if whole else mine, phases)))
+        return general, special
+
+    # one compiled program for every view and step compared (one program each took a quarter
+    # longer to compile)
+    general, special = jax.jit(jax.vmap(views))(flat, flat_actions)
+    np.testing.assert_array_equal(general["every"], general["each"])
     phase = np.asarray(flat.phase)
-    general = jax.jit(jax.vmap(lambda s, a: C.step_all(cfg, s, a)))(flat, flat_actions)
-    mine = jnp.take_along_axis(flat_actions, jnp.maximum(flat.current_player, 0)[:, None], 1)
-    masks = jax.jit(jax.vmap(lambda s: S.seat_mask_words(cfg, s)))(flat)
-    mask = jax.jit(jax.vmap(lambda s: S.mask_words(cfg, s, s.current_player)))(flat)[:, None]
-    vectors = jax.jit(all_observations)(flat)
-    vector = jax.jit(current_observation)(flat)
-    masks_bool = jax.jit(lambda s: s.legal_action_masks)(flat)
-    mask_bool = jax.jit(lambda s: s.legal_action_mask)(flat)
-    current = np.asarray(each(flat, jnp.arange(players)))
+    current = np.asarray(general["each"])
     current = np.take_along_axis(
         current, np.maximum(np.asarray(flat.current_player), 0)[:, None, None], 1
     )
     covered = set()
-    for phases in dict.fromkeys(play.turns(cfg)):  # every state, compared where in ``phases``
+    for phases, (turn, step) in zip(turns, special, strict=True):
         here = np.isin(phase, sorted(phases))
         covered |= phases if here.any() else set()
-        turn = jax.jit(jax.vmap(lambda s, p=phases: play.observe_turn(cfg, s, p)))(flat)
-        seats = np.asarray(turn.seats)
-        acting = seats >= 0
+        seats_ = np.asarray(turn.seats)
+        acting = seats_ >= 0
         assert (acting.any(1) == here).all()
-        whole = seats.shape[1] == players
-        want = np.asarray(every if whole else current)
+        whole = seats_.shape[1] == players
+        want = np.asarray(general["every"] if whole else current)
         np.testing.assert_array_equal(np.asarray(turn.obs_words)[acting], want[acting])
-        want = np.asarray(masks if whole else mask)
+        want = np.asarray(general["masks" if whole else "mask"])
         np.testing.assert_array_equal(np.asarray(turn.mask_words)[acting], want[acting])
         # the vectors a policy reads: the state's (compared with the environment's above)
-        want = np.asarray(vectors if whole else vector[:, None])
+        want = np.asarray(general["vectors" if whole else "vector"])
         np.testing.assert_array_equal(np.asarray(turn.observation)[acting], want[acting])
-        want = np.asarray(masks_bool if whole else mask_bool[:, None])
+        want = np.asarray(general["masks_bool" if whole else "mask_bool"])
         np.testing.assert_array_equal(np.asarray(turn.legal_action_mask)[acting], want[acting])
-        step = jax.jit(jax.vmap(lambda s, a, p=phases: C.step_phase(cfg, s, a, p)))
-        special = step(flat, flat_actions if whole else mine)
-        for name, value in special.fields().items():
+        for name, value in step.fields().items():
             np.testing.assert_array_equal(
-                np.asarray(value)[here], np.asarray(getattr(general, name))[here], err_msg=name
+                np.asarray(value)[here],
+                np.asarray(getattr(general["step"], name))[here],
+                err_msg=name,
             )
     assert covered >= {S.NOMINATE, S.VOTE, S.DISCARD, S.ENACT} and covered & S.POWER_PHASES
