@@ -40,7 +40,7 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | 
         return None
     from mixed_scheduling import MixedGroupScheduling
 
-    return MixedGroupScheduling(config, log)  # type: ignore[arg-type]
+    return MixedGroupScheduling(config, log)
 
 
 def _shares_its_file(item: pytest.Item) -> bool:
