@@ -68,7 +68,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 class _GroupsFormed:
     """After xdist has read the groups (its hook runs between ours): a worker whose grouped
     tests carry no group in their node id would spread them over every worker, each starting
-    the file's server again, without a word (pytest-dev/pytest-xdist#1386)."""
+    the file's server again, without a word (pytest-dev/pytest-xdist#1386). It stops instead;
+    xdist reports that as an internal error, not with this message (``pytest_configure`` says
+    it in one line for the releases known to do it)."""
 
     @pytest.hookimpl(trylast=True)
     def pytest_collection_modifyitems(
@@ -86,5 +88,25 @@ class _GroupsFormed:
             )
 
 
+# pytest and pytest-xdist releases that form no group (pytest-dev/pytest-xdist#1386): from this
+# pytest on, up to this pytest-xdist
+_GROUPS_LOST = ("9.2", "3.8.0")
+
+
 def pytest_configure(config: pytest.Config) -> None:
+    """Before any worker starts: the known pair of releases that forms no group stops the run
+    in one line (``_GroupsFormed`` catches any other in the workers, where xdist reports its
+    stop as an internal error)."""
+    if getattr(config.option, "dist", "no") == "loadgroup" and not hasattr(config, "workerinput"):
+        import xdist
+        from packaging.version import Version
+
+        lost_from, lost_to = _GROUPS_LOST
+        lost = Version(pytest.__version__) >= Version(lost_from)
+        if lost and Version(xdist.__version__) <= Version(lost_to):
+            raise pytest.UsageError(
+                f"pytest {pytest.__version__} with pytest-xdist {xdist.__version__} forms no "
+                "--dist loadgroup group (pytest-dev/pytest-xdist#1386): install the dev extra's "
+                "pytest (pyproject.toml), or run with -n 0"
+            )
     config.pluginmanager.register(_GroupsFormed(), "groups-formed")
