@@ -5,6 +5,9 @@ every step; records' fixings dealing the same games."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -70,7 +73,12 @@ def _fixings(rec: dict[str, object]) -> dict[str, object]:
 
 
 def seen_as_in_the_environment(
-    benv: C.Env, rules: object, states: C.State, actions: np.ndarray, records: list, games: object
+    benv: C.Env,
+    rules: object,
+    states: C.State,
+    actions: np.ndarray,
+    records: list[dict[str, Any]],
+    games: Iterable[int],
 ) -> None:
     """Games ``games`` of a batch (``states``: the state before each step, ``[steps, batch]``)
     stepped in the research environment from their records' fixings: at every step the

@@ -7,6 +7,7 @@ reaching the same state, and a specialised step equal to the general one."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -103,7 +104,12 @@ def _is_the_turn_based_game(env: C.Env, final: C.State, records: list[dict[str, 
 
 
 def _acting_seats_see_as_in_the_environment(
-    env_b: C.Env, rules: str, states: C.State, actions: np.ndarray, records: list, games: object
+    env_b: C.Env,
+    rules: str,
+    states: C.State,
+    actions: np.ndarray,
+    records: list[dict[str, Any]],
+    games: Iterable[int],
 ) -> None:
     """At every parallel step of games ``games``, each acting seat's observation is what the
     environment shows it before the step's first action, and its mask what the environment
