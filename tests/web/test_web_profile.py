@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -83,11 +84,12 @@ def test_profile_shows_the_rating_history_chart_and_stats(chromium: Any, rated: 
     assert page.locator("table.stats-table", has_text="5 players").count() == 1
     # block from the profile: the server's blocklist has her now
     page.locator("#block-toggle").click()
-    page.locator("#block-toggle", has_text="Unblock player").wait_for(timeout=10_000)
+    page.locator("#block-toggle", has_text=re.compile(r"^Unblock player$")).wait_for(timeout=10_000)
     blocked = server.api("GET", "/api/blocks", token=viewer["token"])["blocked"]
     assert [b["user_id"] for b in blocked] == [person["user_id"]]
     page.locator("#block-toggle").click()
-    page.locator("#block-toggle", has_text="Block player").wait_for(timeout=10_000)
+    # exactly: has_text is a case-blind substring, so "Block player" is in "Unblock player"
+    page.locator("#block-toggle", has_text=re.compile(r"^Block player$")).wait_for(timeout=10_000)
     assert server.api("GET", "/api/blocks", token=viewer["token"])["blocked"] == []
     page.screenshot(
         path=str(Path(os.environ.get("SH_PROFILE_SHOT", "/dev/null"))), full_page=True

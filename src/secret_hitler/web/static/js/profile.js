@@ -102,7 +102,11 @@ export function mountProfile(root, userId) {
       form);
   }
 
-  async function toggleBlock() {
+  async function toggleBlock(ev) {
+    // one request at a time: a second click before the answer would send the same change again
+    const button = ev.currentTarget;
+    if (button.disabled) return;
+    button.disabled = true;
     try {
       if (blocked) await request("DELETE", `/api/blocks/${encodeURIComponent(userId)}`);
       else await post("/api/blocks", { player: userId });
