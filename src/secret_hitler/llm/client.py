@@ -33,6 +33,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
+import anyio
 import httpx
 
 from .. import jsontext
@@ -42,9 +43,7 @@ from .slots import FairSlots
 
 _RETRY_AFTER_MAX = 600.0  # seconds: a longer Retry-After is read as this
 #: Less time than this left for a request (after the wait for a slot) and none is sent: no
-#: model answers in it, and a request cut off by its deadline right as its body is written may
-#: have reached the endpoint without httpx saying so (its trace's ``send_request_body.complete``
-#: comes after the write), which would miscount the endpoint's requests.
+#: model answers in it.
 _MIN_REQUEST_S = 0.05
 
 
@@ -211,7 +210,11 @@ class ChatClient:
             )
 
         try:
-            async with asyncio.timeout(timeout):  # the whole request, however it trickles
+            # the whole request, however it trickles. anyio's deadline, not asyncio's: httpx
+            # writes through anyio, which yields shielded right after a write, so a deadline
+            # never lands between the body reaching the socket and the trace saying so (an
+            # asyncio timeout there cancels anyway: a request the endpoint saw, counted unsent)
+            with anyio.fail_after(timeout):
                 async with self._http().stream(
                     "POST",
                     self.url,
