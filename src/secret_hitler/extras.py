@@ -36,7 +36,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "bots": ("numpy",),
     "plot": ("matplotlib",),
     "rl": ("pettingzoo", "gymnasium", "numpy"),
-    "llm": ("httpx", "openskill", "numpy"),  # model seats and `arena` (docs/llm.md)
+    "llm": ("httpx", "anyio", "openskill", "numpy"),  # model seats and `arena` (docs/llm.md)
     "ray": ("ray",),  # `--ray ADDRESS`: games on a Ray cluster (pools.py)
     "jax": ("jax", "optax", "pettingzoo", "gymnasium", "numpy"),  # secret_hitler.batched
     "openspiel": ("pyspiel", "shimmy", "pettingzoo", "gymnasium", "numpy"),  # env.openspiel
