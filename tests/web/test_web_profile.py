@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import sqlite3
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -95,6 +96,37 @@ def test_profile_shows_the_rating_history_chart_and_stats(chromium: Any, rated: 
         path=str(Path(os.environ.get("SH_PROFILE_SHOT", "/dev/null"))), full_page=True
     ) if os.environ.get("SH_PROFILE_SHOT") else None
     assert ctx.refused == [] and errors == []
+    ctx.close()
+
+
+def test_a_refused_report_keeps_its_text_and_a_report_is_sent_once(
+    chromium: Any, rated: Any
+) -> None:
+    """A report naming a game that does not exist is refused and keeps what was typed (the form
+    is drawn anew after every answer); sent with a double click, it is stored once."""
+    server = rated["server"]
+    person, reporter = rated["people"][1], server.session("Reporter")
+    ctx = _context(chromium, server, reporter["token"])
+    page = ctx.new_page()
+    page.goto(f"{server.url}/#/players/{person['user_id']}")
+    page.locator("#report-open").click()
+    page.fill("#report-reason", "Throws every game")
+    page.fill("#report-game", "nope")
+    page.get_by_role("button", name="Send report").click()
+    page.locator("p.error[role=alert]").wait_for(timeout=10_000)
+    assert page.locator("#report-reason").input_value() == "Throws every game"
+    assert page.locator("#report-game").input_value() == "nope"
+    page.fill("#report-game", "")
+    page.get_by_role("button", name="Send report").dblclick()
+    page.locator("p.notice", has_text="Report sent. Thank you.").wait_for(timeout=10_000)
+    assert page.locator("#report-reason").count() == 0  # the form is closed
+    with sqlite3.connect(server.data / "secret-hitler.db") as db:
+        stored = db.execute(
+            "SELECT reason, game_id FROM reports WHERE reporter = ? AND target = ?",
+            (reporter["user_id"], person["user_id"]),
+        ).fetchall()
+    assert stored == [("Throws every game", None)]
+    assert ctx.refused == []
     ctx.close()
 
 

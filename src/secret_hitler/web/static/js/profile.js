@@ -70,18 +70,25 @@ export function mountProfile(root, userId) {
   styles();
   let data = null, error = null, me = null, blocked = false, notice = null, reporting = false;
   let standing = null; // one's own: may one take a rated seat now (seasons.js)
+  // the report being written: every render makes the form anew, and a refused report keeps it
+  const draft = { reason: "", game: "" };
 
   function moderation() {
     if (!me || me.user_id === userId) return null;
-    const reason = h("textarea", { id: "report-reason", maxlength: limits.report_max, rows: "3", required: true });
-    const game = h("input", { id: "report-game", maxlength: "32", autocomplete: "off" });
+    const reason = h("textarea", { id: "report-reason", maxlength: limits.report_max, rows: "3", required: true, oninput: (ev) => { draft.reason = ev.target.value; } });
+    reason.value = draft.reason;
+    const game = h("input", { id: "report-game", maxlength: "32", autocomplete: "off", value: draft.game, oninput: (ev) => { draft.game = ev.target.value; } });
     const form = reporting ? h("form", { class: "report-form", onsubmit: async (ev) => {
       ev.preventDefault();
+      const send = ev.currentTarget.querySelector("button[type=submit]");
+      if (send.disabled) return; // sent once: a second press before the answer sends nothing
+      send.disabled = true;
       const body = { player: userId, reason: reason.value };
       if (game.value.trim()) body.game = game.value.trim();
       try {
         await post("/api/reports", body);
         reporting = false;
+        draft.reason = draft.game = "";
         notice = { text: t("profile.report.sent") };
       } catch (err) {
         notice = { text: errorText(err.code, err.message), error: true };
@@ -93,7 +100,7 @@ export function mountProfile(root, userId) {
       h("div", { class: "field" }, h("label", { for: "report-game", text: t("profile.report.game") }), game),
       h("div", { class: "button-row" },
         h("button", { type: "submit", class: "btn btn-danger", text: t("profile.report.send") }),
-        h("button", { type: "button", class: "btn btn-secondary", text: t("app.cancel"), onclick: () => { reporting = false; render(); } }))) : null;
+        h("button", { type: "button", class: "btn btn-secondary", text: t("app.cancel"), onclick: () => { reporting = false; draft.reason = draft.game = ""; render(); } }))) : null;
     return h("section", { class: "profile-moderation" },
       blocked ? h("p", { class: "hint", text: t("profile.blocked") }) : null,
       h("div", { class: "button-row" },
