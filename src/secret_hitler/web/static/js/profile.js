@@ -106,7 +106,9 @@ export function mountProfile(root, userId) {
       h("div", { class: "button-row" },
         h("button", { type: "button", id: "block-toggle", class: "btn btn-secondary", text: t(blocked ? "profile.unblock" : "profile.block"), onclick: toggleBlock }),
         reporting ? null : h("button", { type: "button", id: "report-open", class: "btn btn-secondary", text: t("profile.report"), onclick: () => { reporting = true; notice = null; render(); } })),
-      form);
+      form,
+      // the answer to a block or a report, where it was asked
+      notice ? h("p", { class: notice.error ? "error" : "notice", role: notice.error ? "alert" : "status", text: notice.text }) : null);
   }
 
   async function toggleBlock(ev) {
@@ -146,7 +148,6 @@ export function mountProfile(root, userId) {
       if (counts.length) parts.push(rateTable(t("profile.by_players.title"), t("profile.col.players"), counts));
       parts.push(standingBox(standing));
       parts.push(profileSeasons(data.seasons, pct));
-      if (notice) parts.push(h("p", { class: notice.error ? "error" : "notice", role: notice.error ? "alert" : "status", text: notice.text }));
       parts.push(moderation());
     }
     parts.push(h("p", {}, h("a", { href: "#/leaderboard", text: t("leaderboard.title") })));
