@@ -6,9 +6,9 @@ works, and every language has its words. (Seasons: test_web_competitive.py.)"""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
-import sqlite3
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -16,11 +16,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 from web_support import LANGUAGES, MISSING, ROOT, Server, sign_in
 
 sys.path.insert(0, str(ROOT / "tests" / "server"))  # the rated games of the server tests
 from rated_support import RATED_ENV, account, play_rated  # noqa: E402
 from rated_support import people as accounts  # noqa: E402
+
+from secret_hitler.cli import app  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -120,12 +123,16 @@ def test_a_refused_report_keeps_its_text_and_a_report_is_sent_once(
     page.get_by_role("button", name="Send report").dblclick()
     page.locator("p.notice", has_text="Report sent. Thank you.").wait_for(timeout=10_000)
     assert page.locator("#report-reason").count() == 0  # the form is closed
-    with sqlite3.connect(server.data / "secret-hitler.db") as db:
-        stored = db.execute(
-            "SELECT reason, game_id FROM reports WHERE reporter = ? AND target = ?",
-            (reporter["user_id"], person["user_id"]),
-        ).fetchall()
-    assert stored == [("Throws every game", None)]
+    # the reports as a moderator lists them (``secret-hitler admin reports list``)
+    listed = CliRunner().invoke(
+        app,
+        ["admin", "reports", "list", "--json", "--player", person["user_id"]],
+        env={"SH_DATA": str(server.data), "DATABASE_URL": ""},
+    )
+    stored = [json.loads(line) for line in listed.output.splitlines()]
+    assert [(r["reporter"], r["reason"], r["game_id"]) for r in stored] == [
+        (reporter["user_id"], "Throws every game", None)
+    ]
     assert ctx.refused == []
     ctx.close()
 

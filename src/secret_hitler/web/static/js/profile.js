@@ -70,6 +70,7 @@ export function mountProfile(root, userId) {
   styles();
   let data = null, error = null, me = null, blocked = false, notice = null, reporting = false;
   let standing = null; // one's own: may one take a rated seat now (seasons.js)
+  let pending = false; // a block or a report on its way: their buttons wait for its answer
   // the report being written: every render makes the form anew, and a refused report keeps it
   const draft = { reason: "", game: "" };
 
@@ -78,44 +79,51 @@ export function mountProfile(root, userId) {
     const reason = h("textarea", { id: "report-reason", maxlength: limits.report_max, rows: "3", required: true, oninput: (ev) => { draft.reason = ev.target.value; } });
     reason.value = draft.reason;
     const game = h("input", { id: "report-game", maxlength: "32", autocomplete: "off", value: draft.game, oninput: (ev) => { draft.game = ev.target.value; } });
-    const form = reporting ? h("form", { class: "report-form", onsubmit: async (ev) => {
+    const form = reporting ? h("form", { class: "report-form", onsubmit: (ev) => {
       ev.preventDefault();
-      const send = ev.currentTarget.querySelector("button[type=submit]");
-      if (send.disabled) return; // sent once: a second press before the answer sends nothing
-      send.disabled = true;
-      const body = { player: userId, reason: reason.value };
-      if (game.value.trim()) body.game = game.value.trim();
-      try {
-        await post("/api/reports", body);
-        reporting = false;
-        draft.reason = draft.game = "";
-        notice = { text: t("profile.report.sent") };
-      } catch (err) {
-        notice = { text: errorText(err.code, err.message), error: true };
-      }
-      render();
-      announce(notice.text);
+      const body = { player: userId, reason: draft.reason };
+      if (draft.game.trim()) body.game = draft.game.trim();
+      settle(async () => {
+        try {
+          await post("/api/reports", body);
+          reporting = false;
+          draft.reason = draft.game = "";
+          notice = { text: t("profile.report.sent") };
+        } catch (err) {
+          notice = { text: errorText(err.code, err.message), error: true };
+        }
+        announce(notice.text);
+      });
     } },
       h("div", { class: "field" }, h("label", { for: "report-reason", text: t("profile.report.reason") }), reason),
       h("div", { class: "field" }, h("label", { for: "report-game", text: t("profile.report.game") }), game),
       h("div", { class: "button-row" },
-        h("button", { type: "submit", class: "btn btn-danger", text: t("profile.report.send") }),
+        h("button", { type: "submit", class: "btn btn-danger", disabled: pending, text: t("profile.report.send") }),
         h("button", { type: "button", class: "btn btn-secondary", text: t("app.cancel"), onclick: () => { reporting = false; draft.reason = draft.game = ""; render(); } }))) : null;
     return h("section", { class: "profile-moderation" },
       blocked ? h("p", { class: "hint", text: t("profile.blocked") }) : null,
       h("div", { class: "button-row" },
-        h("button", { type: "button", id: "block-toggle", class: "btn btn-secondary", text: t(blocked ? "profile.unblock" : "profile.block"), onclick: toggleBlock }),
+        h("button", { type: "button", id: "block-toggle", class: "btn btn-secondary", disabled: pending, text: t(blocked ? "profile.unblock" : "profile.block"), onclick: () => settle(toggleBlock) }),
         reporting ? null : h("button", { type: "button", id: "report-open", class: "btn btn-secondary", text: t("profile.report"), onclick: () => { reporting = true; notice = null; render(); } })),
       form,
       // the answer to a block or a report, where it was asked
       notice ? h("p", { class: notice.error ? "error" : "notice", role: notice.error ? "alert" : "status", text: notice.text }) : null);
   }
 
-  async function toggleBlock(ev) {
-    // one request at a time: a second click before the answer would send the same change again
-    const button = ev.currentTarget;
-    if (button.disabled) return;
-    button.disabled = true;
+  /** One block or report at a time: a second press before the answer would send it again. */
+  async function settle(work) {
+    if (pending) return;
+    pending = true;
+    render();
+    try {
+      await work();
+    } finally {
+      pending = false;
+      render();
+    }
+  }
+
+  async function toggleBlock() {
     try {
       if (blocked) await request("DELETE", `/api/blocks/${encodeURIComponent(userId)}`);
       else await post("/api/blocks", { player: userId });
@@ -124,7 +132,6 @@ export function mountProfile(root, userId) {
     } catch (err) {
       notice = { text: errorText(err.code, err.message), error: true };
     }
-    render();
   }
 
   function render() {
