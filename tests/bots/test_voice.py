@@ -26,7 +26,7 @@ from secret_hitler.bots.base import (
     speaks,
 )
 from secret_hitler.bots.beliefs import Beliefs
-from secret_hitler.bots.voice import Reading, Style, Voice, line_key
+from secret_hitler.bots.voice import ByLines, Reading, Style, Voice, line_key
 from secret_hitler.engine import Action, Game, Phase, View, WorldError, game_from_record
 from secret_hitler.engine.types import Policy
 from secret_hitler.sim.simulator import Lineup, game_record, play_game
@@ -415,7 +415,7 @@ def _reading() -> Reading:
 @pytest.mark.parametrize("seed", [1, 2])
 def test_a_fascist_keeps_quiet_to_a_bot_when_silence_is_worth_more(seed):
     # the team's value falls with every line heard: silence is worth more, past certainty
-    silence_pays = lambda lines: -float(len(lines))  # noqa: E731
+    silence_pays = ByLines(lambda lines: -float(len(lines)))
     voice, view = _fascist_voice_asked(seed, asker_is_person=False)
     assert voice.speak(view, _reading, silence_pays) == []
     voice, view = _fascist_voice_asked(seed, asker_is_person=True)
@@ -444,7 +444,7 @@ def test_a_fascist_answers_a_bot_when_silence_reads_as_evasion(seed):
 @pytest.mark.parametrize("seed", [1, 2])
 def test_a_fascist_answers_a_bot_when_the_answer_costs_nothing(seed):
     voice, view = _fascist_voice_asked(seed, asker_is_person=False)
-    lines = voice.speak(view, _reading, lambda lines: 0.0)
+    lines = voice.speak(view, _reading, ByLines(lambda lines: 0.0))
     assert [x.to for x in lines if isinstance(x, Answer)] == [0]
 
 
@@ -454,7 +454,7 @@ def test_a_liberal_answers_a_bot_whatever_silence_is_worth():
     voice = Voice(seat, random.Random(1))
     view = game.view(seat)
     voice.hear(view, [Said(0, len(game.actions), Question("vote", to=seat))])
-    lines = voice.speak(view, _reading, lambda lines: -float(len(lines)))
+    lines = voice.speak(view, _reading, ByLines(lambda lines: -float(len(lines))))
     assert [x.to for x in lines if isinstance(x, Answer)] == [0]
 
 

@@ -64,7 +64,7 @@ import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Protocol
 
 from .. import talk
 from ..engine import View
@@ -81,9 +81,30 @@ from .team import team_known, team_role
 LIBERAL, FASCIST = "liberal", "fascist"
 _FASCIST_ROLES = ("fascist", "hitler")
 
-#: The team's value of the table hearing ``lines`` from this seat now (higher: better for the
-#: speaker's team), as the level prices it; what a fascist's voice bends its lines by.
-Judge = Callable[[Sequence[talk.Line]], float]
+
+class Judge(Protocol):
+    """The team's value of the table hearing ``lines`` from this seat now (higher: better for
+    the speaker's team), as the level prices it; what a fascist's voice bends its lines by.
+    ``unanswered``: the value of leaving a question put to this seat by name unanswered, which
+    a table may read as more than silence (evasion)."""
+
+    def __call__(self, lines: Sequence[talk.Line]) -> float: ...
+
+    def unanswered(self) -> float: ...
+
+
+@dataclass(frozen=True, slots=True)
+class ByLines:
+    """A ``Judge`` from a function of the lines alone: an unanswered question is worth what
+    silence is (``value(())``), as for a table that does not read evasion."""
+
+    value: Callable[[Sequence[talk.Line]], float]
+
+    def __call__(self, lines: Sequence[talk.Line]) -> float:
+        return self.value(lines)
+
+    def unanswered(self) -> float:
+        return self.value(())
 
 
 class Style:
@@ -457,10 +478,9 @@ class Voice:
         certainty at ``Style.quiet_scale``. A line worth as much as silence is always said (a
         liberal says it), and the chance keeps the team's rates near the liberals' instead of
         swinging from all to none as the table's reading of them is refitted. The silence of a
-        seat asked by name (``answered``) is priced as the table reads it, when the judge can
-        (``unanswered``: a question left unanswered is evasion, ``bots.listening``)."""
-        unanswered = getattr(judge, "unanswered", None) if answered else None
-        silence = unanswered() if unanswered is not None else judge(())
+        seat asked by name (``answered``) is priced as the table reads it (``unanswered``: a
+        question left unanswered may be read as evasion, ``bots.listening``)."""
+        silence = judge.unanswered() if answered else judge(())
         gap = silence - judge((line,))
         if gap <= 0:
             return False
@@ -1120,6 +1140,7 @@ def suspicion_from_scores(scores: Sequence[float], prior: float, scale: float = 
 
 
 __all__ = [
+    "ByLines",
     "Judge",
     "Reading",
     "Style",
