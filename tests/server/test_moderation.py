@@ -79,25 +79,28 @@ def test_reports_are_checked_and_listed_by_admin(mserver: Server) -> None:
         alice,
     )
     assert isinstance(report["id"], int)
-    bad = [
-        ({"player": bob_id, "reason": "x"}, None, 401, "unauthorized"),
-        ({"player": "u_nobody", "reason": "x"}, alice, 404, "not_found"),
-        ({"player": _me(server, alice), "reason": "x"}, alice, 400, "invalid_request"),
-        ({"player": bob_id, "reason": "   "}, alice, 400, "invalid_request"),
-        ({"player": bob_id, "reason": "x" * 501}, alice, 400, "invalid_request"),
-        ({"player": bob_id, "reason": "x", "moment": 3}, alice, 400, "invalid_request"),
-        ({"player": bob_id, "reason": "x", "game": "tnothing"}, alice, 404, "not_found"),
+    bad = [  # (body, token, status, code, the refused field the answer names)
+        ({"player": bob_id, "reason": "x"}, None, 401, "unauthorized", None),
+        ({"player": "u_nobody", "reason": "x"}, alice, 404, "not_found", "player"),
+        ({"player": _me(server, alice), "reason": "x"}, alice, 400, "invalid_request", "player"),
+        ({"player": bob_id, "reason": "   "}, alice, 400, "invalid_request", None),
+        ({"player": bob_id, "reason": "x" * 501}, alice, 400, "invalid_request", None),
+        ({"player": bob_id, "reason": "x", "moment": 3}, alice, 400, "invalid_request", "moment"),
+        ({"player": bob_id, "reason": "x", "game": "tnothing"}, alice, 404, "not_found", "game"),
         (
             {"player": bob_id, "reason": "x", "game": gid, "moment": 100000},
             alice,
             400,
             "invalid_request",
+            "moment",
         ),
-        ({"player": bob_id, "reason": "x", "extra": 1}, alice, 400, "invalid_request"),
+        ({"player": bob_id, "reason": "x", "extra": 1}, alice, 400, "invalid_request", None),
     ]
-    for body, token, status, code in bad:
+    for body, token, status, code, field in bad:
         err = _refused(server, "POST", "/api/reports", body, token)
         assert (err.status, err.code) == (status, code), body
+        if field is not None:
+            assert err.body["error"].get("field") == field, body
     result = _admin(server, "reports", "list", "--json")
     assert result.exit_code == 0, result.output
     rows = [json.loads(line) for line in result.output.splitlines()]

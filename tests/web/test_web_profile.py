@@ -116,7 +116,9 @@ def test_a_refused_report_keeps_its_text_and_a_report_is_sent_once(
     page.fill("#report-reason", "Throws every game")
     page.fill("#report-game", "nope")
     page.get_by_role("button", name="Send report").click()
-    page.locator("p.error[role=alert]").wait_for(timeout=10_000)
+    refusal = page.locator("p.error[role=alert]")
+    refusal.wait_for(timeout=10_000)
+    assert "No game you can see has that id" in refusal.inner_text()  # the game, not the player
     assert page.locator("#report-reason").input_value() == "Throws every game"
     assert page.locator("#report-game").input_value() == "nope"
     page.fill("#report-game", "")

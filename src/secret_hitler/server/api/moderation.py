@@ -74,31 +74,31 @@ async def report(body: ReportBody, request: Request) -> dict[str, Any]:
             400, "invalid_request", f"reason: 1-{REASON_MAX} characters of visible text"
         ) from None
     if body.player == me:
-        raise LobbyError(400, "invalid_request", "player: you cannot report yourself")
+        raise LobbyError(400, "invalid_request", "player: you cannot report yourself", "player")
     if body.moment is not None and body.game is None:
-        raise LobbyError(400, "invalid_request", "moment: give the game too")
+        raise LobbyError(400, "invalid_request", "moment: give the game too", "moment")
     now = time.time()
     user = request.state.user
 
-    def check(conn: Connection) -> tuple[int, str, str] | None:
-        """Why the report is refused (status, code, message), or None."""
+    def check(conn: Connection) -> tuple[int, str, str, str | None] | None:
+        """Why the report is refused (status, code, message, the refused field), or None."""
         r = db.reports.c
         recent = conn.execute(
             sa.select(sa.func.count()).where(r.reporter == me, r.created_at >= now - 86400)
         ).scalar_one()
         if recent >= REPORTS_PER_DAY:
-            return 429, "rate_limited", f"at most {REPORTS_PER_DAY} reports a day"
+            return 429, "rate_limited", f"at most {REPORTS_PER_DAY} reports a day", None
         if not _user_exists(conn, body.player):
-            return 404, "not_found", f"no player {brief(body.player)}"
+            return 404, "not_found", f"no player {brief(body.player)}", "player"
         if body.game is not None:
             row = S.table_row(body.game)(conn)
             count = conn.execute(
                 sa.select(db.games.c.action_count).where(db.games.c.id == body.game)
             ).scalar()
             if row is None or count is None or not may_see(row, user, None, published=True):
-                return 404, "not_found", f"no game {brief(body.game)}"
+                return 404, "not_found", f"no game {brief(body.game)}", "game"
             if body.moment is not None and body.moment > count:
-                return 400, "invalid_request", "moment: the game has no such moment"
+                return 400, "invalid_request", "moment: the game has no such moment", "moment"
         return None
 
     store: Store = hub.store

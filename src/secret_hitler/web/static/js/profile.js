@@ -66,6 +66,15 @@ function rateTable(caption, firstCol, rows) {
         h("th", { scope: "row", text: name }), h("td", { text: s.games }), h("td", { text: s.wins }), h("td", { text: pct(s.win_rate) }))))));
 }
 
+/** Why a report was refused, in words that say what to fix: the server names what it did
+ * not find (`field`: the player or the game; a game the reporter may not see reads as one
+ * that does not exist). */
+function reportRefusal(err) {
+  if (err.code === "not_found" && err.field === "game") return t("profile.report.no_game");
+  if (err.code === "not_found" && err.field === "player") return t("profile.not_found");
+  return errorText(err.code, err.message);
+}
+
 export function mountProfile(root, userId) {
   styles();
   let data = null, error = null, me = null, blocked = false, notice = null, reporting = false;
@@ -90,7 +99,7 @@ export function mountProfile(root, userId) {
           draft.reason = draft.game = "";
           notice = { text: t("profile.report.sent") };
         } catch (err) {
-          notice = { text: errorText(err.code, err.message), error: true };
+          notice = { text: reportRefusal(err), error: true };
         }
         announce(notice.text);
       });
