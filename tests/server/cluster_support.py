@@ -130,6 +130,41 @@ class Redis:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
+class ChannelTap:
+    """A Redis subscriber to the channels matching ``pattern`` (every table's, ``sh:t:*``, as
+    another node reads them; ``*``, everything, as someone who may read it all), keeping what
+    it got until ``stop``."""
+
+    def __init__(self, url: str, pattern: str = "sh:t:*") -> None:
+        import redis.asyncio as aioredis
+
+        self.client = aioredis.from_url(url)
+        self.pubsub = self.client.pubsub()
+        self.pattern = pattern
+        self.got: list[tuple[str, bytes]] = []
+        self.task: asyncio.Task[None] | None = None
+
+    async def start(self) -> ChannelTap:
+        await self.pubsub.psubscribe(self.pattern)
+        self.task = asyncio.create_task(self._read())
+        return self
+
+    async def _read(self) -> None:
+        while True:
+            m = await self.pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+            if m is not None:
+                self.got.append((m["channel"].decode(), m["data"]))
+
+    async def stop(self) -> list[tuple[str, bytes]]:
+        assert self.task is not None
+        self.task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self.task
+        await self.pubsub.aclose()
+        await self.client.aclose()
+        return self.got
+
+
 def self_signed(folder: Path) -> Path:
     """A certificate for 127.0.0.1 that is its own authority (``cert.pem``, and ``key.pem``
     beside it), for a Redis served over TLS."""

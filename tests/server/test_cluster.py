@@ -5,7 +5,6 @@ restarted; every message checked against its recipient's engine view."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import random
 from typing import Any
@@ -14,6 +13,7 @@ import pytest
 import sqlalchemy as sa
 import websockets
 from cluster_support import (
+    ChannelTap,
     Redis,
     play_through,
     public,
@@ -73,38 +73,6 @@ def _check_game(tid: str, clients: list[Client], spectators: list[Client], node:
     stored = http(node, "GET", f"/api/games/{tid}/record")
     assert stored["actions"] == record["actions"]
     return record
-
-
-class ChannelTap:
-    """A Redis subscriber to every table channel (``sh:t:*``), as another node would be."""
-
-    def __init__(self, url: str) -> None:
-        import redis.asyncio as aioredis
-
-        self.client = aioredis.from_url(url)
-        self.pubsub = self.client.pubsub()
-        self.got: list[tuple[str, bytes]] = []
-        self.task: asyncio.Task[None] | None = None
-
-    async def start(self) -> ChannelTap:
-        await self.pubsub.psubscribe("sh:t:*")
-        self.task = asyncio.create_task(self._read())
-        return self
-
-    async def _read(self) -> None:
-        while True:
-            m = await self.pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
-            if m is not None:
-                self.got.append((m["channel"].decode(), m["data"]))
-
-    async def stop(self) -> list[tuple[str, bytes]]:
-        assert self.task is not None
-        self.task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self.task
-        await self.pubsub.aclose()
-        await self.client.aclose()
-        return self.got
 
 
 def _check_channels(

@@ -14,7 +14,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import re
 import urllib.request
@@ -27,7 +26,7 @@ import pytest
 import redis as sync_redis
 import redis.asyncio as aioredis
 import websockets
-from cluster_support import Redis, find_redis, start_nodes
+from cluster_support import ChannelTap, Redis, find_redis, start_nodes
 from server_support import Client, HttpError, Server, http, me_status, session, wait_for
 from typer.testing import CliRunner
 from websec_support import json_post, raw
@@ -265,36 +264,6 @@ def advised_redis() -> Iterator[Redis]:
         r.cleanup()
 
 
-class Eavesdropper:
-    """Everything published on Redis, on every channel, as someone who may read it all."""
-
-    def __init__(self, url: str) -> None:
-        self.client = aioredis.from_url(url)
-        self.pubsub = self.client.pubsub()
-        self.got: list[tuple[str, bytes]] = []
-        self.task: asyncio.Task[None] | None = None
-
-    async def start(self) -> Eavesdropper:
-        await self.pubsub.psubscribe("*")
-        self.task = asyncio.create_task(self._read())
-        return self
-
-    async def _read(self) -> None:
-        while True:
-            m = await self.pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
-            if m is not None:
-                self.got.append((m["channel"].decode(), m["data"]))
-
-    async def stop(self) -> list[tuple[str, bytes]]:
-        assert self.task is not None
-        self.task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self.task
-        await self.pubsub.aclose()
-        await self.client.aclose()
-        return self.got
-
-
 def test_a_sealed_message_opens_once_on_its_channel_with_its_key_only() -> None:
     """signing.Seal without a Redis: the payload is not in the message; it opens once (a copy
     played again does not), on its own channel, with the nodes' key; a flipped bit anywhere, in
@@ -354,7 +323,7 @@ def test_an_eavesdropper_on_redis_reads_nothing_the_nodes_say(
     tid, invite = table["id"], table["invite"]
 
     async def run() -> tuple[list[tuple[str, bytes]], str]:
-        spy = await Eavesdropper(advised_redis.url_as(*SPY)).start()
+        spy = await ChannelTap(advised_redis.url_as(*SPY), "*").start()  # reads it all
         found = await asyncio.to_thread(http, b, "GET", f"/api/invite/{invite}", token=guest)
         assert found["id"] == tid  # forwarded to A, with the Bearer token's user
         body = json.dumps({"seat": 1, "invite": invite})
