@@ -16,7 +16,13 @@ from secret_hitler import talk
 from secret_hitler.engine.actions import CLAIM_SIZES
 from secret_hitler.engine.types import Party, Policy
 from secret_hitler.talk.lines import CLAIMABLE_ROLES, QUESTION_TOPICS_WITH_OTHER
-from secret_hitler.talk.phrases import LANGUAGES, PLACEHOLDER, family_sizes, plural_category
+from secret_hitler.talk.phrases import (
+    LANGUAGES,
+    PLACEHOLDER,
+    family_sizes,
+    plural_category,
+    seat_name,
+)
 
 NAMES = [f"Seat{s}x" for s in range(10)]  # a seat's name, easy to find in the text
 
@@ -275,6 +281,24 @@ def test_message_json_is_what_a_client_renders() -> None:
     }
     counted = talk.message(talk.Trust(1, reason="enacted_liberal", count=2)).to_json()
     assert counted["params"]["reason"]["count"] == 2
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_an_answer_that_names_its_asker_is_said_to_the_table(lang: str) -> None:
+    """ "@Bot 3 I think Bot 3 is fascist" speaks of the asker in the third person to his face;
+    a player says "I think Bot 3 is fascist". An answer naming another seat stays addressed."""
+    names = [f"Bot {s + 1}" for s in range(7)]
+    asker = seat_name(2, lang, names)
+    for inner in (
+        talk.Accuse(2, talk.HEDGED),
+        talk.ExplainVote(False, "distrust", other=2),
+        talk.Correct("vote", talk.ExplainVote(True, "trust", other=2)),
+    ):
+        text = talk.render(talk.Answer(inner, to=2), lang, names)
+        assert text == talk.render(inner, lang, names) and asker in text, (lang, text)
+        assert not text.startswith("@"), (lang, text)
+    other = talk.render(talk.Answer(talk.Accuse(4, talk.HEDGED), to=2), lang, names)
+    assert other.startswith(f"@{asker} "), (lang, other)
 
 
 def test_grammar_of_the_counts() -> None:

@@ -166,7 +166,11 @@ def message(line: Line) -> Message:
         params = {} if line.other is None else {"other": SeatRef(line.other)}
         return _address(line.to, _frame(family, line, params))
     if isinstance(line, talk.Answer):
-        return _address(line.to, message(line.line))
+        said = message(line.line)
+        # An answer that names its asker is said to the table ("I think 3 is fascist" after 3
+        # asked whom one suspects), as a player answers; "@3 I think 3 is fascist" speaks of
+        # the asker in the third person to his face.
+        return said if line.to in line.line.seats() else _address(line.to, said)
     if isinstance(line, talk.Correct):
         return _correction(line)
     if isinstance(line, talk.CallOut):
