@@ -22,6 +22,7 @@ from web_support import ROOT, Server, act_once, launch_chromium, sign_in  # noqa
 
 SIZES = [(390, 844), (1366, 768)]
 NAMES = ["Ada", "Boris", "Chen", "Dung", "Emma", "Fay", "Gus"]
+VOTE_BUTTON = ".table-grid:not([hidden]) .area-action .decision .btn-ja"
 
 
 def _mid_game(server: Server, token: str) -> str:
@@ -33,17 +34,19 @@ def _mid_game(server: Server, token: str) -> str:
     return str(table["id"])
 
 
-def _wait_mid_game(page, rng: random.Random) -> None:
-    """Play until a few policies are on the board and the person has a decision to make."""
+def _wait_mid_game(page, rng: random.Random) -> bool:
+    """Play until a few policies are on the board and the person has a vote to cast; False
+    when the game ends first (the server deals at random: some games are over that soon)."""
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         if page.locator(".gameover").count():
-            raise RuntimeError("the game ended before mid-game")
+            return False
         counts = page.locator(".track-count").all_inner_texts()
         lib, fas = (int(c.split("/")[0]) for c in counts) if len(counts) == 2 else (0, 0)
-        voting = page.locator(".area-action .decision .btn-ja").count() > 0
+        # a vote the person has still to cast (the same buttons, visible, as the shots wait for)
+        voting = page.locator(VOTE_BUTTON).first.is_visible()
         if lib + fas >= 3 and fas >= 1 and voting:
-            return
+            return True
         if not act_once(page, rng):
             page.wait_for_timeout(60)
     raise RuntimeError("no mid-game position reached")
@@ -86,15 +89,22 @@ def main() -> None:
                         token=user["token"],
                     )
                 me = server.session("Ada")
-                table_id = _mid_game(server, me["token"])
-                ctx = browser.new_context(viewport={"width": 1366, "height": 768}, locale="en-US")
-                sign_in(ctx, server.url, me["token"])
-                page = ctx.new_page()
-                page.goto(f"{server.url}/#/t/{table_id}")
-                page.wait_for_selector(".table-page[data-conn=open]")
-                server.api("POST", f"/api/tables/{table_id}/start", {}, token=me["token"])
-                page.wait_for_selector(".table-grid:not([hidden]) .board")
-                _wait_mid_game(page, random.Random(3))
+                for deal in range(5):  # a new table when a game is over before mid-game
+                    table_id = _mid_game(server, me["token"])
+                    ctx = browser.new_context(
+                        viewport={"width": 1366, "height": 768}, locale="en-US"
+                    )
+                    sign_in(ctx, server.url, me["token"])
+                    page = ctx.new_page()
+                    page.goto(f"{server.url}/#/t/{table_id}")
+                    page.wait_for_selector(".table-page[data-conn=open]")
+                    server.api("POST", f"/api/tables/{table_id}/start", {}, token=me["token"])
+                    page.wait_for_selector(".table-grid:not([hidden]) .board")
+                    if _wait_mid_game(page, random.Random(3 + deal)):
+                        break
+                    ctx.close()
+                else:
+                    raise RuntimeError("no game reached mid-game in 5 deals")
                 page.wait_for_timeout(400)
                 for w, h in SIZES:
                     shot = browser.new_context(
@@ -107,7 +117,7 @@ def main() -> None:
                     sp.fill("#name", "Ada")
                     sp.screenshot(path=str(out / f"lobby-{w}x{h}.png"))
                     sp.goto(f"{server.url}/#/t/{table_id}")
-                    sp.wait_for_selector(".table-grid:not([hidden]) .area-action .decision .btn-ja")
+                    sp.wait_for_selector(VOTE_BUTTON)
                     if w > 1000:
                         sp.locator(".role-toggle").click()
                     sp.wait_for_timeout(300)
@@ -126,7 +136,7 @@ def main() -> None:
                 sign_in(shot, server.url, me["token"])
                 sp = shot.new_page()
                 sp.goto(f"{server.url}/#/t/{table_id}")
-                sp.wait_for_selector(".table-grid:not([hidden]) .area-action .decision .btn-ja")
+                sp.wait_for_selector(VOTE_BUTTON)
                 sp.locator(".role-toggle").click()
                 sp.wait_for_timeout(300)
                 sp.screenshot(path=str(out / "table-ru-360x740-full.png"), full_page=True)
@@ -147,7 +157,7 @@ def main() -> None:
                 shot_taken = False
                 while not page.locator(".gameover").count() and time.monotonic() < deadline:
                     deciding = page.locator(".area-action.my-turn .decision button").count() > 0
-                    voting = page.locator(".area-action .decision .btn-ja").count() > 0
+                    voting = page.locator(VOTE_BUTTON).first.is_visible()
                     if not shot_taken and deciding and not voting:
                         if tv_page.locator(".vote-card.revealed").count():
                             _tv_shots(tv_page, out)
