@@ -31,12 +31,9 @@ from ..core.metrics import Metrics
 from ..storage import queries as S
 from ..storage.writer import Store, Write
 from ..table import usecases
+from ..table.describe import stored_settings
 from ..table.levels import default_level
 from ..table.models import ModelSeats
-from ..table.options import (
-    chosen_category,
-    stored_on_timeout,
-)
 from ..table.seats import Seat
 from ..table.services import LoopClock, Services, Writer
 from ..table.session import Table
@@ -395,25 +392,11 @@ class Hub:
             id=self.new_table_id(),
             host=user.id,
             host_name=user.name,
-            players=old["players"],
-            rules=old["rules"],
-            public=old["public"],
             invite=self._new_invite(),
-            timer=old["timer"],
-            on_timeout=stored_on_timeout(old),
-            bot_level=old["bot_level"],
             auto_start=False,
             seats=[Seat.from_json(s) for s in old["seats"]],
             host_addr=addr,
-            name=old.get("name"),
-            webhook=old.get("webhook"),
-            rated=bool(old.get("rated")),
-            bots_talk=bool(old.get("bots_talk", True)),
-            chat=old.get("chat") or "free",
-            blind=old.get("blind"),
-            category=chosen_category(old.get("category"), bool(old.get("rated"))),
-            rating_min=old.get("rating_min"),
-            rating_max=old.get("rating_max"),
+            **stored_settings(old),
         )
         if table.rated:  # the same people, taken from where they were; a bot's seat is free
             table.seats[:] = [Seat() if s.kind == "bot" else s for s in table.seats]
@@ -481,29 +464,15 @@ class Hub:
             id=row["id"],
             host=row["host"],
             host_name=row["host_name"],
-            players=row["players"],
-            rules=row["rules"],
-            public=row["public"],
             invite=row["invite"],
-            timer=row["timer"],
-            on_timeout=stored_on_timeout(row),
-            bot_level=row["bot_level"],
             auto_start=row["auto_start"],
             seats=[Seat.from_json(s) for s in row["seats"]],
             status=row["status"],
             created_at=row["created_at"],
-            name=row.get("name"),
-            webhook=row.get("webhook"),
             rematch=row.get("rematch"),
-            rated=bool(row.get("rated")),
             removed={str(u) for u in row.get("removed") or ()},
-            bots_talk=bool(row.get("bots_talk", True)),
-            chat=row.get("chat") or "free",
-            blind=row.get("blind"),
-            category=chosen_category(row.get("category"), bool(row.get("rated"))),
             kind=row.get("kind"),
-            rating_min=row.get("rating_min"),
-            rating_max=row.get("rating_max"),
+            **stored_settings(row),
         )
         table.chat.restore(st.chat)
         table.seating.restore_admissions(row.get("admissions"))
