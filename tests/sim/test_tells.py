@@ -16,6 +16,7 @@ from secret_hitler.sim.tells import (
     SeatRow,
     analyse,
     auc,
+    describe,
     fold_of_games,
     game_rows,
     kind_shares,
@@ -57,6 +58,16 @@ def test_a_planted_tell_is_found_in_talk_and_not_in_moves():
     lo, hi = report.ci95["talk"]
     assert lo > 0.6  # the interval sees the tell too
     assert report.both_minus_moves > 0.1
+
+
+def test_the_planted_tell_tops_the_single_features_and_is_printed():
+    report = analyse(_rows(150, 1, tell=1.5), seed=3, bootstrap=50)
+    top = report.top_talk
+    assert top[0]["feature"] == "kind:tell" and top[0]["auc"] > 0.75
+    assert top[0]["per_fascist_seat"] > top[0]["per_liberal_seat"] + 1  # Poisson 2.5 against 1
+    assert all(abs(f["auc"] - 0.5) < 0.1 for f in top[1:])  # the noise tells nothing
+    text = "\n".join(describe(report.to_json()))
+    assert f"{top[0]['auc']:.3f} kind:tell" in text
 
 
 def test_no_tell_gives_an_auc_near_one_half():

@@ -47,6 +47,8 @@ from .simulator import Runner as _Runner
 ONE_TEAM_SHARE = 0.95
 #: ...counted only for kinds said at least this many times (a handful of lines proves nothing).
 ONE_TEAM_MIN_LINES = 20
+#: How many of the talk features that tell most by themselves the report lists.
+TOP_FEATURES = 10
 #: Relations of a signal's target to the table when the line is said (``_relations``).
 RELATIONS = (
     "partner",
@@ -376,6 +378,7 @@ class TellsReport:
     one_team: list[str]
     lines_per_seat: dict[str, float]
     features: dict[str, int]
+    top_talk: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -392,6 +395,7 @@ class TellsReport:
             "one_team_kinds": self.one_team,
             "lines_per_seat_and_game": {k: round(v, 3) for k, v in self.lines_per_seat.items()},
             "features": self.features,
+            "top_talk_features": self.top_talk,
         }
 
 
@@ -406,6 +410,29 @@ def matrix(rows: Sequence[SeatRow], which: str) -> tuple[np.ndarray, list[str]]:
             for k, v in getattr(r, p).items():
                 x[i, col[f"{p}/{k}"]] = v
     return x, names
+
+
+def single_tells(
+    x: np.ndarray, names: Sequence[str], y: np.ndarray, top: int = TOP_FEATURES
+) -> list[dict[str, Any]]:
+    """The ``top`` columns of ``x`` that tell the team most by themselves: each one's AUC
+    alone (above 0.5: higher for the fascist party), with its mean per seat of each team. Where
+    a tell left by the classifier is, feature by feature (issue 39's work: no single one should
+    stand out)."""
+    fas, lib = y == 1, y == 0
+    out: list[dict[str, Any]] = []
+    for j, name in enumerate(names):
+        column = x[:, j]
+        out.append(
+            {
+                "feature": name.split("/", 1)[1],
+                "auc": round(auc(column, y), 4),
+                "per_fascist_seat": round(float(column[fas].mean()) if fas.any() else 0.0, 4),
+                "per_liberal_seat": round(float(column[lib].mean()) if lib.any() else 0.0, 4),
+            }
+        )
+    out.sort(key=lambda f: (-abs(f["auc"] - 0.5), f["feature"]))
+    return out[:top]
 
 
 def kind_shares(rows: Sequence[SeatRow]) -> tuple[list[dict[str, Any]], list[str]]:
@@ -451,10 +478,13 @@ def analyse(
     groups = [r.game for r in rows]
     scores: dict[str, np.ndarray] = {}
     features: dict[str, int] = {}
+    top_talk: list[dict[str, Any]] = []
     for which in FEATURE_SETS:
         x, names = matrix(rows, which)
         features[which] = len(names)
         scores[which] = cross_validated(x, y, groups, folds, seed)
+        if which == "talk":
+            top_talk = single_tells(x, names, y)
     point = {k: auc(s, y) for k, s in scores.items()}
     samples: dict[str, list[float]] = {k: [] for k in FEATURE_SETS}
     diffs: list[float] = []
@@ -483,6 +513,7 @@ def analyse(
         one_team=one_team,
         lines_per_seat={k: sum(v) / len(v) for k, v in per.items() if v},
         features=features,
+        top_talk=top_talk,
     )
 
 
@@ -568,6 +599,17 @@ def describe(report: Mapping[str, Any]) -> list[str]:
         f"{ONE_TEAM_SHARE:.0%} of the time or more (of {ONE_TEAM_MIN_LINES}+ lines): "
         + (", ".join(one) if one else "none")
     )
+    top = report.get("top_talk_features") or []
+    if top:
+        out.append(
+            "talk features that tell most by themselves (AUC alone, above 0.5: more from the "
+            "fascist party; per fascist-party seat / per liberal seat):"
+        )
+        out.extend(
+            f"  {f['auc']:.3f} {f['feature']} ({f['per_fascist_seat']:.3f} / "
+            f"{f['per_liberal_seat']:.3f})"
+            for f in top
+        )
     return out
 
 
@@ -589,5 +631,6 @@ __all__ = [
     "line_kind",
     "matrix",
     "play_rows",
+    "single_tells",
     "tells_report",
 ]
