@@ -313,7 +313,12 @@ def test_a_redis_restart_mid_game(redis: Redis, make_server: Any, database: str)
     # each node finds Redis again by itself (its reader's backoff is at most 2 s); the bound is
     # for a machine busy with the whole suite, where 10 s once ran out
     for n in nodes:
-        wait_for(lambda n=n: http(n, "GET", "/healthz")["redis"] == "ok", 30, "redis again")
+        try:
+            wait_for(lambda n=n: http(n, "GET", "/healthz")["redis"] == "ok", 30, "redis again")
+        except TimeoutError:
+            pytest.fail(
+                f"{n.env_extra.get('SH_NODE_ID')} did not find Redis again:\n{n.log_tail(6000)}"
+            )
 
 
 @pytest.mark.timeout(120)

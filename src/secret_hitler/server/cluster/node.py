@@ -50,6 +50,8 @@ from typing import TYPE_CHECKING, Any
 import redis.asyncio as aioredis
 import sqlalchemy as sa
 from redis import exceptions as redis_errors
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
 
 from ..core import protocol as P
 from ..core.errors import LobbyError
@@ -88,10 +90,16 @@ class Cluster:
         self._refused_logged = 0.0
         self.held: dict[str, int] = {}  # table id -> lease token
         self.system_held: dict[str, int] = {}  # a whole-server task's lease -> token
-        self.redis = aioredis.from_url(
-            redis_url, socket_connect_timeout=2, socket_timeout=5, health_check_interval=10
+        timeouts: dict[str, Any] = dict(
+            socket_connect_timeout=2, socket_timeout=5, health_check_interval=10
         )
-        self.pubsub = self.redis.pubsub()
+        self.redis = aioredis.from_url(redis_url, **timeouts)
+        # The subscription has a client of its own that never retries: its reader (_reader) is
+        # the one coroutine that connects it again. redis-py's retry reconnects from whichever
+        # coroutine met the error, and two reconnecting at once read one socket twice
+        # (RuntimeError), which once left a node's reader dead and Redis "unavailable" for good.
+        self._sub_client = aioredis.from_url(redis_url, retry=Retry(NoBackoff(), 0), **timeouts)
+        self.pubsub = self._sub_client.pubsub()
         self.relay = Relay(self)
         self.draining = False
         self.redis_ok = False
@@ -99,6 +107,7 @@ class Cluster:
         self._subs: dict[str, int] = {}  # channel or pattern -> users
         self._confirmed: dict[str, asyncio.Event] = {}
         self._inbox_seen = False
+        self._probed_at = 0.0
         self._tasks: list[asyncio.Task[None]] = []
         self._sub_lock = asyncio.Lock()
         self._adopting: set[str] = set()  # tables being taken over right now
@@ -155,6 +164,8 @@ class Cluster:
             await self.pubsub.aclose()  # type: ignore[no-untyped-call,unused-ignore]
         with contextlib.suppress(Exception):
             await self.redis.aclose()
+        with contextlib.suppress(Exception):
+            await self._sub_client.aclose()
 
     # ------------------------------------------------------------------ the ownership port
     @property
@@ -367,7 +378,8 @@ class Cluster:
         fut: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
         self.relay.calls[rid] = fut
         try:
-            await self.subscribe(direct(rid))
+            if not await self.subscribe(direct(rid)):
+                return None
             self.publish(
                 inbox(node),
                 json.dumps({"op": "http", "cid": rid, "node": self.node, "request": request}),
@@ -469,32 +481,47 @@ class Cluster:
                         pipe.publish(channel, payload)
                     await pipe.execute()
                 self.redis_ok = True
-            except REDIS_ERRORS as exc:
+            except Exception as exc:  # noqa: BLE001 - the batch is lost whatever failed
                 self.redis_ok = False
-                log.warning("redis publish failed (%s)", type(exc).__name__)
+                log.warning(
+                    "redis publish failed (%s)",
+                    type(exc).__name__,
+                    exc_info=not isinstance(exc, REDIS_ERRORS),
+                )
                 self.relay.reset("redis unavailable")
 
-    async def subscribe(self, *names: str) -> None:
+    async def subscribe(self, *names: str) -> bool:
         """Subscribe (channels; a name ending in ``*`` is a pattern) and wait for Redis to
-        confirm, so that nothing published afterwards is missed. Exact channels, not patterns,
-        for what the nodes say often: Redis matches every message against every pattern."""
+        confirm, so that nothing published afterwards is missed: False when it did not (the
+        subscription is down, or Redis did not confirm in time). Either way the names count as
+        held until ``unsubscribe``, which the caller owes. Exact channels, not patterns, for
+        what the nodes say often: Redis matches every message against every pattern."""
         waits = []
         new: list[str] = []
         async with self._sub_lock:
             for name in names:
                 self._subs[name] = self._subs.get(name, 0) + 1
-                if self._subs[name] > 1:
-                    continue
                 waits.append(self._confirmed.setdefault(name, asyncio.Event()))
-                new.append(name)
-            patterns = [n for n in new if n.endswith("*")]
-            channels = [n for n in new if not n.endswith("*")]
-            if patterns:
-                await self.pubsub.psubscribe(*patterns)
-            if channels:
-                await self.pubsub.subscribe(*channels)
-        for ev in waits:
-            await asyncio.wait_for(ev.wait(), 5)
+                if self._subs[name] == 1:
+                    new.append(name)
+            if new:
+                if not self._subscription_up():
+                    return False  # the reader connects it again and resubscribes what it had
+                patterns = [n for n in new if n.endswith("*")]
+                channels = [n for n in new if not n.endswith("*")]
+                try:
+                    if patterns:
+                        await self.pubsub.psubscribe(*patterns)
+                    if channels:
+                        await self.pubsub.subscribe(*channels)
+                except REDIS_ERRORS:
+                    return False
+        try:
+            for ev in waits:
+                await asyncio.wait_for(ev.wait(), 5)
+        except TimeoutError:
+            return False
+        return True
 
     async def unsubscribe(self, *names: str) -> None:
         async with self._sub_lock:
@@ -509,28 +536,54 @@ class Cluster:
                 gone.append(name)
             patterns = [n for n in gone if n.endswith("*")]
             channels = [n for n in gone if not n.endswith("*")]
+            if not self._subscription_up():
+                # nothing to tell Redis now; the reader must not subscribe them again either
+                for held, names_gone in (
+                    (self.pubsub.patterns, patterns),
+                    (self.pubsub.channels, channels),
+                ):
+                    for name in names_gone:
+                        held.pop(name.encode(), None)  # its keys are bytes (no decoding)
+                return
             with contextlib.suppress(*REDIS_ERRORS):
                 if patterns:
                     await self.pubsub.punsubscribe(*patterns)
                 if channels:
                     await self.pubsub.unsubscribe(*channels)
 
+    def _subscription_up(self) -> bool:
+        """The subscription's connection is open: a (un)subscribe may be sent on it. One that is
+        not is opened again by the reader alone (see ``__init__``)."""
+        conn = self.pubsub.connection
+        return conn is not None and conn.is_connected
+
     async def _reader(self) -> None:
+        """The subscription's one reader, and the one coroutine that connects it again after
+        any failure (the connection is dropped, read again, and redis-py resubscribes every
+        channel and pattern it held)."""
         backoff = 0.05
         while True:
             try:
                 msg = await self.pubsub.get_message(ignore_subscribe_messages=False, timeout=1.0)
-            except REDIS_ERRORS as exc:
+            except Exception as exc:  # noqa: BLE001 - whatever broke, start over on a new socket
                 self.redis_ok = False
-                log.warning("redis subscription lost (%s); reconnecting", type(exc).__name__)
+                log.warning(
+                    "redis subscription lost (%s); reconnecting",
+                    type(exc).__name__,
+                    exc_info=not isinstance(exc, REDIS_ERRORS),
+                )
                 self.relay.reset("redis subscription lost")
+                conn = self.pubsub.connection
+                if conn is not None:
+                    with contextlib.suppress(Exception):
+                        await conn.disconnect(nowait=True)
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, 2.0)
                 continue
             backoff = 0.05
+            if not self.redis_ok:
+                await self._probe()
             if msg is None:
-                if not self.redis_ok:
-                    await self._probe()
                 continue
             try:
                 self._on_message(msg)
@@ -538,9 +591,14 @@ class Cluster:
                 log.exception("could not handle a relayed message")
 
     async def _probe(self) -> None:
-        """Redis answers again: a publish that failed late (after the subscription came back)
-        must not leave the node reporting Redis away until its next publish, which an idle
-        node may never make."""
+        """The subscription reads again, so Redis may be back: a publish that failed late
+        (after the subscription came back) must not leave the node reporting Redis away until
+        its next publish, which an idle node may never make. At most once a second, however
+        busy the subscription is."""
+        now = time.monotonic()
+        if now - self._probed_at < 1.0:
+            return
+        self._probed_at = now
         with contextlib.suppress(*REDIS_ERRORS):
             await self.redis.ping()
             self.redis_ok = True

@@ -363,7 +363,10 @@ async def serve_remote(
     sending = None if sink is not None else asyncio.create_task(sender(conn))
     hub.metrics.ws_connections.inc()
     try:
-        await cluster.subscribe(direct(cid), *table_channels(table_id))
+        if not await cluster.subscribe(direct(cid), *table_channels(table_id)):
+            conn.send_msg(P.error("unavailable", "this server cannot reach Redis now; reconnect"))
+            conn.close(1013)
+            return
         proxy.to_owner(
             "attach",
             table=table_id,
