@@ -94,11 +94,14 @@ class Cluster:
             socket_connect_timeout=2, socket_timeout=5, health_check_interval=10
         )
         self.redis = aioredis.from_url(redis_url, **timeouts)
-        # The subscription has a client of its own that never retries: its reader (_reader) is
-        # the one coroutine that connects it again. redis-py's retry reconnects from whichever
-        # coroutine met the error, and two reconnecting at once read one socket twice
-        # (RuntimeError), which once left a node's reader dead and Redis "unavailable" for good.
-        self._sub_client = aioredis.from_url(redis_url, retry=Retry(NoBackoff(), 0), **timeouts)
+        # The subscription has a client of its own that never retries (no error is one to
+        # retry: redis-py reconnects in its failure handler even with no retries left), so its
+        # reader (_reader) is the one coroutine that connects it again. redis-py's retry
+        # reconnects from whichever coroutine met the error, and two at once on one socket read
+        # each other's answers (a RuntimeError, or a handshake reading another's reply), which
+        # once left a node's reader dead and Redis "unavailable" for good.
+        never = Retry(NoBackoff(), 0, supported_errors=())
+        self._sub_client = aioredis.from_url(redis_url, retry=never, **timeouts)
         self.pubsub = self._sub_client.pubsub()
         self.relay = Relay(self)
         self.draining = False
@@ -551,6 +554,19 @@ class Cluster:
                 if channels:
                     await self.pubsub.unsubscribe(*channels)
 
+    async def _let_go(self, name: str) -> None:
+        """A name nobody here holds was subscribed (again): redis-py subscribes again, on a new
+        connection, what it last knew, which a connection lost before Redis confirmed an
+        unsubscribe leaves in."""
+        async with self._sub_lock:
+            if name in self._subs or not self._subscription_up():
+                return
+            with contextlib.suppress(*REDIS_ERRORS):
+                if name.endswith("*"):
+                    await self.pubsub.punsubscribe(name)
+                else:
+                    await self.pubsub.unsubscribe(name)
+
     def _subscription_up(self) -> bool:
         """The subscription's connection is open: a (un)subscribe may be sent on it. One that is
         not is opened again by the reader alone (see ``__init__``)."""
@@ -612,6 +628,8 @@ class Cluster:
                     self.relay.reset("redis reconnected")
                 self._inbox_seen = True
                 self.redis_ok = True
+            elif channel != BROADCAST and channel not in self._subs:
+                self.relay.spawn(self._let_go(channel))
             ev = self._confirmed.get(channel)
             if ev is not None:
                 ev.set()
