@@ -76,6 +76,19 @@ def every_line() -> Iterator[talk.Line]:
     yield talk.Answer(talk.Claim("chancellor_hand", (Policy.FASCIST, Policy.FASCIST)))
     yield from _new_kinds()
     yield from _game_type_kinds()
+    yield from _said_to_them()
+
+
+def _said_to_them() -> Iterator[talk.Line]:
+    """Every read of a seat (accusation, trust, Hitler guess) as the answer to that seat's
+    question, which is said to it in the second person."""
+    for kind in ("accuse", "trust"):
+        for line in _reason_lines(kind):
+            assert isinstance(line, (talk.Accuse, talk.Trust))
+            yield talk.Answer(line, to=line.target)
+    for variant in range(3):
+        for certainty in talk.CERTAINTIES:
+            yield talk.Answer(talk.HitlerGuess(2, certainty, variant=variant), to=2)
 
 
 def _game_type_kinds() -> Iterator[talk.Line]:
@@ -285,20 +298,55 @@ def test_message_json_is_what_a_client_renders() -> None:
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_an_answer_that_names_its_asker_is_said_to_the_table(lang: str) -> None:
-    """ "@Bot 3 I think Bot 3 is fascist" speaks of the asker in the third person to his face;
-    a player says "I think Bot 3 is fascist". An answer naming another seat stays addressed."""
+    """ "@Bot 3 I voted Nein: I don't trust Bot 3" speaks of the asker in the third person to
+    his face; a player says "I voted Nein: I don't trust Bot 3" to the table. An answer naming
+    another seat stays addressed."""
     names = [f"Bot {s + 1}" for s in range(7)]
     asker = seat_name(2, lang, names)
     for inner in (
-        talk.Accuse(2, talk.HEDGED),
         talk.ExplainVote(False, "distrust", other=2),
         talk.Correct("vote", talk.ExplainVote(True, "trust", other=2)),
+        talk.Accuse(4, talk.HEDGED, "conflict", other=2),
     ):
         text = talk.render(talk.Answer(inner, to=2), lang, names)
         assert text == talk.render(inner, lang, names) and asker in text, (lang, text)
         assert not text.startswith("@"), (lang, text)
     other = talk.render(talk.Answer(talk.Accuse(4, talk.HEDGED), to=2), lang, names)
     assert other.startswith(f"@{asker} "), (lang, other)
+
+
+_YOU = {
+    "en": r"\b(you|your|you're)\b",
+    "ru": r"\b(ты|тебе|тебя|твой|твои|тебе)\b|при тебе",
+    "zh-Hans": "你",
+    "zh-Hant": "你",
+    "vi": r"\bbạn\b",
+}
+_THIRD = {
+    "en": r"\b(they|them|their|they're)\b",
+    "ru": "этот игрок|этого игрока",
+    "zh-Hans": "他",
+    "zh-Hant": "他",
+    "vi": "người này",
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_read_of_the_asker_is_said_to_him(lang: str) -> None:
+    """Asked whom one suspects, trusts or takes for Hitler, a seat that names the asker says it
+    to him, as a player does: "@Bot 3 I don't trust you: you nominated Bot 6", named once, in
+    the second person, its reason too, in every wording, reason and plural form."""
+    names = [f"Bot {s + 1}" for s in range(7)]
+    reads = [r for r in LINES if isinstance(r, (talk.Accuse, talk.Trust, talk.HitlerGuess))]
+    assert {r.kind for r in reads} == {"accuse", "trust", "hitler_guess"}
+    for read in reads:
+        asker = seat_name(read.target, lang, names)
+        text = talk.render(talk.Answer(read, to=read.target), lang, names)
+        assert text.startswith(f"@{asker} ") and text.count(asker) == 1, (lang, read, text)
+        said = text.removeprefix(f"@{asker} ")
+        assert re.search(_YOU[lang], said, re.IGNORECASE), (lang, read, text)
+        assert not re.search(_THIRD[lang], said, re.IGNORECASE), (lang, read, text)
+        assert talk.render(read, lang, names) != said  # the table's own wording is another
 
 
 def test_grammar_of_the_counts() -> None:

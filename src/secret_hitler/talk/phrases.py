@@ -98,14 +98,17 @@ def _cards(policies: Sequence[Policy], name: str, words: str | None) -> dict[str
     return out
 
 
-def _reason(line: Line) -> Param:
+def _reason(line: Line, person: str = "") -> Param:
+    """The reason of ``line``, of the third person, or of the second (``person`` ``".you"``:
+    said to the seat it is about)."""
     params: dict[str, Param] = {}
     for name in ("other", "against"):
         seat = getattr(line, name, None)
         if seat is not None:
             params[name] = SeatRef(seat)
     count = getattr(line, "count", None)
-    return Message(f"talk.{line.kind}.reason.{getattr(line, 'reason', None)}", params, count)
+    reason = getattr(line, "reason", None)
+    return Message(f"talk.{line.kind}{person}.reason.{reason}", params, count)
 
 
 def _frame(family: str, line: Line, params: dict[str, Param]) -> Message:
@@ -166,11 +169,15 @@ def message(line: Line) -> Message:
         params = {} if line.other is None else {"other": SeatRef(line.other)}
         return _address(line.to, _frame(family, line, params))
     if isinstance(line, talk.Answer):
-        said = message(line.line)
-        # An answer that names its asker is said to the table ("I think 3 is fascist" after 3
-        # asked whom one suspects), as a player answers; "@3 I think 3 is fascist" speaks of
-        # the asker in the third person to his face.
-        return said if line.to in line.line.seats() else _address(line.to, said)
+        inner = line.line
+        if isinstance(inner, _READS) and line.to is not None and inner.target == line.to:
+            # "@3 I don't trust you: you nominated 5", as a player answers the one who asked
+            return _address(line.to, _to_you(inner))
+        said = message(inner)
+        # Any other answer that names its asker is said to the table ("I voted Nein: I don't
+        # trust 3" after 3 asked why), not "@3 ... 3 ...": the asker in the third person to his
+        # face.
+        return said if line.to in inner.seats() else _address(line.to, said)
     if isinstance(line, talk.Correct):
         return _correction(line)
     if isinstance(line, talk.CallOut):
@@ -184,6 +191,21 @@ def message(line: Line) -> Message:
     if isinstance(line, talk.Suggest):
         return _frame("talk.suggest", line, {"target": SeatRef(line.target)})
     raise TypeError(f"not a talk line: {type(line).__name__}")
+
+
+_READS = (talk.Accuse, talk.Trust, talk.HitlerGuess)
+
+
+def _to_you(line: talk.Accuse | talk.Trust | talk.HitlerGuess) -> Message:
+    """A read of a seat said to that seat: the second person's families (``....you``), its
+    reason's too (``talk.accuse.you.reason.nominated_suspect``: "you nominated 5"); the seat
+    is named by the address, not in the sentence."""
+    family = f"talk.{line.kind}.{line.certainty}.you"
+    if isinstance(line, talk.HitlerGuess):
+        return _frame(family, line, {})
+    if line.reason is None:
+        return _frame(family + ".plain", line, {})
+    return _frame(family, line, {"reason": _reason(line, ".you")})
 
 
 def _correction(line: talk.Correct) -> Message:
