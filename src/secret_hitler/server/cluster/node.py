@@ -94,12 +94,12 @@ class Cluster:
             socket_connect_timeout=2, socket_timeout=5, health_check_interval=10
         )
         self.redis = aioredis.from_url(redis_url, **timeouts)
-        # The subscription has a client of its own that never retries (no error is one to
-        # retry: redis-py reconnects in its failure handler even with no retries left), so its
-        # reader (_reader) is the one coroutine that connects it again. redis-py's retry
-        # reconnects from whichever coroutine met the error, and two at once on one socket read
-        # each other's answers (a RuntimeError, or a handshake reading another's reply), which
-        # once left a node's reader dead and Redis "unavailable" for good.
+        # The subscription has a client of its own on which no error is retried, so that its
+        # reader (_reader) is the one coroutine that ever connects it again. redis-py's retry
+        # reconnects from whichever coroutine met the error (in its failure handler, even with
+        # no retries left), and two reconnecting one socket at once read each other's answers
+        # (a RuntimeError, or a handshake reading another command's reply): that once left a
+        # node's reader dead and Redis "unavailable" for good.
         never = Retry(NoBackoff(), 0, supported_errors=())
         self._sub_client = aioredis.from_url(redis_url, retry=never, **timeouts)
         self.pubsub = self._sub_client.pubsub()
