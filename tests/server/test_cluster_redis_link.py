@@ -71,9 +71,11 @@ def test_redis_killed_again_and_again_under_churning_subscriptions(redis: Redis)
             for _ in range(6):
                 stop = asyncio.Event()
                 churners = [asyncio.create_task(churn(k, stop)) for k in range(8)]
-                await asyncio.sleep(0.05)
+                began = len(answers)
+                await _until(lambda b=began: len(answers) >= b + 8, "subscriptions before")
                 await asyncio.to_thread(redis.restart)
-                await asyncio.sleep(0.1)
+                after = len(answers)  # and as many more while the node finds Redis again
+                await _until(lambda a=after: len(answers) >= a + 8, "subscriptions after")
                 stop.set()
                 await asyncio.gather(*churners)  # none raised
                 await _until(lambda: node.health()["redis"] == "ok", "the node to find Redis")
