@@ -183,9 +183,13 @@ def _run(app: FastAPI, settings: Settings, log_level: str) -> None:
         logger.handlers[:] = logging.getLogger("secret_hitler").handlers
         logger.propagate = False
     logging.getLogger("uvicorn.access").disabled = True
-    # A server allocates many short-lived objects per message; collect the young generation less
-    # often (full collections of a large heap are the pauses that hurt latency).
-    gc.set_threshold(20_000, 20, 50)
+    # A collection pauses every table for as long as it scans its generations, so the pauses
+    # follow their size, not how often they come. At 3,500 connections (benchmarks/
+    # server_load.py, docs/server.md) the young generations of (20_000, 20, 50) held 60,000 to
+    # 320,000 objects (each connection's pending receive, a keep-alive ping's round) and paused
+    # for 40-190 ms; (5_000, 10, 10), Python's ratios with a larger first threshold, keeps the
+    # pauses short at the same CPU (p99 12-18 ms against 55-79 ms).
+    gc.set_threshold(5_000, 10, 10)
     uvicorn.run(
         app,
         host=settings.host,
