@@ -39,6 +39,11 @@ def _state(server: Server, token: str) -> dict[str, Any]:
     return result
 
 
+def _a_poll(response: Any) -> bool:
+    """The answer to the panel's poll of its state."""
+    return bool(response.request.method == "GET" and response.url.endswith("/api/queue"))
+
+
 def _until(what: str, pred: Any) -> Any:
     end = time.monotonic() + WAIT
     while time.monotonic() < end:
@@ -70,7 +75,14 @@ def test_play_now_finds_a_game_answers_the_ready_check_and_goes_to_the_table(
         web_server.api("POST", "/api/queue", {"players": 5, "category": "casual"}, token=token)
     page.locator(".queue-check").wait_for(timeout=15_000)
     assert layout_problems(page, ".lobby-page") == []
+    # a poll with no news leaves the buttons where they are (one drawn anew under a tap loses it)
+    ready = page.locator(".queue-check .btn-primary").element_handle()
+    for _ in range(2):  # after the second, the first one's answer has been taken
+        with page.expect_response(_a_poll, timeout=15_000):
+            pass
+    assert ready.evaluate("button => button.isConnected")
     page.locator(".queue-check .btn-primary").click()
+    page.locator(".queue-check .hint").wait_for(timeout=15_000)  # she is ready
     for token in others:
         match = _until("the ready check", lambda t=token: _state(web_server, t).get("match"))
         web_server.api(

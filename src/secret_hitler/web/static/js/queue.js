@@ -37,7 +37,20 @@ export function queueView(s, choice, nowMs = Date.now(), skewMs = 0) {
 export function queuePanel(session, onError) {
   const q = { state: null, skew: 0, choice: { players: 7, category: "casual" }, timer: null, ticker: null, destroyed: false, busy: false, moved: false };
   const el = h("section", { class: "card-panel queue-panel", "aria-labelledby": "queue-title" });
-  const draw = () => replace(el, panel(q, act));
+  // A panel drawn anew replaces its buttons, and a tap whose press and release straddle that is
+  // lost: it is drawn again only when more than its clock changed (a poll with news, a choice).
+  let drawn = null;
+  const draw = () => {
+    const view = queueView(q.state, q.choice, Date.now(), q.skew);
+    const shown = JSON.stringify([{ ...view, left: null, waited: null }, q.choice, q.busy, q.moved]);
+    if (shown !== drawn) {
+      drawn = shown;
+      replace(el, panel(q, act));
+      return;
+    }
+    const clock = el.querySelector(".queue-clock");
+    if (clock) clock.textContent = clockText(view);
+  };
   const schedule = () => {
     clearTimeout(q.timer);
     if (q.destroyed) return;
@@ -94,13 +107,21 @@ export function queuePanel(session, onError) {
   return { el, destroy() { q.destroyed = true; clearTimeout(q.timer); clearInterval(q.ticker); } };
 }
 
+/** The words of the time that moves in `view`: the ready check's time left, or how long she
+ * has waited. */
+function clockText(view) {
+  if (view.mode === "check") return t("queue.check.left", { time: duration(view.left) });
+  if (view.mode === "waiting") return t("queue.waited", { time: duration(view.waited) });
+  return "";
+}
+
 function panel(q, act) {
   const view = queueView(q.state, q.choice, Date.now(), q.skew);
   const parts = [h("h2", { id: "queue-title" }, icon("play"), h("span", { text: t("queue.title") }))];
   if (view.mode === "check") {
     parts.push(h("div", { class: "queue-check", role: "alertdialog", "aria-labelledby": "queue-check-title" },
       h("h3", { id: "queue-check-title", text: t("queue.check.title") }),
-      h("p", { class: "queue-countdown", text: t("queue.check.left", { time: duration(view.left) }) }),
+      h("p", { class: "queue-countdown queue-clock", text: clockText(view) }),
       h("p", { text: t("queue.check.count", { ready: view.ready, players: view.of }) }),
       view.youReady ? h("p", { class: "hint", text: t("queue.check.you_ready") })
         : h("div", { class: "queue-actions" },
@@ -114,7 +135,7 @@ function panel(q, act) {
   }
   if (view.mode === "waiting") {
     parts.push(h("p", { role: "status", class: "queue-status", text: t("queue.looking", { players: view.players, category: t(`category.${view.category}`) }) }),
-      h("p", { class: "hint", text: t("queue.waited", { time: duration(view.waited) }) }),
+      h("p", { class: "hint queue-clock", text: clockText(view) }),
       h("p", { class: "hint", text: t("queue.in_pool", { count: view.waiting }) }),
       h("button", { type: "button", class: "btn btn-secondary", disabled: q.busy, onclick: act.leave }, t("queue.leave")));
     return parts;
