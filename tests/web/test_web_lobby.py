@@ -5,7 +5,9 @@ This was the flaky browser tests' cause: the render moved the focused name field
 and back, so it lost the focus between Playwright's focus and its typing (or between a person's
 keystrokes); the name stayed empty, "Create table" asked for a name and no table page came.
 A signed-in player who clicks before ``/api/me`` has answered (the name field still empty) got
-the same request for a name: the lobby now waits for the user and takes the account's name."""
+the same request for a name: the lobby now waits for the user and takes the account's name.
+The tables list is drawn again only when the tables changed, so a poll does not take a button
+from under a tap."""
 
 from __future__ import annotations
 
@@ -91,3 +93,28 @@ def test_a_signed_in_player_who_creates_before_the_lobby_knows_him_keeps_his_nam
     page.wait_for_url("**/#/t/*", timeout=20000)
     table_id = page.url.split("#/t/", 1)[1].split("?")[0]
     assert web_server.api("GET", f"/api/tables/{table_id}")["host_name"] == "Early Bird"
+
+
+def _a_tables_poll(response: Any) -> bool:
+    """The answer to the lobby's poll of the tables."""
+    return bool(response.request.method == "GET" and response.url.endswith("/api/tables"))
+
+
+def test_a_poll_with_no_news_leaves_the_tables_buttons_where_they_are(
+    web_server: Any, new_context: Any
+) -> None:
+    """A list drawn anew under a tap loses it (its press and release on two buttons): the
+    lobby's poll (every 4 s) draws the tables again only when they changed."""
+    host = web_server.session("Poller")["token"]
+    first = web_server.api("POST", "/api/tables", {"players": 5, "seat": None}, token=host)
+    page = new_context(width=390, height=844).new_page()
+    page.goto(web_server.url + "/")
+    join = page.locator(f"[data-fkey=join-{first['id']}]")
+    join.wait_for(timeout=15_000)
+    button = join.element_handle()
+    for _ in range(2):  # after the second, the first one's answer has been drawn
+        with page.expect_response(_a_tables_poll, timeout=15_000):
+            pass
+    assert button.evaluate("b => b.isConnected")
+    second = web_server.api("POST", "/api/tables", {"players": 6, "seat": None}, token=host)
+    page.locator(f"[data-fkey=join-{second['id']}]").wait_for(timeout=15_000)  # news is drawn

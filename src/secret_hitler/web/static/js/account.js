@@ -1,7 +1,7 @@
 // The lobby's account panel (claim a username, sign in on another device, change the password,
 // sign out, delete) and "My games" (every table you sit at, whose turn it is, one tap to rejoin).
 // docs/protocol.md "Accounts".
-import { h, replace, announce } from "./dom.js";
+import { h, replace, redraw, announce } from "./dom.js";
 import { icon } from "./icons.js";
 import { t } from "./i18n.js";
 import { limits, limitText } from "./limits.js";
@@ -162,7 +162,7 @@ export function myGamesPanel() {
       const table = await post(`/api/tables/${encodeURIComponent(game.id)}/rematch`, {});
       location.hash = `#/t/${encodeURIComponent(table.id)}`;
     } catch (err) {
-      replace(box, h("p", { class: "error", text: errorText(err.code, err.message) }));
+      redraw(box, ["error", err.code, err.message], () => h("p", { class: "error", text: errorText(err.code, err.message) }));
       timer = setTimeout(refresh, POLL_MS);
     }
   }
@@ -173,13 +173,16 @@ export function myGamesPanel() {
     try {
       if (await currentUser()) games = (await get("/api/me/games")).games;
     } catch (err) {
-      if (err.status !== 401) replace(box, h("p", { class: "error", text: errorText(err.code, err.message) }));
+      if (err.status !== 401) redraw(box, ["error", err.code, err.message], () => h("p", { class: "error", text: errorText(err.code, err.message) }));
     }
     if (stopped) return;
-    const parts = [h("h2", { id: "my-games-title", text: t("mygames.title") })];
-    if (!games.length) parts.push(h("p", { class: "empty", text: t("mygames.empty") }));
-    else parts.push(h("ul", { class: "table-list", "aria-labelledby": "my-games-title" }, games.map(card)));
-    replace(box, parts);
+    // drawn again only when the games changed (``redraw``: it polls)
+    redraw(box, games, () => {
+      const parts = [h("h2", { id: "my-games-title", text: t("mygames.title") })];
+      if (!games.length) parts.push(h("p", { class: "empty", text: t("mygames.empty") }));
+      else parts.push(h("ul", { class: "table-list", "aria-labelledby": "my-games-title" }, games.map(card)));
+      return parts;
+    });
     timer = setTimeout(refresh, POLL_MS);
   }
 

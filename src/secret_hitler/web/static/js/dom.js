@@ -1,4 +1,5 @@
 // Tiny DOM helpers. All text goes through textContent / createTextNode: never innerHTML.
+import { language } from "./i18n.js";
 
 /**
  * h("button", {class: "x", onclick: fn, "aria-label": "..."}, "text", child, [more])
@@ -53,6 +54,20 @@ export function append(el, children) {
     }
   }
   return el;
+}
+
+const drawnFrom = new WeakMap();
+
+/** Replace the children of `el` with `build()` only when `shown` (what they show, as JSON
+ * values; the page's language is added) differs from what they were last drawn from here. A
+ * part that polls draws through this: drawn anew, it would replace its buttons, and a tap whose
+ * press and release straddle that is lost. Returns whether it drew. */
+export function redraw(el, shown, build) {
+  const key = JSON.stringify([shown, language()]);
+  if (drawnFrom.get(el) === key) return false;
+  drawnFrom.set(el, key);
+  replace(el, build());
+  return true;
 }
 
 /** Replace all children of `el` (keeps keyboard focus on an equivalent element when possible, or

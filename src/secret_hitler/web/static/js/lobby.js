@@ -4,7 +4,7 @@
 // (lobby-state.js), and the views are drawn from it.
 import { botLevels } from "./levels.js";
 import { engine } from "./engine.js";
-import { h, replace } from "./dom.js";
+import { h, replace, redraw } from "./dom.js";
 import { icon } from "./icons.js";
 import { t, language } from "./i18n.js";
 import { limits } from "./limits.js";
@@ -59,7 +59,7 @@ function lobbyPage(root, params) {
     submit: (ev) => create(p, ev),
     join: (table) => join(p, table),
     watch: (table) => watch(p, table),
-    filter: (name, value) => { dispatch(p, { type: "filter", name, value }); replace(p.tablesBox, tablesList(p.state, p.on)); },
+    filter: (name, value) => { dispatch(p, { type: "filter", name, value }); showTables(p); },
     categoryEl: p.categoryEl,
   };
   return p;
@@ -180,6 +180,11 @@ async function askLevels(p) {
   } catch { /* asked again at the next refresh */ }
 }
 
+/** The tables list, drawn again only when what it shows changed (``redraw``: it polls). */
+function showTables(p) {
+  redraw(p.tablesBox, [p.state.tables, p.state.tablesError, p.state.filter], () => tablesList(p.state, p.on));
+}
+
 async function refresh(p) {
   if (!p.state.levels.length) askLevels(p).then(() => { if (p.state.levels.length && !p.destroyed) render(p); });
   try {
@@ -188,7 +193,7 @@ async function refresh(p) {
   } catch (err) {
     dispatch(p, { type: "tables_failed", error: { code: err.code, message: err.message } });
   }
-  replace(p.tablesBox, tablesList(p.state, p.on));
+  showTables(p);
   if (!p.destroyed) p.pollTimer = setTimeout(() => refresh(p), POLL_MS);
 }
 
@@ -209,7 +214,7 @@ function render(p) {
     h("div", { class: "lobby-grid" },
       h("section", { class: "card-panel tables-panel", "aria-labelledby": "tables-title" }, p.tablesBox), createForm(p.state, p.on)),
   ]);
-  replace(p.tablesBox, tablesList(p.state, p.on));
+  showTables(p);
   // the server's last word, in the page's language now (a language change redraws the page),
   // unless the form changed since and its new answer is awaited
   if (p.state.check && !p.checking) replace(p.categoryEl, categoryResult(p.state.check));

@@ -3,7 +3,7 @@
 // panel shows how many wait, how long she has waited, the ready check (its countdown, Ready and
 // Decline) and, once the server has seated her, takes her to the table. The server decides
 // everything (bands, deadlines, cooldowns): the panel polls GET /api/queue and shows its answer.
-import { h, replace } from "./dom.js";
+import { h, redraw } from "./dom.js";
 import { icon } from "./icons.js";
 import { t } from "./i18n.js";
 import { get, post, del, currentUser } from "./api.js";
@@ -37,17 +37,11 @@ export function queueView(s, choice, nowMs = Date.now(), skewMs = 0) {
 export function queuePanel(session, onError) {
   const q = { state: null, skew: 0, choice: { players: 7, category: "casual" }, timer: null, ticker: null, destroyed: false, busy: false, moved: false };
   const el = h("section", { class: "card-panel queue-panel", "aria-labelledby": "queue-title" });
-  // A panel drawn anew replaces its buttons, and a tap whose press and release straddle that is
-  // lost: it is drawn again only when more than its clock changed (a poll with news, a choice).
-  let drawn = null;
+  // drawn again only when more than its clock changed (a poll with news, a choice: ``redraw``)
   const draw = () => {
     const view = queueView(q.state, q.choice, Date.now(), q.skew);
-    const shown = JSON.stringify([{ ...view, left: null, waited: null }, q.choice, q.busy, q.moved]);
-    if (shown !== drawn) {
-      drawn = shown;
-      replace(el, panel(q, act));
-      return;
-    }
+    const shown = [{ ...view, left: null, waited: null }, q.choice, q.busy, q.moved];
+    if (redraw(el, shown, () => panel(q, act))) return;
     const clock = el.querySelector(".queue-clock");
     if (clock) clock.textContent = clockText(view);
   };

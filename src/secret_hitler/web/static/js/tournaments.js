@@ -4,7 +4,7 @@
 // for single elimination, a table of rounds for Swiss), with the way to one's own table. The
 // server decides everything (who plays where, the points, the order); this module shows it, and
 // asks again every few seconds while the tournament is open, so the standings move as games end.
-import { h, replace } from "./dom.js";
+import { h, replace, redraw } from "./dom.js";
 import { icon } from "./icons.js";
 import { t, has, language, list as joinList } from "./i18n.js";
 import { get, post, currentUser, errorText } from "./api.js";
@@ -292,16 +292,19 @@ export function mountTournament(root, id) {
         h("span", { text: e.name }), h("span", { class: `badge state-${e.state}`, text: t(`tournament.state.${e.state}`) })))));
   }
 
+  // drawn again only when what it shows changed (``redraw``: it polls while the tournament is open)
   function render() {
     if (gone) return;
-    const parts = [h("p", {}, h("a", { href: "#/tournaments", text: t("tournament.all") }))];
-    if (error) parts.push(h("p", { class: "error", role: "alert" }, icon("warning"), h("span", { text: error })));
-    else if (!tm) parts.push(h("p", { class: "hint", text: t("app.loading") }));
-    else {
-      const current = user ? user.user_id : null;
-      parts.push(...head(), actions(), entrants(), standings(tm, current), rounds(tm, current), pointsTable(tm));
-    }
-    replace(root, h("div", { class: "tournament-page", dataset: { status: tm ? tm.status : "" } }, parts));
+    redraw(root, [tm, user, error, actionError, busy], () => {
+      const parts = [h("p", {}, h("a", { href: "#/tournaments", text: t("tournament.all") }))];
+      if (error) parts.push(h("p", { class: "error", role: "alert" }, icon("warning"), h("span", { text: error })));
+      else if (!tm) parts.push(h("p", { class: "hint", text: t("app.loading") }));
+      else {
+        const current = user ? user.user_id : null;
+        parts.push(...head(), actions(), entrants(), standings(tm, current), rounds(tm, current), pointsTable(tm));
+      }
+      return h("div", { class: "tournament-page", dataset: { status: tm ? tm.status : "" } }, parts);
+    });
   }
 
   async function load() {
