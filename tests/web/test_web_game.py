@@ -7,7 +7,7 @@ import random
 import time
 from typing import Any
 
-from web_support import MISSING, FrameLog, act_once, missing_keys, play_until_over
+from web_support import MISSING, FrameLog, SocketPlayer, act_once, missing_keys, play_until_over
 
 
 def test_one_person_and_bots_play_a_complete_game(web_server, new_context) -> None:
@@ -318,3 +318,46 @@ def test_an_enacted_policy_is_marked_once(web_server, new_context) -> None:
         *(("liberal", i) for i in range(1, counts[0] + 1)),
         *(("fascist", i) for i in range(1, counts[1] + 1)),
     }
+
+
+def test_the_vote_buttons_stay_while_the_others_vote(web_server, new_context) -> None:
+    """Every update draws the table again; the decision it leaves as it was keeps its buttons, so
+    another seat's vote arriving under a person's tap on Ja! does not take the button away."""
+    ann = web_server.session("Ann")
+    table = web_server.api("POST", "/api/tables", {"players": 5}, token=ann["token"])
+    tid = table["id"]
+    others = [web_server.session(f"Voter{i}")["token"] for i in range(1, 5)]
+    for seat, token in enumerate(others, start=1):
+        web_server.api("POST", f"/api/tables/{tid}/join", {"seat": seat}, token)
+    page = new_context(width=390, height=844, token=ann["token"]).new_page()
+    page.goto(f"{web_server.url}/#/t/{tid}")
+    players = [SocketPlayer(web_server, token, tid) for token in others]
+    for p in players:
+        p.__enter__()
+    try:
+        at_vote = lambda v: v["phase"] == "vote"  # noqa: E731 - everyone stops at the vote
+        rng = random.Random(5)
+        ja = page.locator(".area-action .decision [data-fkey=vote-ja]")
+        deadline = time.monotonic() + 60
+        while not ja.count():  # the president nominates (the page's person, or a socket's)
+            assert time.monotonic() < deadline, "no vote came"
+            act_once(page, rng, avoid="[data-fkey=vote-ja]")
+            for p in players:
+                try:
+                    p.play(rng, at_vote, timeout=0.3)
+                except (AssertionError, TimeoutError):
+                    pass
+        button = ja.element_handle()
+        voter = players[0]
+        voter.play(rng, at_vote, timeout=20)  # its vote is offered
+        vote = next(a for a in voter.legal if a["type"] == "vote")
+        voter.ws.send(json.dumps({"v": 1, "type": "action", "id": "v1", "action": vote}))
+        page.locator(".vote-card.face-down").first.wait_for(timeout=15_000)  # the page heard it
+        assert button.evaluate("b => b.isConnected")
+        button.click()
+        page.wait_for_function(
+            "() => document.querySelectorAll('.vote-card.face-down').length >= 2", timeout=15_000
+        )
+    finally:
+        for p in players:
+            p.__exit__(None, None, None)

@@ -70,6 +70,19 @@ export function redraw(el, shown, build) {
   return true;
 }
 
+/** Replace the children of `el` with `children` unless they are the same markup: those on the
+ * page stay, with their listeners (equivalent: drawn from the same facts) and what a person
+ * chose in them. The parts of a table that every update draws (the decision, the host's tools)
+ * go through this: another seat's vote must not replace the Ja! under a tap. Returns whether it
+ * replaced. */
+export function update(el, ...children) {
+  const next = document.createElement("div");
+  append(next, children);
+  if (next.innerHTML === el.innerHTML) return false;
+  replace(el, ...next.childNodes);
+  return true;
+}
+
 /** Replace all children of `el` (keeps keyboard focus on an equivalent element when possible, or
  * on the focused element itself when it is one of the new children). */
 export function replace(el, ...children) {

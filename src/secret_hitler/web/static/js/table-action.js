@@ -3,7 +3,7 @@
 // the claims, the votes to replace an absent player and to remake, and at the end the result. It
 // alerts once per new decision ("your turn") and takes the keys: J / N vote, the arrow keys move
 // between the players of a choice.
-import { h, replace } from "./dom.js";
+import { h, update } from "./dom.js";
 import { icon } from "./icons.js";
 import { t, list } from "./i18n.js";
 import { policyTile } from "./board.js";
@@ -45,7 +45,7 @@ export function actionArea(root) {
       const { claims } = renderActions({ ...ctx, legal: [] });
       if (claims) parts.push(claims);
     }
-    replace(el, parts);
+    update(el, parts); // (the same decision drawn again leaves its buttons under a tap)
     const turn = decisionOf(v, ctx.legal);
     el.classList.toggle("my-turn", turn.mine);
     el.classList.toggle("is-over", v.phase === "game_over");

@@ -2,7 +2,7 @@
 // wires the parts together: the connection (table-connection.js) feeds the server's messages to
 // the state reducer (table-state.js), and each message redraws the views it changes.
 import { botLevels, NO_LEVELS } from "./levels.js";
-import { h, replace, announce } from "./dom.js";
+import { h, replace, update, announce } from "./dom.js";
 import { icon } from "./icons.js";
 import { t, language } from "./i18n.js";
 import { get, currentUser } from "./api.js";
@@ -231,7 +231,7 @@ export function mountTable(root, tableId, params = {}) {
     history.render(ctx);
     const toolbox = tableTools(hostingContext());
     tools.hidden = !toolbox;
-    replace(tools, toolbox);
+    update(tools, toolbox);
     renderChat();
     if (coach) coach.update(state);
   }
