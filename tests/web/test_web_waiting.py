@@ -56,3 +56,22 @@ def test_levels_come_from_the_server_and_choices_survive_table_updates(
     seats = web_server.api("GET", f"/api/tables/{t}")["seats"]
     assert [s["level"] for s in seats if s["kind"] == "bot"] == [chosen]
     assert level.input_value() == chosen
+
+
+def test_the_start_button_stays_while_a_seat_is_taken(web_server, new_context) -> None:
+    """The waiting room is drawn again at every table update, child by child: a seat taken
+    changes the seats, not the host's buttons, so her tap on Start is not lost under it."""
+    hostess = web_server.session("Hostess")
+    table = web_server.api(
+        "POST", "/api/tables", {"players": 5, "auto_start": False}, token=hostess["token"]
+    )
+    page = new_context(width=390, height=844, token=hostess["token"]).new_page()
+    page.goto(f"{web_server.url}/#/t/{table['id']}")
+    start = page.locator(".waiting-room [data-fkey=start]")
+    start.wait_for(timeout=15_000)
+    button = start.element_handle()
+    bobby = web_server.session("Bobby")
+    web_server.api("POST", f"/api/tables/{table['id']}/join", {"seat": 1}, bobby["token"])
+    page.locator(".wait-seat .seat-name", has_text="Bobby").wait_for(timeout=15_000)
+    assert button.evaluate("b => b.isConnected")
+    assert page.locator(".waiting-chat").count() == 1  # the chat stays beside the room

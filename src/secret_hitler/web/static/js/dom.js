@@ -70,35 +70,58 @@ export function redraw(el, shown, build) {
   return true;
 }
 
-/** Replace the children of `el` with `children` unless they are the same markup: those on the
- * page stay, with their listeners (equivalent: drawn from the same facts) and what a person
- * chose in them. The parts of a table that every update draws (the decision, the host's tools)
- * go through this: another seat's vote must not replace the Ja! under a tap. Returns whether it
- * replaced. */
+/** The same markup: type, attributes and children (no HTML strings, as everywhere here). */
+function sameNode(a, b) {
+  return Boolean(a && b && a.isEqualNode(b));
+}
+
+/** Set the children of `el` to `children`, child by child: a child whose markup is the one
+ * already in its place stays there, attached, with its listeners (equivalent: drawn from the same
+ * facts) and what a person chose in it; the others are replaced. The parts of a table that every
+ * update draws (the decision, the host's tools, the waiting room) go through this: another
+ * seat's vote must not replace the Ja! under a tap (a tap whose press and release straddle a
+ * replacement is lost), nor a seat taken the Start button. Keeps the keyboard focus as
+ * `replace` does. Returns whether anything changed. `children` must be new nodes. */
 export function update(el, ...children) {
   const next = document.createElement("div");
   append(next, children);
-  if (next.innerHTML === el.innerHTML) return false;
-  replace(el, ...next.childNodes);
+  const fresh = [...next.childNodes];
+  if (fresh.length === el.childNodes.length && fresh.every((n, i) => sameNode(n, el.childNodes[i]))) return false;
+  keepingFocus(el, () => {
+    fresh.forEach((n, i) => {
+      const at = el.childNodes[i];
+      if (!at) el.appendChild(n);
+      else if (!sameNode(n, at)) el.replaceChild(n, at);
+    });
+    while (el.childNodes.length > fresh.length) el.lastChild.remove();
+  });
   return true;
 }
 
 /** Replace all children of `el` (keeps keyboard focus on an equivalent element when possible, or
  * on the focused element itself when it is one of the new children). */
 export function replace(el, ...children) {
+  keepingFocus(el, () => {
+    el.replaceChildren();
+    append(el, children);
+  });
+  return el;
+}
+
+/** Run `change` (which redraws inside `el`); a focus it took away goes to the equivalent element
+ * (the same `data-fkey`, else id), or to a focused element moved into `el`. */
+function keepingFocus(el, change) {
   const active = document.activeElement;
   const inside = active && active !== document.body && el.contains(active);
   const key = inside ? active.dataset.fkey : undefined;
   const id = inside && !key ? active.id : undefined;
-  el.replaceChildren();
-  append(el, children);
+  change();
   let again = null;
   if (key) again = el.querySelector(`[data-fkey="${CSS.escape(key)}"]`);
   else if (id) again = document.getElementById(id);
   if (!again && movedFocus && el.contains(movedFocus) && (!document.activeElement || document.activeElement === document.body)) again = movedFocus;
   movedFocus = null;
   if (again && again !== document.activeElement) again.focus({ preventScroll: true });
-  return el;
 }
 
 /** Announce a message to screen readers through the polite live region. */

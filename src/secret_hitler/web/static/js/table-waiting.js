@@ -1,7 +1,7 @@
 // The waiting room of a table that has not started: its settings, the invite link, the seats
 // (join one, or as the host put a bot on it), the host's start with bots for the empty seats, and
 // the chat. What is typed or chosen here survives the redraws (each table update).
-import { h, replace } from "./dom.js";
+import { h, replace, update } from "./dom.js";
 import { timerLabel } from "./format.js";
 import { icon } from "./icons.js";
 import { t } from "./i18n.js";
@@ -21,6 +21,10 @@ import { tableTools, seatTools } from "./hosting.js";
  */
 export function waitingRoom(page) {
   const el = h("div", { class: "waiting-room" }, h("p", { text: t("app.loading") }));
+  // the room (``update``d: its buttons stay under a tap when a seat is taken) and the chat beside
+  // it, whose element lives across renders
+  const main = h("div", { class: "waiting-main" });
+  const chatBox = h("div", { class: "waiting-chat" });
   const draft = { name: null, fill: true, level: null }; // the fields, kept across redraws
   const path = (tail = "") => `/api/tables/${encodeURIComponent(page.tableId)}${tail}`;
   const failed = (err) => page.showError(err.code, err.message, null, err.field);
@@ -149,7 +153,9 @@ export function waitingRoom(page) {
     }
     if (mine === null) parts.push(h("p", { class: "banner spectator" }, icon("eye"), h("span", { text: t("spectator.hint") })));
     parts.push(tableTools(page.hosting(), { seats: false }));
-    replace(el, parts, h("div", { class: "waiting-chat" }, chat));
+    if (main.parentNode !== el) replace(el, main, chatBox);
+    if (chat.parentNode !== chatBox) chatBox.append(chat);
+    update(main, parts);
   }
 
   return { el, render };
