@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import time
@@ -320,6 +321,11 @@ def test_an_enacted_policy_is_marked_once(web_server, new_context) -> None:
     }
 
 
+def _at_vote(view: dict[str, Any]) -> bool:
+    """Where the socket players stop: at their vote, which the test casts itself."""
+    return bool(view["phase"] == "vote")
+
+
 def test_the_vote_buttons_stay_while_the_others_vote(web_server, new_context) -> None:
     """Every update draws the table again; the decision it leaves as it was keeps its buttons, so
     another seat's vote arriving under a person's tap on Ja! does not take the button away."""
@@ -331,11 +337,8 @@ def test_the_vote_buttons_stay_while_the_others_vote(web_server, new_context) ->
         web_server.api("POST", f"/api/tables/{tid}/join", {"seat": seat}, token)
     page = new_context(width=390, height=844, token=ann["token"]).new_page()
     page.goto(f"{web_server.url}/#/t/{tid}")
-    players = [SocketPlayer(web_server, token, tid) for token in others]
-    for p in players:
-        p.__enter__()
-    try:
-        at_vote = lambda v: v["phase"] == "vote"  # noqa: E731 - everyone stops at the vote
+    with contextlib.ExitStack() as stack:
+        players = [stack.enter_context(SocketPlayer(web_server, t, tid)) for t in others]
         rng = random.Random(5)
         ja = page.locator(".area-action .decision [data-fkey=vote-ja]")
         deadline = time.monotonic() + 60
@@ -344,12 +347,12 @@ def test_the_vote_buttons_stay_while_the_others_vote(web_server, new_context) ->
             act_once(page, rng, avoid="[data-fkey=vote-ja]")
             for p in players:
                 try:
-                    p.play(rng, at_vote, timeout=0.3)
+                    p.play(rng, _at_vote, timeout=0.3)
                 except (AssertionError, TimeoutError):
                     pass
         button = ja.element_handle()
         voter = players[0]
-        voter.play(rng, at_vote, timeout=20)  # its vote is offered
+        voter.play(rng, _at_vote, timeout=20)  # its vote is offered
         vote = next(a for a in voter.legal if a["type"] == "vote")
         voter.ws.send(json.dumps({"v": 1, "type": "action", "id": "v1", "action": vote}))
         page.locator(".vote-card.face-down").first.wait_for(timeout=15_000)  # the page heard it
@@ -358,6 +361,3 @@ def test_the_vote_buttons_stay_while_the_others_vote(web_server, new_context) ->
         page.wait_for_function(
             "() => document.querySelectorAll('.vote-card.face-down').length >= 2", timeout=15_000
         )
-    finally:
-        for p in players:
-            p.__exit__(None, None, None)
