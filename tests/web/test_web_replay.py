@@ -289,3 +289,30 @@ def test_a_page_that_answers_late_draws_nothing_over_the_next(
     assert page.locator(".replay-controls").is_visible()
     assert not page.locator("#record-file").count()  # the list is not drawn
     assert "#/replay/file" in page.url
+
+
+def test_the_pause_button_stays_while_the_game_plays_through(
+    web_server, new_context, finished_game
+) -> None:
+    """A play-through draws a step every 1.2 s; its Pause button is the same element across
+    the steps, so a tap whose press and release straddle a step still pauses (before, every
+    step drew the controls anew and such a tap was lost). A kept Next goes on from the step
+    shown, not from the one it was drawn at."""
+    page = new_context(width=390, height=844).new_page()
+    page.goto(f"{web_server.url}/#/replay/{finished_game}")
+    page.wait_for_selector(".replay-controls")
+    label = "k => document.querySelector('.step-label').textContent.startsWith(`Step ${k} `)"
+    page.get_by_role("button", name="Play").click()
+    pause = page.get_by_role("button", name="Pause").element_handle()
+    for k in (1, 2):  # two steps drawn under the button
+        page.wait_for_function(label, arg=k)
+    assert pause.evaluate("b => b.isConnected")
+    pause.click()
+    page.get_by_role("button", name="Play").wait_for()
+    shown = int(page.locator(".step-label").inner_text().split()[1])
+    assert shown >= 2
+    next_button = page.get_by_role("button", name="Next").element_handle()
+    for k in (shown + 1, shown + 2):  # the same button twice: one step each
+        next_button.click()
+        page.wait_for_function(label, arg=k)
+        assert next_button.evaluate("b => b.isConnected")

@@ -98,6 +98,23 @@ export function update(el, ...children) {
   return true;
 }
 
+/** Set the children of `el` to `before`, `kept` and `after` (arrays of new nodes), leaving `kept`
+ * attached where it is: a part that lives across the renders of a page that is otherwise drawn
+ * anew (the replay's controls, under a play-through's steps). Moving it out and back would lose
+ * a tap on it as surely as replacing it. */
+export function around(el, kept, before, after) {
+  if (kept.parentNode !== el) return replace(el, before, kept, after);
+  keepingFocus(el, () => {
+    while (el.firstChild !== kept) el.firstChild.remove();
+    while (kept.nextSibling) kept.nextSibling.remove();
+    const head = document.createDocumentFragment();
+    append(head, before);
+    el.insertBefore(head, kept);
+    append(el, after);
+  });
+  return el;
+}
+
 /** Replace all children of `el` (keeps keyboard focus on an equivalent element when possible, or
  * on the focused element itself when it is one of the new children). */
 export function replace(el, ...children) {

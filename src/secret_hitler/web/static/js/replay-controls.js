@@ -1,7 +1,10 @@
 // The replay viewer's controls: first, previous, play or pause, next, last; the step slider; the
 // point of view; the round picker; the address of this moment to share; the analysis switch.
-// Drawn from the replay state (replay-state.js); `on`: {go(step), play(), pause(), viewAs(view),
-// analyse(), shareUrl() -> the address of this moment, or null (a record file has none)}.
+// Drawn from the replay state (replay-state.js); `on`: {go(step), shift(delta): the step that
+// many away from the one shown when pressed, play(), pause(), viewAs(view), analyse(),
+// shareUrl() -> the address of this moment, or null (a record file has none)}. The controls are
+// parts whose markup says all their buttons do (no step in a handler), so that the viewer can
+// keep a part that did not change between steps under a person's tap (dom.js `update`).
 import { h } from "./dom.js";
 import { icon } from "./icons.js";
 import { t } from "./i18n.js";
@@ -20,11 +23,11 @@ function stepButtons(state, on) {
   const atEnd = d.step >= d.steps;
   return h("div", { class: "button-row" },
     control("first", t("replay.first"), () => on.go(0), atStart),
-    control("prev", t("replay.previous"), () => on.go(d.step - 1), atStart),
+    control("prev", t("replay.previous"), () => on.shift(-1), atStart),
     state.playing
       ? control("pause", t("replay.pause"), () => on.pause(), false)
       : control("play", t("replay.play"), () => on.play(), atEnd),
-    control("next", t("replay.next"), () => on.go(d.step + 1), atEnd),
+    control("next", t("replay.next"), () => on.shift(1), atEnd),
     control("last", t("replay.last"), () => on.go(d.steps), atEnd));
 }
 
@@ -61,6 +64,7 @@ function shareButton(url) {
   }, icon("copy"), h("span", { text: t("replay.share") })), done);
 }
 
+/** The controls' parts, for the children of a `.replay-controls` panel. */
 export function replayControls(state, on) {
   const d = state.data;
   const n = d.steps;
@@ -68,7 +72,7 @@ export function replayControls(state, on) {
     type: "range", id: "replay-step", min: 0, max: n, value: d.step, "aria-valuetext": t("replay.step", { i: d.step, n }),
     onchange: (ev) => on.go(Number(ev.target.value)),
   });
-  return h("div", { class: "replay-controls card-panel" },
+  return [
     stepButtons(state, on),
     h("label", { for: "replay-step", class: "step-label", text: t("replay.step", { i: d.step, n }) }), slider,
     viewPicker(state, on),
@@ -77,5 +81,6 @@ export function replayControls(state, on) {
     h("button", {
       type: "button", class: "btn btn-secondary", "aria-pressed": state.analyse ? "true" : "false", dataset: { fkey: "replay-analysis" },
       onclick: () => on.analyse(),
-    }, t("analysis.toggle")));
+    }, t("analysis.toggle")),
+  ];
 }

@@ -4,7 +4,7 @@
 // the parts: the server's answers and the person's choices are folded into the replay state
 // (replay-state.js), and the controls (replay-controls.js) and panels (replay-panels.js) are
 // drawn from it. The list of games is replay-list.js.
-import { h, replace, announce } from "./dom.js";
+import { h, replace, update, around, announce } from "./dom.js";
 import { icon } from "./icons.js";
 import { t } from "./i18n.js";
 import { get, postText, errorText } from "./api.js";
@@ -44,9 +44,13 @@ function replayPage(root, gameId, params) {
       chat: fromFile ? ((record && Array.isArray(record.chat)) ? record.chat : []) : null,
     }),
     page: h("div", { class: "replay-page" }),
+    // the controls' panel lives across renders: a play-through draws a step every PLAY_MS, and
+    // a Pause (or Next) drawn anew under a person's tap loses the tap
+    controls: h("div", { class: "replay-controls card-panel" }),
   };
   p.on = {
     go: (step) => { stop(p); go(p, step); },
+    shift: (delta) => { stop(p); go(p, p.state.step + delta); },
     play: () => { dispatch(p, { type: "play" }); render(p); tick(p); },
     pause: () => { stop(p); render(p); },
     viewAs: (view) => { dispatch(p, { type: "view_as", view }); stop(p); go(p, p.state.step); loadAnalysis(p); },
@@ -154,8 +158,8 @@ function render(p) {
     replace(p.page, parts);
     return;
   }
-  parts.push(replayControls(s, p.on), replayPanels(s, p.on.go));
-  replace(p.page, parts);
+  update(p.controls, ...replayControls(s, p.on));
+  around(p.page, p.controls, parts, [replayPanels(s, p.on.go)]);
   const log = p.page.querySelector(".log-scroll");
   if (log) log.scrollTop = log.scrollHeight;
 }
