@@ -28,7 +28,9 @@ environment's turns (one decision a step, voters one after another); ``all``,
 ``Env.step_all`` (every living seat votes in one step, every seat's observation built); and
 ``all, dealt again``: the parallel step with finished games dealt again every
 ``--redeal`` steps instead of the batch waiting for its longest game (a steady stream of
-whole games; Secret-Jitler's loop has no such mode). A decision is one seat's choice the rules
+whole games; Secret-Jitler's loop has no such mode); ``rounds, dealt again``:
+``play.stream_rounds``, the rounds loop with the games that ended dealt again after each round
+(``--stream-rounds`` rounds; a game counts when it ends). A decision is one seat's choice the rules
 ask for: a nomination, each living seat's vote, the two legislative choices, a power's target,
 a veto's (for Secret-Jitler counted from its final states, played again with a 30-round
 history; ours: ``State.steps``).
@@ -51,7 +53,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-MODES = ("rounds", "turn", "all", "all, dealt again")
+MODES = ("rounds", "rounds, dealt again", "turn", "all", "all, dealt again")
 PEER_HISTORY = 2  # the history its performance.py plays with (the least it allows)
 COUNT_HISTORY = 30  # the most it allows: the whole game, to count its decisions
 
@@ -65,6 +67,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5, help="timed rounds of each engine")
     parser.add_argument("--policies", nargs="+", default=["peer", "random"])
     parser.add_argument("--redeal", type=int, default=8, help="steps between deals (dealt again)")
+    parser.add_argument(
+        "--stream-rounds", type=int, default=40, help="rounds of 'rounds, dealt again'"
+    )
     parser.add_argument(
         "--ours",
         nargs="+",
@@ -203,7 +208,9 @@ def compare(peer: Peer, policy: str, players: int, devices: int, args: Any) -> l
         "Secret-Jitler": lambda k: peer_play(jax.random.key_data(k)),
     }
     for mode in args.ours:
-        engines[f"ours, {mode}"] = ours(players, batch, policy, mode, devs, args.redeal)
+        engines[f"ours, {mode}"] = ours(
+            players, batch, policy, mode, devs, args.redeal, args.stream_rounds
+        )
     counts: dict[str, list[tuple[float, float, float]]] = {name: [] for name in engines}
     label = f"{policy} policy, {players} players, {devices} device(s) x {batch} games"
     for name, play in engines.items():  # compile
@@ -242,7 +249,13 @@ def compare(peer: Peer, policy: str, players: int, devices: int, args: Any) -> l
 
 
 def ours(
-    players: int, batch: int, policy: str, mode: str, devs: list[Any], redeal: int
+    players: int,
+    batch: int,
+    policy: str,
+    mode: str,
+    devs: list[Any],
+    redeal: int,
+    stream_rounds: int,
 ) -> Callable[[Any], Any]:
     """Our engine's whole games from a key per device: (games, decisions, checksum)."""
     import jax
@@ -251,6 +264,7 @@ def ours(
     from secret_hitler.batched import core as C
     from secret_hitler.batched import observation as O
     from secret_hitler.batched.play import play_rounds, random_index
+    from secret_hitler.batched.play import stream_rounds as play_stream
 
     cfg = C.Config(players, "official")
     init = jax.vmap(lambda k: C.init(cfg, k))
@@ -317,20 +331,45 @@ def ours(
         )
         return games, decisions, check
 
+    def policy(k: Any, turn: Any, check: Any) -> Any:
+        """The policy of the rounds loops, what the acting seats see folded into ``check``."""
+        acting = (turn.seats >= 0)[..., None]
+        seen = jnp.sum(jnp.where(acting, turn.obs_words, 0)) + jnp.sum(turn.mask_words)
+        u = jax.random.uniform(k, turn.seats.shape)
+        return choose(turn.mask_words, u), check + seen
+
     def rounds(key: Any) -> Any:
         """``play.play_rounds``: a round of every game at a time, each turn its own step."""
-
-        def policy(k: Any, turn: Any, check: Any) -> Any:
-            acting = (turn.seats >= 0)[..., None]
-            seen = jnp.sum(jnp.where(acting, turn.obs_words, 0)) + jnp.sum(turn.mask_words)
-            u = jax.random.uniform(k, turn.seats.shape)
-            return choose(turn.mask_words, u), check + seen
-
         st = init(jax.random.split(key, batch))
         st, check = play_rounds(cfg, policy, st, key, jnp.uint32(0))
         return jnp.asarray(batch, jnp.float32), jnp.sum(st.steps), check
 
-    fn = {"all, dealt again": stream, "rounds": rounds}.get(mode, whole)
+    def deal(key: Any) -> Any:
+        return init(jax.random.split(key, batch))
+
+    def ended(carry: Any, st: Any, done: Any) -> Any:
+        check, games, decisions = carry
+        return check, games + jnp.sum(done), decisions + jnp.sum(jnp.where(done, st.steps, 0))
+
+    def counted(k: Any, turn: Any, carry: Any) -> Any:
+        actions, check = policy(k, turn, carry[0])
+        return actions, (check, *carry[1:])
+
+    def rounds_stream(key: Any) -> Any:
+        """``play.stream_rounds``: the rounds loop, the games that ended dealt again after
+        each round; the games that end within ``stream_rounds`` rounds count."""
+        zero = jnp.zeros((), jnp.float32)
+        carry = (jnp.uint32(0), zero, zero)
+        _, (check, games, decisions) = play_stream(
+            cfg, counted, deal, ended, deal(key), key, carry, stream_rounds
+        )
+        return games, decisions, check
+
+    fn = {
+        "all, dealt again": stream,
+        "rounds": rounds,
+        "rounds, dealt again": rounds_stream,
+    }.get(mode, whole)
     return jax.pmap(fn, devices=devs)
 
 

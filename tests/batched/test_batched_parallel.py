@@ -188,6 +188,49 @@ def test_rounds_play_whole_games_that_replay_in_the_engine(
         assert int(final.steps[g]) == len(rec["actions"])
 
 
+def _first_legal(key: jax.Array, turn: play.Turn, carry: Any) -> tuple[jax.Array, Any]:
+    """The lowest legal action of every acting seat: a game is a function of its deal."""
+    return play.random_index(turn.mask_words, jnp.zeros(turn.seats.shape)), carry
+
+
+def test_a_stream_plays_each_deal_as_the_rounds_loop_does_and_deals_again() -> None:
+    """``stream_rounds`` reports every game once, as it ended, and deals its place again: with a
+    policy that makes each game a function of its deal, every game a place reports is the one
+    ``play_rounds`` plays from the deal that place last got (the first batch, then round r's
+    deal, as the docstring gives its key)."""
+    players, games, rounds = 7, 32, 24
+    cfg = C.Config(players, "official")
+    env = C.Env(players, "official")
+
+    def deal(key: jax.Array) -> C.State:
+        return env.init(jax.random.split(key, games))
+
+    def finished(carry: Any, st: C.State, done: jax.Array) -> Any:
+        steps, winners, r = carry
+        steps = steps.at[r].set(jnp.where(done, st.steps, -1))
+        return steps, winners.at[r].set(st.winner), r + 1
+
+    first = deal(jax.random.key(5))
+    key = jax.random.key(6)
+    empty = jnp.full((rounds, games), -1, jnp.int32)
+    _, (steps, winners, _) = play.stream_rounds(
+        cfg, _first_legal, deal, finished, first, key, (empty, empty, jnp.int32(0)), rounds
+    )
+    _, dealing = jax.random.split(key)
+    deals = [first] + [deal(jax.random.fold_in(dealing, r)) for r in range(rounds)]
+    played = [play.play_rounds(cfg, _first_legal, d, key)[0] for d in deals]
+    assert all(bool(np.all(p.terminated)) for p in played)
+    steps, winners = np.asarray(steps), np.asarray(winners)
+    dealt = np.zeros(games, int)  # the deal each place plays: 0 the first, r + 1 round r's
+    for r in range(rounds):
+        for g in np.flatnonzero(steps[r] >= 0):
+            want = played[dealt[g]]
+            assert (steps[r, g], winners[r, g]) == (int(want.steps[g]), int(want.winner[g])), (r, g)
+            dealt[g] = r + 1
+    assert (steps >= 0).sum() > 2 * games  # every place played several whole games
+    assert dealt.min() > 0
+
+
 # each compiles a step per turn (about 11 s of CPU each here): the shapes a turn can take, once
 # each: secret votes (secrethitler-io, 10 seats), public sequential votes with the power before
 # the next session (forum), claims (official)
