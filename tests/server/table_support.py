@@ -24,6 +24,7 @@ from secret_hitler.server.table.conn import Conn
 from secret_hitler.server.table.seats import Seat
 from secret_hitler.server.table.services import Services
 from secret_hitler.server.table.session import Table
+from secret_hitler.server.table.settings import TableSettings
 
 WAIT = 30.0  # a bound on waiting for the driver task, never a timing: it is set at once
 
@@ -130,20 +131,8 @@ def services(
 
 
 def make_table(svc: Services, seats: list[Seat], timer: int | None = None) -> Table:
-    return Table(
-        svc,
-        id="t1",
-        host="u0",
-        host_name="P0",
-        players=len(seats),
-        rules="official",
-        public=True,
-        invite="invite",
-        timer=timer,
-        bot_level="random",
-        auto_start=True,
-        seats=seats,
-    )
+    settings = TableSettings(players=len(seats), rules="official", bot_level="random", timer=timer)
+    return Table(svc, settings, id="t1", host="u0", host_name="P0", invite="invite", seats=seats)
 
 
 def people(n: int = 5) -> list[Seat]:

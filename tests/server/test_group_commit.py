@@ -27,6 +27,7 @@ from secret_hitler.server.storage.writer import Store
 from secret_hitler.server.table.conn import Conn
 from secret_hitler.server.table.services import StoreWriter
 from secret_hitler.server.table.session import Table
+from secret_hitler.server.table.settings import TableSettings
 
 WINDOW = 1.0  # seconds between two commits while writes keep coming (far above a loop step)
 
@@ -51,16 +52,11 @@ class Scene:
             svc = services(StoreWriter(self.store), FakeClock(), Notes())  # type: ignore[arg-type]
             table = Table(
                 svc,
+                TableSettings(players=5, rules="official", bot_level="random", auto_start=False),
                 id=f"t{k}",
                 host="u0",
                 host_name="P0",
-                players=5,
-                rules="official",
-                public=True,
                 invite=f"invite{k}",
-                timer=None,
-                bot_level="random",
-                auto_start=False,
                 seats=people(5),
             )
             await self.store.write(S.save_table(table.row(), insert=True))

@@ -37,26 +37,16 @@ from secret_hitler.server.table.options import REACTIONS, reaction_line
 from secret_hitler.server.table.seats import Seat
 from secret_hitler.server.table.services import Services
 from secret_hitler.server.table.session import Table
+from secret_hitler.server.table.settings import TableSettings
 
 AVALON = {"preset": "secrethitler-io", "avalon": "percival"}
 
 
 def _table(svc: Services, seats: list[Seat], rules: Any = "official", **kw: Any) -> Table:
-    return Table(
-        svc,
-        id="t1",
-        host="u0",
-        host_name="P0",
-        players=len(seats),
-        rules=rules,
-        public=True,
-        invite="invite",
-        timer=kw.pop("timer", None),
-        bot_level=kw.pop("bot_level", "random"),
-        auto_start=True,
-        seats=seats,
-        **kw,
+    settings = TableSettings(
+        players=len(seats), rules=rules, bot_level=kw.pop("bot_level", "random"), **kw
     )
+    return Table(svc, settings, id="t1", host="u0", host_name="P0", invite="invite", seats=seats)
 
 
 def _connect(table: Table, user: User | None) -> Conn:

@@ -31,12 +31,12 @@ from ..core.metrics import Metrics
 from ..storage import queries as S
 from ..storage.writer import Store, Write
 from ..table import usecases
-from ..table.describe import stored_settings
 from ..table.levels import default_level
 from ..table.models import ModelSeats
 from ..table.seats import Seat
 from ..table.services import LoopClock, Services, Writer
 from ..table.session import Table
+from ..table.settings import TableSettings
 from . import plans
 from .ownership import Local, Ownership
 from .plans import NewTable
@@ -301,28 +301,19 @@ class Hub:
         name, webhook = self.check_table_settings(body)
         table = Table(
             self.services,
+            plan.settings(
+                public=bool(body.get("public", True)),
+                auto_start=bool(body.get("auto_start", True)),
+                name=name,
+                webhook=webhook,
+                bots_talk=bool(body.get("bots_talk", True)),
+            ),
             id=self.new_table_id(),
             host=user.id,
             host_name=user.name,
-            players=plan.players,
-            rules=plan.rules,
-            public=bool(body.get("public", True)),
             invite=self._new_invite(),
-            timer=plan.timer,
-            on_timeout=plan.on_timeout,
-            bot_level=plan.bot_level,
-            auto_start=bool(body.get("auto_start", True)),
             seats=seats,
             host_addr=addr,
-            name=name,
-            webhook=webhook,
-            rated=plan.rated,
-            bots_talk=bool(body.get("bots_talk", True)),
-            chat=plan.chat,
-            blind=plan.blind,
-            category=plan.chosen,
-            rating_min=plan.rating_min,
-            rating_max=plan.rating_max,
         )
         _admit_rated_host(table, user, entry)
         await self.ownership.claim_new(table.id)
@@ -354,24 +345,12 @@ class Hub:
             seats[i] = Seat("human", user_id, name)
         table = Table(
             self.services,
+            plan.settings(kind=kind),
             id=table_id or self.new_table_id(),
             host=host[0],
             host_name=host[1],
-            players=plan.players,
-            rules=plan.rules,
-            public=True,
             invite=self._new_invite(),
-            timer=plan.timer,
-            on_timeout=plan.on_timeout,
-            bot_level=plan.bot_level,
-            auto_start=True,
             seats=seats,
-            rated=plan.rated,
-            chat=plan.chat,
-            category=plan.chosen,
-            kind=kind,
-            rating_min=plan.rating_min,
-            rating_max=plan.rating_max,
         )
         if table.rated:
             table.seating.restore_admissions({u: a for u, _, a in people if a is not None})
@@ -389,14 +368,13 @@ class Hub:
         self.check_new_table(user.id, addr)
         table = Table(
             self.services,
+            dataclasses.replace(TableSettings.from_row(old), auto_start=False, kind=None),
             id=self.new_table_id(),
             host=user.id,
             host_name=user.name,
             invite=self._new_invite(),
-            auto_start=False,
             seats=[Seat.from_json(s) for s in old["seats"]],
             host_addr=addr,
-            **stored_settings(old),
         )
         if table.rated:  # the same people, taken from where they were; a bot's seat is free
             table.seats[:] = [Seat() if s.kind == "bot" else s for s in table.seats]
@@ -461,18 +439,16 @@ class Hub:
         row = st.table
         table = Table(
             self.services,
+            TableSettings.from_row(row),
             id=row["id"],
             host=row["host"],
             host_name=row["host_name"],
             invite=row["invite"],
-            auto_start=row["auto_start"],
             seats=[Seat.from_json(s) for s in row["seats"]],
             status=row["status"],
             created_at=row["created_at"],
             rematch=row.get("rematch"),
             removed={str(u) for u in row.get("removed") or ()},
-            kind=row.get("kind"),
-            **stored_settings(row),
         )
         table.chat.restore(st.chat)
         table.seating.restore_admissions(row.get("admissions"))

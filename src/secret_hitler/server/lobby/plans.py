@@ -31,6 +31,7 @@ from ..table.options import (
     table_category,
 )
 from ..table.seats import Seat
+from ..table.settings import TableSettings
 
 RULES_TEXT_MAX = 64  # characters of a preset or setting name, or of a text value in rules
 RULES_DEPTH_MAX = 8
@@ -83,6 +84,24 @@ class NewTable:
     seats: list[Seat]
     rating_min: float | None = None  # the rating a person needs to sit (competition/limits.py)
     rating_max: float | None = None
+
+    def settings(self, **chosen: Any) -> TableSettings:
+        """The table's settings: this plan's, and what the request or the server chose
+        beside it (``public``, ``auto_start``, ``name``, ``webhook``, ``bots_talk``, ``kind``)."""
+        return TableSettings(
+            players=self.players,
+            rules=self.rules,
+            bot_level=self.bot_level,
+            timer=self.timer,
+            on_timeout=self.on_timeout,
+            rated=self.rated,
+            chat=self.chat,
+            blind=self.blind,
+            category=self.chosen,
+            rating_min=self.rating_min,
+            rating_max=self.rating_max,
+            **chosen,
+        )
 
 
 def plan_table(

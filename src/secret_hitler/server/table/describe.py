@@ -8,14 +8,13 @@ these; nothing here changes the table.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, Any
 
 from ...engine import Game
 from ...engine.writer import with_talk
 from ...talk.narrate import rules_named
 from . import blind
 from .chat import talk_section
-from .options import chosen_category, stored_on_timeout
 from .options import table_section as options_section
 
 if TYPE_CHECKING:
@@ -118,51 +117,6 @@ def row(table: Table) -> dict[str, Any]:
         "kind": table.kind,
         "rating_min": table.rating_min,
         "rating_max": table.rating_max,
-    }
-
-
-class StoredSettings(TypedDict):
-    """What a host chose for a table, as ``Table`` takes it (typed, so that a call spreading
-    them is checked)."""
-
-    players: int
-    rules: Any
-    public: bool
-    timer: int | None
-    on_timeout: str
-    bot_level: str
-    name: str | None
-    webhook: str | None
-    rated: bool
-    bots_talk: bool
-    chat: str
-    blind: str | None
-    category: str
-    rating_min: float | None
-    rating_max: float | None
-
-
-def stored_settings(row: dict[str, Any]) -> StoredSettings:
-    """What a host chose for a table, read back from its stored ``row`` (a restored table, a
-    rematch): the inverse of ``row`` for those fields, with the defaults of rows stored before
-    a setting existed."""
-    rated = bool(row.get("rated"))
-    return {
-        "players": row["players"],
-        "rules": row["rules"],
-        "public": row["public"],
-        "timer": row["timer"],
-        "on_timeout": stored_on_timeout(row),
-        "bot_level": row["bot_level"],
-        "name": row.get("name"),
-        "webhook": row.get("webhook"),
-        "rated": rated,
-        "bots_talk": bool(row.get("bots_talk", True)),
-        "chat": row.get("chat") or "free",
-        "blind": row.get("blind"),
-        "category": chosen_category(row.get("category"), rated),
-        "rating_min": row.get("rating_min"),
-        "rating_max": row.get("rating_max"),
     }
 
 

@@ -37,7 +37,6 @@ from ...engine import (
     game_from_record,
 )
 from ...engine.actions import CLAIM
-from ...engine.categories import STANDIN
 from ...engine.speech import may_speak
 from ...talk.narrate import Narrations
 from ..core import protocol as P
@@ -54,6 +53,7 @@ from .options import Category, table_category
 from .presence import Presence
 from .seats import Seat, Seating
 from .services import Services
+from .settings import TableSettings
 from .updates import event_bounds, seat_view, table_facts
 
 log = logging.getLogger("secret_hitler.server.table")
@@ -68,68 +68,50 @@ class Table:
     def __init__(
         self,
         services: Services,
+        settings: TableSettings,
         *,
         id: str,
         host: str,
         host_name: str,
-        players: int,
-        rules: Any,
-        public: bool,
         invite: str,
-        timer: int | None,
-        bot_level: str,
-        auto_start: bool,
         seats: list[Seat],
         status: str = "waiting",
         created_at: float | None = None,
         host_addr: str | None = None,
-        name: str | None = None,
-        webhook: str | None = None,
         rematch: str | None = None,
-        rated: bool = False,
         removed: set[str] | None = None,
-        bots_talk: bool = True,
-        chat: str = "free",
-        blind: str | None = None,
-        category: str = "casual",
-        on_timeout: str = STANDIN,
-        kind: str | None = None,
-        rating_min: float | None = None,
-        rating_max: float | None = None,
     ) -> None:
         self.services = services
         clock = services.clock
-        self.rated = rated  # ratings count this table's game (storage/ratings.py)
-        # a system table's kind (``newbie``, ``queue``; None: a person's), and the rating a
-        # person needs to sit here (competition/limits.py; None: no limit)
-        self.kind = kind
-        self.rating_min = rating_min
-        self.rating_max = rating_max
-        # the table's settings that change no rule (options.py): who may chat what, the
-        # language of a blind table's aliases (None: not blind), the category its host chose
-        self.chat_mode = chat
-        self.blind = blind
-        self.chosen = category
+        # what was chosen for it (settings.py), as the attributes its jobs read; the host may
+        # change some (its name, webhook, the bots' talk: usecases.py)
+        self.players = settings.players
+        self.rules = settings.rules
+        self.public = settings.public
+        self.timer = settings.timer
+        self.on_timeout = settings.on_timeout  # who moves when the timer runs out (options.py)
+        self.bot_level = settings.bot_level
+        self.auto_start = settings.auto_start
+        self.name = settings.name  # the host's name for the table
+        self.webhook = settings.webhook  # play-by-post notifications; never shown
+        self.rated = settings.rated  # ratings count this table's game (storage/ratings.py)
+        self.bots_talk = settings.bots_talk  # the host's switch for the bots' talk (chat.py)
+        self.chat_mode = settings.chat  # who may chat what (options.py)
+        self.blind = settings.blind  # the language of a blind table's aliases
+        self.chosen = settings.category  # the category its host chose
+        self.kind = settings.kind  # a system table's kind (None: a person's)
+        self.rating_min = settings.rating_min  # the rating a person needs to sit here
+        self.rating_max = settings.rating_max
         # a blind game's aliases, and the real names it is played by (blind.py)
         self.aliases: list[str] | None = None
         self.real_names: list[str] | None = None
         self.id = id
-        self.players = players
-        self.rules = rules
-        self.public = public
         self.invite = invite
-        self.timer = timer
-        self.on_timeout = on_timeout  # who moves when the timer runs out (options.py)
-        self.bot_level = bot_level
-        self.auto_start = auto_start
         self.status = status
         self.created_at = clock.time() if created_at is None else created_at
         self.host_addr = host_addr  # the creator's address (not stored: None after a restart)
         self.touched = clock.monotonic()  # last lobby change (waiting expiry)
-        self.name = name  # the host's name for the table
-        self.webhook = webhook  # play-by-post notifications (lobby/webhooks.py); never shown
         self.rematch = rematch  # the table opened by "rematch" after this game
-        self.bots_talk = bots_talk  # the host's switch for the bots' talk (chat.py)
         self.remake: dict[str, Any] | None = None  # an open remake vote (api/hosting.py)
         self.remake_result: dict[str, Any] | None = None  # how the last one went
         self.afk = AfkVote()  # the vote to replace an absent player by a bot (afk.py)
@@ -156,9 +138,9 @@ class Table:
             self.presence,
             services,
             self.log,
-            timer=timer,
-            on_timeout=on_timeout,
-            bot_level=bot_level,
+            timer=settings.timer,
+            on_timeout=settings.on_timeout,
+            bot_level=settings.bot_level,
             say=self.bot_chat,
             talk_on=lambda: self.bots_talk and self.chat_mode == "free",
         )
