@@ -297,20 +297,24 @@ def test_the_pause_button_stays_while_the_game_plays_through(
     """A play-through draws a step every 1.2 s; its Pause button is the same element across
     the steps, so a tap whose press and release straddle a step still pauses (before, every
     step drew the controls anew and such a tap was lost). A kept Next goes on from the step
-    shown, not from the one it was drawn at."""
+    shown, not from the one it was drawn at. The page's clock is Playwright's: a step comes
+    when the test moves it on."""
     page = new_context(width=390, height=844).new_page()
+    page.clock.install()
     page.goto(f"{web_server.url}/#/replay/{finished_game}")
     page.wait_for_selector(".replay-controls")
     label = "k => document.querySelector('.step-label').textContent.startsWith(`Step ${k} `)"
-    page.get_by_role("button", name="Play").click()
+    page.get_by_role("button", name="Play").click()  # step 1 at once, then one every 1.2 s
+    page.wait_for_function(label, arg=1)  # (First and Previous now enabled: a new row)
     pause = page.get_by_role("button", name="Pause").element_handle()
-    for k in (1, 2):  # two steps drawn under the button
-        page.wait_for_function(label, arg=k)
+    page.clock.run_for(1300)
+    page.wait_for_function(label, arg=2)  # two steps drawn under the button
     assert pause.evaluate("b => b.isConnected")
     pause.click()
     page.get_by_role("button", name="Play").wait_for()
-    shown = int(page.locator(".step-label").inner_text().split()[1])
-    assert shown >= 2
+    page.clock.run_for(2500)  # paused: no step comes
+    shown = 2
+    assert page.locator(".step-label").inner_text().startswith(f"Step {shown} ")
     next_button = page.get_by_role("button", name="Next").element_handle()
     for k in (shown + 1, shown + 2):  # the same button twice: one step each
         next_button.click()
